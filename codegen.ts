@@ -1,0 +1,43 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import type { CodegenConfig } from '@graphql-codegen/cli';
+import { enumValues } from './src/graphql/enums.ts';
+
+const sdl = readdirSync('schema').map((f) => readFileSync(`schema/${f}`, 'utf8')).join('\n');
+/** Only the enums the SDL defines (codegen refuses mappings for others). */
+const definedEnumValues = Object.fromEntries(
+  Object.entries(enumValues).filter(([name]) => new RegExp(`^enum ${name}\\b`, 'm').test(sdl)),
+);
+
+/**
+ * Resolver types from the SDL in schema/. `mappers` make each resolver's parent the domain's own
+ * object, so the compiler checks that every field the SDL promises is produced.
+ */
+const config: CodegenConfig = {
+  schema: 'schema/*.graphql',
+  generates: {
+    'src/graphql/__generated__/resolvers-types.ts': {
+      plugins: ['typescript', 'typescript-resolvers'],
+      config: {
+        useTypeImports: true,
+        enumsAsTypes: true,
+        contextType: '../context.ts#GraphQLContext',
+        strictScalars: true,
+        scalars: {
+          UUID: 'string',
+          DateTime: 'string',
+          LocalDate: 'string',
+          Locale: 'string',
+          URL: 'string',
+          JSONObject: 'Record<string, unknown>',
+        },
+        enumValues: definedEnumValues,
+        mapperTypeSuffix: 'Model',
+        mappers: {
+          BrandSettings: '../../domain/brands.ts#BrandSettings',
+        },
+      },
+    },
+  },
+};
+
+export default config;

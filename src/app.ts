@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { authenticate } from './auth/authenticate.ts';
+import type { Principal } from './auth/principal.ts';
+import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
+import type { Deps } from './domain/context.ts';
+import { DomainError } from './domain/errors.ts';
+import type { GraphQLContext } from './graphql/context.ts';
+import { createLoaders } from './graphql/loaders.ts';
+import { createGraphQLServer } from './graphql/server.ts';
+import { restErrorHandler, sendError } from './rest/errors.ts';
+import { restRoutes } from './rest/plugin.ts';
+import { ErrorResponse } from './rest/schemas/common.ts';
+
+export interface AppOptions {
+  db: Db;
+  config: Pick<Config, 'production' | 'LOG_LEVEL'>;
+  now?: () => Date;
+}
+
+/** The whole HTTP face: REST routes, GraphQL, health and the OpenAPI document. Call `listen` or `inject`. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const deps: Deps = { db: options.db, now: options.now ?? (() => new Date()) };
+  const app = Fastify({
+    logger: {
+      level: options.config.LOG_LEVEL,
+      redact: ['req.headers.authorization', 'req.headers["tessera-secret-key"]'],
+    },
+    genReqId: () => randomUUID(),
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.setErrorHandler(restErrorHandler);
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, request, 'NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`),
+  );
+
+  app.addSchema(ErrorResponse);
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Tessera Partner Booking Service API',
+        version: '1.0',
+        description: 'REST face of the Tessera gateway. GraphQL lives at /graphql.',
+      },
+      components: {
+        securitySchemes: {
+          'Brand-API-Key': { type: 'http', scheme: 'bearer', description: 'A brand secret key' },
+          'Organization-API-Key': { type: 'http', scheme: 'bearer', description: 'An organization secret key' },
+        },
+      },
+      security: [{ 'Brand-API-Key': [] }, { 'Organization-API-Key': [] }],
+    },
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(restRoutes(deps));
+
+  const apollo = createGraphQLServer({
+    production: options.config.production,
+    log: app.log,
+    plugins: [fastifyApolloDrainPlugin(app)],
+  });
+  await apollo.start();
+  await app.register(fastifyApollo(apollo), {
+    context: async (request): Promise<GraphQLContext> => {
+      let principal: Principal | null = null;
+      let authError: DomainError | null = null;
+      try {
+        principal = authenticate(deps.db, request.headers);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        authError = error;
+      }
+      return {
+        ...deps,
+        requestId: String(request.id),
+        principal,
+        caller() {
+          if (authError) throw authError;
+          if (!principal) throw new DomainError('UNAUTHENTICATED', 'This operation needs an API key: send "Authorization: Bearer <key>"');
+          return { ...deps, principal };
+        },
+        loaders: createLoaders(deps),
+      };
+    },
+  });
+  return app;
+}

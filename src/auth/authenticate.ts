@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../db/client.ts';
+import { brandIdsOfOrganization, findActiveKeyByHash } from '../db/queries/api-keys.ts';
+import { DomainError } from '../domain/errors.ts';
+import type { Principal } from './principal.ts';
+
+/** Request headers as both transports see them (lower-cased names). */
+export type Headers = Record<string, string | string[] | undefined>;
+
+export const BRAND_HEADER = 'tessera-brand-id';
+export const ORGANIZATION_HEADER = 'tessera-organization-id';
+export const SECRET_HEADER = 'tessera-secret-key';
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+function header(headers: Headers, name: string): string | undefined {
+  const value = headers[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return first === undefined || first.trim() === '' ? undefined : first.trim();
+}
+
+const unauthenticated = (message: string) => new DomainError('UNAUTHENTICATED', message);
+
+/**
+ * Turns credentials into a Principal: `Authorization: Bearer <key>`, or the legacy pair of an id header
+ * (`Tessera-Brand-Id` or `Tessera-Organization-Id`) and `Tessera-Secret-Key`. Returns null when the
+ * request carries no credentials at all; throws UNAUTHENTICATED for wrong ones.
+ *
+ * Secrets are looked up by their SHA-256 through a unique index: the comparison never touches the
+ * secret byte by byte, so timing reveals nothing about how close a guess was.
+ */
+export function authenticate(db: Db, headers: Headers): Principal | null {
+  const authorization = header(headers, 'authorization');
+  const legacySecret = header(headers, SECRET_HEADER);
+  const brandHeader = header(headers, BRAND_HEADER) ?? null;
+  const organizationHeader = header(headers, ORGANIZATION_HEADER) ?? null;
+
+  if (authorization && legacySecret) {
+    throw new DomainError('VALIDATION_FAILED', 'Send either Authorization or Tessera-Secret-Key, not both', {
+      field: 'Authorization',
+    });
+  }
+  let secret: string;
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+    if (!match?.[1]) throw unauthenticated('The Authorization header must be "Bearer <API key>"');
+    secret = match[1];
+  } else if (legacySecret) {
+    if (!brandHeader && !organizationHeader) {
+      throw unauthenticated('Tessera-Secret-Key needs a Tessera-Brand-Id or Tessera-Organization-Id header');
+    }
+    secret = legacySecret;
+  } else {
+    return null;
+  }
+
+  const key = findActiveKeyByHash(db, hashSecret(secret));
+  if (!key) throw unauthenticated('The API key is not valid');
+
+  const principal: Principal =
+    key.kind === 'brand'
+      ? { kind: 'brand', keyId: key.id, organizationId: null, brandIds: [key.brandId!], headerBrandId: null }
+      : {
+          kind: 'organization',
+          keyId: key.id,
+          organizationId: key.organizationId,
+          brandIds: brandIdsOfOrganization(db, key.organizationId!),
+          headerBrandId: null,
+        };
+
+  if (organizationHeader && organizationHeader !== principal.organizationId) {
+    throw unauthenticated('Tessera-Organization-Id does not match the API key');
+  }
+  if (brandHeader) {
+    if (!principal.brandIds.includes(brandHeader)) {
+      if (legacySecret && key.kind === 'brand') throw unauthenticated('Tessera-Brand-Id does not match the API key');
+      throw new DomainError('FORBIDDEN', `This API key may not act for brand ${brandHeader}`, { brandId: brandHeader });
+    }
+    principal.headerBrandId = brandHeader;
+  }
+  return principal;
+}
+
+export function requirePrincipal(principal: Principal | null): Principal {
+  if (!principal) throw unauthenticated('This operation needs an API key: send "Authorization: Bearer <key>"');
+  return principal;
+}

@@ -1,0 +1,11 @@
+import type { Principal } from '../auth/principal.ts';
+import type { Deps } from '../domain/context.ts';
+import type { Loaders } from './loaders.ts';
+
+/** Per-request GraphQL context. `caller()` throws UNAUTHENTICATED when the request had no key. */
+export interface GraphQLContext extends Deps {
+  requestId: string;
+  principal: Principal | null;
+  caller(): Deps & { principal: Principal };
+  loaders: Loaders;
+}

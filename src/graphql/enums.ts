@@ -1,0 +1,24 @@
+/**
+ * GraphQL enum values (SCREAMING_SNAKE_CASE) and the spec's strings they stand for. Apollo maps them
+ * through enum resolvers; codegen types the domain side with the same strings.
+ */
+type EnumName<S extends string> = Uppercase<S extends `${infer A}-${infer B}` ? `${A}_${EnumName<B>}` : S>;
+
+function spell<const V extends string>(values: readonly V[]) {
+  return Object.fromEntries(values.map((v) => [v.toUpperCase().replace(/-/g, '_'), v])) as { [K in V as EnumName<K>]: K };
+}
+
+export const enumValues = {
+  PaymentPlatform: spell(['processor-us', 'processor-eu', 'regional-processor']),
+  ProductLine: spell(['activate', 'host', 'reserve']),
+  ListingKind: spell(['experience', 'resource', 'event', 'auction']),
+  BookingAvailabilityMode: spell(['private', 'group', 'non-restricted']),
+  ContentVersion: spell(['latest', 'published']),
+  QuestionFieldType: spell(['input', 'textarea', 'multiple_select', 'single_select', 'terms_and_conditions']),
+  QuestionScope: spell(['purchaser', 'participant']),
+  ConditionsMatchType: spell(['any', 'all']),
+  ConditionRule: spell(['value_matches']),
+  PaymentMethod: spell(
+    ['credit-card', 'room-charge', 'member-number', 'loyalty', 'regional-processor', 'cash', 'pay-later', 'pay-upon-arrival'],
+  ),
+} as const;

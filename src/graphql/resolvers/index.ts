@@ -1,0 +1,14 @@
+import type { Resolvers } from '../__generated__/resolvers-types.ts';
+import { scalarResolvers } from '../scalars.ts';
+import { brandResolvers } from './brands.ts';
+
+/** Every area's resolvers; each area owns distinct type names, so a shallow merge per type is enough. */
+const areas: Resolvers[] = [brandResolvers];
+
+export const resolvers: Resolvers = { ...scalarResolvers };
+for (const area of areas) {
+  for (const [typeName, fields] of Object.entries(area)) {
+    const merged = resolvers as Record<string, object>;
+    merged[typeName] = { ...merged[typeName], ...fields };
+  }
+}

@@ -1,0 +1,11 @@
+import { DateTimeISOResolver, JSONObjectResolver, LocalDateResolver, LocaleResolver, URLResolver, UUIDResolver } from 'graphql-scalars';
+
+/** Scalar implementations from graphql-scalars; bad values become BAD_USER_INPUT errors. */
+export const scalarResolvers = {
+  UUID: UUIDResolver,
+  DateTime: DateTimeISOResolver,
+  LocalDate: LocalDateResolver,
+  Locale: LocaleResolver,
+  URL: URLResolver,
+  JSONObject: JSONObjectResolver,
+};

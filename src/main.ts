@@ -1,0 +1,47 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { closeDatabase, openDatabase } from './db/client.ts';
+import { demoKeys, seedDemoDataIfEmpty } from './db/seed/index.ts';
+
+async function main() {
+  const config = loadConfig();
+  const db = openDatabase(config.DATABASE_URL);
+  const seeded = config.production ? false : seedDemoDataIfEmpty(db);
+  const app = await buildApp({ db, config });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    closeDatabase(db);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const base = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${app.server.address() && typeof app.server.address() === 'object' ? (app.server.address() as { port: number }).port : config.PORT}`;
+  const lines = [
+    '',
+    `Tessera is listening on ${base}`,
+    `  GraphQL:  ${base}/graphql${config.production ? '' : '  (open it in a browser for Apollo Sandbox)'}`,
+    `  REST:     ${base}/v1/...   OpenAPI: ${base}/openapi.json   Docs: ${base}/docs`,
+    `  Database: ${config.DATABASE_URL}${seeded ? ' (demo data loaded)' : ''}`,
+  ];
+  if (!config.production) {
+    lines.push('  Demo API keys (send as "Authorization: Bearer <key>"):');
+    for (const key of demoKeys) lines.push(`    ${key.secret.padEnd(26)} ${key.label}`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`Tessera failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,62 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, errorStatus, type ErrorCode, type ErrorDetails } from '../domain/errors.ts';
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; details?: ErrorDetails; requestId: string };
+}
+
+export function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, message: string, details?: ErrorDetails) {
+  const body: ErrorBody = { error: { code, message, ...(details ? { details } : {}), requestId: String(request.id) } };
+  return reply.status(errorStatus[code]).type('application/json').send(body);
+}
+
+interface AjvError {
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** `body` + `/bookings/0/bookingId` -> `bookings.0.bookingId`; params and query name the parameter. */
+function fieldOf(error: AjvError): string {
+  const segments = error.instancePath.split('/').filter(Boolean);
+  const missing = error.params.missingProperty;
+  if (typeof missing === 'string') segments.push(missing);
+  const extra = error.params.additionalProperty;
+  if (typeof extra === 'string') segments.push(extra);
+  return segments.join('.');
+}
+
+function validationMessage(error: AjvError, field: string, context: string): string {
+  if (error.params.missingProperty) return `${field || context} is required`;
+  if (error.params.additionalProperty) return `${field} is not a known field`;
+  if (Array.isArray(error.params.allowedValues)) return `${field} must be one of ${error.params.allowedValues.map(String).join(', ')}`;
+  return `${field || context} ${error.message ?? 'is invalid'}`;
+}
+
+const statusCodes: Partial<Record<number, ErrorCode>> = {
+  400: 'VALIDATION_FAILED',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
+/** The one place REST turns failures into `{ error: { code, message, details, requestId } }`. */
+export function restErrorHandler(error: FastifyError | DomainError | Error, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof DomainError) return sendError(reply, request, error.code, error.message, error.details);
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) {
+    const first = fastifyError.validation[0] as AjvError;
+    const field = fieldOf(first);
+    return sendError(reply, request, 'VALIDATION_FAILED', validationMessage(first, field, fastifyError.validationContext ?? 'input'), {
+      field: field || (fastifyError.validationContext ?? 'body'),
+    });
+  }
+  const status = fastifyError.statusCode;
+  const code = status !== undefined ? statusCodes[status] : undefined;
+  if (code) return sendError(reply, request, code, fastifyError.message);
+  request.log.error({ err: error }, 'request failed');
+  return sendError(reply, request, 'INTERNAL_SERVER_ERROR', 'Internal server error');
+}

@@ -1,0 +1,23 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import { authenticate, requirePrincipal } from '../auth/authenticate.ts';
+import type { Deps } from '../domain/context.ts';
+import { brandRoutes } from './routes/brands.ts';
+
+export type RestApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** The partner REST face: every route authenticates first, then validates, then calls the domain. */
+export function restRoutes(deps: Deps) {
+  return async function rest(app: RestApp) {
+    app.addHook('onRequest', async (request) => {
+      request.caller = { ...deps, principal: requirePrincipal(authenticate(deps.db, request.headers)) };
+    });
+    brandRoutes(app);
+  };
+}

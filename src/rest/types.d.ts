@@ -1,0 +1,8 @@
+import type { CallerDeps } from '../domain/context.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated caller, set by the REST plugin before validation. */
+    caller: CallerDeps;
+  }
+}

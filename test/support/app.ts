@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import type { Db } from '../../src/db/client.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  /** REST call with a bearer key (or explicit headers). */
+  rest(method: 'GET' | 'POST' | 'DELETE', url: string, options?: { key?: string; headers?: Record<string, string>; body?: unknown }): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
+  /** GraphQL POST with a bearer key. */
+  gql(query: string, variables?: Record<string, unknown>, options?: { key?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any }>;
+}
+
+/** Builds the app on `db` (closed after the file's tests) and returns small call helpers. */
+export async function startApp(db: Db, options: { production?: boolean; now?: () => Date } = {}): Promise<TestApp> {
+  const app = await buildApp({ db, config: { production: options.production ?? false, LOG_LEVEL: 'silent' }, now: options.now });
+  afterAll(() => app.close());
+  const auth = (key?: string): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
+  return {
+    app,
+    async rest(method, url, { key, headers, body } = {}) {
+      const res = await app.inject({ method, url, headers: { ...auth(key), ...headers }, ...(body === undefined ? {} : { payload: body as object }) });
+      return { status: res.statusCode, body: res.body ? res.json() : undefined, headers: res.headers };
+    },
+    async gql(query, variables, { key, headers } = {}) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { 'content-type': 'application/json', ...auth(key), ...headers },
+        payload: { query, variables },
+      });
+      return { status: res.statusCode, body: res.json() };
+    },
+  };
+}

@@ -1,0 +1,6 @@
+import { openDatabase, type Db } from '../../src/db/client.ts';
+
+/** A fresh, migrated in-memory database: every test file builds its own data on it. */
+export function freshDb(): Db {
+  return openDatabase(':memory:');
+}
