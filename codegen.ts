@@ -34,6 +34,7 @@ const config: CodegenConfig = {
         mapperTypeSuffix: 'Model',
         mappers: {
           BrandSettings: '../../domain/brands.ts#BrandSettings',
+          Host: '../../domain/hosts.ts#Host',
         },
       },
     },

@@ -16,6 +16,15 @@ export function canActFor(principal: Principal, brandId: string): boolean {
 }
 
 /**
+ * Whether a resource of `brandId` found by its own id (no brand in the path) is visible to the caller:
+ * in the key's scope and, when the `Tessera-Brand-Id` header narrows it, of that brand. Callers answer
+ * NOT_FOUND otherwise, so other brands' resources are never revealed.
+ */
+export function canSee(principal: Principal, brandId: string): boolean {
+  return canActFor(principal, brandId) && (!principal.headerBrandId || principal.headerBrandId === brandId);
+}
+
+/**
  * The brand a request acts for. A brand named in the path or arguments must be in the key's scope and
  * agree with the `Tessera-Brand-Id` header when both are sent; without one, a brand key acts for its
  * brand and an organization key must name the brand in the header.

@@ -1,8 +1,12 @@
+import DataLoader from 'dataloader';
 import type { Deps } from '../domain/context.ts';
+import { hostsByIds } from '../domain/hosts.ts';
 
-/** Per-request DataLoaders: nested lookups of one request are batched into one query each. */
-export function createLoaders(_deps: Deps) {
-  return {};
+/** Per-request DataLoaders: the nested lookups of one request become one query per kind. */
+export function createLoaders(deps: Deps) {
+  return {
+    host: new DataLoader((ids: readonly string[]) => hostsByIds(deps, ids)),
+  };
 }
 
 export type Loaders = ReturnType<typeof createLoaders>;

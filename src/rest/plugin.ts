@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, Raw
 import { authenticate, requirePrincipal } from '../auth/authenticate.ts';
 import type { Deps } from '../domain/context.ts';
 import { brandRoutes } from './routes/brands.ts';
+import { hostRoutes } from './routes/hosts.ts';
 
 export type RestApp = FastifyInstance<
   RawServerDefault,
@@ -19,5 +20,6 @@ export function restRoutes(deps: Deps) {
       request.caller = { ...deps, principal: requirePrincipal(authenticate(deps.db, request.headers)) };
     });
     brandRoutes(app);
+    hostRoutes(app);
   };
 }

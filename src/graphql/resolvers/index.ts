@@ -1,9 +1,13 @@
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 import { scalarResolvers } from '../scalars.ts';
 import { brandResolvers } from './brands.ts';
+import { hostResolvers } from './hosts.ts';
 
 /** Every area's resolvers; each area owns distinct type names, so a shallow merge per type is enough. */
-const areas: Resolvers[] = [brandResolvers];
+const areas: Resolvers[] = [
+  brandResolvers,
+  hostResolvers,
+];
 
 export const resolvers: Resolvers = { ...scalarResolvers };
 for (const area of areas) {
