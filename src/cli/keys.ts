@@ -1,0 +1,78 @@
+/**
+ * Issues, lists and revokes API keys on the configured database (DATABASE_URL).
+ *   npm run keys -- create --brand <brandId> [--label <text>]
+ *   npm run keys -- create --organization <organizationId> [--label <text>]
+ *   npm run keys -- list
+ *   npm run keys -- revoke <keyId>
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.ts';
+import { closeDatabase, openDatabase } from '../db/client.ts';
+import { issueApiKey, listKeys, revokeKey } from '../domain/api-keys.ts';
+import { DomainError } from '../domain/errors.ts';
+
+const usage = `Usage:
+  npm run keys -- create --brand <brandId> [--label <text>]
+  npm run keys -- create --organization <organizationId> [--label <text>]
+  npm run keys -- list
+  npm run keys -- revoke <keyId>`;
+
+export async function runKeysCli(argv: string[], out: (line: string) => void): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { brand: { type: 'string' }, organization: { type: 'string' }, label: { type: 'string' } },
+    });
+  } catch (error) {
+    out(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const config = loadConfig();
+  const db = openDatabase(config.DATABASE_URL);
+  const deps = { db, now: () => new Date() };
+  try {
+    const [command, argument] = positionals;
+    if (command === 'create' && (values.brand ? !values.organization : values.organization)) {
+      const owner = values.brand ? { brandId: values.brand } : { organizationId: values.organization! };
+      const key = await issueApiKey(deps, { owner, label: values.label, live: config.production });
+      out(`Created ${key.kind} key ${key.id}`);
+      out(`Secret (shown once, store it now): ${key.secret}`);
+      return 0;
+    }
+    if (command === 'list' && positionals.length === 1) {
+      for (const k of await listKeys(deps)) {
+        const owner = k.kind === 'brand' ? `brand ${k.brandId}` : `organization ${k.organizationId}`;
+        out(`${k.id}  ${k.prefix}…  ${owner}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}  ${k.label}`);
+      }
+      return 0;
+    }
+    if (command === 'revoke' && argument) {
+      await revokeKey(deps, argument);
+      out(`Revoked key ${argument}`);
+      return 0;
+    }
+    out(usage);
+    return 2;
+  } catch (error) {
+    if (error instanceof DomainError) {
+      out(`Error: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    closeDatabase(db);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  runKeysCli(process.argv.slice(2), (line) => process.stdout.write(`${line}\n`)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}
