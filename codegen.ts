@@ -34,7 +34,13 @@ const config: CodegenConfig = {
         mapperTypeSuffix: 'Model',
         mappers: {
           BrandSettings: '../../domain/brands.ts#BrandSettings',
+          CustomQuestion: '../../domain/questions.ts#QuestionSnapshot',
+          Experience: '../../domain/experiences.ts#Experience',
           Host: '../../domain/hosts.ts#Host',
+          Listing: '../../domain/listings.ts#Listing',
+          Person: '../../domain/reviews.ts#Person',
+          Review: '../../domain/reviews.ts#Review',
+          ReviewConnection: '../../domain/reviews.ts#ReviewConnection',
         },
       },
     },

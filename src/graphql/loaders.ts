@@ -1,11 +1,13 @@
 import DataLoader from 'dataloader';
 import type { Deps } from '../domain/context.ts';
 import { hostsByIds } from '../domain/hosts.ts';
+import { customQuestionsByExperience } from '../domain/questions.ts';
 
 /** Per-request DataLoaders: the nested lookups of one request become one query per kind. */
 export function createLoaders(deps: Deps) {
   return {
     host: new DataLoader((ids: readonly string[]) => hostsByIds(deps, ids)),
+    customQuestions: new DataLoader((experienceIds: readonly string[]) => customQuestionsByExperience(deps, experienceIds)),
   };
 }
 

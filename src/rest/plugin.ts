@@ -3,7 +3,10 @@ import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, Raw
 import { authenticate, requirePrincipal } from '../auth/authenticate.ts';
 import type { Deps } from '../domain/context.ts';
 import { brandRoutes } from './routes/brands.ts';
+import { experienceRoutes } from './routes/experiences.ts';
 import { hostRoutes } from './routes/hosts.ts';
+import { listingRoutes } from './routes/listings.ts';
+import { reviewRoutes } from './routes/reviews.ts';
 
 export type RestApp = FastifyInstance<
   RawServerDefault,
@@ -21,5 +24,8 @@ export function restRoutes(deps: Deps) {
     });
     brandRoutes(app);
     hostRoutes(app);
+    experienceRoutes(app);
+    listingRoutes(app);
+    reviewRoutes(app);
   };
 }

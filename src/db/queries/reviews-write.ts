@@ -7,17 +7,33 @@ export type ReviewInsert = Omit<typeof reviews.$inferInsert, 'rank'>;
 /**
  * Inserts reviews and renumbers `rank` (1 = newest) for the experiences touched, in one transaction,
  * so every page of reviews stays one indexed seek. Every review write must go through here.
+ *
+ * Instants are stored in one canonical form (`toISOString()`): ranks and keyset cursors order them
+ * as text, which is only chronological when every value has the same shape.
+ * IMMEDIATE takes the write lock up front, so a concurrent writer waits (busy_timeout) instead of
+ * failing on a stale read snapshot.
  */
 export function insertReviews(db: Db, rows: readonly ReviewInsert[]): void {
   if (rows.length === 0) return;
   const experienceIds = [...new Set(rows.map((r) => r.experienceId))];
-  db.transaction((tx) => {
-    // Temporary negative ranks keep the unique (experience, rank) index satisfied until renumbering.
-    const base = tx.get<{ low: number | null }>(sql`SELECT MIN(rank) AS low FROM reviews`)?.low ?? 0;
-    let next = Math.min(base, 0) - 1;
-    for (const row of rows) tx.insert(reviews).values({ ...row, rank: next-- }).run();
-    renumber(tx as unknown as Db, experienceIds);
-  });
+  db.transaction(
+    (tx) => {
+      // Stored ranks are always >= 1, so -1, -2, ... are free until renumbering.
+      rows.forEach((row, i) => tx.insert(reviews).values({ ...canonical(row), rank: -(i + 1) }).run());
+      renumber(tx as unknown as Db, experienceIds);
+    },
+    { behavior: 'immediate' },
+  );
+}
+
+function canonical(row: ReviewInsert): ReviewInsert {
+  return { ...row, reviewedAt: isoInstant(row.reviewedAt, 'reviewedAt'), experiencedDate: isoInstant(row.experiencedDate, 'experiencedDate') };
+}
+
+function isoInstant(value: string, field: string): string {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw new RangeError(`${field} is not a date-time: ${value}`);
+  return new Date(time).toISOString();
 }
 
 function renumber(db: Db, experienceIds: readonly string[]): void {

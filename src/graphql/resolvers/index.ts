@@ -1,12 +1,18 @@
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 import { scalarResolvers } from '../scalars.ts';
 import { brandResolvers } from './brands.ts';
+import { experienceResolvers } from './experiences.ts';
 import { hostResolvers } from './hosts.ts';
+import { listingResolvers } from './listings.ts';
+import { reviewResolvers } from './reviews.ts';
 
 /** Every area's resolvers; each area owns distinct type names, so a shallow merge per type is enough. */
 const areas: Resolvers[] = [
   brandResolvers,
   hostResolvers,
+  experienceResolvers,
+  listingResolvers,
+  reviewResolvers,
 ];
 
 export const resolvers: Resolvers = { ...scalarResolvers };

@@ -1,0 +1,14 @@
+import { getExperience } from '../../domain/experiences.ts';
+import { listCustomQuestions } from '../../domain/questions.ts';
+import type { RestApp } from '../plugin.ts';
+import { getExperienceSchema, listCustomQuestionsSchema } from '../schemas/experiences.ts';
+
+export function experienceRoutes(app: RestApp) {
+  app.get('/v1/brands/:brandId/experiences/:experienceId', { schema: getExperienceSchema }, async (request) =>
+    getExperience(request.caller, { ...request.params, language: request.query.language }),
+  );
+
+  app.get('/v1/brands/:brandId/experiences/:experienceId/custom-questions', { schema: listCustomQuestionsSchema }, async (request) => ({
+    data: await listCustomQuestions(request.caller, request.params),
+  }));
+}

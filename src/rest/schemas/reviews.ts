@@ -1,0 +1,55 @@
+import { Type } from 'typebox';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/pagination.ts';
+import { DateTime, ImageRef, Uuid, errorResponses } from './common.ts';
+
+/** The spec's Person: a reviewer, or the host who led the reviewed session. */
+export const Person = Type.Object({
+  id: Type.String(),
+  firstName: Type.String(),
+  lastName: Type.String(),
+  fullName: Type.String({ description: '"First Last"' }),
+  emailAddress: Type.String(),
+  phoneNumber: Type.String({ description: 'Empty when unknown' }),
+  profilePicture: ImageRef,
+});
+
+export const Review = Type.Object({
+  id: Type.String(),
+  rating: Type.Number(),
+  recommendability: Type.Number(),
+  text: Type.String(),
+  reviewer: Person,
+  reviewedAt: DateTime,
+  experience: Type.Object({ id: Type.String(), title: Type.String() }),
+  hostedBy: Person,
+  experiencedDate: DateTime,
+});
+
+const link = (description: string) => Type.String({ description: `${description} Root-relative URL, usable as-is.` });
+
+export const Links = Type.Object({
+  first: link('Page 1.'),
+  previous: link('Page N-1, clamped to [1, last].'),
+  next: link('Page N+1, clamped to [1, last]: on the last page it equals `last`; stop there.'),
+  last: link('The last page holding reviews (page 1 when there are none).'),
+});
+
+export const listReviewsSchema = {
+  tags: ['Experiences'],
+  summary: 'Get reviews for experience',
+  description:
+    'Reviews newest first, one page per request. The body is an array with exactly one element. ' +
+    'Walk pages by following `links.next` until it equals `links.last` (or a page holds fewer than `limit` items). ' +
+    'A page past the end holds no items; its links follow the same rules (previous and next clamp to last).',
+  params: Type.Object({ experienceId: Uuid }),
+  querystring: Type.Object({
+    page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: '1-based page number' })),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'Reviews per page' }),
+    ),
+  }),
+  response: {
+    200: Type.Array(Type.Object({ items: Type.Array(Review), links: Links }), { minItems: 1, maxItems: 1 }),
+    ...errorResponses(404),
+  },
+};

@@ -1,0 +1,81 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { findBrand } from '../../src/db/queries/brands.ts';
+import { startApp, type TestApp } from '../support/app.ts';
+import { freshDb } from '../support/db.ts';
+import { createApiKey, createBrand } from '../support/factories/brands.ts';
+import {
+  attachMedia,
+  attachVibe,
+  createCategory,
+  createContentTranslation,
+  createHost,
+  createListing,
+  createListingContent,
+  createListingExperience,
+  createListingReview,
+  createMedia,
+  createVibe,
+} from '../support/factories/listings.ts';
+import { countStatements } from '../support/statements.ts';
+
+const db = freshDb();
+let t: TestApp;
+
+/** A brand with `count` featured listings, each with every nested part: the most a listing can cost. */
+function brandWithListings(count: number) {
+  const brand = createBrand(db);
+  const vibes = [createVibe(db, brand.id, 'Relaxing'), createVibe(db, brand.id, 'Lively')];
+  for (let i = 0; i < count; i++) {
+    const host = createHost(db, brand.id);
+    const experience = createListingExperience(db, brand.id, { hostId: host.id, categoryId: createCategory(db, brand.id).id });
+    createListingReview(db, { brandId: brand.id, experienceId: experience.id, hostId: host.id }, 4);
+    const { listing, content } = createListing(db, brand.id, { kind: 'experience', experienceId: experience.id, displayOrder: i });
+    createListingContent(db, listing.id, { version: 'draft', title: `Draft ${i}` });
+    createContentTranslation(db, content!.id, 'pt', { title: `Título ${i}`, summary: 'Resumo' });
+    attachMedia(db, listing.id, createMedia(db, brand.id).id, 1);
+    attachMedia(db, listing.id, createMedia(db, brand.id).id, 2, 'gallery');
+    vibes.forEach((vibe, position) => attachVibe(db, listing.id, vibe.id, position));
+  }
+  return createApiKey(db, { brandId: brand.id }).secret;
+}
+
+const smallKey = brandWithListings(3);
+const largeKey = brandWithListings(200);
+
+beforeAll(async () => {
+  t = await startApp(db);
+});
+
+describe('statement counting', () => {
+  it('sees every query Drizzle runs', async () => {
+    const { count, sql } = await countStatements(db, () => findBrand(db, 'none'));
+    expect(count).toBe(1);
+    expect(sql[0]).toMatch(/^select .* from "brands"/);
+  });
+});
+
+describe('featured listings cost', () => {
+  const call = (key: string, query: string) =>
+    countStatements(db, () => t.rest('GET', `/v3/listings/featured${query}`, { key }));
+
+  // Key lookup, brand, listings with categories and hosts, contents, translations (only with a locale),
+  // media, vibes, ratings.
+  it.each([
+    ['?locale=pt&version=latest', 8],
+    ['', 7],
+  ])('costs the same for 3 listings and for 200 (%s: %i statements)', async (query, expected) => {
+    const small = await call(smallKey, query);
+    const large = await call(largeKey, query);
+    expect(small.result.body.data).toHaveLength(3);
+    expect(large.result.body.data).toHaveLength(200);
+    expect(large.result.body.data[199].medias).toHaveLength(2);
+    expect(small.count).toBe(large.count);
+    expect(large.count).toBe(expected);
+  });
+
+  it('translates and picks drafts in the large list too', async () => {
+    const { result } = await call(largeKey, '?locale=pt');
+    expect(result.body.data[150].title).toBe('Título 150');
+    expect((await call(largeKey, '?version=latest')).result.body.data[150].title).toBe('Draft 150');
+  });
+});
