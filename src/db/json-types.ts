@@ -89,3 +89,43 @@ export interface QuestionCondition {
   /** Option key that must be among the parent's answers. */
   conditionValue: string;
 }
+
+/** How a booking's amount was reached, all in minor units of the booking currency. */
+export interface PricingBreakdown {
+  /** Sum of the participants' price tiers. */
+  tiersMinor: number;
+  addOns: Array<{ addOnId: string; name: string; quantity: number; unitPriceMinor: number; totalMinor: number }>;
+  /** Tiers plus add-ons. */
+  subtotalMinor: number;
+  discounts: Array<{ kind: 'amount' | 'percentage' | 'coupon' | 'credit'; code?: string; amountMinor: number }>;
+  /** Subtotal less discounts, never below zero. */
+  netMinor: number;
+  taxes: Array<{ name: string; rateBasisPoints: number; amountMinor: number }>;
+  /** What the guest pays: net plus taxes. */
+  totalMinor: number;
+}
+
+/** The spec's QuestionSnapshot, stored with each answer. */
+export interface QuestionSnapshotJson {
+  customQuestionId: string;
+  prompt: string;
+  fieldType: 'input' | 'textarea' | 'multiple_select' | 'single_select' | 'terms_and_conditions';
+  options: QuestionOption[] | null;
+  termsAndConditions: TermsAndConditions | null;
+  config: {
+    experienceId: string;
+    experienceQuestionId: string;
+    isRequired: boolean;
+    isActive: boolean;
+    order: number;
+    scope: 'purchaser' | 'participant';
+    conditions: QuestionCondition[] | null;
+    conditionsMatchType: 'any' | 'all' | null;
+  };
+}
+
+/** The spec's AnswerValue: text, a chosen option's label with its key, or a terms acceptance. */
+export interface AnswerValueJson {
+  value: string | string[] | boolean | null;
+  key?: string | null;
+}

@@ -77,17 +77,6 @@ export function translationLocales(locale: string | null | undefined): string[] 
   return language.toLowerCase() === locale.toLowerCase() ? [locale] : [locale, language];
 }
 
-export function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const k = key(row);
-    const group = groups.get(k);
-    if (group) group.push(row);
-    else groups.set(k, [row]);
-  }
-  return groups;
-}
-
 /** A media item as listings show it: the rendition MIME type is a link's `type`, its name the `resolution`. */
 export const toMediaObject = (row: ListingMediaRow): MediaObject => ({
   id: row.media.id,

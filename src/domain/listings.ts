@@ -8,7 +8,8 @@ import {
 } from '../db/queries/listings.ts';
 import { loadBrand } from './brands.ts';
 import type { CallerDeps } from './context.ts';
-import { chooseContent, groupBy, toListing, translationLocales, versionsFor, type ContentVersion, type Listing } from './listing-view.ts';
+import { groupBy } from './group-by.ts';
+import { chooseContent, toListing, translationLocales, versionsFor, type ContentVersion, type Listing } from './listing-view.ts';
 import { pickTranslation } from './locale.ts';
 import { ratingsByExperience } from './ratings.ts';
 

@@ -14,6 +14,7 @@ export const enumValues = {
   ListingKind: spell(['experience', 'resource', 'event', 'auction']),
   BookingAvailabilityMode: spell(['private', 'group', 'non-restricted']),
   ContentVersion: spell(['latest', 'published']),
+  BookingStatus: spell(['processing', 'confirmed', 'failed', 'cancelled', 'refunded']),
   QuestionFieldType: spell(['input', 'textarea', 'multiple_select', 'single_select', 'terms_and_conditions']),
   QuestionScope: spell(['purchaser', 'participant']),
   ConditionsMatchType: spell(['any', 'all']),

@@ -1,4 +1,4 @@
-import { DateTimeISOResolver, JSONObjectResolver, LocalDateResolver, LocaleResolver, URLResolver, UUIDResolver } from 'graphql-scalars';
+import { DateTimeISOResolver, JSONObjectResolver, JSONResolver, LocalDateResolver, LocaleResolver, URLResolver, UUIDResolver } from 'graphql-scalars';
 
 /** Scalar implementations from graphql-scalars; bad values become BAD_USER_INPUT errors. */
 export const scalarResolvers = {
@@ -7,5 +7,6 @@ export const scalarResolvers = {
   LocalDate: LocalDateResolver,
   Locale: LocaleResolver,
   URL: URLResolver,
+  JSON: JSONResolver,
   JSONObject: JSONObjectResolver,
 };

@@ -4,7 +4,7 @@ import { freshDb } from '../support/db.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 import { countStatements } from '../support/statements.ts';
 import { createApiKey, createBrand, createOrganization } from '../support/factories/brands.ts';
-import { assignQuestion, createExperience, createQuestion } from '../support/factories/experiences.ts';
+import { assignQuestion, createExperience, createQuestion } from '../support/factories/catalog.ts';
 
 const db = freshDb();
 let t: TestApp;

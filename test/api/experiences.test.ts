@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { freshDb } from '../support/db.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 import { createApiKey, createBrand, createCancellationPolicy, createOrganization } from '../support/factories/brands.ts';
-import { createExperience, createExperienceReviews } from '../support/factories/experiences.ts';
+import { createExperience } from '../support/factories/catalog.ts';
+import { createReviews } from '../support/factories/reviews.ts';
 
 const db = freshDb();
 let t: TestApp;
@@ -33,7 +34,11 @@ const full = createExperience(
     ],
   },
 );
-createExperienceReviews(db, { brandId: brand.id, experienceId: full.experience.id, hostId: full.host!.id }, [[5, 9], [4, 8], [4, 10]]);
+createReviews(db, { brandId: brand.id, experienceId: full.experience.id, hostId: full.host.id }, [
+  { rating: 5, recommendability: 9 },
+  { rating: 4, recommendability: 8 },
+  { rating: 4, recommendability: 10 },
+]);
 // Only half of the external field: not enough to show one.
 const bare = createExperience(db, brand.id, { isUnlisted: true, externalFieldType: 'sku' }, { pictures: 0, taxes: [], priceTiers: [{ name: 'Adult', priceMinor: 5 }] });
 const yen = createExperience(db, sister.id, { bookingAvailabilityMode: 'non-restricted' }, {
@@ -57,7 +62,7 @@ describe('GET /v1/brands/{brandId}/experiences/{experienceId}', () => {
   it('returns every field of the spec with exact values', async () => {
     const res = await t.rest('GET', url(brand.id, full.experience.id), { key: brandKey });
     expect(res.status).toBe(200);
-    const host = full.host!;
+    const host = full.host;
     const [p1, p2] = full.pictures.map((p) => picture(p.id));
     expect(res.body).toEqual({
       id: full.experience.id,
@@ -66,7 +71,7 @@ describe('GET /v1/brands/{brandId}/experiences/{experienceId}', () => {
       headline: 'The river at dusk',
       description: 'Two hours on the Tagus.',
       vibes: full.vibes.map((v) => ({ id: v.id, name: v.name })),
-      category: { id: full.category!.id, name: 'Boat Tours' },
+      category: { id: full.category.id, name: 'Boat Tours' },
       location: { longitude: -9.1393, latitude: 38.7223, name: 'Doca de Alcântara', timezoneId: 'Europe/Lisbon', additionalInfo: 'Pier 3' },
       maxParticipantsCount: 12,
       sessionDurationMinutes: 120,

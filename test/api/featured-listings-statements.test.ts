@@ -3,19 +3,9 @@ import { findBrand } from '../../src/db/queries/brands.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 import { freshDb } from '../support/db.ts';
 import { createApiKey, createBrand } from '../support/factories/brands.ts';
-import {
-  attachMedia,
-  attachVibe,
-  createCategory,
-  createContentTranslation,
-  createHost,
-  createListing,
-  createListingContent,
-  createListingExperience,
-  createListingReview,
-  createMedia,
-  createVibe,
-} from '../support/factories/listings.ts';
+import { createExperience, createMedia, createVibe } from '../support/factories/catalog.ts';
+import { attachMedia, attachVibe, createContentTranslation, createListing, createListingContent } from '../support/factories/listings.ts';
+import { createReviews } from '../support/factories/reviews.ts';
 import { countStatements } from '../support/statements.ts';
 
 const db = freshDb();
@@ -26,9 +16,8 @@ function brandWithListings(count: number) {
   const brand = createBrand(db);
   const vibes = [createVibe(db, brand.id, 'Relaxing'), createVibe(db, brand.id, 'Lively')];
   for (let i = 0; i < count; i++) {
-    const host = createHost(db, brand.id);
-    const experience = createListingExperience(db, brand.id, { hostId: host.id, categoryId: createCategory(db, brand.id).id });
-    createListingReview(db, { brandId: brand.id, experienceId: experience.id, hostId: host.id }, 4);
+    const { experience, host } = createExperience(db, brand.id);
+    createReviews(db, { brandId: brand.id, experienceId: experience.id, hostId: host.id }, [{ rating: 4 }]);
     const { listing, content } = createListing(db, brand.id, { kind: 'experience', experienceId: experience.id, displayOrder: i });
     createListingContent(db, listing.id, { version: 'draft', title: `Draft ${i}` });
     createContentTranslation(db, content!.id, 'pt', { title: `Título ${i}`, summary: 'Resumo' });

@@ -2,19 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../support/app.ts';
 import { freshDb } from '../support/db.ts';
 import { createApiKey, createBrand, createOrganization } from '../support/factories/brands.ts';
-import {
-  attachMedia,
-  attachVibe,
-  createCategory,
-  createContentTranslation,
-  createHost,
-  createListing,
-  createListingContent,
-  createListingExperience,
-  createListingReview,
-  createMedia,
-  createVibe,
-} from '../support/factories/listings.ts';
+import { createCategory, createExperience, createHost, createMedia, createVibe } from '../support/factories/catalog.ts';
+import { attachMedia, attachVibe, createContentTranslation, createListing, createListingContent } from '../support/factories/listings.ts';
+import { createReviews } from '../support/factories/reviews.ts';
 
 const db = freshDb();
 let t: TestApp;
@@ -28,9 +18,8 @@ const orgKey = createApiKey(db, { organizationId: org.id }).secret;
 // Sunset: an experience listing that takes category and host from its experience, with everything nested.
 const skipper = createHost(db, brand.id, { firstName: 'Rui', lastName: 'Costa' });
 const tours = createCategory(db, brand.id, 'Tours');
-const sail = createListingExperience(db, brand.id, { hostId: skipper.id, categoryId: tours.id });
-createListingReview(db, { brandId: brand.id, experienceId: sail.id, hostId: skipper.id }, 5);
-createListingReview(db, { brandId: brand.id, experienceId: sail.id, hostId: skipper.id }, 4);
+const sail = createExperience(db, brand.id, {}, { host: skipper, category: tours }).experience;
+createReviews(db, { brandId: brand.id, experienceId: sail.id, hostId: skipper.id }, [{ rating: 5 }, { rating: 4 }]);
 const sunset = createListing(db, brand.id, {
   kind: 'experience',
   productLine: 'activate',
@@ -54,7 +43,7 @@ attachVibe(db, sunset.listing.id, calm.id, 1);
 // Jazz: an event listing (first in dashboard order) whose own category and host win over its experience's.
 const singer = createHost(db, brand.id, { firstName: 'Ana', lastName: 'Moura' });
 const music = createCategory(db, brand.id, 'Music');
-const gig = createListingExperience(db, brand.id, { hostId: skipper.id, categoryId: tours.id });
+const gig = createExperience(db, brand.id, {}, { host: skipper, category: tours }).experience;
 const jazz = createListing(db, brand.id, {
   kind: 'event',
   productLine: 'host',

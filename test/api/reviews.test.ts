@@ -4,7 +4,8 @@ import { insertReviews } from '../../src/db/queries/reviews-write.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 import { freshDb } from '../support/db.ts';
 import { createApiKey, createBrand, createOrganization } from '../support/factories/brands.ts';
-import { addCoverPicture, createReviewedExperience, createReviewer, createReviews, reviewRow } from '../support/factories/reviews.ts';
+import { createExperience, createHost } from '../support/factories/catalog.ts';
+import { createReviewer, createReviews, reviewRow } from '../support/factories/reviews.ts';
 import { countStatements } from '../support/statements.ts';
 
 const db = freshDb();
@@ -14,12 +15,13 @@ const brand = createBrand(db, { name: 'Coast Lisbon', organizationId: org.id });
 const sister = createBrand(db, { name: 'Coast Porto', organizationId: org.id });
 const outsider = createBrand(db, { name: 'Elsewhere' });
 
-const sail = createReviewedExperience(db, brand.id, { title: 'Sunset Sail' });
+const sail = createExperience(db, brand.id, { title: 'Sunset Sail' });
 const sailReviews = createReviews(db, { brandId: brand.id, experienceId: sail.experience.id, hostId: sail.host.id }, 47);
 const sailIds = sailReviews.map((r) => r.id);
-const empty = createReviewedExperience(db, brand.id, { title: 'Quiet Walk' });
-const porto = createReviewedExperience(db, sister.id, { title: 'Port Cellars' });
-const foreign = createReviewedExperience(db, outsider.id);
+const empty = createExperience(db, brand.id, { title: 'Quiet Walk' });
+const marta = createHost(db, sister.id, { firstName: 'Marta', lastName: 'Sousa', emailAddress: 'marta@host.test', phoneNumber: '+351 910 000 001' });
+const porto = createExperience(db, sister.id, { title: 'Port Cellars' }, { host: marta });
+const foreign = createExperience(db, outsider.id);
 createReviews(db, { brandId: outsider.id, experienceId: foreign.experience.id, hostId: foreign.host.id }, 2);
 
 const guest = createReviewer(db, sister.id, { firstName: 'Inês', lastName: 'Costa', emailAddress: 'ines@guest.test', phoneNumber: '+351 930 000 003' });
@@ -34,7 +36,6 @@ const portoReview = reviewRow({
   experiencedDate: '2026-04-01T16:00:00.000Z',
 });
 insertReviews(db, [portoReview]);
-addCoverPicture(db, sister.id, porto.experience.id);
 
 const brandKey = createApiKey(db, { brandId: brand.id }).secret;
 const orgKey = createApiKey(db, { organizationId: org.id }).secret;

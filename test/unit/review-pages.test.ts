@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { reviewsAfterKeyQuery, reviewsByRankQuery } from '../../src/db/queries/reviews.ts';
 import { freshDb } from '../support/db.ts';
 import { createBrand } from '../support/factories/brands.ts';
-import { createReviewedExperience, createReviews } from '../support/factories/reviews.ts';
+import { createExperience } from '../support/factories/catalog.ts';
+import { createReviews } from '../support/factories/reviews.ts';
 
 const db = freshDb();
 const brand = createBrand(db);
-const { experience, host } = createReviewedExperience(db, brand.id);
+const { experience, host } = createExperience(db, brand.id);
 createReviews(db, { brandId: brand.id, experienceId: experience.id, hostId: host.id }, 30);
 
 /** SQLite's plan for a drizzle query, one detail line per step. */

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { insertReviews } from '../../src/db/queries/reviews-write.ts';
 import { freshDb } from '../support/db.ts';
 import { createBrand } from '../support/factories/brands.ts';
-import { createReviewedExperience, createReviewer, reviewRow } from '../support/factories/reviews.ts';
+import { createExperience } from '../support/factories/catalog.ts';
+import { createReviewer, reviewRow } from '../support/factories/reviews.ts';
 
 const db = freshDb();
 const brand = createBrand(db);
-const a = createReviewedExperience(db, brand.id);
-const b = createReviewedExperience(db, brand.id);
+const a = createExperience(db, brand.id);
+const b = createExperience(db, brand.id);
 const reviewer = createReviewer(db, brand.id);
 
 const at = (day: number) => `2026-03-${String(day).padStart(2, '0')}T10:00:00.000Z`;
@@ -65,7 +66,7 @@ describe('insertReviews keeps rank dense, 1 = newest, per experience', () => {
   });
 
   it('orders instants written in other ISO 8601 shapes chronologically, stored canonical', () => {
-    const c = createReviewedExperience(db, brand.id);
+    const c = createExperience(db, brand.id);
     const row = (id: string, reviewedAt: string) =>
       reviewRow({ id, experienceId: c.experience.id, hostId: c.host.id, reviewerId: reviewer.id, reviewedAt });
     insertReviews(db, [row('c-1000', '2026-03-01T10:00:00Z'), row('c-0930', '2026-03-01T10:30:00+01:00')]);

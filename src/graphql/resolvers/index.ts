@@ -1,5 +1,6 @@
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 import { scalarResolvers } from '../scalars.ts';
+import { bookingResolvers } from './bookings.ts';
 import { brandResolvers } from './brands.ts';
 import { experienceResolvers } from './experiences.ts';
 import { hostResolvers } from './hosts.ts';
@@ -13,6 +14,7 @@ const areas: Resolvers[] = [
   experienceResolvers,
   listingResolvers,
   reviewResolvers,
+  bookingResolvers,
 ];
 
 export const resolvers: Resolvers = { ...scalarResolvers };

@@ -1,97 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../../src/db/client.ts';
-import { insertReviews } from '../../../src/db/queries/reviews-write.ts';
-import {
-  categories,
-  experiences,
-  hosts,
-  listingContents,
-  listingContentTranslations,
-  listingMedia,
-  listings,
-  listingVibes,
-  media,
-  reviewers,
-  vibes,
-} from '../../../src/db/schema.ts';
+import { listingContents, listingContentTranslations, listingMedia, listings, listingVibes } from '../../../src/db/schema.ts';
 
 type ListingInsert = typeof listings.$inferInsert;
 type ContentInsert = typeof listingContents.$inferInsert;
-
-export function createHost(db: Db, brandId: string, overrides: Partial<typeof hosts.$inferInsert> = {}) {
-  const id = overrides.id ?? randomUUID();
-  const row = {
-    id,
-    brandId,
-    firstName: 'Rui',
-    lastName: 'Costa',
-    emailAddress: `host-${id}@host.test`,
-    phoneNumber: '',
-    description: 'Skipper for twenty years',
-    profilePicture: { id: `pic-${id}`, uri: { original: `https://cdn.example.test/pic-${id}.jpg` } },
-    allowOverlappingBookings: false,
-    ...overrides,
-  };
-  db.insert(hosts).values(row).run();
-  return row;
-}
-
-export function createCategory(db: Db, brandId: string, name = 'Tours') {
-  const row = { id: randomUUID(), brandId, name };
-  db.insert(categories).values(row).run();
-  return row;
-}
-
-export function createVibe(db: Db, brandId: string, name = 'Relaxing') {
-  const row = { id: randomUUID(), brandId, name };
-  db.insert(vibes).values(row).run();
-  return row;
-}
-
-export function createMedia(db: Db, brandId: string, overrides: Partial<typeof media.$inferInsert> = {}) {
-  const id = overrides.id ?? randomUUID();
-  const row = {
-    id,
-    brandId,
-    type: 'image',
-    altText: null as string | null,
-    renditions: [
-      { resolution: 'original', url: `https://cdn.example.test/${id}.jpg`, type: 'image/jpeg' },
-      { resolution: '480w', url: `https://cdn.example.test/${id}-480.webp`, type: 'image/webp' },
-    ],
-    ...overrides,
-  };
-  db.insert(media).values(row).run();
-  return row;
-}
-
-/** The smallest experience a listing can point at (the experiences area owns the full factory). */
-export function createListingExperience(db: Db, brandId: string, links: { hostId: string; categoryId: string }) {
-  const id = randomUUID();
-  const row = {
-    id,
-    brandId,
-    ...links,
-    slug: `experience-${id}`,
-    title: 'Experience',
-    headline: 'Headline',
-    description: 'Description',
-    healthAndSafety: '',
-    providedItems: [],
-    locationName: 'Lisbon',
-    longitude: '-9.14',
-    latitude: '38.72',
-    timezoneId: 'Europe/Lisbon',
-    maxParticipantsCount: 10,
-    sessionDurationMinutes: 60,
-    bookingAvailabilityMode: 'group' as const,
-    type: 'experience',
-    paymentMethods: ['credit-card'],
-    integrationMeta: [],
-  };
-  db.insert(experiences).values(row).run();
-  return row;
-}
 
 export function createListingContent(db: Db, listingId: string, overrides: Partial<ContentInsert> = {}) {
   const row = {
@@ -151,32 +63,4 @@ export function attachMedia(db: Db, listingId: string, mediaId: string, position
 
 export function attachVibe(db: Db, listingId: string, vibeId: string, position: number) {
   db.insert(listingVibes).values({ listingId, vibeId, position }).run();
-}
-
-/** One review of an experience by a new reviewer, written through the db layer's rank upkeep. */
-export function createListingReview(db: Db, target: { brandId: string; experienceId: string; hostId: string }, rating: number) {
-  const reviewerId = randomUUID();
-  db.insert(reviewers)
-    .values({
-      id: reviewerId,
-      brandId: target.brandId,
-      firstName: 'Ana',
-      lastName: 'Lima',
-      emailAddress: `${reviewerId}@guest.test`,
-      profilePicture: { id: `pic-${reviewerId}`, uri: { original: `https://cdn.example.test/${reviewerId}.jpg` } },
-    })
-    .run();
-  insertReviews(db, [
-    {
-      id: randomUUID(),
-      experienceId: target.experienceId,
-      reviewerId,
-      hostId: target.hostId,
-      rating,
-      recommendability: 9,
-      text: 'Great',
-      reviewedAt: '2026-03-01T10:00:00.000Z',
-      experiencedDate: '2026-02-28T18:00:00.000Z',
-    },
-  ]);
 }

@@ -1,65 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../../src/db/client.ts';
 import { insertReviews, type ReviewInsert } from '../../../src/db/queries/reviews-write.ts';
-import { categories, experienceMedia, experiences, hosts, media, reviewers } from '../../../src/db/schema.ts';
-
-const picture = (id: string) => ({
-  id,
-  uri: { original: `https://cdn.example.test/${id}.jpg`, '480w': `https://cdn.example.test/${id}-480.jpg` },
-});
-
-export function createReviewHost(db: Db, brandId: string, overrides: Partial<typeof hosts.$inferInsert> = {}) {
-  const id = overrides.id ?? randomUUID();
-  const row = {
-    id,
-    brandId,
-    firstName: 'Marta',
-    lastName: 'Sousa',
-    emailAddress: 'marta@host.test',
-    phoneNumber: '+351 910 000 001',
-    description: 'Local guide',
-    profilePicture: picture(`host-${id}`),
-    ...overrides,
-  };
-  db.insert(hosts).values(row).run();
-  return row;
-}
-
-/**
- * The smallest experience reviews can hang off (with its own host and category). Kept here because
- * the experiences area owns the full experience factory.
- */
-export function createReviewedExperience(db: Db, brandId: string, overrides: Partial<typeof experiences.$inferInsert> = {}) {
-  const host = createReviewHost(db, brandId);
-  const categoryId = randomUUID();
-  db.insert(categories).values({ id: categoryId, brandId, name: 'Tours' }).run();
-  const id = overrides.id ?? randomUUID();
-  const row = {
-    id,
-    brandId,
-    hostId: host.id,
-    categoryId,
-    slug: `experience-${id}`,
-    title: 'Sunset Sail',
-    headline: 'Sail at dusk',
-    description: 'Two hours on the river.',
-    healthAndSafety: 'Life jackets provided.',
-    providedItems: [],
-    locationName: 'Lisbon',
-    longitude: '-9.14',
-    latitude: '38.72',
-    timezoneId: 'Europe/Lisbon',
-    maxParticipantsCount: 10,
-    sessionDurationMinutes: 120,
-    bookingAvailabilityMode: 'group' as const,
-    type: 'experience',
-    paymentMethods: ['credit-card'],
-    integrationMeta: [],
-    ...overrides,
-  };
-  db.insert(experiences).values(row).run();
-  return { experience: row, host };
-}
+import { reviewers } from '../../../src/db/schema.ts';
+import { picture } from './catalog.ts';
 
 export function createReviewer(db: Db, brandId: string, overrides: Partial<typeof reviewers.$inferInsert> = {}) {
   const id = overrides.id ?? randomUUID();
@@ -90,36 +33,30 @@ export function reviewRow(input: { experienceId: string; reviewerId: string; hos
   };
 }
 
+type ReviewFields = Partial<Omit<ReviewInsert, 'experienceId' | 'reviewerId' | 'hostId'>>;
+
 /**
- * Writes `count` reviews through insertReviews, one reviewer each, review i reviewed i minutes after
- * `start`; returns them newest first (the order every page shows).
+ * Writes reviews of one experience in a single insertReviews batch, one new reviewer each, review i
+ * reviewed i minutes after `start`; returns them newest first (the order every page shows).
+ * `reviews` is either a count (ratings cycle 1..5, texts "Review 1", ...) or each review's own fields.
  */
 export function createReviews(
   db: Db,
   target: { brandId: string; experienceId: string; hostId: string },
-  count: number,
+  reviews: number | ReviewFields[],
   start = Date.parse('2026-01-01T00:00:00.000Z'),
 ): ReviewInsert[] {
-  const rows = Array.from({ length: count }, (_, i) => {
+  const fields = typeof reviews === 'number' ? Array.from({ length: reviews }, (_, i) => ({ rating: (i % 5) + 1, text: `Review ${i + 1}` })) : reviews;
+  const rows = fields.map((own, i) => {
     const reviewer = createReviewer(db, target.brandId, { firstName: `Guest${i + 1}`, lastName: 'Reviewer' });
     return reviewRow({
       experienceId: target.experienceId,
       reviewerId: reviewer.id,
       hostId: target.hostId,
-      rating: (i % 5) + 1,
-      text: `Review ${i + 1}`,
       reviewedAt: new Date(start + i * 60_000).toISOString(),
+      ...own,
     });
   });
   insertReviews(db, rows);
   return [...rows].reverse();
-}
-
-/** A cover picture, which the experience resource requires (for tests that read the experience itself). */
-export function addCoverPicture(db: Db, brandId: string, experienceId: string) {
-  const id = randomUUID();
-  db.insert(media)
-    .values({ id, brandId, renditions: [{ resolution: 'original', url: `https://cdn.example.test/${id}.jpg`, type: 'image/jpeg' }] })
-    .run();
-  db.insert(experienceMedia).values({ experienceId, mediaId: id, role: 'cover', position: 0 }).run();
 }

@@ -1,27 +1,81 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../../src/db/client.ts';
-import { insertReviews } from '../../../src/db/queries/reviews-write.ts';
 import {
+  categories,
   experienceMedia,
   experienceQuestions,
   experiences,
   experienceTranslations,
   experienceVibes,
+  hosts,
+  media,
   priceTiers,
   questions,
   taxes,
+  vibes,
 } from '../../../src/db/schema.ts';
-import { createCategory, createHost, createMedia, createVibe } from './listings.ts';
-import { createReviewer, reviewRow } from './reviews.ts';
-
-export { createCategory, createHost, createMedia, createVibe };
 
 type ExperienceInsert = typeof experiences.$inferInsert;
 
+/** A profile picture (hosts, reviewers) as the API shows it. */
+export const picture = (id: string) => ({
+  id,
+  uri: { original: `https://cdn.example.test/${id}.jpg`, '480w': `https://cdn.example.test/${id}-480.jpg` },
+});
+
+export function createHost(db: Db, brandId: string, overrides: Partial<typeof hosts.$inferInsert> = {}) {
+  const id = overrides.id ?? randomUUID();
+  const row = {
+    id,
+    brandId,
+    firstName: 'Rui',
+    lastName: 'Costa',
+    emailAddress: `host-${id}@host.test`,
+    phoneNumber: '',
+    description: 'Skipper for twenty years',
+    profilePicture: picture(`host-${id}`),
+    allowOverlappingBookings: false,
+    ...overrides,
+  };
+  db.insert(hosts).values(row).run();
+  return row;
+}
+
+export function createCategory(db: Db, brandId: string, name = 'Tours') {
+  const row = { id: randomUUID(), brandId, name };
+  db.insert(categories).values(row).run();
+  return row;
+}
+
+export function createVibe(db: Db, brandId: string, name = 'Relaxing') {
+  const row = { id: randomUUID(), brandId, name };
+  db.insert(vibes).values(row).run();
+  return row;
+}
+
+export function createMedia(db: Db, brandId: string, overrides: Partial<typeof media.$inferInsert> = {}) {
+  const id = overrides.id ?? randomUUID();
+  const row = {
+    id,
+    brandId,
+    type: 'image',
+    altText: null as string | null,
+    renditions: [
+      { resolution: 'original', url: `https://cdn.example.test/${id}.jpg`, type: 'image/jpeg' },
+      { resolution: '480w', url: `https://cdn.example.test/${id}-480.webp`, type: 'image/webp' },
+    ],
+    ...overrides,
+  };
+  db.insert(media).values(row).run();
+  return row;
+}
+
 export interface ExperienceOptions {
-  hostId?: string;
-  categoryId?: string;
-  /** Number of pictures besides the cover (default 2). */
+  /** An existing host (default: a new one). */
+  host?: ReturnType<typeof createHost>;
+  /** An existing category (default: a new "Boat Tours"). */
+  category?: ReturnType<typeof createCategory>;
+  /** Number of pictures besides the cover, which every experience has (default 2). */
   pictures?: number;
   /** Vibe names, in position order (default none). */
   vibes?: string[];
@@ -35,15 +89,15 @@ export interface ExperienceOptions {
  * translations. Child rows are inserted in reverse position order so tests prove the API sorts them.
  */
 export function createExperience(db: Db, brandId: string, overrides: Partial<ExperienceInsert> = {}, options: ExperienceOptions = {}) {
-  const host = options.hostId ? null : createHost(db, brandId);
-  const category = options.categoryId ? null : createCategory(db, brandId, 'Boat Tours');
+  const host = options.host ?? createHost(db, brandId);
+  const category = options.category ?? createCategory(db, brandId, 'Boat Tours');
   const id = overrides.id ?? randomUUID();
   const row = {
     id,
     brandId,
-    hostId: options.hostId ?? host!.id,
-    categoryId: options.categoryId ?? category!.id,
-    slug: `sunset-sail-${id.slice(0, 8)}`,
+    hostId: host.id,
+    categoryId: category.id,
+    slug: `sunset-sail-${id}`,
     title: 'Sunset Sail',
     headline: 'The river at dusk',
     description: 'Two hours on the Tagus.',
@@ -67,8 +121,8 @@ export function createExperience(db: Db, brandId: string, overrides: Partial<Exp
   const cover = createMedia(db, brandId);
   db.insert(experienceMedia).values({ experienceId: id, mediaId: cover.id, role: 'cover', position: 0 }).run();
   const pictures = Array.from({ length: options.pictures ?? 2 }, () => createMedia(db, brandId));
-  for (const [i, picture] of [...pictures.entries()].reverse()) {
-    db.insert(experienceMedia).values({ experienceId: id, mediaId: picture.id, role: 'picture', position: i + 1 }).run();
+  for (const [i, shot] of [...pictures.entries()].reverse()) {
+    db.insert(experienceMedia).values({ experienceId: id, mediaId: shot.id, role: 'picture', position: i + 1 }).run();
   }
   const vibes = (options.vibes ?? []).map((name) => createVibe(db, brandId, name));
   for (const [i, vibe] of [...vibes.entries()].reverse()) {
@@ -86,15 +140,6 @@ export function createExperience(db: Db, brandId: string, overrides: Partial<Exp
     db.insert(experienceTranslations).values({ experienceId: id, ...translation }).run();
   }
   return { experience: row, host, category, cover, pictures, vibes };
-}
-
-/** Writes reviews with these (rating, recommendability) pairs through the db layer's only review writer. */
-export function createExperienceReviews(db: Db, target: { brandId: string; experienceId: string; hostId: string }, scores: Array<[number, number]>) {
-  const rows = scores.map(([rating, recommendability]) => {
-    const reviewer = createReviewer(db, target.brandId);
-    return reviewRow({ experienceId: target.experienceId, reviewerId: reviewer.id, hostId: target.hostId, rating, recommendability });
-  });
-  insertReviews(db, rows);
 }
 
 export function createQuestion(db: Db, brandId: string, overrides: Partial<typeof questions.$inferInsert> = {}) {

@@ -1,0 +1,285 @@
+/** Sunset Kayak Co's catalog: an independent brand (no organization) in San Diego, prices in US cents. */
+import type { BrandCatalog, ExperienceSpec, ListingSpec } from './catalog-types.ts';
+import { demoIds } from './ids.ts';
+
+const zone = 'America/Los_Angeles';
+const TAX: Array<[string, number]> = [['Sales tax', 775]];
+const laJollaShores = {
+  name: 'Kellogg Park, La Jolla Shores',
+  latitude: '32.8570',
+  longitude: '-117.2570',
+  timezoneId: zone,
+  additionalInfo: 'Check in at the orange Sunset Kayak tent at the foot of Avenida de la Playa, 30 minutes early.',
+};
+
+const experiences: ExperienceSpec[] = [
+  {
+    slug: 'la-jolla-sea-cave-kayak-tour',
+    title: 'La Jolla Sea Cave Kayak Tour',
+    headline: 'Paddle into the seven sea caves of La Jolla with sea lions for company',
+    description:
+      'Launch from La Jolla Shores and paddle along the ecological reserve to the seven sea caves under the cliffs. ' +
+      'Conditions permitting, your guide takes you inside Sunny Jim cave, past the sea lion rocks and over the kelp forest.',
+    healthAndSafety: 'Tandem sit-on-top kayaks, life jackets and a safety briefing on the beach. Minimum age 6; expect to get wet.',
+    providedItems: ['Tandem kayak and paddles', 'Life jacket', 'Dry bag', 'GoPro photos of your tour'],
+    host: 'jake',
+    category: 'Kayak tours',
+    vibes: ['Adventurous', 'Wildlife'],
+    location: laJollaShores,
+    maxParticipantsCount: 14,
+    sessionDurationMinutes: 120,
+    bookingAvailabilityMode: 'group',
+    type: 'tour',
+    paymentMethods: ['credit-card', 'pay-upon-arrival'],
+    integrationMeta: [{ type: 'marketing', key: 'mailchimp', value: { audienceId: 'a7c21e94f0' } }],
+    externalField: { type: 'waiverFormId', value: 'SKC-WAIVER-2026' },
+    minimumRequiredToBook: 1,
+    maximumAllowedToBook: 10,
+    displayedCapacity: 14,
+    priceTiers: [
+      ['Adult', 7900],
+      ['Child (6-12)', 5900],
+    ],
+    taxes: TAX,
+    pictures: [
+      { slug: 'sea-cave-entrance', alt: 'Kayakers at the mouth of a sea cave under sandstone cliffs' },
+      { slug: 'sea-lions-rocks', alt: 'Sea lions sunbathing on the rocks at La Jolla Cove' },
+      { slug: 'kelp-forest-paddle', alt: 'Kayak gliding over the kelp forest' },
+    ],
+    reviews: {
+      count: 14,
+      details: [
+        'Paddling into the caves with the swell echoing around us was unreal.',
+        'A sea lion popped up right next to our kayak.',
+        'We could see garibaldi fish through the clear water over the kelp.',
+        'The safety briefing made our nervous first-timer feel completely at ease.',
+        'The free GoPro photos were a lovely surprise.',
+      ],
+    },
+  },
+  {
+    slug: 'mission-bay-sunrise-paddle',
+    title: 'Mission Bay Sunrise Paddle',
+    headline: 'Flat water, first light and pelicans on a calm bay',
+    description:
+      'A gentle paddle for all levels across the calm water of Mission Bay as the sun comes up over the hills, ' +
+      'with coffee and pastries back on the beach. Choose a kayak or a stand-up paddleboard.',
+    healthAndSafety: 'Calm, sheltered water suitable for beginners and children from 5. Life jackets for all sizes.',
+    providedItems: ['Kayak or paddleboard', 'Life jacket', 'Coffee and pastries'],
+    host: 'hannah',
+    category: 'Kayak tours',
+    vibes: ['Early bird', 'Family friendly'],
+    location: {
+      name: 'De Anza Cove, Mission Bay',
+      latitude: '32.7987',
+      longitude: '-117.2070',
+      timezoneId: zone,
+      additionalInfo: 'Free parking at the De Anza Cove lot; we meet on the sand by the lifeguard tower.',
+    },
+    maxParticipantsCount: 12,
+    sessionDurationMinutes: 90,
+    bookingAvailabilityMode: 'non-restricted',
+    type: 'tour',
+    paymentMethods: ['credit-card', 'pay-upon-arrival'],
+    minimumRequiredToBook: 1,
+    maximumAllowedToBook: 8,
+    priceTiers: [
+      ['Adult', 5500],
+      ['Child (5-12)', 3500],
+      ['Senior (65+)', 4500],
+    ],
+    taxes: TAX,
+    pictures: [
+      { slug: 'mission-bay-sunrise', alt: 'Kayaks on glassy water at sunrise in Mission Bay' },
+      { slug: 'mission-bay-pelicans', alt: 'Brown pelicans flying low over the bay' },
+    ],
+    reviews: {
+      count: 6,
+      details: [
+        'The water was like glass and the sunrise was stunning.',
+        'Perfect for our kids, who had never paddled before.',
+        'Coffee and pastries on the beach afterwards were a great touch.',
+      ],
+    },
+  },
+  {
+    slug: 'leopard-shark-kayak-snorkel',
+    title: 'Leopard Shark Kayak and Snorkel',
+    headline: 'Summer only: float above the harmless leopard sharks of La Jolla Shores',
+    description:
+      'Every summer hundreds of leopard sharks gather in the warm shallows off La Jolla Shores. Kayak out with Hannah, ' +
+      'slip into the water with mask and snorkel, and watch them glide beneath you.',
+    healthAndSafety: 'Leopard sharks are harmless to people. Wetsuits provided; participants must be comfortable swimming.',
+    providedItems: ['Kayak', 'Wetsuit', 'Mask and snorkel', 'Life jacket'],
+    host: 'hannah',
+    category: 'Snorkel',
+    vibes: ['Wildlife', 'Adventurous'],
+    location: laJollaShores,
+    maxParticipantsCount: 10,
+    sessionDurationMinutes: 150,
+    bookingAvailabilityMode: 'group',
+    type: 'tour',
+    paymentMethods: ['credit-card'],
+    minimumRequiredToBook: 1,
+    maximumAllowedToBook: 6,
+    priceTiers: [
+      ['Adult', 8900],
+      ['Child (8-12)', 6900],
+    ],
+    taxes: TAX,
+    pictures: [{ slug: 'leopard-shark-shallows', alt: 'Leopard shark swimming over sand in shallow water' }],
+    reviews: {
+      count: 4,
+      details: ['We counted more than thirty sharks under us.', 'The wetsuits kept us warm even in the morning.'],
+    },
+  },
+];
+
+const content = (title: string, summary: string, slug: string | null, adult: number, from: number, per: string, max: number) => ({
+  title,
+  summary,
+  slug,
+  advertisedPriceMinor: adult,
+  startingPriceMinor: from,
+  pricePerType: per,
+  maxParticipants: max,
+});
+
+const listings: ListingSpec[] = [
+  {
+    slug: 'la-jolla-sea-cave-kayak-tour',
+    kind: 'experience',
+    productLine: 'activate',
+    experience: 'la-jolla-sea-cave-kayak-tour',
+    isFeatured: true,
+    displayOrder: 1,
+    bookingAvailabilityMode: 'group',
+    category: 'Kayak tours',
+    host: 'jake',
+    published: content(
+      'La Jolla Sea Cave Kayak Tour',
+      'Seven sea caves, sea lions and the kelp forest in two hours.',
+      'la-jolla-sea-cave-kayak-tour',
+      7900,
+      5900,
+      'per person',
+      14,
+    ),
+    medias: ['sea-cave-entrance', 'sea-lions-rocks', 'kelp-forest-paddle'],
+    vibes: ['Adventurous', 'Wildlife'],
+  },
+  {
+    slug: 'mission-bay-sunrise-paddle',
+    kind: 'experience',
+    productLine: 'activate',
+    experience: 'mission-bay-sunrise-paddle',
+    isFeatured: true,
+    displayOrder: 2,
+    bookingAvailabilityMode: 'non-restricted',
+    category: 'Kayak tours',
+    host: 'hannah',
+    published: content(
+      'Sunrise Paddle on Mission Bay',
+      'A calm paddle at first light, coffee on the beach after.',
+      'mission-bay-sunrise-paddle',
+      5500,
+      3500,
+      'per person',
+      12,
+    ),
+    medias: ['mission-bay-sunrise', 'mission-bay-pelicans'],
+    vibes: ['Early bird', 'Family friendly'],
+  },
+  {
+    slug: 'leopard-shark-kayak-snorkel',
+    kind: 'experience',
+    productLine: 'activate',
+    experience: 'leopard-shark-kayak-snorkel',
+    isFeatured: true,
+    displayOrder: 3,
+    bookingAvailabilityMode: 'group',
+    category: 'Snorkel',
+    host: 'hannah',
+    published: content(
+      'Leopard Shark Kayak and Snorkel',
+      'Summer only: snorkel above the harmless leopard sharks.',
+      'leopard-shark-kayak-snorkel',
+      8900,
+      6900,
+      'per person',
+      10,
+    ),
+    medias: ['leopard-shark-shallows'],
+    vibes: ['Wildlife'],
+  },
+  {
+    slug: 'single-kayak-rental',
+    kind: 'resource',
+    productLine: 'reserve',
+    isFeatured: true,
+    displayOrder: 4,
+    bookingAvailabilityMode: 'non-restricted',
+    category: 'Rentals',
+    published: content(
+      'Single Kayak Rental (2 hours)',
+      'Explore La Jolla Shores at your own pace; life jacket included.',
+      'single-kayak-rental',
+      4500,
+      4500,
+      'per kayak',
+      1,
+    ),
+    medias: ['kayak-rental-beach'],
+    vibes: [],
+  },
+];
+
+export const kayakCatalog: BrandCatalog = {
+  brand: 'kayak',
+  brandId: demoIds.brands.kayak,
+  hosts: [
+    {
+      key: 'jake',
+      firstName: 'Jake',
+      lastName: 'Morales',
+      emailAddress: 'jake@sunsetkayak.example',
+      phoneNumber: '+1 858-555-0142',
+      description: 'Former lifeguard and ACA-certified sea kayak instructor who has guided the La Jolla caves for ten years.',
+    },
+    {
+      key: 'hannah',
+      firstName: 'Hannah',
+      lastName: 'Lee',
+      emailAddress: 'hannah@sunsetkayak.example',
+      phoneNumber: '+1 858-555-0187',
+      description: 'Marine biology graduate from Scripps; she can name every fish in the kelp forest.',
+    },
+  ],
+  categories: ['Kayak tours', 'Snorkel', 'Rentals'],
+  vibes: ['Adventurous', 'Wildlife', 'Early bird', 'Family friendly'],
+  extraPictures: [{ slug: 'kayak-rental-beach', alt: 'Row of single kayaks ready on the sand at La Jolla Shores' }],
+  experiences,
+  listings,
+  questions: [
+    {
+      key: 'waiver',
+      prompt: 'Liability waiver',
+      fieldType: 'terms_and_conditions',
+      terms: {
+        label: 'I accept the Sunset Kayak Co release of liability',
+        document: { slug: 'release-of-liability', alt: 'Release of liability (PDF)' },
+        isOverrided: true,
+      },
+    },
+    { key: 'weight', prompt: 'Approximate weight in pounds, so we can pair tandem kayaks', fieldType: 'input' },
+  ],
+  assignments: [
+    { experience: 'la-jolla-sea-cave-kayak-tour', question: 'waiver', isRequired: true, isActive: true, order: 1, scope: 'purchaser' },
+    { experience: 'la-jolla-sea-cave-kayak-tour', question: 'weight', isRequired: true, isActive: true, order: 2, scope: 'participant' },
+  ],
+  reviewers: {
+    firstNames: ['Megan', 'Tyler', 'Ashley', 'Brandon', 'Jessica', 'Kevin', 'Rachel', 'Marcus', 'Lauren', 'Diego'],
+    lastNames: ['Johnson', 'Nguyen', 'Patel', 'Robinson', 'Ortiz', 'Kim', 'Walker', 'Brooks'],
+    phone: (n) => `+1 619-555-01${String(n % 100).padStart(2, '0')}`,
+  },
+};
