@@ -10,22 +10,32 @@ import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { Deps } from './domain/context.ts';
 import { DomainError } from './domain/errors.ts';
+import type { PaymentProcessor } from './domain/payment-processor.ts';
 import type { GraphQLContext } from './graphql/context.ts';
 import { createLoaders } from './graphql/loaders.ts';
 import { createGraphQLServer } from './graphql/server.ts';
 import { restErrorHandler, sendError } from './rest/errors.ts';
+import { SandboxProcessor } from './payments/sandbox.ts';
 import { restRoutes } from './rest/plugin.ts';
 import { ErrorResponse } from './rest/schemas/common.ts';
 
 export interface AppOptions {
   db: Db;
-  config: Pick<Config, 'production' | 'LOG_LEVEL'>;
+  config: Pick<Config, 'production' | 'LOG_LEVEL' | 'HOLD_TTL_SECONDS'>;
   now?: () => Date;
+  /** The payment processor; the sandbox by default. */
+  payments?: PaymentProcessor;
 }
 
 /** The whole HTTP face: REST routes, GraphQL, health and the OpenAPI document. Call `listen` or `inject`. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const deps: Deps = { db: options.db, now: options.now ?? (() => new Date()) };
+  const now = options.now ?? (() => new Date());
+  const deps: Deps = {
+    db: options.db,
+    now,
+    payments: options.payments ?? new SandboxProcessor({ now }),
+    holdTtlSeconds: options.config.HOLD_TTL_SECONDS,
+  };
   const app = Fastify({
     logger: {
       level: options.config.LOG_LEVEL,

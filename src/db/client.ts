@@ -29,3 +29,12 @@ export function openDatabase(url: string): Db {
 export function closeDatabase(db: Db): void {
   db.$client.close();
 }
+
+/**
+ * Runs `fn` in one write transaction that takes SQLite's write lock first (BEGIN IMMEDIATE), so
+ * what it reads cannot change before it writes, even with other processes on the same file. `fn` is
+ * synchronous: nothing may be awaited inside a transaction.
+ */
+export function inTransaction<T>(db: Db, fn: (tx: Db) => T): T {
+  return db.transaction((tx) => fn(tx as unknown as Db), { behavior: 'immediate' });
+}

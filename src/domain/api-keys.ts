@@ -16,7 +16,7 @@ export interface IssuedKey {
 }
 
 /** Issues a new secret key for a brand or an organization. */
-export async function issueApiKey(deps: Deps, input: { owner: KeyOwner; label?: string; live?: boolean }): Promise<IssuedKey> {
+export async function issueApiKey(deps: Pick<Deps, 'db' | 'now'>, input: { owner: KeyOwner; label?: string; live?: boolean }): Promise<IssuedKey> {
   const { owner } = input;
   if ('brandId' in owner ? !findBrand(deps.db, owner.brandId) : !findOrganization(deps.db, owner.organizationId)) {
     throw 'brandId' in owner ? notFound('Brand', owner.brandId) : notFound('Organization', owner.organizationId);
@@ -37,13 +37,13 @@ export async function issueApiKey(deps: Deps, input: { owner: KeyOwner; label?: 
   return { id, kind, secret };
 }
 
-export async function revokeKey(deps: Deps, id: string): Promise<void> {
+export async function revokeKey(deps: Pick<Deps, 'db' | 'now'>, id: string): Promise<void> {
   if (!revokeApiKey(deps.db, id, deps.now().toISOString())) {
     throw new DomainError('NOT_FOUND', `No active API key has id ${id}`, { id });
   }
 }
 
 /** Keys without their hashes: id, owner, prefix, label, dates. */
-export async function listKeys(deps: Deps) {
+export async function listKeys(deps: Pick<Deps, 'db'>) {
   return listApiKeys(deps.db).map(({ secretHash: _, ...key }) => key);
 }

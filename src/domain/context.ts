@@ -1,11 +1,16 @@
 import type { Principal } from '../auth/principal.ts';
 import type { Db } from '../db/client.ts';
+import type { PaymentProcessor } from './payment-processor.ts';
 
 /** What every domain function may depend on. Transports build one per request. */
 export interface Deps {
   db: Db;
   /** The clock; tests pass a fixed one. */
   now: () => Date;
+  /** The payment processor (the sandbox outside production). */
+  payments: PaymentProcessor;
+  /** How long checkout holds places before an unpaid booking fails. */
+  holdTtlSeconds: number;
 }
 
 export interface CallerDeps extends Deps {

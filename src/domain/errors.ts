@@ -8,9 +8,33 @@ export const errorStatus = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  /** State conflicts: the request is well formed but the current state does not allow it. */
+  CAPACITY_EXCEEDED: 409,
+  CART_ALREADY_PAID: 409,
+  CONFIRMATION_CODE_TAKEN: 409,
+  BOOKING_NOT_CANCELLABLE: 409,
+  BOOKING_NOT_PAID: 409,
+  IDEMPOTENCY_KEY_IN_USE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  /** Business-rule violations of otherwise well-formed input. */
+  IDEMPOTENCY_KEY_REUSED: 422,
+  EXPERIENCE_NOT_BOOKABLE: 422,
+  SESSION_NOT_FOUND: 422,
+  UNKNOWN_PRICE_TIER: 422,
+  PARTICIPANT_COUNT_OUT_OF_RANGE: 422,
+  UNKNOWN_ADD_ON: 422,
+  INVALID_COUPON: 422,
+  INVALID_CREDIT_CODE: 422,
+  INVALID_DISCOUNT: 422,
+  ANSWER_REQUIRED: 422,
+  INVALID_ANSWER: 422,
+  UNKNOWN_QUESTION: 422,
+  PARTICIPANT_NOT_IN_BOOKING: 422,
+  REFUND_EXCEEDS_BALANCE: 422,
   INTERNAL_SERVER_ERROR: 500,
+  /** The payment processor refused or failed; nothing was changed. */
+  PAYMENT_PROCESSOR_ERROR: 502,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

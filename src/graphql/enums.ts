@@ -14,6 +14,8 @@ export const enumValues = {
   ListingKind: spell(['experience', 'resource', 'event', 'auction']),
   BookingAvailabilityMode: spell(['private', 'group', 'non-restricted']),
   ContentVersion: spell(['latest', 'published']),
+  CartStatus: spell(['open', 'paid']),
+  PaymentIntentStatus: spell(['requires_payment', 'succeeded', 'failed', 'canceled']),
   BookingStatus: spell(['processing', 'confirmed', 'failed', 'cancelled', 'refunded']),
   QuestionFieldType: spell(['input', 'textarea', 'multiple_select', 'single_select', 'terms_and_conditions']),
   QuestionScope: spell(['purchaser', 'participant']),

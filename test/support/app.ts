@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/db/client.ts';
+import type { PaymentProcessor } from '../../src/domain/payment-processor.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -12,8 +13,20 @@ export interface TestApp {
 }
 
 /** Builds the app on `db` (closed after the file's tests) and returns small call helpers. */
-export async function startApp(db: Db, options: { production?: boolean; now?: () => Date } = {}): Promise<TestApp> {
-  const app = await buildApp({ db, config: { production: options.production ?? false, LOG_LEVEL: 'silent' }, now: options.now });
+export interface StartOptions {
+  production?: boolean;
+  now?: () => Date;
+  payments?: PaymentProcessor;
+  holdTtlSeconds?: number;
+}
+
+export async function startApp(db: Db, options: StartOptions = {}): Promise<TestApp> {
+  const app = await buildApp({
+    db,
+    config: { production: options.production ?? false, LOG_LEVEL: 'silent', HOLD_TTL_SECONDS: options.holdTtlSeconds ?? 900 },
+    now: options.now,
+    payments: options.payments,
+  });
   afterAll(() => app.close());
   const auth = (key?: string): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
   return {

@@ -9,12 +9,22 @@ describe('loadConfig', () => {
       DATABASE_URL: './data/tessera.sqlite',
       NODE_ENV: 'development',
       LOG_LEVEL: 'info',
+      HOLD_TTL_SECONDS: 900,
+      PAYMENT_PROCESSOR: 'sandbox',
       production: false,
     });
   });
 
   it('treats an empty variable as unset and production as production', () => {
-    expect(loadConfig({ PORT: '', NODE_ENV: 'production', DATABASE_URL: ':memory:' })).toMatchObject({ PORT: 4000, production: true, DATABASE_URL: ':memory:' });
+    expect(loadConfig({ PORT: '', NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox', DATABASE_URL: ':memory:' })).toMatchObject({
+      PORT: 4000,
+      production: true,
+      DATABASE_URL: ':memory:',
+    });
+  });
+
+  it('refuses production without an explicit payment processor, so simulated payments are never a silent default', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PAYMENT_PROCESSOR: required in production/);
   });
 
   it('names every bad variable and its value', () => {
