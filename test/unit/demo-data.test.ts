@@ -6,8 +6,10 @@ import { demoKeys, seedDemoDataIfEmpty } from '../../src/db/seed/index.ts';
 import { freshDb } from '../support/db.ts';
 import { createBrand } from '../support/factories/brands.ts';
 
+/** The seeder's "today": the sessions start on 28 March 2026, the eve of Lisbon's spring-forward night. */
+const NOW = new Date('2026-03-28T10:00:00.000Z');
 const db = freshDb();
-const loaded = seedDemoDataIfEmpty(db);
+const loaded = seedDemoDataIfEmpty(db, NOW);
 
 const all = <T = Record<string, unknown>>(database: Db, sql: string, ...params: unknown[]) =>
   database.$client.prepare(sql).all(...params) as T[];
@@ -34,7 +36,7 @@ describe('loading', () => {
     expect(loaded).toBe(true);
     const before = counts(db);
     expect(before.brands).toBe(3);
-    expect(seedDemoDataIfEmpty(db)).toBe(false);
+    expect(seedDemoDataIfEmpty(db, NOW)).toBe(false);
     expect(counts(db)).toEqual(before);
   });
 
@@ -48,7 +50,7 @@ describe('loading', () => {
 
   it('produces identical rows, ids included, on every run', () => {
     const again = freshDb();
-    expect(seedDemoDataIfEmpty(again)).toBe(true);
+    expect(seedDemoDataIfEmpty(again, NOW)).toBe(true);
     expect(dump(again)).toEqual(dump(db));
   });
 });

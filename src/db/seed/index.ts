@@ -9,22 +9,27 @@ import { brands } from '../schema.ts';
 import { seedBrands } from './brands.ts';
 import type { BrandCatalog } from './catalog-types.ts';
 import { seedCatalog } from './catalog.ts';
+import { seedCommerce } from './commerce.ts';
+import { seedDemoBookings } from './demo-bookings.ts';
 import { kayakCatalog } from './kayak.ts';
 import { lisbonCatalog } from './lisbon.ts';
 import { seedQuestions } from './questions.ts';
 import { seedReviews } from './reviews.ts';
+import { seedSessions } from './sessions.ts';
 import { tokyoCatalog } from './tokyo.ts';
 
 export { demoKeys } from './brands.ts';
 export { demoIds } from './ids.ts';
+export { demoSoldOutSession } from './demo-bookings.ts';
 
 const catalogs: readonly BrandCatalog[] = [lisbonCatalog, tokyoCatalog, kayakCatalog];
 
 /**
  * Loads the demo data, all of it in one transaction, when the database has no brands yet (a database
- * holding anything else is left alone). Returns whether it loaded.
+ * holding anything else is left alone). Returns whether it loaded. `now` is "today" for the sessions
+ * (the next 60 days) and the demo bookings only; every other row is the same on every run.
  */
-export function seedDemoDataIfEmpty(db: Db): boolean {
+export function seedDemoDataIfEmpty(db: Db, now: Date = new Date()): boolean {
   return db.transaction((tx) => {
     // Immediate: the write lock is taken before the emptiness check, so two processes starting together load once.
     const existing = tx.select({ n: count() }).from(brands).get()?.n ?? 0;
@@ -35,7 +40,10 @@ export function seedDemoDataIfEmpty(db: Db): boolean {
       seedCatalog(txDb, catalog);
       seedQuestions(txDb, catalog);
       seedReviews(txDb, catalog);
+      seedSessions(txDb, catalog, now);
+      seedCommerce(txDb, catalog);
     }
+    seedDemoBookings(txDb, now);
     return true;
   }, { behavior: 'immediate' });
 }
