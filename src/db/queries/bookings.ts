@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { answers, bookings, experiences, participants, sessions } from '../schema.ts';
 
@@ -52,4 +52,60 @@ export function answersOfBookings(db: Db, bookingIds: readonly string[]): Answer
 
 export function findBookingRow(db: Db, id: string): BookingRow | undefined {
   return db.select().from(bookings).where(eq(bookings.id, id)).get();
+}
+
+/** What a back-office booking list is narrowed to: one brand, optionally a status and a session-start range. */
+export interface BookingFilter {
+  brandId: string;
+  status?: BookingRow['status'] | null;
+  /** Sessions starting at or after this local date-time (`YYYY-MM-DDTHH:MM:SS`). */
+  startFrom?: string | null;
+  /** Sessions starting strictly before this local date-time. */
+  startBefore?: string | null;
+}
+
+/** A position in newest-first order: the last booking seen. */
+export interface BookingKey {
+  createdAt: string;
+  id: string;
+}
+
+function filterWhere(filter: BookingFilter): SQL | undefined {
+  return and(
+    eq(bookings.brandId, filter.brandId),
+    filter.status ? eq(bookings.status, filter.status) : undefined,
+    filter.startFrom ? gte(bookings.sessionStartLocal, filter.startFrom) : undefined,
+    filter.startBefore ? lt(bookings.sessionStartLocal, filter.startBefore) : undefined,
+  );
+}
+
+const olderThan = (key: BookingKey) => sql`(${bookings.createdAt}, ${bookings.id}) < (${key.createdAt}, ${key.id})`;
+
+/**
+ * The ids of up to `limit` bookings older than `after` (from the newest without it), newest first: a
+ * seek on (brand_id, created_at, id), so inserts while a client pages never shift what it sees next.
+ * Returned unexecuted so tests can EXPLAIN it.
+ */
+export function bookingPageQuery(db: Db, filter: BookingFilter, after: BookingKey | null, limit: number) {
+  return db
+    .select({ id: bookings.id, createdAt: bookings.createdAt })
+    .from(bookings)
+    .where(and(filterWhere(filter), after ? olderThan(after) : undefined))
+    .orderBy(desc(bookings.createdAt), desc(bookings.id))
+    .limit(limit);
+}
+
+export function findBookingPage(db: Db, filter: BookingFilter, after: BookingKey | null, limit: number): BookingKey[] {
+  return bookingPageQuery(db, filter, after, limit).all();
+}
+
+/** How many bookings match, and how many of them sit at or before `after` in newest-first order; one statement. */
+export function countBookings(db: Db, filter: BookingFilter, after: BookingKey | null): { total: number; before: number } {
+  const before = after ? sql<number>`coalesce(sum(CASE WHEN ${olderThan(after)} THEN 0 ELSE 1 END), 0)` : sql<number>`0`;
+  const row = db
+    .select({ total: sql<number>`count(*)`, before })
+    .from(bookings)
+    .where(filterWhere(filter))
+    .get();
+  return { total: row?.total ?? 0, before: row?.before ?? 0 };
 }
