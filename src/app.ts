@@ -10,13 +10,15 @@ import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { Deps } from './domain/context.ts';
 import { DomainError } from './domain/errors.ts';
+import { startHoldSweeper } from './domain/holds.ts';
 import type { PaymentProcessor } from './domain/payment-processor.ts';
 import type { GraphQLContext } from './graphql/context.ts';
 import { createLoaders } from './graphql/loaders.ts';
 import { createGraphQLServer } from './graphql/server.ts';
 import { restErrorHandler, sendError } from './rest/errors.ts';
+import { installIdempotency } from './rest/idempotency.ts';
 import { SandboxProcessor } from './payments/sandbox.ts';
-import { restRoutes } from './rest/plugin.ts';
+import { publicRoutes, restRoutes } from './rest/plugin.ts';
 import { ErrorResponse } from './rest/schemas/common.ts';
 
 export interface AppOptions {
@@ -43,12 +45,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
+    // Unknown body fields are an error, not silently dropped: a misspelt `refundAmount` must not pass.
+    ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   app.setErrorHandler(restErrorHandler);
+  // Lapsed checkout holds return their places even when no checkout comes along to sweep them.
+  let stopHoldSweeper: (() => void) | null = null;
+  app.addHook('onReady', async () => {
+    stopHoldSweeper = startHoldSweeper({ db: deps.db, now, log: app.log });
+  });
+  app.addHook('onClose', async () => stopHoldSweeper?.());
+  // Before any route is registered: its hooks and JSON parser must cover every POST, /graphql included.
+  installIdempotency(app, deps);
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, request, 'NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`),
   );
@@ -77,6 +89,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(restRoutes(deps));
+  await app.register(publicRoutes(deps));
 
   const apollo = createGraphQLServer({
     production: options.config.production,

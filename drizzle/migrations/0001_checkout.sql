@@ -29,6 +29,7 @@ CREATE TABLE `bookings` (
 	`payment_intent_id` text,
 	`confirmation_code` text NOT NULL,
 	`cart_confirmation_code` text,
+	`cart_position` integer DEFAULT 0 NOT NULL,
 	`status` text NOT NULL,
 	`currency` text NOT NULL,
 	`amount_minor` integer NOT NULL,
@@ -134,6 +135,7 @@ CREATE TABLE `payment_intents` (
 	`id` text PRIMARY KEY NOT NULL,
 	`brand_id` text NOT NULL,
 	`cart_id` text NOT NULL,
+	`attempt` integer NOT NULL,
 	`processor` text NOT NULL,
 	`processor_reference` text NOT NULL,
 	`secret_hash` text NOT NULL,
@@ -148,7 +150,7 @@ CREATE TABLE `payment_intents` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `payment_intents_secret_idx` ON `payment_intents` (`secret_hash`);--> statement-breakpoint
 CREATE UNIQUE INDEX `payment_intents_processor_ref_idx` ON `payment_intents` (`processor`,`processor_reference`);--> statement-breakpoint
-CREATE INDEX `payment_intents_cart_idx` ON `payment_intents` (`cart_id`);--> statement-breakpoint
+CREATE UNIQUE INDEX `payment_intents_cart_attempt_idx` ON `payment_intents` (`cart_id`,`attempt`);--> statement-breakpoint
 CREATE TABLE `refunds` (
 	`id` text PRIMARY KEY NOT NULL,
 	`booking_id` text NOT NULL,
@@ -170,8 +172,9 @@ CREATE TABLE `sessions` (
 	`duration_minutes` integer NOT NULL,
 	`capacity` integer NOT NULL,
 	`reserved` integer DEFAULT 0 NOT NULL,
+	`held_for_offers` integer DEFAULT 0 NOT NULL,
 	FOREIGN KEY (`experience_id`) REFERENCES `experiences`(`id`) ON UPDATE no action ON DELETE no action,
-	CONSTRAINT "sessions_reserved_within_capacity" CHECK("sessions"."reserved" >= 0 AND "sessions"."reserved" <= "sessions"."capacity")
+	CONSTRAINT "sessions_reserved_within_capacity" CHECK("sessions"."reserved" >= 0 AND "sessions"."held_for_offers" >= 0 AND "sessions"."reserved" + "sessions"."held_for_offers" <= "sessions"."capacity")
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `sessions_experience_start_idx` ON `sessions` (`experience_id`,`start_local`);--> statement-breakpoint

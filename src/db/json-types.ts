@@ -129,3 +129,15 @@ export interface AnswerValueJson {
   value: string | string[] | boolean | null;
   key?: string | null;
 }
+
+/** A purchaser or participant of a waitlist entry, with the answers they gave when joining. */
+export interface WaitlistPerson {
+  firstName: string;
+  lastName: string;
+  emailAddress: string | null;
+  phoneNumber: string | null;
+  /** Participants only. */
+  priceTierName?: string;
+  /** Validated answers, in the shape checkout stores them. */
+  answers: Array<{ question: QuestionSnapshotJson; answer: AnswerValueJson[] }>;
+}

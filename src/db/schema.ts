@@ -18,6 +18,7 @@ import type {
   QuestionSnapshotJson,
   TemplateElement,
   TermsAndConditions,
+  WaitlistPerson,
 } from './json-types.ts';
 
 const createdAt = () =>
@@ -454,10 +455,15 @@ export const sessions = sqliteTable(
      * transactions that change those participants; the CHECK makes overselling impossible even for a bug.
      */
     reserved: integer('reserved').notNull().default(0),
+    /** Places held for waitlist entries that were offered them; only those entries may take them. */
+    heldForOffers: integer('held_for_offers').notNull().default(0),
   },
   (t) => [
     uniqueIndex('sessions_experience_start_idx').on(t.experienceId, t.startLocal),
-    check('sessions_reserved_within_capacity', sql`${t.reserved} >= 0 AND ${t.reserved} <= ${t.capacity}`),
+    check(
+      'sessions_reserved_within_capacity',
+      sql`${t.reserved} >= 0 AND ${t.heldForOffers} >= 0 AND ${t.reserved} + ${t.heldForOffers} <= ${t.capacity}`,
+    ),
   ],
 );
 
@@ -546,6 +552,8 @@ export const paymentIntents = sqliteTable(
     cartId: text('cart_id')
       .notNull()
       .references(() => carts.id),
+    /** 1 for a cart's first checkout, then 2, 3...: the highest is the cart's current checkout. */
+    attempt: integer('attempt').notNull(),
     processor: text('processor').notNull(),
     /** The processor's own id of the intent. */
     processorReference: text('processor_reference').notNull(),
@@ -559,7 +567,7 @@ export const paymentIntents = sqliteTable(
   (t) => [
     uniqueIndex('payment_intents_secret_idx').on(t.secretHash),
     uniqueIndex('payment_intents_processor_ref_idx').on(t.processor, t.processorReference),
-    index('payment_intents_cart_idx').on(t.cartId),
+    uniqueIndex('payment_intents_cart_attempt_idx').on(t.cartId, t.attempt),
   ],
 );
 
@@ -595,6 +603,8 @@ export const bookings = sqliteTable(
     paymentIntentId: text('payment_intent_id').references(() => paymentIntents.id),
     confirmationCode: text('confirmation_code').notNull(),
     cartConfirmationCode: text('cart_confirmation_code'),
+    /** Position of the item in its cart (0-based), so a cart lists its bookings in item order. */
+    cartPosition: integer('cart_position').notNull().default(0),
     status: text('status', { enum: bookingStatuses }).notNull(),
     currency: text('currency').notNull(),
     amountMinor: integer('amount_minor').notNull(),
@@ -707,4 +717,115 @@ export const idempotencyKeys = sqliteTable(
     createdAt: text('created_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.apiKeyId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);
+
+/* ---------------------------------------------------------------- waitlists and events */
+
+export const waitlistEntryStatuses = ['waiting', 'offered', 'converted', 'expired', 'cancelled'] as const;
+
+/** A party waiting for places on one sold-out session. Live entries are `waiting` and `offered`. */
+export const waitlistEntries = sqliteTable(
+  'waitlist_entries',
+  {
+    id: text('id').primaryKey(),
+    waitlistId: text('waitlist_id')
+      .notNull()
+      .references(() => waitlists.id),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id),
+    brandId: text('brand_id')
+      .notNull()
+      .references(() => brands.id),
+    status: text('status', { enum: waitlistEntryStatuses }).notNull(),
+    /** First come, first served: 1, 2, 3... per session, in joining order. */
+    position: integer('position').notNull(),
+    partySize: integer('party_size').notNull(),
+    purchaser: text('purchaser', { mode: 'json' }).$type<WaitlistPerson>().notNull(),
+    /** Lower-cased purchaser email: one live entry per email and session. */
+    purchaserEmailKey: text('purchaser_email_key').notNull(),
+    participants: text('participants', { mode: 'json' }).$type<WaitlistPerson[]>().notNull(),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+    offeredAt: text('offered_at'),
+    /** While `offered`: when the held places go to the next entry. */
+    offerExpiresAt: text('offer_expires_at'),
+    convertedBookingId: text('converted_booking_id').references(() => bookings.id),
+  },
+  (t) => [
+    uniqueIndex('waitlist_entries_session_position_idx').on(t.sessionId, t.position),
+    uniqueIndex('waitlist_entries_live_email_idx')
+      .on(t.sessionId, t.purchaserEmailKey)
+      .where(sql`status IN ('waiting', 'offered')`),
+    index('waitlist_entries_waitlist_idx').on(t.waitlistId, t.position),
+    index('waitlist_entries_offer_expiry_idx').on(t.status, t.offerExpiresAt),
+  ],
+);
+
+/**
+ * The transactional outbox: every state change writes its event in the same transaction. `sequence`
+ * orders events and pages the events query.
+ */
+export const events = sqliteTable(
+  'events',
+  {
+    sequence: integer('sequence').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
+    brandId: text('brand_id')
+      .notNull()
+      .references(() => brands.id),
+    type: text('type').notNull(),
+    /** The booking or waitlist entry the event is about; deliveries keep its events in order. */
+    resourceId: text('resource_id').notNull(),
+    /** The resource as the API shows it, when the event happened. */
+    payload: text('payload', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('events_brand_sequence_idx').on(t.brandId, t.sequence)],
+);
+
+export const webhookEndpoints = sqliteTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    brandId: text('brand_id')
+      .notNull()
+      .references(() => brands.id),
+    url: text('url').notNull(),
+    /** Event types delivered to this endpoint. */
+    eventTypes: text('event_types', { mode: 'json' }).$type<string[]>().notNull(),
+    /** The signing secret, encrypted (AES-256-GCM) with the server's key: it must be readable to sign. */
+    secretCiphertext: text('secret_ciphertext').notNull(),
+    createdAt: text('created_at').notNull(),
+    /** Deleted endpoints keep their delivery log and receive nothing more. */
+    deletedAt: text('deleted_at'),
+  },
+  (t) => [index('webhook_endpoints_brand_idx').on(t.brandId)],
+);
+
+export const webhookDeliveries = sqliteTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id),
+    eventSequence: integer('event_sequence')
+      .notNull()
+      .references(() => events.sequence),
+    /** Copied from the event: an endpoint gets one resource's events strictly in order. */
+    resourceId: text('resource_id').notNull(),
+    status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: text('next_attempt_at').notNull(),
+    lastAttemptAt: text('last_attempt_at'),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    createdAt: text('created_at').notNull(),
+    deliveredAt: text('delivered_at'),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt),
+    index('webhook_deliveries_order_idx').on(t.endpointId, t.resourceId, t.eventSequence),
+  ],
 );

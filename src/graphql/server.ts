@@ -43,7 +43,8 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   const original = unwrapResolverError(error);
   const base = { message: formatted.message, locations: formatted.locations, path: formatted.path };
   if (original instanceof DomainError) {
-    return { ...base, message: original.message, extensions: { code: original.code, ...original.details } };
+    // The error code last: a detail named `code` (a coupon's, a credit code's) must not replace it.
+    return { ...base, message: original.message, extensions: { ...original.details, code: original.code } };
   }
   const code = formatted.extensions?.code;
   if (typeof code === 'string' && clientErrorCodes.has(code)) {

@@ -2,10 +2,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import { authenticate, requirePrincipal } from '../auth/authenticate.ts';
 import type { Deps } from '../domain/context.ts';
+import { availabilityRoutes } from './routes/availability.ts';
+import { bookingRoutes } from './routes/bookings.ts';
 import { brandRoutes } from './routes/brands.ts';
+import { cancellationRoutes } from './routes/cancellation.ts';
+import { checkoutRoutes } from './routes/checkout.ts';
 import { experienceRoutes } from './routes/experiences.ts';
 import { hostRoutes } from './routes/hosts.ts';
 import { listingRoutes } from './routes/listings.ts';
+import { paymentRoutes } from './routes/payments.ts';
 import { reviewRoutes } from './routes/reviews.ts';
 
 export type RestApp = FastifyInstance<
@@ -27,5 +32,16 @@ export function restRoutes(deps: Deps) {
     experienceRoutes(app);
     listingRoutes(app);
     reviewRoutes(app);
+    availabilityRoutes(app);
+    bookingRoutes(app);
+    cancellationRoutes(app);
+    checkoutRoutes(app);
+  };
+}
+
+/** Routes that take no API key (a webhook signature or a client secret is their credential): outside `rest`'s auth hook. */
+export function publicRoutes(deps: Deps) {
+  return async function publicRest(app: RestApp) {
+    paymentRoutes(app, deps);
   };
 }

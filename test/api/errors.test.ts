@@ -28,6 +28,19 @@ describe('error model', () => {
     expect(res.json().error.code).toBe('VALIDATION_FAILED');
   });
 
+  it('refuses an unknown body field instead of ignoring it, naming the field', async () => {
+    const res = await t.rest('POST', '/v1/bookings/cancel', {
+      key,
+      body: { bookings: [{ bookingId: '00000000-0000-4000-8000-000000000000', cancel: true, refundAmmount: 10 }] },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'bookings.0.refundAmmount is not a known field',
+      details: { field: 'bookings.0.refundAmmount' },
+    });
+  });
+
   it('answers a body over 1 MiB with 413 PAYLOAD_TOO_LARGE', async () => {
     const payload = JSON.stringify({ query: `{ __typename }`, padding: 'x'.repeat(1024 * 1024) });
     const res = await t.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload });

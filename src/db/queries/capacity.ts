@@ -3,15 +3,16 @@ import type { Db } from '../client.ts';
 import { sessions } from '../schema.ts';
 
 /**
- * Takes `count` places of a session if that many remain; false (and nothing changed) otherwise. The
- * check and the write are one statement, and the table's CHECK backs it.
+ * Takes `count` places of a session if that many remain on sale (capacity less reserved places and places
+ * held for waitlist offers); false (and nothing changed) otherwise. The check and the write are one
+ * statement, and the table's CHECK backs it.
  */
 export function takePlaces(db: Db, sessionId: string, count: number): boolean {
   if (count === 0) return true;
   const result = db
     .update(sessions)
     .set({ reserved: sql`${sessions.reserved} + ${count}` })
-    .where(and(eq(sessions.id, sessionId), sql`${sessions.reserved} + ${count} <= ${sessions.capacity}`))
+    .where(and(eq(sessions.id, sessionId), sql`${sessions.reserved} + ${sessions.heldForOffers} + ${count} <= ${sessions.capacity}`))
     .run();
   return result.changes === 1;
 }

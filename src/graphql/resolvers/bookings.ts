@@ -1,7 +1,15 @@
+import { findBooking, listBookings } from '../../domain/bookings.ts';
+import { findCart } from '../../domain/carts.ts';
 import { enumValues } from '../enums.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 
 export const bookingResolvers: Resolvers = {
+  Query: {
+    booking: (_, { id }, ctx) => findBooking(ctx.caller(), { bookingId: id }),
+    cart: (_, { brandId, cartId }, ctx) => findCart(ctx.caller(), { brandId, cartId }),
+    bookings: (_, { brandId, status, from, to, first, after }, ctx) =>
+      listBookings(ctx.caller(), { brandId, status, from, to, first, after }),
+  },
   BookingStatus: enumValues.BookingStatus,
   CartStatus: enumValues.CartStatus,
   PaymentIntentStatus: enumValues.PaymentIntentStatus,

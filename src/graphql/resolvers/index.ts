@@ -1,7 +1,10 @@
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 import { scalarResolvers } from '../scalars.ts';
+import { availabilityResolvers } from './availability.ts';
 import { bookingResolvers } from './bookings.ts';
 import { brandResolvers } from './brands.ts';
+import { cancellationResolvers } from './cancellation.ts';
+import { checkoutResolvers } from './checkout.ts';
 import { experienceResolvers } from './experiences.ts';
 import { hostResolvers } from './hosts.ts';
 import { listingResolvers } from './listings.ts';
@@ -15,6 +18,9 @@ const areas: Resolvers[] = [
   listingResolvers,
   reviewResolvers,
   bookingResolvers,
+  availabilityResolvers,
+  cancellationResolvers,
+  checkoutResolvers,
 ];
 
 export const resolvers: Resolvers = { ...scalarResolvers };

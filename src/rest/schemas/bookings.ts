@@ -1,9 +1,7 @@
 import { Type } from 'typebox';
 import { bookingStatuses, paymentMethods } from '../../db/schema.ts';
-import { DateTime, Nullable, Uuid } from './common.ts';
+import { DateTime, Nullable, Uuid, errorResponses } from './common.ts';
 import { QuestionSnapshot } from './questions.ts';
-
-const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
 const AnswerValue = Type.Object({
   value: Type.Union([Type.String(), Type.Array(Type.String()), Type.Boolean(), Type.Null()]),
@@ -46,10 +44,10 @@ export const Booking = Type.Object(
     amount: Type.Number(),
     currency: Type.String(),
     amountRefunded: Type.Number(),
-    status: literals(bookingStatuses),
+    status: Type.Enum(bookingStatuses),
     purchaser: Purchaser,
     participants: Type.Array(Participant),
-    paymentMethod: literals(paymentMethods),
+    paymentMethod: Type.Enum(paymentMethods),
     createdAt: DateTime,
     notes: Nullable(Type.String()),
     internalNotes: Nullable(Type.String()),
@@ -57,3 +55,13 @@ export const Booking = Type.Object(
     experience: Type.Object({ id: Uuid, title: Type.String() }),
   },
 );
+
+export const getBookingSchema = {
+  tags: ['Bookings'],
+  summary: 'Get a booking',
+  description:
+    'The booking with this id. 404 when it does not exist or belongs to a brand the key may not see ' +
+    '(an organization key narrowed by the Tessera-Brand-Id header sees that brand only).',
+  params: Type.Object({ bookingId: Uuid }),
+  response: { 200: Booking, ...errorResponses(404) },
+};

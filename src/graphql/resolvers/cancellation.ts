@@ -1,0 +1,8 @@
+import { cancelBookings } from '../../domain/cancellation.ts';
+import type { Resolvers } from '../__generated__/resolvers-types.ts';
+
+export const cancellationResolvers: Resolvers = {
+  Mutation: {
+    cancelBookings: (_, { input }, ctx) => cancelBookings(ctx.caller(), input),
+  },
+};

@@ -1,0 +1,14 @@
+import { findCart } from '../../domain/carts.ts';
+import { createPaymentIntent } from '../../domain/checkout.ts';
+import type { Resolvers } from '../__generated__/resolvers-types.ts';
+
+export const checkoutResolvers: Resolvers = {
+  Mutation: {
+    // The GraphQL input mirrors the REST body field for field (absent fields arrive as null or undefined).
+    createPaymentIntent: (_, { brandId, cartId, input }, ctx) => createPaymentIntent(ctx.caller(), { brandId, cartId, ...input }),
+  },
+  PaymentIntentPayload: {
+    paymentIntentSecret: (payload) => payload.paymentIntentSecret ?? null,
+    cart: (payload, _, ctx) => (payload.cartId ? findCart(ctx.caller(), { brandId: payload.brandId, cartId: payload.cartId }) : null),
+  },
+};

@@ -1,0 +1,84 @@
+/**
+ * `Idempotency-Key` on every POST of the app (REST routes and /graphql alike): installed on the root
+ * instance, before any route, so its hooks and its JSON parser (which keeps the raw body for the
+ * request fingerprint) apply everywhere.
+ */
+import { authenticate } from '../auth/authenticate.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Deps } from '../domain/context.ts';
+import { DomainError } from '../domain/errors.ts';
+import {
+  abandonIdempotentRequest,
+  beginIdempotentRequest,
+  checkIdempotencyKey,
+  completeIdempotentRequest,
+  requestFingerprint,
+  type IdempotentRequest,
+} from '../domain/idempotency.ts';
+import type { RestApp } from './plugin.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The body exactly as received, for JSON requests. */
+    rawBody?: string;
+    /** Set while this request holds an idempotency key whose answer is still to be stored. */
+    idempotency?: IdempotentRequest & { settled: boolean };
+  }
+}
+
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
+/** The caller's principal when the request carries valid credentials; anything else fails later, as usual. */
+function principalOf(deps: Deps, headers: Record<string, string | string[] | undefined>): Principal | null {
+  try {
+    return authenticate(deps.db, headers);
+  } catch (error) {
+    if (error instanceof DomainError) return null;
+    throw error;
+  }
+}
+
+export function installIdempotency(app: RestApp, deps: Deps): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    request.rawBody = body as string;
+    parseJson(request, body as string, done);
+  });
+
+  app.addHook('preHandler', async (request, reply) => {
+    const header = request.headers['idempotency-key'];
+    if (request.method !== 'POST' || header === undefined) return;
+    const key = checkIdempotencyKey(header);
+    const principal = principalOf(deps, request.headers);
+    if (!principal) return;
+    const rawBody = request.rawBody ?? (typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null));
+    const claim = { apiKeyId: principal.keyId, key };
+    const start = await beginIdempotentRequest(deps, { ...claim, requestHash: requestFingerprint(request.method, request.url, rawBody) });
+    if (start.outcome === 'proceed') {
+      request.idempotency = { ...claim, settled: false };
+      return;
+    }
+    return reply.code(start.status).header(REPLAYED_HEADER, 'true').type('application/json; charset=utf-8').send(start.body);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claim = request.idempotency;
+    if (!claim || claim.settled) return payload;
+    claim.settled = true;
+    if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
+      await completeIdempotentRequest(deps, { ...claim, status: reply.statusCode, body: payload.toString() });
+    } else {
+      await abandonIdempotentRequest(deps, claim);
+    }
+    return payload;
+  });
+
+  // A request that ended without passing onSend must not keep its key "running" for a day.
+  app.addHook('onResponse', async (request) => {
+    const claim = request.idempotency;
+    if (claim && !claim.settled) {
+      claim.settled = true;
+      await abandonIdempotentRequest(deps, claim);
+    }
+  });
+}

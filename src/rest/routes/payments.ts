@@ -1,0 +1,43 @@
+import type { FastifyRequest } from 'fastify';
+import type { Deps } from '../../domain/context.ts';
+import { confirmSandboxPayment, receivePaymentWebhook } from '../../domain/payment-webhooks.ts';
+import type { PaymentOutcome } from '../../domain/payments.ts';
+import { SandboxProcessor } from '../../payments/sandbox.ts';
+import type { RestApp } from '../plugin.ts';
+import { paymentWebhookSchema, sandboxConfirmSchema } from '../schemas/payments.ts';
+
+/** Nothing here answers differently for these: the processor is acknowledged, the operator is told. */
+function logOutcome(request: FastifyRequest, outcome: PaymentOutcome | null): void {
+  if (!outcome) {
+    request.log.warn('payment event for an unknown payment intent: acknowledged and ignored');
+    return;
+  }
+  for (const failure of outcome.refundErrors) {
+    request.log.error({ intentId: outcome.intentId, bookingId: failure.bookingId, code: failure.code }, `automatic refund failed: ${failure.message}`);
+  }
+}
+
+/** Payment outcomes: the processor's webhook and, with the sandbox processor, its confirm operation. Public. */
+export function paymentRoutes(app: RestApp, deps: Deps) {
+  // Its own scope: the signature covers the body byte for byte, so it is kept as the raw string, unparsed.
+  app.register(async (scope: RestApp) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
+      request.rawBody = body as string;
+      done(null, body);
+    });
+    scope.post('/v1/webhooks/payments', { schema: paymentWebhookSchema }, async (request) => {
+      logOutcome(request, await receivePaymentWebhook(deps, request.rawBody ?? '', request.headers));
+      return { received: true };
+    });
+  });
+
+  // The route exists only with the sandbox: elsewhere it is an unknown route (404).
+  const sandbox = deps.payments;
+  if (!(sandbox instanceof SandboxProcessor)) return;
+  app.post('/v1/sandbox/payment_intents/confirm', { schema: sandboxConfirmSchema }, async (request) => {
+    const { paymentIntentStatus, outcome } = await confirmSandboxPayment(deps, sandbox, request.body);
+    logOutcome(request, outcome);
+    return { paymentIntentStatus };
+  });
+}

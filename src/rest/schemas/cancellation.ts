@@ -1,0 +1,61 @@
+import { Type } from 'typebox';
+import { MAX_CANCEL_ITEMS } from '../../domain/cancellation-input.ts';
+import { Booking } from './bookings.ts';
+import { Uuid, errorResponses } from './common.ts';
+
+const CancelItem = Type.Object(
+  {
+    bookingId: Type.String({ format: 'uuid', description: "The booking's id, not its confirmation code" }),
+    cancel: Type.Optional(Type.Literal(true, { description: 'Cancels the whole booking (only `true` is allowed; omit otherwise)' })),
+    participants: Type.Optional(
+      Type.Array(Uuid, {
+        minItems: 1,
+        uniqueItems: true,
+        description: 'Participant ids to cancel; only these are cancelled, even with `cancel: true`. Omit to cancel the whole booking',
+      }),
+    ),
+    refundAmount: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        description: "Amount to refund, in the booking's currency, with no more decimals than it has (0.01 EUR, 1 JPY)",
+      }),
+    ),
+  },
+  { additionalProperties: false, description: 'At least one of cancel, participants, refundAmount' },
+);
+
+const CancelItemError = Type.Object({
+  index: Type.Integer({ description: 'Position of the item in the request, from 0' }),
+  bookingId: Type.String({ description: "The item's booking id" }),
+  code: Type.String({ description: 'NOT_FOUND, BOOKING_NOT_CANCELLABLE, BOOKING_NOT_PAID, PARTICIPANT_NOT_IN_BOOKING, REFUND_EXCEEDS_BALANCE, PAYMENT_PROCESSOR_ERROR, VALIDATION_FAILED' }),
+  message: Type.String(),
+  field: Type.Optional(Type.String({ description: 'The input field concerned, e.g. `bookings.2.participants.0`' })),
+});
+
+export const cancelBookingsSchema = {
+  tags: ['Bookings'],
+  summary: 'Cancel bookings',
+  description:
+    'Cancels bookings or some of their participants, and refunds, item by item. Each item is processed on its ' +
+    'own: the answer is 200 with the updated bookings in `items` (request order) and the failed items in ' +
+    '`errors`, even when every item failed; nothing changed for a failed item. Malformed input is a 400 for ' +
+    'the whole request. Send an `Idempotency-Key` header to retry safely.',
+  headers: Type.Object({
+    'idempotency-key': Type.Optional(
+      Type.String({
+        description:
+          'Any 1 to 255 printable ASCII characters. The same key and body within 24 hours (per API key) replays the ' +
+          'first answer with `Idempotent-Replayed: true`; another body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while ' +
+          'the first runs is 409 IDEMPOTENCY_KEY_IN_USE.',
+      }),
+    ),
+  }),
+  body: Type.Object(
+    { bookings: Type.Array(CancelItem, { minItems: 1, maxItems: MAX_CANCEL_ITEMS }) },
+    { additionalProperties: false },
+  ),
+  response: {
+    200: Type.Object({ items: Type.Array(Booking), errors: Type.Array(CancelItemError) }),
+    ...errorResponses(403, 409, 422),
+  },
+};

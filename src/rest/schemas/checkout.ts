@@ -1,0 +1,124 @@
+import { Type } from 'typebox';
+import {
+  EMAIL_PATTERN,
+  MAX_ADD_ONS,
+  MAX_ANSWER_VALUES,
+  MAX_CART_ITEMS,
+  MAX_CREDIT_CODES,
+  MAX_PARTICIPANTS,
+  MAX_QUANTITY,
+  MAX_RESPONSES,
+  maxLength,
+} from '../../domain/checkout-input.ts';
+import { Uuid, errorResponses } from './common.ts';
+
+const Text = (limit: number, description: string, minLength = 0) => Type.String({ maxLength: limit, minLength, description });
+
+const CustomQuestionResponse = Type.Object(
+  {
+    questionId: Text(maxLength.questionId, "The question's `customQuestionId`", 1),
+    answer: Type.Array(
+      Type.Object(
+        {
+          value: Type.Optional(Text(maxLength.answerValue, 'The text, the option label, or `"true"` to accept terms')),
+          key: Type.Optional(Text(maxLength.id, "For select questions, the chosen option's key")),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: MAX_ANSWER_VALUES, description: 'One entry for text and terms; one per chosen option for select questions' },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const personFields = {
+  firstName: Text(maxLength.name, 'First name', 1),
+  lastName: Text(maxLength.name, 'Last name', 1),
+  emailAddress: Type.Optional(Type.String({ maxLength: maxLength.email, pattern: EMAIL_PATTERN, description: 'Email address' })),
+  phoneNumber: Type.Optional(Text(maxLength.phone, 'Phone number')),
+  customQuestionResponses: Type.Optional(Type.Array(CustomQuestionResponse, { maxItems: MAX_RESPONSES })),
+};
+
+const CheckoutParticipant = Type.Object(
+  { ...personFields, priceTierName: Text(maxLength.name, "One of the experience's price tier names", 1) },
+  { additionalProperties: false },
+);
+
+const Purchaser = Type.Object(personFields, {
+  additionalProperties: false,
+  description: 'Who pays and receives the confirmation; without it, the first participant of the first item',
+});
+
+const CartItem = Type.Object(
+  {
+    sessionTime: Text(maxLength.sessionTime, "The session's local start `YYYY-MM-DDTHH:MM[:SS]` in the experience's zone; an explicit offset is converted", 1),
+    participants: Type.Array(CheckoutParticipant, { minItems: 1, maxItems: MAX_PARTICIPANTS }),
+    experienceId: Type.String({ format: 'uuid', description: 'An experience of the brand' }),
+    sessionDuration: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, description: "Minutes; when given it must equal the session's" })),
+    couponCode: Type.Optional(Text(maxLength.code, 'A brand coupon code (case-insensitive)')),
+    discountAmount: Type.Optional(Type.Number({ minimum: 0, description: "A fixed discount in the brand's currency, no more decimals than it has" })),
+    discountPercentage: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'A percentage discount, up to 2 decimals' })),
+    accessCode: Type.Optional(Text(maxLength.code, 'Access code (kept with the booking)')),
+    notes: Type.Optional(Text(maxLength.notes, 'Notes on the booking')),
+    metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form data kept with the booking' })),
+    internalNotes: Type.Optional(Text(maxLength.notes, 'Staff notes, hidden from the guest')),
+    listingAddOns: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { addOnId: Uuid, quantity: Type.Integer({ minimum: 1, maximum: MAX_QUANTITY }) },
+          { additionalProperties: false, description: 'An add-on of the experience and how many' },
+        ),
+        { maxItems: MAX_ADD_ONS },
+      ),
+    ),
+    appliedCreditCodes: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            code: Text(maxLength.code, 'A credit code of the brand', 1),
+            appliedValue: Type.Number({ minimum: 0, description: "Credit to use, in the brand's currency" }),
+            sequence: Type.Integer({ description: 'Order in which credits apply' }),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: MAX_CREDIT_CODES },
+      ),
+    ),
+    intendedConfirmationCode: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9]{4,16}$', description: 'Confirmation code to use when free in the brand (4-16 letters and digits, upper-cased)' })),
+    waitlistEntryId: Type.Optional(Type.String({ format: 'uuid', description: 'The waitlist entry whose offer this item takes (accepted, not used yet)' })),
+    resourceGroupId: Type.Optional(Text(maxLength.code, 'Resource group (kept with the booking)')),
+    resourceQuantity: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_QUANTITY, description: 'Units of the resource (kept with the booking)' })),
+  },
+  { additionalProperties: false },
+);
+
+export const createPaymentIntentSchema = {
+  tags: ['Carts & Checkout'],
+  summary: 'Create a payment intent',
+  description:
+    'Prices the cart. With `getOnlyTotalNetAmount: true` it is a quote (200, nothing held or written). Otherwise ' +
+    'one `processing` booking per item holds its places until the hold lapses, and the answer (201) carries the ' +
+    "payment intent's secret; a cart costing nothing is confirmed at once and has no secret. Posting again for an " +
+    'unpaid cart replaces its bookings; a paid cart is 409 CART_ALREADY_PAID.',
+  params: Type.Object({ brandId: Uuid, cartId: Type.String({ format: 'uuid', description: 'The cart id, a UUID generated by the client' }) }),
+  body: Type.Object(
+    {
+      data: Type.Array(CartItem, { minItems: 1, maxItems: MAX_CART_ITEMS }),
+      getOnlyTotalNetAmount: Type.Optional(Type.Boolean({ description: 'True: only compute the total' })),
+      purchaser: Type.Optional(Purchaser),
+    },
+    { additionalProperties: false },
+  ),
+  response: {
+    200: Type.Object({ totalNetAmount: Type.Number({ description: "What the guest pays, in the brand's currency" }) }, { description: 'A quote' }),
+    201: Type.Object(
+      {
+        totalNetAmount: Type.Number({ description: "What the guest pays, in the brand's currency" }),
+        paymentIntentSecret: Type.Optional(Type.String({ description: 'Confirms the payment at the processor; absent when the cart costs nothing' })),
+      },
+      { description: 'The checkout: bookings held (or confirmed when free)' },
+    ),
+    ...errorResponses(403, 404, 409, 422),
+    502: Type.Unsafe<unknown>({ $ref: 'ErrorResponse#', description: 'The payment processor failed; nothing was held' }),
+  },
+};

@@ -1,0 +1,47 @@
+import { Type } from 'typebox';
+
+const errorRef = Type.Unsafe<unknown>({ $ref: 'ErrorResponse#' });
+
+const IntentStatus = Type.Enum(['requires_payment', 'succeeded', 'failed', 'canceled'], {
+  description: "The payment intent's status after the outcome was handled",
+});
+
+export const paymentWebhookSchema = {
+  tags: ['Integrations'],
+  summary: 'Receive a payment processor webhook',
+  description:
+    "The payment processor announces payment outcomes here. No API key: the body must carry the processor's " +
+    'signature (the sandbox: `Sandbox-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, at ' +
+    'most 5 minutes old), else 400 VALIDATION_FAILED. A succeeded payment confirms the bookings of its intent ' +
+    '(a booking whose hold lapsed is confirmed if its places are still free, else refunded in full, as is a ' +
+    'booking cancelled meanwhile) and marks the cart paid; a failed one fails its bookings and releases their ' +
+    'places. Delivering the same event again, or a failure after a success, changes nothing. An event for an ' +
+    'unknown intent is acknowledged and ignored.',
+  security: [],
+  response: {
+    200: Type.Object({ received: Type.Boolean({ description: 'Always true: the event was verified and handled' }) }),
+    400: errorRef,
+  },
+};
+
+export const sandboxConfirmSchema = {
+  tags: ['Carts & Checkout'],
+  summary: 'Settle a payment intent in the sandbox',
+  description:
+    'Development and tests only (404 unless the payment processor is the built-in sandbox). Plays the ' +
+    "processor: signs a `succeeded` or `failed` event for the intent and delivers it through the webhook's own " +
+    "code path. No API key: the intent's client secret (`paymentIntentSecret` from checkout) is the credential.",
+  security: [],
+  body: Type.Object(
+    {
+      paymentIntentSecret: Type.String({ minLength: 1, maxLength: 500, description: 'The client secret checkout returned' }),
+      outcome: Type.Enum(['succeeded', 'failed'], { description: 'What the guest\'s payment does' }),
+    },
+    { additionalProperties: false },
+  ),
+  response: {
+    200: Type.Object({ paymentIntentStatus: IntentStatus }),
+    400: errorRef,
+    404: errorRef,
+  },
+};

@@ -1,0 +1,43 @@
+/**
+ * A separate OS process for the cross-process race test: opens the SQLite file given on the command
+ * line, waits for "go" on stdin, runs `count` one-guest checkouts concurrently through the domain, and
+ * prints how they ended as JSON `{ "<outcome>": n }` (outcome: `ok` or the error code).
+ *
+ * Usage: node --import tsx checkout-worker.ts <dbFile> <brandId> <experienceId> <sessionTime> <count>
+ */
+import { randomUUID } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import type { Principal } from '../../src/auth/principal.ts';
+import { closeDatabase, openDatabase } from '../../src/db/client.ts';
+import { createPaymentIntent } from '../../src/domain/checkout.ts';
+import { DomainError } from '../../src/domain/errors.ts';
+import { CheckoutTestProcessor } from './checkout.ts';
+
+const [dbFile, brandId, experienceId, sessionTime, count] = process.argv.slice(2) as [string, string, string, string, string];
+const db = openDatabase(dbFile);
+const payments = new CheckoutTestProcessor();
+payments.delay = () => Math.floor(Math.random() * 50);
+const principal: Principal = { kind: 'brand', keyId: `worker-${process.pid}`, organizationId: null, brandIds: [brandId], headerBrandId: null };
+const deps = { db, now: () => new Date(), payments, holdTtlSeconds: 900, principal };
+
+const lines = createInterface({ input: process.stdin });
+process.stdout.write('ready\n');
+await new Promise<void>((resolve) => lines.once('line', () => resolve()));
+lines.close();
+
+const outcomes = await Promise.all(
+  Array.from({ length: Number(count) }, () =>
+    createPaymentIntent(deps, {
+      brandId,
+      cartId: randomUUID(),
+      data: [{ experienceId, sessionTime, participants: [{ firstName: 'Racer', lastName: String(process.pid), priceTierName: 'Adult' }] }],
+    }).then(
+      () => 'ok',
+      (error: unknown) => (error instanceof DomainError ? error.code : `unexpected: ${String(error)}`),
+    ),
+  ),
+);
+const tally: Record<string, number> = {};
+for (const outcome of outcomes) tally[outcome] = (tally[outcome] ?? 0) + 1;
+closeDatabase(db);
+process.stdout.write(`${JSON.stringify(tally)}\n`);
