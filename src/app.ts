@@ -23,7 +23,7 @@ import { ErrorResponse } from './rest/schemas/common.ts';
 
 export interface AppOptions {
   db: Db;
-  config: Pick<Config, 'production' | 'LOG_LEVEL' | 'HOLD_TTL_SECONDS'>;
+  config: Pick<Config, 'production' | 'LOG_LEVEL' | 'HOLD_TTL_SECONDS' | 'WAITLIST_OFFER_TTL_SECONDS'>;
   now?: () => Date;
   /** The payment processor; the sandbox by default. */
   payments?: PaymentProcessor;
@@ -37,6 +37,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     now,
     payments: options.payments ?? new SandboxProcessor({ now }),
     holdTtlSeconds: options.config.HOLD_TTL_SECONDS,
+    waitlistOfferTtlSeconds: options.config.WAITLIST_OFFER_TTL_SECONDS,
   };
   const app = Fastify({
     logger: {

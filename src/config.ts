@@ -7,6 +7,7 @@ const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HOLD_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  WAITLIST_OFFER_TTL_SECONDS: z.coerce.number().int().min(1).max(7 * 86_400).default(86_400),
   /** Only `sandbox` exists today; production must name it explicitly (see README). */
   PAYMENT_PROCESSOR: z.enum(['sandbox']).optional(),
 });

@@ -11,6 +11,8 @@ export interface Deps {
   payments: PaymentProcessor;
   /** How long checkout holds places before an unpaid booking fails. */
   holdTtlSeconds: number;
+  /** How long places offered to a waitlist entry stay held for it. */
+  waitlistOfferTtlSeconds: number;
 }
 
 export interface CallerDeps extends Deps {

@@ -18,12 +18,13 @@ export interface StartOptions {
   now?: () => Date;
   payments?: PaymentProcessor;
   holdTtlSeconds?: number;
+  waitlistOfferTtlSeconds?: number;
 }
 
 export async function startApp(db: Db, options: StartOptions = {}): Promise<TestApp> {
   const app = await buildApp({
     db,
-    config: { production: options.production ?? false, LOG_LEVEL: 'silent', HOLD_TTL_SECONDS: options.holdTtlSeconds ?? 900 },
+    config: { production: options.production ?? false, LOG_LEVEL: 'silent', HOLD_TTL_SECONDS: options.holdTtlSeconds ?? 900, WAITLIST_OFFER_TTL_SECONDS: options.waitlistOfferTtlSeconds ?? 86_400 },
     now: options.now,
     payments: options.payments,
   });

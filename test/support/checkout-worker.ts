@@ -18,7 +18,7 @@ const db = openDatabase(dbFile);
 const payments = new CheckoutTestProcessor();
 payments.delay = () => Math.floor(Math.random() * 50);
 const principal: Principal = { kind: 'brand', keyId: `worker-${process.pid}`, organizationId: null, brandIds: [brandId], headerBrandId: null };
-const deps = { db, now: () => new Date(), payments, holdTtlSeconds: 900, principal };
+const deps = { db, now: () => new Date(), payments, holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400, principal };
 
 const lines = createInterface({ input: process.stdin });
 process.stdout.write('ready\n');

@@ -10,6 +10,7 @@ describe('loadConfig', () => {
       NODE_ENV: 'development',
       LOG_LEVEL: 'info',
       HOLD_TTL_SECONDS: 900,
+      WAITLIST_OFFER_TTL_SECONDS: 86_400,
       PAYMENT_PROCESSOR: 'sandbox',
       production: false,
     });

@@ -12,7 +12,7 @@ import { freshDb } from '../support/db.ts';
 
 describe('idempotency records', () => {
   let clock = new Date('2026-11-25T12:00:00.000Z');
-  const deps: Deps = { db: freshDb(), now: () => clock, payments: new SandboxProcessor(), holdTtlSeconds: 900 };
+  const deps: Deps = { db: freshDb(), now: () => clock, payments: new SandboxProcessor(), holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400 };
   const claim = (key: string, requestHash = 'h1') => beginIdempotentRequest(deps, { apiKeyId: 'k1', key, requestHash });
   const count = () => (deps.db.$client.prepare('SELECT count(*) AS n FROM idempotency_keys').get() as { n: number }).n;
 
