@@ -29,7 +29,7 @@ import {
   type PriceItemInput,
   type ResolvedCredit,
 } from './pricing.ts';
-import { sessionForItem } from './sessions.ts';
+import { assertNotStarted, sessionForItem } from './sessions.ts';
 
 export interface PreparedParticipant {
   firstName: string;
@@ -86,6 +86,7 @@ function bookableExperience(ctx: CartContext, item: CartItemInput, field: string
 
 function itemSession(ctx: CartContext, experience: ExperienceRow, item: CartItemInput, field: string): SessionRow {
   const session = sessionForItem({ db: ctx.db }, { experience, sessionTime: item.sessionTime, field: `${field}.sessionTime` });
+  assertNotStarted(session, ctx.now, `${field}.sessionTime`);
   const duration = item.sessionDuration;
   if (duration !== null && duration !== undefined && duration !== session.durationMinutes) {
     throw new DomainError('SESSION_NOT_FOUND', `The session at ${session.startLocal} lasts ${session.durationMinutes} minutes, not ${duration}`, {

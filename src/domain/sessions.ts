@@ -92,6 +92,13 @@ export function sessionForItem(
   return session;
 }
 
+/** A session can be sold (or waited for) only until it starts. SESSION_STARTED otherwise. */
+export function assertNotStarted(session: Pick<SessionRow, 'startLocal' | 'startsAt'>, now: Date, field: string): void {
+  if (Date.parse(session.startsAt) <= now.getTime()) {
+    throw new DomainError('SESSION_STARTED', `The session at ${session.startLocal} has already started`, { field });
+  }
+}
+
 function parseLocalDate(value: string, field: string): DateTime {
   const date = LOCAL_DATE.test(value) ? DateTime.fromISO(value, { zone: 'UTC' }) : null;
   if (!date?.isValid) throw invalid(field, `${field} must be a date YYYY-MM-DD`);

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDatabase, openDatabase, type Db } from '../../src/db/client.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 import { CheckoutTestProcessor, checkoutRows, guest } from '../support/checkout.ts';
+import { CHECKOUT_NOW } from '../support/clock.ts';
 import { freshDb } from '../support/db.ts';
 import { createBooking, createSession } from '../support/factories/bookings.ts';
 import { createApiKey, createBrand } from '../support/factories/brands.ts';
@@ -41,7 +42,7 @@ describe('racing checkouts in one process', () => {
   payments.delay = () => Math.floor(Math.random() * 15);
   let t: TestApp;
   beforeAll(async () => {
-    t = await startApp(db, { payments });
+    t = await startApp(db, { payments, now: () => new Date(CHECKOUT_NOW) });
   });
 
   it('sell exactly the 5 places left to 5 of 40 concurrent requests; the 35 others get 409 CAPACITY_EXCEEDED', async () => {

@@ -36,6 +36,8 @@ const pairsSession = createSession(db, pairs, { startLocal: '2026-12-01T09:00:00
 const closedSession = createSession(db, closed, { startLocal: '2026-12-01T09:00:00' });
 const quizSession = createSession(db, quiz, { startLocal: '2026-12-01T09:00:00' });
 const foreignSession = createSession(db, foreign, { startLocal: '2026-12-01T09:00:00' });
+// Started an hour before the clock (12:00 UTC is 12:00 in Lisbon in November).
+createSession(db, sail, { startLocal: '2026-11-25T11:00:00', durationMinutes: 120, capacity: 3 });
 
 // The quiz asks each participant their diet (required) and, for vegetarians only, which kind (required);
 // the purchaser must accept the waiver.
@@ -71,6 +73,7 @@ const cases: Case[] = [
   ['a sessionTime with no session', { data: [item({ sessionTime: '2026-12-01T10:00' })] }, 422, 'SESSION_NOT_FOUND', 'data.0.sessionTime'],
   ['an offset that lands on no session', { data: [item({ sessionTime: '2026-12-01T09:00+01:00' })] }, 422, 'SESSION_NOT_FOUND', 'data.0.sessionTime'],
   ['a duration unlike the session', { data: [item({ sessionDuration: 90 })] }, 422, 'SESSION_NOT_FOUND', 'data.0.sessionDuration'],
+  ['a session that has already started', { data: [item({ sessionTime: '2026-11-25T11:00' })] }, 422, 'SESSION_STARTED', 'data.0.sessionTime'],
   ['an unknown price tier', { data: [item({ participants: [guest('Ana'), guest('Rui', 'VIP')] })] }, 422, 'UNKNOWN_PRICE_TIER', 'data.0.participants.1.priceTierName'],
   ['fewer participants than the minimum', { data: [item({ experienceId: pairs.id })] }, 422, 'PARTICIPANT_COUNT_OUT_OF_RANGE', 'data.0.participants'],
   ['more participants than the maximum', { data: [item({ participants: ['A', 'B', 'C', 'D', 'E'].map((n) => guest(n)) })] }, 422, 'PARTICIPANT_COUNT_OUT_OF_RANGE', 'data.0.participants'],

@@ -12,13 +12,15 @@ import { closeDatabase, openDatabase } from '../../src/db/client.ts';
 import { createPaymentIntent } from '../../src/domain/checkout.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { CheckoutTestProcessor } from './checkout.ts';
+import { CHECKOUT_NOW } from './clock.ts';
 
 const [dbFile, brandId, experienceId, sessionTime, count] = process.argv.slice(2) as [string, string, string, string, string];
 const db = openDatabase(dbFile);
 const payments = new CheckoutTestProcessor();
 payments.delay = () => Math.floor(Math.random() * 50);
 const principal: Principal = { kind: 'brand', keyId: `worker-${process.pid}`, organizationId: null, brandIds: [brandId], headerBrandId: null };
-const deps = { db, now: () => new Date(), payments, holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400, principal };
+// A fixed clock before the raced session, so the test means the same on any day it runs.
+const deps = { db, now: () => new Date(CHECKOUT_NOW), payments, holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400, principal };
 
 const lines = createInterface({ input: process.stdin });
 process.stdout.write('ready\n');

@@ -7,8 +7,10 @@ import { createSession } from './factories/bookings.ts';
 import { createApiKey, createBrand, createOrganization } from './factories/brands.ts';
 import { createExperience } from './factories/catalog.ts';
 import { createAddOn } from './factories/checkout.ts';
+import { CHECKOUT_NOW } from './clock.ts';
 
-export const CHECKOUT_NOW = '2026-11-25T12:00:00.000Z';
+export { CHECKOUT_NOW };
+
 
 /**
  * What the checkout API tests share, on a fresh database: a EUR brand and a JPY sister brand of one
