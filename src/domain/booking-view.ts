@@ -2,6 +2,7 @@
  * The spec's Booking resource, built from stored rows. One function serves every operation that
  * returns bookings (checkout, reads, cancellation), in a constant number of statements.
  */
+import type { Db } from '../db/client.ts';
 import type { AnswerValueJson, QuestionSnapshotJson } from '../db/json-types.ts';
 import {
   answersOfBookings,
@@ -124,11 +125,19 @@ export function toBooking(
   };
 }
 
-/** Booking views for `ids`, in the order of `ids` (unknown ids are skipped). Three statements. */
-export async function bookingViews(deps: Deps, ids: readonly string[]): Promise<Booking[]> {
-  const found = new Map(findBookingsWithContext(deps.db, ids).map((row) => [row.booking.id, row]));
+/**
+ * Booking views for `ids`, in the order of `ids` (unknown ids are skipped). Three statements.
+ * Synchronous, so a transaction can take the view of what it just wrote (`db` is then the transaction).
+ */
+export function bookingViewsIn(db: Db, ids: readonly string[]): Booking[] {
+  const found = new Map(findBookingsWithContext(db, ids).map((row) => [row.booking.id, row]));
   const present = ids.filter((id) => found.has(id));
-  const participantsByBooking = groupBy(participantsOfBookings(deps.db, present), (p) => p.bookingId);
-  const answersByBooking = groupBy(answersOfBookings(deps.db, present), (a) => a.bookingId);
+  const participantsByBooking = groupBy(participantsOfBookings(db, present), (p) => p.bookingId);
+  const answersByBooking = groupBy(answersOfBookings(db, present), (a) => a.bookingId);
   return present.map((id) => toBooking(found.get(id)!, participantsByBooking.get(id) ?? [], answersByBooking.get(id) ?? []));
+}
+
+/** Booking views for `ids`, in the order of `ids` (unknown ids are skipped). */
+export async function bookingViews(deps: Deps, ids: readonly string[]): Promise<Booking[]> {
+  return bookingViewsIn(deps.db, ids);
 }
