@@ -1,0 +1,19 @@
+import { listWebhookDeliveries } from '../../domain/webhook-deliveries.ts';
+import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints } from '../../domain/webhook-endpoints.ts';
+import { enumValues } from '../enums.ts';
+import type { Resolvers } from '../__generated__/resolvers-types.ts';
+
+export const webhookResolvers: Resolvers = {
+  Query: {
+    webhookEndpoints: (_, { brandId }, ctx) => listWebhookEndpoints(ctx.caller(), { brandId }),
+    webhookDeliveries: (_, { brandId, endpointId, status, first, after }, ctx) =>
+      listWebhookDeliveries(ctx.caller(), { brandId, endpointId, status, first, after }),
+  },
+  Mutation: {
+    // The URL scalar hands over a URL object; the domain takes the text and normalizes it itself.
+    createWebhookEndpoint: (_, { brandId, url, events }, ctx) =>
+      createWebhookEndpoint({ ...ctx.caller(), webhooks: ctx.webhooks }, { brandId, url: String(url), events }),
+    deleteWebhookEndpoint: (_, { brandId, id }, ctx) => deleteWebhookEndpoint(ctx.caller(), { brandId, endpointId: id }),
+  },
+  WebhookDeliveryStatus: enumValues.WebhookDeliveryStatus,
+};

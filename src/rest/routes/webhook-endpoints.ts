@@ -1,0 +1,18 @@
+import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints } from '../../domain/webhook-endpoints.ts';
+import type { WebhookSettings } from '../../domain/webhook-settings.ts';
+import type { RestApp } from '../plugin.ts';
+import { createWebhookEndpointSchema, deleteWebhookEndpointSchema, listWebhookEndpointsSchema } from '../schemas/webhook-endpoints.ts';
+
+export function webhookEndpointRoutes(app: RestApp, webhooks: WebhookSettings) {
+  app.post('/v1/brands/:brandId/webhooks', { schema: createWebhookEndpointSchema }, async (request, reply) => {
+    const created = await createWebhookEndpoint({ ...request.caller, webhooks }, { brandId: request.params.brandId, ...request.body });
+    reply.code(201);
+    return created;
+  });
+  app.get('/v1/brands/:brandId/webhooks', { schema: listWebhookEndpointsSchema }, async (request) => ({
+    data: await listWebhookEndpoints(request.caller, { brandId: request.params.brandId }),
+  }));
+  app.delete('/v1/brands/:brandId/webhooks/:endpointId', { schema: deleteWebhookEndpointSchema }, async (request) => ({
+    endpoint: await deleteWebhookEndpoint(request.caller, request.params),
+  }));
+}
