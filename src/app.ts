@@ -11,6 +11,7 @@ import type { Db } from './db/client.ts';
 import type { Deps } from './domain/context.ts';
 import { DomainError } from './domain/errors.ts';
 import { startHoldSweeper } from './domain/holds.ts';
+import { startWebhookDispatcher } from './domain/webhook-dispatcher.ts';
 import type { PaymentProcessor } from './domain/payment-processor.ts';
 import type { GraphQLContext } from './graphql/context.ts';
 import { createLoaders } from './graphql/loaders.ts';
@@ -18,15 +19,18 @@ import { createGraphQLServer } from './graphql/server.ts';
 import { restErrorHandler, sendError } from './rest/errors.ts';
 import { installIdempotency } from './rest/idempotency.ts';
 import { SandboxProcessor } from './payments/sandbox.ts';
+import { webhookRuntime, type WebhookAppOptions, type WebhookConfig } from './webhooks/settings.ts';
 import { publicRoutes, restRoutes } from './rest/plugin.ts';
 import { ErrorResponse } from './rest/schemas/common.ts';
 
 export interface AppOptions {
   db: Db;
-  config: Pick<Config, 'production' | 'LOG_LEVEL' | 'HOLD_TTL_SECONDS' | 'WAITLIST_OFFER_TTL_SECONDS'>;
+  config: Pick<Config, 'production' | 'LOG_LEVEL' | 'HOLD_TTL_SECONDS' | 'WAITLIST_OFFER_TTL_SECONDS'> & WebhookConfig;
   now?: () => Date;
   /** The payment processor; the sandbox by default. */
   payments?: PaymentProcessor;
+  /** Webhook settings overriding the configuration's (tests: a fake sender, short retries). */
+  webhooks?: WebhookAppOptions;
 }
 
 /** The whole HTTP face: REST routes, GraphQL, health and the OpenAPI document. Call `listen` or `inject`. */
@@ -54,14 +58,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   app.setErrorHandler(restErrorHandler);
-  // Lapsed checkout holds return their places even when no checkout comes along to sweep them.
+  // Lapsed checkout holds and waitlist offers return their places even when no checkout comes along to sweep them.
   let stopHoldSweeper: (() => void) | null = null;
   app.addHook('onReady', async () => {
-    stopHoldSweeper = startHoldSweeper({ db: deps.db, now, log: app.log });
+    stopHoldSweeper = startHoldSweeper({ db: deps.db, now, waitlistOfferTtlSeconds: deps.waitlistOfferTtlSeconds, log: app.log });
   });
   app.addHook('onClose', async () => stopHoldSweeper?.());
+  // Pending webhook deliveries live in the database: a restarted server carries on where this one stopped.
+  const webhooks = webhookRuntime(options.config, options.webhooks);
+  let stopWebhookDispatcher: (() => Promise<void>) | null = null;
+  app.addHook('onReady', async () => {
+    if (!webhooks.dispatcher) return;
+    stopWebhookDispatcher = startWebhookDispatcher({ db: deps.db, now, sender: webhooks.sender, log: app.log }, webhooks.dispatcher);
+  });
+  app.addHook('onClose', async () => stopWebhookDispatcher?.());
   // Before any route is registered: its hooks and JSON parser must cover every POST, /graphql included.
-  installIdempotency(app, deps);
+  installIdempotency(app, deps, webhooks.settings.encryptionKey);
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, request, 'NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`),
   );
@@ -89,7 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  await app.register(restRoutes(deps));
+  await app.register(restRoutes(deps, webhooks.settings));
   await app.register(publicRoutes(deps));
 
   const apollo = createGraphQLServer({
@@ -118,6 +130,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           return { ...deps, principal };
         },
         loaders: createLoaders(deps),
+        webhooks: webhooks.settings,
       };
     },
   });

@@ -45,7 +45,10 @@ export interface ValidateAnswersInput {
   /** The purchaser's `customQuestionResponses`; ignored when `purchaserIsFirstParticipant`. */
   purchaserResponses?: Responses;
   participants: ReadonlyArray<{ responses?: Responses }>;
-  /** Path of the cart item, e.g. `data.0`: participant errors name `data.0.participants.1.customQuestionResponses...`. */
+  /**
+   * Path of the cart item, e.g. `data.0`: participant errors name `data.0.participants.1.customQuestionResponses...`.
+   * Empty when the participants are at the top of the body (a waitlist entry): `participants.1...`.
+   */
   fieldPrefix: string;
   /** Path of the purchaser's list; default `purchaser.customQuestionResponses`. */
   purchaserField?: string | undefined;
@@ -154,7 +157,8 @@ export function validateAnswers(input: ValidateAnswersInput): ValidatedAnswers {
   const questionsById = new Map(active.map((question) => [question.customQuestionId, question]));
   const ofScope = (scope: Scope) => active.filter((question) => question.config.scope === scope);
   const skippable = input.otherItemQuestionIds ?? new Set<string>();
-  const participantField = (index: number) => `${input.fieldPrefix}.participants.${index}.customQuestionResponses`;
+  const prefix = input.fieldPrefix ? `${input.fieldPrefix}.` : '';
+  const participantField = (index: number) => `${prefix}participants.${index}.customQuestionResponses`;
 
   const merged = input.purchaserIsFirstParticipant === true;
   const purchaserField = merged ? participantField(0) : (input.purchaserField ?? 'purchaser.customQuestionResponses');

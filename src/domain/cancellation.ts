@@ -11,7 +11,6 @@
 import { randomUUID } from 'node:crypto';
 import { canSee } from '../auth/principal.ts';
 import { inTransaction, type Db } from '../db/client.ts';
-import { releasePlaces } from '../db/queries/capacity.ts';
 import {
   cancelParticipants,
   countPendingRefunds,
@@ -25,13 +24,15 @@ import {
   touchBooking,
   type CancellableBooking,
 } from '../db/queries/cancellation.ts';
+import { cancellationEventTypes, recordBookingEvents } from './booking-events.ts';
 import { bookingViews, type Booking } from './booking-view.ts';
 import { parseCancelItems, type CancelItem, type CancelItemInput } from './cancellation-input.ts';
-import { cancellationEffect, refusal, type BookingState, type CancellationEffect, type CancelRequest, type Refusal } from './cancellation-rules.ts';
+import { cancellationEffect, refusal, type BookingState, type CancelRequest, type Refusal } from './cancellation-rules.ts';
 import type { CallerDeps, Deps } from './context.ts';
 import { DomainError, notFound, type ErrorCode } from './errors.ts';
 import { fromDecimal } from './money.ts';
 import { ProcessorError } from './payment-processor.ts';
+import { releaseSessionPlaces } from './waitlist-offers.ts';
 
 export interface CancelItemError {
   /** Position of the item in the request, from 0. */
@@ -79,7 +80,7 @@ async function processItem(deps: CallerDeps, item: CancelItem, field: string): P
     inTransaction(deps.db, (tx) => {
       const current = readState(tx, item.bookingId);
       refuseIfNeeded(current.state, request, field);
-      applyEffect(tx, current.booking, cancellationEffect(current.state, request), deps.now().toISOString());
+      applyEffect(tx, current, request, deps.now().toISOString(), false, deps.waitlistOfferTtlSeconds);
     });
     return;
   }
@@ -156,8 +157,7 @@ export async function completeRefund(deps: Deps, reserved: ReservedRefund, reque
 
   inTransaction(deps.db, (tx) => {
     settleRefund(tx, reserved.refundId, 'succeeded', processorReference, now());
-    const { booking, state } = readState(tx, bookingId);
-    applyEffect(tx, booking, cancellationEffect(state, request), now());
+    applyEffect(tx, readState(tx, bookingId), request, now(), true, deps.waitlistOfferTtlSeconds);
     also?.(tx);
   });
 }
@@ -183,10 +183,24 @@ function refuseIfNeeded(state: BookingState, request: CancelRequest, field: stri
   if (refused) throw new DomainError(refused.code, refused.message, refused.field ? { field: refused.field } : undefined);
 }
 
-/** Writes an effect; places go back to the session in the same transaction as the participants change. */
-function applyEffect(db: Db, booking: CancellableBooking, effect: CancellationEffect, at: string): void {
+/**
+ * Writes what `request` does to the booking as it stands, with its events (`refundSettled`: a refund of
+ * the item just succeeded); places go back to the session in the same transaction as the participants
+ * change, after the booking's own events, so any event the freed places cause comes after them. The
+ * freed places go to the session's waitlist first (offers held for `offerTtlSeconds`).
+ */
+function applyEffect(
+  db: Db,
+  { booking, state }: { booking: CancellableBooking; state: BookingState },
+  request: CancelRequest,
+  at: string,
+  refundSettled: boolean,
+  offerTtlSeconds: number,
+): void {
+  const effect = cancellationEffect(state, request);
   cancelParticipants(db, effect.cancelParticipantIds, at);
-  releasePlaces(db, booking.sessionId, effect.releasePlaces);
   if (effect.status !== booking.status) setBookingStatus(db, booking.id, effect.status, at);
   else if (effect.cancelParticipantIds.length > 0) touchBooking(db, booking.id, at);
+  recordBookingEvents(db, [booking.id], cancellationEventTypes(state, effect, refundSettled), at);
+  releaseSessionPlaces(db, booking.sessionId, effect.releasePlaces, new Date(at), offerTtlSeconds);
 }

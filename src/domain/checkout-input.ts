@@ -110,7 +110,8 @@ function checkResponses(responses: Opt<readonly QuestionResponse[]>, field: stri
   });
 }
 
-function checkPerson(person: PurchaserInput, field: string): void {
+/** Names, contact details and answer lists of a purchaser or participant (the waitlist entry's too). */
+export function checkPerson(person: PurchaserInput, field: string): void {
   text(person.firstName, `${field}.firstName`, maxLength.name, true);
   text(person.lastName, `${field}.lastName`, maxLength.name, true);
   text(person.emailAddress, `${field}.emailAddress`, maxLength.email);

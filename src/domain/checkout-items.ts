@@ -4,8 +4,8 @@
  * Synchronous reads only; the first problem found is thrown (`details.field` points into the body).
  *
  * Order of the checks: experience (NOT_FOUND, EXPERIENCE_NOT_BOOKABLE), intended confirmation code
- * format, session (sessionTime, then sessionDuration), price tiers, participant count (bounds, then
- * places left), add-ons, discounts, coupon, credit codes, answers.
+ * format, session (sessionTime, then sessionDuration), price tiers, the waitlist offer named, participant
+ * count (bounds, then places left), add-ons, discounts, coupon, credit codes, answers.
  */
 import type { Db } from '../db/client.ts';
 import type { PricingBreakdown } from '../db/json-types.ts';
@@ -29,7 +29,8 @@ import {
   type PriceItemInput,
   type ResolvedCredit,
 } from './pricing.ts';
-import { assertNotStarted, sessionForItem } from './sessions.ts';
+import { assertNotStarted, remainingPlaces, sessionForItem } from './sessions.ts';
+import { placesHeldForItem } from './waitlist-conversion.ts';
 
 export interface PreparedParticipant {
   firstName: string;
@@ -54,12 +55,15 @@ export interface PreparedItem {
   notes: string | null;
   internalNotes: string | null;
   metadata: Record<string, unknown> | null;
+  /** The waitlist entry whose offered places the item takes. */
+  waitlistEntryId: string | null;
 }
 
 /** What the items of one cart share while they are checked one after the other. */
 export interface CartContext {
   db: Db;
   brand: BrandRow;
+  cartId: string;
   now: Date;
   /**
    * Places asked for by the items checked so far, per session, less the places this cart's current
@@ -97,6 +101,13 @@ function itemSession(ctx: CartContext, experience: ExperienceRow, item: CartItem
   return session;
 }
 
+/** Places held for the item's waitlist offer (checked), which only this item may take; 0 without one. */
+function offerPlaces(ctx: CartContext, session: SessionRow, item: CartItemInput, field: string): number {
+  if (item.waitlistEntryId == null) return 0;
+  const claim = { entryId: item.waitlistEntryId, brandId: ctx.brand.id, sessionId: session.id, cartId: ctx.cartId, count: item.participants.length, now: ctx.now, field };
+  return placesHeldForItem(ctx.db, claim);
+}
+
 function itemParticipants(ctx: CartContext, experience: ExperienceRow, session: SessionRow, item: CartItemInput, field: string): PreparedParticipant[] {
   const tiers = new Map(priceTiersOfExperience(ctx.db, experience.id).map((tier) => [tier.name, tier.priceMinor]));
   const participants = item.participants.map((p, j) => {
@@ -111,7 +122,8 @@ function itemParticipants(ctx: CartContext, experience: ExperienceRow, session: 
     return { firstName, lastName, emailAddress: orNull(p.emailAddress), phoneNumber: orNull(p.phoneNumber), priceTierName, priceMinor };
   });
   // Lapsed holds not swept yet are free: the checkout transaction sweeps them before taking places.
-  const free = session.capacity - session.reserved + lapsedPlaces(ctx.db, session.id, ctx.now.toISOString());
+  // Places held for waitlist offers are not on sale, except the item's own offer's.
+  const free = remainingPlaces(session) + offerPlaces(ctx, session, item, field) + lapsedPlaces(ctx.db, session.id, ctx.now.toISOString());
   const remaining = free - (ctx.placesAsked.get(session.id) ?? 0);
   const limits = { min: experience.minimumRequiredToBook, max: experience.maximumAllowedToBook, remaining };
   checkParticipantCount(participants.length, limits, `${field}.participants`);
@@ -150,7 +162,7 @@ function itemPricing(ctx: CartContext, item: CartItemInput, field: string): Omit
 
 /** Checkout extras kept as given until a later issue gives them rules; the partner's own metadata under `partner`. */
 function itemMetadata(item: CartItemInput): Record<string, unknown> | null {
-  const extras = { accessCode: item.accessCode, resourceGroupId: item.resourceGroupId, resourceQuantity: item.resourceQuantity, waitlistEntryId: item.waitlistEntryId };
+  const extras = { accessCode: item.accessCode, resourceGroupId: item.resourceGroupId, resourceQuantity: item.resourceQuantity };
   const kept: Record<string, unknown> = Object.fromEntries(Object.entries(extras).filter(([, value]) => value !== null && value !== undefined));
   if (item.metadata) kept.partner = item.metadata;
   return Object.keys(kept).length > 0 ? kept : null;
@@ -188,5 +200,6 @@ export function prepareItem(ctx: CartContext, item: CartItemInput, index: number
     notes: orNull(item.notes),
     internalNotes: orNull(item.internalNotes),
     metadata: itemMetadata(item),
+    waitlistEntryId: orNull(item.waitlistEntryId),
   };
 }

@@ -1,7 +1,9 @@
 /**
  * The checkout transaction: everything a checkout creates happens in it, or nothing does. It sweeps
- * lapsed holds, replaces the cart's unpaid checkout, takes places (the authoritative capacity check),
- * then writes the intent, the bookings with participants and answers, and the credit redemptions.
+ * lapsed holds and waitlist offers, replaces the cart's unpaid checkout, takes places (the authoritative
+ * capacity check; an item naming a waitlist entry takes its offer's places), then writes the intent, the
+ * bookings with participants and answers, and the credit redemptions. Places it freed and did not take
+ * back are offered to the sessions' waitlists before it commits.
  */
 import { randomUUID } from 'node:crypto';
 import { hashSecret } from '../auth/authenticate.ts';
@@ -24,11 +26,14 @@ import {
 } from '../db/queries/checkout.ts';
 import { markCartPaid } from '../db/queries/payments.ts';
 import type { StoredAnswer } from './answers.ts';
+import { recordBookingEvents } from './booking-events.ts';
 import type { PreparedItem } from './checkout-items.ts';
 import type { PreparedPurchaser } from './checkout-purchaser.ts';
 import { generateConfirmationCode } from './confirmation-codes.ts';
 import { DomainError, notFound } from './errors.ts';
 import { expireDueHolds, failProcessingBookings } from './holds.ts';
+import { markConverted, takeOfferedPlaces } from './waitlist-conversion.ts';
+import { expireDueOffers, offerFreedPlaces } from './waitlist-offers.ts';
 
 export interface CheckoutPlan {
   brand: BrandRow;
@@ -40,9 +45,16 @@ export interface CheckoutPlan {
   intent: { processor: string; reference: string; clientSecret: string } | null;
   now: Date;
   holdTtlSeconds: number;
+  waitlistOfferTtlSeconds: number;
 }
 
-interface Written {
+/** Bookings of the cart this checkout replaces, and sessions whose freed places it offers before committing. */
+interface Replacement {
+  replaced: Set<string>;
+  freed: Set<string>;
+}
+
+interface Written extends Replacement {
   at: string;
   cartCode: string;
   intentId: string | null;
@@ -59,7 +71,7 @@ function freshCode(tx: Db, brandId: string): string {
 }
 
 /** The cart's confirmation code, once its previous unpaid checkout is replaced (or the cart created). */
-function openCart(tx: Db, plan: CheckoutPlan, at: string): string {
+function openCart(tx: Db, plan: CheckoutPlan, at: string, replacement: Replacement): string {
   const cart = findCartRow(tx, plan.cartId);
   if (cart && cart.brandId !== plan.brand.id) throw notFound('Cart', plan.cartId);
   if (!cart) {
@@ -70,7 +82,10 @@ function openCart(tx: Db, plan: CheckoutPlan, at: string): string {
   if (cart.status === 'paid') {
     throw new DomainError('CART_ALREADY_PAID', `Cart ${cart.id} is already paid; use a new cart id for a new checkout`, { field: 'cartId' });
   }
-  failProcessingBookings(tx, processingBookingIdsOfCart(tx, cart.id), plan.now);
+  const replaced = processingBookingIdsOfCart(tx, cart.id);
+  for (const id of replaced) replacement.replaced.add(id);
+  // Their places are offered to waitlists only after this checkout took back what it needs.
+  failProcessingBookings(tx, replaced, plan.now, plan.waitlistOfferTtlSeconds, replacement.freed);
   cancelOpenIntentsOfCart(tx, cart.id, at);
   touchCart(tx, cart.id, at);
   return cart.confirmationCode;
@@ -95,11 +110,22 @@ function answerRows(bookingId: string, groups: ReadonlyArray<{ participantId: st
   );
 }
 
-function writeItem(tx: Db, plan: CheckoutPlan, item: PreparedItem, written: Written): string {
+/** From the item's waitlist offer when it names one; otherwise from places on sale, never from offers' holds. */
+function takeItemPlaces(tx: Db, plan: CheckoutPlan, item: PreparedItem, written: Written): void {
   const field = `data.${item.index}`;
-  if (!takePlaces(tx, item.session.id, item.participants.length)) {
+  const count = item.participants.length;
+  if (item.waitlistEntryId) {
+    const claim = { entryId: item.waitlistEntryId, brandId: plan.brand.id, sessionId: item.session.id, cartId: plan.cartId, count, now: plan.now, field };
+    takeOfferedPlaces(tx, claim, written.replaced, written.freed);
+    return;
+  }
+  if (!takePlaces(tx, item.session.id, count)) {
     throw new DomainError('CAPACITY_EXCEEDED', `Not enough places are left on the session at ${item.session.startLocal}`, { field: `${field}.participants` });
   }
+}
+
+function writeItem(tx: Db, plan: CheckoutPlan, item: PreparedItem, written: Written): string {
+  takeItemPlaces(tx, plan, item, written);
   const id = randomUUID();
   const paid = plan.intent === null;
   const people: ParticipantInsert[] = item.participants.map((p, position) => ({ id: randomUUID(), bookingId: id, position, ...p, cancelledAt: null }));
@@ -146,6 +172,9 @@ function writeItem(tx: Db, plan: CheckoutPlan, item: PreparedItem, written: Writ
       throw new DomainError('INVALID_CREDIT_CODE', `Credit code ${redemption.code}: applied value exceeds balance`, { field: redemption.field, creditCode: redemption.code });
     }
   }
+  // A free booking is confirmed as it is created: both events, each showing it confirmed.
+  recordBookingEvents(tx, [id], paid ? ['booking.created', 'booking.confirmed'] : ['booking.created'], written.at);
+  if (item.waitlistEntryId) markConverted(tx, item.waitlistEntryId, id, written.at);
   return id;
 }
 
@@ -153,8 +182,10 @@ function writeItem(tx: Db, plan: CheckoutPlan, item: PreparedItem, written: Writ
 export function writeCheckout(db: Db, plan: CheckoutPlan): string[] {
   return inTransaction(db, (tx) => {
     const at = plan.now.toISOString();
-    expireDueHolds(tx, plan.now);
-    const cartCode = openCart(tx, plan, at);
+    expireDueOffers(tx, plan.now, plan.waitlistOfferTtlSeconds);
+    expireDueHolds(tx, plan.now, plan.waitlistOfferTtlSeconds);
+    const replacement: Replacement = { replaced: new Set(), freed: new Set() };
+    const cartCode = openCart(tx, plan, at, replacement);
     let intentId: string | null = null;
     if (plan.intent) {
       intentId = randomUUID();
@@ -172,8 +203,9 @@ export function writeCheckout(db: Db, plan: CheckoutPlan): string[] {
         updatedAt: at,
       });
     }
-    const ids = plan.items.map((item) => writeItem(tx, plan, item, { at, cartCode, intentId }));
+    const ids = plan.items.map((item) => writeItem(tx, plan, item, { at, cartCode, intentId, ...replacement }));
     if (!plan.intent) markCartPaid(tx, plan.cartId, at);
+    for (const sessionId of replacement.freed) offerFreedPlaces(tx, sessionId, plan.now, plan.waitlistOfferTtlSeconds);
     return ids;
   });
 }

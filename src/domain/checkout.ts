@@ -46,6 +46,7 @@ async function prepareItems(deps: CallerDeps, brand: BrandRow, input: CreatePaym
   const ctx: CartContext = {
     db: deps.db,
     brand,
+    cartId: input.cartId,
     now,
     // A new checkout of this cart gives its current holds back first: they count as free here.
     placesAsked: new Map(holds.places.map((held) => [held.sessionId, -held.count])),
@@ -98,6 +99,7 @@ export async function createPaymentIntent(deps: CallerDeps, input: CreatePayment
     // Holds run from when they are taken, after the processor answered.
     now: deps.now(),
     holdTtlSeconds: deps.holdTtlSeconds,
+    waitlistOfferTtlSeconds: deps.waitlistOfferTtlSeconds,
   });
   return { totalNetAmount, ...(intent ? { paymentIntentSecret: intent.clientSecret } : {}), brandId: brand.id, cartId: input.cartId };
 }

@@ -4,7 +4,6 @@
  * timer; since the state lives in the database, a restarted process simply carries on.
  */
 import { inTransaction, type Db } from '../db/client.ts';
-import { releasePlaces } from '../db/queries/capacity.ts';
 import {
   cancelIntentsWithoutHolds,
   lapsedHolds,
@@ -13,6 +12,8 @@ import {
   returnCreditRedemptions,
   type HeldBooking,
 } from '../db/queries/holds.ts';
+import { recordBookingEvents } from './booking-events.ts';
+import { expireDueOffers, releaseSessionPlaces } from './waitlist-offers.ts';
 
 function placesBySession(held: readonly HeldBooking[]): Map<string, number> {
   const places = new Map<string, number>();
@@ -21,19 +22,22 @@ function placesBySession(held: readonly HeldBooking[]): Map<string, number> {
 }
 
 /**
- * Each of `bookingIds` still `processing` becomes `failed`: its places go back to the session and its
- * credit redemptions to their codes. Returns the ids actually failed (others had moved on). Payment
- * intents are left to the caller. Call inside a transaction (`db` is the transaction).
+ * Each of `bookingIds` still `processing` becomes `failed` (recording `booking.failed`): its places go
+ * back to the session and its credit redemptions to their codes. Returns the ids actually failed
+ * (others had moved on). Payment intents are left to the caller. Call inside a transaction (`db` is
+ * the transaction).
  */
-export function failProcessingBookings(db: Db, bookingIds: readonly string[], now: Date): string[] {
-  return failHeld(db, processingBookings(db, bookingIds), now);
+export function failProcessingBookings(db: Db, bookingIds: readonly string[], now: Date, offerTtlSeconds: number, deferOffersTo?: Set<string>): string[] {
+  return failHeld(db, processingBookings(db, bookingIds), now, offerTtlSeconds, deferOffersTo);
 }
 
-function failHeld(db: Db, held: readonly HeldBooking[], now: Date): string[] {
+/** The freed places go to the sessions' waitlists first (`releaseSessionPlaces`, which `deferOffersTo` is passed to). */
+function failHeld(db: Db, held: readonly HeldBooking[], now: Date, offerTtlSeconds: number, deferOffersTo?: Set<string>): string[] {
   if (held.length === 0) return [];
   const ids = held.map((booking) => booking.id);
   markBookingsFailed(db, ids, now.toISOString());
-  for (const [sessionId, count] of placesBySession(held)) releasePlaces(db, sessionId, count);
+  recordBookingEvents(db, ids, ['booking.failed'], now.toISOString());
+  for (const [sessionId, count] of placesBySession(held)) releaseSessionPlaces(db, sessionId, count, now, offerTtlSeconds, deferOffersTo);
   returnCreditRedemptions(db, ids);
   return ids;
 }
@@ -42,9 +46,9 @@ function failHeld(db: Db, held: readonly HeldBooking[], now: Date): string[] {
  * Fails every `processing` booking whose hold lapsed at or before `now`, then cancels their payment
  * intents that have nothing left to pay for. Returns the failed booking ids. Call inside a transaction.
  */
-export function expireDueHolds(db: Db, now: Date): string[] {
+export function expireDueHolds(db: Db, now: Date, offerTtlSeconds: number): string[] {
   const lapsed = lapsedHolds(db, now.toISOString());
-  const failed = failHeld(db, lapsed, now);
+  const failed = failHeld(db, lapsed, now, offerTtlSeconds);
   const intents = new Set(lapsed.flatMap((booking) => (booking.paymentIntentId ? [booking.paymentIntentId] : [])));
   cancelIntentsWithoutHolds(db, [...intents], now.toISOString());
   return failed;
@@ -53,22 +57,36 @@ export function expireDueHolds(db: Db, now: Date): string[] {
 export interface HoldSweeperDeps {
   db: Db;
   now: () => Date;
+  /** How long places offered to a waitlist entry stay held for it. */
+  waitlistOfferTtlSeconds: number;
   /** Where a failed sweep is reported (a pino logger fits). */
   log: { error(details: object, message: string): void };
 }
 
 /**
- * Sweeps lapsed holds every `intervalMs`, so places return even when no checkout comes along. The timer
- * does not keep the process alive; call the returned function to stop it.
+ * One sweep: lapsed holds, then lapsed waitlist offers, each in its own transaction so one failing
+ * does not hold the other back. Freed places are offered to the next waiting entries in both.
+ */
+export function sweepOnce(deps: HoldSweeperDeps): void {
+  const sweeps: Array<[string, (tx: Db, now: Date) => unknown]> = [
+    ['sweeping lapsed holds failed', (tx, now) => expireDueHolds(tx, now, deps.waitlistOfferTtlSeconds)],
+    ['sweeping lapsed waitlist offers failed', (tx, now) => expireDueOffers(tx, now, deps.waitlistOfferTtlSeconds)],
+  ];
+  for (const [failure, sweep] of sweeps) {
+    try {
+      inTransaction(deps.db, (tx) => sweep(tx, deps.now()));
+    } catch (error) {
+      deps.log.error({ err: error }, failure);
+    }
+  }
+}
+
+/**
+ * Sweeps lapsed holds and lapsed waitlist offers every `intervalMs`, so places return even when no
+ * checkout comes along. The timer does not keep the process alive; call the returned function to stop it.
  */
 export function startHoldSweeper(deps: HoldSweeperDeps, intervalMs = 5000): () => void {
-  const timer = setInterval(() => {
-    try {
-      inTransaction(deps.db, (tx) => expireDueHolds(tx, deps.now()));
-    } catch (error) {
-      deps.log.error({ err: error }, 'sweeping lapsed holds failed');
-    }
-  }, intervalMs);
+  const timer = setInterval(() => sweepOnce(deps), intervalMs);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -12,6 +12,7 @@ import {
   insertRunningRecord,
 } from '../db/queries/idempotency.ts';
 import type { Deps } from './context.ts';
+import { seal, unseal } from './encryption.ts';
 import { DomainError, invalid } from './errors.ts';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -46,7 +47,11 @@ export type IdempotencyStart = { outcome: 'proceed' } | { outcome: 'replay'; sta
  * (`replay`). The same key with another request is IDEMPOTENCY_KEY_REUSED; with the same request
  * still running, IDEMPOTENCY_KEY_IN_USE. Records older than the window count as absent and are removed.
  */
-export async function beginIdempotentRequest(deps: Deps, input: IdempotentRequest & { requestHash: string }): Promise<IdempotencyStart> {
+export async function beginIdempotentRequest(
+  deps: Deps,
+  input: IdempotentRequest & { requestHash: string },
+  encryptionKey: Buffer,
+): Promise<IdempotencyStart> {
   const now = deps.now();
   const cutoff = new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString();
   const found = inTransaction(deps.db, (tx) => {
@@ -68,16 +73,37 @@ export async function beginIdempotentRequest(deps: Deps, input: IdempotentReques
       field: IDEMPOTENCY_HEADER,
     });
   }
-  return { outcome: 'replay', status: found.responseStatus, body: found.responseBody ?? '' };
+  return { outcome: 'replay', status: found.responseStatus, body: readStoredBody(found.responseBody, input, encryptionKey) };
+}
+
+/** Stored answers are sealed: they can carry a payment intent's or a webhook endpoint's secret. */
+const bodyContext = (input: IdempotentRequest) => `idempotency/${input.apiKeyId}/${input.key}`;
+
+function readStoredBody(sealed: string | null, input: IdempotentRequest, encryptionKey: Buffer): string {
+  if (sealed === null) return '';
+  try {
+    return unseal(encryptionKey, sealed, bodyContext(input));
+  } catch {
+    // Running the request again could apply it twice (a refund, a checkout): refuse instead.
+    throw new DomainError(
+      'IDEMPOTENCY_KEY_REUSED',
+      `The stored answer for this ${IDEMPOTENCY_HEADER} can no longer be read (the server's encryption key changed); check the resource and use a new key`,
+      { field: IDEMPOTENCY_HEADER },
+    );
+  }
 }
 
 /**
  * Stores the answer to replay. A server error (5xx) is not an answer worth keeping: the record is
  * removed so a retry runs again.
  */
-export async function completeIdempotentRequest(deps: Deps, input: IdempotentRequest & { status: number; body: string }): Promise<void> {
+export async function completeIdempotentRequest(
+  deps: Deps,
+  input: IdempotentRequest & { status: number; body: string },
+  encryptionKey: Buffer,
+): Promise<void> {
   if (input.status >= 500) deleteRecord(deps.db, input.apiKeyId, input.key);
-  else completeRecord(deps.db, input.apiKeyId, input.key, input.status, input.body);
+  else completeRecord(deps.db, input.apiKeyId, input.key, input.status, seal(encryptionKey, input.body, bodyContext(input)));
 }
 
 /** Frees the key of a request that ended without an answer (the client went away first). */

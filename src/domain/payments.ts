@@ -21,6 +21,7 @@ import {
   type IntentBookingRow,
   type IntentRow,
 } from '../db/queries/payments.ts';
+import { recordBookingEvent } from './booking-events.ts';
 import { completeRefund, reserveRefund, type ReservedRefund } from './cancellation.ts';
 import { currentCheckout } from './carts.ts';
 import type { Deps } from './context.ts';
@@ -54,7 +55,7 @@ function recordFailure(deps: Deps, reference: string): PaymentOutcome | null {
     if (!recordsFailure(intent.status)) return unchanged(intent);
     const now = deps.now();
     setIntentStatus(tx, intent.id, 'failed', now.toISOString());
-    failProcessingBookings(tx, bookingsOfIntent(tx, intent.id).map((b) => b.id), now);
+    failProcessingBookings(tx, bookingsOfIntent(tx, intent.id).map((b) => b.id), now, deps.waitlistOfferTtlSeconds);
     return { ...unchanged(intent), intentStatus: 'failed', changed: true };
   });
 }
@@ -103,10 +104,12 @@ function settleBooking(tx: Db, intent: IntentRow, booking: IntentBookingRow, cur
       return [];
     case 'confirm':
       setBookingStatus(tx, booking.id, 'confirmed', at);
+      recordBookingEvent(tx, 'booking.confirmed', booking.id, at);
       return [];
     case 'retake':
       if (retake(tx, booking)) {
         setBookingStatus(tx, booking.id, 'confirmed', at);
+        recordBookingEvent(tx, 'booking.confirmed', booking.id, at);
         return [];
       }
       return action.amountMinor > 0 ? [refundInFull(tx, intent, booking, action.amountMinor, at)] : [];
@@ -147,6 +150,7 @@ function refundInFull(tx: Db, intent: IntentRow, booking: IntentBookingRow, amou
   if (booking.status !== 'cancelled') {
     cancelActiveParticipants(tx, booking.id, at);
     setBookingStatus(tx, booking.id, 'cancelled', at);
+    recordBookingEvent(tx, 'booking.cancelled', booking.id, at);
   }
   return reserveRefund(tx, { id: booking.id, intentReference: intent.processorReference, currency: booking.currency }, amountMinor, at);
 }

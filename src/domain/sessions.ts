@@ -20,7 +20,7 @@ export interface Session {
   /** Minutes. */
   duration: number;
   capacity: number;
-  /** Places not held by active participants of processing or confirmed bookings. */
+  /** Places on sale: not held by active participants of processing or confirmed bookings, nor for waitlist offers. */
   remaining: number;
   /** The experience's waitlist, where guests can queue for a sold-out session; null when it has none. */
   waitlistId: string | null;

@@ -21,6 +21,8 @@ export const enumValues = {
   QuestionScope: spell(['purchaser', 'participant']),
   ConditionsMatchType: spell(['any', 'all']),
   ConditionRule: spell(['value_matches']),
+  WaitlistEntryStatus: spell(['waiting', 'offered', 'converted', 'expired', 'cancelled']),
+  WebhookDeliveryStatus: spell(['pending', 'delivered', 'failed']),
   PaymentMethod: spell(
     ['credit-card', 'room-charge', 'member-number', 'loyalty', 'regional-processor', 'cash', 'pay-later', 'pay-upon-arrival'],
   ),

@@ -38,7 +38,7 @@ function principalOf(deps: Deps, headers: Record<string, string | string[] | und
   }
 }
 
-export function installIdempotency(app: RestApp, deps: Deps): void {
+export function installIdempotency(app: RestApp, deps: Deps, encryptionKey: Buffer): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     request.rawBody = body as string;
@@ -53,7 +53,7 @@ export function installIdempotency(app: RestApp, deps: Deps): void {
     if (!principal) return;
     const rawBody = request.rawBody ?? (typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null));
     const claim = { apiKeyId: principal.keyId, key };
-    const start = await beginIdempotentRequest(deps, { ...claim, requestHash: requestFingerprint(request.method, request.url, rawBody) });
+    const start = await beginIdempotentRequest(deps, { ...claim, requestHash: requestFingerprint(request.method, request.url, rawBody) }, encryptionKey);
     if (start.outcome === 'proceed') {
       request.idempotency = { ...claim, settled: false };
       return;
@@ -66,7 +66,7 @@ export function installIdempotency(app: RestApp, deps: Deps): void {
     if (!claim || claim.settled) return payload;
     claim.settled = true;
     if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
-      await completeIdempotentRequest(deps, { ...claim, status: reply.statusCode, body: payload.toString() });
+      await completeIdempotentRequest(deps, { ...claim, status: reply.statusCode, body: payload.toString() }, encryptionKey);
     } else {
       await abandonIdempotentRequest(deps, claim);
     }

@@ -2,16 +2,20 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import { authenticate, requirePrincipal } from '../auth/authenticate.ts';
 import type { Deps } from '../domain/context.ts';
+import type { WebhookSettings } from '../domain/webhook-settings.ts';
 import { availabilityRoutes } from './routes/availability.ts';
 import { bookingRoutes } from './routes/bookings.ts';
 import { brandRoutes } from './routes/brands.ts';
 import { cancellationRoutes } from './routes/cancellation.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
+import { eventRoutes } from './routes/events.ts';
 import { experienceRoutes } from './routes/experiences.ts';
 import { hostRoutes } from './routes/hosts.ts';
 import { listingRoutes } from './routes/listings.ts';
 import { paymentRoutes } from './routes/payments.ts';
 import { reviewRoutes } from './routes/reviews.ts';
+import { waitlistRoutes } from './routes/waitlists.ts';
+import { webhookEndpointRoutes } from './routes/webhook-endpoints.ts';
 
 export type RestApp = FastifyInstance<
   RawServerDefault,
@@ -22,7 +26,7 @@ export type RestApp = FastifyInstance<
 >;
 
 /** The partner REST face: every route authenticates first, then validates, then calls the domain. */
-export function restRoutes(deps: Deps) {
+export function restRoutes(deps: Deps, webhooks: WebhookSettings) {
   return async function rest(app: RestApp) {
     app.addHook('onRequest', async (request) => {
       request.caller = { ...deps, principal: requirePrincipal(authenticate(deps.db, request.headers)) };
@@ -36,6 +40,9 @@ export function restRoutes(deps: Deps) {
     bookingRoutes(app);
     cancellationRoutes(app);
     checkoutRoutes(app);
+    waitlistRoutes(app);
+    webhookEndpointRoutes(app, webhooks);
+    eventRoutes(app);
   };
 }
 

@@ -102,10 +102,9 @@ describe('creating a payment intent', () => {
     expect(view.body.participants.map((p: any) => p.firstName)).toEqual(['Ana']);
   });
 
-  it('keeps accessCode, resource fields, waitlistEntryId and the metadata with the booking', async () => {
+  it('keeps accessCode, resource fields and the metadata with the booking', async () => {
     const s = session();
     const cartId = randomUUID();
-    const waitlistEntryId = randomUUID();
     await checkout(
       {
         data: [
@@ -116,7 +115,6 @@ describe('creating a payment intent', () => {
             accessCode: 'VIP-2027',
             resourceGroupId: 'boat-2',
             resourceQuantity: 1,
-            waitlistEntryId,
             metadata: { partnerRef: 'ORD-77', tags: ['a'] },
           },
         ],
@@ -128,7 +126,6 @@ describe('creating a payment intent', () => {
       accessCode: 'VIP-2027',
       resourceGroupId: 'boat-2',
       resourceQuantity: 1,
-      waitlistEntryId,
       partner: { partnerRef: 'ORD-77', tags: ['a'] },
     });
   });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { demoIds } from '../../src/db/seed/ids.ts';
-import { seedDemoDataIfEmpty } from '../../src/db/seed/index.ts';
+import { demoId, demoIds } from '../../src/db/seed/ids.ts';
+import { demoSoldOutSession, seedDemoDataIfEmpty } from '../../src/db/seed/index.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 import { freshDb } from '../support/db.ts';
 
@@ -69,5 +69,23 @@ describe('demo data through the API', () => {
     expect(questions.some((q) => q.config.conditions?.length)).toBe(true);
     const english = await t.rest('GET', `/v1/brands/${brands.lisbon}/experiences/${experiences.alfamaFadoNight}`, { key: LISBON });
     expect(res.body.data.fado.title).not.toBe(english.body.title);
+  });
+
+  it('has two parties waiting for the sold-out sail; freeing two places offers them to the couple first in line', async () => {
+    const soldOut = demoSoldOutSession();
+    const day = soldOut.startDateTime.slice(0, 10);
+    const availability = await t.rest('GET', `/v1/brands/${brands.lisbon}/experiences/${experiences.tagusSunsetSail}/availability?from=${day}&to=${day}`, { key: LISBON });
+    const session = availability.body.data.find((s: { startDateTime: string }) => s.startDateTime === soldOut.startDateTime);
+    expect(session.remaining).toBe(0);
+    const entries = `/v1/brands/${brands.lisbon}/waitlists/${session.waitlistId}/entries?sessionStartDateTime=${soldOut.startDateTime}`;
+    const line = (await t.rest('GET', entries, { key: LISBON })).body.data as Array<{ purchaser: { lastName: string }; status: string }>;
+    expect(line.map((e) => [e.purchaser.lastName, e.status])).toEqual([['Nakamura', 'waiting'], ['Oliveira', 'waiting']]);
+
+    const whitaker = (key: string) => demoId('lisbon', key, 'whitaker-couple');
+    const participants = [1, 2].map((n) => demoId('lisbon', 'participant', `whitaker-couple/${n}`));
+    const cancel = await t.rest('POST', '/v1/bookings/cancel', { key: LISBON, body: { bookings: [{ bookingId: whitaker('booking'), participants }] } });
+    expect(cancel.status).toBe(200);
+    const after = (await t.rest('GET', entries, { key: LISBON })).body.data as Array<{ purchaser: { lastName: string }; status: string }>;
+    expect(after.map((e) => [e.purchaser.lastName, e.status])).toEqual([['Nakamura', 'offered'], ['Oliveira', 'waiting']]);
   });
 });

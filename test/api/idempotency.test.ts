@@ -164,3 +164,24 @@ describe('Idempotency-Key on GraphQL mutations', () => {
     expect(reused.status).toBe(422);
   });
 });
+
+describe('idempotent answers that carry a secret', () => {
+  it('replays a webhook endpoint’s one-time secret without keeping it readable in the database', async () => {
+    const body = JSON.stringify({ url: 'https://hooks.example.com/tessera', events: ['booking.confirmed'] });
+    const headers = { authorization: `Bearer ${brandKey}`, 'idempotency-key': 'endpoint-create-1' };
+    const first = await post(`/v1/brands/${brand.id}/webhooks`, body, headers);
+    expect(first.status).toBe(201);
+    const secret = JSON.parse(first.body).secret as string;
+    expect(secret).toMatch(/^whsec_/);
+
+    const again = await post(`/v1/brands/${brand.id}/webhooks`, body, headers);
+    expect(again.status).toBe(201);
+    expect(again.body).toBe(first.body);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(db.$client.prepare('SELECT count(*) FROM webhook_endpoints WHERE brand_id = ?').pluck().get(brand.id)).toBe(1);
+
+    const stored = db.$client.prepare("SELECT response_body FROM idempotency_keys WHERE key = 'endpoint-create-1'").pluck().get() as string;
+    expect(stored).not.toContain(secret);
+    expect(stored).not.toContain('whsec_');
+  });
+});

@@ -3,6 +3,7 @@ import { afterAll } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/db/client.ts';
 import type { PaymentProcessor } from '../../src/domain/payment-processor.ts';
+import type { WebhookAppOptions } from '../../src/webhooks/settings.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -19,6 +20,11 @@ export interface StartOptions {
   payments?: PaymentProcessor;
   holdTtlSeconds?: number;
   waitlistOfferTtlSeconds?: number;
+  /**
+   * Webhook settings. The dispatcher runs only when a test asks (`dispatch: true`), so tests that look
+   * at pending deliveries see them as queued, untouched by a background sender.
+   */
+  webhooks?: WebhookAppOptions;
 }
 
 export async function startApp(db: Db, options: StartOptions = {}): Promise<TestApp> {
@@ -27,6 +33,7 @@ export async function startApp(db: Db, options: StartOptions = {}): Promise<Test
     config: { production: options.production ?? false, LOG_LEVEL: 'silent', HOLD_TTL_SECONDS: options.holdTtlSeconds ?? 900, WAITLIST_OFFER_TTL_SECONDS: options.waitlistOfferTtlSeconds ?? 86_400 },
     now: options.now,
     payments: options.payments,
+    webhooks: { dispatch: false, ...options.webhooks },
   });
   afterAll(() => app.close());
   const auth = (key?: string): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});

@@ -43,7 +43,7 @@ describe('failProcessingBookings', () => {
     db.$client.prepare('INSERT INTO credit_redemptions (id, booking_id, credit_code_id, amount_minor) VALUES (?, ?, ?, 700)').run(randomUUID(), processing.booking.id, credit.id);
     expect(rows.reserved(s.id)).toBe(5);
 
-    const failed = inTransaction(db, (tx) => failProcessingBookings(tx, [processing.booking.id, confirmed.booking.id, randomUUID()], NOW));
+    const failed = inTransaction(db, (tx) => failProcessingBookings(tx, [processing.booking.id, confirmed.booking.id, randomUUID()], NOW, 86_400));
     expect(failed).toEqual([processing.booking.id]);
     expect([status(processing.booking.id), status(confirmed.booking.id)]).toEqual(['failed', 'confirmed']);
     expect(rows.reserved(s.id)).toBe(2);
@@ -52,7 +52,7 @@ describe('failProcessingBookings', () => {
     // Its intent is the caller's business.
     expect(intentStatus(processing.intent.id)).toBe('requires_payment');
 
-    expect(inTransaction(db, (tx) => failProcessingBookings(tx, [processing.booking.id], NOW))).toEqual([]);
+    expect(inTransaction(db, (tx) => failProcessingBookings(tx, [processing.booking.id], NOW, 86_400))).toEqual([]);
     expect([rows.reserved(s.id), rows.balance(credit.id)]).toEqual([2, 700]);
   });
 
@@ -67,7 +67,7 @@ describe('failProcessingBookings', () => {
       overrides: { holdExpiresAt: RUNNING },
     });
     expect(rows.reserved(s.id)).toBe(2);
-    inTransaction(db, (tx) => failProcessingBookings(tx, [booking.booking.id], NOW));
+    inTransaction(db, (tx) => failProcessingBookings(tx, [booking.booking.id], NOW, 86_400));
     expect(rows.reserved(s.id)).toBe(0);
   });
 });
@@ -83,7 +83,7 @@ describe('expireDueHolds', () => {
     const alone = held(s, LAPSED);
     expect(rows.reserved(s.id)).toBe(8);
 
-    const failed = inTransaction(db, (tx) => expireDueHolds(tx, NOW));
+    const failed = inTransaction(db, (tx) => expireDueHolds(tx, NOW, 86_400));
     expect(failed.sort()).toEqual([lapsed.booking.id, alone.booking.id].sort());
     expect([lapsed, running, sibling, alone].map((b) => status(b.booking.id))).toEqual(['failed', 'processing', 'processing', 'failed']);
     expect([intentStatus(lapsed.intent.id), intentStatus(alone.intent.id), intentStatus(running.intent.id)]).toEqual(['requires_payment', 'canceled', 'requires_payment']);
@@ -99,7 +99,7 @@ describe('expireDueHolds', () => {
       intentStatus: 'succeeded',
       overrides: { holdExpiresAt: LAPSED },
     });
-    inTransaction(db, (tx) => expireDueHolds(tx, NOW));
+    inTransaction(db, (tx) => expireDueHolds(tx, NOW, 86_400));
     expect([status(paidLate.booking.id), intentStatus(paidLate.intent.id)]).toEqual(['failed', 'succeeded']);
   });
 });

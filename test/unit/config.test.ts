@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, DEVELOPMENT_ENCRYPTION_KEY, loadConfig } from '../../src/config.ts';
+
+const webhookKey = Buffer.alloc(32, 7).toString('base64');
 
 describe('loadConfig', () => {
   it('uses the documented defaults', () => {
@@ -12,16 +14,44 @@ describe('loadConfig', () => {
       HOLD_TTL_SECONDS: 900,
       WAITLIST_OFFER_TTL_SECONDS: 86_400,
       PAYMENT_PROCESSOR: 'sandbox',
+      ENCRYPTION_KEY: DEVELOPMENT_ENCRYPTION_KEY,
+      WEBHOOK_TIMEOUT_MS: 10_000,
+      WEBHOOK_RETRY_BASE_SECONDS: 10,
+      WEBHOOK_MAX_AGE_SECONDS: 259_200,
+      WEBHOOK_ALLOW_PRIVATE_URLS: true,
       production: false,
     });
   });
 
   it('treats an empty variable as unset and production as production', () => {
-    expect(loadConfig({ PORT: '', NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox', DATABASE_URL: ':memory:' })).toMatchObject({
+    expect(
+      loadConfig({ PORT: '', NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox', ENCRYPTION_KEY: webhookKey, DATABASE_URL: ':memory:' }),
+    ).toMatchObject({
       PORT: 4000,
       production: true,
       DATABASE_URL: ':memory:',
+      ENCRYPTION_KEY: webhookKey,
+      WEBHOOK_ALLOW_PRIVATE_URLS: false,
     });
+  });
+
+  it('refuses production without its own webhook secret key', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox' })).toThrow(/ENCRYPTION_KEY: required in production/);
+    expect(() => loadConfig({ NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox', ENCRYPTION_KEY: DEVELOPMENT_ENCRYPTION_KEY })).toThrow(
+      /ENCRYPTION_KEY: required in production/,
+    );
+  });
+
+  it('names a malformed webhook secret key without echoing it', () => {
+    const tooShort = Buffer.alloc(16, 1).toString('base64');
+    expect(() => loadConfig({ ENCRYPTION_KEY: tooShort })).toThrow('ENCRYPTION_KEY: must be 32 bytes, base64 encoded (openssl rand -base64 32) (got <redacted>)');
+  });
+
+  it('reads the webhook delivery settings', () => {
+    expect(
+      loadConfig({ WEBHOOK_TIMEOUT_MS: '2500', WEBHOOK_RETRY_BASE_SECONDS: '0.5', WEBHOOK_MAX_AGE_SECONDS: '3600', WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }),
+    ).toMatchObject({ WEBHOOK_TIMEOUT_MS: 2500, WEBHOOK_RETRY_BASE_SECONDS: 0.5, WEBHOOK_MAX_AGE_SECONDS: 3600, WEBHOOK_ALLOW_PRIVATE_URLS: false });
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'yes' })).toThrow(/WEBHOOK_ALLOW_PRIVATE_URLS/);
   });
 
   it('refuses production without an explicit payment processor, so simulated payments are never a silent default', () => {

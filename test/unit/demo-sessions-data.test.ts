@@ -118,6 +118,41 @@ describe('the sold-out sail', () => {
   });
 });
 
+describe('the sold-out sail\'s waitlist', () => {
+  const soldOut = demoSoldOutSession(NOW);
+
+  it('has a couple, then a family of three, waiting in line', () => {
+    const entries = rows<{ purchaser: string; participants: string }>(
+      `SELECT status, position, party_size, purchaser_email_key AS email, created_at, purchaser, participants
+       FROM waitlist_entries WHERE session_id = ? ORDER BY position`,
+      soldOut.sessionId,
+    );
+    expect(entries.map(({ purchaser: _, participants: __, ...e }) => e)).toEqual([
+      { status: 'waiting', position: 1, party_size: 2, email: 'yuki.nakamura@example.jp', created_at: '2026-03-27T14:00:00.000Z' },
+      { status: 'waiting', position: 2, party_size: 3, email: 'carla.oliveira@example.com.br', created_at: '2026-03-28T04:00:00.000Z' },
+    ]);
+    const [couple, family] = entries.map((e) => ({ purchaser: JSON.parse(e.purchaser), participants: JSON.parse(e.participants) }));
+    expect(family!.participants.map((p: { firstName: string; priceTierName: string }) => `${p.firstName} ${p.priceTierName}`)).toEqual([
+      'Carla Adult',
+      'Pedro Adult',
+      'Lucas Child',
+    ]);
+    // Answers as joining stores them: every shown question of the sail, required ones answered.
+    const prompts = (answers: Array<{ question: { prompt: string }; answer: unknown }>) => answers.map((a) => [a.question.prompt, a.answer]);
+    expect(prompts(couple!.purchaser.answers)).toEqual([
+      ['Mobile number the skipper can reach you on during the day', [{ value: '+81 90 3412 7788' }]],
+      ['Are you celebrating anything on board?', [{ value: 'Anniversary', key: expect.any(String) }]],
+      ['Please accept the sailing safety rules', [{ value: true }]],
+    ]);
+    expect(prompts(family!.participants[2].answers)).toEqual([
+      ['Full name as on the passport or ID card (for the harbour master’s passenger list)', [{ value: 'Lucas Oliveira' }]],
+      ['Can this guest swim?', [{ value: 'No', key: expect.any(String) }]],
+      ['Dietary requirements for the onboard snacks', [{ value: null }]],
+    ]);
+    expect(one('SELECT held_for_offers AS held FROM sessions WHERE id = ?', soldOut.sessionId)).toEqual({ held: 0 });
+  });
+});
+
 describe('waitlists, add-ons, coupons and credit codes', () => {
   it('gives each Lisbon and Tokyo experience a waitlist, and Sunset Kayak none', () => {
     const perBrand = rows(
@@ -159,10 +194,10 @@ describe('waitlists, add-ons, coupons and credit codes', () => {
 });
 
 describe('the seeder clock', () => {
-  it('moves only sessions and the demo bookings; every other row is the same on another day', () => {
+  it('moves only sessions, the demo bookings and waitlist entries; every other row is the same on another day', () => {
     const later = freshDb();
     seedDemoDataIfEmpty(later, new Date('2026-11-22T12:00:00.000Z'));
-    const clocked = new Set(['sessions', 'bookings', 'participants', 'carts', 'payment_intents']);
+    const clocked = new Set(['sessions', 'bookings', 'participants', 'carts', 'payment_intents', 'waitlist_entries']);
     const tables = all<{ name: string }>(
       db,
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name",

@@ -13,14 +13,16 @@ import { freshDb } from '../support/db.ts';
 describe('idempotency records', () => {
   let clock = new Date('2026-11-25T12:00:00.000Z');
   const deps: Deps = { db: freshDb(), now: () => clock, payments: new SandboxProcessor(), holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400 };
-  const claim = (key: string, requestHash = 'h1') => beginIdempotentRequest(deps, { apiKeyId: 'k1', key, requestHash });
+  const encryptionKey = Buffer.alloc(32, 7);
+  const claim = (key: string, requestHash = 'h1', withKey = encryptionKey) =>
+    beginIdempotentRequest(deps, { apiKeyId: 'k1', key, requestHash }, withKey);
   const count = () => (deps.db.$client.prepare('SELECT count(*) AS n FROM idempotency_keys').get() as { n: number }).n;
 
   it('drops a 5xx answer so a retry runs again, and keeps a 4xx one', async () => {
     expect(await claim('a')).toEqual({ outcome: 'proceed' });
-    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'a', status: 502, body: '{"error":{}}' });
+    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'a', status: 502, body: '{"error":{}}' }, encryptionKey);
     expect(await claim('a')).toEqual({ outcome: 'proceed' });
-    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'a', status: 404, body: '{"nope":1}' });
+    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'a', status: 404, body: '{"nope":1}' }, encryptionKey);
     expect(await claim('a')).toEqual({ outcome: 'replay', status: 404, body: '{"nope":1}' });
   });
 
@@ -28,9 +30,19 @@ describe('idempotency records', () => {
     await claim('b');
     await abandonIdempotentRequest(deps, { apiKeyId: 'k1', key: 'b' });
     expect(await claim('b')).toEqual({ outcome: 'proceed' });
-    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'b', status: 200, body: '{}' });
+    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'b', status: 200, body: '{}' }, encryptionKey);
     await abandonIdempotentRequest(deps, { apiKeyId: 'k1', key: 'b' });
     expect(await claim('b')).toEqual({ outcome: 'replay', status: 200, body: '{}' });
+  });
+
+  it('stores answers sealed, and refuses (never re-runs) one the current key cannot read', async () => {
+    await claim('s');
+    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 's', status: 201, body: '{"paymentIntentSecret":"pi_secret_123"}' }, encryptionKey);
+    const stored = deps.db.$client.prepare("SELECT response_body FROM idempotency_keys WHERE key = 's'").pluck().get() as string;
+    expect(stored).not.toContain('pi_secret_123');
+    expect(await claim('s')).toEqual({ outcome: 'replay', status: 201, body: '{"paymentIntentSecret":"pi_secret_123"}' });
+    await expect(claim('s', 'h1', Buffer.alloc(32, 8))).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+    deps.db.$client.prepare("DELETE FROM idempotency_keys WHERE key = 's'").run();
   });
 
   it('removes records older than 24 hours', async () => {

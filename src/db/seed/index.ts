@@ -11,6 +11,7 @@ import type { BrandCatalog } from './catalog-types.ts';
 import { seedCatalog } from './catalog.ts';
 import { seedCommerce } from './commerce.ts';
 import { seedDemoBookings } from './demo-bookings.ts';
+import { seedDemoWaitlist } from './demo-waitlist.ts';
 import { kayakCatalog } from './kayak.ts';
 import { lisbonCatalog } from './lisbon.ts';
 import { seedQuestions } from './questions.ts';
@@ -27,7 +28,7 @@ const catalogs: readonly BrandCatalog[] = [lisbonCatalog, tokyoCatalog, kayakCat
 /**
  * Loads the demo data, all of it in one transaction, when the database has no brands yet (a database
  * holding anything else is left alone). Returns whether it loaded. `now` is "today" for the sessions
- * (the next 60 days) and the demo bookings only; every other row is the same on every run.
+ * (the next 60 days), the demo bookings and the waitlist entries only; every other row is the same on every run.
  */
 export function seedDemoDataIfEmpty(db: Db, now: Date = new Date()): boolean {
   return db.transaction((tx) => {
@@ -44,6 +45,7 @@ export function seedDemoDataIfEmpty(db: Db, now: Date = new Date()): boolean {
       seedCommerce(txDb, catalog);
     }
     seedDemoBookings(txDb, now);
+    seedDemoWaitlist(txDb, now);
     return true;
   }, { behavior: 'immediate' });
 }

@@ -5,10 +5,13 @@ import { bookingResolvers } from './bookings.ts';
 import { brandResolvers } from './brands.ts';
 import { cancellationResolvers } from './cancellation.ts';
 import { checkoutResolvers } from './checkout.ts';
+import { eventResolvers } from './events.ts';
 import { experienceResolvers } from './experiences.ts';
 import { hostResolvers } from './hosts.ts';
 import { listingResolvers } from './listings.ts';
 import { reviewResolvers } from './reviews.ts';
+import { waitlistResolvers } from './waitlists.ts';
+import { webhookResolvers } from './webhooks.ts';
 
 /** Every area's resolvers; each area owns distinct type names, so a shallow merge per type is enough. */
 const areas: Resolvers[] = [
@@ -21,6 +24,9 @@ const areas: Resolvers[] = [
   availabilityResolvers,
   cancellationResolvers,
   checkoutResolvers,
+  waitlistResolvers,
+  webhookResolvers,
+  eventResolvers,
 ];
 
 export const resolvers: Resolvers = { ...scalarResolvers };

@@ -11,7 +11,7 @@ export const Session = Type.Object({
   timezone: Type.String({ description: 'IANA zone of the experience, e.g. Europe/Lisbon' }),
   duration: Type.Integer({ description: 'Length in minutes' }),
   capacity: Type.Integer({ description: 'Places the session has' }),
-  remaining: Type.Integer({ description: 'Places still free: capacity less active participants of processing and confirmed bookings' }),
+  remaining: Type.Integer({ description: 'Places on sale: capacity less active participants of processing and confirmed bookings and places held for waitlist offers' }),
   waitlistId: Nullable(Type.String({ format: 'uuid', description: 'Waitlist of the experience, to join when the session is sold out' })),
 });
 

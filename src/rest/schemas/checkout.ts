@@ -31,7 +31,7 @@ const CustomQuestionResponse = Type.Object(
   { additionalProperties: false },
 );
 
-const personFields = {
+export const personFields = {
   firstName: Text(maxLength.name, 'First name', 1),
   lastName: Text(maxLength.name, 'Last name', 1),
   emailAddress: Type.Optional(Type.String({ maxLength: maxLength.email, pattern: EMAIL_PATTERN, description: 'Email address' })),
@@ -39,7 +39,7 @@ const personFields = {
   customQuestionResponses: Type.Optional(Type.Array(CustomQuestionResponse, { maxItems: MAX_RESPONSES })),
 };
 
-const CheckoutParticipant = Type.Object(
+export const CheckoutParticipant = Type.Object(
   { ...personFields, priceTierName: Text(maxLength.name, "One of the experience's price tier names", 1) },
   { additionalProperties: false },
 );
@@ -85,7 +85,7 @@ const CartItem = Type.Object(
       ),
     ),
     intendedConfirmationCode: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9]{4,16}$', description: 'Confirmation code to use when free in the brand (4-16 letters and digits, upper-cased)' })),
-    waitlistEntryId: Type.Optional(Type.String({ format: 'uuid', description: 'The waitlist entry whose offer this item takes (accepted, not used yet)' })),
+    waitlistEntryId: Type.Optional(Type.String({ format: 'uuid', description: 'A waitlist entry offered places on this session: the item takes the places held for it (at most its party) and converts it' })),
     resourceGroupId: Type.Optional(Text(maxLength.code, 'Resource group (kept with the booking)')),
     resourceQuantity: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_QUANTITY, description: 'Units of the resource (kept with the booking)' })),
   },
