@@ -4,7 +4,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { authenticate } from './auth/authenticate.ts';
+import { authenticateRequest } from './auth/request-principal.ts';
 import type { Principal } from './auth/principal.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
@@ -15,9 +15,17 @@ import { startWebhookDispatcher } from './domain/webhook-dispatcher.ts';
 import type { PaymentProcessor } from './domain/payment-processor.ts';
 import type { GraphQLContext } from './graphql/context.ts';
 import { createLoaders } from './graphql/loaders.ts';
+import { installDocumentGate } from './graphql/protections/document-gate.ts';
+import { graphqlProtections, type GraphQLAppOptions, type GraphQLConfig } from './graphql/protections/settings.ts';
 import { createGraphQLServer } from './graphql/server.ts';
+import { loggerOptions, type LogDestination } from './http/logging.ts';
+import { installRateLimit } from './http/rate-limit.ts';
+import { serverOptions, trackAnswersBeforeBody } from './http/server-options.ts';
+import { httpSettings, type HttpConfig } from './http/settings.ts';
+import { drainOptions, refuseWhileDraining } from './rest/draining.ts';
 import { restErrorHandler, sendError } from './rest/errors.ts';
 import { installIdempotency } from './rest/idempotency.ts';
+import { createObservability, type ObservabilityConfig } from './observability/index.ts';
 import { SandboxProcessor } from './payments/sandbox.ts';
 import { webhookRuntime, type WebhookAppOptions, type WebhookConfig } from './webhooks/settings.ts';
 import { publicRoutes, restRoutes } from './rest/plugin.ts';
@@ -25,31 +33,41 @@ import { ErrorResponse } from './rest/schemas/common.ts';
 
 export interface AppOptions {
   db: Db;
-  config: Pick<Config, 'production' | 'LOG_LEVEL' | 'HOLD_TTL_SECONDS' | 'WAITLIST_OFFER_TTL_SECONDS'> & WebhookConfig;
+  config: Pick<Config, 'production' | 'LOG_LEVEL' | 'HOLD_TTL_SECONDS' | 'WAITLIST_OFFER_TTL_SECONDS'> & WebhookConfig & HttpConfig & GraphQLConfig & ObservabilityConfig;
   now?: () => Date;
   /** The payment processor; the sandbox by default. */
   payments?: PaymentProcessor;
   /** Webhook settings overriding the configuration's (tests: a fake sender, short retries). */
   webhooks?: WebhookAppOptions;
+  /** GraphQL limits overriding the configuration's (tests: small limits, a trusted documents manifest). */
+  graphql?: GraphQLAppOptions;
+  /** Where log lines go instead of standard output (tests read them). */
+  logStream?: LogDestination;
 }
 
 /** The whole HTTP face: REST routes, GraphQL, health and the OpenAPI document. Call `listen` or `inject`. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const now = options.now ?? (() => new Date());
+  // First: an unusable trusted documents manifest stops the start with a ConfigError.
+  const graphqlLimits = graphqlProtections(options.config, options.graphql);
+  const observability = createObservability({ db: options.db, production: options.config.production, config: options.config });
   const deps: Deps = {
     db: options.db,
     now,
     payments: options.payments ?? new SandboxProcessor({ now }),
     holdTtlSeconds: options.config.HOLD_TTL_SECONDS,
     waitlistOfferTtlSeconds: options.config.WAITLIST_OFFER_TTL_SECONDS,
+    observer: observability.observer,
   };
+  const http = httpSettings(options.config);
   const app = Fastify({
-    logger: {
-      level: options.config.LOG_LEVEL,
-      redact: ['req.headers.authorization', 'req.headers["tessera-secret-key"]'],
-    },
+    logger: loggerOptions(options.config.LOG_LEVEL, options.logStream),
+    ...serverOptions(http),
     genReqId: () => randomUUID(),
+    // One access line per request, written by observability when the answer is sent (with route, key, brand, operation).
+    logController: observability.logController,
     bodyLimit: 1024 * 1024,
+    ...drainOptions,
     // Unknown body fields are an error, not silently dropped: a misspelt `refundAmount` must not pass.
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -57,11 +75,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  refuseWhileDraining(app);
   app.setErrorHandler(restErrorHandler);
+  await installRateLimit(app, deps.db, http);
+  trackAnswersBeforeBody(app);
+  observability.install(app);
   // Lapsed checkout holds and waitlist offers return their places even when no checkout comes along to sweep them.
   let stopHoldSweeper: (() => void) | null = null;
   app.addHook('onReady', async () => {
-    stopHoldSweeper = startHoldSweeper({ db: deps.db, now, waitlistOfferTtlSeconds: deps.waitlistOfferTtlSeconds, log: app.log });
+    stopHoldSweeper = startHoldSweeper({ db: deps.db, now, waitlistOfferTtlSeconds: deps.waitlistOfferTtlSeconds, log: app.log.child({ job: 'hold-sweeper' }) });
   });
   app.addHook('onClose', async () => stopHoldSweeper?.());
   // Pending webhook deliveries live in the database: a restarted server carries on where this one stopped.
@@ -69,9 +91,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   let stopWebhookDispatcher: (() => Promise<void>) | null = null;
   app.addHook('onReady', async () => {
     if (!webhooks.dispatcher) return;
-    stopWebhookDispatcher = startWebhookDispatcher({ db: deps.db, now, sender: webhooks.sender, log: app.log }, webhooks.dispatcher);
+    stopWebhookDispatcher = startWebhookDispatcher({ db: deps.db, now, sender: webhooks.sender, log: app.log.child({ job: 'webhook-dispatcher' }) }, webhooks.dispatcher);
   });
-  app.addHook('onClose', async () => stopWebhookDispatcher?.());
+  // A drain starts no new delivery (preClose); the ones in flight are awaited once the requests are answered.
+  let dispatcherStopping: Promise<void> | undefined;
+  app.addHook('preClose', async () => {
+    dispatcherStopping = stopWebhookDispatcher?.();
+  });
+  app.addHook('onClose', async () => dispatcherStopping ?? stopWebhookDispatcher?.());
   // Before any route is registered: its hooks and JSON parser must cover every POST, /graphql included.
   installIdempotency(app, deps, webhooks.settings.encryptionKey);
   app.setNotFoundHandler((request, reply) =>
@@ -107,17 +134,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const apollo = createGraphQLServer({
     production: options.config.production,
     log: app.log,
-    plugins: [fastifyApolloDrainPlugin(app)],
+    plugins: [fastifyApolloDrainPlugin(app), observability.graphqlPlugin],
+    protections: graphqlLimits,
   });
   await apollo.start();
+  installDocumentGate(app, graphqlLimits);
   await app.register(fastifyApollo(apollo), {
-    context: async (request): Promise<GraphQLContext> => {
+    context: observability.linkContext(async (request): Promise<GraphQLContext> => {
       let principal: Principal | null = null;
       let authError: DomainError | null = null;
       try {
-        principal = authenticate(deps.db, request.headers);
+        principal = authenticateRequest(deps.db, request);
       } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
+        if (!(error instanceof DomainError)) {
+          // Apollo answers a masked INTERNAL_SERVER_ERROR without running any plugin: log it here.
+          request.log.error({ err: error }, 'GraphQL context failed');
+          throw error;
+        }
         authError = error;
       }
       return {
@@ -132,7 +165,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         loaders: createLoaders(deps),
         webhooks: webhooks.settings,
       };
-    },
+    }),
   });
   return app;
 }

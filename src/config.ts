@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { graphqlDefaults } from './graphql/protections/defaults.ts';
+import { httpDefaults } from './http/settings.ts';
 
 /** Webhook delivery defaults, shared with `buildApp` callers that pass no full config. */
 export const webhookDefaults = { timeoutMs: 10_000, retryBaseSeconds: 10, maxAgeSeconds: 3 * 86_400 } as const;
@@ -29,6 +31,34 @@ const schema = z.object({
   WEBHOOK_MAX_AGE_SECONDS: z.coerce.number().int().min(1).max(30 * 86_400).default(webhookDefaults.maxAgeSeconds),
   /** Defaults to true outside production, false in production (SSRF guard). */
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  /** GraphQL protections (src/graphql/protections/): each document and operation is refused above these. */
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(100).default(graphqlDefaults.maxDepth),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(1_000).default(graphqlDefaults.maxAliases),
+  GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).max(1_000).default(graphqlDefaults.maxDirectives),
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).max(100_000).default(graphqlDefaults.maxTokens),
+  GRAPHQL_MAX_DOCUMENT_BYTES: z.coerce.number().int().min(1_024).max(1_048_576).default(graphqlDefaults.maxDocumentBytes),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).max(10_000_000).default(graphqlDefaults.maxCost),
+  /** Introspection and field suggestions; unset means on outside production, off in production. */
+  GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  /** An Apollo persisted query manifest: when set, only its operations run (read at start). */
+  GRAPHQL_TRUSTED_DOCUMENTS: z.string().min(1).optional(),
+  /** How long SIGTERM/SIGINT waits for in-flight requests and webhook deliveries before exiting non-zero anyway. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** HTTP protections (src/http/settings.ts): per-minute budgets per API key and per address without one. */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(httpDefaults.rateLimitPerMinute),
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(httpDefaults.anonymousRateLimitPerMinute),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(httpDefaults.requestTimeoutMs),
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(httpDefaults.keepAliveTimeoutMs),
+  CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(httpDefaults.connectionTimeoutMs),
+  MAX_HEADER_BYTES: z.coerce.number().int().min(1_024).max(1_048_576).default(httpDefaults.maxHeaderBytes),
+  /** Proxies whose X-Forwarded-For names the client: comma-separated addresses, CIDRs or loopback/linklocal/uniquelocal. */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v.split(',').map((entry) => entry.trim()) : []))
+    .refine((list) => list.every((e) => /^(loopback|linklocal|uniquelocal|[0-9A-Fa-f:.]+(\/\d{1,3})?)$/.test(e)), 'must list addresses, CIDRs, loopback, linklocal or uniquelocal, comma-separated'),
+  /** Bearer token GET /metrics requires. Unset: /metrics is open outside production and absent (404) in production. */
+  METRICS_TOKEN: z.string().regex(/^\S{16,256}$/, 'must be 16 to 256 characters without spaces (openssl rand -hex 32)').optional(),
 });
 
 export type Config = Omit<z.infer<typeof schema>, 'PAYMENT_PROCESSOR' | 'ENCRYPTION_KEY' | 'WEBHOOK_ALLOW_PRIVATE_URLS'> & {
@@ -40,7 +70,7 @@ export type Config = Omit<z.infer<typeof schema>, 'PAYMENT_PROCESSOR' | 'ENCRYPT
 
 export class ConfigError extends Error {}
 
-const secretVariables = new Set(['ENCRYPTION_KEY']);
+const secretVariables = new Set(['ENCRYPTION_KEY', 'METRICS_TOKEN']);
 
 /** Reads every setting from the environment; throws a ConfigError naming each bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { closeDatabase, openDatabase } from './db/client.ts';
 import { demoKeys, seedDemoDataIfEmpty } from './db/seed/index.ts';
+import { exitOnSignals } from './shutdown.ts';
 
 async function main() {
   const config = loadConfig();
@@ -9,17 +10,14 @@ async function main() {
   const seeded = config.production ? false : seedDemoDataIfEmpty(db);
   const app = await buildApp({ db, config });
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    await app.close();
-    closeDatabase(db);
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  exitOnSignals({
+    async close() {
+      await app.close();
+      closeDatabase(db);
+    },
+    timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    log: app.log,
+  });
 
   await app.listen({ port: config.PORT, host: config.HOST });
   const base = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${app.server.address() && typeof app.server.address() === 'object' ? (app.server.address() as { port: number }).port : config.PORT}`;

@@ -2,9 +2,12 @@
  * The shape rules of a cancel request, checked in the domain so REST and GraphQL refuse the same input
  * the same way (REST's JSON Schema catches most of it first, with the same field names).
  */
+import { MAX_PARTICIPANTS } from './checkout-input.ts';
 import { invalid } from './errors.ts';
 
 export const MAX_CANCEL_ITEMS = 100;
+/** Participant ids per item: a booking holds at most this many participants. */
+export const MAX_CANCEL_PARTICIPANTS = MAX_PARTICIPANTS;
 
 /** One item as either face receives it; GraphQL sends null for omitted fields. */
 export interface CancelItemInput {
@@ -31,6 +34,7 @@ function checkUuid(value: string, field: string): void {
 function participantIds(value: readonly string[] | null | undefined, field: string): string[] | null {
   if (value === null || value === undefined) return null;
   if (value.length === 0) throw invalid(field, `${field} must name at least one participant (omit it to cancel the whole booking)`);
+  if (value.length > MAX_CANCEL_PARTICIPANTS) throw invalid(field, `${field} must name at most ${MAX_CANCEL_PARTICIPANTS} participants`);
   value.forEach((id, j) => checkUuid(id, `${field}.${j}`));
   const duplicate = value.findIndex((id, j) => value.indexOf(id) !== j);
   if (duplicate >= 0) throw invalid(`${field}.${duplicate}`, `${field} names participant ${value[duplicate]} twice`);

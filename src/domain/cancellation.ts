@@ -31,6 +31,7 @@ import { cancellationEffect, refusal, type BookingState, type CancelRequest, typ
 import type { CallerDeps, Deps } from './context.ts';
 import { DomainError, notFound, type ErrorCode } from './errors.ts';
 import { fromDecimal } from './money.ts';
+import { notify, type RefundOutcome } from './observer.ts';
 import { ProcessorError } from './payment-processor.ts';
 import { releaseSessionPlaces } from './waitlist-offers.ts';
 
@@ -131,6 +132,8 @@ export function reserveRefund(
 export async function completeRefund(deps: Deps, reserved: ReservedRefund, request: CancelRequest, also?: (tx: Db) => void): Promise<void> {
   const now = () => deps.now().toISOString();
   const bookingId = reserved.bookingId;
+  const finished = (outcome: RefundOutcome) =>
+    notify(deps.observer, (o) => o.refundFinished?.({ outcome, amountMinor: reserved.amountMinor, currency: reserved.currency }));
   let processorReference: string;
   try {
     const result = await deps.payments.refund({
@@ -144,6 +147,7 @@ export async function completeRefund(deps: Deps, reserved: ReservedRefund, reque
     if (!(error instanceof ProcessorError)) {
       // The outcome is unknown (the processor may have refunded): keep the amount reserved and the
       // refund pending, so it can be reconciled with its idempotency key and never paid twice.
+      finished('unknown');
       throw new DomainError('PAYMENT_PROCESSOR_ERROR', 'The payment processor did not answer; the refund stays pending until reconciled', {
         refundId: reserved.refundId,
       });
@@ -152,6 +156,7 @@ export async function completeRefund(deps: Deps, reserved: ReservedRefund, reque
       settleRefund(tx, reserved.refundId, 'failed', null, now());
       releaseRefundAmount(tx, bookingId, reserved.amountMinor, now());
     });
+    finished('declined');
     throw new DomainError('PAYMENT_PROCESSOR_ERROR', 'The payment processor declined the refund; nothing was changed');
   }
 
@@ -160,6 +165,7 @@ export async function completeRefund(deps: Deps, reserved: ReservedRefund, reque
     applyEffect(tx, readState(tx, bookingId), request, now(), true, deps.waitlistOfferTtlSeconds);
     also?.(tx);
   });
+  finished('succeeded');
 }
 
 function readState(db: Db, bookingId: string): { booking: CancellableBooking; state: BookingState } {

@@ -18,8 +18,9 @@ export const MAX_QUANTITY = 1000;
 /** Question responses per respondent, and answer entries per response. */
 export const MAX_RESPONSES = 100;
 export const MAX_ANSWER_VALUES = 50;
-/** Longest `metadata`, as JSON text. */
+/** Longest `metadata`, as JSON text, and its deepest nesting (objects and arrays within it). */
 export const MAX_METADATA_BYTES = 16 * 1024;
+export const MAX_METADATA_DEPTH = 10;
 
 /** Longest strings, in characters. */
 export const maxLength = {
@@ -98,6 +99,25 @@ function integer(value: Opt<number>, field: string, min: number, max: number): v
   if (!Number.isInteger(value) || value < min || value > max) throw invalid(field, `${field} must be an integer from ${min} to ${max}`);
 }
 
+/**
+ * How deeply `value` nests, walked without recursion and given up past `limit`: a body can hold JSON
+ * nested a hundred thousand levels, which would overflow the stack of any recursive walk (JSON.stringify's too).
+ */
+function nestingBeyond(value: unknown, limit: number): boolean {
+  let level: unknown[] = [value];
+  for (let depth = 0; level.length > 0; depth++) {
+    if (depth > limit) return true;
+    level = level.flatMap((v) => (v !== null && typeof v === 'object' ? Object.values(v) : []));
+  }
+  return false;
+}
+
+function checkMetadata(metadata: Opt<Record<string, unknown>>, field: string): void {
+  if (!metadata) return;
+  if (nestingBeyond(metadata, MAX_METADATA_DEPTH)) throw invalid(field, `${field} must nest at most ${MAX_METADATA_DEPTH} levels`);
+  if (JSON.stringify(metadata).length > MAX_METADATA_BYTES) throw invalid(field, `${field} must be at most ${MAX_METADATA_BYTES} characters of JSON`);
+}
+
 function checkResponses(responses: Opt<readonly QuestionResponse[]>, field: string): void {
   count(responses?.length ?? 0, field, 0, MAX_RESPONSES);
   responses?.forEach((response, i) => {
@@ -133,9 +153,7 @@ function checkItem(item: CartItemInput, field: string): void {
   }
   text(item.notes, `${field}.notes`, maxLength.notes);
   text(item.internalNotes, `${field}.internalNotes`, maxLength.notes);
-  if (item.metadata && JSON.stringify(item.metadata).length > MAX_METADATA_BYTES) {
-    throw invalid(`${field}.metadata`, `${field}.metadata must be at most ${MAX_METADATA_BYTES} characters of JSON`);
-  }
+  checkMetadata(item.metadata, `${field}.metadata`);
   count(item.listingAddOns?.length ?? 0, `${field}.listingAddOns`, 0, MAX_ADD_ONS);
   item.listingAddOns?.forEach((line, j) => integer(line.quantity, `${field}.listingAddOns.${j}.quantity`, 1, MAX_QUANTITY));
   count(item.appliedCreditCodes?.length ?? 0, `${field}.appliedCreditCodes`, 0, MAX_CREDIT_CODES);

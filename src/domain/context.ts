@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.ts';
 import type { Db } from '../db/client.ts';
+import type { DomainObserver } from './observer.ts';
 import type { PaymentProcessor } from './payment-processor.ts';
 
 /** What every domain function may depend on. Transports build one per request. */
@@ -13,6 +14,8 @@ export interface Deps {
   holdTtlSeconds: number;
   /** How long places offered to a waitlist entry stay held for it. */
   waitlistOfferTtlSeconds: number;
+  /** Told about finished refunds (the app's metrics); optional, tests and tools leave it out. */
+  observer?: DomainObserver;
 }
 
 export interface CallerDeps extends Deps {

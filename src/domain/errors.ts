@@ -8,6 +8,8 @@ export const errorStatus = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  /** The whole request did not arrive within REQUEST_TIMEOUT_MS (answered by the HTTP server itself). */
+  REQUEST_TIMEOUT: 408,
   /** State conflicts: the request is well formed but the current state does not allow it. */
   CAPACITY_EXCEEDED: 409,
   CART_ALREADY_PAID: 409,
@@ -21,6 +23,8 @@ export const errorStatus = {
   WAITLIST_ENTRY_CLOSED: 409,
   WAITLIST_OFFER_NOT_AVAILABLE: 409,
   PAYLOAD_TOO_LARGE: 413,
+  /** A path segment longer than any id (100 characters). */
+  URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,
   /** Business-rule violations of otherwise well-formed input. */
   IDEMPOTENCY_KEY_REUSED: 422,
@@ -38,9 +42,15 @@ export const errorStatus = {
   UNKNOWN_QUESTION: 422,
   PARTICIPANT_NOT_IN_BOOKING: 422,
   REFUND_EXCEEDS_BALANCE: 422,
+  /** Too many requests for the API key (or, without one, the client address) this minute: see Retry-After. */
+  RATE_LIMITED: 429,
+  /** Request line and headers above MAX_HEADER_BYTES. */
+  HEADERS_TOO_LARGE: 431,
   INTERNAL_SERVER_ERROR: 500,
   /** The payment processor refused or failed; nothing was changed. */
   PAYMENT_PROCESSOR_ERROR: 502,
+  /** The server is shutting down: retry (on another instance). */
+  SERVICE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -12,6 +12,10 @@ import { eventEnvelope, eventTypes, isEventType, type EventEnvelope } from './ev
 import { decodeCursor, encodeCursor, pageSize, type Edge, type PageInfo } from './pagination.ts';
 
 export const DEFAULT_EVENT_PAGE_SIZE = 50;
+/** `types` filters: at most one entry per type, each no longer than this (longer is no type, and not echoed back). */
+export const MAX_EVENT_TYPE_LENGTH = 64;
+/** REST sends the filter comma-separated: every type once, at its longest. */
+export const MAX_TYPES_PARAMETER_LENGTH = eventTypes.length * (MAX_EVENT_TYPE_LENGTH + 1);
 
 export interface EventConnection {
   edges: Array<Edge<EventEnvelope>>;
@@ -50,6 +54,8 @@ function sequenceAfter(cursor: string | null | undefined): number {
 function typeFilter(types: readonly string[] | null | undefined): string[] | null {
   if (types == null) return null;
   if (types.length === 0) throw invalid('types', 'types must name at least one event type');
+  if (types.length > eventTypes.length) throw invalid('types', `types must name at most ${eventTypes.length} event types`);
+  if (types.some((type) => type.length > MAX_EVENT_TYPE_LENGTH)) throw invalid('types', `types: an entry is longer than ${MAX_EVENT_TYPE_LENGTH} characters`);
   const unknown = types.find((type) => !isEventType(type));
   if (unknown !== undefined) {
     throw invalid('types', `types: "${unknown}" is not an event type; the types are ${eventTypes.join(', ')}`);

@@ -82,10 +82,12 @@ export function sweepOnce(deps: HoldSweeperDeps): void {
 }
 
 /**
- * Sweeps lapsed holds and lapsed waitlist offers every `intervalMs`, so places return even when no
- * checkout comes along. The timer does not keep the process alive; call the returned function to stop it.
+ * Sweeps lapsed holds and lapsed waitlist offers at once, then every `intervalMs`, so places return
+ * even when no checkout comes along, and holds that lapsed while no server ran are failed on start.
+ * The timer does not keep the process alive; call the returned function to stop it.
  */
 export function startHoldSweeper(deps: HoldSweeperDeps, intervalMs = 5000): () => void {
+  sweepOnce(deps);
   const timer = setInterval(() => sweepOnce(deps), intervalMs);
   timer.unref();
   return () => clearInterval(timer);

@@ -1,3 +1,6 @@
+/** Longest language tag accepted (BCP 47 tags in use stay well under it). */
+export const MAX_LOCALE_LENGTH = 35;
+
 /**
  * Picks the translation for `locale`: the exact tag first (`pt-PT`), then its language (`pt`), else
  * null so the caller keeps the base text, which is written in the brand's language.

@@ -4,22 +4,41 @@
  */
 import { invalid } from './errors.ts';
 
-const exponents = new Map<string, number>();
+/**
+ * ISO 4217 currencies whose minor unit is not 1/100. Pinned here rather than read from Intl: the
+ * platform's CLDR data gives display digits, which differ from ISO for some currencies (HUF, COP, IDR,
+ * IQD show 0 decimals) and may change with the ICU version, and stored minor units must keep their
+ * meaning (a processor charging HUF reads 100000 as 1000.00).
+ */
+const isoExponents: Readonly<Record<string, number>> = {
+  ...Object.fromEntries('BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF'.split(' ').map((c) => [c, 0])),
+  ...Object.fromEntries('BHD IQD JOD KWD LYD OMR TND'.split(' ').map((c) => [c, 3])),
+  CLF: 4,
+  UYW: 4,
+};
 
-/** ISO 4217 minor-unit exponent of a currency, as the platform's Intl data knows it. */
+/** ISO 4217 minor-unit exponent of a currency: JPY 0, EUR 2, KWD 3. RangeError for a malformed code. */
 export function currencyExponent(currency: string): number {
-  let exponent = exponents.get(currency);
-  if (exponent === undefined) {
-    exponent = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-    exponents.set(currency, exponent);
-  }
-  return exponent;
+  const code = currency.toUpperCase();
+  if (!/^[A-Z]{3}$/.test(code)) throw new RangeError(`Not an ISO 4217 currency code: ${currency}`);
+  return isoExponents[code] ?? 2;
 }
 
-/** 4550 EUR minor -> 45.5; 4550 JPY -> 4550. Exact: goes through the decimal string, not division. */
+/**
+ * The largest amount, in minor units, that Tessera accepts: 15 digits, what a JSON number (a double)
+ * always carries exactly, so every accepted amount is shown back unchanged (10^15 - 1 EUR minor units is
+ * 9999999999999.99; a 16-digit amount such as 90071992547409.91 has no exact double).
+ */
+export const MAX_AMOUNT_MINOR = 999_999_999_999_999;
+
+/**
+ * 4550 EUR minor -> 45.5; 4550 JPY -> 4550. Exact (through the decimal string, not division) for
+ * amounts up to MAX_AMOUNT_MINOR, and for every safe integer in a currency without decimals.
+ */
 export function toDecimal(minor: number, currency: string): number {
   const exponent = currencyExponent(currency);
-  if (exponent === 0) return minor;
+  // `+ 0` turns a negative zero into zero.
+  if (exponent === 0) return minor + 0;
   const sign = minor < 0 ? '-' : '';
   const digits = String(Math.abs(minor)).padStart(exponent + 1, '0');
   return Number(`${sign}${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`);
@@ -57,7 +76,8 @@ export function toScaledInteger(value: number, places: number): number | undefin
 /**
  * A decimal amount of the API (discountAmount, refundAmount, appliedValue) as exact minor units:
  * 19.99 EUR -> 1999, 8000 JPY -> 8000. More decimals than the currency has (0.001 EUR, 1.5 JPY,
- * 0.0001 KWD), negatives, non-finite and unsafely large numbers are VALIDATION_FAILED naming `field`.
+ * 0.0001 KWD), negatives, non-finite numbers and amounts above MAX_AMOUNT_MINOR are VALIDATION_FAILED
+ * naming `field`.
  */
 export function fromDecimal(value: number, currency: string, field: string): number {
   const exponent = currencyExponent(currency);
@@ -68,7 +88,7 @@ export function fromDecimal(value: number, currency: string, field: string): num
     throw invalid(field, `${field} has more than ${exponent} decimal place(s), the precision of ${currency}`);
   }
   const minor = toScaledInteger(value, exponent);
-  if (minor === undefined) throw invalid(field, `${field} is too large`);
+  if (minor === undefined || minor > MAX_AMOUNT_MINOR) throw invalid(field, `${field} is too large`);
   return minor;
 }
 

@@ -6,6 +6,8 @@ import { invalid } from './errors.ts';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
+/** Cursors this API issues are far shorter; anything longer is refused before it is decoded. */
+export const MAX_CURSOR_LENGTH = 512;
 
 /** Items per page, 1..MAX_PAGE_SIZE; `field` names the parameter in the error. */
 export function pageSize(value: number | null | undefined, field: string): number {
@@ -60,9 +62,9 @@ export function encodeCursor(parts: readonly string[]): string {
 
 /** The parts of a cursor this API issued with `arity` parts; anything else is VALIDATION_FAILED on `field`. */
 export function decodeCursor(cursor: string, arity: number, field: string): string[] {
-  let parts: unknown;
+  let parts: unknown = null;
   try {
-    parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (cursor.length <= MAX_CURSOR_LENGTH) parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
     parts = null;
   }

@@ -16,7 +16,7 @@ import {
 } from '../db/queries/waitlists.ts';
 import { loadBrand } from './brands.ts';
 import type { CallerDeps } from './context.ts';
-import { DomainError, notFound } from './errors.ts';
+import { DomainError, invalid, notFound } from './errors.ts';
 import { normalizeSessionTime } from './sessions.ts';
 import { offerFreedPlaces } from './waitlist-offers.ts';
 import { entryView, toEntryView, type WaitlistEntry } from './waitlist-view.ts';
@@ -29,6 +29,9 @@ export interface Waitlist {
   experienceId: string;
   brandId: string;
 }
+
+/** Status filters per request: one per status (there are five), with room for repeats. */
+export const MAX_STATUS_FILTERS = 10;
 
 export interface EntriesFilter {
   /** Only entries of the session starting then (local, `YYYY-MM-DDTHH:MM[:SS]`, the experience's zone). */
@@ -54,7 +57,10 @@ export async function entriesOf(deps: CallerDeps, waitlist: Waitlist, filter: En
     if (!session) return [];
     sessionId = session.id;
   }
-  const statuses = filter.statuses ?? undefined;
+  if (filter.statuses && filter.statuses.length > MAX_STATUS_FILTERS) {
+    throw invalid('statuses', `statuses must name at most ${MAX_STATUS_FILTERS} statuses`);
+  }
+  const statuses = filter.statuses ? [...new Set(filter.statuses)] : undefined;
   return entriesOfWaitlist(deps.db, waitlist.id, { sessionId, statuses }).map(toEntryView);
 }
 

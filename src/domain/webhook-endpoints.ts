@@ -49,6 +49,8 @@ const toEndpoint = (row: WebhookEndpointRow): WebhookEndpoint => ({
  */
 export function subscribedEventTypes(events: readonly string[]): EventType[] {
   if (events.length === 0) throw invalid('events', 'events must list at least one event type, or "*" for all');
+  // More entries than there are types can only repeat one: refused before looking at them.
+  if (events.length > eventTypes.length) throw invalid('events', `events must list at most ${eventTypes.length} event types`);
   if (events.length === 1 && events[0] === ALL_EVENTS) return [...eventTypes];
   events.forEach((type, index) => {
     if (type === ALL_EVENTS) throw invalid(`events.${index}`, '"*" subscribes to every event type and must be the only entry');

@@ -5,10 +5,12 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import type { GraphQLFormattedError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { FastifyBaseLogger } from 'fastify';
 import { DomainError } from '../domain/errors.ts';
 import type { GraphQLContext } from './context.ts';
+import { apolloProtections, withoutSuggestions } from './protections/index.ts';
+import { graphqlProtections, type GraphQLProtections } from './protections/settings.ts';
 import { resolvers } from './resolvers/index.ts';
 
 const schemaDir = join(dirname(fileURLToPath(import.meta.url)), '../../schema');
@@ -36,6 +38,23 @@ const clientErrorCodes = new Set([
 export const INTERNAL_MESSAGE = 'Internal server error';
 
 /**
+ * Apollo's refusals of a malformed request (a persisted-query hash that is not its query's, an unknown
+ * persisted-query version) carry a 4xx status but no code: the client's mistake, not a fault of ours.
+ */
+function isRequestRefusal(error: unknown): boolean {
+  const status = (error as { extensions?: { http?: { status?: unknown } } } | null)?.extensions?.http?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
+/**
+ * graphql-js stops coercing variables after 50 errors and says so in an error of its own, which Apollo
+ * (unlike the 50 before it) leaves without a code: bad input all the same.
+ */
+function isVariableErrorLimit(error: unknown): boolean {
+  return error instanceof GraphQLError && !error.path && error.message.startsWith('Too many errors processing variables');
+}
+
+/**
  * Expected failures keep their code and message; anything else is masked, so no library message,
  * SQL text or stack ever reaches a client. The request id is added by the plugin below.
  */
@@ -51,6 +70,8 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
     const { stacktrace: _, ...extensions } = formatted.extensions ?? {};
     return { ...base, extensions };
   }
+  if (isRequestRefusal(error)) return { ...base, extensions: { code: 'BAD_REQUEST' } };
+  if (isVariableErrorLimit(error)) return { ...base, extensions: { code: 'BAD_USER_INPUT' } };
   return { ...base, message: INTERNAL_MESSAGE, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
 }
 
@@ -63,8 +84,8 @@ function errorReporting(log: FastifyBaseLogger): ApolloServerPlugin<GraphQLConte
           for (const error of errors) {
             const original = unwrapResolverError(error);
             const code = error.extensions?.code;
-            if (original instanceof DomainError || (typeof code === 'string' && clientErrorCodes.has(code))) continue;
-            log.error({ err: original, requestId: contextValue.requestId, path: error.path }, 'GraphQL resolver failed');
+            if (original instanceof DomainError || (typeof code === 'string' && clientErrorCodes.has(code)) || isRequestRefusal(error) || isVariableErrorLimit(error)) continue;
+            log.error({ err: original, reqId: contextValue.requestId, path: error.path }, 'GraphQL resolver failed');
           }
         },
         async willSendResponse({ response, contextValue }) {
@@ -84,17 +105,31 @@ export interface GraphQLServerOptions {
   production: boolean;
   log: FastifyBaseLogger;
   plugins?: ApolloServerPlugin<GraphQLContext>[];
+  /** Limits on documents, introspection and trusted documents; the defaults when absent. */
+  protections?: GraphQLProtections;
 }
 
 export function createGraphQLServer(options: GraphQLServerOptions): ApolloServer<GraphQLContext> {
+  const protections = options.protections ?? graphqlProtections({ production: options.production });
+  const { plugins: protectionPlugins, ...limits } = apolloProtections(protections);
   return new ApolloServer<GraphQLContext>({
     typeDefs: loadTypeDefs(),
     resolvers,
-    formatError,
+    // Suggestions name fields a client did not know of: they go with introspection.
+    formatError: protections.introspection ? formatError : (formatted, error) => withoutSuggestions(formatError(formatted, error)),
     includeStacktraceInErrorResponses: false,
-    introspection: !options.production,
+    // src/main.ts owns SIGTERM/SIGINT (drain, then exit); Apollo's own handlers would re-raise the signal mid-drain.
+    stopOnTerminationSignals: false,
+    // Switched off by our own validation rule (protections/document-rules.ts), whose message does not tell
+    // clients how Apollo Server is configured.
+    introspection: true,
+    // Apollo's defaults, stated: simple (CSRF-able) requests refused, one operation per HTTP request.
+    csrfPrevention: true,
+    allowBatchedHttpRequests: false,
+    ...limits,
     plugins: [
       errorReporting(options.log),
+      ...protectionPlugins,
       options.production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
       ...(options.plugins ?? []),
     ],

@@ -69,7 +69,9 @@ export class SandboxProcessor implements PaymentProcessor {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       throw new InvalidWebhookError('The webhook signature does not match');
     }
-    const parsed = JSON.parse(rawBody) as { id?: unknown; type?: unknown; data?: { intentReference?: unknown } };
+    // Signed is not well formed: a signed `null` or `[]` must be refused as any other non-event.
+    const json: unknown = JSON.parse(rawBody);
+    const parsed = (json !== null && typeof json === 'object' ? json : {}) as { id?: unknown; type?: unknown; data?: { intentReference?: unknown } | null };
     if (
       typeof parsed.id !== 'string' ||
       (parsed.type !== 'payment_intent.succeeded' && parsed.type !== 'payment_intent.payment_failed') ||

@@ -3,7 +3,7 @@
  * instance, before any route, so its hooks and its JSON parser (which keeps the raw body for the
  * request fingerprint) apply everywhere.
  */
-import { authenticate } from '../auth/authenticate.ts';
+import { authenticateRequest } from '../auth/request-principal.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Deps } from '../domain/context.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -29,9 +29,9 @@ declare module 'fastify' {
 export const REPLAYED_HEADER = 'idempotent-replayed';
 
 /** The caller's principal when the request carries valid credentials; anything else fails later, as usual. */
-function principalOf(deps: Deps, headers: Record<string, string | string[] | undefined>): Principal | null {
+function principalOf(deps: Deps, request: { headers: Record<string, string | string[] | undefined> }): Principal | null {
   try {
-    return authenticate(deps.db, headers);
+    return authenticateRequest(deps.db, request);
   } catch (error) {
     if (error instanceof DomainError) return null;
     throw error;
@@ -49,7 +49,7 @@ export function installIdempotency(app: RestApp, deps: Deps, encryptionKey: Buff
     const header = request.headers['idempotency-key'];
     if (request.method !== 'POST' || header === undefined) return;
     const key = checkIdempotencyKey(header);
-    const principal = principalOf(deps, request.headers);
+    const principal = principalOf(deps, request);
     if (!principal) return;
     const rawBody = request.rawBody ?? (typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null));
     const claim = { apiKeyId: principal.keyId, key };

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
-import { authenticate, requirePrincipal } from '../auth/authenticate.ts';
+import { requirePrincipal } from '../auth/authenticate.ts';
+import { authenticateRequest } from '../auth/request-principal.ts';
 import type { Deps } from '../domain/context.ts';
 import type { WebhookSettings } from '../domain/webhook-settings.ts';
 import { availabilityRoutes } from './routes/availability.ts';
@@ -29,7 +30,7 @@ export type RestApp = FastifyInstance<
 export function restRoutes(deps: Deps, webhooks: WebhookSettings) {
   return async function rest(app: RestApp) {
     app.addHook('onRequest', async (request) => {
-      request.caller = { ...deps, principal: requirePrincipal(authenticate(deps.db, request.headers)) };
+      request.caller = { ...deps, principal: requirePrincipal(authenticateRequest(deps.db, request)) };
     });
     brandRoutes(app);
     hostRoutes(app);

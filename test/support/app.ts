@@ -3,6 +3,9 @@ import { afterAll } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/db/client.ts';
 import type { PaymentProcessor } from '../../src/domain/payment-processor.ts';
+import type { GraphQLAppOptions } from '../../src/graphql/protections/settings.ts';
+import type { LogDestination } from '../../src/http/logging.ts';
+import type { HttpConfig } from '../../src/http/settings.ts';
 import type { WebhookAppOptions } from '../../src/webhooks/settings.ts';
 
 export interface TestApp {
@@ -25,17 +28,40 @@ export interface StartOptions {
    * at pending deliveries see them as queued, untouched by a background sender.
    */
   webhooks?: WebhookAppOptions;
+  /** GraphQL limits, introspection and a trusted documents manifest (the defaults otherwise). */
+  graphql?: GraphQLAppOptions;
+  /** HTTP protections (rate limits, timeouts, header size). Rate limits default to budgets no test file exhausts. */
+  http?: HttpConfig;
+  /** Captures the log lines (at `logLevel`, `info` by default); without it the app logs nothing. */
+  logStream?: LogDestination;
+  logLevel?: 'info' | 'debug' | 'trace';
+  /** METRICS_TOKEN: the bearer token GET /metrics then requires. */
+  metricsToken?: string;
 }
+
+const unlimited: HttpConfig = { RATE_LIMIT_PER_MINUTE: 1_000_000, RATE_LIMIT_ANONYMOUS_PER_MINUTE: 1_000_000 };
 
 export async function startApp(db: Db, options: StartOptions = {}): Promise<TestApp> {
   const app = await buildApp({
     db,
-    config: { production: options.production ?? false, LOG_LEVEL: 'silent', HOLD_TTL_SECONDS: options.holdTtlSeconds ?? 900, WAITLIST_OFFER_TTL_SECONDS: options.waitlistOfferTtlSeconds ?? 86_400 },
+    config: {
+      production: options.production ?? false,
+      LOG_LEVEL: options.logStream ? (options.logLevel ?? 'info') : 'silent',
+      HOLD_TTL_SECONDS: options.holdTtlSeconds ?? 900,
+      WAITLIST_OFFER_TTL_SECONDS: options.waitlistOfferTtlSeconds ?? 86_400,
+      ...unlimited,
+      METRICS_TOKEN: options.metricsToken,
+      ...options.http,
+    },
+    logStream: options.logStream,
+    graphql: options.graphql,
     now: options.now,
     payments: options.payments,
     webhooks: { dispatch: false, ...options.webhooks },
   });
   afterAll(() => app.close());
+  // Start-up work (the first sweep of lapsed holds) happens here, not inside a test's first request.
+  await app.ready();
   const auth = (key?: string): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
   return {
     app,

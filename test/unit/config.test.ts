@@ -19,6 +19,20 @@ describe('loadConfig', () => {
       WEBHOOK_RETRY_BASE_SECONDS: 10,
       WEBHOOK_MAX_AGE_SECONDS: 259_200,
       WEBHOOK_ALLOW_PRIVATE_URLS: true,
+      GRAPHQL_MAX_DEPTH: 15,
+      GRAPHQL_MAX_ALIASES: 30,
+      GRAPHQL_MAX_DIRECTIVES: 50,
+      GRAPHQL_MAX_TOKENS: 2_000,
+      GRAPHQL_MAX_DOCUMENT_BYTES: 32_768,
+      GRAPHQL_MAX_COST: 5_000,
+      SHUTDOWN_TIMEOUT_MS: 10_000,
+      RATE_LIMIT_PER_MINUTE: 600,
+      RATE_LIMIT_ANONYMOUS_PER_MINUTE: 60,
+      REQUEST_TIMEOUT_MS: 30_000,
+      KEEP_ALIVE_TIMEOUT_MS: 5_000,
+      CONNECTION_TIMEOUT_MS: 60_000,
+      MAX_HEADER_BYTES: 16_384,
+      TRUST_PROXY: [],
       production: false,
     });
   });
@@ -56,6 +70,15 @@ describe('loadConfig', () => {
 
   it('refuses production without an explicit payment processor, so simulated payments are never a silent default', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PAYMENT_PROCESSOR: required in production/);
+  });
+
+  it('reads the HTTP protections and refuses values that would switch them off', () => {
+    expect(
+      loadConfig({ RATE_LIMIT_PER_MINUTE: '100', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '5', REQUEST_TIMEOUT_MS: '2000', KEEP_ALIVE_TIMEOUT_MS: '1000', CONNECTION_TIMEOUT_MS: '9000', MAX_HEADER_BYTES: '8192', TRUST_PROXY: '10.0.0.0/8, loopback' }),
+    ).toMatchObject({ RATE_LIMIT_PER_MINUTE: 100, RATE_LIMIT_ANONYMOUS_PER_MINUTE: 5, REQUEST_TIMEOUT_MS: 2000, KEEP_ALIVE_TIMEOUT_MS: 1000, CONNECTION_TIMEOUT_MS: 9000, MAX_HEADER_BYTES: 8192, TRUST_PROXY: ['10.0.0.0/8', 'loopback'] });
+    expect(() => loadConfig({ RATE_LIMIT_PER_MINUTE: '0' })).toThrow(/RATE_LIMIT_PER_MINUTE/);
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow(/REQUEST_TIMEOUT_MS/);
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
   });
 
   it('names every bad variable and its value', () => {

@@ -79,6 +79,7 @@ export const getBrandSettingsSchema = {
     include: Type.Optional(
       Type.String({
         pattern: `^(${brandSettingsIncludes.join('|')})(,(${brandSettingsIncludes.join('|')}))*$`,
+        maxLength: 200,
         description: `Comma-separated related resources to embed: ${brandSettingsIncludes.join(', ')}`,
       }),
     ),

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { MAX_CANCEL_ITEMS } from '../../domain/cancellation-input.ts';
+import { MAX_CANCEL_ITEMS, MAX_CANCEL_PARTICIPANTS } from '../../domain/cancellation-input.ts';
 import { Booking } from './bookings.ts';
 import { Uuid, errorResponses } from './common.ts';
 
@@ -10,6 +10,7 @@ const CancelItem = Type.Object(
     participants: Type.Optional(
       Type.Array(Uuid, {
         minItems: 1,
+        maxItems: MAX_CANCEL_PARTICIPANTS,
         uniqueItems: true,
         description: 'Participant ids to cancel; only these are cancelled, even with `cancel: true`. Omit to cancel the whole booking',
       }),

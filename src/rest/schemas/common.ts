@@ -20,9 +20,9 @@ export const ErrorResponse = Type.Object(
 
 const ref = Type.Unsafe<unknown>({ $ref: 'ErrorResponse#' });
 
-/** Error responses every authenticated route can give, documented in the OpenAPI output. */
-export function errorResponses(...statuses: Array<400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429>) {
-  return Object.fromEntries([400, 401, ...statuses].map((s) => [s, ref]));
+/** Error responses every authenticated route can give (429: the key's rate limit), documented in the OpenAPI output. */
+export function errorResponses(...statuses: Array<400 | 401 | 403 | 404 | 409 | 413 | 415 | 422>) {
+  return Object.fromEntries([400, 401, 429, ...statuses].map((s) => [s, ref]));
 }
 
 export const BrandParams = Type.Object({ brandId: Uuid });

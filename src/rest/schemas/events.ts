@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { DEFAULT_EVENT_PAGE_SIZE } from '../../domain/events-feed.ts';
+import { DEFAULT_EVENT_PAGE_SIZE, MAX_TYPES_PARAMETER_LENGTH } from '../../domain/events-feed.ts';
 import { eventTypes } from '../../domain/events.ts';
-import { MAX_PAGE_SIZE } from '../../domain/pagination.ts';
+import { MAX_CURSOR_LENGTH, MAX_PAGE_SIZE } from '../../domain/pagination.ts';
 import { BrandParams, DateTime, Nullable, Uuid, errorResponses } from './common.ts';
 
 /** What webhooks POST, byte for byte: the resource in `data` is kept whole (its fields vary by type). */
@@ -22,8 +22,8 @@ export const listEventsSchema = {
     'Each element of `data` is exactly the JSON a webhook delivery of the event carries.',
   params: BrandParams,
   querystring: Type.Object({
-    after: Type.Optional(Type.String({ description: 'A `next` from an earlier call: only events after it' })),
-    types: Type.Optional(Type.String({ description: `Comma-separated event types to keep (${eventTypes.join(', ')}); all when omitted` })),
+    after: Type.Optional(Type.String({ maxLength: MAX_CURSOR_LENGTH, description: 'A `next` from an earlier call: only events after it' })),
+    types: Type.Optional(Type.String({ maxLength: MAX_TYPES_PARAMETER_LENGTH, description: `Comma-separated event types to keep (${eventTypes.join(', ')}); all when omitted` })),
     limit: Type.Optional(
       Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_EVENT_PAGE_SIZE, description: 'Events per call' }),
     ),

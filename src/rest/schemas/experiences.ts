@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { MAX_LOCALE_LENGTH } from '../../domain/locale.ts';
 import { ImageRef, Uuid, errorResponses } from './common.ts';
 import { Host } from './hosts.ts';
 import { QuestionSnapshot } from './questions.ts';
@@ -65,6 +66,7 @@ export const getExperienceSchema = {
     language: Type.Optional(
       Type.String({
         pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$',
+        maxLength: MAX_LOCALE_LENGTH,
         description: 'BCP 47 tag for translated text (e.g. `pt` or `pt-PT`); defaults to the brand language',
       }),
     ),

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { MAX_LOCALE_LENGTH } from '../../domain/locale.ts';
 import { MediaObject, Nullable, Uuid, errorResponses } from './common.ts';
 import { Host } from './hosts.ts';
 
@@ -52,6 +53,7 @@ export const getFeaturedListingsSchema = {
     locale: Type.Optional(
       Type.String({
         pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$',
+        maxLength: MAX_LOCALE_LENGTH,
         description: "BCP 47 tag for title and summary; untranslated text stays in the brand's language",
       }),
     ),

@@ -21,6 +21,7 @@ export const paymentWebhookSchema = {
   response: {
     200: Type.Object({ received: Type.Boolean({ description: 'Always true: the event was verified and handled' }) }),
     400: errorRef,
+    429: errorRef,
   },
 };
 
@@ -43,5 +44,6 @@ export const sandboxConfirmSchema = {
     200: Type.Object({ paymentIntentStatus: IntentStatus }),
     400: errorRef,
     404: errorRef,
+    429: errorRef,
   },
 };

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { waitlistEntryStatuses } from '../../db/schema.ts';
 import { EMAIL_PATTERN, MAX_PARTICIPANTS, maxLength } from '../../domain/checkout-input.ts';
 import { MAX_DURATION_MINUTES, SESSION_DATE_PATTERN, SESSION_TIME_PATTERN } from '../../domain/waitlist-input.ts';
+import { MAX_STATUS_FILTERS } from '../../domain/waitlists.ts';
 import { CheckoutParticipant, personFields } from './checkout.ts';
 import { DateTime, Nullable, Uuid, errorResponses } from './common.ts';
 
@@ -67,7 +68,9 @@ export const listWaitlistEntriesSchema = {
   querystring: Type.Object(
     {
       sessionStartDateTime: Type.Optional(Type.String({ maxLength: maxLength.sessionTime, description: 'Only this session: its local start `YYYY-MM-DDTHH:MM[:SS]`' })),
-      status: Type.Optional(Type.Array(Type.Enum(waitlistEntryStatuses), { description: 'Only these statuses (repeat the parameter)' })),
+      status: Type.Optional(
+        Type.Array(Type.Enum(waitlistEntryStatuses), { maxItems: MAX_STATUS_FILTERS, description: 'Only these statuses (repeat the parameter)' }),
+      ),
     },
     { additionalProperties: false },
   ),

@@ -25,6 +25,7 @@ export const createWebhookEndpointSchema = {
       url: Type.String({ minLength: 1, maxLength: MAX_WEBHOOK_URL_LENGTH, description: 'An absolute http(s) URL' }),
       events: Type.Array(Type.Enum([...eventTypes, ALL_EVENTS]), {
         minItems: 1,
+        maxItems: eventTypes.length,
         uniqueItems: true,
         description: 'Event types to receive, or `["*"]` for every type',
       }),

@@ -1,0 +1,143 @@
+/**
+ * The cost budget, computed for every request because it depends on the variables (page sizes), which
+ * Apollo's cache of validated documents knows nothing about. The rule, in the spirit of Shopify's and
+ * GitHub's public APIs:
+ * - each object a field returns costs 1; scalars and enums cost nothing (objects are what resolvers load);
+ * - a field with a page size (`first` or `limit`, from literals, variables or the schema's default, capped
+ *   at the domain's MAX_PAGE_SIZE since larger pages are refused anyway) multiplies the cost of what each
+ *   item selects: on a connection, its `edges` list counts that many times;
+ * - a list without a page size (a booking's participants, an experience's pictures) counts once: its
+ *   length is bounded by the data, not chosen by the client;
+ * - `@skip`/`@include` are honoured, fragments are costed once per context (no exponential walk).
+ */
+import type { ApolloServerPlugin } from '@apollo/server';
+import {
+  getArgumentValues,
+  getDirectiveValues,
+  getNamedType,
+  getNullableType,
+  getVariableValues,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  Kind,
+  SchemaMetaFieldDef,
+  TypeMetaFieldDef,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/pagination.ts';
+import { refusal } from './refusals.ts';
+
+const pageSizeArguments = new Set(['first', 'limit']);
+
+type Variables = Record<string, unknown>;
+
+function fieldDefinition(schema: GraphQLSchema, parent: GraphQLNamedType, name: string): GraphQLField<unknown, unknown> | undefined {
+  if (name === '__schema' && parent === schema.getQueryType()) return SchemaMetaFieldDef;
+  if (name === '__type' && parent === schema.getQueryType()) return TypeMetaFieldDef;
+  return isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
+}
+
+class CostWalk {
+  private readonly fragmentCosts = new Map<string, number>();
+  private readonly fragments = new Map<string, FragmentDefinitionNode>();
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    document: DocumentNode,
+    private readonly variables: Variables,
+  ) {
+    for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) this.fragments.set(def.name.value, def);
+  }
+
+  /** `page`: the page size of the connection this selection belongs to, for its list fields (`edges`). */
+  selectionSet(set: SelectionSetNode, parent: GraphQLNamedType, page: number | null): number {
+    let total = 0;
+    for (const selection of set.selections) {
+      if (!this.included(selection)) continue;
+      if (selection.kind === Kind.FIELD) total += this.field(selection, parent, page);
+      else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const type = selection.typeCondition ? this.schema.getType(selection.typeCondition.name.value) : parent;
+        total += type ? this.selectionSet(selection.selectionSet, type, page) : 0;
+      } else total += this.fragment(selection.name.value, page);
+    }
+    return total;
+  }
+
+  private fragment(name: string, page: number | null): number {
+    const key = `${name}:${page}`;
+    const known = this.fragmentCosts.get(key);
+    if (known !== undefined) return known;
+    const def = this.fragments.get(name);
+    const type = def && this.schema.getType(def.typeCondition.name.value);
+    if (!def || !type) return 0;
+    this.fragmentCosts.set(key, 0); // a cycle (which validation refuses anyway) adds nothing
+    const cost = this.selectionSet(def.selectionSet, type, page);
+    this.fragmentCosts.set(key, cost);
+    return cost;
+  }
+
+  private field(node: FieldNode, parent: GraphQLNamedType, page: number | null): number {
+    const def = fieldDefinition(this.schema, parent, node.name.value);
+    if (!def || !node.selectionSet) return 0;
+    const type = getNamedType(def.type);
+    const ownPage = this.pageSize(def, node);
+    if (isListType(getNullableType(def.type))) {
+      return (ownPage ?? page ?? 1) * (1 + this.selectionSet(node.selectionSet, type, null));
+    }
+    return 1 + this.selectionSet(node.selectionSet, type, ownPage);
+  }
+
+  private pageSize(def: GraphQLField<unknown, unknown>, node: FieldNode): number | null {
+    const arg = def.args.find((a) => pageSizeArguments.has(a.name));
+    if (!arg) return null;
+    let value: unknown;
+    try {
+      value = getArgumentValues(def, node, this.variables)[arg.name];
+    } catch {
+      return MAX_PAGE_SIZE;
+    }
+    if (typeof value !== 'number') return DEFAULT_PAGE_SIZE;
+    return Math.min(Math.max(Math.trunc(value), 0), MAX_PAGE_SIZE);
+  }
+
+  private included(node: SelectionNode): boolean {
+    if (getDirectiveValues(GraphQLSkipDirective, node, this.variables)?.if === true) return false;
+    return getDirectiveValues(GraphQLIncludeDirective, node, this.variables)?.if !== false;
+  }
+}
+
+/** The operation's cost with these variables; null when the variables do not fit (execution refuses them). */
+export function operationCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, inputs: Variables = {}): number | null {
+  const variables = getVariableValues(schema, operation.variableDefinitions ?? [], inputs, { maxErrors: 1 });
+  const root = schema.getRootType(operation.operation);
+  if (variables.errors || !root) return null;
+  return new CostWalk(schema, document, variables.coerced).selectionSet(operation.selectionSet, root, null);
+}
+
+/** Refuses, before anything runs, an operation whose cost is above the budget. */
+export function costLimit(maxCost: number): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ schema, document, operation, request }) {
+          if (!operation) return;
+          const cost = operationCost(schema, document, operation, request.variables);
+          if (cost === null || cost <= maxCost) return;
+          const shown = Math.min(cost, Number.MAX_SAFE_INTEGER);
+          throw refusal('MAX_COST', `This operation costs ${shown}, above the budget of ${maxCost}: ask for smaller pages (first) or fewer nested objects.`, maxCost, { cost: shown });
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * Defaults of the GraphQL limits. Kept apart from settings.ts so src/config.ts can read them without an
+ * import cycle (settings.ts loads the trusted-documents manifest, which throws config.ts's ConfigError).
+ */
+export const graphqlDefaults = {
+  /**
+   * Field nesting, introspection included. Graphql 16's standard introspection query (the Sandbox's) is 15
+   * deep; the deepest path our own schema allows is 10 (bookings > edges > node > participants >
+   * customQuestionAnswers > question > config > conditions > rule), so 15 admits both and stops a cyclic
+   * `__schema { types { fields { type { fields ...` long before it matters.
+   */
+  maxDepth: 15,
+  maxAliases: 30,
+  maxDirectives: 50,
+  /**
+   * Lexical tokens in one document. Validating a crafted document grows with the square of its size
+   * (graphql's overlapping-fields check, which gives up after a fixed budget of work): measured here,
+   * 2,000 tokens cost at most ~25 ms of CPU, 5,000 ~95 ms. The standard introspection query is ~170
+   * tokens, our largest test query ~300.
+   */
+  maxTokens: 2_000,
+  /** Bytes of the `query` text: catches what tokens do not count (comments, whitespace, long strings). */
+  maxDocumentBytes: 32 * 1024,
+  /**
+   * Budget of the per-request cost (see cost.ts): 16 pages of 100 reviews with their reviewers (301
+   * each), or two pages of 100 bookings with every field down to their answers' question conditions (2002).
+   */
+  maxCost: 5_000,
+} as const;

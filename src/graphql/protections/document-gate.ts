@@ -1,0 +1,90 @@
+/**
+ * Checks on the GraphQL request itself, before Apollo parses anything: the document's size in bytes and
+ * in tokens, and, in trusted documents mode, that the operation is in the manifest. They run as a Fastify
+ * hook of the GraphQL route because Apollo turns an error thrown from its early hooks (requestDidStart,
+ * didResolveSource, parsingDidStart) into a 500, and its later ones run after parsing and validation,
+ * whose error messages would let an untrusted client probe the schema.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { Lexer, Source, TokenKind } from 'graphql';
+import { NOT_TRUSTED, refusalExtensions, type RefusalExtensions } from './refusals.ts';
+import type { GraphQLProtections } from './settings.ts';
+
+interface RequestedOperation {
+  query?: string;
+  hash?: string;
+}
+
+interface GraphQLRefusal {
+  message: string;
+  extensions: RefusalExtensions;
+}
+
+function parseJson(text: unknown): unknown {
+  if (typeof text !== 'string') return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined; // Apollo answers malformed extensions itself
+  }
+}
+
+/** The query and persisted-query hash of each operation, from a POST body (an array when batched) or GET parameters. */
+function requestedOperations(request: FastifyRequest): RequestedOperation[] {
+  const source = request.method === 'GET' ? request.query : request.body;
+  const items: unknown[] = Array.isArray(source) ? source : [source];
+  return items.map((item) => {
+    const fields = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
+    const extensions = parseJson(fields.extensions) as { persistedQuery?: { sha256Hash?: unknown } } | undefined;
+    const hash = extensions?.persistedQuery?.sha256Hash;
+    return { query: typeof fields.query === 'string' ? fields.query : undefined, hash: typeof hash === 'string' ? hash : undefined };
+  });
+}
+
+/** Whether the document has more than `max` tokens; a lexical error is left for Apollo to report. */
+function exceedsTokens(query: string, max: number): boolean {
+  const lexer = new Lexer(new Source(query));
+  try {
+    for (let count = 1; lexer.advance().kind !== TokenKind.EOF; count++) if (count > max) return true;
+  } catch {
+    return false;
+  }
+  return false;
+}
+
+export function checkOperation(p: GraphQLProtections, { query, hash }: RequestedOperation): GraphQLRefusal | null {
+  if (query !== undefined) {
+    const bytes = Buffer.byteLength(query, 'utf8');
+    if (bytes > p.maxDocumentBytes) {
+      return { message: `The GraphQL document is ${bytes} bytes, above the limit of ${p.maxDocumentBytes}.`, extensions: refusalExtensions('MAX_DOCUMENT_SIZE', p.maxDocumentBytes) };
+    }
+  }
+  const trusted = p.trustedDocuments;
+  if (trusted && (query !== undefined || hash !== undefined)) {
+    const known = query !== undefined ? trusted.trusts(query) : trusted.body(hash!) !== undefined;
+    if (!known) return { message: 'This server runs only the operations of its trusted documents manifest.', extensions: { code: NOT_TRUSTED } };
+  }
+  if (query !== undefined && exceedsTokens(query, p.maxTokens)) {
+    return { message: `The GraphQL document has more than ${p.maxTokens} tokens.`, extensions: refusalExtensions('MAX_TOKENS', p.maxTokens) };
+  }
+  return null;
+}
+
+function documentGate(p: GraphQLProtections): preHandlerAsyncHookHandler {
+  return async function graphqlDocumentGate(request: FastifyRequest, reply: FastifyReply) {
+    for (const operation of requestedOperations(request)) {
+      const refused = checkOperation(p, operation);
+      if (refused) return reply.code(400).type('application/json; charset=utf-8').send({ errors: [refused] });
+    }
+  };
+}
+
+/** Adds the gate to the GraphQL route; call before that route is registered. */
+export function installDocumentGate(app: FastifyInstance, p: GraphQLProtections, path = '/graphql'): void {
+  const gate = documentGate(p);
+  app.addHook('onRoute', (route) => {
+    if (route.url !== path) return;
+    const existing = route.preHandler;
+    route.preHandler = [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), gate];
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * Secrets never reach the logs. Two layers: redaction of the places where credentials are known to sit
+ * (request headers, secret fields of bodies and answers, should anything log them), and a last pass over
+ * every finished line that blanks anything shaped like one of our secrets wherever it appears (an error
+ * message quoting input, a URL with a key in its query string).
+ */
+import type { FastifyServerOptions } from 'fastify';
+
+export const REDACTED = '[Redacted]';
+
+const secretFields = ['paymentIntentSecret', 'secret', 'clientSecret'];
+const secretHeaders = ['authorization', 'tessera-secret-key', 'cookie'];
+
+/** pino paths are exact levels: cover the top level and the usual nestings (`body.x`, `req.body.x`, `err.x`). */
+export const REDACT_PATHS: readonly string[] = [
+  ...secretHeaders.flatMap((h) => [`req.headers["${h}"]`, `headers["${h}"]`, `request.headers["${h}"]`]),
+  ...secretFields.flatMap((f) => [f, `*.${f}`, `*.*.${f}`, `req.body.${f}`, `variables.input.${f}`]),
+];
+
+/**
+ * Our secrets' shapes: API keys (`sk_live_...`, `sk_test_...`), webhook signing secrets (`whsec_...`), the
+ * payment intent's client secret (`<intent>_secret_<hex>`: the intent reference before it may stay), and
+ * any bearer credential.
+ */
+const SECRET_SHAPES: ReadonlyArray<[RegExp, string]> = [
+  [/\bsk_(live|test)_[A-Za-z0-9_-]+/g, REDACTED],
+  [/\bwhsec_[A-Za-z0-9_-]+/g, REDACTED],
+  [/_secret_[A-Za-z0-9]+/g, `_secret_${REDACTED}`],
+  [/(Bearer\s+)[^\s",]+/gi, `$1${REDACTED}`],
+];
+
+export function scrubSecrets(line: string): string {
+  return SECRET_SHAPES.reduce((text, [shape, replacement]) => text.replace(shape, replacement), line);
+}
+
+/** Where log lines go, when not standard output (tests capture them). */
+export interface LogDestination {
+  write(line: string): void;
+}
+
+export function loggerOptions(level: string, stream?: LogDestination): FastifyServerOptions['logger'] {
+  return {
+    level,
+    redact: { paths: [...REDACT_PATHS], censor: REDACTED },
+    hooks: { streamWrite: scrubSecrets },
+    ...(stream ? { stream } : {}),
+  };
+}

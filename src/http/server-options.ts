@@ -1,0 +1,84 @@
+/**
+ * The HTTP server's own limits: how long a request may take to arrive, how long idle connections stay
+ * open, how large the request line and headers may be. Refusals at this level happen before any route
+ * runs, so the answer is written on the socket here, in the API's error shape.
+ */
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorCode } from '../domain/errors.ts';
+import { errorStatus } from '../domain/errors.ts';
+import { sendError } from '../rest/errors.ts';
+import { MAX_PARAM_LENGTH, type HttpSettings } from './settings.ts';
+
+/**
+ * Node checks for overdue requests on a timer, not per byte: check ten times per timeout, so a request
+ * is cut off at most 10 % late (at least every 50 ms, at most every 30 s, Node's default).
+ */
+const checkingInterval = (requestTimeoutMs: number) => Math.min(30_000, Math.max(50, Math.floor(requestTimeoutMs / 10)));
+
+function refusal(error: NodeJS.ErrnoException): [ErrorCode, string] {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return ['REQUEST_TIMEOUT', 'The request did not arrive in time'];
+  if (error.code === 'HPE_HEADER_OVERFLOW') return ['HEADERS_TOO_LARGE', 'The request line and headers are too large'];
+  return ['VALIDATION_FAILED', 'Malformed HTTP request'];
+}
+
+/**
+ * Sockets whose current request was answered before its body had arrived (a 401 needs no body): when
+ * that body then times out, the client already has its answer, and a 408 written after it would be read
+ * as the answer to its next request. Those are closed without one.
+ */
+const answeredBeforeBody = new WeakSet<object>();
+
+export function trackAnswersBeforeBody(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    answeredBeforeBody.delete(request.raw.socket);
+  });
+  app.addHook('onResponse', async (request) => {
+    if (!request.raw.complete) answeredBeforeBody.add(request.raw.socket);
+  });
+}
+
+/** Answers what Node refused outside a route: overdue requests, oversized or malformed headers. */
+function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [code, message] = refusal(error);
+  const requestId = randomUUID();
+  this.log.info({ requestId, code, cause: error.code }, 'request refused by the HTTP server');
+  if (socket.writable && !answeredBeforeBody.has(socket)) {
+    const status = errorStatus[code];
+    const body = JSON.stringify({ error: { code, message, requestId } });
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
+/** URLs the router refuses before routing (malformed escapes, overlong segments), in the API's error shape. */
+function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id);
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return sendError(reply, request, 'URI_TOO_LONG', `A path segment is longer than ${MAX_PARAM_LENGTH} characters`);
+  }
+  return sendError(reply, request, 'VALIDATION_FAILED', 'The URL is malformed', { field: 'url' });
+}
+
+export function serverOptions(settings: HttpSettings) {
+  return {
+    requestTimeout: settings.requestTimeoutMs,
+    keepAliveTimeout: settings.keepAliveTimeoutMs,
+    connectionTimeout: settings.connectionTimeoutMs,
+    http: {
+      maxHeaderSize: settings.maxHeaderBytes,
+      requestTimeout: settings.requestTimeoutMs,
+      connectionsCheckingInterval: checkingInterval(settings.requestTimeoutMs),
+    },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    clientErrorHandler,
+    frameworkErrors,
+    ...(settings.trustProxy.length > 0 ? { trustProxy: settings.trustProxy } : {}),
+  };
+}

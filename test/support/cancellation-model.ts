@@ -1,0 +1,240 @@
+/**
+ * A simple model of bookings under cancel, refund and payment events, written from the rules in README
+ * ("Cancel and refund", "Payment") and the issue 3 decisions, not from the implementation. The model
+ * test (test/unit/cancellation-model.test.ts) predicts each answer with it and compares the database.
+ *
+ * Rules encoded here, in the order an item is judged:
+ * 1. request shape: refundAmount > 0, participants non-empty without repeats, no booking twice, else the
+ *    whole request is VALIDATION_FAILED and nothing happens;
+ * 2. a booking not visible to the key is NOT_FOUND; a refundAmount with more decimals than the booking's
+ *    currency is VALIDATION_FAILED (it is read in that currency);
+ * 3. a failed booking is BOOKING_NOT_CANCELLABLE; a participant id not of the booking is
+ *    PARTICIPANT_NOT_IN_BOOKING; a refund of an unpaid booking is BOOKING_NOT_PAID, one taking the refunded
+ *    total above the amount REFUND_EXCEEDS_BALANCE; a declined refund PAYMENT_PROCESSOR_ERROR. A failed
+ *    item changes nothing;
+ * 4. cancelling: only processing/confirmed bookings change (cancelled/refunded: unchanged); the listed
+ *    participants, else all with `cancel`; the booking is cancelled when none is left;
+ * 5. the refund adds to amountRefunded; reaching the amount makes a confirmed/cancelled booking refunded;
+ * 6. places held on a session = active participants of its processing and confirmed bookings.
+ * Holds: when they lapse, the sweeper fails processing bookings (places back) and cancels their intents
+ * (README is silent on the intent; the cart shows it as `canceled`).
+ * Payment events: a failure fails processing bookings of an intent awaiting payment; a success confirms a
+ * processing booking, takes places again for a failed one (or refunds it in full when they are gone:
+ * README's rule for a lapsed hold, applied alike to a booking whose payment failed before it succeeded),
+ * refunds what is left of a cancelled one; repeats change nothing.
+ * Every change records its events (README "Waitlists and events"), each showing the booking as the change
+ * left it: `booking.cancelled` when the booking becomes cancelled, `booking.participants_cancelled` when
+ * only some participants are, `booking.refunded` for every settled refund, `booking.confirmed`,
+ * `booking.failed`; a change that changes nothing records nothing.
+ */
+export type Status = 'processing' | 'confirmed' | 'failed' | 'cancelled' | 'refunded';
+export type IntentStatus = 'requires_payment' | 'succeeded' | 'failed' | 'canceled';
+
+export interface MBooking {
+  id: string;
+  /** Whether the caller's key may see it (false: another organization's booking). */
+  visible: boolean;
+  currency: string;
+  exponent: number;
+  sessionId: string;
+  amount: number;
+  refunded: number;
+  status: Status;
+  intent: { status: IntentStatus; secret: string; reference: string } | null;
+  participants: string[];
+  active: Set<string>;
+  declinedRefunds: number;
+  /** Events recorded for the booking: type, and the status and amountRefunded (minor) their data shows. */
+  events: BookingEvent[];
+}
+
+export interface BookingEvent {
+  type: string;
+  status: Status;
+  refunded: number;
+}
+
+export interface Model {
+  bookings: MBooking[];
+  capacity: Map<string, number>;
+  /** The processor declines the next refund it is asked for. */
+  declineNext: boolean;
+  refundCalls: Array<{ amountMinor: number; currency: string }>;
+}
+
+/** An item as sent, plus what the model needs to know about its refund amount. */
+export interface ModelItem {
+  bookingId: string;
+  cancel?: true;
+  participants?: string[];
+  refundAmount?: number;
+  /** The refund in minor units, or null when the decimal has too many places for the currency. */
+  refundMinor?: number | null;
+}
+
+export interface ItemError {
+  index: number;
+  code: string;
+  field?: string;
+}
+
+export type Prediction = { rejected: string[] } | { items: string[]; errors: ItemError[] };
+
+const holds = (status: Status) => status === 'processing' || status === 'confirmed';
+
+export function placesHeld(model: Model, sessionId: string): number {
+  return model.bookings.filter((b) => b.sessionId === sessionId && holds(b.status)).reduce((sum, b) => sum + b.active.size, 0);
+}
+
+/** `minor` shown in a currency with `exponent` decimals, spelled as JSON would carry it. */
+export function decimalOf(minor: number, exponent: number): number {
+  if (exponent === 0) return minor;
+  const digits = String(minor).padStart(exponent + 1, '0');
+  return Number(`${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`);
+}
+
+/** The fields a malformed request may be refused for (any of them, when several are wrong). */
+function shapeProblems(items: readonly ModelItem[]): string[] {
+  const problems: string[] = [];
+  items.forEach((item, i) => {
+    if (item.refundAmount !== undefined && !(item.refundAmount > 0)) problems.push(`bookings.${i}.refundAmount`);
+    const listed = item.participants;
+    if (listed && listed.length === 0) problems.push(`bookings.${i}.participants`);
+    listed?.forEach((id, j) => {
+      if (listed.indexOf(id) !== j) problems.push(`bookings.${i}.participants.${j}`);
+    });
+    if (!item.cancel && !listed && item.refundAmount === undefined) problems.push(`bookings.${i}`);
+    if (items.findIndex((other) => other.bookingId === item.bookingId) !== i) problems.push(`bookings.${i}.bookingId`);
+  });
+  return problems;
+}
+
+/** The processor is asked for a refund: false when it declines (it then declines no further ones). */
+function askProcessor(model: Model, booking: MBooking, amountMinor: number): boolean {
+  model.refundCalls.push({ amountMinor, currency: booking.currency });
+  if (!model.declineNext) return true;
+  model.declineNext = false;
+  booking.declinedRefunds += 1;
+  return false;
+}
+
+/** Cancels what the item asks for; returns the event type of the change, if anything changed. */
+function cancelParticipants(booking: MBooking, item: ModelItem): string | null {
+  if (!holds(booking.status)) return null;
+  const targets = item.participants ? item.participants.filter((id) => booking.active.has(id)) : item.cancel ? [...booking.active] : [];
+  for (const id of targets) booking.active.delete(id);
+  if (item.participants ? booking.active.size === 0 : item.cancel) {
+    booking.status = 'cancelled';
+    return 'booking.cancelled';
+  }
+  return targets.length > 0 ? 'booking.participants_cancelled' : null;
+}
+
+const record = (booking: MBooking, ...types: Array<string | null>) => {
+  for (const type of types) if (type) booking.events.push({ type, status: booking.status, refunded: booking.refunded });
+};
+
+function judgeItem(model: Model, item: ModelItem, index: number): ItemError | null {
+  const booking = model.bookings.find((b) => b.id === item.bookingId);
+  if (!booking || !booking.visible) return { index, code: 'NOT_FOUND' };
+  const refundField = `bookings.${index}.refundAmount`;
+  if (item.refundAmount !== undefined && item.refundMinor === null) return { index, code: 'VALIDATION_FAILED', field: refundField };
+  if (booking.status === 'failed') return { index, code: 'BOOKING_NOT_CANCELLABLE' };
+  const stranger = (item.participants ?? []).findIndex((id) => !booking.participants.includes(id));
+  if (stranger >= 0) return { index, code: 'PARTICIPANT_NOT_IN_BOOKING', field: `bookings.${index}.participants.${stranger}` };
+  const refund = item.refundMinor ?? null;
+  if (refund !== null) {
+    if (booking.intent?.status !== 'succeeded') return { index, code: 'BOOKING_NOT_PAID' };
+    if (booking.refunded + refund > booking.amount) return { index, code: 'REFUND_EXCEEDS_BALANCE', field: refundField };
+    if (!askProcessor(model, booking, refund)) return { index, code: 'PAYMENT_PROCESSOR_ERROR' };
+    booking.refunded += refund;
+  }
+  const cancellation = cancelParticipants(booking, item);
+  if (refund !== null && booking.refunded === booking.amount && (booking.status === 'confirmed' || booking.status === 'cancelled')) {
+    booking.status = 'refunded';
+  }
+  // One transaction settles the refund with its cancellation: both events show the booking after both.
+  record(booking, cancellation, refund !== null ? 'booking.refunded' : null);
+  return null;
+}
+
+/** What a cancel request answers, applying its effects to `model`. */
+export function predictCancel(model: Model, items: readonly ModelItem[]): Prediction {
+  const problems = shapeProblems(items);
+  if (problems.length > 0) return { rejected: problems };
+  const done: string[] = [];
+  const errors: ItemError[] = [];
+  items.forEach((item, index) => {
+    const error = judgeItem(model, item, index);
+    if (error) errors.push(error);
+    else done.push(item.bookingId);
+  });
+  return { items: done, errors };
+}
+
+/** Refunds what is left of a paid booking that cannot be honoured; the booking is cancelled first. */
+function refundTheRest(model: Model, booking: MBooking): string[] {
+  if (booking.status !== 'cancelled') {
+    booking.status = 'cancelled';
+    booking.active.clear();
+    record(booking, 'booking.cancelled');
+  }
+  const left = booking.amount - booking.refunded;
+  if (left === 0) return [];
+  if (!askProcessor(model, booking, left)) return ['PAYMENT_PROCESSOR_ERROR'];
+  booking.refunded = booking.amount;
+  booking.status = 'refunded';
+  record(booking, 'booking.refunded');
+  return [];
+}
+
+/** What a succeeded payment does to one booking it pays for; returns the automatic refund's error, if any. */
+function settlePaid(model: Model, booking: MBooking): string[] {
+  switch (booking.status) {
+    case 'processing':
+      booking.status = 'confirmed';
+      record(booking, 'booking.confirmed');
+      return [];
+    case 'failed': {
+      const free = (model.capacity.get(booking.sessionId) ?? 0) - placesHeld(model, booking.sessionId);
+      if (free < booking.active.size) return refundTheRest(model, booking);
+      booking.status = 'confirmed';
+      record(booking, 'booking.confirmed');
+      return [];
+    }
+    case 'cancelled':
+      return refundTheRest(model, booking);
+    default:
+      return [];
+  }
+}
+
+/**
+ * What a payment event for `intent` does to the bookings it pays for (in cart order): whether it changed
+ * anything, and the automatic refunds' errors.
+ */
+export function predictPayment(model: Model, intent: NonNullable<MBooking['intent']>, outcome: 'succeeded' | 'failed'): { changed: boolean; refundErrors: string[] } {
+  const paidFor = model.bookings.filter((b) => b.intent === intent);
+  if (outcome === 'failed') {
+    if (intent.status !== 'requires_payment') return { changed: false, refundErrors: [] };
+    intent.status = 'failed';
+    for (const booking of paidFor.filter((b) => b.status === 'processing')) {
+      booking.status = 'failed';
+      record(booking, 'booking.failed');
+    }
+    return { changed: true, refundErrors: [] };
+  }
+  if (intent.status === 'succeeded') return { changed: false, refundErrors: [] };
+  intent.status = 'succeeded';
+  return { changed: true, refundErrors: paidFor.flatMap((booking) => settlePaid(model, booking)) };
+}
+
+/** The holds of processing bookings lapse and the sweeper runs. */
+export function predictLapse(model: Model): void {
+  for (const booking of model.bookings) {
+    if (booking.status !== 'processing') continue;
+    booking.status = 'failed';
+    record(booking, 'booking.failed');
+    if (booking.intent?.status === 'requires_payment') booking.intent.status = 'canceled';
+  }
+}
