@@ -129,7 +129,7 @@ describe('lines from inside a request', () => {
     const b = createBrand(gone);
     const key = createApiKey(gone, { brandId: b.id }).secret;
     const captured: Array<Record<string, any>> = [];
-    const app = await startApp(gone, { logStream: { write: (line) => captured.push(JSON.parse(line)) } });
+    const app = await startApp(gone, { ready: false, logStream: { write: (line) => captured.push(JSON.parse(line)) } });
     gone.$client.close();
     const graph = await app.gql(`{ hosts(brandId: "${b.id}") { id } }`, {}, { key });
     expect(graph.status).toBe(500);
@@ -148,7 +148,7 @@ describe('background jobs', () => {
   it('name their job on every line, having no request', async () => {
     const gone = freshDb();
     const captured: Array<Record<string, any>> = [];
-    const app = await startApp(gone, { logStream: { write: (line) => captured.push(JSON.parse(line)) }, webhooks: { dispatch: true, tickMs: 10 } });
+    const app = await startApp(gone, { ready: false, logStream: { write: (line) => captured.push(JSON.parse(line)) }, webhooks: { dispatch: true, tickMs: 10 } });
     gone.$client.close();
     await app.app.ready();
     await new Promise((resolve) => setTimeout(resolve, 60));

@@ -18,6 +18,8 @@ export interface TestApp {
 
 /** Builds the app on `db` (closed after the file's tests) and returns small call helpers. */
 export interface StartOptions {
+  /** False: hand the app out before `ready()`, so a test can act before start-up work runs. */
+  ready?: boolean;
   production?: boolean;
   now?: () => Date;
   payments?: PaymentProcessor;
@@ -61,7 +63,7 @@ export async function startApp(db: Db, options: StartOptions = {}): Promise<Test
   });
   afterAll(() => app.close());
   // Start-up work (the first sweep of lapsed holds) happens here, not inside a test's first request.
-  await app.ready();
+  if (options.ready !== false) await app.ready();
   const auth = (key?: string): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
   return {
     app,
