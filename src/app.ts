@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
+import fastifyApollo from '@as-integrations/fastify';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -134,7 +134,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const apollo = createGraphQLServer({
     production: options.config.production,
     log: app.log,
-    plugins: [fastifyApolloDrainPlugin(app), observability.graphqlPlugin],
+    plugins: [observability.graphqlPlugin],
     protections: graphqlLimits,
   });
   await apollo.start();

@@ -8,7 +8,7 @@ import { loadBrand } from './brands.ts';
 import { bookingViews, type Booking, type BookingStatus } from './booking-view.ts';
 import type { CallerDeps } from './context.ts';
 import { invalid, notFound } from './errors.ts';
-import { decodeCursor, encodeCursor, pageSize, type Edge, type PageInfo } from './pagination.ts';
+import { connection, decodeCursor, encodeCursor, pageSize, type Edge, type PageInfo } from './pagination.ts';
 
 export interface BookingConnection {
   edges: Array<Edge<Booking>>;
@@ -86,19 +86,9 @@ export async function listBookings(
   const page = keys.slice(0, first);
   const views = new Map((await bookingViews(deps, page.map((key) => key.id))).map((view) => [view.id, view]));
   const { total, before } = countBookings(deps.db, filter, after);
-  const head = page[0];
-  const tail = page[page.length - 1];
-  return {
-    edges: page.flatMap((key) => {
-      const node = views.get(key.id);
-      return node ? [{ cursor: bookingCursor(key), node }] : [];
-    }),
-    totalCount: total,
-    pageInfo: {
-      hasNextPage: keys.length > first,
-      hasPreviousPage: before > 0,
-      startCursor: head ? bookingCursor(head) : null,
-      endCursor: tail ? bookingCursor(tail) : null,
-    },
-  };
+  const edges = page.flatMap((key) => {
+    const node = views.get(key.id);
+    return node ? [{ cursor: bookingCursor(key), node }] : [];
+  });
+  return { ...connection(edges, { hasNextPage: keys.length > first, hasPreviousPage: before > 0 }), totalCount: total };
 }

@@ -9,7 +9,7 @@ import { loadBrand } from './brands.ts';
 import type { CallerDeps } from './context.ts';
 import { invalid } from './errors.ts';
 import { eventEnvelope, eventTypes, isEventType, type EventEnvelope } from './events.ts';
-import { decodeCursor, encodeCursor, pageSize, type Edge, type PageInfo } from './pagination.ts';
+import { connection, decodeCursor, encodeCursor, pageSize, type Edge, type PageInfo } from './pagination.ts';
 
 export const DEFAULT_EVENT_PAGE_SIZE = 50;
 /** `types` filters: at most one entry per type, each no longer than this (longer is no type, and not echoed back). */
@@ -85,15 +85,10 @@ function readPage(deps: CallerDeps, input: EventQuery, size: number | null | und
 export async function listEvents(deps: CallerDeps, input: EventQuery & { first?: number | null }): Promise<EventConnection> {
   const page = readPage(deps, input, input.first, 'first');
   const edges = page.rows.map((row) => ({ cursor: eventCursor(row.sequence), node: eventEnvelope(row) }));
-  return {
-    edges,
-    pageInfo: {
-      hasNextPage: page.hasMore,
-      hasPreviousPage: page.after > 0 && hasEventsUpTo(deps.db, page.brandId, page.after, page.types),
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges[edges.length - 1]?.cursor ?? null,
-    },
-  };
+  return connection(edges, {
+    hasNextPage: page.hasMore,
+    hasPreviousPage: page.after > 0 && hasEventsUpTo(deps.db, page.brandId, page.after, page.types),
+  });
 }
 
 /** The brand's events as a feed page (REST), oldest first; `limit` is 1..100, 50 by default. */

@@ -55,6 +55,12 @@ export interface Edge<T> {
   node: T;
 }
 
+/** A Relay connection from its edges: the start and end cursors are the first and last edges'. */
+export function connection<T>(edges: Edge<T>[], more: { hasNextPage: boolean; hasPreviousPage: boolean }) {
+  const pageInfo: PageInfo = { ...more, startCursor: edges[0]?.cursor ?? null, endCursor: edges[edges.length - 1]?.cursor ?? null };
+  return { edges, pageInfo };
+}
+
 /** An opaque cursor holding a keyset position: base64url of the JSON array of its parts. */
 export function encodeCursor(parts: readonly string[]): string {
   return Buffer.from(JSON.stringify(parts), 'utf8').toString('base64url');

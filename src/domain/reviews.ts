@@ -13,6 +13,7 @@ import type { CallerDeps } from './context.ts';
 import { notFound, invalid } from './errors.ts';
 import {
   decodeCursor,
+  connection,
   encodeCursor,
   numberedPages,
   pageNumber,
@@ -121,15 +122,13 @@ export async function experienceReviewConnection(
   const rows = findReviewsAfterKey(deps.db, experience.id, after, first);
   const head = rows[0];
   const tail = rows[rows.length - 1];
+  const edges = rows.map((row) => ({ cursor: reviewCursor(row), node: toReview(row, experience) }));
   return {
-    edges: rows.map((row) => ({ cursor: reviewCursor(row), node: toReview(row, experience) })),
-    totalCount: experience.total,
-    pageInfo: {
+    ...connection(edges, {
       // Ranks are dense and newest-first, so they tell what lies on either side of the page.
       hasNextPage: tail ? tail.rank < experience.total : false,
       hasPreviousPage: head ? head.rank > 1 : after !== null && experience.total > 0,
-      startCursor: head ? reviewCursor(head) : null,
-      endCursor: tail ? reviewCursor(tail) : null,
-    },
+    }),
+    totalCount: experience.total,
   };
 }

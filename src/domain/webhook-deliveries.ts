@@ -11,7 +11,7 @@ import {
 import { loadBrand } from './brands.ts';
 import type { CallerDeps } from './context.ts';
 import { invalid, notFound } from './errors.ts';
-import { decodeCursor, encodeCursor, pageSize, type Edge, type PageInfo } from './pagination.ts';
+import { connection, decodeCursor, encodeCursor, pageSize, type Edge, type PageInfo } from './pagination.ts';
 
 export type { WebhookDeliveryStatus };
 
@@ -82,16 +82,6 @@ export async function listWebhookDeliveries(
   const rows = findDeliveryPage(deps.db, filter, after, first + 1);
   const page = rows.slice(0, first);
   const { total, before } = countDeliveries(deps.db, filter, after);
-  const head = page[0];
-  const tail = page[page.length - 1];
-  return {
-    edges: page.map((row) => ({ cursor: deliveryCursor(row), node: toDelivery(row) })),
-    totalCount: total,
-    pageInfo: {
-      hasNextPage: rows.length > first,
-      hasPreviousPage: before > 0,
-      startCursor: head ? deliveryCursor(head) : null,
-      endCursor: tail ? deliveryCursor(tail) : null,
-    },
-  };
+  const edges = page.map((row) => ({ cursor: deliveryCursor(row), node: toDelivery(row) }));
+  return { ...connection(edges, { hasNextPage: rows.length > first, hasPreviousPage: before > 0 }), totalCount: total };
 }

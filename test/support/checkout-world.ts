@@ -4,7 +4,7 @@ import { startApp, type TestApp } from './app.ts';
 import { CheckoutTestProcessor, CREATE_PAYMENT_INTENT, checkoutRows } from './checkout.ts';
 import { freshDb } from './db.ts';
 import { createSession } from './factories/bookings.ts';
-import { createApiKey, createBrand, createOrganization } from './factories/brands.ts';
+import { createBrandFamily } from './factories/brands.ts';
 import { createExperience } from './factories/catalog.ts';
 import { createAddOn } from './factories/checkout.ts';
 import { CHECKOUT_NOW } from './clock.ts';
@@ -20,16 +20,7 @@ export { CHECKOUT_NOW };
 export function checkoutWorld() {
   const clock = { now: new Date(CHECKOUT_NOW) };
   const db = freshDb();
-  const org = createOrganization(db);
-  const brand = createBrand(db, { organizationId: org.id, name: 'Coast Lisbon', currency: 'EUR' });
-  const sister = createBrand(db, { organizationId: org.id, name: 'Coast Tokyo', currency: 'JPY' });
-  const outsider = createBrand(db, { name: 'Elsewhere' });
-  const keys = {
-    brand: createApiKey(db, { brandId: brand.id }).secret,
-    sister: createApiKey(db, { brandId: sister.id }).secret,
-    org: createApiKey(db, { organizationId: org.id }).secret,
-    outsider: createApiKey(db, { brandId: outsider.id }).secret,
-  };
+  const { org, brand, sister, outsider, keys } = createBrandFamily(db);
   // Adult 45.50, Child 20.00, VAT 23 %.
   const sail = createExperience(db, brand.id, { title: 'Sunset Sail' }).experience;
   const photos = createAddOn(db, sail.id, { name: 'Photo pack', priceMinor: 1000 });

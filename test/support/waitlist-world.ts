@@ -7,7 +7,7 @@ import { CHECKOUT_NOW } from './clock.ts';
 import { freshDb } from './db.ts';
 import { createWaitlist } from './factories/availability.ts';
 import { createBooking, createSession } from './factories/bookings.ts';
-import { createApiKey, createBrand, createOrganization } from './factories/brands.ts';
+import { createBrandFamily } from './factories/brands.ts';
 import { createExperience } from './factories/catalog.ts';
 
 /** Offers in these tests last a minute. */
@@ -58,16 +58,7 @@ export function placeInvariants(db: Db, sessionId: string) {
 export function waitlistWorld() {
   const clock = { now: new Date(CHECKOUT_NOW) };
   const db = freshDb();
-  const org = createOrganization(db);
-  const brand = createBrand(db, { organizationId: org.id, name: 'Coast Lisbon', currency: 'EUR' });
-  const sister = createBrand(db, { organizationId: org.id, name: 'Coast Tokyo', currency: 'JPY' });
-  const outsider = createBrand(db, { name: 'Elsewhere' });
-  const keys = {
-    brand: createApiKey(db, { brandId: brand.id }).secret,
-    sister: createApiKey(db, { brandId: sister.id }).secret,
-    org: createApiKey(db, { organizationId: org.id }).secret,
-    outsider: createApiKey(db, { brandId: outsider.id }).secret,
-  };
+  const { org, brand, sister, outsider, keys } = createBrandFamily(db);
   const sail = createExperience(db, brand.id, { title: 'Sunset Sail', minimumRequiredToBook: 1, maximumAllowedToBook: 6 }).experience;
   const waitlist = createWaitlist(db, sail.id);
   const walk = createExperience(db, sister.id, { title: 'Night Walk', timezoneId: 'Asia/Tokyo' }).experience;

@@ -113,3 +113,21 @@ export function createReschedulePolicy(db: Db, brandId: string, overrides: Parti
   db.insert(reschedulePolicies).values(row).run();
   return row;
 }
+
+/**
+ * A EUR brand and its JPY sister brand in one organization, a brand outside it, and a key for each
+ * brand and for the organization: the cast of most API tests that check scopes.
+ */
+export function createBrandFamily(db: Db) {
+  const org = createOrganization(db);
+  const brand = createBrand(db, { organizationId: org.id, name: 'Coast Lisbon', currency: 'EUR' });
+  const sister = createBrand(db, { organizationId: org.id, name: 'Coast Tokyo', currency: 'JPY' });
+  const outsider = createBrand(db, { name: 'Elsewhere' });
+  const keys = {
+    brand: createApiKey(db, { brandId: brand.id }).secret,
+    sister: createApiKey(db, { brandId: sister.id }).secret,
+    org: createApiKey(db, { organizationId: org.id }).secret,
+    outsider: createApiKey(db, { brandId: outsider.id }).secret,
+  };
+  return { org, brand, sister, outsider, keys };
+}
