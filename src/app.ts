@@ -4,17 +4,13 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { authenticateRequest } from './auth/request-principal.ts';
-import type { Principal } from './auth/principal.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { Deps } from './domain/context.ts';
-import { DomainError } from './domain/errors.ts';
 import { startHoldSweeper } from './domain/holds.ts';
 import { startWebhookDispatcher } from './domain/webhook-dispatcher.ts';
 import type { PaymentProcessor } from './domain/payment-processor.ts';
-import type { GraphQLContext } from './graphql/context.ts';
-import { createLoaders } from './graphql/loaders.ts';
+import { graphqlContextFactory, type GraphQLContext } from './graphql/context.ts';
 import { installDocumentGate } from './graphql/protections/document-gate.ts';
 import { graphqlProtections, type GraphQLAppOptions, type GraphQLConfig } from './graphql/protections/settings.ts';
 import { createGraphQLServer } from './graphql/server.ts';
@@ -139,32 +135,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await apollo.start();
   installDocumentGate(app, graphqlLimits);
+  const buildContext = graphqlContextFactory(deps, webhooks.settings);
   await app.register(fastifyApollo(apollo), {
     context: observability.linkContext(async (request): Promise<GraphQLContext> => {
-      let principal: Principal | null = null;
-      let authError: DomainError | null = null;
       try {
-        principal = authenticateRequest(deps.db, request);
+        return buildContext(request);
       } catch (error) {
-        if (!(error instanceof DomainError)) {
-          // Apollo answers a masked INTERNAL_SERVER_ERROR without running any plugin: log it here.
-          request.log.error({ err: error }, 'GraphQL context failed');
-          throw error;
-        }
-        authError = error;
+        // Apollo answers a masked INTERNAL_SERVER_ERROR without running any plugin: log it here.
+        request.log.error({ err: error }, 'GraphQL context failed');
+        throw error;
       }
-      return {
-        ...deps,
-        requestId: String(request.id),
-        principal,
-        caller() {
-          if (authError) throw authError;
-          if (!principal) throw new DomainError('UNAUTHENTICATED', 'This operation needs an API key: send "Authorization: Bearer <key>"');
-          return { ...deps, principal };
-        },
-        loaders: createLoaders(deps),
-        webhooks: webhooks.settings,
-      };
     }),
   });
   return app;

@@ -1,7 +1,10 @@
+import { authenticateRequest } from '../auth/request-principal.ts';
+import type { Headers } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Deps } from '../domain/context.ts';
+import { DomainError } from '../domain/errors.ts';
 import type { WebhookSettings } from '../domain/webhook-settings.ts';
-import type { Loaders } from './loaders.ts';
+import { createLoaders, type Loaders } from './loaders.ts';
 
 /** Per-request GraphQL context. `caller()` throws UNAUTHENTICATED when the request had no key. */
 export interface GraphQLContext extends Deps {
@@ -11,4 +14,40 @@ export interface GraphQLContext extends Deps {
   loaders: Loaders;
   /** Webhook URL rules and the key encrypting signing secrets (only endpoint creation needs them). */
   webhooks: WebhookSettings;
+}
+
+/** What the context needs of an HTTP request, whichever server received it. */
+export interface ContextRequest {
+  id: string | number;
+  headers: Headers;
+}
+
+/**
+ * Builds each request's context: the caller's principal (bad credentials fail the operations that need
+ * a key, with their own error, rather than the whole request), fresh loaders, the shared dependencies.
+ * Unexpected failures of the key lookup are thrown as they are, for the transport to log and mask.
+ */
+export function graphqlContextFactory(deps: Deps, webhooks: WebhookSettings) {
+  return (request: ContextRequest): GraphQLContext => {
+    let principal: Principal | null = null;
+    let authError: DomainError | null = null;
+    try {
+      principal = authenticateRequest(deps.db, request);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      authError = error;
+    }
+    return {
+      ...deps,
+      requestId: String(request.id),
+      principal,
+      caller() {
+        if (authError) throw authError;
+        if (!principal) throw new DomainError('UNAUTHENTICATED', 'This operation needs an API key: send "Authorization: Bearer <key>"');
+        return { ...deps, principal };
+      },
+      loaders: createLoaders(deps),
+      webhooks,
+    };
+  };
 }
