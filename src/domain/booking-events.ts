@@ -5,7 +5,7 @@
 import type { Db } from '../db/client.ts';
 import { bookingViewsIn, type Booking } from './booking-view.ts';
 import { holdsPlaces, type BookingState, type CancellationEffect } from './cancellation-rules.ts';
-import { recordEvent, type EventType } from './events.ts';
+import { recordEvent, type EventIdSource, type EventType } from './events.ts';
 
 export type BookingEventType = Extract<EventType, `booking.${string}`>;
 
@@ -18,20 +18,26 @@ export function bookingPayload(view: Booking): Record<string, unknown> {
 /**
  * Records each of `types`, in order, for each of `bookingIds`, in order. The views are taken once, in
  * one batch, after the change: every payload shows the state the change left. Call inside the
- * transaction that made the change (`tx`).
+ * transaction that made the change (`tx`). `eventId` names the events (random ids without it).
  */
-export function recordBookingEvents(tx: Db, bookingIds: readonly string[], types: readonly BookingEventType[], at: string): void {
+export function recordBookingEvents(
+  tx: Db,
+  bookingIds: readonly string[],
+  types: readonly BookingEventType[],
+  at: string,
+  eventId?: EventIdSource,
+): void {
   if (bookingIds.length === 0 || types.length === 0) return;
   const views = bookingViewsIn(tx, bookingIds);
   if (views.length !== bookingIds.length) throw new Error('A booking changed in this transaction has no view');
   for (const view of views) {
     const payload = bookingPayload(view);
-    for (const type of types) recordEvent(tx, { brandId: view.brandId, type, resourceId: view.id, payload, at });
+    for (const type of types) recordEvent(tx, { id: eventId?.(type, view.id), brandId: view.brandId, type, resourceId: view.id, payload, at });
   }
 }
 
-export function recordBookingEvent(tx: Db, type: BookingEventType, bookingId: string, at: string): void {
-  recordBookingEvents(tx, [bookingId], [type], at);
+export function recordBookingEvent(tx: Db, type: BookingEventType, bookingId: string, at: string, eventId?: EventIdSource): void {
+  recordBookingEvents(tx, [bookingId], [type], at, eventId);
 }
 
 /**

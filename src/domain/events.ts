@@ -39,7 +39,15 @@ export interface StoredEvent {
   createdAt: string;
 }
 
+/**
+ * Names the event of `type` about `resourceId` before it is recorded. Live changes leave ids random;
+ * the demo seed passes stable ones, so the same demo gets the same event ids on every run.
+ */
+export type EventIdSource = (type: EventType, resourceId: string) => string;
+
 export interface NewEvent {
+  /** A random UUID when absent. */
+  id?: string;
   brandId: string;
   type: EventType;
   resourceId: string;
@@ -54,7 +62,7 @@ export interface NewEvent {
  */
 export function recordEvent(tx: Db, event: NewEvent): StoredEvent {
   const row = insertEvent(tx, {
-    id: randomUUID(),
+    id: event.id ?? randomUUID(),
     brandId: event.brandId,
     type: event.type,
     resourceId: event.resourceId,

@@ -18,7 +18,7 @@ import {
   setEntryStatus,
   waitingEntriesOfSession,
 } from '../db/queries/waitlists.ts';
-import { recordEvent, type EventType } from './events.ts';
+import { recordEvent, type EventIdSource, type EventType } from './events.ts';
 import { remainingPlaces } from './sessions.ts';
 import { entryView, type WaitlistEntry } from './waitlist-view.ts';
 
@@ -28,10 +28,16 @@ export function entryPayload(view: WaitlistEntry): Record<string, unknown> {
   return resource;
 }
 
-/** Records a waitlist event with the entry as it is now in `tx`. */
-export function recordEntryEvent(tx: Db, type: Extract<EventType, `waitlist.${string}`>, entryId: string, at: string): WaitlistEntry {
+/** Records a waitlist event with the entry as it is now in `tx`; `eventId` names it (a random id without it). */
+export function recordEntryEvent(
+  tx: Db,
+  type: Extract<EventType, `waitlist.${string}`>,
+  entryId: string,
+  at: string,
+  eventId?: EventIdSource,
+): WaitlistEntry {
   const view = entryView(tx, entryId);
-  recordEvent(tx, { brandId: view.brandId, type, resourceId: view.id, payload: entryPayload(view), at });
+  recordEvent(tx, { id: eventId?.(type, view.id), brandId: view.brandId, type, resourceId: view.id, payload: entryPayload(view), at });
   return view;
 }
 

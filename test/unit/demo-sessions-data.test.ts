@@ -194,10 +194,10 @@ describe('waitlists, add-ons, coupons and credit codes', () => {
 });
 
 describe('the seeder clock', () => {
-  it('moves only sessions, the demo bookings and waitlist entries; every other row is the same on another day', () => {
+  it('moves only sessions, the demo bookings and waitlist entries and their events; every other row is the same on another day', () => {
     const later = freshDb();
     seedDemoDataIfEmpty(later, new Date('2026-11-22T12:00:00.000Z'));
-    const clocked = new Set(['sessions', 'bookings', 'participants', 'carts', 'payment_intents', 'waitlist_entries']);
+    const clocked = new Set(['sessions', 'bookings', 'participants', 'carts', 'payment_intents', 'waitlist_entries', 'events']);
     const tables = all<{ name: string }>(
       db,
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name",

@@ -1,16 +1,18 @@
 /**
  * Confirmed demo bookings, dated from the seeder's "today": they sell out tomorrow evening's sunset
  * sail (so its waitlist has a reason to exist) and take a couple of places on tomorrow's tram walk.
- * Each booking comes from a paid cart with a succeeded sandbox payment intent, as checkout leaves it.
+ * Each booking comes from a paid cart with a succeeded sandbox payment intent, as checkout leaves it,
+ * and has the events a card checkout and its payment confirmation record (see recordCheckoutEvents).
  */
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
+import { recordBookingEvent } from '../../domain/booking-events.ts';
 import { confirmationCodeFromBytes } from '../../domain/confirmation-codes.ts';
 import type { Db } from '../client.ts';
 import type { PricingBreakdown } from '../json-types.ts';
 import { bookings, carts, participants, paymentIntents, sessions } from '../schema.ts';
 import type { BrandCatalog, ExperienceSpec } from './catalog-types.ts';
-import { demoId, demoIds, type DemoBrandKey } from './ids.ts';
+import { demoEventIds, demoId, demoIds, type DemoBrandKey } from './ids.ts';
 import { lisbonCatalog } from './lisbon.ts';
 import { localDate, sessionId } from './sessions.ts';
 
@@ -159,7 +161,8 @@ function insertBooking(db: Db, catalog: BrandCatalog, currency: string, demo: De
       paymentIntentId: id('payment-intent'),
       confirmationCode: demoConfirmationCode(`booking/${demo.key}`),
       cartConfirmationCode: cartCode,
-      status: 'confirmed',
+      // Processing until recordCheckoutEvents confirms it, so booking.created shows it as checkout wrote it.
+      status: 'processing',
       currency,
       amountMinor: pricing.totalMinor,
       pricing,
@@ -194,8 +197,23 @@ function insertBooking(db: Db, catalog: BrandCatalog, currency: string, demo: De
     .set({ reserved: sql`${sessions.reserved} + ${demo.guests.length}` })
     .where(eq(sessions.id, session))
     .run();
+  recordCheckoutEvents(db, brand, demo.key, id('booking'), at);
+}
+
+/**
+ * What a card checkout and the confirmation of its payment record, with the domain's own function, so
+ * each payload is the booking as the API showed it then: `booking.created` while it is processing, then
+ * `booking.confirmed` once it is confirmed. Both at the booking's time (the demo's payment settles at once).
+ */
+function recordCheckoutEvents(db: Db, brand: DemoBrandKey, key: string, bookingId: string, at: string): void {
+  const eventId = demoEventIds(brand, key);
+  recordBookingEvent(db, 'booking.created', bookingId, at, eventId);
+  db.update(bookings).set({ status: 'confirmed', updatedAt: at }).where(eq(bookings.id, bookingId)).run();
+  recordBookingEvent(db, 'booking.confirmed', bookingId, at, eventId);
 }
 
 export function seedDemoBookings(db: Db, now: Date): void {
-  for (const demo of demoBookings) insertBooking(db, lisbonCatalog, 'EUR', demo, now);
+  // In the order they were booked: the events feed (in recording order) then reads in time order.
+  const byBookingTime = [...demoBookings].sort((a, b) => b.bookedHoursAgo - a.bookedHoursAgo);
+  for (const demo of byBookingTime) insertBooking(db, lisbonCatalog, 'EUR', demo, now);
 }

@@ -1,16 +1,17 @@
 /**
  * Two parties waiting for the sold-out sunset sail (see demo-bookings.ts), so freeing places there
  * shows an offer at once. Their answers satisfy the sail's questions and are validated exactly as
- * joining validates them.
+ * joining validates them; each entry has the `waitlist.entry_created` event joining records.
  */
 import { validateAnswers } from '../../domain/answers.ts';
 import { toQuestionSnapshot, type QuestionSnapshot } from '../../domain/questions.ts';
+import { recordEntryEvent } from '../../domain/waitlist-offers.ts';
 import type { Db } from '../client.ts';
 import { activeQuestionsOfExperiences } from '../queries/questions.ts';
 import { waitlistEntries } from '../schema.ts';
 import { waitlistId } from './commerce.ts';
 import { demoSoldOutSession } from './demo-bookings.ts';
-import { demoId } from './ids.ts';
+import { demoEventIds, demoId } from './ids.ts';
 import { questionIds } from './questions.ts';
 
 interface WaitingGuest {
@@ -85,9 +86,10 @@ export function seedDemoWaitlist(db: Db, now: Date): void {
     const answers = answersOf(entry, questions);
     const [purchaser] = entry.guests;
     const at = new Date(now.getTime() - entry.joinedHoursAgo * 3_600_000).toISOString();
+    const id = demoId('lisbon', 'waitlist-entry', entry.key);
     db.insert(waitlistEntries)
       .values({
-        id: demoId('lisbon', 'waitlist-entry', entry.key),
+        id,
         waitlistId: waitlistId('lisbon', 'tagus-sunset-sail'),
         sessionId: soldOut.sessionId,
         brandId: soldOut.brandId,
@@ -108,5 +110,7 @@ export function seedDemoWaitlist(db: Db, now: Date): void {
         updatedAt: at,
       })
       .run();
+    // As joining records it, after the bookings' events: the entries joined once the sail sold out.
+    recordEntryEvent(db, 'waitlist.entry_created', id, at, demoEventIds('lisbon', entry.key));
   });
 }

@@ -18,6 +18,15 @@ export function stableId(name: string): string {
 /** The id of a demo row of `table`, named by its brand and a key unique within that brand and table. */
 export const demoId = (brand: DemoBrandKey, table: string, key: string): string => stableId(`${brand}/${table}/${key}`);
 
+/**
+ * Ids of the events of the demo row named `key` (a booking or waitlist entry), one per event type: the
+ * event ids are as stable as the rows they are about.
+ */
+export const demoEventIds =
+  (brand: DemoBrandKey, key: string) =>
+  (type: string): string =>
+    demoId(brand, 'event', `${key}/${type}`);
+
 const experience = (brand: DemoBrandKey, slug: string) => demoId(brand, 'experience', slug);
 const listing = (brand: DemoBrandKey, slug: string) => demoId(brand, 'listing', slug);
 

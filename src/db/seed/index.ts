@@ -28,7 +28,8 @@ const catalogs: readonly BrandCatalog[] = [lisbonCatalog, tokyoCatalog, kayakCat
 /**
  * Loads the demo data, all of it in one transaction, when the database has no brands yet (a database
  * holding anything else is left alone). Returns whether it loaded. `now` is "today" for the sessions
- * (the next 60 days), the demo bookings and the waitlist entries only; every other row is the same on every run.
+ * (the next 60 days), the demo bookings and the waitlist entries, and their events, only; every other row
+ * is the same on every run.
  */
 export function seedDemoDataIfEmpty(db: Db, now: Date = new Date()): boolean {
   return db.transaction((tx) => {
