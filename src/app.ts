@@ -9,6 +9,7 @@ import type { Db } from './db/client.ts';
 import type { Deps } from './domain/context.ts';
 import { startHoldSweeper } from './domain/holds.ts';
 import { startWebhookDispatcher } from './domain/webhook-dispatcher.ts';
+import { startRefundReconciler } from './domain/refund-reconciler.ts';
 import type { PaymentProcessor } from './domain/payment-processor.ts';
 import { graphqlContextFactory, type GraphQLContext } from './graphql/context.ts';
 import { installDocumentGate } from './graphql/protections/document-gate.ts';
@@ -20,21 +21,24 @@ import { serverOptions, trackAnswersBeforeBody } from './http/server-options.ts'
 import { httpSettings, type HttpConfig } from './http/settings.ts';
 import { drainOptions, refuseWhileDraining } from './rest/draining.ts';
 import { restErrorHandler, sendError } from './rest/errors.ts';
-import { installIdempotency } from './rest/idempotency.ts';
+import { idempotencyLeaseMs, installIdempotency } from './rest/idempotency.ts';
 import { createObservability, type ObservabilityConfig } from './observability/index.ts';
 import { SandboxProcessor } from './payments/sandbox.ts';
+import { refundReconcilerSettings, type RefundReconcileAppOptions, type RefundReconcileConfig } from './payments/refund-reconciliation-settings.ts';
 import { webhookRuntime, type WebhookAppOptions, type WebhookConfig } from './webhooks/settings.ts';
 import { publicRoutes, restRoutes } from './rest/plugin.ts';
 import { ErrorResponse } from './rest/schemas/common.ts';
 
 export interface AppOptions {
   db: Db;
-  config: Pick<Config, 'production' | 'LOG_LEVEL' | 'HOLD_TTL_SECONDS' | 'WAITLIST_OFFER_TTL_SECONDS'> & WebhookConfig & HttpConfig & GraphQLConfig & ObservabilityConfig;
+  config: Pick<Config, 'production' | 'LOG_LEVEL' | 'HOLD_TTL_SECONDS' | 'WAITLIST_OFFER_TTL_SECONDS'> & WebhookConfig & HttpConfig & GraphQLConfig & ObservabilityConfig & RefundReconcileConfig;
   now?: () => Date;
   /** The payment processor; the sandbox by default. */
   payments?: PaymentProcessor;
   /** Webhook settings overriding the configuration's (tests: a fake sender, short retries). */
   webhooks?: WebhookAppOptions;
+  /** Refund reconciliation settings overriding the configuration's (tests: off, or passes they drive). */
+  refunds?: RefundReconcileAppOptions;
   /** GraphQL limits overriding the configuration's (tests: small limits, a trusted documents manifest). */
   graphql?: GraphQLAppOptions;
   /** Where log lines go instead of standard output (tests read them). */
@@ -95,8 +99,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     dispatcherStopping = stopWebhookDispatcher?.();
   });
   app.addHook('onClose', async () => dispatcherStopping ?? stopWebhookDispatcher?.());
+  // Refunds a crash or an unanswered processor call left pending are finished from the database, here or by any other process.
+  const reconciler = refundReconcilerSettings(options.config, options.refunds);
+  let stopRefundReconciler: (() => Promise<void>) | null = null;
+  app.addHook('onReady', async () => {
+    if (reconciler) stopRefundReconciler = startRefundReconciler({ ...deps, log: app.log.child({ job: 'refund-reconciler' }) }, reconciler);
+  });
+  let reconcilerStopping: Promise<void> | undefined;
+  app.addHook('preClose', async () => {
+    reconcilerStopping = stopRefundReconciler?.();
+  });
+  app.addHook('onClose', async () => reconcilerStopping ?? stopRefundReconciler?.());
   // Before any route is registered: its hooks and JSON parser must cover every POST, /graphql included.
-  installIdempotency(app, deps, webhooks.settings.encryptionKey);
+  installIdempotency(app, deps, webhooks.settings.encryptionKey, idempotencyLeaseMs(http));
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, request, 'NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`),
   );

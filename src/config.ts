@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { graphqlDefaults } from './graphql/protections/defaults.ts';
+import { refundReconcilerDefaults } from './domain/refund-reconciler.ts';
 import { httpDefaults } from './http/settings.ts';
 
 /** Webhook delivery defaults, shared with `buildApp` callers that pass no full config. */
@@ -57,6 +58,12 @@ const schema = z.object({
     .optional()
     .transform((v) => (v ? v.split(',').map((entry) => entry.trim()) : []))
     .refine((list) => list.every((e) => /^(loopback|linklocal|uniquelocal|[0-9A-Fa-f:.]+(\/\d{1,3})?)$/.test(e)), 'must list addresses, CIDRs, loopback, linklocal or uniquelocal, comma-separated'),
+  /** Refund reconciliation (src/domain/refund-reconciler.ts): finishing refunds a crash or an unanswered processor call left pending. */
+  REFUND_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(refundReconcilerDefaults.intervalMs),
+  REFUND_RECONCILE_GRACE_SECONDS: z.coerce.number().positive().max(86_400).default(refundReconcilerDefaults.graceSeconds),
+  REFUND_RECONCILE_RETRY_BASE_SECONDS: z.coerce.number().positive().max(3_600).default(refundReconcilerDefaults.retryBaseSeconds),
+  /** Keep it below how long the processor remembers idempotency keys (Stripe: 24 hours), or a late retry could refund twice. */
+  REFUND_RECONCILE_MAX_AGE_SECONDS: z.coerce.number().int().min(60).max(7 * 86_400).default(refundReconcilerDefaults.maxAgeSeconds),
   /** Bearer token GET /metrics requires. Unset: /metrics is open outside production and absent (404) in production. */
   METRICS_TOKEN: z.string().regex(/^\S{16,256}$/, 'must be 16 to 256 characters without spaces (openssl rand -hex 32)').optional(),
 });

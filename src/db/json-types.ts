@@ -141,3 +141,19 @@ export interface WaitlistPerson {
   /** Validated answers, in the shape checkout stores them. */
   answers: Array<{ question: QuestionSnapshotJson; answer: AnswerValueJson[] }>;
 }
+
+/**
+ * What a refund does to its booking once the processor has refunded, stored with the `pending` refund
+ * so whoever settles it (the request that asked, or the reconciler after a crash) needs nothing else.
+ */
+export interface RefundEffectJson {
+  /** Cancel the whole booking (its still-active participants). */
+  cancel: boolean;
+  /** Cancel only these participants (even with `cancel`); null: none besides what `cancel` says. */
+  participantIds: string[] | null;
+  /**
+   * The asker's own bookkeeping, run in the same transaction: `settle-cart` (a late payment refunded)
+   * marks the intent's cart paid once its bookings are all settled.
+   */
+  also: { kind: 'settle-cart'; intentId: string } | null;
+}

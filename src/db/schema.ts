@@ -16,6 +16,7 @@ import type {
   QuestionCondition,
   QuestionOption,
   QuestionSnapshotJson,
+  RefundEffectJson,
   TemplateElement,
   TermsAndConditions,
   WaitlistPerson,
@@ -697,10 +698,28 @@ export const refunds = sqliteTable(
     amountMinor: integer('amount_minor').notNull(),
     status: text('status', { enum: ['pending', 'succeeded', 'failed'] }).notNull(),
     processorReference: text('processor_reference'),
+    /** What settling the refund does besides the ledger (cancellations, the asker's bookkeeping). */
+    effect: text('effect', { mode: 'json' })
+      .$type<RefundEffectJson>()
+      .notNull()
+      .default(sql`'{"cancel":false,"participantIds":null,"also":null}'`),
+    /** Processor calls made for it so far, whatever their outcome. */
+    attempts: integer('attempts').notNull().default(0),
+    /**
+     * When the reconciler may next ask the processor about a `pending` refund (it also waits for a grace
+     * period after `created_at`); moved forward as a lease while it asks. Null once settled.
+     */
+    nextAttemptAt: text('next_attempt_at'),
+    /** Why the last processor call gave no answer. */
+    lastError: text('last_error'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },
-  (t) => [index('refunds_booking_idx').on(t.bookingId), check('refunds_positive', sql`${t.amountMinor} > 0`)],
+  (t) => [
+    index('refunds_booking_idx').on(t.bookingId),
+    index('refunds_due_idx').on(t.status, t.nextAttemptAt),
+    check('refunds_positive', sql`${t.amountMinor} > 0`),
+  ],
 );
 
 /** Stored answers of POST requests sent with an `Idempotency-Key`, per API key, kept 24 hours. */
@@ -714,6 +733,11 @@ export const idempotencyKeys = sqliteTable(
     state: text('state', { enum: ['running', 'completed'] }).notNull(),
     responseStatus: integer('response_status'),
     responseBody: text('response_body'),
+    /**
+     * While `running`: until when the request that claimed it is presumed alive. A retry finding the
+     * lease ended (its request was cut off by a crash) takes the record over and runs again.
+     */
+    leaseExpiresAt: text('lease_expires_at'),
     createdAt: text('created_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.apiKeyId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],

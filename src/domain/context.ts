@@ -20,4 +20,10 @@ export interface Deps {
 
 export interface CallerDeps extends Deps {
   principal: Principal;
+  /**
+   * Set while a request runs under an Idempotency-Key: call after call, the same ids on every run of
+   * that request (a retry taking over a run cut off by a crash), so a refund the cut-off run recorded
+   * is found and finished by the next run instead of being made a second time.
+   */
+  requestIds?: () => string;
 }

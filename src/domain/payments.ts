@@ -8,13 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import { inTransaction, type Db } from '../db/client.ts';
 import { takePlaces } from '../db/queries/capacity.ts';
-import { bookingsOfCart, paymentIntentsOfCart } from '../db/queries/carts.ts';
 import { setBookingStatus } from '../db/queries/cancellation.ts';
 import {
   bookingsOfIntent,
   cancelActiveParticipants,
   findIntentByReference,
-  markCartPaid,
   redeemCreditAgain,
   setIntentStatus,
   withSavepoint,
@@ -22,13 +20,13 @@ import {
   type IntentRow,
 } from '../db/queries/payments.ts';
 import { recordBookingEvent } from './booking-events.ts';
-import { completeRefund, reserveRefund, type ReservedRefund } from './cancellation.ts';
-import { currentCheckout } from './carts.ts';
+import { isCurrentCheckout, settleCart } from './cart-settlement.ts';
 import type { Deps } from './context.ts';
 import { DomainError, type ErrorCode } from './errors.ts';
 import { failProcessingBookings } from './holds.ts';
 import type { PaymentEvent } from './payment-processor.ts';
-import { cartIsPaid, recordsFailure, recordsSuccess, succeededAction, type IntentStatus } from './payment-rules.ts';
+import { recordsFailure, recordsSuccess, succeededAction, type IntentStatus } from './payment-rules.ts';
+import { completeRefund, reserveRefund, type ReservedRefund } from './refunds.ts';
 
 export interface PaymentOutcome {
   intentId: string;
@@ -76,24 +74,13 @@ async function recordSuccess(deps: Deps, reference: string): Promise<PaymentOutc
   const refundErrors: PaymentOutcome['refundErrors'] = [];
   for (const refund of recorded.refunds) {
     try {
-      const request = { cancel: false, participantIds: null, refundMinor: refund.amountMinor };
-      await completeRefund(deps, refund, request, (tx) => settleCart(tx, recorded.intent, deps.now().toISOString()));
+      await completeRefund(deps, refund);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       refundErrors.push({ bookingId: refund.bookingId, code: error.code, message: error.message });
     }
   }
   return { intentId: recorded.intent.id, intentStatus: 'succeeded', changed: recorded.changed, refundErrors };
-}
-
-/** Whether `intent` pays for the cart's current checkout (not one a later checkout replaced). */
-function isCurrentCheckout(tx: Db, intent: IntentRow): boolean {
-  return currentCheckout(paymentIntentsOfCart(tx, intent.cartId), bookingsOfCart(tx, intent.cartId)).intent?.id === intent.id;
-}
-
-function settleCart(tx: Db, intent: IntentRow, at: string): void {
-  const statuses = bookingsOfIntent(tx, intent.id).map((b) => b.status);
-  if (cartIsPaid(isCurrentCheckout(tx, intent), statuses)) markCartPaid(tx, intent.cartId, at);
 }
 
 /** Applies a succeeded payment to one booking; returns the refund it needs, already reserved. */
@@ -152,5 +139,7 @@ function refundInFull(tx: Db, intent: IntentRow, booking: IntentBookingRow, amou
     setBookingStatus(tx, booking.id, 'cancelled', at);
     recordBookingEvent(tx, 'booking.cancelled', booking.id, at);
   }
-  return reserveRefund(tx, { id: booking.id, intentReference: intent.processorReference, currency: booking.currency }, amountMinor, at);
+  // Once refunded, the cart may be settled: stored with the refund, so the reconciler does it too after a crash.
+  const effect = { cancel: false, participantIds: null, also: { kind: 'settle-cart' as const, intentId: intent.id } };
+  return reserveRefund(tx, { id: booking.id, intentReference: intent.processorReference, currency: booking.currency }, { amountMinor, effect, at });
 }

@@ -20,6 +20,8 @@ export interface GraphQLContext extends Deps {
 export interface ContextRequest {
   id: string | number;
   headers: Headers;
+  /** Set under an Idempotency-Key (src/rest/idempotency.ts): ids the same on every run of the request. */
+  idempotency?: { requestIds: () => string };
 }
 
 /**
@@ -44,7 +46,7 @@ export function graphqlContextFactory(deps: Deps, webhooks: WebhookSettings) {
       caller() {
         if (authError) throw authError;
         if (!principal) throw new DomainError('UNAUTHENTICATED', 'This operation needs an API key: send "Authorization: Bearer <key>"');
-        return { ...deps, principal };
+        return { ...deps, principal, ...(request.idempotency ? { requestIds: request.idempotency.requestIds } : {}) };
       },
       loaders: createLoaders(deps),
       webhooks,

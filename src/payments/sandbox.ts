@@ -15,8 +15,9 @@ export interface SandboxOptions {
 const token = (bytes: number) => randomBytes(bytes).toString('hex');
 
 /**
- * An in-process processor for development and tests. It holds no state: outcomes are announced with
- * webhooks signed like a real processor's (`t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`).
+ * An in-process processor for development and tests. Outcomes are announced with webhooks signed like
+ * a real processor's (`t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`). The only state it holds, in memory
+ * (a restart forgets it), is what idempotency keys need: the intents and refunds made per key.
  */
 export class SandboxProcessor implements PaymentProcessor {
   readonly name = 'sandbox';
@@ -24,6 +25,7 @@ export class SandboxProcessor implements PaymentProcessor {
   private readonly now: () => Date;
   private readonly failRefunds: boolean;
   private readonly intentsByKey = new Map<string, { reference: string; clientSecret: string }>();
+  private readonly refundsByKey = new Map<string, { reference: string }>();
 
   constructor(options: SandboxOptions = {}) {
     this.secret = options.webhookSecret ?? token(32);
@@ -40,9 +42,14 @@ export class SandboxProcessor implements PaymentProcessor {
     return intent;
   }
 
-  async refund(_input: { intentReference: string; amountMinor: number }) {
+  /** Like a real processor, a repeated idempotency key gets the first refund back, never a second one. */
+  async refund(input: { intentReference: string; amountMinor: number; idempotencyKey: string }) {
+    const existing = this.refundsByKey.get(input.idempotencyKey);
+    if (existing) return existing;
     if (this.failRefunds) throw new ProcessorError('The sandbox processor declined the refund');
-    return { reference: `re_sbx_${token(12)}` };
+    const refund = { reference: `re_sbx_${token(12)}` };
+    this.refundsByKey.set(input.idempotencyKey, refund);
+    return refund;
   }
 
   /** The body and headers of a genuine webhook announcing `event`. */

@@ -6,6 +6,7 @@
 import { authenticateRequest } from '../auth/request-principal.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Deps } from '../domain/context.ts';
+import type { HttpSettings } from '../http/settings.ts';
 import { DomainError } from '../domain/errors.ts';
 import {
   abandonIdempotentRequest,
@@ -22,11 +23,24 @@ declare module 'fastify' {
     /** The body exactly as received, for JSON requests. */
     rawBody?: string;
     /** Set while this request holds an idempotency key whose answer is still to be stored. */
-    idempotency?: IdempotentRequest & { settled: boolean };
+    idempotency?: IdempotentRequest & {
+      settled: boolean;
+      /** The lease this run holds on the key's record. */
+      lease: string;
+      /** Ids the same on every run of this request (CallerDeps.requestIds); GraphQL's caller takes them from here. */
+      requestIds: () => string;
+    };
   }
 }
 
 export const REPLAYED_HEADER = 'idempotent-replayed';
+
+/**
+ * How long a running request keeps its key before a retry may take it over: REQUEST_TIMEOUT_MS (the
+ * time a request may take to arrive) plus a margin for the handler. A retry sooner than that is
+ * presumed to race a live request and gets 409 IDEMPOTENCY_KEY_IN_USE.
+ */
+export const idempotencyLeaseMs = (http: Pick<HttpSettings, 'requestTimeoutMs'>) => http.requestTimeoutMs + 30_000;
 
 /** The caller's principal when the request carries valid credentials; anything else fails later, as usual. */
 function principalOf(deps: Deps, request: { headers: Record<string, string | string[] | undefined> }): Principal | null {
@@ -38,7 +52,7 @@ function principalOf(deps: Deps, request: { headers: Record<string, string | str
   }
 }
 
-export function installIdempotency(app: RestApp, deps: Deps, encryptionKey: Buffer): void {
+export function installIdempotency(app: RestApp, deps: Deps, encryptionKey: Buffer, leaseMs: number): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     request.rawBody = body as string;
@@ -53,9 +67,12 @@ export function installIdempotency(app: RestApp, deps: Deps, encryptionKey: Buff
     if (!principal) return;
     const rawBody = request.rawBody ?? (typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null));
     const claim = { apiKeyId: principal.keyId, key };
-    const start = await beginIdempotentRequest(deps, { ...claim, requestHash: requestFingerprint(request.method, request.url, rawBody) }, encryptionKey);
+    const start = await beginIdempotentRequest(deps, { ...claim, requestHash: requestFingerprint(request.method, request.url, rawBody) }, encryptionKey, leaseMs);
     if (start.outcome === 'proceed') {
-      request.idempotency = { ...claim, settled: false };
+      request.idempotency = { ...claim, settled: false, lease: start.lease, requestIds: start.requestIds };
+      // REST handlers read the caller their plugin built on request; GraphQL's caller reads request.idempotency.
+      if (request.caller) request.caller = { ...request.caller, requestIds: start.requestIds };
+      if (start.tookOver) request.log.warn({ idempotencyKey: key }, 'Idempotency-Key taken over: its earlier request was cut off before answering; running it again');
       return;
     }
     return reply.code(start.status).header(REPLAYED_HEADER, 'true').type('application/json; charset=utf-8').send(start.body);

@@ -4,7 +4,8 @@
  * lapsing holds and offers) and is killed with SIGKILL at a random moment mid-burst, twice; each time
  * the file it leaves, and the file after a restart on it, satisfy every invariant (test/support/
  * invariants.ts): places, refunds, participants, events, deliveries, integrity. After the last restart
- * every event reaches the webhook receiver: none was lost.
+ * every event reaches the webhook receiver (none was lost) and the refund reconciler settles every
+ * refund a kill cut off between its reservation and its settlement (none stays pending).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,14 +22,17 @@ import { startReceiver, waitFor } from '../support/webhook-receiver.ts';
 const WORKERS = 12;
 const CYCLES = 2;
 /**
- * Short holds, offers and webhook timeouts, so they lapse (and leases end) within the test. The burst
- * comes from one client with one key: rate limits (tested in rate-limit.test.ts) are lifted.
+ * Short holds, offers, webhook timeouts and refund reconciliation grace, so they lapse (and leases end)
+ * within the test. The burst comes from one client with one key: rate limits (tested in
+ * rate-limit.test.ts) are lifted.
  */
 const env = {
   HOLD_TTL_SECONDS: '2',
   WAITLIST_OFFER_TTL_SECONDS: '2',
   WEBHOOK_TIMEOUT_MS: '500',
   WEBHOOK_RETRY_BASE_SECONDS: '0.2',
+  REFUND_RECONCILE_GRACE_SECONDS: '1',
+  REFUND_RECONCILE_INTERVAL_MS: '200',
   RATE_LIMIT_PER_MINUTE: '1000000',
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000',
   LOG_LEVEL: 'warn',
@@ -59,6 +63,15 @@ afterAll(async () => {
   await receiver.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+function pendingRefundsOnDisk(): number {
+  const db = openDatabase(file);
+  try {
+    return db.$client.prepare("SELECT count(*) FROM refunds WHERE status = 'pending'").pluck().get() as number;
+  } finally {
+    closeDatabase(db);
+  }
+}
 
 function violationsOnDisk(): string[] {
   const db = openDatabase(file);
@@ -133,7 +146,9 @@ describe('a server killed with SIGKILL mid-burst', () => {
       expect(violationsOnDisk(), `seed ${seed}, cycle ${cycle}, right after the kill`).toEqual([]);
     }
 
-    // The last restart: the sweeper fails the lapsed holds and expires the offers, the dispatcher catches up.
+    // The last restart: the sweeper fails the lapsed holds and expires the offers, the dispatcher catches up,
+    // the reconciler settles the refunds the kills cut off.
+    const cutOff = pendingRefundsOnDisk();
     const restarting = Date.now();
     server = await startServerProcess(file, env);
     phase('start', restarting);
@@ -151,11 +166,11 @@ describe('a server killed with SIGKILL mid-burst', () => {
         20_000,
       );
       await waitFor('every lapsed hold failed', () => db.$client.prepare("SELECT count(*) FROM bookings WHERE status = 'processing'").pluck().get() === 0, 10_000);
-      phase('catch-up', catchingUp);
-      // Left by the kills, by design: a refund cut off between its reservation and its settlement stays
-      // `pending` (amount reserved), and an Idempotency-Key whose request was cut off stays `running`.
       const count = (sql: string) => db.$client.prepare(sql).pluck().get() as number;
-      phases.push(`left pending: ${count("SELECT count(*) FROM refunds WHERE status = 'pending'")} refund(s), ${count("SELECT count(*) FROM idempotency_keys WHERE state = 'running'")} idempotency key(s)`);
+      await waitFor('every cut-off refund reconciled', () => count("SELECT count(*) FROM refunds WHERE status = 'pending'") === 0, 10_000);
+      phase('catch-up', catchingUp);
+      // An Idempotency-Key whose request was cut off stays `running` until a retry takes it over after its lease.
+      phases.push(`reconciled: ${cutOff} cut-off refund(s); left running: ${count("SELECT count(*) FROM idempotency_keys WHERE state = 'running'")} idempotency key(s)`);
       const statuses = new Set(db.$client.prepare('SELECT DISTINCT status FROM bookings').pluck().all());
       expect(statuses, `seed ${seed}`).toEqual(new Set(['confirmed', 'cancelled', 'refunded', 'failed']));
     } finally {

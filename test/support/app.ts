@@ -6,6 +6,7 @@ import type { PaymentProcessor } from '../../src/domain/payment-processor.ts';
 import type { GraphQLAppOptions } from '../../src/graphql/protections/settings.ts';
 import type { LogDestination } from '../../src/http/logging.ts';
 import type { HttpConfig } from '../../src/http/settings.ts';
+import type { RefundReconcileAppOptions } from '../../src/payments/refund-reconciliation-settings.ts';
 import type { WebhookAppOptions } from '../../src/webhooks/settings.ts';
 
 export interface TestApp {
@@ -30,6 +31,11 @@ export interface StartOptions {
    * at pending deliveries see them as queued, untouched by a background sender.
    */
   webhooks?: WebhookAppOptions;
+  /**
+   * Refund reconciliation. The reconciler runs only when a test asks (`reconcile: true`); tests drive
+   * passes themselves with `reconcileRefunds`, so pending refunds stay as a test left them.
+   */
+  refunds?: RefundReconcileAppOptions;
   /** GraphQL limits, introspection and a trusted documents manifest (the defaults otherwise). */
   graphql?: GraphQLAppOptions;
   /** HTTP protections (rate limits, timeouts, header size). Rate limits default to budgets no test file exhausts. */
@@ -60,6 +66,7 @@ export async function startApp(db: Db, options: StartOptions = {}): Promise<Test
     now: options.now,
     payments: options.payments,
     webhooks: { dispatch: false, ...options.webhooks },
+    refunds: { reconcile: false, ...options.refunds },
   });
   afterAll(() => app.close());
   // Start-up work (the first sweep of lapsed holds) happens here, not inside a test's first request.

@@ -15,7 +15,7 @@ export const HOLD_TTL = 900;
 class EventsProcessor extends CheckoutTestProcessor {
   declineRefunds = false;
 
-  override async refund(input: { intentReference: string; amountMinor: number }) {
+  override async refund(input: { intentReference: string; amountMinor: number; idempotencyKey: string }) {
     if (this.declineRefunds) throw new ProcessorError('card_declined');
     return super.refund(input);
   }

@@ -33,8 +33,22 @@ describe('loadConfig', () => {
       CONNECTION_TIMEOUT_MS: 60_000,
       MAX_HEADER_BYTES: 16_384,
       TRUST_PROXY: [],
+      REFUND_RECONCILE_INTERVAL_MS: 30_000,
+      REFUND_RECONCILE_GRACE_SECONDS: 60,
+      REFUND_RECONCILE_RETRY_BASE_SECONDS: 60,
+      REFUND_RECONCILE_MAX_AGE_SECONDS: 82_800,
       production: false,
     });
+  });
+
+  it('reads the refund reconciliation settings and refuses unusable ones', () => {
+    expect(
+      loadConfig({ REFUND_RECONCILE_INTERVAL_MS: '500', REFUND_RECONCILE_GRACE_SECONDS: '1.5', REFUND_RECONCILE_RETRY_BASE_SECONDS: '0.2', REFUND_RECONCILE_MAX_AGE_SECONDS: '3600' }),
+    ).toMatchObject({ REFUND_RECONCILE_INTERVAL_MS: 500, REFUND_RECONCILE_GRACE_SECONDS: 1.5, REFUND_RECONCILE_RETRY_BASE_SECONDS: 0.2, REFUND_RECONCILE_MAX_AGE_SECONDS: 3600 });
+    expect(() => loadConfig({ REFUND_RECONCILE_INTERVAL_MS: '0' })).toThrow(/REFUND_RECONCILE_INTERVAL_MS/);
+    expect(() => loadConfig({ REFUND_RECONCILE_GRACE_SECONDS: '0' })).toThrow(/REFUND_RECONCILE_GRACE_SECONDS/);
+    expect(() => loadConfig({ REFUND_RECONCILE_RETRY_BASE_SECONDS: 'soon' })).toThrow(/REFUND_RECONCILE_RETRY_BASE_SECONDS/);
+    expect(() => loadConfig({ REFUND_RECONCILE_MAX_AGE_SECONDS: String(8 * 86_400) })).toThrow(/REFUND_RECONCILE_MAX_AGE_SECONDS/);
   });
 
   it('treats an empty variable as unset and production as production', () => {

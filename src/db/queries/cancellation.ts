@@ -88,22 +88,6 @@ export function releaseRefundAmount(db: Db, bookingId: string, amountMinor: numb
     .run();
 }
 
-export function insertPendingRefund(db: Db, row: { id: string; bookingId: string; amountMinor: number; at: string }): void {
-  db.insert(refunds)
-    .values({ id: row.id, bookingId: row.bookingId, amountMinor: row.amountMinor, status: 'pending', createdAt: row.at, updatedAt: row.at })
-    .run();
-}
-
-/** Settles a pending refund; returns false when it was not pending (already settled). */
-export function settleRefund(db: Db, id: string, status: 'succeeded' | 'failed', processorReference: string | null, at: string): boolean {
-  const result = db
-    .update(refunds)
-    .set({ status, processorReference, updatedAt: at })
-    .where(and(eq(refunds.id, id), eq(refunds.status, 'pending')))
-    .run();
-  return result.changes === 1;
-}
-
 export function countPendingRefunds(db: Db, bookingId: string): number {
   const row = db
     .select({ n: sql<number>`count(*)` })
