@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
+import { dataGeneration, generationFor } from './db/generation.ts';
 import type { Deps } from './domain/context.ts';
 import { startHoldSweeper } from './domain/holds.ts';
 import { startWebhookDispatcher } from './domain/webhook-dispatcher.ts';
@@ -14,9 +15,13 @@ import type { PaymentProcessor } from './domain/payment-processor.ts';
 import { graphqlContextFactory, type GraphQLContext } from './graphql/context.ts';
 import { installDocumentGate } from './graphql/protections/document-gate.ts';
 import { graphqlProtections, type GraphQLAppOptions, type GraphQLConfig } from './graphql/protections/settings.ts';
+import { authenticateRequest } from './auth/request-principal.ts';
+import { cacheableAnswers } from './graphql/cacheable.ts';
+import { linkContext } from './graphql/request-link.ts';
 import { createGraphQLServer } from './graphql/server.ts';
 import { loggerOptions, type LogDestination } from './http/logging.ts';
 import { installRateLimit } from './http/rate-limit.ts';
+import { installResponseCache, markCacheable, ResponseCache } from './http/response-cache.ts';
 import { serverOptions, trackAnswersBeforeBody } from './http/server-options.ts';
 import { httpSettings, type HttpConfig } from './http/settings.ts';
 import { drainOptions, refuseWhileDraining } from './rest/draining.ts';
@@ -112,6 +117,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => reconcilerStopping ?? stopRefundReconciler?.());
   // Before any route is registered: its hooks and JSON parser must cover every POST, /graphql included.
   installIdempotency(app, deps, webhooks.settings.encryptionKey, idempotencyLeaseMs(http));
+  const cachePlugins = http.responseCacheMaxBytes > 0 ? [cacheableAnswers(markCacheable)] : [];
+  if (http.responseCacheMaxBytes > 0) {
+    installResponseCache(app, {
+      cache: new ResponseCache(dataGeneration(deps.db), http.responseCacheMaxBytes),
+      principalOf: (request) => authenticateRequest(deps.db, request),
+      generationOf: (request) => generationFor(deps.db, request),
+      countLookup: (api, outcome) => observability.metrics.countCacheLookup(api, outcome),
+      replayedOperation: (request, operation, seconds) => observability.replayedOperation(request, operation, seconds),
+    });
+  }
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, request, 'NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`),
   );
@@ -145,14 +160,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const apollo = createGraphQLServer({
     production: options.config.production,
     log: app.log,
-    plugins: [observability.graphqlPlugin],
+    plugins: [observability.graphqlPlugin, ...cachePlugins],
     protections: graphqlLimits,
   });
   await apollo.start();
   installDocumentGate(app, graphqlLimits);
   const buildContext = graphqlContextFactory(deps, webhooks.settings);
   await app.register(fastifyApollo(apollo), {
-    context: observability.linkContext(async (request): Promise<GraphQLContext> => {
+    context: linkContext(async (request): Promise<GraphQLContext> => {
       try {
         return buildContext(request);
       } catch (error) {

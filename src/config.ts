@@ -52,6 +52,8 @@ const schema = z.object({
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(httpDefaults.keepAliveTimeoutMs),
   CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(httpDefaults.connectionTimeoutMs),
   MAX_HEADER_BYTES: z.coerce.number().int().min(1_024).max(1_048_576).default(httpDefaults.maxHeaderBytes),
+  /** Bytes of memory for cached catalogue answers, invalidated by every write; 0 turns the cache off. */
+  RESPONSE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).max(1_073_741_824).default(httpDefaults.responseCacheMaxBytes),
   /** Proxies whose X-Forwarded-For names the client: comma-separated addresses, CIDRs or loopback/linklocal/uniquelocal. */
   TRUST_PROXY: z
     .string()

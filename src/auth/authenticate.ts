@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/client.ts';
-import { brandIdsOfOrganization, findActiveKeyByHash } from '../db/queries/api-keys.ts';
 import { DomainError } from '../domain/errors.ts';
+import { findActiveKey } from './key-lookup.ts';
 import type { Principal } from './principal.ts';
 
 /** Request headers as both transports see them (lower-cased names). */
@@ -29,9 +29,10 @@ const unauthenticated = (message: string) => new DomainError('UNAUTHENTICATED', 
  * request carries no credentials at all; throws UNAUTHENTICATED for wrong ones.
  *
  * Secrets are looked up by their SHA-256 through a unique index: the comparison never touches the
- * secret byte by byte, so timing reveals nothing about how close a guess was.
+ * secret byte by byte, so timing reveals nothing about how close a guess was. `generation`: the
+ * request's data generation, to reuse a key found earlier while nothing was written (key-lookup.ts).
  */
-export function authenticate(db: Db, headers: Headers): Principal | null {
+export function authenticate(db: Db, headers: Headers, generation?: string): Principal | null {
   const authorization = header(headers, 'authorization');
   const legacySecret = header(headers, SECRET_HEADER);
   const brandHeader = header(headers, BRAND_HEADER) ?? null;
@@ -56,19 +57,17 @@ export function authenticate(db: Db, headers: Headers): Principal | null {
     return null;
   }
 
-  const key = findActiveKeyByHash(db, hashSecret(secret));
-  if (!key) throw unauthenticated('The API key is not valid');
+  const active = findActiveKey(db, hashSecret(secret), generation);
+  if (!active) throw unauthenticated('The API key is not valid');
+  const key = active.record;
 
-  const principal: Principal =
-    key.kind === 'brand'
-      ? { kind: 'brand', keyId: key.id, organizationId: null, brandIds: [key.brandId!], headerBrandId: null }
-      : {
-          kind: 'organization',
-          keyId: key.id,
-          organizationId: key.organizationId,
-          brandIds: brandIdsOfOrganization(db, key.organizationId!),
-          headerBrandId: null,
-        };
+  const principal: Principal = {
+    kind: key.kind,
+    keyId: key.id,
+    organizationId: key.kind === 'brand' ? null : key.organizationId,
+    brandIds: [...active.brandIds],
+    headerBrandId: null,
+  };
 
   if (organizationHeader && organizationHeader !== principal.organizationId) {
     throw unauthenticated('Tessera-Organization-Id does not match the API key');

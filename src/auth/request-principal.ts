@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.ts';
+import { generationFor } from '../db/generation.ts';
 import { authenticate, type Headers } from './authenticate.ts';
 import type { Principal } from './principal.ts';
 
@@ -16,7 +17,7 @@ export function authenticateRequest(db: Db, request: { headers: Headers }): Prin
   let outcome = outcomes.get(request);
   if (!outcome) {
     try {
-      outcome = { principal: authenticate(db, request.headers) };
+      outcome = { principal: authenticate(db, request.headers, generationFor(db, request)) };
     } catch (error) {
       outcome = { error };
     }
@@ -25,3 +26,4 @@ export function authenticateRequest(db: Db, request: { headers: Headers }): Prin
   if ('error' in outcome) throw outcome.error;
   return outcome.principal;
 }
+

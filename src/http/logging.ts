@@ -11,10 +11,17 @@ export const REDACTED = '[Redacted]';
 const secretFields = ['paymentIntentSecret', 'secret', 'clientSecret'];
 const secretHeaders = ['authorization', 'tessera-secret-key', 'cookie'];
 
-/** pino paths are exact levels: cover the top level and the usual nestings (`body.x`, `req.body.x`, `err.x`). */
+/** Where a logged object may hold a body, an answer or GraphQL input. */
+const secretContainers = ['', 'body.', 'req.body.', 'request.body.', 'response.', 'reply.body.', 'data.', 'input.', 'variables.input.', 'result.', 'payload.', 'err.', 'error.'];
+
+/**
+ * pino paths are exact levels: the top level and the usual nestings. Exact paths only: each wildcard
+ * path (`*.secret`) costs about 2 µs on every line, the access line included, and the scrub below
+ * already finds our secrets by their shape wherever they sit.
+ */
 export const REDACT_PATHS: readonly string[] = [
   ...secretHeaders.flatMap((h) => [`req.headers["${h}"]`, `headers["${h}"]`, `request.headers["${h}"]`]),
-  ...secretFields.flatMap((f) => [f, `*.${f}`, `*.*.${f}`, `req.body.${f}`, `variables.input.${f}`]),
+  ...secretFields.flatMap((f) => secretContainers.map((container) => `${container}${f}`)),
 ];
 
 /**

@@ -11,6 +11,7 @@ export const httpDefaults = {
   keepAliveTimeoutMs: 5_000,
   connectionTimeoutMs: 60_000,
   maxHeaderBytes: 16 * 1024,
+  responseCacheMaxBytes: 32 * 1024 * 1024,
 } as const;
 
 /** Longest path parameter: ids are UUIDs (36 characters); a longer segment matches no route (404). */
@@ -23,6 +24,7 @@ type HttpConfigKey =
   | 'KEEP_ALIVE_TIMEOUT_MS'
   | 'CONNECTION_TIMEOUT_MS'
   | 'MAX_HEADER_BYTES'
+  | 'RESPONSE_CACHE_MAX_BYTES'
   | 'TRUST_PROXY';
 
 /** What the HTTP layer reads from the configuration; each setting falls back to its documented default. */
@@ -41,6 +43,8 @@ export interface HttpSettings {
   connectionTimeoutMs: number;
   /** Request line plus headers, in bytes; larger is 431. */
   maxHeaderBytes: number;
+  /** Memory for cached catalogue answers (src/http/response-cache.ts); 0 turns the cache off. */
+  responseCacheMaxBytes: number;
   /** Proxies whose X-Forwarded-For is believed (addresses, CIDRs, `loopback`...); none by default. */
   trustProxy: string[];
 }
@@ -53,6 +57,7 @@ export function httpSettings(config: HttpConfig): HttpSettings {
     keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS ?? httpDefaults.keepAliveTimeoutMs,
     connectionTimeoutMs: config.CONNECTION_TIMEOUT_MS ?? httpDefaults.connectionTimeoutMs,
     maxHeaderBytes: config.MAX_HEADER_BYTES ?? httpDefaults.maxHeaderBytes,
+    responseCacheMaxBytes: config.RESPONSE_CACHE_MAX_BYTES ?? httpDefaults.responseCacheMaxBytes,
     trustProxy: config.TRUST_PROXY ?? [],
   };
 }

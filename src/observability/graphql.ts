@@ -1,11 +1,11 @@
 /**
  * GraphQL's part of observability: an Apollo plugin that times and counts each operation and its
- * errors, and tells the HTTP request's access line which operation it carried. Apollo gives plugins
- * the context, not the Fastify request: `linkContext` ties the two together. Apollo hands each operation
- * a shallow copy of the context, so the link is a (symbol-keyed) property the copy keeps, not the object's identity.
+ * errors, and tells the HTTP request's access line which operation it carried (the request is found
+ * through src/graphql/request-link.ts).
  */
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import { requestOf } from '../graphql/request-link.ts';
 import type { Metrics } from './metrics.ts';
 
 export interface GraphQLObservation {
@@ -16,16 +16,7 @@ export interface GraphQLObservation {
   errorsCounted: boolean;
 }
 
-const REQUEST = Symbol('fastify request');
 const observations = new WeakMap<FastifyRequest, GraphQLObservation>();
-
-/** Wraps the Apollo context function so the plugin below can find the Fastify request of a context. */
-export function linkContext<C extends object>(build: (request: FastifyRequest, reply: FastifyReply) => Promise<C>) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<C> => {
-    const context = await build(request, reply);
-    return Object.assign(context, { [REQUEST]: request });
-  };
-}
 
 export function graphqlObservation(request: FastifyRequest): GraphQLObservation | undefined {
   return observations.get(request);
@@ -33,7 +24,7 @@ export function graphqlObservation(request: FastifyRequest): GraphQLObservation 
 
 function observe(context: object): GraphQLObservation {
   const fallback: GraphQLObservation = { operationName: null, operationType: null, errorsCounted: false };
-  const request = (context as { [REQUEST]?: FastifyRequest })[REQUEST];
+  const request = requestOf(context);
   if (!request) return fallback;
   let observation = observations.get(request);
   if (!observation) {
@@ -70,4 +61,10 @@ export function graphqlMetricsPlugin(metrics: Metrics): ApolloServerPlugin<objec
       };
     },
   };
+}
+
+/** An operation answered from the response cache: logged and counted like one that ran. */
+export function observeReplayedOperation(metrics: Metrics, request: FastifyRequest, operation: { name: string | null; type: string }, seconds: number): void {
+  observations.set(request, { operationName: operation.name, operationType: operation.type, errorsCounted: true });
+  metrics.recordOperation({ name: operation.name, type: operation.type, seconds });
 }

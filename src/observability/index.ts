@@ -2,10 +2,10 @@
  * Observability of one app: access logs carrying the request id (Fastify's `reqId`), the key id, the
  * brand and the GraphQL operation; Prometheus metrics; readiness. `buildApp` wires these pieces in.
  */
-import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { graphqlMetricsPlugin, linkContext } from './graphql.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { graphqlMetricsPlugin, observeReplayedOperation } from './graphql.ts';
 import { AccessLogController, installRequestObservability } from './http.ts';
 import { createMetrics } from './metrics.ts';
 import { operationsRoutes } from './routes.ts';
@@ -22,7 +22,10 @@ export function createObservability(options: { db: Db; production: boolean; conf
     /** For `Deps.observer`: refunds are counted where they finish. */
     observer: metrics.observer,
     graphqlPlugin: graphqlMetricsPlugin(metrics),
-    linkContext,
+    /** A GraphQL answer replayed from the response cache (no plugin ran): the access line and metrics still see its operation. */
+    replayedOperation(request: FastifyRequest, operation: { name: string | null; type: string }, seconds: number): void {
+      observeReplayedOperation(metrics, request, operation, seconds);
+    },
     /** Hooks and the /readyz and /metrics routes; call before the other routes are registered. */
     install(app: FastifyInstance): void {
       installRequestObservability(app, options.db, metrics);

@@ -24,6 +24,8 @@ export interface Metrics {
   recordRequest(request: { method: string; route: string | undefined; statusCode: number; seconds: number }): void;
   recordOperation(operation: { name: string | null | undefined; type: string | undefined; seconds: number }): void;
   countError(api: Api, code: unknown): void;
+  /** A cacheable read answered from the response cache (`hit`) or computed (`miss`). */
+  countCacheLookup(api: Api, outcome: 'hit' | 'miss'): void;
   /** Reads the gauges and the new booking events from the database; throws when it cannot. */
   refreshFromDatabase(): void;
   /** Marks the database-read values unknown (NaN) after a failed refresh. */
@@ -52,6 +54,7 @@ export function createMetrics(db: Db): Metrics {
     ['event'],
   );
   const refunds = counter('refunds_total', 'Refunds asked of the payment processor by this process, by outcome.', ['outcome']);
+  const cacheLookups = counter('response_cache_lookups_total', 'Cacheable reads, by API face and outcome (hit: answered from the response cache).', ['api', 'outcome']);
   const refunded = counter('refunded_amount_minor_total', 'Amount refunded by this process, in minor units of the currency.', ['currency']);
   const gauges = {
     holdsActive: gauge('holds_active', 'Processing bookings holding places until paid or lapsed.'),
@@ -86,6 +89,9 @@ export function createMetrics(db: Db): Metrics {
     },
     countError(api, code) {
       errors.inc({ api, code: errorCodeLabel(code) });
+    },
+    countCacheLookup(api, outcome) {
+      cacheLookups.inc({ api, outcome });
     },
     refreshFromDatabase() {
       const sizes = currentQueueSizes(db);

@@ -1,24 +1,27 @@
+import Database from 'better-sqlite3';
 import type { Db } from '../../src/db/client.ts';
 
+const executing = ['all', 'get', 'run', 'iterate'] as const;
+
 /**
- * Runs `fn` and returns how many SQL statements it prepared on `db`, with its result. Drizzle's
- * better-sqlite3 session prepares every query it runs through `$client.prepare` (no statement cache),
- * so counting prepares counts statements.
+ * Runs `fn` and returns how many SQL statements it executed on `db`, with their text and its result.
+ * Executions, not preparations: statements the app prepares once (the API-key lookup, the data
+ * generation) count every time they run.
  */
 export async function countStatements<T>(db: Db, fn: () => T | Promise<T>): Promise<{ count: number; sql: string[]; result: T }> {
-  const client = db.$client;
-  const prepare = client.prepare;
-  const hadOwn = Object.hasOwn(client, 'prepare');
+  const prototype = Database.prototype.prepare.call(db.$client, 'SELECT 1').constructor.prototype as Record<string, unknown>;
+  const originals = executing.map((name) => [name, prototype[name]] as const);
   const sql: string[] = [];
-  client.prepare = function (this: typeof client, source: string) {
-    sql.push(source);
-    return prepare.call(this, source);
-  } as typeof client.prepare;
+  for (const [name, original] of originals) {
+    prototype[name] = function (this: { database: unknown; source: string }, ...args: unknown[]) {
+      if (this.database === db.$client) sql.push(this.source);
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    };
+  }
   try {
     const result = await fn();
     return { count: sql.length, sql, result };
   } finally {
-    if (hadOwn) client.prepare = prepare;
-    else delete (client as { prepare?: unknown }).prepare;
+    for (const [name, original] of originals) prototype[name] = original;
   }
 }

@@ -1,5 +1,6 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
+import { preparedPerDb } from '../prepared.ts';
 import { apiKeys, brands } from '../schema.ts';
 
 export interface KeyRecord {
@@ -9,21 +10,30 @@ export interface KeyRecord {
   organizationId: string | null;
 }
 
-/** The active (not revoked) key whose secret hashes to `secretHash`. */
-export function findActiveKeyByHash(db: Db, secretHash: string): KeyRecord | undefined {
-  return db
+const activeKeyByHash = preparedPerDb((db) =>
+  db
     .select({ id: apiKeys.id, kind: apiKeys.kind, brandId: apiKeys.brandId, organizationId: apiKeys.organizationId })
     .from(apiKeys)
-    .where(and(eq(apiKeys.secretHash, secretHash), isNull(apiKeys.revokedAt)))
-    .get();
+    .where(and(eq(apiKeys.secretHash, sql.placeholder('secretHash')), isNull(apiKeys.revokedAt)))
+    .prepare(),
+);
+
+/** The active (not revoked) key whose secret hashes to `secretHash`. Every request asks: prepared once. */
+export function findActiveKeyByHash(db: Db, secretHash: string): KeyRecord | undefined {
+  return activeKeyByHash(db).get({ secretHash });
 }
 
-export function brandIdsOfOrganization(db: Db, organizationId: string): string[] {
-  return db
+const organizationBrands = preparedPerDb((db) =>
+  db
     .select({ id: brands.id })
     .from(brands)
-    .where(eq(brands.organizationId, organizationId))
-    .all()
+    .where(eq(brands.organizationId, sql.placeholder('organizationId')))
+    .prepare(),
+);
+
+export function brandIdsOfOrganization(db: Db, organizationId: string): string[] {
+  return organizationBrands(db)
+    .all({ organizationId })
     .map((r) => r.id);
 }
 

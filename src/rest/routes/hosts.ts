@@ -3,7 +3,7 @@ import type { RestApp } from '../plugin.ts';
 import { listHostsSchema } from '../schemas/hosts.ts';
 
 export function hostRoutes(app: RestApp) {
-  app.get('/v1/brands/:brandId/hosts', { schema: listHostsSchema }, async (request) => ({
+  app.get('/v1/brands/:brandId/hosts', { schema: listHostsSchema, config: { responseCache: true } }, async (request) => ({
     data: await listHosts(request.caller, { brandId: request.params.brandId }),
   }));
 }

@@ -3,7 +3,7 @@ import type { RestApp } from '../plugin.ts';
 import { getFeaturedListingsSchema } from '../schemas/listings.ts';
 
 export function listingRoutes(app: RestApp) {
-  app.get('/v3/listings/featured', { schema: getFeaturedListingsSchema }, async (request) => {
+  app.get('/v3/listings/featured', { schema: getFeaturedListingsSchema, config: { responseCache: true } }, async (request) => {
     const { unlisted, locale, version } = request.query;
     return { data: await getFeaturedListings(request.caller, { unlisted, locale, version }) };
   });

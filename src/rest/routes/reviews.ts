@@ -10,7 +10,7 @@ function links(experienceId: string, limit: number, pages: NumberedPages) {
 }
 
 export function reviewRoutes(app: RestApp) {
-  app.get('/v1/experiences/:experienceId/reviews', { schema: listReviewsSchema }, async (request) => {
+  app.get('/v1/experiences/:experienceId/reviews', { schema: listReviewsSchema, config: { responseCache: true } }, async (request) => {
     const { experienceId } = request.params;
     const { page, limit } = request.query;
     const result = await listExperienceReviews(request.caller, { experienceId, page, limit });

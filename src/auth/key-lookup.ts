@@ -1,0 +1,40 @@
+import { LRUCache } from 'lru-cache';
+import type { Db } from '../db/client.ts';
+import { brandIdsOfOrganization, findActiveKeyByHash, type KeyRecord } from '../db/queries/api-keys.ts';
+
+export interface ActiveKey {
+  record: KeyRecord;
+  /** An organization key's brands; a brand key's one brand. */
+  brandIds: readonly string[];
+}
+
+/** Keys in use at once; the least recently used beyond this are looked up again. Unknown secrets are never kept. */
+const MAX_KEYS = 10_000;
+
+const caches = new WeakMap<Db, LRUCache<string, { generation: string; key: ActiveKey }>>();
+
+function read(db: Db, secretHash: string): ActiveKey | undefined {
+  const record = findActiveKeyByHash(db, secretHash);
+  if (!record) return undefined;
+  return { record, brandIds: record.kind === 'brand' ? [record.brandId!] : brandIdsOfOrganization(db, record.organizationId!) };
+}
+
+/**
+ * The active key whose secret hashes to `secretHash`, with its brands. Given the request's data
+ * generation (src/db/generation.ts), the answer is remembered while that generation holds: revoking a
+ * key or moving a brand is a write, so it takes effect from the next request on.
+ */
+export function findActiveKey(db: Db, secretHash: string, generation?: string): ActiveKey | undefined {
+  if (generation === undefined) return read(db, secretHash);
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new LRUCache({ max: MAX_KEYS });
+    caches.set(db, cache);
+  }
+  const cached = cache.get(secretHash);
+  if (cached?.generation === generation) return cached.key;
+  const key = read(db, secretHash);
+  if (key) cache.set(secretHash, { generation, key });
+  else cache.delete(secretHash);
+  return key;
+}
