@@ -1,0 +1,89 @@
+/**
+ * "Cost does not grow with data", measured over HTTP against a Tessera of its own (production
+ * settings, the scaling database): one request at a time, so each time is one request's cost.
+ *   - REST reviews (the face that pages by number): page 1 vs the last page of 100 reviews each,
+ *     with 100k reviews on the experience;
+ *   - POST /v1/bookings/cancel: 100 items vs 1 item, on fresh confirmed bookings each time.
+ */
+import type { ScalingWorld } from './data.ts';
+import type { Server } from './processes.ts';
+import { bearer, sendOk, type RequestSpec } from './requests.ts';
+
+export const PAGE_SIZE = 100;
+export const CANCEL_SIZES = [1, 100];
+const PAGE_REPETITIONS = 25;
+const WARM_UP = 5;
+
+export interface Comparison {
+  smallMs: number;
+  largeMs: number;
+  ratio: number;
+}
+
+export interface ScalingResult {
+  reviews: number;
+  lastPage: number;
+  pages: Comparison;
+  cancel: Comparison & { repetitions: number };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+async function timed(baseUrl: string, spec: RequestSpec, what: string, check: (body: any) => boolean): Promise<number> {
+  const start = performance.now();
+  const body = await sendOk<unknown>(baseUrl, spec, what);
+  const ms = performance.now() - start;
+  if (!check(body)) throw new Error(`${what}: unexpected answer ${JSON.stringify(body).slice(0, 300)}`);
+  return ms;
+}
+
+function compare(small: number[], large: number[]): Comparison {
+  const smallMs = median(small);
+  const largeMs = median(large);
+  return { smallMs, largeMs, ratio: largeMs / smallMs };
+}
+
+async function reviewPages(server: Server, world: ScalingWorld, lastPage: number): Promise<Comparison> {
+  const page = (n: number): RequestSpec => ({
+    method: 'GET',
+    path: `/v1/experiences/${world.experienceId}/reviews?page=${n}&limit=${PAGE_SIZE}`,
+    headers: bearer(world.key),
+  });
+  const full = (body: Array<{ items: unknown[] }>) => body[0]?.items.length === PAGE_SIZE;
+  const first: number[] = [];
+  const last: number[] = [];
+  for (let i = 0; i < WARM_UP + PAGE_REPETITIONS; i += 1) {
+    const a = await timed(server.url, page(1), 'reviews page 1', full);
+    const b = await timed(server.url, page(lastPage), `reviews page ${lastPage}`, full);
+    if (i >= WARM_UP) first.push(a), last.push(b);
+  }
+  return compare(first, last);
+}
+
+/** Batches alternate 1 and 100 bookings (see CANCEL_SIZES); the first pair warms up. */
+async function cancellations(server: Server, world: ScalingWorld): Promise<Comparison & { repetitions: number }> {
+  const times = new Map<number, number[]>(CANCEL_SIZES.map((size) => [size, []]));
+  for (const [i, ids] of world.bookingBatches.entries()) {
+    const spec: RequestSpec = {
+      method: 'POST',
+      path: '/v1/bookings/cancel',
+      headers: { ...bearer(world.key), 'content-type': 'application/json' },
+      body: JSON.stringify({ bookings: ids.map((bookingId) => ({ bookingId, cancel: true })) }),
+    };
+    const all = (body: { items: Array<{ status: string }>; errors: unknown[] }) =>
+      body.errors.length === 0 && body.items.length === ids.length && body.items.every((b) => b.status === 'cancelled');
+    const ms = await timed(server.url, spec, `cancel ${ids.length} bookings`, all);
+    if (i >= CANCEL_SIZES.length) times.get(ids.length)!.push(ms);
+  }
+  const [small, large] = CANCEL_SIZES.map((size) => times.get(size)!);
+  return { ...compare(small!, large!), repetitions: small!.length };
+}
+
+export async function measureScaling(server: Server, world: ScalingWorld): Promise<ScalingResult> {
+  const lastPage = Math.ceil(world.reviews / PAGE_SIZE);
+  return { reviews: world.reviews, lastPage, pages: await reviewPages(server, world, lastPage), cancel: await cancellations(server, world) };
+}

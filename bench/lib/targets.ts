@@ -1,0 +1,48 @@
+/**
+ * What the bench times: each target is one request (or, for T6, the write mix) against one server.
+ * Peers P1 (default Apollo Server) and P2 (Mercurius + graphql-jit) answer T1's and T3's GraphQL;
+ * L (bare node:http) answers T1's and T2's precomputed bytes.
+ */
+import { demoIds } from '../../src/db/seed/index.ts';
+import { LISBON, LISBON_KEY } from './data.ts';
+import { experienceQuery, featuredListingsQuery, quoteMutation } from './documents.ts';
+import { quoteInput } from './quote.ts';
+import { bearer, graphqlRequest, type RequestSpec } from './requests.ts';
+
+export type ServerName = 'tessera' | 'apollo' | 'mercurius' | 'bare';
+
+export interface Target {
+  name: string;
+  server: ServerName;
+  /** The request; absent for the write mix. */
+  request?: RequestSpec;
+  /** What is counted per second. */
+  unit: 'req/s' | 'bookings/s';
+  what: string;
+}
+
+const { tagusSunsetSail } = demoIds.experiences;
+
+export const requests = {
+  featuredGraphql: graphqlRequest(LISBON_KEY, featuredListingsQuery),
+  featuredRest: { method: 'GET', path: '/v3/listings/featured', headers: bearer(LISBON_KEY) },
+  experienceGraphql: graphqlRequest(LISBON_KEY, experienceQuery, { brandId: LISBON, id: tagusSunsetSail }),
+  experienceRest: { method: 'GET', path: `/v1/brands/${LISBON}/experiences/${tagusSunsetSail}`, headers: bearer(LISBON_KEY) },
+  quote: graphqlRequest(LISBON_KEY, quoteMutation, { brandId: LISBON, cartId: '00000000-0000-4000-8000-00000000b5e1', input: quoteInput }),
+} satisfies Record<string, RequestSpec>;
+
+/** In the order each round runs them: a target next to the peers it is compared with. */
+export const targets: Target[] = [
+  { name: 'T1', server: 'tessera', request: requests.featuredGraphql, unit: 'req/s', what: 'Tessera GraphQL featuredListings, every field' },
+  { name: 'P1-T1', server: 'apollo', request: requests.featuredGraphql, unit: 'req/s', what: 'default Apollo Server 5, same query' },
+  { name: 'P2-T1', server: 'mercurius', request: requests.featuredGraphql, unit: 'req/s', what: 'Mercurius + graphql-jit, same query' },
+  { name: 'L-T1', server: 'bare', request: requests.featuredGraphql, unit: 'req/s', what: "bare node:http, T1's bytes" },
+  { name: 'T2', server: 'tessera', request: requests.featuredRest, unit: 'req/s', what: 'Tessera REST GET /v3/listings/featured' },
+  { name: 'L-T2', server: 'bare', request: requests.featuredRest, unit: 'req/s', what: "bare node:http, T2's bytes" },
+  { name: 'T3', server: 'tessera', request: requests.experienceGraphql, unit: 'req/s', what: 'Tessera GraphQL experience + questions, prices, 20 reviews' },
+  { name: 'P1-T3', server: 'apollo', request: requests.experienceGraphql, unit: 'req/s', what: 'default Apollo Server 5, same query' },
+  { name: 'P2-T3', server: 'mercurius', request: requests.experienceGraphql, unit: 'req/s', what: 'Mercurius + graphql-jit, same query' },
+  { name: 'T4', server: 'tessera', request: requests.experienceRest, unit: 'req/s', what: 'Tessera REST GET experience' },
+  { name: 'T5', server: 'tessera', request: requests.quote, unit: 'req/s', what: 'Tessera GraphQL createPaymentIntent quote, 2 items' },
+  { name: 'T6', server: 'tessera', unit: 'bookings/s', what: 'hold, confirm, cancel a guest, refund part' },
+];

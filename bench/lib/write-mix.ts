@@ -1,0 +1,92 @@
+/**
+ * T6, the write mix: `CONNECTIONS` clients each run, one after the other, the life of a booking as a
+ * frontend drives it: hold two places (GraphQL createPaymentIntent), pay (the sandbox's confirm, REST:
+ * the only face it has), cancel one of the two guests (GraphQL cancelBookings), refund part of the
+ * rest (GraphQL cancelBookings with refundAmount). Every answer is checked; one failure fails the run.
+ * The figure is completed sequences (bookings) per second; latencies are those of whole sequences.
+ */
+import { randomUUID } from 'node:crypto';
+import { LISBON, LISBON_KEY, type WriteMixWorld } from './data.ts';
+import { cancelMutation, holdMutation } from './documents.ts';
+import { CONNECTIONS, LoadError, type Measurement } from './load.ts';
+import { graphqlRequest, sendOk } from './requests.ts';
+
+/** Refunded by the last step, in EUR: part of the remaining guest's price. */
+export const REFUND_AMOUNT = 10;
+
+interface Hold {
+  createPaymentIntent: {
+    paymentIntentSecret: string;
+    cart: { bookings: Array<{ id: string; participants: Array<{ id: string }> }> };
+  };
+}
+
+interface Cancelled {
+  cancelBookings: {
+    items: Array<{ amountRefunded: number; participants: Array<{ id: string; cancelledAt: string | null }> }>;
+    errors: unknown[];
+  };
+}
+
+const guest = (firstName: string) => ({ firstName, lastName: 'Bench', priceTierName: 'Adult', emailAddress: `${firstName.toLowerCase()}@bench.test` });
+
+async function cancel(baseUrl: string, item: Record<string, unknown>, what: string) {
+  const { data } = await sendOk<{ data: Cancelled }>(baseUrl, graphqlRequest(LISBON_KEY, cancelMutation, { input: { bookings: [item] } }), what);
+  const result = data.cancelBookings;
+  if (result.errors.length > 0 || result.items.length !== 1) throw new Error(`${what}: ${JSON.stringify(result)}`);
+  return result.items[0]!;
+}
+
+/** One booking's life; throws on any answer that is not the expected one. */
+async function bookingSequence(baseUrl: string, world: WriteMixWorld, n: number): Promise<void> {
+  const input = { data: [{ experienceId: world.experienceId, sessionTime: world.sessionTimes[n % world.sessionTimes.length], participants: [guest('Ana'), guest('Rui')] }] };
+  const hold = await sendOk<{ data: Hold }>(baseUrl, graphqlRequest(LISBON_KEY, holdMutation, { brandId: LISBON, cartId: randomUUID(), input }), 'hold');
+  const { paymentIntentSecret, cart } = hold.data.createPaymentIntent;
+  const booking = cart.bookings[0]!;
+
+  const confirmBody = JSON.stringify({ paymentIntentSecret, outcome: 'succeeded' });
+  const confirm = { method: 'POST', path: '/v1/sandbox/payment_intents/confirm', headers: { 'content-type': 'application/json' }, body: confirmBody } as const;
+  const confirmed = await sendOk<{ paymentIntentStatus: string }>(baseUrl, confirm, 'confirm');
+  if (confirmed.paymentIntentStatus !== 'succeeded') throw new Error(`confirm: ${JSON.stringify(confirmed)}`);
+
+  const second = booking.participants[1]!.id;
+  const afterCancel = await cancel(baseUrl, { bookingId: booking.id, participants: [second] }, 'cancel participant');
+  if (!afterCancel.participants.find((p) => p.id === second)?.cancelledAt) throw new Error(`cancel participant: ${JSON.stringify(afterCancel)}`);
+
+  const afterRefund = await cancel(baseUrl, { bookingId: booking.id, refundAmount: REFUND_AMOUNT }, 'refund');
+  if (afterRefund.amountRefunded !== REFUND_AMOUNT) throw new Error(`refund: ${JSON.stringify(afterRefund)}`);
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+
+/** Runs the mix for about `seconds`: clients start no new sequence after that, and the ones under way finish. */
+export async function measureWriteMix(baseUrl: string, world: WriteMixWorld, seconds: number): Promise<Measurement> {
+  const durations: number[] = [];
+  const start = performance.now();
+  const deadline = start + seconds * 1000;
+  let started = 0;
+  let failure: unknown = null;
+  const client = async () => {
+    while (performance.now() < deadline && failure === null) {
+      const begun = performance.now();
+      try {
+        await bookingSequence(baseUrl, world, started++);
+      } catch (error) {
+        failure ??= error;
+        return;
+      }
+      durations.push(performance.now() - begun);
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, client));
+  if (failure !== null) throw new LoadError(`T6 write mix: ${failure instanceof Error ? failure.message : String(failure)}`);
+  const elapsed = (performance.now() - start) / 1000;
+  durations.sort((a, b) => a - b);
+  return {
+    requestsPerSecond: durations.length / elapsed,
+    p50Ms: percentile(durations, 50),
+    p99Ms: percentile(durations, 99),
+    requests: durations.length * 4,
+    non2xx: 0,
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * `npm run bench [-- <rounds> <seconds per round>]`: Tessera (T1..T6) against a default Apollo Server
+ * (P1), Mercurius with graphql-jit (P2) and a bare node:http server (L), each in its own process, on
+ * the same demo database and the same answers (checked byte for byte before timing); then the scaling
+ * checks against a Tessera of their own. Prints a table, writes bench/results/latest.json.
+ * Exits 0 when it measured, even when a target is missed; non-zero when the bench itself failed
+ * (answers differ, a request failed or was refused, a server did not start).
+ */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildMainDatabase, buildScalingDatabase, tempDir } from './lib/data.ts';
+import { CONNECTIONS } from './lib/load.ts';
+import { rssMb, sampleRss } from './lib/proc.ts';
+import { killChildrenOnExit, root } from './lib/processes.ts';
+import { checks, formatReport, machine, writeJson, type Settings } from './lib/report.ts';
+import { timeTargets } from './lib/rounds.ts';
+import { CANCEL_SIZES, measureScaling } from './lib/scaling.ts';
+import { startServers, startTessera } from './lib/servers.ts';
+
+const settings: Settings = { connections: CONNECTIONS, rounds: Number(process.argv[2] ?? 3), roundSeconds: Number(process.argv[3] ?? 5), warmUpSeconds: 2 };
+const SCALING_REVIEWS = 100_000;
+const CANCEL_REPETITIONS = 7;
+const RESULTS = join(root, 'bench/results/latest.json');
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+async function main() {
+  killChildrenOnExit();
+  const started = Date.now();
+  const dir = tempDir();
+  // On every way out, Ctrl-C included (after the servers are killed: see killChildrenOnExit).
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  log(`Building the databases in ${dir}...`);
+  const mainDb = join(dir, 'main.sqlite');
+  const world = buildMainDatabase(mainDb);
+  const scalingDb = join(dir, 'scaling.sqlite');
+  const scalingWorld = buildScalingDatabase(scalingDb, SCALING_REVIEWS, CANCEL_SIZES, CANCEL_SIZES.length * (CANCEL_REPETITIONS + 1));
+  log(`  done in ${Math.round((Date.now() - started) / 1000)} s`);
+
+  log('Starting Tessera, the peers and the bare server; checking that their answers agree...');
+  const { servers, answers } = await startServers(dir, mainDb);
+  const rssAtStartMb = rssMb(servers.tessera.pid);
+  const rss = sampleRss(servers.tessera.pid);
+  const summaries = await timeTargets(servers, answers, world, settings, log);
+  rss.stop();
+  await Promise.all(Object.values(servers).map((s) => s.stop()));
+
+  log(`Scaling: ${SCALING_REVIEWS} reviews, cancel requests of ${CANCEL_SIZES.join(' and ')} items...`);
+  const scalingServer = await startTessera('Tessera (scaling)', scalingDb);
+  const scaling = await measureScaling(scalingServer, scalingWorld).finally(() => scalingServer.stop());
+
+  const results = checks(summaries, rss.maxMb(), scaling);
+  log(`\n${formatReport(summaries, results, scaling, settings)}\nTessera RSS: ${rssAtStartMb.toFixed(0)} MB once started, ${rss.maxMb().toFixed(0)} MB at most\n`);
+  const seconds = Math.round((Date.now() - started) / 1000);
+  const memory = { rssAtStartMb, maxRssMb: rss.maxMb() };
+  writeJson(RESULTS, { date: new Date().toISOString(), seconds, machine: machine(), settings, targets: summaries, memory, scaling, checks: results });
+  log(`Written to ${RESULTS} (${seconds} s in all).`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`\nbench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+  // The 'exit' handler kills whatever server is still running.
+  process.exit();
+});
