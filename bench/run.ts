@@ -1,8 +1,8 @@
 /**
- * `npm run bench [-- <rounds> <seconds per round>]`: Tessera (T1..T6) against a default Apollo Server
- * (P1), Mercurius with graphql-jit (P2) and a bare node:http server (L), each in its own process, on
- * the same demo database and the same answers (checked byte for byte before timing); then the scaling
- * checks against a Tessera of their own. Prints a table, writes bench/results/latest.json.
+ * `npm run bench [-- <rounds> <seconds per round>]`: Tessera (T1..T6, compiled, in production mode)
+ * against a default Apollo Server (P1), Mercurius with graphql-jit (P2) and a bare node:http server (L),
+ * each in its own process, on the same demo database and the same answers (checked byte for byte
+ * before timing); then the scaling checks against a Tessera of their own. Prints a table, writes bench/results/latest.json.
  * Exits 0 when it measured, even when a target is missed; non-zero when the bench itself failed
  * (answers differ, a request failed or was refused, a server did not start).
  */
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { buildMainDatabase, buildScalingDatabase, tempDir } from './lib/data.ts';
 import { CONNECTIONS } from './lib/load.ts';
 import { rssMb, sampleRss } from './lib/proc.ts';
-import { killChildrenOnExit, root } from './lib/processes.ts';
+import { buildCompiled, killChildrenOnExit, root } from './lib/processes.ts';
 import { checks, formatReport, machine, writeJson, type Settings } from './lib/report.ts';
 import { timeTargets } from './lib/rounds.ts';
 import { CANCEL_SIZES, measureScaling } from './lib/scaling.ts';
@@ -30,6 +30,8 @@ async function main() {
   const dir = tempDir();
   // On every way out, Ctrl-C included (after the servers are killed: see killChildrenOnExit).
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  log('Compiling Tessera (npm run build): the bench runs it as production does, node dist/main.js...');
+  buildCompiled();
   log(`Building the databases in ${dir}...`);
   const mainDb = join(dir, 'main.sqlite');
   const world = buildMainDatabase(mainDb);

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { captureAnswers, writeCannedAnswers, type Servers } from './answers.ts';
-import { startServer } from './processes.ts';
+import { startCompiledServer, startServer } from './processes.ts';
 import type { Answer } from './requests.ts';
 import { targets } from './targets.ts';
 
@@ -23,21 +23,25 @@ export const tesseraEnv = (databaseUrl: string) => ({
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000',
 });
 
-export const startTessera = (name: string, databaseUrl: string) => startServer(name, 'bench/servers/tessera.ts', tesseraEnv(databaseUrl));
+/** Tessera compiled (`npm run build` has run), as `node dist/main.js` runs in production. */
+export const startTessera = (name: string, databaseUrl: string, env: Record<string, string> = {}) =>
+  startCompiledServer(name, 'dist/main.js', { ...tesseraEnv(databaseUrl), ...env });
 
 /** Starts every server, checks their answers agree, and returns each target's expected answer. */
 export async function startServers(dir: string, databaseUrl: string): Promise<{ servers: Servers; answers: Map<string, Answer> }> {
   // The peers read the same settings Tessera does (DATABASE_URL, hold times); NODE_ENV=production for all.
   const env = tesseraEnv(databaseUrl);
-  const [tessera, apollo, mercurius] = await Promise.all([
-    startServer('Tessera', 'bench/servers/tessera.ts', env),
+  const [tessera, uncached, apollo, mercurius] = await Promise.all([
+    startTessera('Tessera', databaseUrl),
+    // The same Tessera without its response cache: what its GraphQL execution alone does against the peers.
+    startTessera('Tessera, no response cache', databaseUrl, { RESPONSE_CACHE_MAX_BYTES: '0' }),
     startServer('P1 Apollo default', 'bench/peers/apollo-default.ts', env),
     startServer('P2 Mercurius jit', 'bench/peers/mercurius-jit.ts', env),
   ]);
-  const answers = await captureAnswers({ tessera, apollo, mercurius }, new Set(targets.filter((t) => t.server !== 'bare').map((t) => t.name)));
+  const answers = await captureAnswers({ tessera, uncached, apollo, mercurius }, new Set(targets.filter((t) => t.server !== 'bare').map((t) => t.name)));
   const canned = writeCannedAnswers(join(dir, 'answers.json'), answers);
   const bare = await startServer('L bare node:http', 'bench/servers/bare-http.ts', { BENCH_ANSWERS: canned, NODE_ENV: 'production' });
-  const servers = { tessera, apollo, mercurius, bare };
+  const servers = { tessera, uncached, apollo, mercurius, bare };
   const limit = await captureAnswers(servers, new Set(['T1', 'L-T1', 'T2', 'L-T2']));
   for (const name of ['L-T1', 'L-T2']) answers.set(name, limit.get(name)!);
   return { servers, answers };

@@ -1,6 +1,7 @@
 /**
  * What the bench times: each target is one request (or, for T6, the write mix) against one server.
- * Peers P1 (default Apollo Server) and P2 (Mercurius + graphql-jit) answer T1's and T3's GraphQL;
+ * Peers P1 (default Apollo Server) and P2 (Mercurius + graphql-jit) answer T1's and T3's GraphQL, and
+ * so does Tessera without its response cache (T1u, T3u: no target of the issue, the engine's share);
  * L (bare node:http) answers T1's and T2's precomputed bytes.
  */
 import { demoIds } from '../../src/db/seed/index.ts';
@@ -9,7 +10,7 @@ import { experienceQuery, featuredListingsQuery, quoteMutation } from './documen
 import { quoteInput } from './quote.ts';
 import { bearer, graphqlRequest, type RequestSpec } from './requests.ts';
 
-export type ServerName = 'tessera' | 'apollo' | 'mercurius' | 'bare';
+export type ServerName = 'tessera' | 'uncached' | 'apollo' | 'mercurius' | 'bare';
 
 export interface Target {
   name: string;
@@ -34,12 +35,14 @@ export const requests = {
 /** In the order each round runs them: a target next to the peers it is compared with. */
 export const targets: Target[] = [
   { name: 'T1', server: 'tessera', request: requests.featuredGraphql, unit: 'req/s', what: 'Tessera GraphQL featuredListings, every field' },
+  { name: 'T1u', server: 'uncached', request: requests.featuredGraphql, unit: 'req/s', what: 'Tessera without its response cache, same query' },
   { name: 'P1-T1', server: 'apollo', request: requests.featuredGraphql, unit: 'req/s', what: 'default Apollo Server 5, same query' },
   { name: 'P2-T1', server: 'mercurius', request: requests.featuredGraphql, unit: 'req/s', what: 'Mercurius + graphql-jit, same query' },
   { name: 'L-T1', server: 'bare', request: requests.featuredGraphql, unit: 'req/s', what: "bare node:http, T1's bytes" },
   { name: 'T2', server: 'tessera', request: requests.featuredRest, unit: 'req/s', what: 'Tessera REST GET /v3/listings/featured' },
   { name: 'L-T2', server: 'bare', request: requests.featuredRest, unit: 'req/s', what: "bare node:http, T2's bytes" },
   { name: 'T3', server: 'tessera', request: requests.experienceGraphql, unit: 'req/s', what: 'Tessera GraphQL experience + questions, prices, 20 reviews' },
+  { name: 'T3u', server: 'uncached', request: requests.experienceGraphql, unit: 'req/s', what: 'Tessera without its response cache, same query' },
   { name: 'P1-T3', server: 'apollo', request: requests.experienceGraphql, unit: 'req/s', what: 'default Apollo Server 5, same query' },
   { name: 'P2-T3', server: 'mercurius', request: requests.experienceGraphql, unit: 'req/s', what: 'Mercurius + graphql-jit, same query' },
   { name: 'T4', server: 'tessera', request: requests.experienceRest, unit: 'req/s', what: 'Tessera REST GET experience' },
