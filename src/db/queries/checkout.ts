@@ -1,5 +1,6 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
+import { idList, preparedPerDb } from '../prepared.ts';
 import {
   addOns,
   answers,
@@ -20,23 +21,45 @@ export type ParticipantInsert = typeof participants.$inferInsert;
 export type AnswerInsert = typeof answers.$inferInsert;
 export type IntentInsert = typeof paymentIntents.$inferInsert;
 
+// Every quote and checkout runs the reads from here to holdsOfCart, per item or per cart: each is
+// prepared once per connection.
+
+const addOnsOf = preparedPerDb((db) => db.select().from(addOns).where(eq(addOns.experienceId, sql.placeholder('experienceId'))).prepare());
+
 export function addOnsOfExperience(db: Db, experienceId: string): AddOnRow[] {
-  return db.select().from(addOns).where(eq(addOns.experienceId, experienceId)).all();
+  return addOnsOf(db).all({ experienceId });
 }
+
+const couponByCode = preparedPerDb((db) =>
+  db
+    .select()
+    .from(coupons)
+    .where(and(eq(coupons.brandId, sql.placeholder('brandId')), eq(coupons.code, sql.placeholder('code'))))
+    .prepare(),
+);
 
 /** The brand's coupon with `code` (coupon codes are stored upper-case). */
 export function findCoupon(db: Db, brandId: string, upperCode: string): CouponRow | undefined {
-  return db.select().from(coupons).where(and(eq(coupons.brandId, brandId), eq(coupons.code, upperCode))).get();
+  return couponByCode(db).get({ brandId, code: upperCode });
 }
+
+const creditCodesOf = preparedPerDb((db) =>
+  db
+    .select()
+    .from(creditCodes)
+    .where(
+      and(
+        eq(creditCodes.brandId, sql.placeholder('brandId')),
+        sql`upper(${creditCodes.code}) in (select value from json_each(${sql.placeholder('codes')}))`,
+      ),
+    )
+    .prepare(),
+);
 
 /** The brand's credit codes among `upperCodes`, compared upper-case. */
 export function creditCodesByCode(db: Db, brandId: string, upperCodes: readonly string[]): CreditCodeRow[] {
   if (upperCodes.length === 0) return [];
-  return db
-    .select()
-    .from(creditCodes)
-    .where(and(eq(creditCodes.brandId, brandId), inArray(sql`upper(${creditCodes.code})`, [...upperCodes])))
-    .all();
+  return creditCodesOf(db).all({ brandId, codes: idList(upperCodes) });
 }
 
 /** What a cart's `processing` bookings hold: places per session and credit per code. */
@@ -45,28 +68,45 @@ export interface CartHolds {
   credits: Array<{ creditCodeId: string; amountMinor: number }>;
 }
 
+/** The cart's `processing` bookings. */
+const heldByCart = and(
+  eq(bookings.cartId, sql.placeholder('cartId')),
+  eq(bookings.brandId, sql.placeholder('brandId')),
+  eq(bookings.status, 'processing'),
+);
+
+const placesHeldByCart = preparedPerDb((db) =>
+  db
+    .select({ sessionId: bookings.sessionId, count: sql<number>`count(*)` })
+    .from(participants)
+    .innerJoin(bookings, eq(bookings.id, participants.bookingId))
+    .where(
+      and(
+        heldByCart,
+        sql`(${bookings.holdExpiresAt} IS NULL OR ${bookings.holdExpiresAt} > ${sql.placeholder('at')})`,
+        sql`${participants.cancelledAt} IS NULL`,
+      ),
+    )
+    .groupBy(bookings.sessionId)
+    .prepare(),
+);
+
+const creditHeldByCart = preparedPerDb((db) =>
+  db
+    .select({ creditCodeId: creditRedemptions.creditCodeId, amountMinor: sql<number>`sum(${creditRedemptions.amountMinor})` })
+    .from(creditRedemptions)
+    .innerJoin(bookings, eq(bookings.id, creditRedemptions.bookingId))
+    .where(heldByCart)
+    .groupBy(creditRedemptions.creditCodeId)
+    .prepare(),
+);
+
 /**
  * What the cart's `processing` bookings hold, all of which a new checkout gives back: places of holds
  * still running at `at` (lapsed ones are counted with the session's lapsed places) and credit per code.
  */
 export function holdsOfCart(db: Db, brandId: string, cartId: string, at: string): CartHolds {
-  const held = and(eq(bookings.cartId, cartId), eq(bookings.brandId, brandId), eq(bookings.status, 'processing'));
-  const running = sql`(${bookings.holdExpiresAt} IS NULL OR ${bookings.holdExpiresAt} > ${at})`;
-  const places = db
-    .select({ sessionId: bookings.sessionId, count: sql<number>`count(*)` })
-    .from(participants)
-    .innerJoin(bookings, eq(bookings.id, participants.bookingId))
-    .where(and(held, running, sql`${participants.cancelledAt} IS NULL`))
-    .groupBy(bookings.sessionId)
-    .all();
-  const credits = db
-    .select({ creditCodeId: creditRedemptions.creditCodeId, amountMinor: sql<number>`sum(${creditRedemptions.amountMinor})` })
-    .from(creditRedemptions)
-    .innerJoin(bookings, eq(bookings.id, creditRedemptions.bookingId))
-    .where(held)
-    .groupBy(creditRedemptions.creditCodeId)
-    .all();
-  return { places, credits };
+  return { places: placesHeldByCart(db).all({ brandId, cartId, at }), credits: creditHeldByCart(db).all({ brandId, cartId }) };
 }
 
 export function processingBookingIdsOfCart(db: Db, cartId: string): string[] {

@@ -1,5 +1,6 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
+import { preparedPerDb } from '../prepared.ts';
 import {
   categories,
   experienceMedia,
@@ -20,27 +21,43 @@ export interface NamedRow {
   name: string;
 }
 
+// The experience page and every checkout item read these: each is prepared once per connection.
+
+const experienceById = preparedPerDb((db) => db.select().from(experiences).where(eq(experiences.id, sql.placeholder('id'))).prepare());
+
 export function findExperienceRow(db: Db, id: string): ExperienceRow | undefined {
-  return db.select().from(experiences).where(eq(experiences.id, id)).get();
+  return experienceById(db).get({ id });
 }
+
+const translationsOf = preparedPerDb((db) =>
+  db.select().from(experienceTranslations).where(eq(experienceTranslations.experienceId, sql.placeholder('experienceId'))).prepare(),
+);
 
 export function translationsOfExperience(db: Db, experienceId: string): ExperienceTranslationRow[] {
-  return db.select().from(experienceTranslations).where(eq(experienceTranslations.experienceId, experienceId)).all();
+  return translationsOf(db).all({ experienceId });
 }
+
+const categoryById = preparedPerDb((db) =>
+  db.select({ id: categories.id, name: categories.name }).from(categories).where(eq(categories.id, sql.placeholder('id'))).prepare(),
+);
 
 export function findCategory(db: Db, id: string): NamedRow | undefined {
-  return db.select({ id: categories.id, name: categories.name }).from(categories).where(eq(categories.id, id)).get();
+  return categoryById(db).get({ id });
 }
 
-/** The experience's vibes in their configured order. */
-export function vibesOfExperience(db: Db, experienceId: string): NamedRow[] {
-  return db
+const vibesOf = preparedPerDb((db) =>
+  db
     .select({ id: vibes.id, name: vibes.name })
     .from(experienceVibes)
     .innerJoin(vibes, eq(vibes.id, experienceVibes.vibeId))
-    .where(eq(experienceVibes.experienceId, experienceId))
+    .where(eq(experienceVibes.experienceId, sql.placeholder('experienceId')))
     .orderBy(asc(experienceVibes.position))
-    .all();
+    .prepare(),
+);
+
+/** The experience's vibes in their configured order. */
+export function vibesOfExperience(db: Db, experienceId: string): NamedRow[] {
+  return vibesOf(db).all({ experienceId });
 }
 
 export interface ExperienceMediaRow {
@@ -49,32 +66,44 @@ export interface ExperienceMediaRow {
   renditions: (typeof media.$inferSelect)['renditions'];
 }
 
-/** The experience's cover and pictures, cover first, then pictures by position. */
-export function mediaOfExperience(db: Db, experienceId: string): ExperienceMediaRow[] {
-  return db
+const mediaOf = preparedPerDb((db) =>
+  db
     .select({ id: media.id, role: experienceMedia.role, renditions: media.renditions })
     .from(experienceMedia)
     .innerJoin(media, eq(media.id, experienceMedia.mediaId))
-    .where(eq(experienceMedia.experienceId, experienceId))
+    .where(eq(experienceMedia.experienceId, sql.placeholder('experienceId')))
     // 'cover' sorts before 'picture'.
     .orderBy(asc(experienceMedia.role), asc(experienceMedia.position))
-    .all();
+    .prepare(),
+);
+
+/** The experience's cover and pictures, cover first, then pictures by position. */
+export function mediaOfExperience(db: Db, experienceId: string): ExperienceMediaRow[] {
+  return mediaOf(db).all({ experienceId });
 }
 
-export function priceTiersOfExperience(db: Db, experienceId: string): Array<{ name: string; priceMinor: number }> {
-  return db
+const priceTiersOf = preparedPerDb((db) =>
+  db
     .select({ name: priceTiers.name, priceMinor: priceTiers.priceMinor })
     .from(priceTiers)
-    .where(eq(priceTiers.experienceId, experienceId))
+    .where(eq(priceTiers.experienceId, sql.placeholder('experienceId')))
     .orderBy(asc(priceTiers.position))
-    .all();
+    .prepare(),
+);
+
+export function priceTiersOfExperience(db: Db, experienceId: string): Array<{ name: string; priceMinor: number }> {
+  return priceTiersOf(db).all({ experienceId });
 }
 
-export function taxesOfExperience(db: Db, experienceId: string): Array<{ name: string; rateBasisPoints: number }> {
-  return db
+const taxesOf = preparedPerDb((db) =>
+  db
     .select({ name: taxes.name, rateBasisPoints: taxes.rateBasisPoints })
     .from(taxes)
-    .where(eq(taxes.experienceId, experienceId))
+    .where(eq(taxes.experienceId, sql.placeholder('experienceId')))
     .orderBy(asc(taxes.position))
-    .all();
+    .prepare(),
+);
+
+export function taxesOfExperience(db: Db, experienceId: string): Array<{ name: string; rateBasisPoints: number }> {
+  return taxesOf(db).all({ experienceId });
 }

@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNotNull, lte, notExists, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
+import { preparedPerDb } from '../prepared.ts';
 import { bookings, creditCodes, creditRedemptions, participants, paymentIntents } from '../schema.ts';
 
 /** A `processing` booking with the places it holds. */
@@ -80,20 +81,26 @@ export function cancelIntentsWithoutHolds(db: Db, ids: readonly string[], at: st
     .run();
 }
 
-/** Places held on a session by `processing` bookings whose hold lapsed at or before `at` but is not swept yet. */
-export function lapsedPlaces(db: Db, sessionId: string, at: string): number {
-  const row = db
+const lapsedPlacesOf = preparedPerDb((db) =>
+  db
     .select({ places: sql<number>`count(*)` })
     .from(participants)
     .innerJoin(bookings, eq(bookings.id, participants.bookingId))
     .where(
       and(
-        eq(bookings.sessionId, sessionId),
+        eq(bookings.sessionId, sql.placeholder('sessionId')),
         eq(bookings.status, 'processing'),
-        lte(bookings.holdExpiresAt, at),
+        lte(bookings.holdExpiresAt, sql.placeholder('at')),
         sql`${participants.cancelledAt} IS NULL`,
       ),
     )
-    .get();
-  return row?.places ?? 0;
+    .prepare(),
+);
+
+/**
+ * Places held on a session by `processing` bookings whose hold lapsed at or before `at` but is not swept
+ * yet. Every quote and checkout item asks: prepared once.
+ */
+export function lapsedPlaces(db: Db, sessionId: string, at: string): number {
+  return lapsedPlacesOf(db).get({ sessionId, at })?.places ?? 0;
 }

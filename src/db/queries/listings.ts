@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../client.ts';
+import { idList, inIdList, preparedPerDb } from '../prepared.ts';
 import {
   categories,
   experiences,
@@ -34,9 +35,8 @@ const experienceCategory = alias(categories, 'experience_category');
 const listingHost = alias(hosts, 'listing_host');
 const experienceHost = alias(hosts, 'experience_host');
 
-/** A brand's featured listings that are (un)listed, in dashboard order, in one statement. */
-export function findFeaturedListings(db: Db, brandId: string, unlisted: boolean): FeaturedListingRow[] {
-  return db
+const featuredListings = preparedPerDb((db) =>
+  db
     .select({
       listing: listings,
       listingCategory: { id: listingCategory.id, name: listingCategory.name },
@@ -50,10 +50,33 @@ export function findFeaturedListings(db: Db, brandId: string, unlisted: boolean)
     .leftJoin(experienceCategory, eq(experienceCategory.id, experiences.categoryId))
     .leftJoin(listingHost, eq(listingHost.id, listings.hostId))
     .leftJoin(experienceHost, eq(experienceHost.id, experiences.hostId))
-    .where(and(eq(listings.brandId, brandId), eq(listings.isFeatured, true), eq(listings.isUnlisted, unlisted)))
+    .where(
+      and(
+        eq(listings.brandId, sql.placeholder('brandId')),
+        eq(listings.isFeatured, true),
+        eq(listings.isUnlisted, sql.placeholder('unlisted')),
+      ),
+    )
     .orderBy(asc(listings.displayOrder), asc(listings.id))
-    .all();
+    .prepare(),
+);
+
+/**
+ * A brand's featured listings that are (un)listed, in dashboard order, in one statement. This and the
+ * batched reads below serve every featured-listings request: each is prepared once per connection.
+ */
+export function findFeaturedListings(db: Db, brandId: string, unlisted: boolean): FeaturedListingRow[] {
+  // Placeholders skip the column's encoder: a boolean column stores 1 or 0.
+  return featuredListings(db).all({ brandId, unlisted: unlisted ? 1 : 0 });
 }
+
+const listingContentsOf = preparedPerDb((db) =>
+  db
+    .select()
+    .from(listingContents)
+    .where(and(inIdList(listingContents.listingId, 'ids'), inIdList(listingContents.version, 'versions')))
+    .prepare(),
+);
 
 /** The content rows of the given versions of several listings. */
 export function findListingContents(
@@ -62,12 +85,21 @@ export function findListingContents(
   versions: ReadonlyArray<ListingContentRow['version']>,
 ): ListingContentRow[] {
   if (listingIds.length === 0) return [];
-  return db
-    .select()
-    .from(listingContents)
-    .where(and(inArray(listingContents.listingId, [...listingIds]), inArray(listingContents.version, [...versions])))
-    .all();
+  return listingContentsOf(db).all({ ids: idList(listingIds), versions: idList(versions) });
 }
+
+const contentTranslationsOf = preparedPerDb((db) =>
+  db
+    .select()
+    .from(listingContentTranslations)
+    .where(
+      and(
+        inIdList(listingContentTranslations.contentId, 'ids'),
+        sql`lower(${listingContentTranslations.locale}) in (select value from json_each(${sql.placeholder('locales')}))`,
+      ),
+    )
+    .prepare(),
+);
 
 /** Translations of several contents whose locale is one of `locales` (compared case-insensitively). */
 export function findContentTranslations(
@@ -76,17 +108,7 @@ export function findContentTranslations(
   locales: readonly string[],
 ): ListingContentTranslationRow[] {
   if (contentIds.length === 0 || locales.length === 0) return [];
-  const lowered = locales.map((l) => l.toLowerCase());
-  return db
-    .select()
-    .from(listingContentTranslations)
-    .where(
-      and(
-        inArray(listingContentTranslations.contentId, [...contentIds]),
-        inArray(sql`lower(${listingContentTranslations.locale})`, lowered),
-      ),
-    )
-    .all();
+  return contentTranslationsOf(db).all({ ids: idList(contentIds), locales: idList(locales.map((l) => l.toLowerCase())) });
 }
 
 export interface ListingMediaRow {
@@ -95,16 +117,20 @@ export interface ListingMediaRow {
   media: MediaRow;
 }
 
-/** The media of several listings, each listing's in position order. */
-export function findListingMedia(db: Db, listingIds: readonly string[]): ListingMediaRow[] {
-  if (listingIds.length === 0) return [];
-  return db
+const listingMediaOf = preparedPerDb((db) =>
+  db
     .select({ listingId: listingMedia.listingId, kind: listingMedia.kind, media })
     .from(listingMedia)
     .innerJoin(media, eq(media.id, listingMedia.mediaId))
-    .where(inArray(listingMedia.listingId, [...listingIds]))
+    .where(inIdList(listingMedia.listingId, 'ids'))
     .orderBy(asc(listingMedia.listingId), asc(listingMedia.position))
-    .all();
+    .prepare(),
+);
+
+/** The media of several listings, each listing's in position order. */
+export function findListingMedia(db: Db, listingIds: readonly string[]): ListingMediaRow[] {
+  if (listingIds.length === 0) return [];
+  return listingMediaOf(db).all({ ids: idList(listingIds) });
 }
 
 export interface ListingVibeRow {
@@ -113,14 +139,18 @@ export interface ListingVibeRow {
   name: string;
 }
 
-/** The vibes of several listings, each listing's in position order. */
-export function findListingVibes(db: Db, listingIds: readonly string[]): ListingVibeRow[] {
-  if (listingIds.length === 0) return [];
-  return db
+const listingVibesOf = preparedPerDb((db) =>
+  db
     .select({ listingId: listingVibes.listingId, id: vibes.id, name: vibes.name })
     .from(listingVibes)
     .innerJoin(vibes, eq(vibes.id, listingVibes.vibeId))
-    .where(inArray(listingVibes.listingId, [...listingIds]))
+    .where(inIdList(listingVibes.listingId, 'ids'))
     .orderBy(asc(listingVibes.listingId), asc(listingVibes.position))
-    .all();
+    .prepare(),
+);
+
+/** The vibes of several listings, each listing's in position order. */
+export function findListingVibes(db: Db, listingIds: readonly string[]): ListingVibeRow[] {
+  if (listingIds.length === 0) return [];
+  return listingVibesOf(db).all({ ids: idList(listingIds) });
 }

@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../client.ts';
+import { idList, inIdList, preparedPerDb } from '../prepared.ts';
 import { experienceQuestions, questions } from '../schema.ts';
 
 export type QuestionRow = typeof questions.$inferSelect;
@@ -10,14 +11,21 @@ export interface AssignedQuestionRow {
   assignment: ExperienceQuestionRow;
 }
 
-/** Active question assignments of several experiences in one statement, by experience then `order`. */
-export function activeQuestionsOfExperiences(db: Db, experienceIds: readonly string[]): AssignedQuestionRow[] {
-  if (experienceIds.length === 0) return [];
-  return db
+const activeQuestionsOf = preparedPerDb((db) =>
+  db
     .select({ question: questions, assignment: experienceQuestions })
     .from(experienceQuestions)
     .innerJoin(questions, eq(questions.id, experienceQuestions.questionId))
-    .where(and(inArray(experienceQuestions.experienceId, [...experienceIds]), eq(experienceQuestions.isActive, true)))
+    .where(and(inIdList(experienceQuestions.experienceId, 'ids'), eq(experienceQuestions.isActive, true)))
     .orderBy(asc(experienceQuestions.experienceId), asc(experienceQuestions.order), asc(experienceQuestions.id))
-    .all();
+    .prepare(),
+);
+
+/**
+ * Active question assignments of several experiences in one statement, by experience then `order`.
+ * Experience pages and every checkout ask: prepared once.
+ */
+export function activeQuestionsOfExperiences(db: Db, experienceIds: readonly string[]): AssignedQuestionRow[] {
+  if (experienceIds.length === 0) return [];
+  return activeQuestionsOf(db).all({ ids: idList(experienceIds) });
 }

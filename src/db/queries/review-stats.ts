@@ -1,5 +1,6 @@
-import { avg, count, inArray } from 'drizzle-orm';
+import { avg, count } from 'drizzle-orm';
 import type { Db } from '../client.ts';
+import { idList, inIdList, preparedPerDb } from '../prepared.ts';
 import { reviews } from '../schema.ts';
 
 export interface ReviewStatsRow {
@@ -9,10 +10,8 @@ export interface ReviewStatsRow {
   total: number;
 }
 
-/** Review averages and counts of several experiences in one statement; experiences without reviews are absent. */
-export function reviewStatsOf(db: Db, experienceIds: readonly string[]): ReviewStatsRow[] {
-  if (experienceIds.length === 0) return [];
-  return db
+const reviewStats = preparedPerDb((db) =>
+  db
     .select({
       experienceId: reviews.experienceId,
       averageRating: avg(reviews.rating).mapWith(Number),
@@ -20,7 +19,16 @@ export function reviewStatsOf(db: Db, experienceIds: readonly string[]): ReviewS
       total: count(),
     })
     .from(reviews)
-    .where(inArray(reviews.experienceId, [...experienceIds]))
+    .where(inIdList(reviews.experienceId, 'ids'))
     .groupBy(reviews.experienceId)
-    .all();
+    .prepare(),
+);
+
+/**
+ * Review averages and counts of several experiences in one statement; experiences without reviews are
+ * absent. Every listing and experience read asks: prepared once.
+ */
+export function reviewStatsOf(db: Db, experienceIds: readonly string[]): ReviewStatsRow[] {
+  if (experienceIds.length === 0) return [];
+  return reviewStats(db).all({ ids: idList(experienceIds) });
 }
