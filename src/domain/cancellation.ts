@@ -6,7 +6,7 @@
  */
 import { canSee } from '../auth/principal.ts';
 import { inTransaction } from '../db/client.ts';
-import { findCancellableBooking } from '../db/queries/cancellation.ts';
+import { findCancellableBooking, findCancellableBookings, type CancellableBooking } from '../db/queries/cancellation.ts';
 import { findRefund } from '../db/queries/refunds.ts';
 import { bookingViews, type Booking } from './booking-view.ts';
 import { applyEffect, readState } from './cancellation-effects.ts';
@@ -38,12 +38,15 @@ export async function cancelBookings(deps: CallerDeps, input: { bookings: readon
   // Drawn from the input alone, before anything can fail: a run of the same request again (an
   // Idempotency-Key retry taking over one cut off by a crash) gives each refund the id it had before.
   const refundIds = items.map((item) => (item.refundAmount === null ? undefined : deps.requestIds?.()));
+  // The visibility check and the currency of every item, in one statement: neither the brand nor the
+  // currency of a booking ever changes. An id not found here is looked up again when its item comes.
+  const found = findCancellableBookings(deps.db, items.map((item) => item.bookingId));
   const updated: string[] = [];
   const errors: CancelItemError[] = [];
   // One item after the other: each is its own unit of work, and a request's processor calls never interleave.
   for (const [index, item] of items.entries()) {
     try {
-      await processItem(deps, item, `bookings.${index}`, refundIds[index]);
+      await processItem(deps, item, found.get(item.bookingId), `bookings.${index}`, refundIds[index]);
       updated.push(item.bookingId);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
@@ -54,8 +57,14 @@ export async function cancelBookings(deps: CallerDeps, input: { bookings: readon
   return { items: await bookingViews(deps, updated), errors };
 }
 
-async function processItem(deps: CallerDeps, item: CancelItem, field: string, refundId: string | undefined): Promise<void> {
-  const booking = findCancellableBooking(deps.db, item.bookingId);
+async function processItem(
+  deps: CallerDeps,
+  item: CancelItem,
+  found: CancellableBooking | undefined,
+  field: string,
+  refundId: string | undefined,
+): Promise<void> {
+  const booking = found ?? findCancellableBooking(deps.db, item.bookingId);
   if (!booking || !canSee(deps.principal, booking.brandId)) throw notFound('Booking', item.bookingId);
   const request: CancelRequest = {
     cancel: item.cancel,

@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
+import { idList, inIdList, preparedPerDb } from '../prepared.ts';
 import { answers, bookings, experiences, participants, sessions } from '../schema.ts';
 
 export type BookingRow = typeof bookings.$inferSelect;
@@ -13,10 +14,8 @@ export interface BookingWithContext {
   startLocal: string;
 }
 
-/** Bookings with what their view needs from the session and experience, in one statement. */
-export function findBookingsWithContext(db: Db, ids: readonly string[]): BookingWithContext[] {
-  if (ids.length === 0) return [];
-  return db
+const bookingsWithContext = preparedPerDb((db) =>
+  db
     .select({
       booking: bookings,
       experienceTitle: experiences.title,
@@ -26,28 +25,45 @@ export function findBookingsWithContext(db: Db, ids: readonly string[]): Booking
     .from(bookings)
     .innerJoin(experiences, eq(experiences.id, bookings.experienceId))
     .innerJoin(sessions, eq(sessions.id, bookings.sessionId))
-    .where(inArray(bookings.id, [...ids]))
-    .all();
+    .where(inIdList(bookings.id, 'ids'))
+    .prepare(),
+);
+
+/**
+ * Bookings with what their view needs from the session and experience, in one statement. This and
+ * the next two build every booking view (each booking event's payload too): prepared once.
+ */
+export function findBookingsWithContext(db: Db, ids: readonly string[]): BookingWithContext[] {
+  if (ids.length === 0) return [];
+  return bookingsWithContext(db).all({ ids: idList(ids) });
 }
+
+const participantsOf = preparedPerDb((db) =>
+  db
+    .select()
+    .from(participants)
+    .where(inIdList(participants.bookingId, 'ids'))
+    .orderBy(asc(participants.bookingId), asc(participants.position))
+    .prepare(),
+);
 
 export function participantsOfBookings(db: Db, bookingIds: readonly string[]): ParticipantRow[] {
   if (bookingIds.length === 0) return [];
-  return db
-    .select()
-    .from(participants)
-    .where(inArray(participants.bookingId, [...bookingIds]))
-    .orderBy(asc(participants.bookingId), asc(participants.position))
-    .all();
+  return participantsOf(db).all({ ids: idList(bookingIds) });
 }
+
+const answersOf = preparedPerDb((db) =>
+  db
+    .select()
+    .from(answers)
+    .where(inIdList(answers.bookingId, 'ids'))
+    .orderBy(asc(answers.bookingId), asc(answers.position))
+    .prepare(),
+);
 
 export function answersOfBookings(db: Db, bookingIds: readonly string[]): AnswerRow[] {
   if (bookingIds.length === 0) return [];
-  return db
-    .select()
-    .from(answers)
-    .where(inArray(answers.bookingId, [...bookingIds]))
-    .orderBy(asc(answers.bookingId), asc(answers.position))
-    .all();
+  return answersOf(db).all({ ids: idList(bookingIds) });
 }
 
 export function findBookingRow(db: Db, id: string): BookingRow | undefined {

@@ -1,6 +1,10 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
+import { idList, inIdList, preparedPerDb, setTo } from '../prepared.ts';
 import { bookings, participants, paymentIntents, refunds } from '../schema.ts';
+
+// A cancel request runs these once per item, each in the item's own transaction: prepared once per
+// connection, so an item costs the statements' execution, not Drizzle's query building and SQLite's compilation.
 
 export type BookingStatusValue = (typeof bookings.$inferSelect)['status'];
 
@@ -18,81 +22,145 @@ export interface CancellableBooking {
   intentStatus: (typeof paymentIntents.$inferSelect)['status'] | null;
 }
 
-export function findCancellableBooking(db: Db, id: string): CancellableBooking | undefined {
-  return db
-    .select({
-      id: bookings.id,
-      brandId: bookings.brandId,
-      sessionId: bookings.sessionId,
-      status: bookings.status,
-      currency: bookings.currency,
-      amountMinor: bookings.amountMinor,
-      amountRefundedMinor: bookings.amountRefundedMinor,
-      intentReference: paymentIntents.processorReference,
-      intentStatus: paymentIntents.status,
-    })
+const cancellableColumns = {
+  id: bookings.id,
+  brandId: bookings.brandId,
+  sessionId: bookings.sessionId,
+  status: bookings.status,
+  currency: bookings.currency,
+  amountMinor: bookings.amountMinor,
+  amountRefundedMinor: bookings.amountRefundedMinor,
+  intentReference: paymentIntents.processorReference,
+  intentStatus: paymentIntents.status,
+};
+
+const cancellableBooking = preparedPerDb((db) =>
+  db
+    .select(cancellableColumns)
     .from(bookings)
     .leftJoin(paymentIntents, eq(paymentIntents.id, bookings.paymentIntentId))
-    .where(eq(bookings.id, id))
-    .get();
+    .where(eq(bookings.id, sql.placeholder('id')))
+    .prepare(),
+);
+
+export function findCancellableBooking(db: Db, id: string): CancellableBooking | undefined {
+  return cancellableBooking(db).get({ id });
 }
 
-export function participantStates(db: Db, bookingId: string): Array<{ id: string; cancelledAt: string | null }> {
-  return db
+const cancellableBookingList = preparedPerDb((db) =>
+  db
+    .select(cancellableColumns)
+    .from(bookings)
+    .leftJoin(paymentIntents, eq(paymentIntents.id, bookings.paymentIntentId))
+    .where(inIdList(bookings.id, 'ids'))
+    .prepare(),
+);
+
+/** `findCancellableBooking` for many ids in one statement, by id (unknown ids are absent). */
+export function findCancellableBookings(db: Db, ids: readonly string[]): Map<string, CancellableBooking> {
+  if (ids.length === 0) return new Map();
+  return new Map(cancellableBookingList(db).all({ ids: idList(ids) }).map((row) => [row.id, row]));
+}
+
+const participantStatesOf = preparedPerDb((db) =>
+  db
     .select({ id: participants.id, cancelledAt: participants.cancelledAt })
     .from(participants)
-    .where(eq(participants.bookingId, bookingId))
+    .where(eq(participants.bookingId, sql.placeholder('bookingId')))
     .orderBy(asc(participants.position))
-    .all();
+    .prepare(),
+);
+
+export function participantStates(db: Db, bookingId: string): Array<{ id: string; cancelledAt: string | null }> {
+  return participantStatesOf(db).all({ bookingId });
 }
+
+const cancelActiveParticipants = preparedPerDb((db) =>
+  db
+    .update(participants)
+    .set({ cancelledAt: setTo('at') })
+    .where(and(inIdList(participants.id, 'ids'), isNull(participants.cancelledAt)))
+    .prepare(),
+);
 
 /** Marks still-active participants cancelled at `at`. */
 export function cancelParticipants(db: Db, ids: readonly string[], at: string): void {
   if (ids.length === 0) return;
-  db.update(participants)
-    .set({ cancelledAt: at })
-    .where(and(inArray(participants.id, [...ids]), isNull(participants.cancelledAt)))
-    .run();
+  cancelActiveParticipants(db).run({ ids: idList(ids), at });
 }
+
+// Leaving `processing` also clears the hold; staying in it keeps the hold.
+const setStatusKeepingHold = preparedPerDb((db) =>
+  db
+    .update(bookings)
+    .set({ status: setTo('status'), updatedAt: setTo('at') })
+    .where(eq(bookings.id, sql.placeholder('id')))
+    .prepare(),
+);
+const setStatusClearingHold = preparedPerDb((db) =>
+  db
+    .update(bookings)
+    .set({ status: setTo('status'), updatedAt: setTo('at'), holdExpiresAt: null })
+    .where(eq(bookings.id, sql.placeholder('id')))
+    .prepare(),
+);
 
 /** Sets the status; a booking leaving `processing` no longer has a hold that could lapse. */
 export function setBookingStatus(db: Db, id: string, status: BookingStatusValue, at: string): void {
-  db.update(bookings)
-    .set({ status, updatedAt: at, ...(status === 'processing' ? {} : { holdExpiresAt: null }) })
-    .where(eq(bookings.id, id))
-    .run();
+  (status === 'processing' ? setStatusKeepingHold : setStatusClearingHold)(db).run({ id, status, at });
 }
 
+const touch = preparedPerDb((db) =>
+  db
+    .update(bookings)
+    .set({ updatedAt: setTo('at') })
+    .where(eq(bookings.id, sql.placeholder('id')))
+    .prepare(),
+);
+
 export function touchBooking(db: Db, id: string, at: string): void {
-  db.update(bookings).set({ updatedAt: at }).where(eq(bookings.id, id)).run();
+  touch(db).run({ id, at });
 }
+
+const reserveAmount = preparedPerDb((db) =>
+  db
+    .update(bookings)
+    .set({ amountRefundedMinor: sql`${bookings.amountRefundedMinor} + ${sql.placeholder('amount')}`, updatedAt: setTo('at') })
+    .where(
+      and(eq(bookings.id, sql.placeholder('id')), sql`${bookings.amountRefundedMinor} + ${sql.placeholder('amount')} <= ${bookings.amountMinor}`),
+    )
+    .prepare(),
+);
 
 /**
  * Adds `amountMinor` to the booking's refunded total if it stays within the amount; false (and nothing
  * changed) otherwise. Check and write are one statement, backed by the table's CHECK.
  */
 export function reserveRefundAmount(db: Db, bookingId: string, amountMinor: number, at: string): boolean {
-  const result = db
-    .update(bookings)
-    .set({ amountRefundedMinor: sql`${bookings.amountRefundedMinor} + ${amountMinor}`, updatedAt: at })
-    .where(and(eq(bookings.id, bookingId), sql`${bookings.amountRefundedMinor} + ${amountMinor} <= ${bookings.amountMinor}`))
-    .run();
-  return result.changes === 1;
+  return reserveAmount(db).run({ id: bookingId, amount: amountMinor, at }).changes === 1;
 }
+
+const releaseAmount = preparedPerDb((db) =>
+  db
+    .update(bookings)
+    .set({ amountRefundedMinor: sql`${bookings.amountRefundedMinor} - ${sql.placeholder('amount')}`, updatedAt: setTo('at') })
+    .where(eq(bookings.id, sql.placeholder('id')))
+    .prepare(),
+);
 
 /** Gives back an amount reserved by a refund that failed. */
 export function releaseRefundAmount(db: Db, bookingId: string, amountMinor: number, at: string): void {
-  db.update(bookings)
-    .set({ amountRefundedMinor: sql`${bookings.amountRefundedMinor} - ${amountMinor}`, updatedAt: at })
-    .where(eq(bookings.id, bookingId))
-    .run();
+  releaseAmount(db).run({ id: bookingId, amount: amountMinor, at });
 }
 
-export function countPendingRefunds(db: Db, bookingId: string): number {
-  const row = db
+const pendingRefundCount = preparedPerDb((db) =>
+  db
     .select({ n: sql<number>`count(*)` })
     .from(refunds)
-    .where(and(eq(refunds.bookingId, bookingId), eq(refunds.status, 'pending')))
-    .get();
-  return row?.n ?? 0;
+    .where(and(eq(refunds.bookingId, sql.placeholder('bookingId')), eq(refunds.status, 'pending')))
+    .prepare(),
+);
+
+export function countPendingRefunds(db: Db, bookingId: string): number {
+  return pendingRefundCount(db).get({ bookingId })?.n ?? 0;
 }

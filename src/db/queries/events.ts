@@ -1,22 +1,43 @@
-import { and, asc, eq, gt, inArray, isNull, lte } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
+import { preparedPerDb } from '../prepared.ts';
 import { events, webhookDeliveries, webhookEndpoints } from '../schema.ts';
 
 export type EventRow = typeof events.$inferSelect;
 export type EventInsert = Omit<typeof events.$inferInsert, 'sequence'>;
 
+// Every state change records an event and looks up its brand's endpoints: both prepared once.
+const eventInsert = preparedPerDb((db) =>
+  db
+    .insert(events)
+    .values({
+      id: sql.placeholder('id'),
+      brandId: sql.placeholder('brandId'),
+      type: sql.placeholder('type'),
+      resourceId: sql.placeholder('resourceId'),
+      payload: sql.placeholder('payload'),
+      createdAt: sql.placeholder('createdAt'),
+    })
+    .returning()
+    .prepare(),
+);
+
 /** Inserts an event; returns it with the sequence the database gave it. */
 export function insertEvent(db: Db, event: EventInsert): EventRow {
-  return db.insert(events).values(event).returning().get();
+  return eventInsert(db).get(event)!;
 }
+
+const liveEndpoints = preparedPerDb((db) =>
+  db
+    .select({ id: webhookEndpoints.id, eventTypes: webhookEndpoints.eventTypes })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.brandId, sql.placeholder('brandId')), isNull(webhookEndpoints.deletedAt)))
+    .prepare(),
+);
 
 /** Ids and subscribed types of the brand's endpoints that are not deleted. */
 export function liveEndpointsOfBrand(db: Db, brandId: string): Array<{ id: string; eventTypes: string[] }> {
-  return db
-    .select({ id: webhookEndpoints.id, eventTypes: webhookEndpoints.eventTypes })
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.brandId, brandId), isNull(webhookEndpoints.deletedAt)))
-    .all();
+  return liveEndpoints(db).all({ brandId });
 }
 
 export interface PendingDeliveryInsert {
@@ -27,23 +48,26 @@ export interface PendingDeliveryInsert {
   at: string;
 }
 
+// A brand has a few endpoints at most: one prepared single-row insert per delivery.
+const pendingDeliveryInsert = preparedPerDb((db) =>
+  db
+    .insert(webhookDeliveries)
+    .values({
+      id: sql.placeholder('id'),
+      endpointId: sql.placeholder('endpointId'),
+      eventSequence: sql.placeholder('eventSequence'),
+      resourceId: sql.placeholder('resourceId'),
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: sql.placeholder('at'),
+      createdAt: sql.placeholder('at'),
+    })
+    .prepare(),
+);
+
 /** One `pending` delivery per row, due at once (`nextAttemptAt` = the event's time). */
 export function insertPendingDeliveries(db: Db, rows: readonly PendingDeliveryInsert[]): void {
-  if (rows.length === 0) return;
-  db.insert(webhookDeliveries)
-    .values(
-      rows.map((r) => ({
-        id: r.id,
-        endpointId: r.endpointId,
-        eventSequence: r.eventSequence,
-        resourceId: r.resourceId,
-        status: 'pending' as const,
-        attempts: 0,
-        nextAttemptAt: r.at,
-        createdAt: r.at,
-      })),
-    )
-    .run();
+  for (const row of rows) pendingDeliveryInsert(db).run({ ...row });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
+import { preparedPerDb, setTo } from '../prepared.ts';
 import type { RefundEffectJson } from '../json-types.ts';
 import { bookings, paymentIntents, refunds } from '../schema.ts';
 
@@ -40,37 +41,58 @@ const withBooking = (db: Db) =>
     .innerJoin(bookings, eq(bookings.id, refunds.bookingId))
     .leftJoin(paymentIntents, eq(paymentIntents.id, bookings.paymentIntentId));
 
+// A cancel request's refund items each look their refund up, insert it and settle it: prepared once.
+const refundById = preparedPerDb((db) =>
+  withBooking(db)
+    .where(eq(refunds.id, sql.placeholder('id')))
+    .prepare(),
+);
+
 export function findRefund(db: Db, id: string): RefundRow | undefined {
-  return withBooking(db).where(eq(refunds.id, id)).get();
+  return refundById(db).get({ id });
 }
+
+const pendingRefundInsert = preparedPerDb((db) =>
+  db
+    .insert(refunds)
+    .values({
+      id: sql.placeholder('id'),
+      bookingId: sql.placeholder('bookingId'),
+      amountMinor: sql.placeholder('amountMinor'),
+      status: 'pending',
+      effect: sql.placeholder('effect'),
+      nextAttemptAt: sql.placeholder('at'),
+      createdAt: sql.placeholder('at'),
+      updatedAt: sql.placeholder('at'),
+    })
+    .prepare(),
+);
 
 /** A new `pending` refund, due for reconciliation from `at` on (the reconciler adds its grace period). */
 export function insertPendingRefund(db: Db, row: { id: string; bookingId: string; amountMinor: number; effect: RefundEffectJson; at: string }): void {
-  db.insert(refunds)
-    .values({
-      id: row.id,
-      bookingId: row.bookingId,
-      amountMinor: row.amountMinor,
-      status: 'pending',
-      effect: row.effect,
-      nextAttemptAt: row.at,
-      createdAt: row.at,
-      updatedAt: row.at,
-    })
-    .run();
+  pendingRefundInsert(db).run(row);
 }
+
+const settlePending = preparedPerDb((db) =>
+  db
+    .update(refunds)
+    .set({
+      status: setTo('status'),
+      processorReference: setTo('processorReference'),
+      nextAttemptAt: null,
+      attempts: sql`${refunds.attempts} + 1`,
+      updatedAt: setTo('at'),
+    })
+    .where(and(eq(refunds.id, sql.placeholder('id')), eq(refunds.status, 'pending')))
+    .prepare(),
+);
 
 /**
  * Settles a pending refund, counting the processor call that decided it; false when it was not
  * pending any more (someone else settled it first), and then nothing changed.
  */
 export function settleRefund(db: Db, id: string, status: 'succeeded' | 'failed', processorReference: string | null, at: string): boolean {
-  const result = db
-    .update(refunds)
-    .set({ status, processorReference, nextAttemptAt: null, attempts: sql`${refunds.attempts} + 1`, updatedAt: at })
-    .where(and(eq(refunds.id, id), eq(refunds.status, 'pending')))
-    .run();
-  return result.changes === 1;
+  return settlePending(db).run({ id, status, processorReference, at }).changes === 1;
 }
 
 /** Pending refunds due at `now` and created at or before `createdBy`, oldest first. */

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
+import { preparedPerDb } from '../prepared.ts';
 import { bookings, experiences, sessions, waitlistEntries, waitlists } from '../schema.ts';
 import type { SessionRow } from './sessions.ts';
 
@@ -22,8 +23,17 @@ export function findWaitlistRow(db: Db, id: string): WaitlistRow | undefined {
     .get();
 }
 
+// Freed places look at the session and its line every time (each cancellation): both prepared once.
+const sessionById = preparedPerDb((db) =>
+  db
+    .select()
+    .from(sessions)
+    .where(eq(sessions.id, sql.placeholder('id')))
+    .prepare(),
+);
+
 export function findSessionById(db: Db, id: string): SessionRow | undefined {
-  return db.select().from(sessions).where(eq(sessions.id, id)).get();
+  return sessionById(db).get({ id });
 }
 
 /** An entry with what its view needs from its session and experience. */
@@ -62,14 +72,18 @@ export function entriesOfWaitlist(
     .all();
 }
 
-/** The session's `waiting` entries in line order. */
-export function waitingEntriesOfSession(db: Db, sessionId: string): Array<{ id: string; partySize: number }> {
-  return db
+const waitingEntries = preparedPerDb((db) =>
+  db
     .select({ id: waitlistEntries.id, partySize: waitlistEntries.partySize })
     .from(waitlistEntries)
-    .where(and(eq(waitlistEntries.sessionId, sessionId), eq(waitlistEntries.status, 'waiting')))
+    .where(and(eq(waitlistEntries.sessionId, sql.placeholder('sessionId')), eq(waitlistEntries.status, 'waiting')))
     .orderBy(asc(waitlistEntries.position))
-    .all();
+    .prepare(),
+);
+
+/** The session's `waiting` entries in line order. */
+export function waitingEntriesOfSession(db: Db, sessionId: string): Array<{ id: string; partySize: number }> {
+  return waitingEntries(db).all({ sessionId });
 }
 
 /** The position after the session's last entry (1 for the first). */
