@@ -1,10 +1,10 @@
-import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from './client.ts';
 
 /**
- * The connection a query runs on. A transaction (what `inTransaction` hands out) is a Drizzle object
- * of its own but shares its database's session, so keying on the session lets a statement prepared
- * once serve both the database and every transaction on it.
+ * The connection a query runs on. `inTransaction` hands out the database itself, but a Drizzle
+ * transaction (`db.transaction`, as the seed uses) is an object of its own sharing its database's
+ * session: keying on the session lets a statement prepared once serve both.
  */
 const connectionOf = (db: Db): object => (db as unknown as { session?: object }).session ?? db;
 
@@ -37,3 +37,12 @@ export const idList = (ids: readonly string[]): string => JSON.stringify(ids);
 
 /** A placeholder as an UPDATE's new value (Drizzle's `set` types take SQL there, not a bare placeholder). */
 export const setTo = (placeholder: string): SQL => sql`${sql.placeholder(placeholder)}`;
+
+/**
+ * An insert's values with each of `keys` a placeholder of the same name. The column's encoder applies
+ * to the value bound (a JSON column's is stringified), to a null as well, which a JSON column would then
+ * store as the text 'null': a nullable JSON column needs a bare `sql` placeholder and a value the caller encodes.
+ */
+export function placeholders<K extends string>(...keys: K[]): { [Key in K]: Placeholder<Key> } {
+  return Object.fromEntries(keys.map((key) => [key, sql.placeholder(key)])) as { [Key in K]: Placeholder<Key> };
+}

@@ -109,6 +109,7 @@ describe('secret comparison', () => {
     expect(readers).toEqual([
       'auth/key-lookup.ts',
       'db/queries/api-keys.ts',
+      'db/queries/checkout.ts',
       'db/queries/payments.ts',
       'db/schema.ts',
       'db/seed/brands.ts',

@@ -1,5 +1,6 @@
 import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
+import { preparedPerDb } from '../prepared.ts';
 import { bookings, carts, paymentIntents } from '../schema.ts';
 
 export type CartRow = typeof carts.$inferSelect;
@@ -18,26 +19,43 @@ export interface CartBookingRow {
   amountMinor: number;
 }
 
+// Every checkout, payment and cart read looks the cart up: prepared once per connection.
+const cartById = preparedPerDb((db) =>
+  db
+    .select()
+    .from(carts)
+    .where(eq(carts.id, sql.placeholder('id')))
+    .prepare(),
+);
+
 export function findCartRow(db: Db, cartId: string): CartRow | undefined {
-  return db.select().from(carts).where(eq(carts.id, cartId)).get();
+  return cartById(db).get({ id: cartId });
 }
+
+const intentsOfCart = preparedPerDb((db) =>
+  db
+    .select({ id: paymentIntents.id, status: paymentIntents.status, createdAt: paymentIntents.createdAt })
+    .from(paymentIntents)
+    .where(eq(paymentIntents.cartId, sql.placeholder('cartId')))
+    .orderBy(desc(paymentIntents.attempt))
+    .prepare(),
+);
 
 /** The cart's payment intents, the current (latest) checkout first. */
 export function paymentIntentsOfCart(db: Db, cartId: string): CartIntentRow[] {
-  return db
-    .select({ id: paymentIntents.id, status: paymentIntents.status, createdAt: paymentIntents.createdAt })
-    .from(paymentIntents)
-    .where(eq(paymentIntents.cartId, cartId))
-    .orderBy(desc(paymentIntents.attempt))
-    .all();
+  return intentsOfCart(db).all({ cartId });
 }
+
+const cartBookings = preparedPerDb((db) =>
+  db
+    .select({ id: bookings.id, paymentIntentId: bookings.paymentIntentId, amountMinor: bookings.amountMinor })
+    .from(bookings)
+    .where(eq(bookings.cartId, sql.placeholder('cartId')))
+    .orderBy(asc(bookings.createdAt), asc(bookings.cartPosition))
+    .prepare(),
+);
 
 /** Every booking ever created for the cart: checkouts in creation order, each in its items' order. */
 export function bookingsOfCart(db: Db, cartId: string): CartBookingRow[] {
-  return db
-    .select({ id: bookings.id, paymentIntentId: bookings.paymentIntentId, amountMinor: bookings.amountMinor })
-    .from(bookings)
-    .where(eq(bookings.cartId, cartId))
-    .orderBy(asc(bookings.createdAt), asc(bookings.cartPosition))
-    .all();
+  return cartBookings(db).all({ cartId });
 }

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { preparedPerDb } from '../prepared.ts';
+import { idList, inIdList, preparedPerDb, setTo } from '../prepared.ts';
 import { bookings, experiences, sessions, waitlistEntries, waitlists } from '../schema.ts';
 import type { SessionRow } from './sessions.ts';
 
@@ -50,8 +50,15 @@ const withContext = (db: Db) =>
     .innerJoin(sessions, eq(sessions.id, waitlistEntries.sessionId))
     .innerJoin(experiences, eq(experiences.id, sessions.experienceId));
 
+// Every offer, conversion and expiry records the entry's view: prepared once.
+const entryWithContext = preparedPerDb((db) =>
+  withContext(db)
+    .where(eq(waitlistEntries.id, sql.placeholder('id')))
+    .prepare(),
+);
+
 export function findEntryWithContext(db: Db, id: string): EntryWithContext | undefined {
-  return withContext(db).where(eq(waitlistEntries.id, id)).get();
+  return entryWithContext(db).get({ id });
 }
 
 /** Entries of a waitlist by session start then position, optionally of one session and some statuses. */
@@ -116,6 +123,20 @@ export function insertEntry(db: Db, row: typeof waitlistEntries.$inferInsert): b
   }
 }
 
+type EntryExtra = Partial<Pick<WaitlistEntryRow, 'offeredAt' | 'offerExpiresAt' | 'convertedBookingId'>>;
+
+// Offers, expiries, conversions and departures move entries, each with its own fixed fields: one
+// prepared statement per set of fields, the statuses moved from bound as one JSON list.
+const entryStatusUpdate = (fields: ReadonlyArray<keyof EntryExtra>) =>
+  preparedPerDb((db) =>
+    db
+      .update(waitlistEntries)
+      .set({ status: setTo('to'), updatedAt: setTo('at'), ...Object.fromEntries(fields.map((field) => [field, setTo(field)])) })
+      .where(and(eq(waitlistEntries.id, sql.placeholder('id')), inIdList(waitlistEntries.status, 'from')))
+      .prepare(),
+  );
+const entryStatusUpdates = new Map<string, ReturnType<typeof entryStatusUpdate>>();
+
 /**
  * Moves an entry from one of `from` to `to` (with the given offer or booking fields); false when it
  * had moved on meanwhile.
@@ -126,61 +147,93 @@ export function setEntryStatus(
   from: readonly WaitlistEntryStatus[],
   to: WaitlistEntryStatus,
   at: string,
-  extra: Partial<Pick<WaitlistEntryRow, 'offeredAt' | 'offerExpiresAt' | 'convertedBookingId'>> = {},
+  extra: EntryExtra = {},
 ): boolean {
-  const result = db
-    .update(waitlistEntries)
-    .set({ status: to, updatedAt: at, ...extra })
-    .where(and(eq(waitlistEntries.id, id), inArray(waitlistEntries.status, [...from])))
-    .run();
-  return result.changes === 1;
+  // As Drizzle's `set` did, a field given as undefined is left as it is.
+  const fields = (Object.keys(extra) as Array<keyof EntryExtra>).filter((field) => extra[field] !== undefined).sort();
+  const shape = fields.join();
+  let update = entryStatusUpdates.get(shape);
+  if (!update) entryStatusUpdates.set(shape, (update = entryStatusUpdate(fields)));
+  return update(db).run({ ...extra, id, from: idList(from), to, at }).changes === 1;
 }
 
-/** `offered` entries whose offer ran out at or before `at` (one range of the offer expiry index). */
-export function dueOffers(db: Db, at: string): Array<{ id: string; sessionId: string; partySize: number }> {
-  return db
+const due = preparedPerDb((db) =>
+  db
     .select({ id: waitlistEntries.id, sessionId: waitlistEntries.sessionId, partySize: waitlistEntries.partySize })
     .from(waitlistEntries)
-    .where(and(eq(waitlistEntries.status, 'offered'), lte(waitlistEntries.offerExpiresAt, at)))
+    .where(and(eq(waitlistEntries.status, 'offered'), lte(waitlistEntries.offerExpiresAt, sql.placeholder('at'))))
     .orderBy(asc(waitlistEntries.offerExpiresAt), asc(waitlistEntries.position))
-    .all();
+    .prepare(),
+);
+
+/**
+ * `offered` entries whose offer ran out at or before `at` (one range of the offer expiry index). Every
+ * checkout and every sweep asks: prepared once, as are the session updates below.
+ */
+export function dueOffers(db: Db, at: string): Array<{ id: string; sessionId: string; partySize: number }> {
+  return due(db).all({ at });
 }
+
+const hold = preparedPerDb((db) =>
+  db
+    .update(sessions)
+    .set({ heldForOffers: sql`${sessions.heldForOffers} + ${sql.placeholder('count')}` })
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('sessionId')),
+        sql`${sessions.reserved} + ${sessions.heldForOffers} + ${sql.placeholder('count')} <= ${sessions.capacity}`,
+      ),
+    )
+    .prepare(),
+);
 
 /** Holds `count` places on sale for an offer; false (nothing changed) when fewer are on sale. */
 export function holdForOffer(db: Db, sessionId: string, count: number): boolean {
-  const result = db
-    .update(sessions)
-    .set({ heldForOffers: sql`${sessions.heldForOffers} + ${count}` })
-    .where(and(eq(sessions.id, sessionId), sql`${sessions.reserved} + ${sessions.heldForOffers} + ${count} <= ${sessions.capacity}`))
-    .run();
-  return result.changes === 1;
+  return hold(db).run({ sessionId, count }).changes === 1;
 }
+
+const releaseHold = preparedPerDb((db) =>
+  db
+    .update(sessions)
+    .set({ heldForOffers: sql`${sessions.heldForOffers} - ${sql.placeholder('count')}` })
+    .where(eq(sessions.id, sql.placeholder('sessionId')))
+    .prepare(),
+);
 
 /** Puts `count` places held for an offer back on sale. */
 export function releaseOfferHold(db: Db, sessionId: string, count: number): void {
   if (count === 0) return;
-  db.update(sessions)
-    .set({ heldForOffers: sql`${sessions.heldForOffers} - ${count}` })
-    .where(eq(sessions.id, sessionId))
-    .run();
+  releaseHold(db).run({ sessionId, count });
 }
+
+const takeHeld = preparedPerDb((db) =>
+  db
+    .update(sessions)
+    .set({
+      heldForOffers: sql`${sessions.heldForOffers} - ${sql.placeholder('held')}`,
+      reserved: sql`${sessions.reserved} + ${sql.placeholder('taken')}`,
+    })
+    .where(eq(sessions.id, sql.placeholder('sessionId')))
+    .prepare(),
+);
 
 /**
  * An offer taken by a booking: `held` places leave the offer's hold and `taken` of them (at most
  * `held`) become reserved, in one statement; the rest go on sale.
  */
 export function takeHeldPlaces(db: Db, sessionId: string, held: number, taken: number): void {
-  db.update(sessions)
-    .set({ heldForOffers: sql`${sessions.heldForOffers} - ${held}`, reserved: sql`${sessions.reserved} + ${taken}` })
-    .where(eq(sessions.id, sessionId))
-    .run();
+  takeHeld(db).run({ sessionId, held, taken });
 }
+
+const bookingHold = preparedPerDb((db) =>
+  db
+    .select({ cartId: bookings.cartId, status: bookings.status, holdExpiresAt: bookings.holdExpiresAt })
+    .from(bookings)
+    .where(eq(bookings.id, sql.placeholder('id')))
+    .prepare(),
+);
 
 /** What a checkout needs to know of the booking an entry was converted into. */
 export function findBookingHold(db: Db, id: string): { cartId: string | null; status: string; holdExpiresAt: string | null } | undefined {
-  return db
-    .select({ cartId: bookings.cartId, status: bookings.status, holdExpiresAt: bookings.holdExpiresAt })
-    .from(bookings)
-    .where(eq(bookings.id, id))
-    .get();
+  return bookingHold(db).get({ id });
 }
