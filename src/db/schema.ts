@@ -629,6 +629,8 @@ export const bookings = sqliteTable(
   (t) => [
     uniqueIndex('bookings_brand_code_idx').on(t.brandId, t.confirmationCode),
     index('bookings_cart_idx').on(t.cartId),
+    // A payment's bookings are found by their intent, on every processor event.
+    index('bookings_payment_intent_idx').on(t.paymentIntentId),
     index('bookings_brand_created_idx').on(t.brandId, t.createdAt, t.id),
     index('bookings_brand_session_start_idx').on(t.brandId, t.sessionStartLocal),
     index('bookings_hold_idx').on(t.status, t.holdExpiresAt),

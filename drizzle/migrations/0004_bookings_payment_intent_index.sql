@@ -1,0 +1,1 @@
+CREATE INDEX `bookings_payment_intent_idx` ON `bookings` (`payment_intent_id`);
