@@ -13,6 +13,8 @@ export interface RoundResult extends Measurement {
   clientCpuPercent: number;
   /** CPU used by the machine's processes other than the bench and its servers (near 0 on a quiet machine). */
   otherCpuPercent: number;
+  /** The target server's highest resident memory during the run. */
+  serverRssMb: number;
 }
 
 export interface TargetSummary {
@@ -27,6 +29,8 @@ export interface TargetSummary {
   serverCpuPercent: number;
   clientCpuPercent: number;
   otherCpuPercent: number;
+  /** Highest over all rounds. */
+  serverRssMb: number;
   non2xx: number;
   rounds: RoundResult[];
 }
@@ -58,6 +62,7 @@ export function summarize(target: Target, rounds: RoundResult[]): TargetSummary 
     serverCpuPercent: median.serverCpuPercent,
     clientCpuPercent: median.clientCpuPercent,
     otherCpuPercent: median.otherCpuPercent,
+    serverRssMb: Math.max(...rounds.map((r) => r.serverRssMb)),
     non2xx: rounds.reduce((n, r) => n + r.non2xx, 0),
     rounds,
   };
@@ -107,17 +112,17 @@ const row = (cells: string[], widths: number[]) => cells.map((c, i) => (i === 0 
 
 export function formatReport(summaries: TargetSummary[], results: Check[], scaling: ScalingResult, settings: Settings): string {
   const info = machine();
-  const widths = [8, 12, 10, 8, 8, 8, 8, 8, 8, 0];
+  const widths = [8, 12, 10, 8, 8, 8, 8, 8, 8, 8, 0];
   const lines = [
     `Machine: ${info.cpu}, ${info.cores} cores, ${info.ramGb} GB RAM, Node ${info.node}, ${info.os}`,
     `Load: autocannon, ${settings.connections} connections, ${settings.rounds} rounds of ${settings.roundSeconds} s per target (after ${settings.warmUpSeconds} s warm-up), medians across rounds; p50/p99 of the median round`,
     '',
-    row(['target', 'per second', 'unit', 'p50 ms', 'p99 ms', 'non-2xx', 'server', 'loadgen', 'others', '  what'], widths),
+    row(['target', 'per second', 'unit', 'p50 ms', 'p99 ms', 'non-2xx', 'server', 'loadgen', 'others', 'RSS MB', '  what'], widths),
     ...summaries.map((s) => {
       const cpu = [s.serverCpuPercent, s.clientCpuPercent, s.otherCpuPercent].map((p) => `${fixed(p, 0)}%`);
-      return row([s.name, fixed(s.perSecond), s.unit, fixed(s.p50Ms), fixed(s.p99Ms), String(s.non2xx), ...cpu, `  ${s.what}`], widths);
+      return row([s.name, fixed(s.perSecond), s.unit, fixed(s.p50Ms), fixed(s.p99Ms), String(s.non2xx), ...cpu, fixed(s.serverRssMb, 0), `  ${s.what}`], widths);
     }),
-    `(CPU in % of one core, ${info.cores} cores in all: the target server, the load generator, processes not the bench's)`,
+    `(CPU in % of one core, ${info.cores} cores in all: the target server, the load generator, processes not the bench's; RSS: the target server's highest)`,
     ...busyMachineWarning(summaries),
     '',
     `Scaling (sequential requests, medians): reviews page 1 ${fixed(scaling.pages.smallMs, 2)} ms, page ${scaling.lastPage} ${fixed(scaling.pages.largeMs, 2)} ms` +

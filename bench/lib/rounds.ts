@@ -7,7 +7,7 @@
 import type { Servers } from './answers.ts';
 import type { WriteMixWorld } from './data.ts';
 import { measure } from './load.ts';
-import { cpuSeconds, machineBusySeconds } from './proc.ts';
+import { cpuSeconds, machineBusySeconds, sampleRss } from './proc.ts';
 import type { Answer } from './requests.ts';
 import { summarize, type RoundResult, type Settings, type TargetSummary } from './report.ts';
 import { targets, type Target } from './targets.ts';
@@ -24,10 +24,12 @@ async function runTarget(target: Target, servers: Servers, answers: Map<string, 
   const serversBefore = serversCpu(servers, target);
   const clientBefore = process.cpuUsage();
   const machineBefore = machineBusySeconds();
+  const rss = sampleRss(server.pid);
   const start = performance.now();
-  const result = target.request
-    ? await measure(target.name, server.url, target.request, answers.get(target.name)!.body, seconds)
-    : await measureWriteMix(server.url, world, seconds);
+  const result = await (target.request
+    ? measure(target.name, server.url, target.request, answers.get(target.name)!.body, seconds)
+    : measureWriteMix(server.url, world, seconds)
+  ).finally(() => rss.stop());
   const wall = (performance.now() - start) / 1000;
   const clientUsage = process.cpuUsage(clientBefore);
   const serversAfter = serversCpu(servers, target);
@@ -38,6 +40,7 @@ async function runTarget(target: Target, servers: Servers, answers: Map<string, 
     serverCpuPercent: percent(serversAfter.target - serversBefore.target),
     clientCpuPercent: percent(clientSeconds),
     otherCpuPercent: percent(machineBusySeconds() - machineBefore - (serversAfter.all - serversBefore.all) - clientSeconds),
+    serverRssMb: rss.maxMb(),
   };
 }
 

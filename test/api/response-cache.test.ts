@@ -131,6 +131,8 @@ describe('GraphQL catalogue queries', () => {
     expect(again.result.body).toEqual(first.result.body);
     expect(titles(again.result.body)).toEqual(['Sunset sail']);
     expect(again.count).toBe(1);
+    // Answers depend on the caller's key: no browser or proxy may keep one, replayed or not.
+    expect([first.result.headers['cache-control'], again.result.headers['cache-control']]).toEqual(['no-store', 'no-store']);
     expect(logs.find((l) => l.msg === 'request completed')).toMatchObject({ operationName: 'Featured', operationType: 'query', statusCode: 200 });
     const other = await countStatements(db, () => t.gql(FEATURED, { brandId: kayak.id }, { key: orgKey }));
     expect(titles(other.result.body)).toEqual(['Kayak rental']);

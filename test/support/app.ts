@@ -14,7 +14,7 @@ export interface TestApp {
   /** REST call with a bearer key (or explicit headers). */
   rest(method: 'GET' | 'POST' | 'DELETE', url: string, options?: { key?: string; headers?: Record<string, string>; body?: unknown }): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
   /** GraphQL POST with a bearer key. */
-  gql(query: string, variables?: Record<string, unknown>, options?: { key?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any }>;
+  gql(query: string, variables?: Record<string, unknown>, options?: { key?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
 }
 
 /** Builds the app on `db` (closed after the file's tests) and returns small call helpers. */
@@ -85,7 +85,7 @@ export async function startApp(db: Db, options: StartOptions = {}): Promise<Test
         headers: { 'content-type': 'application/json', ...auth(key), ...headers },
         payload: { query, variables },
       });
-      return { status: res.statusCode, body: res.json() };
+      return { status: res.statusCode, body: res.json(), headers: res.headers };
     },
   };
 }
