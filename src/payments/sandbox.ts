@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { InvalidWebhookError, ProcessorError, type PaymentEvent, type PaymentProcessor } from '../domain/payment-processor.ts';
 
 export const SANDBOX_SIGNATURE_HEADER = 'sandbox-signature';
@@ -15,17 +16,23 @@ export interface SandboxOptions {
 const token = (bytes: number) => randomBytes(bytes).toString('hex');
 
 /**
+ * Idempotency keys are honoured for 24 hours, as real processors do; the most recent keys only, so a
+ * long-running sandbox does not grow without bound (Tessera's own retries come within minutes).
+ */
+const keyMemory = <V extends object>() => new LRUCache<string, V>({ max: 100_000, ttl: 24 * 3600 * 1000 });
+
+/**
  * An in-process processor for development and tests. Outcomes are announced with webhooks signed like
  * a real processor's (`t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`). The only state it holds, in memory
- * (a restart forgets it), is what idempotency keys need: the intents and refunds made per key.
+ * (a restart forgets it), is what idempotency keys need: the intents and refunds made per key, for a day.
  */
 export class SandboxProcessor implements PaymentProcessor {
   readonly name = 'sandbox';
   private readonly secret: string;
   private readonly now: () => Date;
   private readonly failRefunds: boolean;
-  private readonly intentsByKey = new Map<string, { reference: string; clientSecret: string }>();
-  private readonly refundsByKey = new Map<string, { reference: string }>();
+  private readonly intentsByKey = keyMemory<{ reference: string; clientSecret: string }>();
+  private readonly refundsByKey = keyMemory<{ reference: string }>();
 
   constructor(options: SandboxOptions = {}) {
     this.secret = options.webhookSecret ?? token(32);
