@@ -12,7 +12,7 @@ import { createBooking, createSession } from '../support/factories/bookings.ts';
 import { createApiKey, createBrand } from '../support/factories/brands.ts';
 import { createExperience } from '../support/factories/catalog.ts';
 import { createWebhookEndpoint } from '../support/factories/webhooks.ts';
-import { countStatements } from '../support/statements.ts';
+import { compiledStatements, countStatements } from '../support/statements.ts';
 
 const db = freshDb();
 const brand = createBrand(db);
@@ -32,18 +32,10 @@ beforeAll(async () => {
 
 /** Statements executed and statements compiled (`prepare`) while cancelling `ids` whole. */
 async function cancelOf(ids: string[]) {
-  const client = db.$client;
-  const prepare = client.prepare;
-  let prepared = 0;
-  client.prepare = ((source: string) => (prepared++, prepare.call(client, source))) as typeof client.prepare;
-  try {
-    const counted = await countStatements(db, () =>
-      t.rest('POST', '/v1/bookings/cancel', { key, body: { bookings: ids.map((bookingId) => ({ bookingId, cancel: true })) } }),
-    );
-    return { ...counted, prepared };
-  } finally {
-    client.prepare = prepare;
-  }
+  const { count, sql, result } = await countStatements(db, () =>
+    compiledStatements(db, () => t.rest('POST', '/v1/bookings/cancel', { key, body: { bookings: ids.map((bookingId) => ({ bookingId, cancel: true })) } })),
+  );
+  return { count, sql, result: result.result, prepared: result.sql.length };
 }
 
 describe('POST /v1/bookings/cancel cost', () => {

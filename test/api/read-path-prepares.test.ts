@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { experienceQuery, quoteMutation } from '../../bench/lib/documents.ts';
 import { quoteInput } from '../../bench/lib/quote.ts';
@@ -6,6 +5,7 @@ import { demoIds } from '../../src/db/seed/ids.ts';
 import { seedDemoDataIfEmpty } from '../../src/db/seed/index.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 import { freshDb } from '../support/db.ts';
+import { compiledStatements } from '../support/statements.ts';
 
 /**
  * Building a query with Drizzle and compiling it in SQLite cost more than running it, so the statements
@@ -24,19 +24,7 @@ beforeAll(async () => {
 });
 
 /** SQL text of every statement compiled on `db` while `fn` runs. */
-async function compiled<T>(fn: () => Promise<T>): Promise<{ sql: string[]; result: T }> {
-  const original = Database.prototype.prepare;
-  const sql: string[] = [];
-  Database.prototype.prepare = function (this: Database.Database, source: string) {
-    if (this === db.$client) sql.push(source);
-    return original.call(this, source);
-  } as typeof original;
-  try {
-    return { sql, result: await fn() };
-  } finally {
-    Database.prototype.prepare = original;
-  }
-}
+const compiled = <T>(fn: () => Promise<T>) => compiledStatements(db, fn);
 
 describe('statements prepared once', () => {
   it.each([

@@ -1,8 +1,8 @@
-import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cancelMutation, holdMutation } from '../../bench/lib/documents.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 import { freshDb } from '../support/db.ts';
+import { compiledStatements } from '../support/statements.ts';
 import { createWaitlist } from '../support/factories/availability.ts';
 import { createBooking, createSession } from '../support/factories/bookings.ts';
 import { createApiKey, createBrand } from '../support/factories/brands.ts';
@@ -34,19 +34,7 @@ beforeAll(async () => {
 });
 
 /** SQL text of every statement compiled on `db` while `fn` runs. */
-async function compiled<T>(fn: () => Promise<T>): Promise<{ sql: string[]; result: T }> {
-  const original = Database.prototype.prepare;
-  const sql: string[] = [];
-  Database.prototype.prepare = function (this: Database.Database, source: string) {
-    if (this === db.$client) sql.push(source);
-    return original.call(this, source);
-  } as typeof original;
-  try {
-    return { sql, result: await fn() };
-  } finally {
-    Database.prototype.prepare = original;
-  }
-}
+const compiled = <T>(fn: () => Promise<T>) => compiledStatements(db, fn);
 
 const guest = (firstName: string) => ({ firstName, lastName: 'Bench', priceTierName: 'Adult', emailAddress: `${firstName.toLowerCase()}@bench.test` });
 const cancel = (item: Record<string, unknown>) => t.gql(cancelMutation, { input: { bookings: [item] } }, { key });

@@ -25,3 +25,18 @@ export async function countStatements<T>(db: Db, fn: () => T | Promise<T>): Prom
     for (const [name, original] of originals) prototype[name] = original;
   }
 }
+
+/** Runs `fn` and returns the SQL text of every statement compiled (`prepare`) on `db` meanwhile, with its result. */
+export async function compiledStatements<T>(db: Db, fn: () => T | Promise<T>): Promise<{ sql: string[]; result: T }> {
+  const original = Database.prototype.prepare;
+  const sql: string[] = [];
+  Database.prototype.prepare = function (this: Database.Database, source: string) {
+    if (this === db.$client) sql.push(source);
+    return original.call(this, source);
+  } as typeof original;
+  try {
+    return { sql, result: await fn() };
+  } finally {
+    Database.prototype.prepare = original;
+  }
+}
