@@ -6,7 +6,7 @@
  */
 import { canSee } from '../auth/principal.ts';
 import { inTransaction } from '../db/client.ts';
-import { findCancellableBooking, findCancellableBookings, type CancellableBooking } from '../db/queries/cancellation.ts';
+import { findCancellableBookings, type CancellableBooking } from '../db/queries/cancellation.ts';
 import { findRefund } from '../db/queries/refunds.ts';
 import { bookingViews, type Booking } from './booking-view.ts';
 import { applyEffect, readState } from './cancellation-effects.ts';
@@ -39,7 +39,7 @@ export async function cancelBookings(deps: CallerDeps, input: { bookings: readon
   // Idempotency-Key retry taking over one cut off by a crash) gives each refund the id it had before.
   const refundIds = items.map((item) => (item.refundAmount === null ? undefined : deps.requestIds?.()));
   // The visibility check and the currency of every item, in one statement: neither the brand nor the
-  // currency of a booking ever changes. An id not found here is looked up again when its item comes.
+  // currency of a booking ever changes, and a booking unknown when the request began is not found.
   const found = findCancellableBookings(deps.db, items.map((item) => item.bookingId));
   const updated: string[] = [];
   const errors: CancelItemError[] = [];
@@ -60,11 +60,10 @@ export async function cancelBookings(deps: CallerDeps, input: { bookings: readon
 async function processItem(
   deps: CallerDeps,
   item: CancelItem,
-  found: CancellableBooking | undefined,
+  booking: CancellableBooking | undefined,
   field: string,
   refundId: string | undefined,
 ): Promise<void> {
-  const booking = found ?? findCancellableBooking(deps.db, item.bookingId);
   if (!booking || !canSee(deps.principal, booking.brandId)) throw notFound('Booking', item.bookingId);
   const request: CancelRequest = {
     cancel: item.cancel,
