@@ -16,14 +16,14 @@ import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { Principal } from '../src/auth/principal.ts';
-import { closeDatabase, inTransaction, openDatabase, type Db } from '../src/db/client.ts';
-import { createPaymentIntent } from '../src/domain/checkout.ts';
-import type { CallerDeps } from '../src/domain/context.ts';
-import { handlePaymentEvent } from '../src/domain/payments.ts';
-import { SandboxProcessor } from '../src/payments/sandbox.ts';
-import { createSession } from '../test/support/factories/bookings.ts';
-import { createBrand } from '../test/support/factories/brands.ts';
-import { createExperience } from '../test/support/factories/catalog.ts';
+import { closeDatabase, inTransaction, openDatabase, type Db } from '../src/db/sqlite/client.ts';
+import { createPaymentIntent } from '../src/domain/checkout/checkout.ts';
+import type { CallerDeps } from '../src/domain/shared/deps.ts';
+import { handlePaymentEvent } from '../src/domain/payments/payments.ts';
+import { SandboxProcessor } from '../src/adapters/sandbox-processor.ts';
+import { createSession } from '../fixtures/factories/bookings.ts';
+import { createBrand } from '../fixtures/factories/brands.ts';
+import { createExperience } from '../fixtures/factories/catalog.ts';
 
 type Mode = 'FULL' | 'NORMAL';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { graphqlDefaults } from './graphql/protections/defaults.ts';
-import { refundReconcilerDefaults } from './domain/refund-reconciler.ts';
+import { refundReconcilerDefaults } from './domain/cancellation/refund-reconciler.ts';
 import { httpDefaults } from './http/settings.ts';
 
 /** Webhook delivery defaults, shared with `buildApp` callers that pass no full config. */
@@ -60,7 +60,7 @@ const schema = z.object({
     .optional()
     .transform((v) => (v ? v.split(',').map((entry) => entry.trim()) : []))
     .refine((list) => list.every((e) => /^(loopback|linklocal|uniquelocal|[0-9A-Fa-f:.]+(\/\d{1,3})?)$/.test(e)), 'must list addresses, CIDRs, loopback, linklocal or uniquelocal, comma-separated'),
-  /** Refund reconciliation (src/domain/refund-reconciler.ts): finishing refunds a crash or an unanswered processor call left pending. */
+  /** Refund reconciliation (src/domain/cancellation/refund-reconciler.ts): finishing refunds a crash or an unanswered processor call left pending. */
   REFUND_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(refundReconcilerDefaults.intervalMs),
   REFUND_RECONCILE_GRACE_SECONDS: z.coerce.number().positive().max(86_400).default(refundReconcilerDefaults.graceSeconds),
   REFUND_RECONCILE_RETRY_BASE_SECONDS: z.coerce.number().positive().max(3_600).default(refundReconcilerDefaults.retryBaseSeconds),

@@ -1,7 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { closeDatabase, openDatabase } from './db/client.ts';
-import { demoKeys, seedDemoDataIfEmpty } from './db/seed/index.ts';
+import { closeDatabase, openDatabase } from './db/sqlite/client.ts';
+import { demoKeys, seedDemoDataIfEmpty } from './db/demo/index.ts';
 import { exitOnSignals } from './shutdown.ts';
 
 async function main() {

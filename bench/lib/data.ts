@@ -6,13 +6,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closeDatabase, openDatabase, type Db } from '../../src/db/client.ts';
-import { insertReviews, type ReviewInsert } from '../../src/db/queries/reviews-write.ts';
-import { demoIds, seedDemoDataIfEmpty } from '../../src/db/seed/index.ts';
-import { createBooking, createSession } from '../../test/support/factories/bookings.ts';
-import { createApiKey, createBrand } from '../../test/support/factories/brands.ts';
-import { createExperience } from '../../test/support/factories/catalog.ts';
-import { createReviewer, reviewRow } from '../../test/support/factories/reviews.ts';
+import { closeDatabase, openDatabase, type Db } from '../../src/db/sqlite/client.ts';
+import { insertReviews, type ReviewInsert } from '../../src/db/sqlite/stores/catalog/reviews-write.ts';
+import { demoIds, seedDemoDataIfEmpty } from '../../src/db/demo/index.ts';
+import { createBooking, createSession } from '../../fixtures/factories/bookings.ts';
+import { createApiKey, createBrand } from '../../fixtures/factories/brands.ts';
+import { createExperience } from '../../fixtures/factories/catalog.ts';
+import { createReviewer, reviewRow } from '../../fixtures/factories/reviews.ts';
 
 export const LISBON_KEY = 'sk_test_lisbon_demo';
 export const LISBON = demoIds.brands.lisbon;

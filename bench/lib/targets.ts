@@ -4,10 +4,10 @@
  * so does Tessera without its response cache (T1u, T3u: no target of the issue, the engine's share);
  * L (bare node:http) answers T1's and T2's precomputed bytes.
  */
-import { demoIds } from '../../src/db/seed/index.ts';
+import { demoIds } from '../../src/db/demo/index.ts';
 import { LISBON, LISBON_KEY } from './data.ts';
-import { experienceQuery, featuredListingsQuery, quoteMutation } from './documents.ts';
-import { quoteInput } from './quote.ts';
+import { experienceQuery, featuredListingsQuery, quoteMutation } from '../../fixtures/graphql/documents.ts';
+import { quoteInput } from '../../fixtures/graphql/quote.ts';
 import { bearer, graphqlRequest, type RequestSpec } from './requests.ts';
 
 export type ServerName = 'tessera' | 'uncached' | 'apollo' | 'mercurius' | 'bare';

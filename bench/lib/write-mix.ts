@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { LISBON, LISBON_KEY, type WriteMixWorld } from './data.ts';
-import { cancelMutation, holdMutation } from './documents.ts';
+import { cancelMutation, holdMutation } from '../../fixtures/graphql/documents.ts';
 import { CONNECTIONS, LoadError, type Measurement } from './load.ts';
 import { graphqlRequest, sendOk } from './requests.ts';
 

@@ -3,11 +3,11 @@
  * builds them (src/app.ts), and the one GraphQL context factory (src/graphql/context.ts).
  */
 import { loadConfig } from '../../src/config.ts';
-import { openDatabase } from '../../src/db/client.ts';
-import type { Deps } from '../../src/domain/context.ts';
+import { openDatabase } from '../../src/db/sqlite/client.ts';
+import type { Deps } from '../../src/domain/shared/deps.ts';
 import { graphqlContextFactory } from '../../src/graphql/context.ts';
-import { SandboxProcessor } from '../../src/payments/sandbox.ts';
-import { webhookRuntime } from '../../src/webhooks/settings.ts';
+import { SandboxProcessor } from '../../src/adapters/sandbox-processor.ts';
+import { webhookRuntime } from '../../src/jobs/webhook-settings.ts';
 
 export { loadTypeDefs } from '../../src/graphql/server.ts';
 export { resolvers } from '../../src/graphql/resolvers/index.ts';

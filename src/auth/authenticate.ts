@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../db/client.ts';
-import { DomainError } from '../domain/errors.ts';
+import type { Db } from '../db/sqlite/client.ts';
+import { DomainError } from '../domain/shared/errors.ts';
 import { findActiveKey } from './key-lookup.ts';
 import type { Principal } from './principal.ts';
 

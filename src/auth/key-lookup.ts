@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import type { Db } from '../db/client.ts';
-import { brandIdsOfOrganization, findActiveKeyByHash, type KeyRecord } from '../db/queries/api-keys.ts';
+import type { Db } from '../db/sqlite/client.ts';
+import { brandIdsOfOrganization, findActiveKeyByHash, type KeyRecord } from '../db/sqlite/stores/access/api-keys.ts';
 
 export interface ActiveKey {
   record: KeyRecord;
@@ -21,7 +21,7 @@ function read(db: Db, secretHash: string): ActiveKey | undefined {
 
 /**
  * The active key whose secret hashes to `secretHash`, with its brands. Given the request's data
- * generation (src/db/generation.ts), the answer is remembered while that generation holds: revoking a
+ * generation (src/db/sqlite/generation.ts), the answer is remembered while that generation holds: revoking a
  * key or moving a brand is a write, so it takes effect from the next request on.
  */
 export function findActiveKey(db: Db, secretHash: string, generation?: string): ActiveKey | undefined {

@@ -1,5 +1,5 @@
-import type { Db } from '../db/client.ts';
-import { generationFor } from '../db/generation.ts';
+import type { Db } from '../db/sqlite/client.ts';
+import { generationFor } from '../db/sqlite/generation.ts';
 import { authenticate, type Headers } from './authenticate.ts';
 import type { Principal } from './principal.ts';
 

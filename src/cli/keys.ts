@@ -7,9 +7,9 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
-import { closeDatabase, openDatabase } from '../db/client.ts';
-import { issueApiKey, listKeys, revokeKey } from '../domain/api-keys.ts';
-import { DomainError } from '../domain/errors.ts';
+import { closeDatabase, openDatabase } from '../db/sqlite/client.ts';
+import { issueApiKey, listKeys, revokeKey } from '../domain/access/api-keys.ts';
+import { DomainError } from '../domain/shared/errors.ts';
 
 const usage = `Usage:
   npm run keys -- create --brand <brandId> [--label <text>]

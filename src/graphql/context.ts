@@ -1,9 +1,9 @@
 import { authenticateRequest } from '../auth/request-principal.ts';
 import type { Headers } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
-import type { Deps } from '../domain/context.ts';
-import { DomainError } from '../domain/errors.ts';
-import type { WebhookSettings } from '../domain/webhook-settings.ts';
+import type { Deps } from '../domain/shared/deps.ts';
+import { DomainError } from '../domain/shared/errors.ts';
+import type { WebhookSettings } from '../domain/webhooks/settings.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
 
 /** Per-request GraphQL context. `caller()` throws UNAUTHENTICATED when the request had no key. */

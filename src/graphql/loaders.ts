@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
-import type { Deps } from '../domain/context.ts';
-import { hostsByIds } from '../domain/hosts.ts';
-import { customQuestionsByExperience } from '../domain/questions.ts';
+import type { Deps } from '../domain/shared/deps.ts';
+import { hostsByIds } from '../domain/catalog/hosts.ts';
+import { customQuestionsByExperience } from '../domain/questions/questions.ts';
 
 /** Per-request DataLoaders: the nested lookups of one request become one query per kind. */
 export function createLoaders(deps: Deps) {

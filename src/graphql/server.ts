@@ -7,7 +7,7 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { FastifyBaseLogger } from 'fastify';
-import { DomainError } from '../domain/errors.ts';
+import { DomainError } from '../domain/shared/errors.ts';
 import type { GraphQLContext } from './context.ts';
 import { apolloProtections, withoutSuggestions } from './protections/index.ts';
 import { graphqlProtections, type GraphQLProtections } from './protections/settings.ts';

@@ -7,8 +7,8 @@
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import { authenticateRequest } from '../auth/request-principal.ts';
-import type { Db } from '../db/client.ts';
-import { DomainError } from '../domain/errors.ts';
+import type { Db } from '../db/sqlite/client.ts';
+import { DomainError } from '../domain/shared/errors.ts';
 import type { RestApp } from '../rest/plugin.ts';
 import type { HttpSettings } from './settings.ts';
 

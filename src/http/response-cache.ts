@@ -4,7 +4,7 @@
  * GraphQL — while everything in front of the route still runs: request id, rate limit, authentication,
  * validation, the access line and the metrics.
  *
- * Correct under writes: every entry belongs to a data generation (src/db/generation.ts) that changes
+ * Correct under writes: every entry belongs to a data generation (src/db/sqlite/generation.ts) that changes
  * with any committed write to the database, by this process or another on the same file, and is served
  * only to requests that start from that same generation; an answer computed while a write landed is not
  * kept, since it may predate the write. So a cached answer is always the answer the route would give.
@@ -78,7 +78,7 @@ export interface ResponseCacheHooks {
   cache: ResponseCache;
   /** The request's principal (already authenticated in front of the route): null without a key, throws for bad ones. */
   principalOf(request: FastifyRequest): Principal | null;
-  /** The data generation the request started from (src/db/generation.ts). */
+  /** The data generation the request started from (src/db/sqlite/generation.ts). */
   generationOf(request: FastifyRequest): string;
   countLookup(api: Api, outcome: 'hit' | 'miss'): void;
   replayedOperation(request: FastifyRequest, operation: CacheableOperation, seconds: number): void;

@@ -5,7 +5,7 @@
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { canActFor, type Principal } from '../auth/principal.ts';
 import { authenticateRequest } from '../auth/request-principal.ts';
-import type { Db } from '../db/client.ts';
+import type { Db } from '../db/sqlite/client.ts';
 import { graphqlObservation } from './graphql.ts';
 import type { Metrics } from './metrics.ts';
 

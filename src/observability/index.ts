@@ -3,7 +3,7 @@
  * brand and the GraphQL operation; Prometheus metrics; readiness. `buildApp` wires these pieces in.
  */
 import type { Config } from '../config.ts';
-import type { Db } from '../db/client.ts';
+import type { Db } from '../db/sqlite/client.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { graphqlMetricsPlugin, observeReplayedOperation } from './graphql.ts';
 import { AccessLogController, installRequestObservability } from './http.ts';

@@ -3,10 +3,10 @@
  * apps in one process (tests) each count their own. Label values are bounded: see labels.ts.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Db } from '../db/client.ts';
-import { eventTypes } from '../domain/events.ts';
-import type { DomainObserver } from '../domain/observer.ts';
-import { bookingEventsAfter, currentQueueSizes, eventCursor } from '../domain/operations.ts';
+import type { Db } from '../db/sqlite/client.ts';
+import { eventTypes } from '../domain/outbox/outbox.ts';
+import type { DomainObserver } from '../domain/shared/observer.ts';
+import { bookingEventsAfter, currentQueueSizes, eventCursor } from '../domain/operations/operations.ts';
 import { errorCodeLabel, methodLabel, operationNameLabels, routeLabel } from './labels.ts';
 
 /** Seconds: from a fast cached read to a slow processor call. */

@@ -7,8 +7,8 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../db/client.ts';
-import { readiness } from '../domain/operations.ts';
+import type { Db } from '../db/sqlite/client.ts';
+import { readiness } from '../domain/operations/operations.ts';
 import { sendError } from '../rest/errors.ts';
 import type { Metrics } from './metrics.ts';
 

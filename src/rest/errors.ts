@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, errorStatus, type ErrorCode, type ErrorDetails } from '../domain/errors.ts';
+import { DomainError, errorStatus, type ErrorCode, type ErrorDetails } from '../domain/shared/errors.ts';
 
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; details?: ErrorDetails; requestId: string };

@@ -5,9 +5,9 @@
  */
 import { authenticateRequest } from '../auth/request-principal.ts';
 import type { Principal } from '../auth/principal.ts';
-import type { Deps } from '../domain/context.ts';
+import type { Deps } from '../domain/shared/deps.ts';
 import type { HttpSettings } from '../http/settings.ts';
-import { DomainError } from '../domain/errors.ts';
+import { DomainError } from '../domain/shared/errors.ts';
 import {
   abandonIdempotentRequest,
   beginIdempotentRequest,
@@ -15,7 +15,7 @@ import {
   completeIdempotentRequest,
   requestFingerprint,
   type IdempotentRequest,
-} from '../domain/idempotency.ts';
+} from '../domain/idempotency/idempotency.ts';
 import type { RestApp } from './plugin.ts';
 
 declare module 'fastify' {

@@ -1,4 +1,4 @@
-import type { CallerDeps } from '../domain/context.ts';
+import type { CallerDeps } from '../domain/shared/deps.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

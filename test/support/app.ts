@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import type { Db } from '../../src/db/client.ts';
-import type { PaymentProcessor } from '../../src/domain/payment-processor.ts';
+import type { Db } from '../../src/db/sqlite/client.ts';
+import type { PaymentProcessor } from '../../src/domain/payments/processor.ts';
 import type { GraphQLAppOptions } from '../../src/graphql/protections/settings.ts';
 import type { LogDestination } from '../../src/http/logging.ts';
 import type { HttpConfig } from '../../src/http/settings.ts';
-import type { RefundReconcileAppOptions } from '../../src/payments/refund-reconciliation-settings.ts';
-import type { WebhookAppOptions } from '../../src/webhooks/settings.ts';
+import type { RefundReconcileAppOptions } from '../../src/jobs/refund-reconciler-settings.ts';
+import type { WebhookAppOptions } from '../../src/jobs/webhook-settings.ts';
 
 export interface TestApp {
   app: FastifyInstance;

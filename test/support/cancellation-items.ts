@@ -1,5 +1,5 @@
 /**
- * The cancel items the model test sends (test/unit/cancellation-model.test.ts): generated as specs
+ * The cancel items the model test sends (test/unit/cancellation/cancellation-model.test.ts): generated as specs
  * (which booking, which participants, what kind of refund amount) and turned into ids and amounts from
  * the model as it stands when the command runs, so they stay meaningful whatever ran before.
  */

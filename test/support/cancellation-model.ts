@@ -1,7 +1,7 @@
 /**
  * A simple model of bookings under cancel, refund and payment events, written from the rules in README
  * ("Cancel and refund", "Payment") and the issue 3 decisions, not from the implementation. The model
- * test (test/unit/cancellation-model.test.ts) predicts each answer with it and compares the database.
+ * test (test/unit/cancellation/cancellation-model.test.ts) predicts each answer with it and compares the database.
  *
  * Rules encoded here, in the order an item is judged:
  * 1. request shape: refundAmount > 0, participants non-empty without repeats, no booking twice, else the

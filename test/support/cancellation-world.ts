@@ -7,17 +7,17 @@
  * processor double, the model's starting state, and readers of what the model predicts.
  */
 import type { Principal } from '../../src/auth/principal.ts';
-import type { CallerDeps } from '../../src/domain/context.ts';
-import { currencyExponent } from '../../src/domain/money.ts';
-import { ProcessorError } from '../../src/domain/payment-processor.ts';
+import type { CallerDeps } from '../../src/domain/shared/deps.ts';
+import { currencyExponent } from '../../src/domain/shared/money.ts';
+import { ProcessorError } from '../../src/domain/payments/processor.ts';
 import type { MBooking, Model, Status } from './cancellation-model.ts';
 import { CHECKOUT_NOW } from './clock.ts';
 import { freshDb } from './db.ts';
-import { createBooking, createSession } from './factories/bookings.ts';
-import { createBrand, createOrganization } from './factories/brands.ts';
-import { createExperience } from './factories/catalog.ts';
-import { createCheckout } from './factories/checkouts.ts';
-import { createPaidBooking } from './factories/payments.ts';
+import { createBooking, createSession } from '../../fixtures/factories/bookings.ts';
+import { createBrand, createOrganization } from '../../fixtures/factories/brands.ts';
+import { createExperience } from '../../fixtures/factories/catalog.ts';
+import { createCheckout } from '../../fixtures/factories/checkouts.ts';
+import { createPaidBooking } from '../../fixtures/factories/payments.ts';
 import { TestProcessor, type RefundCall } from './processors.ts';
 
 export type BookingKind = 'paid' | 'processing' | 'pair' | 'failed' | 'free' | 'outsider';

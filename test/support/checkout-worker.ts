@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { Principal } from '../../src/auth/principal.ts';
-import { closeDatabase, openDatabase } from '../../src/db/client.ts';
-import { createPaymentIntent } from '../../src/domain/checkout.ts';
-import { DomainError } from '../../src/domain/errors.ts';
+import { closeDatabase, openDatabase } from '../../src/db/sqlite/client.ts';
+import { createPaymentIntent } from '../../src/domain/checkout/checkout.ts';
+import { DomainError } from '../../src/domain/shared/errors.ts';
 import { CheckoutTestProcessor } from './checkout.ts';
 import { CHECKOUT_NOW } from './clock.ts';
 

@@ -3,10 +3,10 @@ import { beforeAll } from 'vitest';
 import { startApp, type TestApp } from './app.ts';
 import { CheckoutTestProcessor, CREATE_PAYMENT_INTENT, checkoutRows } from './checkout.ts';
 import { freshDb } from './db.ts';
-import { createSession } from './factories/bookings.ts';
-import { createBrandFamily } from './factories/brands.ts';
-import { createExperience } from './factories/catalog.ts';
-import { createAddOn } from './factories/checkout.ts';
+import { createSession } from '../../fixtures/factories/bookings.ts';
+import { createBrandFamily } from '../../fixtures/factories/brands.ts';
+import { createExperience } from '../../fixtures/factories/catalog.ts';
+import { createAddOn } from '../../fixtures/factories/checkout.ts';
 import { CHECKOUT_NOW } from './clock.ts';
 
 export { CHECKOUT_NOW };

@@ -1,6 +1,6 @@
-import type { Db } from '../../src/db/client.ts';
-import { ProcessorError } from '../../src/domain/payment-processor.ts';
-import { SandboxProcessor } from '../../src/payments/sandbox.ts';
+import type { Db } from '../../src/db/sqlite/client.ts';
+import { ProcessorError } from '../../src/domain/payments/processor.ts';
+import { SandboxProcessor } from '../../src/adapters/sandbox-processor.ts';
 
 /**
  * The sandbox with knobs for checkout tests: `createIntent` can wait a random delay, or hold every call

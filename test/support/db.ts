@@ -1,4 +1,4 @@
-import { openDatabase, type Db } from '../../src/db/client.ts';
+import { openDatabase, type Db } from '../../src/db/sqlite/client.ts';
 
 /** A fresh, migrated in-memory database: every test file builds its own data on it. */
 export function freshDb(): Db {

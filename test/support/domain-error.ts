@@ -1,4 +1,4 @@
-import { DomainError } from '../../src/domain/errors.ts';
+import { DomainError } from '../../src/domain/shared/errors.ts';
 
 /** The DomainError `run` throws (fails the test when it throws nothing or something else). */
 export function domainErrorOf(run: () => unknown): DomainError {

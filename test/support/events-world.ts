@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll } from 'vitest';
-import { ProcessorError } from '../../src/domain/payment-processor.ts';
+import { ProcessorError } from '../../src/domain/payments/processor.ts';
 import { startApp, type TestApp } from './app.ts';
 import { CheckoutTestProcessor, guest } from './checkout.ts';
 import { freshDb } from './db.ts';
-import { createSession } from './factories/bookings.ts';
-import { createApiKey, createBrand } from './factories/brands.ts';
-import { createExperience } from './factories/catalog.ts';
+import { createSession } from '../../fixtures/factories/bookings.ts';
+import { createApiKey, createBrand } from '../../fixtures/factories/brands.ts';
+import { createExperience } from '../../fixtures/factories/catalog.ts';
 
 export const EVENTS_NOW = '2026-11-25T12:00:00.000Z';
 export const HOLD_TTL = 900;

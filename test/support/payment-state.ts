@@ -1,4 +1,4 @@
-import type { Db } from '../../src/db/client.ts';
+import type { Db } from '../../src/db/sqlite/client.ts';
 
 /** What a payment outcome may change, read straight from the database: bookings, intent, cart, places, credit, refunds. */
 export function paymentState(db: Db) {

@@ -1,5 +1,5 @@
-import { ProcessorError } from '../../src/domain/payment-processor.ts';
-import { SandboxProcessor } from '../../src/payments/sandbox.ts';
+import { ProcessorError } from '../../src/domain/payments/processor.ts';
+import { SandboxProcessor } from '../../src/adapters/sandbox-processor.ts';
 
 export interface RefundCall {
   intentReference: string;

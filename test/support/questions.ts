@@ -1,5 +1,5 @@
-import type { QuestionCondition, QuestionSnapshotJson } from '../../src/db/json-types.ts';
-import type { QuestionResponse } from '../../src/domain/answers.ts';
+import type { QuestionCondition, QuestionSnapshotJson } from '../../src/domain/shared/json-types.ts';
+import type { QuestionResponse } from '../../src/domain/questions/answers.ts';
 
 export interface QuestionSpec {
   scope?: 'purchaser' | 'participant';

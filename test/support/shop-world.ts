@@ -1,9 +1,9 @@
-import type { Db } from '../../src/db/client.ts';
+import type { Db } from '../../src/db/sqlite/client.ts';
 import type { Shop } from './booking-traffic.ts';
-import { createWaitlist } from './factories/availability.ts';
-import { createSession } from './factories/bookings.ts';
-import { createApiKey, createBrand } from './factories/brands.ts';
-import { createExperience } from './factories/catalog.ts';
+import { createWaitlist } from '../../fixtures/factories/availability.ts';
+import { createSession } from '../../fixtures/factories/bookings.ts';
+import { createApiKey, createBrand } from '../../fixtures/factories/brands.ts';
+import { createExperience } from '../../fixtures/factories/catalog.ts';
 
 /**
  * A EUR brand with its key and one experience (Adult 45.50, Child 20.00, VAT 23 %, waitlist) with

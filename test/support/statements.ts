@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { Db } from '../../src/db/client.ts';
+import type { Db } from '../../src/db/sqlite/client.ts';
 
 const executing = ['all', 'get', 'run', 'iterate'] as const;
 

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, expect } from 'vitest';
-import type { Db } from '../../src/db/client.ts';
-import { SandboxProcessor } from '../../src/payments/sandbox.ts';
+import type { Db } from '../../src/db/sqlite/client.ts';
+import { SandboxProcessor } from '../../src/adapters/sandbox-processor.ts';
 import { startApp, type TestApp } from './app.ts';
 import { CHECKOUT_NOW } from './clock.ts';
 import { freshDb } from './db.ts';
-import { createWaitlist } from './factories/availability.ts';
-import { createBooking, createSession } from './factories/bookings.ts';
-import { createBrandFamily } from './factories/brands.ts';
-import { createExperience } from './factories/catalog.ts';
+import { createWaitlist } from '../../fixtures/factories/availability.ts';
+import { createBooking, createSession } from '../../fixtures/factories/bookings.ts';
+import { createBrandFamily } from '../../fixtures/factories/brands.ts';
+import { createExperience } from '../../fixtures/factories/catalog.ts';
 
 /** Offers in these tests last a minute. */
 export const OFFER_TTL = 60;

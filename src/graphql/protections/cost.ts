@@ -35,7 +35,7 @@ import {
   type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/pagination.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/shared/pagination.ts';
 import { refusal } from './refusals.ts';
 
 const pageSizeArguments = new Set(['first', 'limit']);

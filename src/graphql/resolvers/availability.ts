@@ -1,4 +1,4 @@
-import { listAvailability, sessionsOfExperience } from '../../domain/sessions.ts';
+import { listAvailability, sessionsOfExperience } from '../../domain/availability/sessions.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 
 export const availabilityResolvers: Resolvers = {

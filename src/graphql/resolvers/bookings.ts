@@ -1,5 +1,5 @@
-import { findBooking, listBookings } from '../../domain/bookings.ts';
-import { findCart } from '../../domain/carts.ts';
+import { findBooking, listBookings } from '../../domain/bookings/bookings.ts';
+import { findCart } from '../../domain/bookings/carts.ts';
 import { enumValues } from '../enums.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 

@@ -1,4 +1,4 @@
-import { getBrandSettings, getCancellationPolicy, getReschedulePolicy } from '../../domain/brands.ts';
+import { getBrandSettings, getCancellationPolicy, getReschedulePolicy } from '../../domain/catalog/brands.ts';
 import { enumValues } from '../enums.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 

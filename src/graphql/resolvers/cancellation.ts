@@ -1,4 +1,4 @@
-import { cancelBookings } from '../../domain/cancellation.ts';
+import { cancelBookings } from '../../domain/cancellation/cancellation.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 
 export const cancellationResolvers: Resolvers = {

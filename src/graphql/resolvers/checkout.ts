@@ -1,5 +1,5 @@
-import { findCart } from '../../domain/carts.ts';
-import { createPaymentIntent } from '../../domain/checkout.ts';
+import { findCart } from '../../domain/bookings/carts.ts';
+import { createPaymentIntent } from '../../domain/checkout/checkout.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 
 export const checkoutResolvers: Resolvers = {

@@ -1,4 +1,4 @@
-import { listEvents } from '../../domain/events-feed.ts';
+import { listEvents } from '../../domain/outbox/feed.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 
 export const eventResolvers: Resolvers = {

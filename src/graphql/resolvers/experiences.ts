@@ -1,4 +1,4 @@
-import { findExperience } from '../../domain/experiences.ts';
+import { findExperience } from '../../domain/catalog/experiences.ts';
 import { enumValues } from '../enums.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 

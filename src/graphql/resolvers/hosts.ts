@@ -1,4 +1,4 @@
-import { listHosts } from '../../domain/hosts.ts';
+import { listHosts } from '../../domain/catalog/hosts.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 
 export const hostResolvers: Resolvers = {

@@ -1,4 +1,4 @@
-import { getFeaturedListings } from '../../domain/listings.ts';
+import { getFeaturedListings } from '../../domain/catalog/listings.ts';
 import { enumValues } from '../enums.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 

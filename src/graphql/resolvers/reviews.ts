@@ -1,4 +1,4 @@
-import { experienceReviewConnection } from '../../domain/reviews.ts';
+import { experienceReviewConnection } from '../../domain/catalog/reviews.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 
 export const reviewResolvers: Resolvers = {

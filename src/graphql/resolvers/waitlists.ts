@@ -1,5 +1,5 @@
-import { joinWaitlist } from '../../domain/waitlist-join.ts';
-import { entriesOf, findWaitlist, leaveWaitlist } from '../../domain/waitlists.ts';
+import { joinWaitlist } from '../../domain/waitlists/join.ts';
+import { entriesOf, findWaitlist, leaveWaitlist } from '../../domain/waitlists/waitlists.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 import { enumValues } from '../enums.ts';
 

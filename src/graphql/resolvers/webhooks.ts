@@ -1,5 +1,5 @@
-import { listWebhookDeliveries } from '../../domain/webhook-deliveries.ts';
-import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints } from '../../domain/webhook-endpoints.ts';
+import { listWebhookDeliveries } from '../../domain/webhooks/deliveries.ts';
+import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints } from '../../domain/webhooks/endpoints.ts';
 import { enumValues } from '../enums.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 

@@ -1,4 +1,4 @@
-import { listAvailability } from '../../domain/sessions.ts';
+import { listAvailability } from '../../domain/availability/sessions.ts';
 import type { RestApp } from '../plugin.ts';
 import { listAvailabilitySchema } from '../schemas/availability.ts';
 

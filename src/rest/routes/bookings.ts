@@ -1,4 +1,4 @@
-import { getBooking } from '../../domain/bookings.ts';
+import { getBooking } from '../../domain/bookings/bookings.ts';
 import type { RestApp } from '../plugin.ts';
 import { getBookingSchema } from '../schemas/bookings.ts';
 

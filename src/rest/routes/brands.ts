@@ -1,4 +1,4 @@
-import { getBrandSettings, type BrandSettingsInclude } from '../../domain/brands.ts';
+import { getBrandSettings, type BrandSettingsInclude } from '../../domain/catalog/brands.ts';
 import type { RestApp } from '../plugin.ts';
 import { getBrandSettingsSchema } from '../schemas/brands.ts';
 

@@ -1,4 +1,4 @@
-import { cancelBookings } from '../../domain/cancellation.ts';
+import { cancelBookings } from '../../domain/cancellation/cancellation.ts';
 import type { RestApp } from '../plugin.ts';
 import { cancelBookingsSchema } from '../schemas/cancellation.ts';
 

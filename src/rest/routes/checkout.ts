@@ -1,4 +1,4 @@
-import { createPaymentIntent } from '../../domain/checkout.ts';
+import { createPaymentIntent } from '../../domain/checkout/checkout.ts';
 import type { RestApp } from '../plugin.ts';
 import { createPaymentIntentSchema } from '../schemas/checkout.ts';
 

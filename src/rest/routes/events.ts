@@ -1,4 +1,4 @@
-import { eventFeed } from '../../domain/events-feed.ts';
+import { eventFeed } from '../../domain/outbox/feed.ts';
 import type { RestApp } from '../plugin.ts';
 import { listEventsSchema } from '../schemas/events.ts';
 

@@ -1,5 +1,5 @@
-import { getExperience } from '../../domain/experiences.ts';
-import { listCustomQuestions } from '../../domain/questions.ts';
+import { getExperience } from '../../domain/catalog/experiences.ts';
+import { listCustomQuestions } from '../../domain/questions/questions.ts';
 import type { RestApp } from '../plugin.ts';
 import { getExperienceSchema, listCustomQuestionsSchema } from '../schemas/experiences.ts';
 

@@ -1,4 +1,4 @@
-import { listHosts } from '../../domain/hosts.ts';
+import { listHosts } from '../../domain/catalog/hosts.ts';
 import type { RestApp } from '../plugin.ts';
 import { listHostsSchema } from '../schemas/hosts.ts';
 

@@ -1,4 +1,4 @@
-import { getFeaturedListings } from '../../domain/listings.ts';
+import { getFeaturedListings } from '../../domain/catalog/listings.ts';
 import type { RestApp } from '../plugin.ts';
 import { getFeaturedListingsSchema } from '../schemas/listings.ts';
 

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import type { Deps } from '../../domain/context.ts';
-import { confirmSandboxPayment, receivePaymentWebhook } from '../../domain/payment-webhooks.ts';
-import type { PaymentOutcome } from '../../domain/payments.ts';
-import { SandboxProcessor } from '../../payments/sandbox.ts';
+import type { Deps } from '../../domain/shared/deps.ts';
+import { confirmSandboxPayment, receivePaymentWebhook } from '../../domain/payments/processor-events.ts';
+import type { PaymentOutcome } from '../../domain/payments/payments.ts';
+import { SandboxProcessor } from '../../adapters/sandbox-processor.ts';
 import type { RestApp } from '../plugin.ts';
 import { paymentWebhookSchema, sandboxConfirmSchema } from '../schemas/payments.ts';
 

@@ -1,5 +1,5 @@
-import { listExperienceReviews } from '../../domain/reviews.ts';
-import type { NumberedPages } from '../../domain/pagination.ts';
+import { listExperienceReviews } from '../../domain/catalog/reviews.ts';
+import type { NumberedPages } from '../../domain/shared/pagination.ts';
 import type { RestApp } from '../plugin.ts';
 import { listReviewsSchema } from '../schemas/reviews.ts';
 

@@ -1,5 +1,5 @@
-import { joinWaitlist } from '../../domain/waitlist-join.ts';
-import { leaveWaitlist, listWaitlistEntries } from '../../domain/waitlists.ts';
+import { joinWaitlist } from '../../domain/waitlists/join.ts';
+import { leaveWaitlist, listWaitlistEntries } from '../../domain/waitlists/waitlists.ts';
 import type { RestApp } from '../plugin.ts';
 import { joinWaitlistSchema, leaveWaitlistSchema, listWaitlistEntriesSchema } from '../schemas/waitlists.ts';
 

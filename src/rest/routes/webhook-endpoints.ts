@@ -1,5 +1,5 @@
-import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints } from '../../domain/webhook-endpoints.ts';
-import type { WebhookSettings } from '../../domain/webhook-settings.ts';
+import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints } from '../../domain/webhooks/endpoints.ts';
+import type { WebhookSettings } from '../../domain/webhooks/settings.ts';
 import type { RestApp } from '../plugin.ts';
 import { createWebhookEndpointSchema, deleteWebhookEndpointSchema, listWebhookEndpointsSchema } from '../schemas/webhook-endpoints.ts';
 

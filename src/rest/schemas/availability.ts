@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { MAX_AVAILABILITY_DAYS } from '../../domain/sessions.ts';
+import { MAX_AVAILABILITY_DAYS } from '../../domain/availability/sessions.ts';
 import { Nullable, Uuid, errorResponses } from './common.ts';
 
 /** One session of an experience. */

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { bookingStatuses, paymentMethods } from '../../db/schema.ts';
+import { bookingStatuses, paymentMethods } from '../../db/sqlite/schema.ts';
 import { DateTime, Nullable, Uuid, errorResponses } from './common.ts';
 import { QuestionSnapshot } from './questions.ts';
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { brandSettingsIncludes } from '../../domain/brands.ts';
+import { brandSettingsIncludes } from '../../domain/catalog/brands.ts';
 import { BrandParams, MediaObject, Nullable, errorResponses } from './common.ts';
 
 const BrandImage = Type.Object({ id: Type.String(), mimeType: Type.String(), uri: Type.Object({ original: Type.String() }) });

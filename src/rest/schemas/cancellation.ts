@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { MAX_CANCEL_ITEMS, MAX_CANCEL_PARTICIPANTS } from '../../domain/cancellation-input.ts';
+import { MAX_CANCEL_ITEMS, MAX_CANCEL_PARTICIPANTS } from '../../domain/cancellation/input.ts';
 import { Booking } from './bookings.ts';
 import { Uuid, errorResponses } from './common.ts';
 

@@ -9,7 +9,7 @@ import {
   MAX_QUANTITY,
   MAX_RESPONSES,
   maxLength,
-} from '../../domain/checkout-input.ts';
+} from '../../domain/checkout/input.ts';
 import { Uuid, errorResponses } from './common.ts';
 
 const Text = (limit: number, description: string, minLength = 0) => Type.String({ maxLength: limit, minLength, description });

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { DEFAULT_EVENT_PAGE_SIZE, MAX_TYPES_PARAMETER_LENGTH } from '../../domain/events-feed.ts';
-import { eventTypes } from '../../domain/events.ts';
-import { MAX_CURSOR_LENGTH, MAX_PAGE_SIZE } from '../../domain/pagination.ts';
+import { DEFAULT_EVENT_PAGE_SIZE, MAX_TYPES_PARAMETER_LENGTH } from '../../domain/outbox/feed.ts';
+import { eventTypes } from '../../domain/outbox/outbox.ts';
+import { MAX_CURSOR_LENGTH, MAX_PAGE_SIZE } from '../../domain/shared/pagination.ts';
 import { BrandParams, DateTime, Nullable, Uuid, errorResponses } from './common.ts';
 
 /** What webhooks POST, byte for byte: the resource in `data` is kept whole (its fields vary by type). */

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { MAX_LOCALE_LENGTH } from '../../domain/locale.ts';
+import { MAX_LOCALE_LENGTH } from '../../domain/shared/locale.ts';
 import { ImageRef, Uuid, errorResponses } from './common.ts';
 import { Host } from './hosts.ts';
 import { QuestionSnapshot } from './questions.ts';

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/pagination.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/shared/pagination.ts';
 import { DateTime, ImageRef, Uuid, errorResponses } from './common.ts';
 
 /** The spec's Person: a reviewer, or the host who led the reviewed session. */

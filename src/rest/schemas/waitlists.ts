@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import { waitlistEntryStatuses } from '../../db/schema.ts';
-import { EMAIL_PATTERN, MAX_PARTICIPANTS, maxLength } from '../../domain/checkout-input.ts';
-import { MAX_DURATION_MINUTES, SESSION_DATE_PATTERN, SESSION_TIME_PATTERN } from '../../domain/waitlist-input.ts';
-import { MAX_STATUS_FILTERS } from '../../domain/waitlists.ts';
+import { waitlistEntryStatuses } from '../../db/sqlite/schema.ts';
+import { EMAIL_PATTERN, MAX_PARTICIPANTS, maxLength } from '../../domain/checkout/input.ts';
+import { MAX_DURATION_MINUTES, SESSION_DATE_PATTERN, SESSION_TIME_PATTERN } from '../../domain/waitlists/input.ts';
+import { MAX_STATUS_FILTERS } from '../../domain/waitlists/waitlists.ts';
 import { CheckoutParticipant, personFields } from './checkout.ts';
 import { DateTime, Nullable, Uuid, errorResponses } from './common.ts';
 

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { eventTypes } from '../../domain/events.ts';
-import { ALL_EVENTS } from '../../domain/webhook-endpoints.ts';
-import { MAX_WEBHOOK_URL_LENGTH } from '../../domain/webhook-urls.ts';
+import { eventTypes } from '../../domain/outbox/outbox.ts';
+import { ALL_EVENTS } from '../../domain/webhooks/endpoints.ts';
+import { MAX_WEBHOOK_URL_LENGTH } from '../../domain/webhooks/urls.ts';
 import { BrandParams, DateTime, Uuid, errorResponses } from './common.ts';
 
 const WebhookEndpoint = Type.Object({

@@ -1,0 +1,99 @@
+/** Writes the organization, the brands with their settings, policies and brand media, and the demo API keys. */
+import { hashSecret } from '../../auth/authenticate.ts';
+import type { Db } from '../sqlite/client.ts';
+import type { DesignElement, TemplateElement } from '../../domain/shared/json-types.ts';
+import { apiKeys, brands, cancellationPolicies, media, organizations, reschedulePolicies } from '../sqlite/schema.ts';
+import { brandSpecs, organizationSpec, type BrandSpec } from './brand-specs.ts';
+import { demoId, stableId, type DemoBrandKey } from './ids.ts';
+import { brandImage, MP4, mediaObject, mediaRow, PNG } from './media.ts';
+
+/** Fixed instants: the demo data must be identical on every run. */
+const CREATED_AT = '2025-01-06T09:00:00.000Z';
+const FEATURES_UPDATED_AT = '2026-01-15T10:00:00.000Z';
+
+export const cancellationPolicyId = (brand: DemoBrandKey, key: string) => demoId(brand, 'cancellation-policy', key);
+const reschedulePolicyId = (spec: BrandSpec) => demoId(spec.key, 'reschedule-policy', 'default');
+
+function designElement(spec: BrandSpec): DesignElement {
+  const logo = brandImage(spec.key, 'logo', PNG);
+  const identity = brandImage(spec.key, 'identity');
+  return { logoId: logo.id, logo, identityImageId: identity.id, identityImage: identity, ...spec.look };
+}
+
+function templateElement(spec: BrandSpec): TemplateElement {
+  const desktop = brandImage(spec.key, 'hero-desktop');
+  const mobile = brandImage(spec.key, 'hero-mobile');
+  const { intro, heading, description, imageAlt, videoAlt } = spec.hero;
+  return {
+    hero: {
+      intro,
+      heading,
+      description,
+      desktopImageId: desktop.id,
+      mobileImageId: mobile.id,
+      desktopImage: desktop,
+      mobileImage: mobile,
+      desktopMedia: mediaObject(spec.key, 'hero-video', 'hero', videoAlt, MP4),
+      mobileMedia: mediaObject(spec.key, 'hero-mobile', 'hero', imageAlt),
+    },
+  };
+}
+
+function brandMedia(spec: BrandSpec) {
+  return [
+    mediaRow(spec.key, spec.id, 'logo', `${spec.name} logo`, PNG),
+    mediaRow(spec.key, spec.id, 'identity', `${spec.name} identity image`),
+    mediaRow(spec.key, spec.id, 'hero-desktop', spec.hero.imageAlt),
+    mediaRow(spec.key, spec.id, 'hero-mobile', spec.hero.imageAlt),
+    mediaRow(spec.key, spec.id, 'hero-video', spec.hero.videoAlt, MP4),
+  ];
+}
+
+function insertBrand(db: Db, spec: BrandSpec): void {
+  // Everything but the seed-only fields is a brands column.
+  const { key: _key, look: _look, hero: _hero, apiKey: _apiKey, cancellationPolicies: policies, reschedulePolicy, ...columns } = spec;
+  db.insert(brands)
+    .values({
+      ...columns,
+      designElement: designElement(spec),
+      templateElement: templateElement(spec),
+      featuresUpdatedAt: FEATURES_UPDATED_AT,
+      cancellationPolicyId: cancellationPolicyId(spec.key, policies[0]!.key),
+      reschedulePolicyId: reschedulePolicyId(spec),
+      createdAt: CREATED_AT,
+    })
+    .run();
+  for (const { key: policyKey, ...policy } of policies) {
+    db.insert(cancellationPolicies).values({ ...policy, id: cancellationPolicyId(spec.key, policyKey), brandId: spec.id }).run();
+  }
+  db.insert(reschedulePolicies).values({ ...reschedulePolicy, id: reschedulePolicyId(spec), brandId: spec.id }).run();
+  db.insert(media).values(brandMedia(spec)).run();
+}
+
+function insertKey(db: Db, owner: { brandId: string } | { organizationId: string }, secret: string, label: string): void {
+  db.insert(apiKeys)
+    .values({
+      id: stableId(`api-key/${secret}`),
+      kind: 'brandId' in owner ? 'brand' : 'organization',
+      brandId: 'brandId' in owner ? owner.brandId : null,
+      organizationId: 'organizationId' in owner ? owner.organizationId : null,
+      secretHash: hashSecret(secret),
+      prefix: secret.slice(0, 12),
+      label,
+      createdAt: CREATED_AT,
+    })
+    .run();
+}
+
+export function seedBrands(db: Db): void {
+  db.insert(organizations).values({ id: organizationSpec.id, name: organizationSpec.name, createdAt: CREATED_AT }).run();
+  for (const spec of brandSpecs) insertBrand(db, spec);
+  insertKey(db, { organizationId: organizationSpec.id }, organizationSpec.apiKey.secret, organizationSpec.apiKey.label);
+  for (const spec of brandSpecs) insertKey(db, { brandId: spec.id }, spec.apiKey.secret, spec.apiKey.label);
+}
+
+/** The demo keys in the order start-up prints them: the organization's, then each brand's. */
+export const demoKeys: ReadonlyArray<{ secret: string; label: string }> = [
+  organizationSpec.apiKey,
+  ...brandSpecs.map((spec) => spec.apiKey),
+];

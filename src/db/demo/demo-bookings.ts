@@ -1,0 +1,219 @@
+/**
+ * Confirmed demo bookings, dated from the seeder's "today": they sell out tomorrow evening's sunset
+ * sail (so its waitlist has a reason to exist) and take a couple of places on tomorrow's tram walk.
+ * Each booking comes from a paid cart with a succeeded sandbox payment intent, as checkout leaves it,
+ * and has the events a card checkout and its payment confirmation record (see recordCheckoutEvents).
+ */
+import { createHash } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { recordBookingEvent } from '../../domain/bookings/booking-events.ts';
+import { confirmationCodeFromBytes } from '../../domain/checkout/confirmation-codes.ts';
+import type { Db } from '../sqlite/client.ts';
+import type { PricingBreakdown } from '../../domain/shared/json-types.ts';
+import { bookings, carts, participants, paymentIntents, sessions } from '../sqlite/schema.ts';
+import type { BrandCatalog, ExperienceSpec } from './catalog-types.ts';
+import { demoEventIds, demoId, demoIds, type DemoBrandKey } from './ids.ts';
+import { lisbonCatalog } from './lisbon.ts';
+import { localDate, sessionId } from './sessions.ts';
+
+/** A confirmation code in checkout's alphabet, derived from `name`, so every run gives the same codes. */
+export function demoConfirmationCode(name: string): string {
+  return confirmationCodeFromBytes(createHash('sha256').update(`tessera-demo/code/${name}`).digest());
+}
+
+interface Guest {
+  firstName: string;
+  lastName: string;
+  tier: string;
+}
+
+interface DemoBooking {
+  key: string;
+  experience: string;
+  /** Local start time (HH:MM) tomorrow, in the experience's zone. */
+  time: string;
+  /** The first guest is the purchaser. */
+  guests: Guest[];
+  email: string;
+  phone: string;
+  /** How long before the seeder's "now" the guest booked. */
+  bookedHoursAgo: number;
+}
+
+const SOLD_OUT = { experience: 'tagus-sunset-sail', time: '18:00' };
+
+/** 4 + 2 + 4 guests: exactly the sail's ten places. */
+const demoBookings: DemoBooking[] = [
+  {
+    key: 'laurent-family',
+    ...SOLD_OUT,
+    guests: [
+      { firstName: 'Sophie', lastName: 'Laurent', tier: 'Adult' },
+      { firstName: 'Antoine', lastName: 'Laurent', tier: 'Adult' },
+      { firstName: 'Camille', lastName: 'Laurent', tier: 'Child' },
+      { firstName: 'Jules', lastName: 'Laurent', tier: 'Child' },
+    ],
+    email: 'sophie.laurent@example.com',
+    phone: '+33 6 12 48 73 90',
+    bookedHoursAgo: 240,
+  },
+  {
+    key: 'whitaker-couple',
+    ...SOLD_OUT,
+    guests: [
+      { firstName: 'James', lastName: 'Whitaker', tier: 'Adult' },
+      { firstName: 'Olivia', lastName: 'Whitaker', tier: 'Adult' },
+    ],
+    email: 'james.whitaker@example.co.uk',
+    phone: '+44 7700 900481',
+    bookedHoursAgo: 96,
+  },
+  {
+    key: 'ferreira-friends',
+    ...SOLD_OUT,
+    guests: [
+      { firstName: 'Ana', lastName: 'Ferreira', tier: 'Adult' },
+      { firstName: 'Miguel', lastName: 'Ferreira', tier: 'Senior' },
+      { firstName: 'Beatriz', lastName: 'Lopes', tier: 'Adult' },
+      { firstName: 'Tiago', lastName: 'Lopes', tier: 'Adult' },
+    ],
+    email: 'ana.ferreira@example.pt',
+    phone: '+351 917 334 208',
+    bookedHoursAgo: 30,
+  },
+  {
+    key: 'becker-tram',
+    experience: 'tram-28-photo-walk',
+    time: '09:30',
+    guests: [
+      { firstName: 'Hannah', lastName: 'Becker', tier: 'Adult' },
+      { firstName: 'Jonas', lastName: 'Becker', tier: 'Adult' },
+    ],
+    email: 'hannah.becker@example.de',
+    phone: '+49 151 2345 6789',
+    bookedHoursAgo: 52,
+  },
+];
+
+/** The sunset sail tomorrow at 18:00 (Lisbon): sold out by the demo bookings. */
+export function demoSoldOutSession(now: Date = new Date()) {
+  const timezone = 'Europe/Lisbon';
+  const startDateTime = `${localDate(now, timezone, 1)}T${SOLD_OUT.time}:00`;
+  return {
+    brandId: demoIds.brands.lisbon,
+    experienceId: demoIds.experiences.tagusSunsetSail,
+    sessionId: sessionId('lisbon', SOLD_OUT.experience, startDateTime),
+    startDateTime,
+    timezone,
+  };
+}
+
+/** Tiers, then each tax on the net amount rounded half up to a minor unit (as checkout computes it). */
+function pricingOf(spec: ExperienceSpec, guests: Guest[]): PricingBreakdown {
+  const prices = new Map(spec.priceTiers);
+  const tiersMinor = guests.reduce((sum, g) => sum + prices.get(g.tier)!, 0);
+  const taxes = spec.taxes.map(([name, rateBasisPoints]) => ({
+    name,
+    rateBasisPoints,
+    amountMinor: Math.floor((tiersMinor * rateBasisPoints + 5000) / 10000),
+  }));
+  const totalMinor = tiersMinor + taxes.reduce((sum, t) => sum + t.amountMinor, 0);
+  return { tiersMinor, addOns: [], subtotalMinor: tiersMinor, discounts: [], netMinor: tiersMinor, taxes, totalMinor };
+}
+
+function insertBooking(db: Db, catalog: BrandCatalog, currency: string, demo: DemoBooking, now: Date): void {
+  const brand: DemoBrandKey = catalog.brand;
+  const spec = catalog.experiences.find((e) => e.slug === demo.experience)!;
+  const startLocal = `${localDate(now, spec.location.timezoneId, 1)}T${demo.time}:00`;
+  const session = sessionId(brand, demo.experience, startLocal);
+  const pricing = pricingOf(spec, demo.guests);
+  const at = new Date(now.getTime() - demo.bookedHoursAgo * 3_600_000).toISOString();
+  const id = (table: string) => demoId(brand, table, demo.key);
+  const cartCode = demoConfirmationCode(`cart/${demo.key}`);
+  db.insert(carts).values({ id: id('cart'), brandId: catalog.brandId, confirmationCode: cartCode, status: 'paid', createdAt: at, updatedAt: at }).run();
+  const reference = `pi_sbx_demo_${createHash('sha256').update(demo.key).digest('hex').slice(0, 24)}`;
+  db.insert(paymentIntents)
+    .values({
+      id: id('payment-intent'),
+      attempt: 1,
+      brandId: catalog.brandId,
+      cartId: id('cart'),
+      processor: 'sandbox',
+      processorReference: reference,
+      // The intent is already paid: its client secret is never handed out, only a hash is kept.
+      secretHash: createHash('sha256').update(`${reference}_secret_demo`).digest('hex'),
+      amountMinor: pricing.totalMinor,
+      currency,
+      status: 'succeeded',
+      createdAt: at,
+      updatedAt: at,
+    })
+    .run();
+  const [purchaser] = demo.guests;
+  db.insert(bookings)
+    .values({
+      id: id('booking'),
+      brandId: catalog.brandId,
+      cartId: id('cart'),
+      experienceId: demoId(brand, 'experience', demo.experience),
+      sessionId: session,
+      sessionStartLocal: startLocal,
+      paymentIntentId: id('payment-intent'),
+      confirmationCode: demoConfirmationCode(`booking/${demo.key}`),
+      cartConfirmationCode: cartCode,
+      // Processing until recordCheckoutEvents confirms it, so booking.created shows it as checkout wrote it.
+      status: 'processing',
+      currency,
+      amountMinor: pricing.totalMinor,
+      pricing,
+      paymentMethod: 'credit-card',
+      purchaserId: id('purchaser'),
+      purchaserFirstName: purchaser!.firstName,
+      purchaserLastName: purchaser!.lastName,
+      purchaserEmail: demo.email,
+      purchaserPhone: demo.phone,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .run();
+  const prices = new Map(spec.priceTiers);
+  db.insert(participants)
+    .values(
+      demo.guests.map((g, i) => ({
+        id: demoId(brand, 'participant', `${demo.key}/${i + 1}`),
+        bookingId: id('booking'),
+        position: i,
+        firstName: g.firstName,
+        lastName: g.lastName,
+        emailAddress: i === 0 ? demo.email : null,
+        phoneNumber: i === 0 ? demo.phone : null,
+        priceTierName: g.tier,
+        priceMinor: prices.get(g.tier)!,
+      })),
+    )
+    .run();
+  // Active participants of confirmed bookings hold places: keep `reserved` in step, as checkout does.
+  db.update(sessions)
+    .set({ reserved: sql`${sessions.reserved} + ${demo.guests.length}` })
+    .where(eq(sessions.id, session))
+    .run();
+  recordCheckoutEvents(db, brand, demo.key, id('booking'), at);
+}
+
+/**
+ * What a card checkout and the confirmation of its payment record, with the domain's own function, so
+ * each payload is the booking as the API showed it then: `booking.created` while it is processing, then
+ * `booking.confirmed` once it is confirmed. Both at the booking's time (the demo's payment settles at once).
+ */
+function recordCheckoutEvents(db: Db, brand: DemoBrandKey, key: string, bookingId: string, at: string): void {
+  const eventId = demoEventIds(brand, key);
+  recordBookingEvent(db, 'booking.created', bookingId, at, eventId);
+  db.update(bookings).set({ status: 'confirmed', updatedAt: at }).where(eq(bookings.id, bookingId)).run();
+  recordBookingEvent(db, 'booking.confirmed', bookingId, at, eventId);
+}
+
+export function seedDemoBookings(db: Db, now: Date): void {
+  // In the order they were booked: the events feed (in recording order) then reads in time order.
+  const byBookingTime = [...demoBookings].sort((a, b) => b.bookedHoursAgo - a.bookedHoursAgo);
+  for (const demo of byBookingTime) insertBooking(db, lisbonCatalog, 'EUR', demo, now);
+}

@@ -1,0 +1,116 @@
+/**
+ * Two parties waiting for the sold-out sunset sail (see demo-bookings.ts), so freeing places there
+ * shows an offer at once. Their answers satisfy the sail's questions and are validated exactly as
+ * joining validates them; each entry has the `waitlist.entry_created` event joining records.
+ */
+import { validateAnswers } from '../../domain/questions/answers.ts';
+import { toQuestionSnapshot, type QuestionSnapshot } from '../../domain/questions/questions.ts';
+import { recordEntryEvent } from '../../domain/waitlists/offers.ts';
+import type { Db } from '../sqlite/client.ts';
+import { activeQuestionsOfExperiences } from '../sqlite/stores/questions/questions.ts';
+import { waitlistEntries } from '../sqlite/schema.ts';
+import { waitlistId } from './commerce.ts';
+import { demoSoldOutSession } from './demo-bookings.ts';
+import { demoEventIds, demoId } from './ids.ts';
+import { questionIds } from './questions.ts';
+
+interface WaitingGuest {
+  firstName: string;
+  lastName: string;
+  tier: string;
+  canSwim: 'Yes' | 'No';
+}
+
+interface DemoEntry {
+  key: string;
+  email: string;
+  phone: string;
+  occasion: string;
+  guests: WaitingGuest[];
+  joinedHoursAgo: number;
+}
+
+/** In line order: a couple, then a family of three. */
+const demoEntries: DemoEntry[] = [
+  {
+    key: 'nakamura-couple',
+    email: 'yuki.nakamura@example.jp',
+    phone: '+81 90 3412 7788',
+    occasion: 'Anniversary',
+    guests: [
+      { firstName: 'Yuki', lastName: 'Nakamura', tier: 'Adult', canSwim: 'Yes' },
+      { firstName: 'Kenji', lastName: 'Nakamura', tier: 'Adult', canSwim: 'Yes' },
+    ],
+    joinedHoursAgo: 20,
+  },
+  {
+    key: 'oliveira-family',
+    email: 'carla.oliveira@example.com.br',
+    phone: '+55 11 98765 4321',
+    occasion: 'No special occasion',
+    guests: [
+      { firstName: 'Carla', lastName: 'Oliveira', tier: 'Adult', canSwim: 'Yes' },
+      { firstName: 'Pedro', lastName: 'Oliveira', tier: 'Adult', canSwim: 'Yes' },
+      { firstName: 'Lucas', lastName: 'Oliveira', tier: 'Child', canSwim: 'No' },
+    ],
+    joinedHoursAgo: 6,
+  },
+];
+
+const q = questionIds('lisbon');
+const choice = (question: string, label: string) => [{ key: q.option(question, label) }];
+
+/** The entry's answers to the sail's questions, validated as joining validates them. */
+function answersOf(entry: DemoEntry, questions: readonly QuestionSnapshot[]) {
+  return validateAnswers({
+    questions,
+    purchaserResponses: [
+      { questionId: q.question('day-phone'), answer: [{ value: entry.phone }] },
+      { questionId: q.question('occasion'), answer: choice('occasion', entry.occasion) },
+      { questionId: q.question('safety-rules'), answer: [{ value: 'true' }] },
+    ],
+    participants: entry.guests.map((g) => ({
+      responses: [
+        { questionId: q.question('passenger-name'), answer: [{ value: `${g.firstName} ${g.lastName}` }] },
+        { questionId: q.question('can-swim'), answer: choice('can-swim', g.canSwim) },
+      ],
+    })),
+    fieldPrefix: '',
+  });
+}
+
+export function seedDemoWaitlist(db: Db, now: Date): void {
+  const soldOut = demoSoldOutSession(now);
+  const questions = activeQuestionsOfExperiences(db, [soldOut.experienceId]).map(({ question, assignment }) => toQuestionSnapshot(question, assignment));
+  demoEntries.forEach((entry, index) => {
+    const answers = answersOf(entry, questions);
+    const [purchaser] = entry.guests;
+    const at = new Date(now.getTime() - entry.joinedHoursAgo * 3_600_000).toISOString();
+    const id = demoId('lisbon', 'waitlist-entry', entry.key);
+    db.insert(waitlistEntries)
+      .values({
+        id,
+        waitlistId: waitlistId('lisbon', 'tagus-sunset-sail'),
+        sessionId: soldOut.sessionId,
+        brandId: soldOut.brandId,
+        status: 'waiting',
+        position: index + 1,
+        partySize: entry.guests.length,
+        purchaser: { firstName: purchaser!.firstName, lastName: purchaser!.lastName, emailAddress: entry.email, phoneNumber: entry.phone, answers: answers.purchaser },
+        purchaserEmailKey: entry.email.toLowerCase(),
+        participants: entry.guests.map((g, j) => ({
+          firstName: g.firstName,
+          lastName: g.lastName,
+          emailAddress: null,
+          phoneNumber: null,
+          priceTierName: g.tier,
+          answers: answers.participants[j] ?? [],
+        })),
+        createdAt: at,
+        updatedAt: at,
+      })
+      .run();
+    // As joining records it, after the bookings' events: the entries joined once the sail sold out.
+    recordEntryEvent(db, 'waitlist.entry_created', id, at, demoEventIds('lisbon', entry.key));
+  });
+}

@@ -1,0 +1,51 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import * as schema from './schema.ts';
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), '../../../drizzle/sqlite/migrations');
+
+/**
+ * Opens (creating when needed) the SQLite database at `url` — a file path or `:memory:` — and
+ * applies every pending migration. WAL with synchronous=FULL: a committed write survives power loss.
+ */
+export function openDatabase(url: string): Db {
+  if (url !== ':memory:') mkdirSync(dirname(resolve(url)), { recursive: true });
+  const sqlite = new Database(url);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = drizzle(sqlite, { schema });
+  migrate(db, { migrationsFolder });
+  return db;
+}
+
+export function closeDatabase(db: Db): void {
+  db.$client.close();
+}
+
+/** One better-sqlite3 transaction function per connection, running whatever function it is handed. */
+const transactions = new WeakMap<Database.Database, Database.Transaction<(fn: () => unknown) => unknown>>();
+
+/**
+ * Runs `fn` in one write transaction that takes SQLite's write lock first (BEGIN IMMEDIATE), so
+ * what it reads cannot change before it writes, even with other processes on the same file. `fn` is
+ * synchronous: nothing may be awaited inside a transaction. better-sqlite3 runs the transaction and
+ * `fn` gets the database itself: Drizzle's transaction object costs more to build than a small
+ * transaction takes to run. Called inside a transaction, it runs in a savepoint of it.
+ */
+export function inTransaction<T>(db: Db, fn: (tx: Db) => T): T {
+  const client = db.$client;
+  let transaction = transactions.get(client);
+  if (!transaction) {
+    transaction = client.transaction((body: () => unknown) => body());
+    transactions.set(client, transaction);
+  }
+  return transaction.immediate(() => fn(db)) as T;
+}

@@ -1,0 +1,56 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../client.ts';
+import { preparedPerDb } from '../../prepared.ts';
+import { apiKeys, brands } from '../../schema.ts';
+
+export interface KeyRecord {
+  id: string;
+  kind: 'brand' | 'organization';
+  brandId: string | null;
+  organizationId: string | null;
+}
+
+const activeKeyByHash = preparedPerDb((db) =>
+  db
+    .select({ id: apiKeys.id, kind: apiKeys.kind, brandId: apiKeys.brandId, organizationId: apiKeys.organizationId })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.secretHash, sql.placeholder('secretHash')), isNull(apiKeys.revokedAt)))
+    .prepare(),
+);
+
+/** The active (not revoked) key whose secret hashes to `secretHash`. Every request asks: prepared once. */
+export function findActiveKeyByHash(db: Db, secretHash: string): KeyRecord | undefined {
+  return activeKeyByHash(db).get({ secretHash });
+}
+
+const organizationBrands = preparedPerDb((db) =>
+  db
+    .select({ id: brands.id })
+    .from(brands)
+    .where(eq(brands.organizationId, sql.placeholder('organizationId')))
+    .prepare(),
+);
+
+export function brandIdsOfOrganization(db: Db, organizationId: string): string[] {
+  return organizationBrands(db)
+    .all({ organizationId })
+    .map((r) => r.id);
+}
+
+export function insertApiKey(db: Db, row: typeof apiKeys.$inferInsert): void {
+  db.insert(apiKeys).values(row).run();
+}
+
+export function listApiKeys(db: Db) {
+  return db.select().from(apiKeys).all();
+}
+
+/** Marks a key revoked; returns false when no active key has that id. */
+export function revokeApiKey(db: Db, id: string, at: string): boolean {
+  const result = db
+    .update(apiKeys)
+    .set({ revokedAt: at })
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+    .run();
+  return result.changes > 0;
+}

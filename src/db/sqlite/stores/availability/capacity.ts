@@ -1,0 +1,41 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../client.ts';
+import { preparedPerDb } from '../../prepared.ts';
+import { sessions } from '../../schema.ts';
+
+const take = preparedPerDb((db) =>
+  db
+    .update(sessions)
+    .set({ reserved: sql`${sessions.reserved} + ${sql.placeholder('count')}` })
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('sessionId')),
+        sql`${sessions.reserved} + ${sessions.heldForOffers} + ${sql.placeholder('count')} <= ${sessions.capacity}`,
+      ),
+    )
+    .prepare(),
+);
+
+/**
+ * Takes `count` places of a session if that many remain on sale (capacity less reserved places and places
+ * held for waitlist offers); false (and nothing changed) otherwise. The check and the write are one
+ * statement, and the table's CHECK backs it. Every checkout item does: prepared once.
+ */
+export function takePlaces(db: Db, sessionId: string, count: number): boolean {
+  if (count === 0) return true;
+  return take(db).run({ sessionId, count }).changes === 1;
+}
+
+const release = preparedPerDb((db) =>
+  db
+    .update(sessions)
+    .set({ reserved: sql`${sessions.reserved} - ${sql.placeholder('count')}` })
+    .where(eq(sessions.id, sql.placeholder('sessionId')))
+    .prepare(),
+);
+
+/** Gives `count` places back to a session (every cancellation does: prepared once). */
+export function releasePlaces(db: Db, sessionId: string, count: number): void {
+  if (count === 0) return;
+  release(db).run({ sessionId, count });
+}

@@ -1,0 +1,127 @@
+import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../client.ts';
+import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
+import { answers, bookings, experiences, participants, sessions } from '../../schema.ts';
+
+export type BookingRow = typeof bookings.$inferSelect;
+export type ParticipantRow = typeof participants.$inferSelect;
+export type AnswerRow = typeof answers.$inferSelect;
+
+export interface BookingWithContext {
+  booking: BookingRow;
+  experienceTitle: string;
+  timezone: string;
+  startLocal: string;
+}
+
+const bookingsWithContext = preparedPerDb((db) =>
+  db
+    .select({
+      booking: bookings,
+      experienceTitle: experiences.title,
+      timezone: experiences.timezoneId,
+      startLocal: sessions.startLocal,
+    })
+    .from(bookings)
+    .innerJoin(experiences, eq(experiences.id, bookings.experienceId))
+    .innerJoin(sessions, eq(sessions.id, bookings.sessionId))
+    .where(inIdList(bookings.id, 'ids'))
+    .prepare(),
+);
+
+/**
+ * Bookings with what their view needs from the session and experience, in one statement. This and
+ * the next two build every booking view (each booking event's payload too): prepared once.
+ */
+export function findBookingsWithContext(db: Db, ids: readonly string[]): BookingWithContext[] {
+  if (ids.length === 0) return [];
+  return bookingsWithContext(db).all({ ids: idList(ids) });
+}
+
+const participantsOf = preparedPerDb((db) =>
+  db
+    .select()
+    .from(participants)
+    .where(inIdList(participants.bookingId, 'ids'))
+    .orderBy(asc(participants.bookingId), asc(participants.position))
+    .prepare(),
+);
+
+export function participantsOfBookings(db: Db, bookingIds: readonly string[]): ParticipantRow[] {
+  if (bookingIds.length === 0) return [];
+  return participantsOf(db).all({ ids: idList(bookingIds) });
+}
+
+const answersOf = preparedPerDb((db) =>
+  db
+    .select()
+    .from(answers)
+    .where(inIdList(answers.bookingId, 'ids'))
+    .orderBy(asc(answers.bookingId), asc(answers.position))
+    .prepare(),
+);
+
+export function answersOfBookings(db: Db, bookingIds: readonly string[]): AnswerRow[] {
+  if (bookingIds.length === 0) return [];
+  return answersOf(db).all({ ids: idList(bookingIds) });
+}
+
+export function findBookingRow(db: Db, id: string): BookingRow | undefined {
+  return db.select().from(bookings).where(eq(bookings.id, id)).get();
+}
+
+/** What a back-office booking list is narrowed to: one brand, optionally a status and a session-start range. */
+export interface BookingFilter {
+  brandId: string;
+  status?: BookingRow['status'] | null;
+  /** Sessions starting at or after this local date-time (`YYYY-MM-DDTHH:MM:SS`). */
+  startFrom?: string | null;
+  /** Sessions starting strictly before this local date-time. */
+  startBefore?: string | null;
+}
+
+/** A position in newest-first order: the last booking seen. */
+export interface BookingKey {
+  createdAt: string;
+  id: string;
+}
+
+function filterWhere(filter: BookingFilter): SQL | undefined {
+  return and(
+    eq(bookings.brandId, filter.brandId),
+    filter.status ? eq(bookings.status, filter.status) : undefined,
+    filter.startFrom ? gte(bookings.sessionStartLocal, filter.startFrom) : undefined,
+    filter.startBefore ? lt(bookings.sessionStartLocal, filter.startBefore) : undefined,
+  );
+}
+
+const olderThan = (key: BookingKey) => sql`(${bookings.createdAt}, ${bookings.id}) < (${key.createdAt}, ${key.id})`;
+
+/**
+ * The ids of up to `limit` bookings older than `after` (from the newest without it), newest first: a
+ * seek on (brand_id, created_at, id), so inserts while a client pages never shift what it sees next.
+ * Returned unexecuted so tests can EXPLAIN it.
+ */
+export function bookingPageQuery(db: Db, filter: BookingFilter, after: BookingKey | null, limit: number) {
+  return db
+    .select({ id: bookings.id, createdAt: bookings.createdAt })
+    .from(bookings)
+    .where(and(filterWhere(filter), after ? olderThan(after) : undefined))
+    .orderBy(desc(bookings.createdAt), desc(bookings.id))
+    .limit(limit);
+}
+
+export function findBookingPage(db: Db, filter: BookingFilter, after: BookingKey | null, limit: number): BookingKey[] {
+  return bookingPageQuery(db, filter, after, limit).all();
+}
+
+/** How many bookings match, and how many of them sit at or before `after` in newest-first order; one statement. */
+export function countBookings(db: Db, filter: BookingFilter, after: BookingKey | null): { total: number; before: number } {
+  const before = after ? sql<number>`coalesce(sum(CASE WHEN ${olderThan(after)} THEN 0 ELSE 1 END), 0)` : sql<number>`0`;
+  const row = db
+    .select({ total: sql<number>`count(*)`, before })
+    .from(bookings)
+    .where(filterWhere(filter))
+    .get();
+  return { total: row?.total ?? 0, before: row?.before ?? 0 };
+}

@@ -1,0 +1,61 @@
+import { asc, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../client.ts';
+import { preparedPerDb } from '../../prepared.ts';
+import { bookings, carts, paymentIntents } from '../../schema.ts';
+
+export type CartRow = typeof carts.$inferSelect;
+
+/** What reading a cart needs of a payment intent (never its secret hash). */
+export interface CartIntentRow {
+  id: string;
+  status: (typeof paymentIntents.$inferSelect)['status'];
+  createdAt: string;
+}
+
+/** What choosing a cart's current bookings needs of each booking. */
+export interface CartBookingRow {
+  id: string;
+  paymentIntentId: string | null;
+  amountMinor: number;
+}
+
+// Every checkout, payment and cart read looks the cart up: prepared once per connection.
+const cartById = preparedPerDb((db) =>
+  db
+    .select()
+    .from(carts)
+    .where(eq(carts.id, sql.placeholder('id')))
+    .prepare(),
+);
+
+export function findCartRow(db: Db, cartId: string): CartRow | undefined {
+  return cartById(db).get({ id: cartId });
+}
+
+const intentsOfCart = preparedPerDb((db) =>
+  db
+    .select({ id: paymentIntents.id, status: paymentIntents.status, createdAt: paymentIntents.createdAt })
+    .from(paymentIntents)
+    .where(eq(paymentIntents.cartId, sql.placeholder('cartId')))
+    .orderBy(desc(paymentIntents.attempt))
+    .prepare(),
+);
+
+/** The cart's payment intents, the current (latest) checkout first. */
+export function paymentIntentsOfCart(db: Db, cartId: string): CartIntentRow[] {
+  return intentsOfCart(db).all({ cartId });
+}
+
+const cartBookings = preparedPerDb((db) =>
+  db
+    .select({ id: bookings.id, paymentIntentId: bookings.paymentIntentId, amountMinor: bookings.amountMinor })
+    .from(bookings)
+    .where(eq(bookings.cartId, sql.placeholder('cartId')))
+    .orderBy(asc(bookings.createdAt), asc(bookings.cartPosition))
+    .prepare(),
+);
+
+/** Every booking ever created for the cart: checkouts in creation order, each in its items' order. */
+export function bookingsOfCart(db: Db, cartId: string): CartBookingRow[] {
+  return cartBookings(db).all({ cartId });
+}

@@ -1,0 +1,166 @@
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../client.ts';
+import { idList, inIdList, preparedPerDb, setTo } from '../../prepared.ts';
+import { bookings, participants, paymentIntents, refunds } from '../../schema.ts';
+
+// A cancel request runs these once per item, each in the item's own transaction: prepared once per
+// connection, so an item costs the statements' execution, not Drizzle's query building and SQLite's compilation.
+
+export type BookingStatusValue = (typeof bookings.$inferSelect)['status'];
+
+/** What cancelling and refunding one booking needs: its row and the state of its payment. */
+export interface CancellableBooking {
+  id: string;
+  brandId: string;
+  sessionId: string;
+  status: BookingStatusValue;
+  currency: string;
+  amountMinor: number;
+  amountRefundedMinor: number;
+  /** The processor's id of the booking's payment intent; null when the booking has none (free). */
+  intentReference: string | null;
+  intentStatus: (typeof paymentIntents.$inferSelect)['status'] | null;
+}
+
+const cancellableColumns = {
+  id: bookings.id,
+  brandId: bookings.brandId,
+  sessionId: bookings.sessionId,
+  status: bookings.status,
+  currency: bookings.currency,
+  amountMinor: bookings.amountMinor,
+  amountRefundedMinor: bookings.amountRefundedMinor,
+  intentReference: paymentIntents.processorReference,
+  intentStatus: paymentIntents.status,
+};
+
+const cancellableBooking = preparedPerDb((db) =>
+  db
+    .select(cancellableColumns)
+    .from(bookings)
+    .leftJoin(paymentIntents, eq(paymentIntents.id, bookings.paymentIntentId))
+    .where(eq(bookings.id, sql.placeholder('id')))
+    .prepare(),
+);
+
+export function findCancellableBooking(db: Db, id: string): CancellableBooking | undefined {
+  return cancellableBooking(db).get({ id });
+}
+
+const cancellableBookingList = preparedPerDb((db) =>
+  db
+    .select(cancellableColumns)
+    .from(bookings)
+    .leftJoin(paymentIntents, eq(paymentIntents.id, bookings.paymentIntentId))
+    .where(inIdList(bookings.id, 'ids'))
+    .prepare(),
+);
+
+/** `findCancellableBooking` for many ids in one statement, by id (unknown ids are absent). */
+export function findCancellableBookings(db: Db, ids: readonly string[]): Map<string, CancellableBooking> {
+  if (ids.length === 0) return new Map();
+  return new Map(cancellableBookingList(db).all({ ids: idList(ids) }).map((row) => [row.id, row]));
+}
+
+const participantStatesOf = preparedPerDb((db) =>
+  db
+    .select({ id: participants.id, cancelledAt: participants.cancelledAt })
+    .from(participants)
+    .where(eq(participants.bookingId, sql.placeholder('bookingId')))
+    .orderBy(asc(participants.position))
+    .prepare(),
+);
+
+export function participantStates(db: Db, bookingId: string): Array<{ id: string; cancelledAt: string | null }> {
+  return participantStatesOf(db).all({ bookingId });
+}
+
+const cancelActiveParticipants = preparedPerDb((db) =>
+  db
+    .update(participants)
+    .set({ cancelledAt: setTo('at') })
+    .where(and(inIdList(participants.id, 'ids'), isNull(participants.cancelledAt)))
+    .prepare(),
+);
+
+/** Marks still-active participants cancelled at `at`. */
+export function cancelParticipants(db: Db, ids: readonly string[], at: string): void {
+  if (ids.length === 0) return;
+  cancelActiveParticipants(db).run({ ids: idList(ids), at });
+}
+
+// Leaving `processing` also clears the hold; staying in it keeps the hold.
+const setStatusKeepingHold = preparedPerDb((db) =>
+  db
+    .update(bookings)
+    .set({ status: setTo('status'), updatedAt: setTo('at') })
+    .where(eq(bookings.id, sql.placeholder('id')))
+    .prepare(),
+);
+const setStatusClearingHold = preparedPerDb((db) =>
+  db
+    .update(bookings)
+    .set({ status: setTo('status'), updatedAt: setTo('at'), holdExpiresAt: null })
+    .where(eq(bookings.id, sql.placeholder('id')))
+    .prepare(),
+);
+
+/** Sets the status; a booking leaving `processing` no longer has a hold that could lapse. */
+export function setBookingStatus(db: Db, id: string, status: BookingStatusValue, at: string): void {
+  (status === 'processing' ? setStatusKeepingHold : setStatusClearingHold)(db).run({ id, status, at });
+}
+
+const touch = preparedPerDb((db) =>
+  db
+    .update(bookings)
+    .set({ updatedAt: setTo('at') })
+    .where(eq(bookings.id, sql.placeholder('id')))
+    .prepare(),
+);
+
+export function touchBooking(db: Db, id: string, at: string): void {
+  touch(db).run({ id, at });
+}
+
+const reserveAmount = preparedPerDb((db) =>
+  db
+    .update(bookings)
+    .set({ amountRefundedMinor: sql`${bookings.amountRefundedMinor} + ${sql.placeholder('amount')}`, updatedAt: setTo('at') })
+    .where(
+      and(eq(bookings.id, sql.placeholder('id')), sql`${bookings.amountRefundedMinor} + ${sql.placeholder('amount')} <= ${bookings.amountMinor}`),
+    )
+    .prepare(),
+);
+
+/**
+ * Adds `amountMinor` to the booking's refunded total if it stays within the amount; false (and nothing
+ * changed) otherwise. Check and write are one statement, backed by the table's CHECK.
+ */
+export function reserveRefundAmount(db: Db, bookingId: string, amountMinor: number, at: string): boolean {
+  return reserveAmount(db).run({ id: bookingId, amount: amountMinor, at }).changes === 1;
+}
+
+const releaseAmount = preparedPerDb((db) =>
+  db
+    .update(bookings)
+    .set({ amountRefundedMinor: sql`${bookings.amountRefundedMinor} - ${sql.placeholder('amount')}`, updatedAt: setTo('at') })
+    .where(eq(bookings.id, sql.placeholder('id')))
+    .prepare(),
+);
+
+/** Gives back an amount reserved by a refund that failed. */
+export function releaseRefundAmount(db: Db, bookingId: string, amountMinor: number, at: string): void {
+  releaseAmount(db).run({ id: bookingId, amount: amountMinor, at });
+}
+
+const pendingRefundCount = preparedPerDb((db) =>
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(refunds)
+    .where(and(eq(refunds.bookingId, sql.placeholder('bookingId')), eq(refunds.status, 'pending')))
+    .prepare(),
+);
+
+export function countPendingRefunds(db: Db, bookingId: string): number {
+  return pendingRefundCount(db).get({ bookingId })?.n ?? 0;
+}

@@ -1,0 +1,134 @@
+import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import type { Db } from '../../client.ts';
+import { preparedPerDb, setTo } from '../../prepared.ts';
+import type { RefundEffectJson } from '../../../../domain/shared/json-types.ts';
+import { bookings, paymentIntents, refunds } from '../../schema.ts';
+
+export type RefundStatus = (typeof refunds.$inferSelect)['status'];
+
+/** A refund with what asking the processor about it and settling it need. */
+export interface RefundRow {
+  id: string;
+  bookingId: string;
+  amountMinor: number;
+  status: RefundStatus;
+  effect: RefundEffectJson;
+  attempts: number;
+  nextAttemptAt: string | null;
+  createdAt: string;
+  currency: string;
+  /** The processor's id of the booking's payment intent (a refunded booking always has one). */
+  intentReference: string | null;
+}
+
+const refundColumns = {
+  id: refunds.id,
+  bookingId: refunds.bookingId,
+  amountMinor: refunds.amountMinor,
+  status: refunds.status,
+  effect: refunds.effect,
+  attempts: refunds.attempts,
+  nextAttemptAt: refunds.nextAttemptAt,
+  createdAt: refunds.createdAt,
+  currency: bookings.currency,
+  intentReference: paymentIntents.processorReference,
+};
+
+const withBooking = (db: Db) =>
+  db
+    .select(refundColumns)
+    .from(refunds)
+    .innerJoin(bookings, eq(bookings.id, refunds.bookingId))
+    .leftJoin(paymentIntents, eq(paymentIntents.id, bookings.paymentIntentId));
+
+// A cancel request's refund items each look their refund up, insert it and settle it: prepared once.
+const refundById = preparedPerDb((db) =>
+  withBooking(db)
+    .where(eq(refunds.id, sql.placeholder('id')))
+    .prepare(),
+);
+
+export function findRefund(db: Db, id: string): RefundRow | undefined {
+  return refundById(db).get({ id });
+}
+
+const pendingRefundInsert = preparedPerDb((db) =>
+  db
+    .insert(refunds)
+    .values({
+      id: sql.placeholder('id'),
+      bookingId: sql.placeholder('bookingId'),
+      amountMinor: sql.placeholder('amountMinor'),
+      status: 'pending',
+      effect: sql.placeholder('effect'),
+      nextAttemptAt: sql.placeholder('at'),
+      createdAt: sql.placeholder('at'),
+      updatedAt: sql.placeholder('at'),
+    })
+    .prepare(),
+);
+
+/** A new `pending` refund, due for reconciliation from `at` on (the reconciler adds its grace period). */
+export function insertPendingRefund(db: Db, row: { id: string; bookingId: string; amountMinor: number; effect: RefundEffectJson; at: string }): void {
+  pendingRefundInsert(db).run(row);
+}
+
+const settlePending = preparedPerDb((db) =>
+  db
+    .update(refunds)
+    .set({
+      status: setTo('status'),
+      processorReference: setTo('processorReference'),
+      nextAttemptAt: null,
+      attempts: sql`${refunds.attempts} + 1`,
+      updatedAt: setTo('at'),
+    })
+    .where(and(eq(refunds.id, sql.placeholder('id')), eq(refunds.status, 'pending')))
+    .prepare(),
+);
+
+/**
+ * Settles a pending refund, counting the processor call that decided it; false when it was not
+ * pending any more (someone else settled it first), and then nothing changed.
+ */
+export function settleRefund(db: Db, id: string, status: 'succeeded' | 'failed', processorReference: string | null, at: string): boolean {
+  return settlePending(db).run({ id, status, processorReference, at }).changes === 1;
+}
+
+/** Pending refunds due at `now` and created at or before `createdBy`, oldest first. */
+export function dueRefunds(db: Db, now: string, createdBy: string, limit: number): RefundRow[] {
+  return withBooking(db)
+    .where(and(eq(refunds.status, 'pending'), lte(refunds.nextAttemptAt, now), lte(refunds.createdAt, createdBy)))
+    .orderBy(asc(refunds.nextAttemptAt), asc(refunds.id))
+    .limit(limit)
+    .all();
+}
+
+/**
+ * Moves a pending refund's next attempt to `until`, unless someone else (another process on the same
+ * file) did first: true when this caller now holds it and may ask the processor.
+ */
+export function leaseRefund(db: Db, id: string, seenNextAttemptAt: string, until: string): boolean {
+  const result = db
+    .update(refunds)
+    .set({ nextAttemptAt: until })
+    .where(and(eq(refunds.id, id), eq(refunds.status, 'pending'), eq(refunds.nextAttemptAt, seenNextAttemptAt)))
+    .run();
+  return result.changes === 1;
+}
+
+/**
+ * Records a processor call that gave no answer. `nextAttemptAt` undefined keeps the refund's next
+ * attempt as it is (the request path leaves the timing to the reconciler).
+ */
+export function recordUnansweredAttempt(db: Db, id: string, input: { error: string; nextAttemptAt?: string; at: string }): void {
+  db.update(refunds)
+    .set({
+      attempts: sql`${refunds.attempts} + 1`,
+      lastError: input.error,
+      updatedAt: input.at,
+      ...(input.nextAttemptAt === undefined ? {} : { nextAttemptAt: input.nextAttemptAt }),
+    })
+    .where(and(eq(refunds.id, id), eq(refunds.status, 'pending')))
+    .run();
+}

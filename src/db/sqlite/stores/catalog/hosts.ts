@@ -1,0 +1,21 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../client.ts';
+import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
+import { hosts } from '../../schema.ts';
+
+export type HostRow = typeof hosts.$inferSelect;
+
+const hostsOfBrand = preparedPerDb((db) =>
+  db.select().from(hosts).where(eq(hosts.brandId, sql.placeholder('brandId'))).orderBy(asc(hosts.lastName), asc(hosts.firstName)).prepare(),
+);
+
+export function listHostsOfBrand(db: Db, brandId: string): HostRow[] {
+  return hostsOfBrand(db).all({ brandId });
+}
+
+/** Every experience read and the GraphQL host loader ask: prepared once, one statement for any number of ids. */
+const hostsById = preparedPerDb((db) => db.select().from(hosts).where(inIdList(hosts.id, 'ids')).prepare());
+
+export function findHostsByIds(db: Db, ids: readonly string[]): HostRow[] {
+  return ids.length === 0 ? [] : hostsById(db).all({ ids: idList(ids) });
+}

@@ -1,0 +1,34 @@
+import { avg, count } from 'drizzle-orm';
+import type { Db } from '../../client.ts';
+import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
+import { reviews } from '../../schema.ts';
+
+export interface ReviewStatsRow {
+  experienceId: string;
+  averageRating: number;
+  averageRecommendability: number;
+  total: number;
+}
+
+const reviewStats = preparedPerDb((db) =>
+  db
+    .select({
+      experienceId: reviews.experienceId,
+      averageRating: avg(reviews.rating).mapWith(Number),
+      averageRecommendability: avg(reviews.recommendability).mapWith(Number),
+      total: count(),
+    })
+    .from(reviews)
+    .where(inIdList(reviews.experienceId, 'ids'))
+    .groupBy(reviews.experienceId)
+    .prepare(),
+);
+
+/**
+ * Review averages and counts of several experiences in one statement; experiences without reviews are
+ * absent. Every listing and experience read asks: prepared once.
+ */
+export function reviewStatsOf(db: Db, experienceIds: readonly string[]): ReviewStatsRow[] {
+  if (experienceIds.length === 0) return [];
+  return reviewStats(db).all({ ids: idList(experienceIds) });
+}

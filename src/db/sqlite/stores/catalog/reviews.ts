@@ -1,0 +1,153 @@
+import { and, asc, desc, eq, gt, sql, type Placeholder } from 'drizzle-orm';
+import type { Db } from '../../client.ts';
+import type { ImageRef } from '../../../../domain/shared/json-types.ts';
+import { preparedPerDb } from '../../prepared.ts';
+import { experiences, hosts, reviewers, reviews } from '../../schema.ts';
+
+export interface ReviewedExperienceRow {
+  id: string;
+  title: string;
+  brandId: string;
+  /** Number of reviews: ranks are dense, so MAX(rank) is the count, read with one index seek. */
+  total: number;
+}
+
+const reviewedExperience = preparedPerDb((db) =>
+  db
+    .select({
+      id: experiences.id,
+      title: experiences.title,
+      brandId: experiences.brandId,
+      total: sql<number>`coalesce((SELECT max(${reviews.rank}) FROM ${reviews} WHERE ${reviews.experienceId} = ${sql.placeholder('id')}), 0)`,
+    })
+    .from(experiences)
+    .where(eq(experiences.id, sql.placeholder('id')))
+    .prepare(),
+);
+
+/**
+ * The experience a review page belongs to, with its review count, in one statement. Review pages are
+ * read with every experience page: this and the page queries are prepared once per connection.
+ */
+export function findReviewedExperience(db: Db, experienceId: string): ReviewedExperienceRow | undefined {
+  return reviewedExperience(db).get({ id: experienceId });
+}
+
+export interface PersonRow {
+  id: string;
+  firstName: string;
+  lastName: string;
+  emailAddress: string;
+  phoneNumber: string;
+  profilePicture: ImageRef;
+}
+
+export interface ReviewPageRow {
+  id: string;
+  rank: number;
+  rating: number;
+  recommendability: number;
+  text: string;
+  reviewedAt: string;
+  experiencedDate: string;
+  reviewer: PersonRow;
+  host: PersonRow;
+}
+
+/** Reviews with their reviewer and host joined in: a page costs one statement. */
+function selectPage(db: Db) {
+  return db
+    .select({
+      id: reviews.id,
+      rank: reviews.rank,
+      rating: reviews.rating,
+      recommendability: reviews.recommendability,
+      text: reviews.text,
+      reviewedAt: reviews.reviewedAt,
+      experiencedDate: reviews.experiencedDate,
+      reviewer: {
+        id: reviewers.id,
+        firstName: reviewers.firstName,
+        lastName: reviewers.lastName,
+        emailAddress: reviewers.emailAddress,
+        phoneNumber: reviewers.phoneNumber,
+        profilePicture: reviewers.profilePicture,
+      },
+      host: {
+        id: hosts.id,
+        firstName: hosts.firstName,
+        lastName: hosts.lastName,
+        emailAddress: hosts.emailAddress,
+        phoneNumber: hosts.phoneNumber,
+        profilePicture: hosts.profilePicture,
+      },
+    })
+    .from(reviews)
+    .innerJoin(reviewers, eq(reviewers.id, reviews.reviewerId))
+    .innerJoin(hosts, eq(hosts.id, reviews.hostId));
+}
+
+/** A value bound when the query is built, or a placeholder bound on each run of a prepared statement. */
+type Param<T> = T | Placeholder;
+
+/**
+ * The `limit` reviews ranked after `afterRank`, newest first: a seek on (experience_id, rank), so
+ * page 500 costs what page 1 costs (no OFFSET). Returned unexecuted so tests can EXPLAIN it; built with
+ * placeholders, it is the statement prepared once below.
+ */
+export function reviewsByRankQuery(db: Db, experienceId: Param<string>, afterRank: Param<number>, limit: Param<number>) {
+  return selectPage(db)
+    .where(and(eq(reviews.experienceId, experienceId), gt(reviews.rank, afterRank)))
+    .orderBy(asc(reviews.rank))
+    .limit(limit);
+}
+
+const reviewsByRank = preparedPerDb((db) =>
+  reviewsByRankQuery(db, sql.placeholder('experienceId'), sql.placeholder('afterRank'), sql.placeholder('limit')).prepare(),
+);
+
+export function findReviewsByRank(db: Db, experienceId: string, afterRank: number, limit: number): ReviewPageRow[] {
+  return reviewsByRank(db).all({ experienceId, afterRank, limit });
+}
+
+/** A position in newest-first order: the last review seen. */
+export interface ReviewKey {
+  reviewedAt: string;
+  id: string;
+}
+
+/**
+ * The `limit` reviews older than `after` (all from the newest without it), newest first: a seek on
+ * (experience_id, reviewed_at, id) that later inserts cannot shift. Returned unexecuted for EXPLAIN.
+ */
+export function reviewsAfterKeyQuery(
+  db: Db,
+  experienceId: Param<string>,
+  after: { reviewedAt: Param<string>; id: Param<string> } | null,
+  limit: Param<number>,
+) {
+  const older = after ? sql`(${reviews.reviewedAt}, ${reviews.id}) < (${after.reviewedAt}, ${after.id})` : undefined;
+  return selectPage(db)
+    .where(and(eq(reviews.experienceId, experienceId), older))
+    .orderBy(desc(reviews.reviewedAt), desc(reviews.id))
+    .limit(limit);
+}
+
+// Two statements: from the newest review, and after a key (the key's comparison is absent from the first).
+const reviewsFromNewest = preparedPerDb((db) =>
+  reviewsAfterKeyQuery(db, sql.placeholder('experienceId'), null, sql.placeholder('limit')).prepare(),
+);
+const reviewsAfterKey = preparedPerDb((db) =>
+  reviewsAfterKeyQuery(
+    db,
+    sql.placeholder('experienceId'),
+    { reviewedAt: sql.placeholder('reviewedAt'), id: sql.placeholder('id') },
+    sql.placeholder('limit'),
+  ).prepare(),
+);
+
+export function findReviewsAfterKey(db: Db, experienceId: string, after: ReviewKey | null, limit: number): ReviewPageRow[] {
+  return after
+    ? reviewsAfterKey(db).all({ experienceId, reviewedAt: after.reviewedAt, id: after.id, limit })
+    : reviewsFromNewest(db).all({ experienceId, limit });
+}

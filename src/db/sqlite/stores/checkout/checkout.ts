@@ -1,0 +1,317 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../client.ts';
+import { idList, placeholders, preparedPerDb, setTo } from '../../prepared.ts';
+import {
+  addOns,
+  answers,
+  bookings,
+  carts,
+  coupons,
+  creditCodes,
+  creditRedemptions,
+  participants,
+  paymentIntents,
+} from '../../schema.ts';
+
+export type AddOnRow = typeof addOns.$inferSelect;
+export type CouponRow = typeof coupons.$inferSelect;
+export type CreditCodeRow = typeof creditCodes.$inferSelect;
+// What the prepared inserts below bind: every column, nullable ones as null (never left out).
+export type BookingInsert = Required<Omit<typeof bookings.$inferInsert, 'amountRefundedMinor'>>;
+export type ParticipantInsert = Required<typeof participants.$inferInsert>;
+export type AnswerInsert = Required<typeof answers.$inferInsert>;
+export type IntentInsert = Required<Omit<typeof paymentIntents.$inferInsert, 'attempt'>>;
+
+// Every quote and checkout runs the reads from here to holdsOfCart, per item or per cart: each is
+// prepared once per connection.
+
+const addOnsOf = preparedPerDb((db) => db.select().from(addOns).where(eq(addOns.experienceId, sql.placeholder('experienceId'))).prepare());
+
+export function addOnsOfExperience(db: Db, experienceId: string): AddOnRow[] {
+  return addOnsOf(db).all({ experienceId });
+}
+
+const couponByCode = preparedPerDb((db) =>
+  db
+    .select()
+    .from(coupons)
+    .where(and(eq(coupons.brandId, sql.placeholder('brandId')), eq(coupons.code, sql.placeholder('code'))))
+    .prepare(),
+);
+
+/** The brand's coupon with `code` (coupon codes are stored upper-case). */
+export function findCoupon(db: Db, brandId: string, upperCode: string): CouponRow | undefined {
+  return couponByCode(db).get({ brandId, code: upperCode });
+}
+
+const creditCodesOf = preparedPerDb((db) =>
+  db
+    .select()
+    .from(creditCodes)
+    .where(
+      and(
+        eq(creditCodes.brandId, sql.placeholder('brandId')),
+        sql`upper(${creditCodes.code}) in (select value from json_each(${sql.placeholder('codes')}))`,
+      ),
+    )
+    .prepare(),
+);
+
+/** The brand's credit codes among `upperCodes`, compared upper-case. */
+export function creditCodesByCode(db: Db, brandId: string, upperCodes: readonly string[]): CreditCodeRow[] {
+  if (upperCodes.length === 0) return [];
+  return creditCodesOf(db).all({ brandId, codes: idList(upperCodes) });
+}
+
+/** What a cart's `processing` bookings hold: places per session and credit per code. */
+export interface CartHolds {
+  places: Array<{ sessionId: string; count: number }>;
+  credits: Array<{ creditCodeId: string; amountMinor: number }>;
+}
+
+/** The cart's `processing` bookings. */
+const heldByCart = and(
+  eq(bookings.cartId, sql.placeholder('cartId')),
+  eq(bookings.brandId, sql.placeholder('brandId')),
+  eq(bookings.status, 'processing'),
+);
+
+const placesHeldByCart = preparedPerDb((db) =>
+  db
+    .select({ sessionId: bookings.sessionId, count: sql<number>`count(*)` })
+    .from(participants)
+    .innerJoin(bookings, eq(bookings.id, participants.bookingId))
+    .where(
+      and(
+        heldByCart,
+        sql`(${bookings.holdExpiresAt} IS NULL OR ${bookings.holdExpiresAt} > ${sql.placeholder('at')})`,
+        sql`${participants.cancelledAt} IS NULL`,
+      ),
+    )
+    .groupBy(bookings.sessionId)
+    .prepare(),
+);
+
+const creditHeldByCart = preparedPerDb((db) =>
+  db
+    .select({ creditCodeId: creditRedemptions.creditCodeId, amountMinor: sql<number>`sum(${creditRedemptions.amountMinor})` })
+    .from(creditRedemptions)
+    .innerJoin(bookings, eq(bookings.id, creditRedemptions.bookingId))
+    .where(heldByCart)
+    .groupBy(creditRedemptions.creditCodeId)
+    .prepare(),
+);
+
+/**
+ * What the cart's `processing` bookings hold, all of which a new checkout gives back: places of holds
+ * still running at `at` (lapsed ones are counted with the session's lapsed places) and credit per code.
+ */
+export function holdsOfCart(db: Db, brandId: string, cartId: string, at: string): CartHolds {
+  return { places: placesHeldByCart(db).all({ brandId, cartId, at }), credits: creditHeldByCart(db).all({ brandId, cartId }) };
+}
+
+// The checkout transaction runs everything below once per cart or per item, and a paid intent's
+// settlement marks the cart paid: each statement is prepared once per connection.
+
+const processingOfCart = preparedPerDb((db) =>
+  db
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(and(eq(bookings.cartId, sql.placeholder('cartId')), eq(bookings.status, 'processing')))
+    .prepare(),
+);
+
+export function processingBookingIdsOfCart(db: Db, cartId: string): string[] {
+  return processingOfCart(db)
+    .all({ cartId })
+    .map((row) => row.id);
+}
+
+const cancelOpenIntents = preparedPerDb((db) =>
+  db
+    .update(paymentIntents)
+    .set({ status: 'canceled', updatedAt: setTo('at') })
+    .where(and(eq(paymentIntents.cartId, sql.placeholder('cartId')), eq(paymentIntents.status, 'requires_payment')))
+    .prepare(),
+);
+
+/** The cart's intents still awaiting payment become `canceled`. */
+export function cancelOpenIntentsOfCart(db: Db, cartId: string, at: string): void {
+  cancelOpenIntents(db).run({ cartId, at });
+}
+
+const bookingWithCode = preparedPerDb((db) =>
+  db
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(and(eq(bookings.brandId, sql.placeholder('brandId')), eq(bookings.confirmationCode, sql.placeholder('code'))))
+    .prepare(),
+);
+
+const cartWithCode = preparedPerDb((db) =>
+  db
+    .select({ id: carts.id })
+    .from(carts)
+    .where(and(eq(carts.brandId, sql.placeholder('brandId')), eq(carts.confirmationCode, sql.placeholder('code'))))
+    .prepare(),
+);
+
+/** Whether a booking or a cart of the brand already has `code`. */
+export function confirmationCodeInUse(db: Db, brandId: string, code: string): boolean {
+  if (bookingWithCode(db).get({ brandId, code })) return true;
+  return cartWithCode(db).get({ brandId, code }) !== undefined;
+}
+
+const releaseCode = preparedPerDb((db) =>
+  db
+    .update(bookings)
+    .set({ confirmationCode: sql`${bookings.confirmationCode} || '~' || substr(${bookings.id}, 1, 8)` })
+    .where(and(eq(bookings.cartId, sql.placeholder('cartId')), eq(bookings.confirmationCode, sql.placeholder('code')), eq(bookings.status, 'failed')))
+    .prepare(),
+);
+
+/**
+ * Frees `code` when a `failed` booking of the same cart (an earlier, replaced checkout) holds it, by
+ * suffixing that booking's code with `~` and a part of its id: a re-post may reuse its intended code.
+ */
+export function releaseCodeOfReplacedBooking(db: Db, cartId: string, code: string): void {
+  releaseCode(db).run({ cartId, code });
+}
+
+const cartInsert = preparedPerDb((db) =>
+  db
+    .insert(carts)
+    .values({
+      id: sql.placeholder('id'),
+      brandId: sql.placeholder('brandId'),
+      confirmationCode: sql.placeholder('confirmationCode'),
+      status: 'open',
+      createdAt: sql.placeholder('at'),
+      updatedAt: sql.placeholder('at'),
+    })
+    .prepare(),
+);
+
+export function insertCart(db: Db, row: { id: string; brandId: string; confirmationCode: string; at: string }): void {
+  cartInsert(db).run(row);
+}
+
+const touch = preparedPerDb((db) =>
+  db
+    .update(carts)
+    .set({ updatedAt: setTo('at') })
+    .where(eq(carts.id, sql.placeholder('id')))
+    .prepare(),
+);
+
+export function touchCart(db: Db, cartId: string, at: string): void {
+  touch(db).run({ id: cartId, at });
+}
+
+const intentInsert = preparedPerDb((db) =>
+  db
+    .insert(paymentIntents)
+    .values({
+      ...placeholders(
+        'id',
+        'brandId',
+        'cartId',
+        'processor',
+        'processorReference',
+        'secretHash',
+        'amountMinor',
+        'currency',
+        'status',
+        'createdAt',
+        'updatedAt',
+      ),
+      attempt: sql`(SELECT COALESCE(MAX(attempt), 0) + 1 FROM payment_intents WHERE cart_id = ${sql.placeholder('cartId')})`,
+    })
+    .prepare(),
+);
+
+/** Inserts the cart's next checkout attempt (`attempt` = the cart's highest + 1). */
+export function insertPaymentIntent(db: Db, row: IntentInsert): void {
+  intentInsert(db).run(row);
+}
+
+// Every column but `amountRefundedMinor` (0 for a new booking). `metadata` is nullable JSON: bound as
+// SQL, not through the column's encoder, which would store a null as the text 'null'.
+const bookingInsert = preparedPerDb((db) =>
+  db
+    .insert(bookings)
+    .values({
+      ...placeholders(
+        'id',
+        'brandId',
+        'cartId',
+        'experienceId',
+        'sessionId',
+        'sessionStartLocal',
+        'paymentIntentId',
+        'confirmationCode',
+        'cartConfirmationCode',
+        'cartPosition',
+        'status',
+        'currency',
+        'amountMinor',
+        'pricing',
+        'paymentMethod',
+        'purchaserId',
+        'purchaserFirstName',
+        'purchaserLastName',
+        'purchaserEmail',
+        'purchaserPhone',
+        'notes',
+        'internalNotes',
+        'holdExpiresAt',
+        'createdAt',
+        'updatedAt',
+      ),
+      metadata: sql`${sql.placeholder('metadata')}`,
+    })
+    .prepare(),
+);
+
+const participantInsert = preparedPerDb((db) =>
+  db
+    .insert(participants)
+    .values(placeholders('id', 'bookingId', 'position', 'firstName', 'lastName', 'emailAddress', 'phoneNumber', 'priceTierName', 'priceMinor', 'cancelledAt'))
+    .prepare(),
+);
+
+const answerInsert = preparedPerDb((db) =>
+  db
+    .insert(answers)
+    .values(placeholders('id', 'bookingId', 'participantId', 'question', 'answer', 'position'))
+    .prepare(),
+);
+
+/** A booking with its participants and answers (one prepared single-row insert each), written together. */
+export function insertBooking(db: Db, booking: BookingInsert, people: readonly ParticipantInsert[], answerRows: readonly AnswerInsert[]): void {
+  bookingInsert(db).run({ ...booking, metadata: booking.metadata === null ? null : JSON.stringify(booking.metadata) });
+  for (const person of people) participantInsert(db).run(person);
+  for (const row of answerRows) answerInsert(db).run(row);
+}
+
+const takeCredit = preparedPerDb((db) =>
+  db
+    .update(creditCodes)
+    .set({ balanceMinor: sql`${creditCodes.balanceMinor} - ${sql.placeholder('amountMinor')}` })
+    .where(and(eq(creditCodes.id, sql.placeholder('id')), sql`${creditCodes.balanceMinor} >= ${sql.placeholder('amountMinor')}`))
+    .prepare(),
+);
+
+const redemptionInsert = preparedPerDb((db) =>
+  db.insert(creditRedemptions).values(placeholders('id', 'bookingId', 'creditCodeId', 'amountMinor')).prepare(),
+);
+
+/**
+ * Takes `amountMinor` from a credit code and records the redemption, if its balance covers it; false
+ * (nothing changed) otherwise.
+ */
+export function redeemCredit(db: Db, row: { id: string; bookingId: string; creditCodeId: string; amountMinor: number }): boolean {
+  if (takeCredit(db).run({ id: row.creditCodeId, amountMinor: row.amountMinor }).changes !== 1) return false;
+  redemptionInsert(db).run(row);
+  return true;
+}

@@ -1,0 +1,156 @@
+import { and, eq, isNotNull, lte, notExists, sql } from 'drizzle-orm';
+import type { Db } from '../../client.ts';
+import { idList, inIdList, preparedPerDb, setTo } from '../../prepared.ts';
+import { bookings, creditCodes, creditRedemptions, participants, paymentIntents } from '../../schema.ts';
+
+/** A `processing` booking with the places it holds. */
+export interface HeldBooking {
+  id: string;
+  sessionId: string;
+  paymentIntentId: string | null;
+  /** Active participants: the places the booking holds on its session. */
+  places: number;
+}
+
+const heldColumns = {
+  id: bookings.id,
+  sessionId: bookings.sessionId,
+  paymentIntentId: bookings.paymentIntentId,
+  // Spelled out: drizzle leaves columns unqualified inside a selected subquery, where they would resolve to `participants`.
+  places: sql<number>`(SELECT count(*) FROM participants p WHERE p.booking_id = "bookings"."id" AND p.cancelled_at IS NULL)`,
+};
+
+// Checkouts sweep lapsed holds and fail the holds they replace, payments fail theirs: everything here
+// is prepared once per connection, a list of ids bound as one JSON parameter (`inIdList`). Failing
+// bookings keeps two statements, as SQLite planned the `IN` lists before: a single id is looked up by
+// primary key, several are read through the status index (the order events are recorded in).
+
+const processingOne = preparedPerDb((db) =>
+  db
+    .select(heldColumns)
+    .from(bookings)
+    .where(and(eq(bookings.id, sql.placeholder('id')), eq(bookings.status, 'processing')))
+    .prepare(),
+);
+
+const processingMany = preparedPerDb((db) =>
+  db
+    .select(heldColumns)
+    .from(bookings)
+    .where(and(inIdList(bookings.id, 'ids'), eq(bookings.status, 'processing')))
+    .prepare(),
+);
+
+/** Those of `ids` that are still `processing`. */
+export function processingBookings(db: Db, ids: readonly string[]): HeldBooking[] {
+  if (ids.length === 0) return [];
+  if (ids.length === 1) return processingOne(db).all({ id: ids[0] });
+  return processingMany(db).all({ ids: idList(ids) });
+}
+
+const lapsed = preparedPerDb((db) =>
+  db
+    .select(heldColumns)
+    .from(bookings)
+    .where(and(eq(bookings.status, 'processing'), isNotNull(bookings.holdExpiresAt), lte(bookings.holdExpiresAt, sql.placeholder('at'))))
+    .prepare(),
+);
+
+/** `processing` bookings whose hold lapsed at or before `at` (ISO 8601 UTC): one range of the hold index. */
+export function lapsedHolds(db: Db, at: string): HeldBooking[] {
+  return lapsed(db).all({ at });
+}
+
+const failOne = preparedPerDb((db) =>
+  db
+    .update(bookings)
+    .set({ status: 'failed', holdExpiresAt: null, updatedAt: setTo('at') })
+    .where(and(eq(bookings.id, sql.placeholder('id')), eq(bookings.status, 'processing')))
+    .prepare(),
+);
+
+const failMany = preparedPerDb((db) =>
+  db
+    .update(bookings)
+    .set({ status: 'failed', holdExpiresAt: null, updatedAt: setTo('at') })
+    .where(and(inIdList(bookings.id, 'ids'), eq(bookings.status, 'processing')))
+    .prepare(),
+);
+
+/** `processing` -> `failed`; the guard keeps a booking that moved on meanwhile untouched. */
+export function markBookingsFailed(db: Db, ids: readonly string[], at: string): void {
+  if (ids.length === 0) return;
+  if (ids.length === 1) failOne(db).run({ id: ids[0], at });
+  else failMany(db).run({ ids: idList(ids), at });
+}
+
+const redemptionsOf = preparedPerDb((db) =>
+  db
+    .select({ creditCodeId: creditRedemptions.creditCodeId, amountMinor: creditRedemptions.amountMinor })
+    .from(creditRedemptions)
+    .where(inIdList(creditRedemptions.bookingId, 'ids'))
+    .prepare(),
+);
+
+const giveCredit = preparedPerDb((db) =>
+  db
+    .update(creditCodes)
+    .set({ balanceMinor: sql`${creditCodes.balanceMinor} + ${sql.placeholder('amountMinor')}` })
+    .where(eq(creditCodes.id, sql.placeholder('id')))
+    .prepare(),
+);
+
+const forgetRedemptions = preparedPerDb((db) => db.delete(creditRedemptions).where(inIdList(creditRedemptions.bookingId, 'ids')).prepare());
+
+/** Adds the credit the bookings redeemed back to each code's balance and forgets the redemptions. */
+export function returnCreditRedemptions(db: Db, bookingIds: readonly string[]): void {
+  if (bookingIds.length === 0) return;
+  const ids = idList(bookingIds);
+  for (const row of redemptionsOf(db).all({ ids })) giveCredit(db).run({ id: row.creditCodeId, amountMinor: row.amountMinor });
+  forgetRedemptions(db).run({ ids });
+}
+
+const cancelWithoutHolds = preparedPerDb((db) => {
+  const stillHeld = db
+    .select({ one: sql`1` })
+    .from(bookings)
+    .where(and(eq(bookings.paymentIntentId, paymentIntents.id), eq(bookings.status, 'processing')));
+  return db
+    .update(paymentIntents)
+    .set({ status: 'canceled', updatedAt: setTo('at') })
+    .where(and(inIdList(paymentIntents.id, 'ids'), eq(paymentIntents.status, 'requires_payment'), notExists(stillHeld)))
+    .prepare();
+});
+
+/**
+ * Of `ids`, the intents still `requires_payment` with no `processing` booking left become `canceled`:
+ * nothing they could pay for is held any more.
+ */
+export function cancelIntentsWithoutHolds(db: Db, ids: readonly string[], at: string): void {
+  if (ids.length === 0) return;
+  cancelWithoutHolds(db).run({ ids: idList(ids), at });
+}
+
+const lapsedPlacesOf = preparedPerDb((db) =>
+  db
+    .select({ places: sql<number>`count(*)` })
+    .from(participants)
+    .innerJoin(bookings, eq(bookings.id, participants.bookingId))
+    .where(
+      and(
+        eq(bookings.sessionId, sql.placeholder('sessionId')),
+        eq(bookings.status, 'processing'),
+        lte(bookings.holdExpiresAt, sql.placeholder('at')),
+        sql`${participants.cancelledAt} IS NULL`,
+      ),
+    )
+    .prepare(),
+);
+
+/**
+ * Places held on a session by `processing` bookings whose hold lapsed at or before `at` but is not swept
+ * yet. Every quote and checkout item asks: prepared once.
+ */
+export function lapsedPlaces(db: Db, sessionId: string, at: string): number {
+  return lapsedPlacesOf(db).get({ sessionId, at })?.places ?? 0;
+}

@@ -1,0 +1,50 @@
+import { and, eq, isNull, lt } from 'drizzle-orm';
+import type { Db } from '../../client.ts';
+import { idempotencyKeys } from '../../schema.ts';
+
+export type IdempotencyRecord = typeof idempotencyKeys.$inferSelect;
+
+const byKey = (apiKeyId: string, key: string) => and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key));
+const running = eq(idempotencyKeys.state, 'running');
+const leaseIs = (lease: string | null) => (lease === null ? isNull(idempotencyKeys.leaseExpiresAt) : eq(idempotencyKeys.leaseExpiresAt, lease));
+
+export function findIdempotencyRecord(db: Db, apiKeyId: string, key: string): IdempotencyRecord | undefined {
+  return db.select().from(idempotencyKeys).where(byKey(apiKeyId, key)).get();
+}
+
+export function insertRunningRecord(db: Db, row: { apiKeyId: string; key: string; requestHash: string; leaseExpiresAt: string; createdAt: string }): void {
+  db.insert(idempotencyKeys).values({ ...row, state: 'running' }).run();
+}
+
+/**
+ * Gives a running record whose lease ended a new lease, unless someone else (another retry, in this
+ * process or another on the same file) did first: true when this caller now holds it.
+ */
+export function takeOverRecord(db: Db, apiKeyId: string, key: string, seenLease: string | null, leaseExpiresAt: string): boolean {
+  const result = db
+    .update(idempotencyKeys)
+    .set({ leaseExpiresAt })
+    .where(and(byKey(apiKeyId, key), running, leaseIs(seenLease)))
+    .run();
+  return result.changes === 1;
+}
+
+/** Stores the answer of a running record; the first run to answer wins, a later one changes nothing. */
+export function completeRecord(db: Db, apiKeyId: string, key: string, responseStatus: number, responseBody: string): void {
+  db.update(idempotencyKeys)
+    .set({ state: 'completed', responseStatus, responseBody, leaseExpiresAt: null })
+    .where(and(byKey(apiKeyId, key), running))
+    .run();
+}
+
+/** Removes a running record while `lease` is still its lease (a run taken over no longer owns it). */
+export function deleteRunningRecord(db: Db, apiKeyId: string, key: string, lease: string): void {
+  db.delete(idempotencyKeys)
+    .where(and(byKey(apiKeyId, key), running, leaseIs(lease)))
+    .run();
+}
+
+/** Removes every record created before `cutoff` (ISO 8601); an indexed range delete. */
+export function deleteRecordsBefore(db: Db, cutoff: string): void {
+  db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, cutoff)).run();
+}

@@ -1,0 +1,75 @@
+/**
+ * Read-only questions operators ask of the database: is it answering, is its schema current, how long
+ * are the queues. Every count here is one range of an existing index (`status` leads each of them).
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { count, eq, gt, max, sql } from 'drizzle-orm';
+import type { Db } from '../../client.ts';
+import { bookings, events, waitlistEntries, webhookDeliveries } from '../../schema.ts';
+
+const journalFile = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../../drizzle/sqlite/migrations/meta/_journal.json');
+
+let newestMigration: number | undefined;
+
+/** The `when` of the newest migration shipped with this build (drizzle records it as `created_at`). */
+function newestShippedMigration(): number {
+  if (newestMigration === undefined) {
+    const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: Array<{ when: number }> };
+    newestMigration = Math.max(...journal.entries.map((entry) => entry.when));
+  }
+  return newestMigration;
+}
+
+/** A trivial statement: throws when the connection is closed or the file unreadable. */
+export function pingDatabase(db: Db): void {
+  db.get(sql`SELECT 1`);
+}
+
+/** Whether the newest migration this build ships is recorded as applied. */
+export function migrationsCurrent(db: Db): boolean {
+  const table = db.get<{ name: string } | undefined>(sql`SELECT name FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'`);
+  if (!table) return false;
+  const row = db.get<{ newest: number | null }>(sql`SELECT max(created_at) AS newest FROM __drizzle_migrations`);
+  return row.newest !== null && Number(row.newest) >= newestShippedMigration();
+}
+
+export interface QueueSizes {
+  /** `processing` bookings: places held until paid or lapsed. */
+  holdsActive: number;
+  /** Waitlist entries holding offered places. */
+  waitlistOffersActive: number;
+  webhookDeliveriesPending: number;
+  /** Deliveries given up on (past the maximum age). */
+  webhookDeliveriesFailed: number;
+}
+
+export function queueSizes(db: Db): QueueSizes {
+  const one = (row: { n: number } | undefined) => row?.n ?? 0;
+  return {
+    holdsActive: one(db.select({ n: count() }).from(bookings).where(eq(bookings.status, 'processing')).get()),
+    waitlistOffersActive: one(db.select({ n: count() }).from(waitlistEntries).where(eq(waitlistEntries.status, 'offered')).get()),
+    webhookDeliveriesPending: one(db.select({ n: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.status, 'pending')).get()),
+    webhookDeliveriesFailed: one(db.select({ n: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.status, 'failed')).get()),
+  };
+}
+
+/** The newest event's sequence (0 when there is none). */
+export function newestEventSequence(db: Db): number {
+  return db.select({ newest: max(events.sequence) }).from(events).get()?.newest ?? 0;
+}
+
+/**
+ * Events after sequence `after`, counted by type, with the newest sequence among them: one statement,
+ * so the counts and the sequence come from the same snapshot. A range of the primary key.
+ */
+export function eventCountsAfter(db: Db, after: number): Array<{ type: string; n: number; newest: number }> {
+  return db
+    .select({ type: events.type, n: count(), newest: max(events.sequence) })
+    .from(events)
+    .where(gt(events.sequence, after))
+    .groupBy(events.type)
+    .all()
+    .map((row) => ({ type: row.type, n: row.n, newest: row.newest ?? after }));
+}

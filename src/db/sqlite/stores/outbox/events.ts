@@ -1,0 +1,96 @@
+import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
+import type { Db } from '../../client.ts';
+import { preparedPerDb } from '../../prepared.ts';
+import { events, webhookDeliveries, webhookEndpoints } from '../../schema.ts';
+
+export type EventRow = typeof events.$inferSelect;
+export type EventInsert = Omit<typeof events.$inferInsert, 'sequence'>;
+
+// Every state change records an event and looks up its brand's endpoints: both prepared once.
+const eventInsert = preparedPerDb((db) =>
+  db
+    .insert(events)
+    .values({
+      id: sql.placeholder('id'),
+      brandId: sql.placeholder('brandId'),
+      type: sql.placeholder('type'),
+      resourceId: sql.placeholder('resourceId'),
+      payload: sql.placeholder('payload'),
+      createdAt: sql.placeholder('createdAt'),
+    })
+    .returning()
+    .prepare(),
+);
+
+/** Inserts an event; returns it with the sequence the database gave it. */
+export function insertEvent(db: Db, event: EventInsert): EventRow {
+  return eventInsert(db).get(event)!;
+}
+
+const liveEndpoints = preparedPerDb((db) =>
+  db
+    .select({ id: webhookEndpoints.id, eventTypes: webhookEndpoints.eventTypes })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.brandId, sql.placeholder('brandId')), isNull(webhookEndpoints.deletedAt)))
+    .prepare(),
+);
+
+/** Ids and subscribed types of the brand's endpoints that are not deleted. */
+export function liveEndpointsOfBrand(db: Db, brandId: string): Array<{ id: string; eventTypes: string[] }> {
+  return liveEndpoints(db).all({ brandId });
+}
+
+export interface PendingDeliveryInsert {
+  id: string;
+  endpointId: string;
+  eventSequence: number;
+  resourceId: string;
+  at: string;
+}
+
+// A brand has a few endpoints at most: one prepared single-row insert per delivery.
+const pendingDeliveryInsert = preparedPerDb((db) =>
+  db
+    .insert(webhookDeliveries)
+    .values({
+      id: sql.placeholder('id'),
+      endpointId: sql.placeholder('endpointId'),
+      eventSequence: sql.placeholder('eventSequence'),
+      resourceId: sql.placeholder('resourceId'),
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: sql.placeholder('at'),
+      createdAt: sql.placeholder('at'),
+    })
+    .prepare(),
+);
+
+/** One `pending` delivery per row, due at once (`nextAttemptAt` = the event's time). */
+export function insertPendingDeliveries(db: Db, rows: readonly PendingDeliveryInsert[]): void {
+  for (const row of rows) pendingDeliveryInsert(db).run({ ...row });
+}
+
+/**
+ * Up to `limit` of the brand's events after sequence `after`, oldest first, optionally of `types`
+ * only: a seek on (brand_id, sequence).
+ */
+export function findEventPage(db: Db, brandId: string, after: number, types: readonly string[] | null, limit: number): EventRow[] {
+  return db
+    .select()
+    .from(events)
+    .where(and(eq(events.brandId, brandId), gt(events.sequence, after), types ? inArray(events.type, [...types]) : undefined))
+    .orderBy(asc(events.sequence))
+    .limit(limit)
+    .all();
+}
+
+/** Whether the brand has an event at or before sequence `upTo` (of `types`, when given). */
+export function hasEventsUpTo(db: Db, brandId: string, upTo: number, types: readonly string[] | null): boolean {
+  const row = db
+    .select({ sequence: events.sequence })
+    .from(events)
+    .where(and(eq(events.brandId, brandId), lte(events.sequence, upTo), types ? inArray(events.type, [...types]) : undefined))
+    .limit(1)
+    .get();
+  return row !== undefined;
+}

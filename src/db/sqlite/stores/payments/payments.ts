@@ -1,0 +1,182 @@
+import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../client.ts';
+import type { PricingBreakdown } from '../../../../domain/shared/json-types.ts';
+import { idList, inIdList, preparedPerDb, setTo } from '../../prepared.ts';
+import { bookings, carts, creditCodes, participants, paymentIntents } from '../../schema.ts';
+import { redeemCredit } from '../checkout/checkout.ts';
+
+export type IntentStatus = (typeof paymentIntents.$inferSelect)['status'];
+
+/** What handling a payment outcome needs of an intent (never its secret hash). */
+export interface IntentRow {
+  id: string;
+  cartId: string;
+  processor: string;
+  processorReference: string;
+  status: IntentStatus;
+}
+
+const intentColumns = {
+  id: paymentIntents.id,
+  cartId: paymentIntents.cartId,
+  processor: paymentIntents.processor,
+  processorReference: paymentIntents.processorReference,
+  status: paymentIntents.status,
+};
+
+// Every payment event reads its intent, settles its bookings and its cart; the sandbox's confirm
+// looks the intent up by its secret first: each statement is prepared once per connection.
+
+const intentByReference = preparedPerDb((db) =>
+  db
+    .select(intentColumns)
+    .from(paymentIntents)
+    .where(and(eq(paymentIntents.processor, sql.placeholder('processor')), eq(paymentIntents.processorReference, sql.placeholder('reference'))))
+    .prepare(),
+);
+
+export function findIntentByReference(db: Db, processor: string, reference: string): IntentRow | undefined {
+  return intentByReference(db).get({ processor, reference });
+}
+
+const intentBySecretHash = preparedPerDb((db) =>
+  db
+    .select(intentColumns)
+    .from(paymentIntents)
+    .where(eq(paymentIntents.secretHash, sql.placeholder('secretHash')))
+    .prepare(),
+);
+
+export function findIntentBySecretHash(db: Db, secretHash: string): IntentRow | undefined {
+  return intentBySecretHash(db).get({ secretHash });
+}
+
+const intentById = preparedPerDb((db) =>
+  db
+    .select(intentColumns)
+    .from(paymentIntents)
+    .where(eq(paymentIntents.id, sql.placeholder('id')))
+    .prepare(),
+);
+
+export function findIntentById(db: Db, id: string): IntentRow | undefined {
+  return intentById(db).get({ id });
+}
+
+const intentStatus = preparedPerDb((db) =>
+  db
+    .update(paymentIntents)
+    .set({ status: setTo('status'), updatedAt: setTo('at') })
+    .where(eq(paymentIntents.id, sql.placeholder('id')))
+    .prepare(),
+);
+
+export function setIntentStatus(db: Db, id: string, status: IntentStatus, at: string): void {
+  intentStatus(db).run({ id, status, at });
+}
+
+/** What a payment outcome decides on for each booking paid by an intent. */
+export interface IntentBookingRow {
+  id: string;
+  brandId: string;
+  sessionId: string;
+  status: (typeof bookings.$inferSelect)['status'];
+  currency: string;
+  amountMinor: number;
+  amountRefundedMinor: number;
+  /** Participants whose `cancelledAt` is null: the places the booking needs. */
+  activeParticipants: number;
+  pricing: PricingBreakdown;
+}
+
+const intentBookings = preparedPerDb((db) =>
+  db
+    .select({
+      id: bookings.id,
+      brandId: bookings.brandId,
+      sessionId: bookings.sessionId,
+      status: bookings.status,
+      currency: bookings.currency,
+      amountMinor: bookings.amountMinor,
+      amountRefundedMinor: bookings.amountRefundedMinor,
+      pricing: bookings.pricing,
+    })
+    .from(bookings)
+    .where(eq(bookings.paymentIntentId, sql.placeholder('intentId')))
+    .orderBy(asc(bookings.cartPosition), asc(bookings.id))
+    .prepare(),
+);
+
+const activeParticipantCounts = preparedPerDb((db) =>
+  db
+    .select({ bookingId: participants.bookingId, n: count() })
+    .from(participants)
+    .where(and(inIdList(participants.bookingId, 'ids'), isNull(participants.cancelledAt)))
+    .groupBy(participants.bookingId)
+    .prepare(),
+);
+
+/** The bookings an intent pays for, in cart item order. */
+export function bookingsOfIntent(db: Db, intentId: string): IntentBookingRow[] {
+  const rows = intentBookings(db).all({ intentId });
+  if (rows.length === 0) return [];
+  const active = new Map(
+    activeParticipantCounts(db)
+      .all({ ids: idList(rows.map((r) => r.id)) })
+      .map((r) => [r.bookingId, r.n]),
+  );
+  return rows.map((r) => ({ ...r, activeParticipants: active.get(r.id) ?? 0 }));
+}
+
+const cancelActive = preparedPerDb((db) =>
+  db
+    .update(participants)
+    .set({ cancelledAt: setTo('at') })
+    .where(and(eq(participants.bookingId, sql.placeholder('bookingId')), isNull(participants.cancelledAt)))
+    .prepare(),
+);
+
+/** Marks the booking's still-active participants cancelled at `at`. */
+export function cancelActiveParticipants(db: Db, bookingId: string, at: string): void {
+  cancelActive(db).run({ bookingId, at });
+}
+
+const cartPaid = preparedPerDb((db) =>
+  db
+    .update(carts)
+    .set({ status: 'paid', updatedAt: setTo('at') })
+    .where(eq(carts.id, sql.placeholder('id')))
+    .prepare(),
+);
+
+export function markCartPaid(db: Db, cartId: string, at: string): void {
+  cartPaid(db).run({ id: cartId, at });
+}
+
+const creditCodeOfBrand = preparedPerDb((db) =>
+  db
+    .select({ id: creditCodes.id })
+    .from(creditCodes)
+    .where(and(eq(creditCodes.brandId, sql.placeholder('brandId')), eq(creditCodes.code, sql.placeholder('code'))))
+    .prepare(),
+);
+
+/**
+ * Takes `amountMinor` from the brand's credit code `code` again for a booking (whose earlier redemption
+ * was given back when its hold lapsed): false, and nothing changed, when the code is gone or its balance
+ * no longer covers it.
+ */
+export function redeemCreditAgain(db: Db, input: { id: string; bookingId: string; brandId: string; code: string; amountMinor: number }): boolean {
+  const row = creditCodeOfBrand(db).get({ brandId: input.brandId, code: input.code });
+  if (!row) return false;
+  return redeemCredit(db, { id: input.id, bookingId: input.bookingId, creditCodeId: row.id, amountMinor: input.amountMinor });
+}
+
+/**
+ * Runs `fn` in a savepoint of the current transaction (better-sqlite3 nests a transaction function
+ * called inside a transaction that way): if it throws, its writes are undone and the error goes on,
+ * while the enclosing transaction carries on with what it did before.
+ */
+export function withSavepoint<T>(tx: Db, fn: (sp: Db) => T): T {
+  return tx.$client.transaction(() => fn(tx))();
+}

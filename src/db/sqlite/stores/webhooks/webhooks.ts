@@ -1,0 +1,90 @@
+import { and, asc, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../client.ts';
+import { events, webhookDeliveries, webhookEndpoints } from '../../schema.ts';
+
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type WebhookDeliveryStatus = WebhookDeliveryRow['status'];
+
+export function insertWebhookEndpoint(db: Db, row: typeof webhookEndpoints.$inferInsert): WebhookEndpointRow {
+  return db.insert(webhookEndpoints).values(row).returning().get();
+}
+
+/** The brand's endpoints that are not deleted, oldest first (in creation order when created in the same millisecond). */
+export function liveWebhookEndpoints(db: Db, brandId: string): WebhookEndpointRow[] {
+  return db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.brandId, brandId), isNull(webhookEndpoints.deletedAt)))
+    .orderBy(asc(webhookEndpoints.createdAt), asc(sql`${webhookEndpoints}.rowid`))
+    .all();
+}
+
+/** The endpoint, deleted or not. */
+export function findWebhookEndpoint(db: Db, id: string): WebhookEndpointRow | undefined {
+  return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).get();
+}
+
+/** Marks the endpoint deleted at `at` (once) and gives up its pending deliveries with `reason`. */
+export function deleteWebhookEndpointRow(db: Db, id: string, at: string, reason: string): void {
+  db.update(webhookEndpoints).set({ deletedAt: at }).where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.deletedAt))).run();
+  db.update(webhookDeliveries)
+    .set({ status: 'failed', lastError: reason })
+    .where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, 'pending')))
+    .run();
+}
+
+/** What a delivery log is narrowed to: one brand, optionally one endpoint and one status. */
+export interface DeliveryFilter {
+  brandId: string;
+  endpointId?: string | null;
+  status?: WebhookDeliveryStatus | null;
+}
+
+/** A position in newest-first order (by event, then delivery id): the last delivery seen. */
+export interface DeliveryKey {
+  eventSequence: number;
+  id: string;
+}
+
+export interface DeliveryLogRow extends WebhookDeliveryRow {
+  eventId: string;
+  eventType: string;
+}
+
+function filterWhere(filter: DeliveryFilter): SQL | undefined {
+  return and(
+    eq(webhookEndpoints.brandId, filter.brandId),
+    filter.endpointId ? eq(webhookDeliveries.endpointId, filter.endpointId) : undefined,
+    filter.status ? eq(webhookDeliveries.status, filter.status) : undefined,
+  );
+}
+
+const olderThan = (key: DeliveryKey) =>
+  sql`(${webhookDeliveries.eventSequence}, ${webhookDeliveries.id}) < (${key.eventSequence}, ${key.id})`;
+
+/** Up to `limit` deliveries older than `after` (from the newest without it), newest first. */
+export function findDeliveryPage(db: Db, filter: DeliveryFilter, after: DeliveryKey | null, limit: number): DeliveryLogRow[] {
+  return db
+    .select({ delivery: webhookDeliveries, eventId: events.id, eventType: events.type })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .innerJoin(events, eq(events.sequence, webhookDeliveries.eventSequence))
+    .where(and(filterWhere(filter), after ? olderThan(after) : undefined))
+    .orderBy(desc(webhookDeliveries.eventSequence), desc(webhookDeliveries.id))
+    .limit(limit)
+    .all()
+    .map((row) => ({ ...row.delivery, eventId: row.eventId, eventType: row.eventType }));
+}
+
+/** How many deliveries match, and how many sit at or before `after` in newest-first order. */
+export function countDeliveries(db: Db, filter: DeliveryFilter, after: DeliveryKey | null): { total: number; before: number } {
+  const before = after ? sql<number>`coalesce(sum(CASE WHEN ${olderThan(after)} THEN 0 ELSE 1 END), 0)` : sql<number>`0`;
+  const row = db
+    .select({ total: sql<number>`count(*)`, before })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(filterWhere(filter))
+    .get();
+  return { total: row?.total ?? 0, before: row?.before ?? 0 };
+}

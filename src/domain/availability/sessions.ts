@@ -1,0 +1,157 @@
+/**
+ * Sessions (availability): when an experience runs, how many places each run has left, and the
+ * reading of a partner's `sessionTime` as one of those runs.
+ */
+import { DateTime } from 'luxon';
+import type { Db } from '../../db/sqlite/client.ts';
+import { findExperienceRow, type ExperienceRow } from '../../db/sqlite/stores/catalog/experiences.ts';
+import { findSessionAt, sessionsInRange, type SessionRow } from '../../db/sqlite/stores/availability/sessions.ts';
+import { loadBrand } from '../catalog/brands.ts';
+import type { CallerDeps } from '../shared/deps.ts';
+import { DomainError, invalid, notFound } from '../shared/errors.ts';
+import { loadExperienceOfBrand } from '../catalog/experiences.ts';
+
+/** One session of an experience, as both faces show it. */
+export interface Session {
+  id: string;
+  /** Local start in `timezone`, `YYYY-MM-DDTHH:MM:SS` without offset (as a booking's `event.startDateTime`). */
+  startDateTime: string;
+  timezone: string;
+  /** Minutes. */
+  duration: number;
+  capacity: number;
+  /** Places on sale: not held by active participants of processing or confirmed bookings, nor for waitlist offers. */
+  remaining: number;
+  /** The experience's waitlist, where guests can queue for a sold-out session; null when it has none. */
+  waitlistId: string | null;
+}
+
+/** The longest availability range one request may ask for, in days (both ends included): about a quarter. */
+export const MAX_AVAILABILITY_DAYS = 92;
+
+const LOCAL_FORMAT = "yyyy-MM-dd'T'HH:mm:ss";
+const SESSION_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?(Z|[+-]\d{2}:\d{2})?$/;
+const OFFSET = /^([+-])(\d{2}):(\d{2})$/;
+const LOCAL_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Luxon's zone name for `Z` or `+HH:MM`; null for offsets no place on Earth uses (beyond ±14:00). */
+function offsetZone(offset: string): string | null {
+  if (offset === 'Z') return 'UTC';
+  const [, sign, hours, minutes] = OFFSET.exec(offset)!;
+  const total = Number(hours) * 60 + Number(minutes);
+  return Number(minutes) < 60 && total <= 14 * 60 ? `UTC${sign}${hours}:${minutes}` : null;
+}
+
+/**
+ * A partner's `sessionTime` as the session's local start in the experience's zone, `YYYY-MM-DDTHH:MM:SS`.
+ * Accepts `YYYY-MM-DDTHH:MM[:SS]` (already local) and the same with `Z` or `±HH:MM` (converted into the
+ * zone). Impossible dates and local times that do not exist (the hour skipped when clocks go forward)
+ * are VALIDATION_FAILED on `field`; a time that happens twice (clocks going back) is one local time.
+ */
+export function normalizeSessionTime(sessionTime: string, timezone: string, field: string): string {
+  const match = SESSION_TIME.exec(sessionTime);
+  if (!match) {
+    throw invalid(field, `${field} must be a local date-time YYYY-MM-DDTHH:MM or YYYY-MM-DDTHH:MM:SS, optionally with an offset (Z or +01:00)`);
+  }
+  const [, year, month, day, hour, minute, second = '00', offset] = match;
+  const parts = { year: Number(year), month: Number(month), day: Number(day), hour: Number(hour), minute: Number(minute), second: Number(second) };
+  if (offset) {
+    const zone = offsetZone(offset);
+    const instant = zone ? DateTime.fromObject(parts, { zone }) : null;
+    if (!instant?.isValid) throw invalid(field, `${field} ${sessionTime} is not a valid date-time`);
+    return instant.setZone(timezone).toFormat(LOCAL_FORMAT);
+  }
+  const local = DateTime.fromObject(parts, { zone: timezone });
+  if (!local.isValid) throw invalid(field, `${field} ${sessionTime} is not a valid date-time`);
+  const asked = `${year}-${month}-${day}T${hour}:${minute}:${second}`;
+  // Luxon moves a wall-clock time inside a DST gap forward; such a time never happens, so no session starts then.
+  if (local.toFormat(LOCAL_FORMAT) !== asked) {
+    throw invalid(field, `${field} ${sessionTime} does not exist in ${timezone} (the clocks skip it)`);
+  }
+  return asked;
+}
+
+/**
+ * The session a checkout item names, or SESSION_NOT_FOUND on `field`. Synchronous, so checkout can call
+ * it inside its transaction (pass the transaction as `db`).
+ */
+export function sessionForItem(
+  deps: { db: Db },
+  input: { experience: Pick<ExperienceRow, 'id' | 'timezoneId'>; sessionTime: string; field: string },
+): SessionRow {
+  const { experience, sessionTime, field } = input;
+  const startLocal = normalizeSessionTime(sessionTime, experience.timezoneId, field);
+  const session = findSessionAt(deps.db, experience.id, startLocal);
+  if (!session) {
+    throw new DomainError('SESSION_NOT_FOUND', `Experience ${experience.id} has no session starting at ${startLocal} (${experience.timezoneId})`, {
+      field,
+      startDateTime: startLocal,
+      timezone: experience.timezoneId,
+    });
+  }
+  return session;
+}
+
+/** A session can be sold (or waited for) only until it starts. SESSION_STARTED otherwise. */
+export function assertNotStarted(session: Pick<SessionRow, 'startLocal' | 'startsAt'>, now: Date, field: string): void {
+  if (Date.parse(session.startsAt) <= now.getTime()) {
+    throw new DomainError('SESSION_STARTED', `The session at ${session.startLocal} has already started`, { field });
+  }
+}
+
+function parseLocalDate(value: string, field: string): DateTime {
+  const date = LOCAL_DATE.test(value) ? DateTime.fromISO(value, { zone: 'UTC' }) : null;
+  if (!date?.isValid) throw invalid(field, `${field} must be a date YYYY-MM-DD`);
+  return date;
+}
+
+/** `from`..`to` (local dates, inclusive) as the half-open range of local starts [from, day after to). */
+export function availabilityRange(from: string, to: string): { fromLocal: string; beforeLocal: string } {
+  const start = parseLocalDate(from, 'from');
+  const end = parseLocalDate(to, 'to');
+  if (end < start) throw invalid('to', 'to must be on or after from');
+  const days = end.diff(start, 'days').days + 1;
+  if (days > MAX_AVAILABILITY_DAYS) throw invalid('to', `A range covers at most ${MAX_AVAILABILITY_DAYS} days; ask again for the rest`);
+  return { fromLocal: from, beforeLocal: end.plus({ days: 1 }).toISODate()! };
+}
+
+/** Places on sale: capacity less places taken and places held for waitlist offers. */
+export const remainingPlaces = (session: { capacity: number; reserved: number; heldForOffers: number }) =>
+  session.capacity - session.reserved - session.heldForOffers;
+
+function sessionViews(db: Db, experience: ExperienceRow, from: string, to: string): Session[] {
+  const { fromLocal, beforeLocal } = availabilityRange(from, to);
+  return sessionsInRange(db, experience.id, fromLocal, beforeLocal).map(({ session, waitlistId }) => ({
+    id: session.id,
+    startDateTime: session.startLocal,
+    timezone: experience.timezoneId,
+    duration: session.durationMinutes,
+    capacity: session.capacity,
+    remaining: remainingPlaces(session),
+    waitlistId,
+  }));
+}
+
+export interface AvailabilityInput {
+  brandId: string;
+  experienceId: string;
+  /** First local date (`YYYY-MM-DD`, the experience's zone), included. */
+  from: string;
+  /** Last local date, included; at most MAX_AVAILABILITY_DAYS days after `from` counting both. */
+  to: string;
+}
+
+/** Sessions of a brand's experience starting on the local dates `from`..`to`, by start time. */
+export async function listAvailability(deps: CallerDeps, input: AvailabilityInput): Promise<Session[]> {
+  const found = loadExperienceOfBrand(deps, input.brandId, input.experienceId);
+  if (!found) throw notFound('Experience', input.experienceId);
+  return sessionViews(deps.db, found.row, input.from, input.to);
+}
+
+/** The same for an experience reached without a brand (a nested field): its own brand's access rules apply. */
+export async function sessionsOfExperience(deps: CallerDeps, input: Omit<AvailabilityInput, 'brandId'>): Promise<Session[]> {
+  const experience = findExperienceRow(deps.db, input.experienceId);
+  if (!experience) throw notFound('Experience', input.experienceId);
+  loadBrand(deps, experience.brandId);
+  return sessionViews(deps.db, experience, input.from, input.to);
+}

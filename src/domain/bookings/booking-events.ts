@@ -1,0 +1,60 @@
+/**
+ * Booking events: which events a change makes, and recording them with the booking as the API shows
+ * it after the change, inside the change's own transaction.
+ */
+import type { Db } from '../../db/sqlite/client.ts';
+import { bookingViewsIn, type Booking } from './booking-view.ts';
+import { holdsPlaces, type BookingState, type CancellationEffect } from '../cancellation/rules.ts';
+import { recordEvent, type EventIdSource, type EventType } from '../outbox/outbox.ts';
+
+export type BookingEventType = Extract<EventType, `booking.${string}`>;
+
+/** The spec's Booking, as REST shows it: the brand is the event's, not a field of the resource. */
+export function bookingPayload(view: Booking): Record<string, unknown> {
+  const { brandId: _brand, ...resource } = view;
+  return resource;
+}
+
+/**
+ * Records each of `types`, in order, for each of `bookingIds`, in order. The views are taken once, in
+ * one batch, after the change: every payload shows the state the change left. Call inside the
+ * transaction that made the change (`tx`). `eventId` names the events (random ids without it).
+ */
+export function recordBookingEvents(
+  tx: Db,
+  bookingIds: readonly string[],
+  types: readonly BookingEventType[],
+  at: string,
+  eventId?: EventIdSource,
+): void {
+  if (bookingIds.length === 0 || types.length === 0) return;
+  const views = bookingViewsIn(tx, bookingIds);
+  if (views.length !== bookingIds.length) throw new Error('A booking changed in this transaction has no view');
+  for (const view of views) {
+    const payload = bookingPayload(view);
+    for (const type of types) recordEvent(tx, { id: eventId?.(type, view.id), brandId: view.brandId, type, resourceId: view.id, payload, at });
+  }
+}
+
+export function recordBookingEvent(tx: Db, type: BookingEventType, bookingId: string, at: string, eventId?: EventIdSource): void {
+  recordBookingEvents(tx, [bookingId], [type], at, eventId);
+}
+
+/**
+ * The events of an accepted cancel item. `before` is the state the effect was computed from;
+ * `refundSettled` says a refund of the item just succeeded.
+ * - All active participants of a processing or confirmed booking cancelled: `booking.cancelled` (also
+ *   when a full refund makes the status `refunded` at once), never `participants_cancelled` as well.
+ * - Some of them cancelled: `booking.participants_cancelled`.
+ * - Every settled refund, partial or full: `booking.refunded` (its `amountRefunded` shows the total).
+ * Nothing for a change that changes nothing (cancelling a cancelled booking).
+ */
+export function cancellationEventTypes(before: BookingState, effect: CancellationEffect, refundSettled: boolean): BookingEventType[] {
+  const active = before.participants.filter((p) => p.cancelledAt === null).length;
+  const cancelled = effect.cancelParticipantIds.length;
+  const types: BookingEventType[] = [];
+  if (holdsPlaces(before.status) && cancelled > 0 && cancelled === active) types.push('booking.cancelled');
+  else if (cancelled > 0) types.push('booking.participants_cancelled');
+  if (refundSettled) types.push('booking.refunded');
+  return types;
+}

@@ -1,0 +1,143 @@
+/**
+ * The spec's Booking resource, built from stored rows. One function serves every operation that
+ * returns bookings (checkout, reads, cancellation), in a constant number of statements.
+ */
+import type { Db } from '../../db/sqlite/client.ts';
+import type { AnswerValueJson, QuestionSnapshotJson } from '../shared/json-types.ts';
+import {
+  answersOfBookings,
+  findBookingsWithContext,
+  participantsOfBookings,
+  type AnswerRow,
+  type BookingRow,
+  type BookingWithContext,
+  type ParticipantRow,
+} from '../../db/sqlite/stores/bookings/bookings.ts';
+import type { Deps } from '../shared/deps.ts';
+import { groupBy } from '../shared/group-by.ts';
+import { toDecimal } from '../shared/money.ts';
+
+export type BookingStatus = BookingRow['status'];
+export type PaymentMethod = BookingRow['paymentMethod'];
+
+export interface CustomQuestionAnswer {
+  id: string;
+  answer: AnswerValueJson[];
+  question: QuestionSnapshotJson;
+}
+
+export interface Purchaser {
+  id: string;
+  firstName: string;
+  lastName: string;
+  emailAddress: string | null;
+  phoneNumber: string | null;
+  /** Present when the booking recorded purchaser-scoped answers (the experience asks such questions). */
+  customQuestionAnswers?: CustomQuestionAnswer[];
+}
+
+export interface Participant {
+  id: string;
+  firstName: string;
+  lastName: string;
+  emailAddress: string | null;
+  phoneNumber: string | null;
+  priceTierName: string;
+  cancelledAt: string | null;
+  customQuestionAnswers?: CustomQuestionAnswer[];
+}
+
+export interface Booking {
+  id: string;
+  /** Not part of the spec's Booking; used for visibility checks and GraphQL, dropped by the REST schema. */
+  brandId: string;
+  confirmationCode: string;
+  cartId: string | null;
+  cartConfirmationCode: string | null;
+  amount: number;
+  currency: string;
+  amountRefunded: number;
+  status: BookingStatus;
+  purchaser: Purchaser;
+  participants: Participant[];
+  paymentMethod: PaymentMethod;
+  createdAt: string;
+  notes: string | null;
+  internalNotes: string | null;
+  event: { timezone: string; startDateTime: string };
+  experience: { id: string; title: string };
+}
+
+const toAnswer = (row: AnswerRow): CustomQuestionAnswer => ({ id: row.id, answer: row.answer, question: row.question });
+
+function withAnswers<T extends object>(base: T, rows: readonly AnswerRow[]): T & { customQuestionAnswers?: CustomQuestionAnswer[] } {
+  return rows.length > 0 ? { ...base, customQuestionAnswers: rows.map(toAnswer) } : base;
+}
+
+function toParticipant(row: ParticipantRow, answers: readonly AnswerRow[]): Participant {
+  return withAnswers(
+    {
+      id: row.id,
+      firstName: row.firstName,
+      lastName: row.lastName,
+      emailAddress: row.emailAddress,
+      phoneNumber: row.phoneNumber,
+      priceTierName: row.priceTierName,
+      cancelledAt: row.cancelledAt,
+    },
+    answers,
+  );
+}
+
+export function toBooking(
+  { booking: b, experienceTitle, timezone, startLocal }: BookingWithContext,
+  participantRows: readonly ParticipantRow[],
+  answerRows: readonly AnswerRow[],
+): Booking {
+  const byParticipant = groupBy(answerRows, (a) => a.participantId ?? '');
+  return {
+    id: b.id,
+    brandId: b.brandId,
+    confirmationCode: b.confirmationCode,
+    cartId: b.cartId,
+    cartConfirmationCode: b.cartConfirmationCode,
+    amount: toDecimal(b.amountMinor, b.currency),
+    currency: b.currency,
+    amountRefunded: toDecimal(b.amountRefundedMinor, b.currency),
+    status: b.status,
+    purchaser: withAnswers(
+      {
+        id: b.purchaserId,
+        firstName: b.purchaserFirstName,
+        lastName: b.purchaserLastName,
+        emailAddress: b.purchaserEmail,
+        phoneNumber: b.purchaserPhone,
+      },
+      byParticipant.get('') ?? [],
+    ),
+    participants: participantRows.map((p) => toParticipant(p, byParticipant.get(p.id) ?? [])),
+    paymentMethod: b.paymentMethod,
+    createdAt: b.createdAt,
+    notes: b.notes,
+    internalNotes: b.internalNotes,
+    event: { timezone, startDateTime: startLocal },
+    experience: { id: b.experienceId, title: experienceTitle },
+  };
+}
+
+/**
+ * Booking views for `ids`, in the order of `ids` (unknown ids are skipped). Three statements.
+ * Synchronous, so a transaction can take the view of what it just wrote (`db` is then the transaction).
+ */
+export function bookingViewsIn(db: Db, ids: readonly string[]): Booking[] {
+  const found = new Map(findBookingsWithContext(db, ids).map((row) => [row.booking.id, row]));
+  const present = ids.filter((id) => found.has(id));
+  const participantsByBooking = groupBy(participantsOfBookings(db, present), (p) => p.bookingId);
+  const answersByBooking = groupBy(answersOfBookings(db, present), (a) => a.bookingId);
+  return present.map((id) => toBooking(found.get(id)!, participantsByBooking.get(id) ?? [], answersByBooking.get(id) ?? []));
+}
+
+/** Booking views for `ids`, in the order of `ids` (unknown ids are skipped). */
+export async function bookingViews(deps: Deps, ids: readonly string[]): Promise<Booking[]> {
+  return bookingViewsIn(deps.db, ids);
+}

@@ -1,0 +1,105 @@
+/**
+ * Cancel and refund (spec operation 1). Each item of a request is processed on its own: a failed item
+ * is reported and changes nothing, the others go ahead. An item with a refund goes through the refund
+ * ledger (refunds.ts): its cancellation is stored with the pending refund and applied when the refund
+ * succeeds, by this request or, after a crash or an unanswered processor call, by the reconciler.
+ */
+import { canSee } from '../../auth/principal.ts';
+import { inTransaction } from '../../db/sqlite/client.ts';
+import { findCancellableBookings, type CancellableBooking } from '../../db/sqlite/stores/cancellation/cancellation.ts';
+import { findRefund } from '../../db/sqlite/stores/cancellation/refunds.ts';
+import { bookingViews, type Booking } from '../bookings/booking-view.ts';
+import { applyEffect, readState } from './effects.ts';
+import { parseCancelItems, type CancelItem, type CancelItemInput } from './input.ts';
+import { refusal, type BookingState, type CancelRequest, type Refusal } from './rules.ts';
+import type { CallerDeps } from '../shared/deps.ts';
+import { DomainError, notFound, type ErrorCode } from '../shared/errors.ts';
+import { fromDecimal } from '../shared/money.ts';
+import { completeRefund, refundDeclined, reserveRefund, reservedRefundOf, type ReservedRefund } from './refunds.ts';
+
+export interface CancelItemError {
+  /** Position of the item in the request, from 0. */
+  index: number;
+  bookingId: string;
+  code: ErrorCode;
+  message: string;
+  /** The input field concerned, when the error is about one (`bookings.2.participants.0`). */
+  field?: string;
+}
+
+export interface CancelBookingsResult {
+  /** The bookings of the items that succeeded, as they are now, in request order. */
+  items: Booking[];
+  errors: CancelItemError[];
+}
+
+export async function cancelBookings(deps: CallerDeps, input: { bookings: readonly CancelItemInput[] }): Promise<CancelBookingsResult> {
+  const items = parseCancelItems(input.bookings);
+  // Drawn from the input alone, before anything can fail: a run of the same request again (an
+  // Idempotency-Key retry taking over one cut off by a crash) gives each refund the id it had before.
+  const refundIds = items.map((item) => (item.refundAmount === null ? undefined : deps.requestIds?.()));
+  // The visibility check and the currency of every item, in one statement: neither the brand nor the
+  // currency of a booking ever changes, and a booking unknown when the request began is not found.
+  const found = findCancellableBookings(deps.db, items.map((item) => item.bookingId));
+  const updated: string[] = [];
+  const errors: CancelItemError[] = [];
+  // One item after the other: each is its own unit of work, and a request's processor calls never interleave.
+  for (const [index, item] of items.entries()) {
+    try {
+      await processItem(deps, item, found.get(item.bookingId), `bookings.${index}`, refundIds[index]);
+      updated.push(item.bookingId);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const field = error.details?.field;
+      errors.push({ index, bookingId: item.bookingId, code: error.code, message: error.message, ...(field ? { field } : {}) });
+    }
+  }
+  return { items: await bookingViews(deps, updated), errors };
+}
+
+async function processItem(
+  deps: CallerDeps,
+  item: CancelItem,
+  booking: CancellableBooking | undefined,
+  field: string,
+  refundId: string | undefined,
+): Promise<void> {
+  if (!booking || !canSee(deps.principal, booking.brandId)) throw notFound('Booking', item.bookingId);
+  const request: CancelRequest = {
+    cancel: item.cancel,
+    participantIds: item.participantIds,
+    refundMinor: item.refundAmount === null ? null : fromDecimal(item.refundAmount, booking.currency, `${field}.refundAmount`),
+  };
+  if (request.refundMinor === null) {
+    inTransaction(deps.db, (tx) => {
+      const current = readState(tx, item.bookingId);
+      refuseIfNeeded(current.state, request, field);
+      applyEffect(tx, current, request, deps.now().toISOString(), false, deps.waitlistOfferTtlSeconds);
+    });
+    return;
+  }
+  await refundThenApply(deps, item.bookingId, { ...request, refundMinor: request.refundMinor }, field, refundId);
+}
+
+async function refundThenApply(deps: CallerDeps, bookingId: string, request: CancelRequest & { refundMinor: number }, field: string, refundId?: string) {
+  const reserved = inTransaction(deps.db, (tx): ReservedRefund | 'succeeded' => {
+    // An earlier run of this same request reserved it: carry on with that refund, never a second one.
+    const earlier = refundId === undefined ? undefined : findRefund(tx, refundId);
+    if (earlier) {
+      if (earlier.status === 'failed') throw refundDeclined();
+      if (earlier.status === 'succeeded') return 'succeeded';
+      return reservedRefundOf({ ...earlier, intentReference: earlier.intentReference! });
+    }
+    const { booking, state } = readState(tx, bookingId);
+    refuseIfNeeded(state, request, field);
+    // `paid` (checked by refuseIfNeeded) means the booking has a succeeded payment intent.
+    const effect = { cancel: request.cancel, participantIds: request.participantIds === null ? null : [...request.participantIds], also: null };
+    return reserveRefund(tx, { ...booking, intentReference: booking.intentReference! }, { amountMinor: request.refundMinor, effect, at: deps.now().toISOString(), id: refundId });
+  });
+  if (reserved !== 'succeeded') await completeRefund(deps, reserved);
+}
+
+function refuseIfNeeded(state: BookingState, request: CancelRequest, field: string): void {
+  const refused: Refusal | null = refusal(state, request, field);
+  if (refused) throw new DomainError(refused.code, refused.message, refused.field ? { field: refused.field } : undefined);
+}

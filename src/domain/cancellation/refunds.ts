@@ -1,0 +1,128 @@
+/**
+ * A refund is a two-phase ledger entry, so racing refunds can never exceed the amount, a processor
+ * failure never leaves money half-recorded, and a crash loses nothing:
+ * (1) `reserveRefund`, in the asker's transaction: reserves the amount on the booking and inserts a
+ *     `pending` refund carrying its effect (cancellations, the asker's bookkeeping), so it can be
+ *     settled later without the request that asked;
+ * (2) `askProcessor`, outside any transaction, with the refund's id as idempotency key: asking again
+ *     (a retried request, the reconciler) returns the first answer and never refunds twice;
+ * (3) `settleAnswer`, one transaction: `succeeded` and its stored effect applied, or `failed` and the
+ *     amount given back; only while the refund is still `pending`, so a refund is never settled twice.
+ *     No answer (a timeout, a network error) settles nothing: the refund stays `pending`, reserved.
+ * The asker runs 2 and 3 right away (`completeRefund`); a refund cut off before 3 (a crash, no answer)
+ * is finished by the reconciler (refund-reconciler.ts) through the same 2 and 3.
+ */
+import { randomUUID } from 'node:crypto';
+import { inTransaction, type Db } from '../../db/sqlite/client.ts';
+import type { RefundEffectJson } from '../shared/json-types.ts';
+import { releaseRefundAmount, reserveRefundAmount } from '../../db/sqlite/stores/cancellation/cancellation.ts';
+import { findRefund, insertPendingRefund, recordUnansweredAttempt, settleRefund, type RefundRow, type RefundStatus } from '../../db/sqlite/stores/cancellation/refunds.ts';
+import { applyEffect, readState } from './effects.ts';
+import { settleCartOfIntent } from '../payments/cart-settlement.ts';
+import type { Deps } from '../shared/deps.ts';
+import { DomainError } from '../shared/errors.ts';
+import { notify, type RefundOutcome } from '../shared/observer.ts';
+import { ProcessorError } from '../payments/processor.ts';
+
+export type RefundEffect = RefundEffectJson;
+
+/** A refund whose amount phase 1 reserved on the booking (a `pending` ledger row). */
+export interface ReservedRefund {
+  refundId: string;
+  bookingId: string;
+  amountMinor: number;
+  intentReference: string;
+  currency: string;
+  effect: RefundEffect;
+}
+
+/**
+ * Phase 1, inside the caller's transaction (so it commits with whatever decided it): reserves
+ * `amountMinor` on the booking and records a `pending` refund with its effect. `id`: the refund's id
+ * when the caller derives it (a request's run ids), random otherwise. REFUND_EXCEEDS_BALANCE when the
+ * refunded total would exceed the amount.
+ */
+export function reserveRefund(
+  tx: Db,
+  booking: { id: string; intentReference: string; currency: string },
+  refund: { amountMinor: number; effect: RefundEffect; at: string; id?: string },
+): ReservedRefund {
+  const refundId = refund.id ?? randomUUID();
+  if (!reserveRefundAmount(tx, booking.id, refund.amountMinor, refund.at)) throw new DomainError('REFUND_EXCEEDS_BALANCE', 'The refund exceeds the balance');
+  insertPendingRefund(tx, { id: refundId, bookingId: booking.id, amountMinor: refund.amountMinor, effect: refund.effect, at: refund.at });
+  return { refundId, bookingId: booking.id, amountMinor: refund.amountMinor, intentReference: booking.intentReference, currency: booking.currency, effect: refund.effect };
+}
+
+/** A stored pending refund, to settle it without the request that reserved it. */
+export function reservedRefundOf(row: RefundRow & { intentReference: string }): ReservedRefund {
+  return { refundId: row.id, bookingId: row.bookingId, amountMinor: row.amountMinor, intentReference: row.intentReference, currency: row.currency, effect: row.effect };
+}
+
+export type ProcessorAnswer = { kind: 'refunded'; reference: string } | { kind: 'declined' } | { kind: 'unknown'; error: string };
+
+/** Phase 2: asks the processor, outside any transaction, with the refund's id as idempotency key. */
+export async function askProcessor(deps: Deps, refund: ReservedRefund): Promise<ProcessorAnswer> {
+  try {
+    const { reference } = await deps.payments.refund({
+      intentReference: refund.intentReference,
+      amountMinor: refund.amountMinor,
+      currency: refund.currency,
+      idempotencyKey: refund.refundId,
+    });
+    return { kind: 'refunded', reference };
+  } catch (error) {
+    if (error instanceof ProcessorError) return { kind: 'declined' };
+    // Anything else (a timeout, a dropped connection): the processor may have refunded, or not.
+    return { kind: 'unknown', error: (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 200) };
+  }
+}
+
+/**
+ * Phase 3: records `answer` and returns the refund's status afterwards (`pending` after no answer;
+ * the status someone else settled it to, when they were first). `nextAttemptAt`: when the reconciler
+ * should ask again after no answer (left as it is when undefined). The observer hears of every answer
+ * this process got, but of a settlement only when this call made it.
+ */
+export function settleAnswer(deps: Deps, refund: ReservedRefund, answer: ProcessorAnswer, nextAttemptAt?: string): RefundStatus {
+  const at = deps.now().toISOString();
+  const report = (outcome: RefundOutcome) =>
+    notify(deps.observer, (o) => o.refundFinished?.({ outcome, amountMinor: refund.amountMinor, currency: refund.currency }));
+  if (answer.kind === 'unknown') {
+    recordUnansweredAttempt(deps.db, refund.refundId, { error: answer.error, nextAttemptAt, at });
+    report('unknown');
+  } else if (inTransaction(deps.db, (tx) => settle(tx, deps, refund, answer, at))) {
+    report(answer.kind === 'refunded' ? 'succeeded' : 'declined');
+    return answer.kind === 'refunded' ? 'succeeded' : 'failed';
+  }
+  return findRefund(deps.db, refund.refundId)?.status ?? 'pending';
+}
+
+function settle(tx: Db, deps: Deps, refund: ReservedRefund, answer: Exclude<ProcessorAnswer, { kind: 'unknown' }>, at: string): boolean {
+  if (answer.kind === 'declined') {
+    if (!settleRefund(tx, refund.refundId, 'failed', null, at)) return false;
+    releaseRefundAmount(tx, refund.bookingId, refund.amountMinor, at);
+    return true;
+  }
+  if (!settleRefund(tx, refund.refundId, 'succeeded', answer.reference, at)) return false;
+  const { cancel, participantIds, also } = refund.effect;
+  const request = { cancel, participantIds, refundMinor: refund.amountMinor };
+  applyEffect(tx, readState(tx, refund.bookingId), request, at, true, deps.waitlistOfferTtlSeconds);
+  if (also?.kind === 'settle-cart') settleCartOfIntent(tx, also.intentId, at);
+  return true;
+}
+
+export const refundDeclined = () => new DomainError('PAYMENT_PROCESSOR_ERROR', 'The payment processor declined the refund; nothing was changed');
+
+export const refundUnanswered = (refundId: string) =>
+  new DomainError('PAYMENT_PROCESSOR_ERROR', 'The payment processor did not answer; the refund stays pending until reconciled', { refundId });
+
+/**
+ * Phases 2 and 3 for the asker, right after phase 1: returns once the refund succeeded (its effect
+ * applied); PAYMENT_PROCESSOR_ERROR when it was declined (nothing changed) or got no answer (it stays
+ * pending, its amount reserved, until the reconciler settles it).
+ */
+export async function completeRefund(deps: Deps, refund: ReservedRefund): Promise<void> {
+  const status = settleAnswer(deps, refund, await askProcessor(deps, refund));
+  if (status === 'failed') throw refundDeclined();
+  if (status === 'pending') throw refundUnanswered(refund.refundId);
+}

@@ -1,0 +1,101 @@
+/**
+ * The booking state rules of cancellation and refunds, as pure functions of a booking's state and one
+ * cancel item. The transactions in cancellation.ts read the state, ask these rules, and write the answer.
+ */
+import type { ErrorCode } from '../shared/errors.ts';
+
+export type BookingStatus = 'processing' | 'confirmed' | 'failed' | 'cancelled' | 'refunded';
+
+export interface BookingState {
+  status: BookingStatus;
+  amountMinor: number;
+  /** Includes the amounts of pending refunds (reserved) and of the refund being settled. */
+  amountRefundedMinor: number;
+  /** Whether the guest's money was captured: the booking's payment intent succeeded. */
+  paid: boolean;
+  /** Pending refunds other than the one being settled; the booking is refunded only once all settled. */
+  otherPendingRefunds: number;
+  participants: ReadonlyArray<{ id: string; cancelledAt: string | null }>;
+}
+
+/** One item of a cancel request, with the refund amount already in minor units. */
+export interface CancelRequest {
+  cancel: boolean;
+  /** Participants to cancel; when given, only these are cancelled (even with `cancel: true`). */
+  participantIds: readonly string[] | null;
+  refundMinor: number | null;
+}
+
+export interface Refusal {
+  code: ErrorCode;
+  message: string;
+  field?: string;
+}
+
+/** Statuses whose active participants count against the session's capacity. */
+export const holdsPlaces = (status: BookingStatus) => status === 'processing' || status === 'confirmed';
+
+const isTerminal = (status: BookingStatus) => status === 'failed' || status === 'cancelled' || status === 'refunded';
+
+/**
+ * Why `request` cannot apply to the booking as it stands, or null. `field` is the item's path in the
+ * request (`bookings.3`), used to name a participant id that is not the booking's.
+ */
+export function refusal(state: BookingState, request: CancelRequest, field: string): Refusal | null {
+  if (state.status === 'failed') {
+    return { code: 'BOOKING_NOT_CANCELLABLE', message: 'The booking failed: there is nothing to cancel or refund' };
+  }
+  const own = new Set(state.participants.map((p) => p.id));
+  const stranger = (request.participantIds ?? []).findIndex((id) => !own.has(id));
+  if (stranger >= 0) {
+    const at = `${field}.participants.${stranger}`;
+    return {
+      code: 'PARTICIPANT_NOT_IN_BOOKING',
+      message: `${at}: participant ${request.participantIds![stranger]} is not part of this booking`,
+      field: at,
+    };
+  }
+  if (request.refundMinor === null) return null;
+  if (state.status === 'processing' || !state.paid) {
+    return { code: 'BOOKING_NOT_PAID', message: 'Nothing was paid for this booking, so nothing can be refunded' };
+  }
+  if (state.amountRefundedMinor + request.refundMinor > state.amountMinor) {
+    return {
+      code: 'REFUND_EXCEEDS_BALANCE',
+      message: 'The refund would take the refunded total above the booking amount',
+      field: `${field}.refundAmount`,
+    };
+  }
+  return null;
+}
+
+export interface CancellationEffect {
+  /** Active participants to mark cancelled. */
+  cancelParticipantIds: string[];
+  /** Places to give back to the session. */
+  releasePlaces: number;
+  status: BookingStatus;
+}
+
+/**
+ * What an accepted request does to the booking. With a refund, `state` is read after the refund
+ * succeeded (its amount counted in `amountRefundedMinor`). Cancelling a cancelled or refunded booking
+ * changes nothing; the booking is refunded once the refunded total reaches the amount and no other
+ * refund is still pending (one of them may yet fail and give its amount back).
+ */
+export function cancellationEffect(state: BookingState, request: CancelRequest): CancellationEffect {
+  const active = state.participants.filter((p) => p.cancelledAt === null).map((p) => p.id);
+  let cancelIds: string[] = [];
+  let status = state.status;
+  if (!isTerminal(state.status)) {
+    const listed = request.participantIds ? new Set(request.participantIds) : null;
+    if (listed) cancelIds = active.filter((id) => listed.has(id));
+    else if (request.cancel) cancelIds = active;
+    if (listed ? cancelIds.length === active.length : request.cancel) status = 'cancelled';
+  }
+  const fullyRefunded =
+    request.refundMinor !== null && state.amountRefundedMinor === state.amountMinor && state.otherPendingRefunds === 0;
+  if (fullyRefunded && (status === 'confirmed' || status === 'cancelled')) status = 'refunded';
+  const releasePlaces = !holdsPlaces(state.status) ? 0 : holdsPlaces(status) ? cancelIds.length : active.length;
+  return { cancelParticipantIds: cancelIds, releasePlaces, status };
+}

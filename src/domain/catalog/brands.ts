@@ -1,0 +1,124 @@
+import { actingBrand } from '../../auth/principal.ts';
+import {
+  findBrand,
+  findCancellationPolicy,
+  findReschedulePolicy,
+  type BrandRow,
+  type CancellationPolicyRow,
+  type ReschedulePolicyRow,
+} from '../../db/sqlite/stores/catalog/brands.ts';
+import type { DesignElement, PaymentMethodFlags, TemplateElement } from '../shared/json-types.ts';
+import type { CallerDeps, Deps } from '../shared/deps.ts';
+import { notFound } from '../shared/errors.ts';
+
+export interface CancellationPolicy {
+  id: string;
+  name: string;
+  description: string;
+  fullRefundHoursBefore: number | null;
+  lateRefundPercent: number;
+}
+
+export interface ReschedulePolicy {
+  id: string;
+  name: string;
+  description: string;
+  allowedHoursBefore: number;
+  maxReschedules: number;
+}
+
+/** The spec's BrandSettings, plus the related resources asked for with `include`. */
+export interface BrandSettings {
+  id: string;
+  name: string;
+  brandEmail: string;
+  countryCode: string;
+  isLimited: boolean;
+  designElement: DesignElement;
+  templateElement: TemplateElement;
+  features: { active: string[]; updatedAt: string; hostsLimit: number };
+  promotion: { exclusiveTag: string };
+  customStyle: string;
+  paymentPlatform: BrandRow['paymentPlatform'];
+  shouldValidateComplimentaryBooking: { roomCharge: boolean; memberCharge: boolean };
+  currency: string;
+  serviceVersion: BrandRow['serviceVersion'];
+  products: BrandRow['products'];
+  paymentMethods: PaymentMethodFlags;
+  cancellationPolicyId: string | null;
+  reschedulePolicyId: string | null;
+  cancellationPolicy?: CancellationPolicy | null;
+  reschedulePolicy?: ReschedulePolicy | null;
+}
+
+/** Related resources the brand settings operation can embed. */
+export const brandSettingsIncludes = ['cancellationPolicy', 'reschedulePolicy'] as const;
+export type BrandSettingsInclude = (typeof brandSettingsIncludes)[number];
+
+export function toBrandSettings(brand: BrandRow): BrandSettings {
+  return {
+    id: brand.id,
+    name: brand.name,
+    brandEmail: brand.brandEmail,
+    countryCode: brand.countryCode,
+    isLimited: brand.isLimited,
+    designElement: brand.designElement,
+    templateElement: brand.templateElement,
+    features: { active: brand.featuresActive, updatedAt: brand.featuresUpdatedAt, hostsLimit: brand.hostsLimit },
+    promotion: { exclusiveTag: brand.promotionExclusiveTag },
+    customStyle: brand.customStyle,
+    paymentPlatform: brand.paymentPlatform,
+    shouldValidateComplimentaryBooking: { roomCharge: brand.validateRoomCharge, memberCharge: brand.validateMemberCharge },
+    currency: brand.currency,
+    serviceVersion: brand.serviceVersion,
+    products: brand.products,
+    paymentMethods: brand.paymentMethods,
+    cancellationPolicyId: brand.cancellationPolicyId,
+    reschedulePolicyId: brand.reschedulePolicyId,
+  };
+}
+
+const toCancellationPolicy = (row: CancellationPolicyRow): CancellationPolicy => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  fullRefundHoursBefore: row.fullRefundHoursBefore,
+  lateRefundPercent: row.lateRefundPercent,
+});
+
+const toReschedulePolicy = (row: ReschedulePolicyRow): ReschedulePolicy => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  allowedHoursBefore: row.allowedHoursBefore,
+  maxReschedules: row.maxReschedules,
+});
+
+/** A brand's row, once the caller is known to act for it. */
+export function loadBrand(deps: CallerDeps, brandId: string): BrandRow {
+  const id = actingBrand(deps.principal, brandId);
+  const brand = findBrand(deps.db, id);
+  if (!brand) throw notFound('Brand', id);
+  return brand;
+}
+
+export async function getBrandSettings(
+  deps: CallerDeps,
+  input: { brandId: string; include?: readonly BrandSettingsInclude[] },
+): Promise<BrandSettings> {
+  const settings = toBrandSettings(loadBrand(deps, input.brandId));
+  const include = new Set(input.include ?? []);
+  if (include.has('cancellationPolicy')) settings.cancellationPolicy = await getCancellationPolicy(deps, settings.cancellationPolicyId);
+  if (include.has('reschedulePolicy')) settings.reschedulePolicy = await getReschedulePolicy(deps, settings.reschedulePolicyId);
+  return settings;
+}
+
+export async function getCancellationPolicy(deps: Deps, id: string | null): Promise<CancellationPolicy | null> {
+  const row = id ? findCancellationPolicy(deps.db, id) : undefined;
+  return row ? toCancellationPolicy(row) : null;
+}
+
+export async function getReschedulePolicy(deps: Deps, id: string | null): Promise<ReschedulePolicy | null> {
+  const row = id ? findReschedulePolicy(deps.db, id) : undefined;
+  return row ? toReschedulePolicy(row) : null;
+}

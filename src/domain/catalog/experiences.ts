@@ -1,0 +1,158 @@
+import {
+  findCategory,
+  findExperienceRow,
+  mediaOfExperience,
+  priceTiersOfExperience,
+  taxesOfExperience,
+  translationsOfExperience,
+  vibesOfExperience,
+  type ExperienceMediaRow,
+  type ExperienceRow,
+  type NamedRow,
+} from '../../db/sqlite/stores/catalog/experiences.ts';
+import { findHostsByIds } from '../../db/sqlite/stores/catalog/hosts.ts';
+import type { ImageRef, IntegrationMeta } from '../shared/json-types.ts';
+import type { BrandRow } from '../../db/sqlite/stores/catalog/brands.ts';
+import { loadBrand } from './brands.ts';
+import type { CallerDeps } from '../shared/deps.ts';
+import { notFound } from '../shared/errors.ts';
+import { toHost, type Host } from './hosts.ts';
+import { pickTranslation } from '../shared/locale.ts';
+import { toDecimal } from '../shared/money.ts';
+import { ratingsByExperience, type Ratings } from './ratings.ts';
+
+/** The spec's Experience resource. Optional fields are absent (not null) when they have no value. */
+export interface Experience {
+  id: string;
+  title: string;
+  slug: string;
+  headline: string;
+  description: string;
+  vibes: NamedRow[];
+  category: NamedRow;
+  location: { longitude: number; latitude: number; name: string; timezoneId: string; additionalInfo: string };
+  maxParticipantsCount: number;
+  sessionDurationMinutes: number;
+  currency: string;
+  coverPicture: ImageRef;
+  pictures: ImageRef[];
+  medias: ImageRef[];
+  bookingAvailabilityMode: ExperienceRow['bookingAvailabilityMode'];
+  providedItems: string[];
+  healthAndSafety: string;
+  isExclusive: boolean;
+  isBookable: boolean;
+  isUnlisted: boolean;
+  type: string;
+  hostedBy: Host;
+  paymentMethods: string[];
+  priceTiers: Array<{ name: string; price: number }>;
+  /** `amount` is the tax rate in percent (2300 basis points -> 23). */
+  taxes: Array<{ name: string; amount: number }>;
+  integrationMeta: IntegrationMeta[];
+  ratings?: Ratings;
+  externalField?: { type: string; value: string };
+  minimumRequiredToBook?: number;
+  maximumAllowedToBook?: number;
+  displayedCapacity?: number;
+  cancellationPolicyId?: string;
+}
+
+/** The experience row when the caller may act for `brandId` and the experience is that brand's. */
+export function loadExperienceOfBrand(deps: CallerDeps, brandId: string, experienceId: string): { brand: BrandRow; row: ExperienceRow } | null {
+  const brand = loadBrand(deps, brandId);
+  const row = findExperienceRow(deps.db, experienceId);
+  return row && row.brandId === brand.id ? { brand, row } : null;
+}
+
+/** Picture shape of the spec: rendition name (`original`, `480w`) -> URL. */
+const toPicture = (media: ExperienceMediaRow): ImageRef => ({
+  id: media.id,
+  uri: Object.fromEntries(media.renditions.map((r) => [r.resolution, r.url])),
+});
+
+/**
+ * Basis points to percent: 650 -> 6.5, 2300 -> 23. A rate, not money; one correctly rounded division
+ * gives the double nearest the exact two-decimal value, so it prints exactly.
+ */
+const basisPointsToPercent = (basisPoints: number) => basisPoints / 100;
+
+/** Optional fields of the spec: present only when they hold a value. */
+function optionalFields(row: ExperienceRow, ratings: Ratings | undefined): Partial<Experience> {
+  const fields: Partial<Experience> = {};
+  if (ratings) fields.ratings = ratings;
+  if (row.externalFieldType !== null && row.externalFieldValue !== null) {
+    fields.externalField = { type: row.externalFieldType, value: row.externalFieldValue };
+  }
+  if (row.minimumRequiredToBook !== null) fields.minimumRequiredToBook = row.minimumRequiredToBook;
+  if (row.maximumAllowedToBook !== null) fields.maximumAllowedToBook = row.maximumAllowedToBook;
+  if (row.displayedCapacity !== null) fields.displayedCapacity = row.displayedCapacity;
+  if (row.cancellationPolicyId !== null) fields.cancellationPolicyId = row.cancellationPolicyId;
+  return fields;
+}
+
+async function toExperience(deps: CallerDeps, brand: BrandRow, row: ExperienceRow, language: string | undefined): Promise<Experience> {
+  const text = pickTranslation(translationsOfExperience(deps.db, row.id), language) ?? row;
+  const media = mediaOfExperience(deps.db, row.id);
+  const cover = media.find((m) => m.role === 'cover');
+  // The schema promises exactly one cover per experience; without it the record is broken, not absent.
+  if (!cover) throw new Error(`Experience ${row.id} has no cover picture`);
+  const category = findCategory(deps.db, row.categoryId);
+  const [host] = findHostsByIds(deps.db, [row.hostId]);
+  if (!category || !host) throw new Error(`Experience ${row.id} references a missing category or host`);
+  const ratings = (await ratingsByExperience(deps, [row.id])).get(row.id);
+  return {
+    id: row.id,
+    title: text.title,
+    slug: row.slug,
+    headline: text.headline,
+    description: text.description,
+    vibes: vibesOfExperience(deps.db, row.id),
+    category,
+    location: {
+      longitude: Number(row.longitude),
+      latitude: Number(row.latitude),
+      name: row.locationName,
+      timezoneId: row.timezoneId,
+      additionalInfo: row.locationAdditionalInfo,
+    },
+    maxParticipantsCount: row.maxParticipantsCount,
+    sessionDurationMinutes: row.sessionDurationMinutes,
+    currency: brand.currency,
+    coverPicture: toPicture(cover),
+    pictures: media.filter((m) => m.role === 'picture').map(toPicture),
+    medias: media.map(toPicture),
+    bookingAvailabilityMode: row.bookingAvailabilityMode,
+    providedItems: row.providedItems,
+    healthAndSafety: text.healthAndSafety,
+    isExclusive: row.isExclusive,
+    isBookable: row.isBookable,
+    isUnlisted: row.isUnlisted,
+    type: row.type,
+    hostedBy: toHost(host),
+    paymentMethods: row.paymentMethods,
+    priceTiers: priceTiersOfExperience(deps.db, row.id).map((t) => ({ name: t.name, price: toDecimal(t.priceMinor, brand.currency) })),
+    taxes: taxesOfExperience(deps.db, row.id).map((t) => ({ name: t.name, amount: basisPointsToPercent(t.rateBasisPoints) })),
+    integrationMeta: row.integrationMeta,
+    ...optionalFields(row, ratings),
+  };
+}
+
+export interface ExperienceInput {
+  brandId: string;
+  experienceId: string;
+  /** BCP 47 tag for title, headline, description and health-and-safety text; base text when untranslated. */
+  language?: string | null;
+}
+
+/** An experience of the brand (listed or not), or null when there is none with that id in the brand. */
+export async function findExperience(deps: CallerDeps, input: ExperienceInput): Promise<Experience | null> {
+  const found = loadExperienceOfBrand(deps, input.brandId, input.experienceId);
+  return found ? toExperience(deps, found.brand, found.row, input.language ?? undefined) : null;
+}
+
+export async function getExperience(deps: CallerDeps, input: ExperienceInput): Promise<Experience> {
+  const experience = await findExperience(deps, input);
+  if (!experience) throw notFound('Experience', input.experienceId);
+  return experience;
+}

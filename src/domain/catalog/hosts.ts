@@ -1,0 +1,36 @@
+import { findHostsByIds, listHostsOfBrand, type HostRow } from '../../db/sqlite/stores/catalog/hosts.ts';
+import type { ImageRef } from '../shared/json-types.ts';
+import { loadBrand } from './brands.ts';
+import type { CallerDeps, Deps } from '../shared/deps.ts';
+
+/** The spec's `hostedBy` shape. */
+export interface Host {
+  id: string;
+  profilePicture: ImageRef;
+  firstName: string;
+  lastName: string;
+  emailAddress: string;
+  description: string;
+  allowOverlappingBookings: boolean;
+}
+
+export const toHost = (row: HostRow): Host => ({
+  id: row.id,
+  profilePicture: row.profilePicture,
+  firstName: row.firstName,
+  lastName: row.lastName,
+  emailAddress: row.emailAddress,
+  description: row.description,
+  allowOverlappingBookings: row.allowOverlappingBookings,
+});
+
+export async function listHosts(deps: CallerDeps, input: { brandId: string }): Promise<Host[]> {
+  const brand = loadBrand(deps, input.brandId);
+  return listHostsOfBrand(deps.db, brand.id).map(toHost);
+}
+
+/** Hosts by id, in the order asked (null for unknown ids): the batch function of a DataLoader. */
+export async function hostsByIds(deps: Deps, ids: readonly string[]): Promise<Array<Host | null>> {
+  const byId = new Map(findHostsByIds(deps.db, ids).map((row) => [row.id, toHost(row)]));
+  return ids.map((id) => byId.get(id) ?? null);
+}

@@ -1,0 +1,21 @@
+import { reviewStatsOf } from '../../db/sqlite/stores/catalog/review-stats.ts';
+import type { Deps } from '../shared/deps.ts';
+
+/** The spec's `ratings`: averages rounded to one decimal (4.666 -> 4.7) and the review count. */
+export interface Ratings {
+  rating: number;
+  recommendability: number;
+  total: number;
+}
+
+const oneDecimal = (value: number) => Math.round(value * 10) / 10;
+
+/** Ratings per experience id, for experiences that have at least one review. */
+export async function ratingsByExperience(deps: Deps, experienceIds: readonly string[]): Promise<Map<string, Ratings>> {
+  return new Map(
+    reviewStatsOf(deps.db, experienceIds).map((row) => [
+      row.experienceId,
+      { rating: oneDecimal(row.averageRating), recommendability: oneDecimal(row.averageRecommendability), total: row.total },
+    ]),
+  );
+}

@@ -1,0 +1,134 @@
+import { canSee } from '../../auth/principal.ts';
+import type { ImageRef } from '../shared/json-types.ts';
+import {
+  findReviewedExperience,
+  findReviewsAfterKey,
+  findReviewsByRank,
+  type PersonRow,
+  type ReviewKey,
+  type ReviewPageRow,
+  type ReviewedExperienceRow,
+} from '../../db/sqlite/stores/catalog/reviews.ts';
+import type { CallerDeps } from '../shared/deps.ts';
+import { notFound, invalid } from '../shared/errors.ts';
+import {
+  decodeCursor,
+  connection,
+  encodeCursor,
+  numberedPages,
+  pageNumber,
+  pageSize,
+  type Edge,
+  type NumberedPages,
+  type PageInfo,
+} from '../shared/pagination.ts';
+
+/** The spec's Person: a reviewer or the host who led the reviewed session. */
+export interface Person {
+  id: string;
+  firstName: string;
+  lastName: string;
+  fullName: string;
+  emailAddress: string;
+  phoneNumber: string;
+  profilePicture: ImageRef;
+}
+
+/** The spec's Review. */
+export interface Review {
+  id: string;
+  rating: number;
+  recommendability: number;
+  text: string;
+  reviewer: Person;
+  reviewedAt: string;
+  experience: { id: string; title: string };
+  hostedBy: Person;
+  experiencedDate: string;
+}
+
+/** One numbered page of reviews, newest first. */
+export interface ReviewPage {
+  items: Review[];
+  /** The page size used (the default when none was asked for). */
+  limit: number;
+  pages: NumberedPages;
+}
+
+export interface ReviewConnection {
+  edges: Array<Edge<Review>>;
+  pageInfo: PageInfo;
+  totalCount: number;
+}
+
+const toPerson = (row: PersonRow): Person => ({ ...row, fullName: `${row.firstName} ${row.lastName}` });
+
+const toReview = (row: ReviewPageRow, experience: ReviewedExperienceRow): Review => ({
+  id: row.id,
+  rating: row.rating,
+  recommendability: row.recommendability,
+  text: row.text,
+  reviewer: toPerson(row.reviewer),
+  reviewedAt: row.reviewedAt,
+  experience: { id: experience.id, title: experience.title },
+  hostedBy: toPerson(row.host),
+  experiencedDate: row.experiencedDate,
+});
+
+/** The experience, when the caller may see it; another brand's experience is NOT_FOUND, never FORBIDDEN. */
+function visibleExperience(deps: CallerDeps, experienceId: string): ReviewedExperienceRow {
+  const experience = findReviewedExperience(deps.db, experienceId);
+  if (!experience || !canSee(deps.principal, experience.brandId)) throw notFound('Experience', experienceId);
+  return experience;
+}
+
+/**
+ * Page `page` of an experience's reviews, `limit` per page, newest first. Page N is one seek on the
+ * dense rank (ranks (N-1)*limit+1 .. N*limit); a page past the end is empty with the same links.
+ */
+export async function listExperienceReviews(
+  deps: CallerDeps,
+  input: { experienceId: string; page?: number | null; limit?: number | null },
+): Promise<ReviewPage> {
+  const page = pageNumber(input.page, 'page');
+  const limit = pageSize(input.limit, 'limit');
+  const experience = visibleExperience(deps, input.experienceId);
+  const skipped = (page - 1) * limit;
+  const rows = skipped < experience.total ? findReviewsByRank(deps.db, experience.id, skipped, limit) : [];
+  return { items: rows.map((row) => toReview(row, experience)), limit, pages: numberedPages(page, limit, experience.total) };
+}
+
+const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+const reviewCursor = (row: ReviewPageRow) => encodeCursor([row.reviewedAt, row.id]);
+
+function reviewKey(cursor: string, field: string): ReviewKey {
+  const [reviewedAt = '', id = ''] = decodeCursor(cursor, 2, field);
+  if (!isoInstant.test(reviewedAt) || id === '') throw invalid(field, `${field} is not a cursor issued by this API`);
+  return { reviewedAt, id };
+}
+
+/**
+ * Relay connection over an experience's reviews, newest first: `first` after the `after` cursor.
+ * Cursors hold (reviewedAt, id), so reviews written while a client pages never shift what it sees next.
+ */
+export async function experienceReviewConnection(
+  deps: CallerDeps,
+  input: { experienceId: string; first?: number | null; after?: string | null },
+): Promise<ReviewConnection> {
+  const first = pageSize(input.first, 'first');
+  const after = input.after == null ? null : reviewKey(input.after, 'after');
+  const experience = visibleExperience(deps, input.experienceId);
+  const rows = findReviewsAfterKey(deps.db, experience.id, after, first);
+  const head = rows[0];
+  const tail = rows[rows.length - 1];
+  const edges = rows.map((row) => ({ cursor: reviewCursor(row), node: toReview(row, experience) }));
+  return {
+    ...connection(edges, {
+      // Ranks are dense and newest-first, so they tell what lies on either side of the page.
+      hasNextPage: tail ? tail.rank < experience.total : false,
+      hasPreviousPage: head ? head.rank > 1 : after !== null && experience.total > 0,
+    }),
+    totalCount: experience.total,
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * Checkout (spec operation 4): price a cart and, unless only a quote is asked for, hold its places and
+ * open a payment intent. Orchestration only; the rules live in checkout-items.ts (per item),
+ * checkout-purchaser.ts (who pays, and their answers) and checkout-write.ts (the transaction).
+ *
+ * The processor's intent is created first, outside any transaction (nothing may be awaited inside
+ * one). When the transaction then fails (places taken meanwhile, a code taken), that intent is
+ * abandoned: its secret was never shown to anyone, so nobody can pay it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { BrandRow } from '../../db/sqlite/stores/catalog/brands.ts';
+import { holdsOfCart } from '../../db/sqlite/stores/checkout/checkout.ts';
+import { loadBrand } from '../catalog/brands.ts';
+import { checkCheckoutShape, type CreatePaymentIntentInput } from './input.ts';
+import { prepareItem, type CartContext, type PreparedItem } from './items.ts';
+import { answersOfItem, purchaserOf } from './purchaser.ts';
+import { writeCheckout } from './write.ts';
+import type { CallerDeps, Deps } from '../shared/deps.ts';
+import { DomainError } from '../shared/errors.ts';
+import { toDecimal } from '../shared/money.ts';
+import { sumTotals } from './pricing.ts';
+import { customQuestionsByExperience } from '../questions/questions.ts';
+
+export type { CreatePaymentIntentInput } from './input.ts';
+
+export interface PaymentIntentResult {
+  /** What the guest pays, in the brand's currency. */
+  totalNetAmount: number;
+  /** The client confirms the payment with it; absent for quotes and for carts that cost nothing. */
+  paymentIntentSecret?: string;
+  brandId: string;
+  /** The cart checked out; null for a quote (nothing was written). */
+  cartId: string | null;
+}
+
+/** Every item checked and priced, in order; the first problem is thrown. */
+async function prepareItems(deps: CallerDeps, brand: BrandRow, input: CreatePaymentIntentInput, now: Date): Promise<PreparedItem[]> {
+  const experienceIds = input.data.map((item) => item.experienceId);
+  const distinct = [...new Set(experienceIds)];
+  const lists = await customQuestionsByExperience(deps, distinct);
+  const questions = new Map(distinct.map((id, k) => [id, lists[k] ?? []]));
+  const questionIds = experienceIds.map((id) => (questions.get(id) ?? []).map((q) => q.customQuestionId));
+  const otherItemQuestionIds = (index: number) => new Set(questionIds.flatMap((ids, j) => (j === index ? [] : ids)));
+
+  const holds = holdsOfCart(deps.db, brand.id, input.cartId, now.toISOString());
+  const ctx: CartContext = {
+    db: deps.db,
+    brand,
+    cartId: input.cartId,
+    now,
+    // A new checkout of this cart gives its current holds back first: they count as free here.
+    placesAsked: new Map(holds.places.map((held) => [held.sessionId, -held.count])),
+    creditUsed: new Map(holds.credits.map((held) => [held.creditCodeId, -held.amountMinor])),
+  };
+  return input.data.map((item, index) =>
+    prepareItem(ctx, item, index, (experience) => answersOfItem(input, index, questions.get(experience.id) ?? [], otherItemQuestionIds(index))),
+  );
+}
+
+async function openIntent(deps: Deps, brand: BrandRow, cartId: string, amountMinor: number) {
+  try {
+    const intent = await deps.payments.createIntent({
+      amountMinor,
+      currency: brand.currency,
+      idempotencyKey: randomUUID(),
+      metadata: { cartId, brandId: brand.id },
+    });
+    return { processor: deps.payments.name, ...intent };
+  } catch (error) {
+    throw new DomainError('PAYMENT_PROCESSOR_ERROR', 'The payment processor could not open a payment intent; nothing was held, try again', {
+      reason: error instanceof Error ? error.name : 'unknown',
+    });
+  }
+}
+
+/**
+ * Prices the cart; then, unless `getOnlyTotalNetAmount`, creates one `processing` booking per item
+ * holding its places for `deps.holdTtlSeconds`, with a payment intent whose secret is returned. A
+ * cart costing nothing is confirmed (and paid) at once. Posting again for an unpaid cart replaces its
+ * bookings; a paid cart is CART_ALREADY_PAID.
+ */
+export async function createPaymentIntent(deps: CallerDeps, input: CreatePaymentIntentInput): Promise<PaymentIntentResult> {
+  const brand = loadBrand(deps, input.brandId);
+  checkCheckoutShape(input);
+  const now = deps.now();
+  const items = await prepareItems(deps, brand, input, now);
+  const totalMinor = sumTotals(items.map((item) => item.pricing));
+  const totalNetAmount = toDecimal(totalMinor, brand.currency);
+  if (input.getOnlyTotalNetAmount) return { totalNetAmount, brandId: brand.id, cartId: null };
+
+  const intent = totalMinor > 0 ? await openIntent(deps, brand, input.cartId, totalMinor) : null;
+  writeCheckout(deps.db, {
+    brand,
+    cartId: input.cartId,
+    items,
+    purchaser: purchaserOf(input),
+    totalMinor,
+    intent,
+    // Holds run from when they are taken, after the processor answered.
+    now: deps.now(),
+    holdTtlSeconds: deps.holdTtlSeconds,
+    waitlistOfferTtlSeconds: deps.waitlistOfferTtlSeconds,
+  });
+  return { totalNetAmount, ...(intent ? { paymentIntentSecret: intent.clientSecret } : {}), brandId: brand.id, cartId: input.cartId };
+}

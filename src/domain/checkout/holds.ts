@@ -1,0 +1,94 @@
+/**
+ * Holds: a `processing` booking keeps its places (and the credit it redeemed) until it is paid or its
+ * hold lapses. Lapsed holds are released by checkout transactions (before they count places) and by a
+ * timer; since the state lives in the database, a restarted process simply carries on.
+ */
+import { inTransaction, type Db } from '../../db/sqlite/client.ts';
+import {
+  cancelIntentsWithoutHolds,
+  lapsedHolds,
+  markBookingsFailed,
+  processingBookings,
+  returnCreditRedemptions,
+  type HeldBooking,
+} from '../../db/sqlite/stores/checkout/holds.ts';
+import { recordBookingEvents } from '../bookings/booking-events.ts';
+import { expireDueOffers, releaseSessionPlaces } from '../waitlists/offers.ts';
+
+function placesBySession(held: readonly HeldBooking[]): Map<string, number> {
+  const places = new Map<string, number>();
+  for (const booking of held) places.set(booking.sessionId, (places.get(booking.sessionId) ?? 0) + booking.places);
+  return places;
+}
+
+/**
+ * Each of `bookingIds` still `processing` becomes `failed` (recording `booking.failed`): its places go
+ * back to the session and its credit redemptions to their codes. Returns the ids actually failed
+ * (others had moved on). Payment intents are left to the caller. Call inside a transaction (`db` is
+ * the transaction).
+ */
+export function failProcessingBookings(db: Db, bookingIds: readonly string[], now: Date, offerTtlSeconds: number, deferOffersTo?: Set<string>): string[] {
+  return failHeld(db, processingBookings(db, bookingIds), now, offerTtlSeconds, deferOffersTo);
+}
+
+/** The freed places go to the sessions' waitlists first (`releaseSessionPlaces`, which `deferOffersTo` is passed to). */
+function failHeld(db: Db, held: readonly HeldBooking[], now: Date, offerTtlSeconds: number, deferOffersTo?: Set<string>): string[] {
+  if (held.length === 0) return [];
+  const ids = held.map((booking) => booking.id);
+  markBookingsFailed(db, ids, now.toISOString());
+  recordBookingEvents(db, ids, ['booking.failed'], now.toISOString());
+  for (const [sessionId, count] of placesBySession(held)) releaseSessionPlaces(db, sessionId, count, now, offerTtlSeconds, deferOffersTo);
+  returnCreditRedemptions(db, ids);
+  return ids;
+}
+
+/**
+ * Fails every `processing` booking whose hold lapsed at or before `now`, then cancels their payment
+ * intents that have nothing left to pay for. Returns the failed booking ids. Call inside a transaction.
+ */
+export function expireDueHolds(db: Db, now: Date, offerTtlSeconds: number): string[] {
+  const lapsed = lapsedHolds(db, now.toISOString());
+  const failed = failHeld(db, lapsed, now, offerTtlSeconds);
+  const intents = new Set(lapsed.flatMap((booking) => (booking.paymentIntentId ? [booking.paymentIntentId] : [])));
+  cancelIntentsWithoutHolds(db, [...intents], now.toISOString());
+  return failed;
+}
+
+export interface HoldSweeperDeps {
+  db: Db;
+  now: () => Date;
+  /** How long places offered to a waitlist entry stay held for it. */
+  waitlistOfferTtlSeconds: number;
+  /** Where a failed sweep is reported (a pino logger fits). */
+  log: { error(details: object, message: string): void };
+}
+
+/**
+ * One sweep: lapsed holds, then lapsed waitlist offers, each in its own transaction so one failing
+ * does not hold the other back. Freed places are offered to the next waiting entries in both.
+ */
+export function sweepOnce(deps: HoldSweeperDeps): void {
+  const sweeps: Array<[string, (tx: Db, now: Date) => unknown]> = [
+    ['sweeping lapsed holds failed', (tx, now) => expireDueHolds(tx, now, deps.waitlistOfferTtlSeconds)],
+    ['sweeping lapsed waitlist offers failed', (tx, now) => expireDueOffers(tx, now, deps.waitlistOfferTtlSeconds)],
+  ];
+  for (const [failure, sweep] of sweeps) {
+    try {
+      inTransaction(deps.db, (tx) => sweep(tx, deps.now()));
+    } catch (error) {
+      deps.log.error({ err: error }, failure);
+    }
+  }
+}
+
+/**
+ * Sweeps lapsed holds and lapsed waitlist offers at once, then every `intervalMs`, so places return
+ * even when no checkout comes along, and holds that lapsed while no server ran are failed on start.
+ * The timer does not keep the process alive; call the returned function to stop it.
+ */
+export function startHoldSweeper(deps: HoldSweeperDeps, intervalMs = 5000): () => void {
+  sweepOnce(deps);
+  const timer = setInterval(() => sweepOnce(deps), intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

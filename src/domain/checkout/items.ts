@@ -1,0 +1,205 @@
+/**
+ * One cart item checked against the catalogue and turned into what checkout writes: the session, the
+ * participants with their tier prices, the answers, the price breakdown and the credit to redeem.
+ * Synchronous reads only; the first problem found is thrown (`details.field` points into the body).
+ *
+ * Order of the checks: experience (NOT_FOUND, EXPERIENCE_NOT_BOOKABLE), intended confirmation code
+ * format, session (sessionTime, then sessionDuration), price tiers, the waitlist offer named, participant
+ * count (bounds, then places left), add-ons, discounts, coupon, credit codes, answers.
+ */
+import type { Db } from '../../db/sqlite/client.ts';
+import type { PricingBreakdown } from '../shared/json-types.ts';
+import type { BrandRow } from '../../db/sqlite/stores/catalog/brands.ts';
+import { addOnsOfExperience, creditCodesByCode, findCoupon } from '../../db/sqlite/stores/checkout/checkout.ts';
+import { findExperienceRow, priceTiersOfExperience, taxesOfExperience, type ExperienceRow } from '../../db/sqlite/stores/catalog/experiences.ts';
+import { lapsedPlaces } from '../../db/sqlite/stores/checkout/holds.ts';
+import type { SessionRow } from '../../db/sqlite/stores/availability/sessions.ts';
+import type { ValidatedAnswers } from '../questions/answers.ts';
+import type { CartItemInput } from './input.ts';
+import { normalizeIntendedCode } from './confirmation-codes.ts';
+import { DomainError, invalid } from '../shared/errors.ts';
+import { fromDecimal } from '../shared/money.ts';
+import {
+  checkParticipantCount,
+  creditRedemptions,
+  parsePercentage,
+  priceItem,
+  resolveCoupon,
+  resolveCredits,
+  type PriceItemInput,
+  type ResolvedCredit,
+} from './pricing.ts';
+import { assertNotStarted, remainingPlaces, sessionForItem } from '../availability/sessions.ts';
+import { placesHeldForItem } from '../waitlists/conversion.ts';
+
+export interface PreparedParticipant {
+  firstName: string;
+  lastName: string;
+  emailAddress: string | null;
+  phoneNumber: string | null;
+  priceTierName: string;
+  priceMinor: number;
+}
+
+export interface PreparedItem {
+  /** Position in the cart, from 0. */
+  index: number;
+  experience: ExperienceRow;
+  session: SessionRow;
+  participants: PreparedParticipant[];
+  answers: ValidatedAnswers;
+  pricing: PricingBreakdown;
+  /** Credit to take from each code; `field` is the applied credit code's `appliedValue`. */
+  redemptions: Array<{ creditCodeId: string; code: string; amountMinor: number; field: string }>;
+  intendedConfirmationCode: string | null;
+  notes: string | null;
+  internalNotes: string | null;
+  metadata: Record<string, unknown> | null;
+  /** The waitlist entry whose offered places the item takes. */
+  waitlistEntryId: string | null;
+}
+
+/** What the items of one cart share while they are checked one after the other. */
+export interface CartContext {
+  db: Db;
+  brand: BrandRow;
+  cartId: string;
+  now: Date;
+  /**
+   * Places asked for by the items checked so far, per session, less the places this cart's current
+   * holds take (a new checkout releases them first).
+   */
+  placesAsked: Map<string, number>;
+  /** Credit used by the items checked so far, per credit code id, less what this cart's holds redeemed. */
+  creditUsed: Map<string, number>;
+}
+
+const add = (map: Map<string, number>, key: string, amount: number) => map.set(key, (map.get(key) ?? 0) + amount);
+const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
+
+function bookableExperience(ctx: CartContext, item: CartItemInput, field: string): ExperienceRow {
+  const experience = findExperienceRow(ctx.db, item.experienceId);
+  if (!experience || experience.brandId !== ctx.brand.id) {
+    throw new DomainError('NOT_FOUND', `Experience ${item.experienceId} was not found`, { field: `${field}.experienceId`, id: item.experienceId });
+  }
+  if (!experience.isBookable) {
+    throw new DomainError('EXPERIENCE_NOT_BOOKABLE', `Experience ${experience.id} is not bookable`, { field: `${field}.experienceId` });
+  }
+  return experience;
+}
+
+function itemSession(ctx: CartContext, experience: ExperienceRow, item: CartItemInput, field: string): SessionRow {
+  const session = sessionForItem({ db: ctx.db }, { experience, sessionTime: item.sessionTime, field: `${field}.sessionTime` });
+  assertNotStarted(session, ctx.now, `${field}.sessionTime`);
+  const duration = item.sessionDuration;
+  if (duration !== null && duration !== undefined && duration !== session.durationMinutes) {
+    throw new DomainError('SESSION_NOT_FOUND', `The session at ${session.startLocal} lasts ${session.durationMinutes} minutes, not ${duration}`, {
+      field: `${field}.sessionDuration`,
+      duration: session.durationMinutes,
+    });
+  }
+  return session;
+}
+
+/** Places held for the item's waitlist offer (checked), which only this item may take; 0 without one. */
+function offerPlaces(ctx: CartContext, session: SessionRow, item: CartItemInput, field: string): number {
+  if (item.waitlistEntryId == null) return 0;
+  const claim = { entryId: item.waitlistEntryId, brandId: ctx.brand.id, sessionId: session.id, cartId: ctx.cartId, count: item.participants.length, now: ctx.now, field };
+  return placesHeldForItem(ctx.db, claim);
+}
+
+function itemParticipants(ctx: CartContext, experience: ExperienceRow, session: SessionRow, item: CartItemInput, field: string): PreparedParticipant[] {
+  const tiers = new Map(priceTiersOfExperience(ctx.db, experience.id).map((tier) => [tier.name, tier.priceMinor]));
+  const participants = item.participants.map((p, j) => {
+    const priceMinor = tiers.get(p.priceTierName);
+    if (priceMinor === undefined) {
+      throw new DomainError('UNKNOWN_PRICE_TIER', `Experience ${experience.id} has no price tier "${p.priceTierName}"`, {
+        field: `${field}.participants.${j}.priceTierName`,
+        tiers: [...tiers.keys()],
+      });
+    }
+    const { firstName, lastName, priceTierName } = p;
+    return { firstName, lastName, emailAddress: orNull(p.emailAddress), phoneNumber: orNull(p.phoneNumber), priceTierName, priceMinor };
+  });
+  // Lapsed holds not swept yet are free: the checkout transaction sweeps them before taking places.
+  // Places held for waitlist offers are not on sale, except the item's own offer's.
+  const free = remainingPlaces(session) + offerPlaces(ctx, session, item, field) + lapsedPlaces(ctx.db, session.id, ctx.now.toISOString());
+  const remaining = free - (ctx.placesAsked.get(session.id) ?? 0);
+  const limits = { min: experience.minimumRequiredToBook, max: experience.maximumAllowedToBook, remaining };
+  checkParticipantCount(participants.length, limits, `${field}.participants`);
+  add(ctx.placesAsked, session.id, participants.length);
+  return participants;
+}
+
+function itemAddOns(ctx: CartContext, experience: ExperienceRow, item: CartItemInput, field: string): PriceItemInput['addOns'] {
+  const known = new Map(addOnsOfExperience(ctx.db, experience.id).map((row) => [row.id, row]));
+  const seen = new Set<string>();
+  return (item.listingAddOns ?? []).map(({ addOnId, quantity }, j) => {
+    const row = known.get(addOnId);
+    if (!row) throw new DomainError('UNKNOWN_ADD_ON', `Experience ${experience.id} has no add-on ${addOnId}`, { field: `${field}.listingAddOns.${j}.addOnId` });
+    if (seen.has(addOnId)) throw invalid(`${field}.listingAddOns.${j}.addOnId`, `Add-on ${addOnId} is listed twice; give one line with its quantity`);
+    seen.add(addOnId);
+    return { addOnId, name: row.name, unitPriceMinor: row.priceMinor, quantity };
+  });
+}
+
+function itemCredits(ctx: CartContext, item: CartItemInput, field: string): ResolvedCredit[] {
+  const applied = item.appliedCreditCodes ?? [];
+  if (applied.length === 0) return [];
+  const rows = creditCodesByCode(ctx.db, ctx.brand.id, [...new Set(applied.map((credit) => credit.code.trim().toUpperCase()))]);
+  const available = rows.map((row) => ({ ...row, balanceMinor: row.balanceMinor - (ctx.creditUsed.get(row.id) ?? 0) }));
+  return resolveCredits(applied, available, ctx.brand.currency, `${field}.appliedCreditCodes`);
+}
+
+function itemPricing(ctx: CartContext, item: CartItemInput, field: string): Omit<PriceItemInput, 'tierPricesMinor' | 'addOns' | 'taxes'> {
+  const { currency } = ctx.brand;
+  const discountAmountMinor = item.discountAmount == null ? undefined : fromDecimal(item.discountAmount, currency, `${field}.discountAmount`);
+  const discountPercentBasisPoints = item.discountPercentage == null ? undefined : parsePercentage(item.discountPercentage, `${field}.discountPercentage`);
+  const code = item.couponCode?.trim();
+  const coupon = code ? resolveCoupon(findCoupon(ctx.db, ctx.brand.id, code.toUpperCase()), code, ctx.now, `${field}.couponCode`) : undefined;
+  return { currency, discountAmountMinor, discountPercentBasisPoints, coupon, credits: itemCredits(ctx, item, field) };
+}
+
+/** Checkout extras kept as given until a later issue gives them rules; the partner's own metadata under `partner`. */
+function itemMetadata(item: CartItemInput): Record<string, unknown> | null {
+  const extras = { accessCode: item.accessCode, resourceGroupId: item.resourceGroupId, resourceQuantity: item.resourceQuantity };
+  const kept: Record<string, unknown> = Object.fromEntries(Object.entries(extras).filter(([, value]) => value !== null && value !== undefined));
+  if (item.metadata) kept.partner = item.metadata;
+  return Object.keys(kept).length > 0 ? kept : null;
+}
+
+/**
+ * Checks item `index` and prices it. `answersOf` validates its custom-question answers (how the
+ * purchaser answers depends on the whole cart).
+ */
+export function prepareItem(ctx: CartContext, item: CartItemInput, index: number, answersOf: (experience: ExperienceRow) => ValidatedAnswers): PreparedItem {
+  const field = `data.${index}`;
+  const experience = bookableExperience(ctx, item, field);
+  const code = item.intendedConfirmationCode;
+  const intendedConfirmationCode = code == null ? null : normalizeIntendedCode(code, `${field}.intendedConfirmationCode`);
+  const session = itemSession(ctx, experience, item, field);
+  const participants = itemParticipants(ctx, experience, session, item, field);
+  const addOns = itemAddOns(ctx, experience, item, field);
+  const rules = itemPricing(ctx, item, field);
+  const answers = answersOf(experience);
+  const pricing = priceItem({ ...rules, tierPricesMinor: participants.map((p) => p.priceMinor), addOns, taxes: taxesOfExperience(ctx.db, experience.id) });
+  const redemptions = creditRedemptions(pricing, rules.credits ?? []).map((redemption) => {
+    const j = (item.appliedCreditCodes ?? []).findIndex((credit) => credit.code.trim().toUpperCase() === redemption.code.toUpperCase());
+    return { ...redemption, field: `${field}.appliedCreditCodes.${j}.appliedValue` };
+  });
+  for (const redemption of redemptions) add(ctx.creditUsed, redemption.creditCodeId, redemption.amountMinor);
+  return {
+    index,
+    experience,
+    session,
+    participants,
+    answers,
+    pricing,
+    redemptions,
+    intendedConfirmationCode,
+    notes: orNull(item.notes),
+    internalNotes: orNull(item.internalNotes),
+    metadata: itemMetadata(item),
+    waitlistEntryId: orNull(item.waitlistEntryId),
+  };
+}

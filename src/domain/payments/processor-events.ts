@@ -1,0 +1,66 @@
+/**
+ * The one way in for payment outcomes: a raw webhook, verified by the processor adapter, then handled.
+ * The sandbox's confirm operation signs an event and sends it down this same path.
+ */
+import { hashSecret } from '../../auth/authenticate.ts';
+import { findIntentBySecretHash } from '../../db/sqlite/stores/payments/payments.ts';
+import type { Deps } from '../shared/deps.ts';
+import { DomainError } from '../shared/errors.ts';
+import { InvalidWebhookError, type PaymentEvent } from './processor.ts';
+import { handlePaymentEvent, type PaymentOutcome } from './payments.ts';
+import type { IntentStatus } from './rules.ts';
+
+/** The header each processor signs its webhooks in, named in the error when verification fails. */
+const signatureHeaders: Record<string, string> = { sandbox: 'Sandbox-Signature' };
+
+/**
+ * Verifies and handles one webhook delivery. VALIDATION_FAILED when it is not genuine — the message is
+ * the same whatever did not match (signature, timestamp, body), so a forger learns nothing. Null when
+ * the event names no intent we know.
+ */
+export async function receivePaymentWebhook(
+  deps: Deps,
+  rawBody: string,
+  headers: Record<string, string | string[] | undefined>,
+): Promise<PaymentOutcome | null> {
+  let event: PaymentEvent;
+  try {
+    event = deps.payments.parseWebhook(rawBody, headers);
+  } catch (error) {
+    // A SyntaxError can only come from a validly signed body that is not JSON: not a genuine event either.
+    if (!(error instanceof InvalidWebhookError) && !(error instanceof SyntaxError)) throw error;
+    throw new DomainError('VALIDATION_FAILED', 'The webhook could not be verified', {
+      field: signatureHeaders[deps.payments.name] ?? 'signature',
+    });
+  }
+  return handlePaymentEvent(deps, event);
+}
+
+/** What the sandbox must offer to play the processor: signing events as its webhooks would be. */
+export interface WebhookSigner {
+  signEvent(event: Omit<PaymentEvent, 'id'>): { body: string; headers: Record<string, string> };
+}
+
+export interface SandboxConfirmation {
+  paymentIntentStatus: IntentStatus;
+  outcome: PaymentOutcome | null;
+}
+
+/**
+ * Plays the processor announcing the outcome of the intent whose client secret is given (the secret is
+ * the credential). NOT_FOUND when no intent of this processor has that secret.
+ */
+export async function confirmSandboxPayment(
+  deps: Deps,
+  sandbox: WebhookSigner,
+  input: { paymentIntentSecret: string; outcome: 'succeeded' | 'failed' },
+): Promise<SandboxConfirmation> {
+  const intent = findIntentBySecretHash(deps.db, hashSecret(input.paymentIntentSecret));
+  if (!intent || intent.processor !== deps.payments.name) {
+    throw new DomainError('NOT_FOUND', 'No payment intent has this secret', { field: 'paymentIntentSecret' });
+  }
+  const type = input.outcome === 'succeeded' ? 'payment_intent.succeeded' : 'payment_intent.payment_failed';
+  const webhook = sandbox.signEvent({ type, intentReference: intent.processorReference });
+  const outcome = await receivePaymentWebhook(deps, webhook.body, webhook.headers);
+  return { paymentIntentStatus: outcome?.intentStatus ?? intent.status, outcome };
+}

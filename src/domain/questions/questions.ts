@@ -1,0 +1,80 @@
+import type { QuestionCondition, QuestionOption, TermsAndConditions } from '../shared/json-types.ts';
+import { activeQuestionsOfExperiences, type ExperienceQuestionRow, type QuestionRow } from '../../db/sqlite/stores/questions/questions.ts';
+import type { CallerDeps, Deps } from '../shared/deps.ts';
+import { notFound } from '../shared/errors.ts';
+import { loadExperienceOfBrand } from '../catalog/experiences.ts';
+
+/** The spec's QuestionConfig: how a question applies to one experience. */
+export interface QuestionConfig {
+  experienceId: string;
+  experienceQuestionId: string;
+  isRequired: boolean;
+  isActive: boolean;
+  order: number;
+  scope: ExperienceQuestionRow['scope'];
+  conditions: QuestionCondition[] | null;
+  conditionsMatchType: NonNullable<ExperienceQuestionRow['conditionsMatchType']> | null;
+}
+
+/** The spec's QuestionSnapshot: a question as configured on an experience at one moment. */
+export interface QuestionSnapshot {
+  customQuestionId: string;
+  prompt: string;
+  fieldType: QuestionRow['fieldType'];
+  options: QuestionOption[] | null;
+  termsAndConditions: TermsAndConditions | null;
+  config: QuestionConfig;
+}
+
+const selectTypes: ReadonlySet<QuestionRow['fieldType']> = new Set(['single_select', 'multiple_select']);
+
+function termsOf(question: Pick<QuestionRow, 'fieldType' | 'termsAndConditions'>): TermsAndConditions | null {
+  const terms = question.termsAndConditions;
+  if (question.fieldType !== 'terms_and_conditions' || !terms) return null;
+  const { label, mediaId, isOverrided, mediaUrl } = terms;
+  return { label, mediaId, isOverrided, ...(mediaUrl ? { mediaUrl } : {}) };
+}
+
+/**
+ * The snapshot of a question definition and its assignment to an experience. Each detail appears only
+ * for the types it belongs to (options for select questions, terms for terms questions), and an empty
+ * condition list means "always shown": null conditions and null match type.
+ */
+export function toQuestionSnapshot(question: QuestionRow, assignment: ExperienceQuestionRow): QuestionSnapshot {
+  const conditions = assignment.conditions?.length
+    ? assignment.conditions.map(({ rule, conditionKey, conditionValue }) => ({ rule, conditionKey, conditionValue }))
+    : null;
+  return {
+    customQuestionId: question.id,
+    prompt: question.prompt,
+    fieldType: question.fieldType,
+    options: selectTypes.has(question.fieldType) ? (question.options ?? []).map(({ key, value }) => ({ key, value })) : null,
+    termsAndConditions: termsOf(question),
+    config: {
+      experienceId: assignment.experienceId,
+      experienceQuestionId: assignment.id,
+      isRequired: assignment.isRequired,
+      isActive: assignment.isActive,
+      order: assignment.order,
+      scope: assignment.scope,
+      conditions,
+      conditionsMatchType: conditions ? assignment.conditionsMatchType : null,
+    },
+  };
+}
+
+/** Active questions of each experience, in `order`, one statement for all: a DataLoader batch function. */
+export async function customQuestionsByExperience(deps: Deps, experienceIds: readonly string[]): Promise<QuestionSnapshot[][]> {
+  const byExperience = new Map<string, QuestionSnapshot[]>(experienceIds.map((id) => [id, []]));
+  for (const { question, assignment } of activeQuestionsOfExperiences(deps.db, experienceIds)) {
+    byExperience.get(assignment.experienceId)?.push(toQuestionSnapshot(question, assignment));
+  }
+  return experienceIds.map((id) => byExperience.get(id) ?? []);
+}
+
+/** The active custom questions of a brand's experience (NOT_FOUND when it is not that brand's). */
+export async function listCustomQuestions(deps: CallerDeps, input: { brandId: string; experienceId: string }): Promise<QuestionSnapshot[]> {
+  if (!loadExperienceOfBrand(deps, input.brandId, input.experienceId)) throw notFound('Experience', input.experienceId);
+  const [questions] = await customQuestionsByExperience(deps, [input.experienceId]);
+  return questions ?? [];
+}

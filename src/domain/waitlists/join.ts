@@ -1,0 +1,140 @@
+/**
+ * Joining a waitlist (spec operation 6): a party queues for one sold-out session of the waitlist's
+ * experience. Checks, in order: the body's shape, the brand, the waitlist (NOT_FOUND unless the
+ * brand's), the experience bookable, the session (it exists, has not started, lasts
+ * `sessionDuration`), price tiers, the participant count within the experience's bounds, the answers
+ * (as checkout checks them); then, in the transaction, that the session has no room for the party
+ * (SESSION_AVAILABLE: book it instead) and that the purchaser's email has no live entry for it
+ * (ALREADY_ON_WAITLIST).
+ */
+import { randomUUID } from 'node:crypto';
+import { inTransaction } from '../../db/sqlite/client.ts';
+import type { WaitlistPerson } from '../shared/json-types.ts';
+import { findExperienceRow, priceTiersOfExperience, type ExperienceRow } from '../../db/sqlite/stores/catalog/experiences.ts';
+import { findSessionAt, type SessionRow } from '../../db/sqlite/stores/availability/sessions.ts';
+import { findSessionById, findWaitlistRow, insertEntry, nextPosition } from '../../db/sqlite/stores/waitlists/waitlists.ts';
+import { validateAnswers, type StoredAnswer, type ValidatedAnswers } from '../questions/answers.ts';
+import { loadBrand } from '../catalog/brands.ts';
+import type { CallerDeps } from '../shared/deps.ts';
+import { DomainError, notFound } from '../shared/errors.ts';
+import { expireDueHolds } from '../checkout/holds.ts';
+import { checkParticipantCount } from '../checkout/pricing.ts';
+import { customQuestionsByExperience } from '../questions/questions.ts';
+import { assertNotStarted, normalizeSessionTime, remainingPlaces } from '../availability/sessions.ts';
+import { checkJoinShape, localStart, type JoinWaitlistInput } from './input.ts';
+import { expireDueOffers, recordEntryEvent } from './offers.ts';
+import type { WaitlistEntry } from './entry-view.ts';
+
+export type { JoinWaitlistInput } from './input.ts';
+
+function waitlistExperience(deps: CallerDeps, brandId: string, waitlistId: string): { waitlistId: string; experience: ExperienceRow } {
+  const waitlist = findWaitlistRow(deps.db, waitlistId);
+  if (!waitlist || waitlist.brandId !== brandId) throw notFound('Waitlist', waitlistId);
+  const experience = findExperienceRow(deps.db, waitlist.experienceId);
+  if (!experience) throw notFound('Waitlist', waitlistId);
+  if (!experience.isBookable) {
+    throw new DomainError('EXPERIENCE_NOT_BOOKABLE', `Experience ${experience.id} of this waitlist is not bookable`, { field: 'waitlistId' });
+  }
+  return { waitlistId: waitlist.id, experience };
+}
+
+function waitedSession(deps: CallerDeps, experience: ExperienceRow, input: JoinWaitlistInput): SessionRow {
+  // Refuses a local time the clocks skip (DST) with VALIDATION_FAILED, as checkout does.
+  const startLocal = normalizeSessionTime(localStart(input), experience.timezoneId, 'sessionStartTime');
+  const session = findSessionAt(deps.db, experience.id, startLocal);
+  if (!session) {
+    throw new DomainError('SESSION_NOT_FOUND', `Experience ${experience.id} has no session starting at ${startLocal} (${experience.timezoneId})`, {
+      field: 'sessionStartTime',
+      startDateTime: startLocal,
+      timezone: experience.timezoneId,
+    });
+  }
+  assertNotStarted(session, deps.now(), 'sessionStartTime');
+  if (input.sessionDuration !== session.durationMinutes) {
+    throw new DomainError('SESSION_NOT_FOUND', `The session at ${startLocal} lasts ${session.durationMinutes} minutes, not ${input.sessionDuration}`, {
+      field: 'sessionDuration',
+      duration: session.durationMinutes,
+    });
+  }
+  return session;
+}
+
+function checkParty(deps: CallerDeps, experience: ExperienceRow, input: JoinWaitlistInput): void {
+  const tiers = new Set(priceTiersOfExperience(deps.db, experience.id).map((tier) => tier.name));
+  input.participants.forEach((p, j) => {
+    if (!tiers.has(p.priceTierName)) {
+      throw new DomainError('UNKNOWN_PRICE_TIER', `Experience ${experience.id} has no price tier "${p.priceTierName}"`, {
+        field: `participants.${j}.priceTierName`,
+        tiers: [...tiers],
+      });
+    }
+  });
+  // The experience's bounds only: a waitlist is for parties the session cannot take now.
+  const limits = { min: experience.minimumRequiredToBook, max: experience.maximumAllowedToBook, remaining: Number.POSITIVE_INFINITY };
+  checkParticipantCount(input.participants.length, limits, 'participants');
+}
+
+async function checkAnswers(deps: CallerDeps, experience: ExperienceRow, input: JoinWaitlistInput): Promise<ValidatedAnswers> {
+  const [questions = []] = await customQuestionsByExperience(deps, [experience.id]);
+  return validateAnswers({
+    questions,
+    purchaserResponses: input.purchaser.customQuestionResponses,
+    purchaserField: 'purchaser.customQuestionResponses',
+    participants: input.participants.map((p) => ({ responses: p.customQuestionResponses })),
+    fieldPrefix: '',
+  });
+}
+
+function person(p: JoinWaitlistInput['purchaser'], answers: StoredAnswer[], priceTierName?: string): WaitlistPerson {
+  return {
+    firstName: p.firstName,
+    lastName: p.lastName,
+    emailAddress: p.emailAddress ?? null,
+    phoneNumber: p.phoneNumber ?? null,
+    ...(priceTierName === undefined ? {} : { priceTierName }),
+    answers,
+  };
+}
+
+/** Adds the party to the end of the session's line; returns the entry (`waiting`). */
+export async function joinWaitlist(deps: CallerDeps, input: JoinWaitlistInput): Promise<WaitlistEntry> {
+  checkJoinShape(input);
+  const brand = loadBrand(deps, input.brandId);
+  const { waitlistId, experience } = waitlistExperience(deps, brand.id, input.waitlistId);
+  const { id: sessionId } = waitedSession(deps, experience, input);
+  checkParty(deps, experience, input);
+  const answers = await checkAnswers(deps, experience, input);
+  const partySize = input.participants.length;
+  const email = input.purchaser.emailAddress!.trim();
+
+  return inTransaction(deps.db, (tx) => {
+    const now = deps.now();
+    const at = now.toISOString();
+    // Lapsed holds and offers free places first (to the entries already in line), as checkout does.
+    expireDueOffers(tx, now, deps.waitlistOfferTtlSeconds);
+    expireDueHolds(tx, now, deps.waitlistOfferTtlSeconds);
+    const remaining = remainingPlaces(findSessionById(tx, sessionId)!);
+    if (remaining >= partySize) {
+      throw new DomainError('SESSION_AVAILABLE', `The session still has ${remaining} places for this party of ${partySize}: book it instead`, { remaining });
+    }
+    const id = randomUUID();
+    const inserted = insertEntry(tx, {
+      id,
+      waitlistId,
+      sessionId,
+      brandId: brand.id,
+      status: 'waiting',
+      position: nextPosition(tx, sessionId),
+      partySize,
+      purchaser: person({ ...input.purchaser, emailAddress: email }, answers.purchaser),
+      purchaserEmailKey: email.toLowerCase(),
+      participants: input.participants.map((p, j) => person(p, answers.participants[j] ?? [], p.priceTierName)),
+      createdAt: at,
+      updatedAt: at,
+    });
+    if (!inserted) {
+      throw new DomainError('ALREADY_ON_WAITLIST', `${email} is already waiting for this session`, { field: 'purchaser.emailAddress' });
+    }
+    return recordEntryEvent(tx, 'waitlist.entry_created', id, at);
+  });
+}

@@ -1,0 +1,98 @@
+/**
+ * Waitlists read and left: a brand's waitlist with its entries in line order, and an entry leaving
+ * (its offered places, if any, pass to the next entry in line or back on sale). Joining is in
+ * waitlist-join.ts, offers in waitlist-offers.ts.
+ */
+import { inTransaction } from '../../db/sqlite/client.ts';
+import { findExperienceRow } from '../../db/sqlite/stores/catalog/experiences.ts';
+import { findSessionAt } from '../../db/sqlite/stores/availability/sessions.ts';
+import {
+  entriesOfWaitlist,
+  findEntryWithContext,
+  findWaitlistRow,
+  releaseOfferHold,
+  setEntryStatus,
+  type WaitlistEntryStatus,
+} from '../../db/sqlite/stores/waitlists/waitlists.ts';
+import { loadBrand } from '../catalog/brands.ts';
+import type { CallerDeps } from '../shared/deps.ts';
+import { DomainError, invalid, notFound } from '../shared/errors.ts';
+import { normalizeSessionTime } from '../availability/sessions.ts';
+import { offerFreedPlaces } from './offers.ts';
+import { entryView, toEntryView, type WaitlistEntry } from './entry-view.ts';
+
+export type { WaitlistEntry } from './entry-view.ts';
+
+/** A waitlist: one per experience, its entries one line per session. */
+export interface Waitlist {
+  id: string;
+  experienceId: string;
+  brandId: string;
+}
+
+/** Status filters per request: one per status (there are five), with room for repeats. */
+export const MAX_STATUS_FILTERS = 10;
+
+export interface EntriesFilter {
+  /** Only entries of the session starting then (local, `YYYY-MM-DDTHH:MM[:SS]`, the experience's zone). */
+  sessionStartDateTime?: string | null | undefined;
+  statuses?: readonly WaitlistEntryStatus[] | null | undefined;
+}
+
+/** The brand's waitlist; null when there is none of that id in the brand (403 for a brand the key may not act for). */
+export async function findWaitlist(deps: CallerDeps, input: { brandId: string; id: string }): Promise<Waitlist | null> {
+  const brand = loadBrand(deps, input.brandId);
+  const waitlist = findWaitlistRow(deps.db, input.id);
+  return waitlist && waitlist.brandId === brand.id ? waitlist : null;
+}
+
+/** Entries of a waitlist already found (`findWaitlist`), by session start then position. */
+export async function entriesOf(deps: CallerDeps, waitlist: Waitlist, filter: EntriesFilter = {}): Promise<WaitlistEntry[]> {
+  let sessionId: string | undefined;
+  if (filter.sessionStartDateTime != null) {
+    const experience = findExperienceRow(deps.db, waitlist.experienceId);
+    if (!experience) return [];
+    const startLocal = normalizeSessionTime(filter.sessionStartDateTime, experience.timezoneId, 'sessionStartDateTime');
+    const session = findSessionAt(deps.db, experience.id, startLocal);
+    if (!session) return [];
+    sessionId = session.id;
+  }
+  if (filter.statuses && filter.statuses.length > MAX_STATUS_FILTERS) {
+    throw invalid('statuses', `statuses must name at most ${MAX_STATUS_FILTERS} statuses`);
+  }
+  const statuses = filter.statuses ? [...new Set(filter.statuses)] : undefined;
+  return entriesOfWaitlist(deps.db, waitlist.id, { sessionId, statuses }).map(toEntryView);
+}
+
+/** The entries of the brand's waitlist `waitlistId` (NOT_FOUND when it is not the brand's). */
+export async function listWaitlistEntries(deps: CallerDeps, input: { brandId: string; waitlistId: string } & EntriesFilter): Promise<WaitlistEntry[]> {
+  const waitlist = await findWaitlist(deps, { brandId: input.brandId, id: input.waitlistId });
+  if (!waitlist) throw notFound('Waitlist', input.waitlistId);
+  return entriesOf(deps, waitlist, input);
+}
+
+/**
+ * The entry leaves its line: `waiting` or `offered` -> `cancelled`; an offer's held places go to the
+ * next entries that fit, or back on sale. Any other status is WAITLIST_ENTRY_CLOSED. NOT_FOUND for an
+ * entry of another brand (or, when `waitlistId` is given, of another waitlist).
+ */
+export async function leaveWaitlist(deps: CallerDeps, input: { brandId: string; entryId: string; waitlistId?: string }): Promise<WaitlistEntry> {
+  const brand = loadBrand(deps, input.brandId);
+  return inTransaction(deps.db, (tx) => {
+    const entry = findEntryWithContext(tx, input.entryId)?.entry;
+    if (!entry || entry.brandId !== brand.id || (input.waitlistId !== undefined && entry.waitlistId !== input.waitlistId)) {
+      throw notFound('Waitlist entry', input.entryId);
+    }
+    const now = deps.now();
+    if (!setEntryStatus(tx, entry.id, ['waiting', 'offered'], 'cancelled', now.toISOString())) {
+      throw new DomainError('WAITLIST_ENTRY_CLOSED', `Waitlist entry ${entry.id} is ${entry.status}: it has already left the line`, {
+        status: entry.status,
+      });
+    }
+    if (entry.status === 'offered') {
+      releaseOfferHold(tx, entry.sessionId, entry.partySize);
+      offerFreedPlaces(tx, entry.sessionId, now, deps.waitlistOfferTtlSeconds);
+    }
+    return entryView(tx, entry.id);
+  });
+}

@@ -1,0 +1,107 @@
+/**
+ * Webhook endpoints: where a brand wants its events POSTed. The signing secret is returned once, at
+ * creation, and kept only encrypted; deleting an endpoint stops every delivery to it.
+ */
+import { randomUUID } from 'node:crypto';
+import { inTransaction } from '../../db/sqlite/client.ts';
+import {
+  deleteWebhookEndpointRow,
+  findWebhookEndpoint,
+  insertWebhookEndpoint,
+  liveWebhookEndpoints,
+  type WebhookEndpointRow,
+} from '../../db/sqlite/stores/webhooks/webhooks.ts';
+import { loadBrand } from '../catalog/brands.ts';
+import type { CallerDeps } from '../shared/deps.ts';
+import { invalid, notFound } from '../shared/errors.ts';
+import { eventTypes, isEventType, type EventType } from '../outbox/outbox.ts';
+import { encryptSecret, newSigningSecret } from './secrets.ts';
+import type { WebhookCallerDeps } from './settings.ts';
+import { checkWebhookUrl } from './urls.ts';
+
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  /** The event types delivered to it. */
+  events: string[];
+  createdAt: string;
+}
+
+export interface CreatedWebhookEndpoint {
+  endpoint: WebhookEndpoint;
+  /** The signing secret: returned here only, never again. */
+  secret: string;
+}
+
+/** Subscribes to every event type (expanded when the endpoint is created). */
+export const ALL_EVENTS = '*';
+
+const toEndpoint = (row: WebhookEndpointRow): WebhookEndpoint => ({
+  id: row.id,
+  url: row.url,
+  events: row.eventTypes,
+  createdAt: row.createdAt,
+});
+
+/**
+ * The event types `events` subscribes to: a non-empty list of known types without repeats, or `["*"]`
+ * for all of them. VALIDATION_FAILED naming `events` (or the bad entry, `events.2`) otherwise.
+ */
+export function subscribedEventTypes(events: readonly string[]): EventType[] {
+  if (events.length === 0) throw invalid('events', 'events must list at least one event type, or "*" for all');
+  // More entries than there are types can only repeat one: refused before looking at them.
+  if (events.length > eventTypes.length) throw invalid('events', `events must list at most ${eventTypes.length} event types`);
+  if (events.length === 1 && events[0] === ALL_EVENTS) return [...eventTypes];
+  events.forEach((type, index) => {
+    if (type === ALL_EVENTS) throw invalid(`events.${index}`, '"*" subscribes to every event type and must be the only entry');
+    if (!isEventType(type)) throw invalid(`events.${index}`, `events.${index} must be one of ${eventTypes.join(', ')} or "*"`);
+  });
+  if (new Set(events).size !== events.length) throw invalid('events', 'events must not list a type twice');
+  return events as EventType[];
+}
+
+export async function createWebhookEndpoint(
+  deps: WebhookCallerDeps,
+  input: { brandId: string; url: string; events: readonly string[] },
+): Promise<CreatedWebhookEndpoint> {
+  const brand = loadBrand(deps, input.brandId);
+  const types = subscribedEventTypes(input.events);
+  const url = await checkWebhookUrl(deps.webhooks, input.url);
+  const id = randomUUID();
+  const secret = newSigningSecret();
+  const row = insertWebhookEndpoint(deps.db, {
+    id,
+    brandId: brand.id,
+    url,
+    eventTypes: types,
+    secretCiphertext: encryptSecret(deps.webhooks.encryptionKey, secret, id),
+    createdAt: deps.now().toISOString(),
+  });
+  return { endpoint: toEndpoint(row), secret };
+}
+
+/** The brand's endpoints (deleted ones excluded), oldest first; secrets are never listed. */
+export async function listWebhookEndpoints(deps: CallerDeps, input: { brandId: string }): Promise<WebhookEndpoint[]> {
+  const brand = loadBrand(deps, input.brandId);
+  return liveWebhookEndpoints(deps.db, brand.id).map(toEndpoint);
+}
+
+/** The endpoint if it is a live one of `brandId`; NOT_FOUND otherwise (other brands' are never revealed). */
+function liveEndpointOf(row: WebhookEndpointRow | undefined, brandId: string, id: string): WebhookEndpointRow {
+  if (!row || row.brandId !== brandId || row.deletedAt) throw notFound('Webhook endpoint', id);
+  return row;
+}
+
+/**
+ * Deletes the endpoint: it receives nothing more, and its pending deliveries become `failed`
+ * ("endpoint deleted"). Its delivery log stays readable.
+ */
+export async function deleteWebhookEndpoint(deps: CallerDeps, input: { brandId: string; endpointId: string }): Promise<WebhookEndpoint> {
+  const brand = loadBrand(deps, input.brandId);
+  const at = deps.now().toISOString();
+  return inTransaction(deps.db, (tx) => {
+    const row = liveEndpointOf(findWebhookEndpoint(tx, input.endpointId), brand.id, input.endpointId);
+    deleteWebhookEndpointRow(tx, row.id, at, 'endpoint deleted');
+    return toEndpoint(row);
+  });
+}

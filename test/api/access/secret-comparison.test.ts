@@ -1,0 +1,124 @@
+/**
+ * Keys and payment intent secrets are never compared byte by byte: the server hashes what it is given
+ * (SHA-256) and asks a unique index for that hash. A guess sharing a prefix with a real key hashes to
+ * something unrelated, so how long the lookup takes says nothing about how close the guess was. A timing
+ * measurement would be noise-bound and flaky; these tests pin down the mechanism instead.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hashSecret } from '../../../src/auth/authenticate.ts';
+import { startApp, type TestApp } from '../../support/app.ts';
+import { guest } from '../../support/checkout.ts';
+import { freshDb } from '../../support/db.ts';
+import { createSession } from '../../../fixtures/factories/bookings.ts';
+import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts';
+import { createExperience } from '../../../fixtures/factories/catalog.ts';
+
+const db = freshDb();
+const brand = createBrand(db);
+const key = createApiKey(db, { brandId: brand.id }).secret;
+const sail = createExperience(db, brand.id).experience;
+createSession(db, sail, { startLocal: '2027-01-05T18:00:00' });
+let t: TestApp;
+
+/** Every SQL statement run and the values bound to it, from the moment `record` starts. */
+const executed: Array<{ sql: string; params: unknown[] }> = [];
+function record(): void {
+  const client = db.$client;
+  const prepare = client.prepare.bind(client);
+  client.prepare = ((sql: string) => {
+    const statement = prepare(sql);
+    const wrap = (target: typeof statement): typeof statement =>
+      new Proxy(target, {
+        get(obj, prop, receiver) {
+          const value = Reflect.get(obj, prop, receiver);
+          if (typeof value !== 'function') return value;
+          if (['get', 'all', 'run', 'iterate'].includes(String(prop))) {
+            return (...params: unknown[]) => {
+              executed.push({ sql, params: params.flat() });
+              return value.apply(obj, params);
+            };
+          }
+          // raw(), pluck(), expand() return the statement itself: keep watching it.
+          return (...args: unknown[]) => {
+            const result = value.apply(obj, args);
+            return result === obj ? wrap(obj) : result;
+          };
+        },
+      });
+    return wrap(statement);
+  }) as typeof client.prepare;
+}
+
+beforeAll(async () => {
+  t = await startApp(db, { now: () => new Date('2026-11-25T12:00:00.000Z') });
+  record();
+});
+
+const bound = () => executed.flatMap((e) => e.params).filter((p): p is string => typeof p === 'string');
+
+describe('secret comparison', () => {
+  it('sends the database the SHA-256 of an API key, never the key, for a right key, a near miss and the legacy header', async () => {
+    const nearMiss = `${key.slice(0, -1)}${key.endsWith('0') ? '1' : '0'}`;
+    executed.length = 0;
+    expect((await t.rest('GET', `/v1/brands/${brand.id}/settings`, { key })).status).toBe(200);
+    expect((await t.rest('GET', `/v1/brands/${brand.id}/settings`, { key: nearMiss })).status).toBe(401);
+    const legacy = { 'tessera-brand-id': brand.id, 'tessera-secret-key': key };
+    expect((await t.rest('GET', `/v1/brands/${brand.id}/settings`, { headers: legacy })).status).toBe(200);
+
+    // The right key's third request is answered from the key cache (src/auth/key-lookup.ts), keyed by the hash too.
+    const lookups = executed.filter((e) => /from "api_keys"/i.test(e.sql));
+    expect(lookups.map((e) => e.params.find((p) => typeof p === 'string'))).toEqual([hashSecret(key), hashSecret(nearMiss)]);
+    for (const value of bound()) {
+      expect(value).not.toContain(key);
+      expect(value).not.toContain(nearMiss);
+    }
+  });
+
+  it('looks the hash up with one seek in a unique index: no row is compared with the guess', () => {
+    const [lookup] = executed.filter((e) => /from "api_keys"/i.test(e.sql));
+    const plan = db.$client.prepare(`EXPLAIN QUERY PLAN ${lookup!.sql}`).all(...lookup!.params) as Array<{ detail: string }>;
+    expect(plan.map((step) => step.detail)).toEqual([expect.stringMatching(/^SEARCH api_keys USING INDEX api_keys_secret_hash_idx \(secret_hash=\?\)$/)]);
+    const index = db.$client.prepare("SELECT \"unique\" FROM pragma_index_list('api_keys') WHERE name = 'api_keys_secret_hash_idx'").get() as { unique: number };
+    expect(index.unique).toBe(1);
+  });
+
+  it('treats the payment intent secret the same way when the sandbox confirms a payment', async () => {
+    const cart = await t.rest('POST', `/v1/brands/${brand.id}/carts/${randomUUID()}/payment_intents`, {
+      key,
+      body: { data: [{ experienceId: sail.id, sessionTime: '2027-01-05T18:00', participants: [guest('Ana')] }] },
+    });
+    const secret: string = cart.body.paymentIntentSecret;
+    executed.length = 0;
+    const res = await t.rest('POST', '/v1/sandbox/payment_intents/confirm', { body: { paymentIntentSecret: secret, outcome: 'succeeded' } });
+    expect(res.body).toEqual({ paymentIntentStatus: 'succeeded' });
+    expect(bound()).toContain(hashSecret(secret));
+    for (const value of bound()) expect(value).not.toContain(secret);
+  });
+
+  it('reads stored secret hashes nowhere but in those index lookups (and where secrets are issued)', () => {
+    const root = join(import.meta.dirname, '../../../src');
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+    const readers = files(root)
+      .filter((file) => /secretHash/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(root, file))
+      .sort();
+    expect(readers).toEqual([
+      'auth/key-lookup.ts',
+      'db/queries/api-keys.ts',
+      'db/queries/checkout.ts',
+      'db/queries/payments.ts',
+      'db/schema.ts',
+      'db/seed/brands.ts',
+      'db/seed/demo-bookings.ts',
+      'domain/api-keys.ts',
+      'domain/checkout-write.ts',
+    ]);
+    for (const file of readers) {
+      expect(readFileSync(join(root, file), 'utf8')).not.toMatch(/secretHash\s*[!=]==?|[!=]==?\s*\w*\.?secretHash/);
+    }
+  });
+});

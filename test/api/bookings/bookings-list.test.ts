@@ -1,0 +1,155 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from '../../support/app.ts';
+import { freshDb } from '../../support/db.ts';
+import { createApiKey, createBrand, createOrganization } from '../../../fixtures/factories/brands.ts';
+import { createBooking, createSession } from '../../../fixtures/factories/bookings.ts';
+import { createExperience } from '../../../fixtures/factories/catalog.ts';
+import { countStatements } from '../../support/statements.ts';
+
+const db = freshDb();
+let t: TestApp;
+const org = createOrganization(db);
+const brand = createBrand(db, { name: 'Bay Tours', organizationId: org.id });
+const sister = createBrand(db, { name: 'Bay Tours North', organizationId: org.id });
+const outsider = createBrand(db, { name: 'Elsewhere' });
+const brandKey = createApiKey(db, { brandId: brand.id }).secret;
+const orgKey = createApiKey(db, { organizationId: org.id }).secret;
+
+// Los Angeles is 8 hours behind UTC in December: 23:30 local on the 5th is the 6th in UTC.
+const bay = createExperience(db, brand.id, { title: 'Bay Cruise', timezoneId: 'America/Los_Angeles' }).experience;
+const rows = [
+  { start: '2026-12-02T23:59:00', createdAt: '2026-11-01T10:00:00.000Z', status: 'confirmed' },
+  { start: '2026-12-03T00:00:00', createdAt: '2026-11-02T10:00:00.000Z', status: 'confirmed' },
+  { start: '2026-12-04T10:00:00', createdAt: '2026-11-02T10:00:00.000Z', status: 'cancelled' },
+  { start: '2026-12-05T23:30:00', createdAt: '2026-11-02T10:00:00.000Z', status: 'confirmed' },
+  { start: '2026-12-06T00:00:00', createdAt: '2026-11-03T10:00:00.000Z', status: 'processing' },
+  { start: '2026-12-10T09:00:00', createdAt: '2026-11-04T10:00:00.000Z', status: 'cancelled' },
+  { start: '2026-12-11T09:00:00', createdAt: '2026-11-05T10:00:00.000Z', status: 'refunded' },
+  { start: '2026-12-12T09:00:00', createdAt: '2026-11-05T10:00:00.000Z', status: 'cancelled' },
+  { start: '2026-12-13T09:00:00', createdAt: '2026-11-06T10:00:00.000Z', status: 'failed' },
+  { start: '2026-12-14T09:00:00', createdAt: '2026-11-07T10:00:00.000Z', status: 'confirmed' },
+] as const;
+const created = rows.map((r) => {
+  const session = createSession(db, bay, { startLocal: r.start });
+  const { booking } = createBooking(db, { brandId: brand.id, session, status: r.status, overrides: { createdAt: r.createdAt } });
+  return { id: booking.id, createdAt: r.createdAt, start: r.start, status: r.status };
+});
+/** Newest first by (createdAt, id), as the connection promises. */
+const newestFirst = [...created].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+const idsWhere = (keep: (row: (typeof created)[number]) => boolean) => newestFirst.filter(keep).map((row) => row.id);
+
+const sisterExperience = createExperience(db, sister.id).experience;
+const sisterBooking = createBooking(db, { brandId: sister.id, session: createSession(db, sisterExperience) }).booking;
+
+beforeAll(async () => {
+  t = await startApp(db);
+});
+
+const listQuery = `query($brandId: UUID!, $status: BookingStatus, $from: LocalDate, $to: LocalDate, $first: Int, $after: String) {
+  bookings(brandId: $brandId, status: $status, from: $from, to: $to, first: $first, after: $after) {
+    totalCount
+    pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+    edges { cursor node { id status confirmationCode event { startDateTime } } }
+  }
+}`;
+
+async function list(variables: Record<string, unknown>, key = brandKey) {
+  const res = await t.gql(listQuery, { brandId: brand.id, ...variables }, { key });
+  expect(res.body.errors).toBeUndefined();
+  return res.body.data.bookings;
+}
+
+async function listError(variables: Record<string, unknown>, key = brandKey) {
+  const res = await t.gql(listQuery, { brandId: brand.id, ...variables }, { key });
+  expect(res.body.data).toBeNull();
+  return res.body.errors[0].extensions;
+}
+
+describe('GraphQL bookings', () => {
+  it('walks every page with first = 3, newest first, without gaps or duplicates', async () => {
+    const seen: string[] = [];
+    const pages: Array<{ size: number; hasNextPage: boolean; hasPreviousPage: boolean; totalCount: number }> = [];
+    let after: string | null = null;
+    do {
+      const page = await list({ first: 3, after });
+      seen.push(...page.edges.map((e: { node: { id: string } }) => e.node.id));
+      pages.push({ size: page.edges.length, hasNextPage: page.pageInfo.hasNextPage, hasPreviousPage: page.pageInfo.hasPreviousPage, totalCount: page.totalCount });
+      expect(page.pageInfo.startCursor).toBe(page.edges[0].cursor);
+      expect(page.pageInfo.endCursor).toBe(page.edges.at(-1).cursor);
+      after = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
+    } while (after);
+    expect(seen).toEqual(newestFirst.map((row) => row.id));
+    expect(pages).toEqual([
+      { size: 3, hasNextPage: true, hasPreviousPage: false, totalCount: 10 },
+      { size: 3, hasNextPage: true, hasPreviousPage: true, totalCount: 10 },
+      { size: 3, hasNextPage: true, hasPreviousPage: true, totalCount: 10 },
+      { size: 1, hasNextPage: false, hasPreviousPage: true, totalCount: 10 },
+    ]);
+  });
+
+  it('uses 20 per page by default and returns full Booking nodes', async () => {
+    const page = await list({});
+    expect(page.edges).toHaveLength(10);
+    expect(page.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: false });
+    expect(page.edges[0].node).toMatchObject({ id: newestFirst[0]!.id, status: 'CONFIRMED', event: { startDateTime: '2026-12-14T09:00:00' } });
+  });
+
+  it('filters by status, with a matching totalCount', async () => {
+    const page = await list({ status: 'CANCELLED' });
+    expect(page.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(idsWhere((r) => r.status === 'cancelled'));
+    expect(page.totalCount).toBe(3);
+    expect(page.edges.every((e: { node: { status: string } }) => e.node.status === 'CANCELLED')).toBe(true);
+  });
+
+  it("filters on the session's local date, both ends inclusive", async () => {
+    const page = await list({ from: '2026-12-03', to: '2026-12-05' });
+    const expected = idsWhere((r) => ['2026-12-03T00:00:00', '2026-12-04T10:00:00', '2026-12-05T23:30:00'].includes(r.start));
+    expect(page.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(expected);
+    expect(page.totalCount).toBe(3);
+    expect((await list({ from: '2026-12-13' })).totalCount).toBe(2);
+    expect((await list({ to: '2026-12-02' })).totalCount).toBe(1);
+    expect((await list({ from: '2026-12-05', to: '2026-12-05', status: 'CONFIRMED' })).totalCount).toBe(1);
+  });
+
+  it('pages through a filtered list with the same cursors', async () => {
+    const first = await list({ status: 'CANCELLED', first: 2 });
+    const second = await list({ status: 'CANCELLED', first: 2, after: first.pageInfo.endCursor });
+    const ids = [...first.edges, ...second.edges].map((e: { node: { id: string } }) => e.node.id);
+    expect(ids).toEqual(idsWhere((r) => r.status === 'cancelled'));
+    expect(second.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+  });
+
+  it('rejects bad first, after, from and to naming the field', async () => {
+    expect(await listError({ first: 0 })).toMatchObject({ code: 'VALIDATION_FAILED', field: 'first' });
+    expect(await listError({ first: 101 })).toMatchObject({ code: 'VALIDATION_FAILED', field: 'first' });
+    expect(await listError({ after: 'garbage' })).toMatchObject({ code: 'VALIDATION_FAILED', field: 'after' });
+    const forged = Buffer.from(JSON.stringify(['yesterday', 'x'])).toString('base64url');
+    expect(await listError({ after: forged })).toMatchObject({ code: 'VALIDATION_FAILED', field: 'after' });
+    expect(await listError({ from: '2026-12-05', to: '2026-12-04' })).toMatchObject({ code: 'VALIDATION_FAILED', field: 'to' });
+    expect((await t.gql(listQuery, { brandId: brand.id, from: '2026-13-01' }, { key: brandKey })).body.errors[0].extensions.code).toBe(
+      'BAD_USER_INPUT',
+    );
+    expect((await t.gql(listQuery, { brandId: brand.id, status: 'LOST' }, { key: brandKey })).body.errors[0].extensions.code).toBe(
+      'BAD_USER_INPUT',
+    );
+  });
+
+  it('lists only the named brand: FORBIDDEN for another, org keys per brand, UNAUTHENTICATED without a key', async () => {
+    expect(await listError({ brandId: outsider.id })).toMatchObject({ code: 'FORBIDDEN' });
+    expect(await listError({ brandId: sister.id })).toMatchObject({ code: 'FORBIDDEN' });
+    const sisters = await list({ brandId: sister.id }, orgKey);
+    expect(sisters.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual([sisterBooking.id]);
+    expect((await list({}, orgKey)).totalCount).toBe(10);
+    expect((await t.gql(listQuery, { brandId: brand.id })).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('costs the same number of statements for the first page and a later one', async () => {
+    const first = await countStatements(db, () => list({ first: 3 }));
+    // The key, the brand, the page's ids, the three booking-view statements, the count.
+    expect(first.count).toBe(7);
+    const later = await countStatements(db, () => list({ first: 3, after: first.result.pageInfo.endCursor }));
+    expect(later.count).toBe(first.count);
+    const filtered = await countStatements(db, () => list({ first: 3, status: 'CONFIRMED', from: '2026-12-01', to: '2026-12-31' }));
+    expect(filtered.count).toBe(first.count);
+  });
+});

@@ -1,0 +1,211 @@
+/**
+ * Hostile input on every POST of both faces: each REST POST route and each GraphQL mutation gets a few
+ * hundred random bodies (edited valid bodies, arbitrary JSON, malformed bytes) with a valid key. No answer
+ * may be a 5xx, leave the error shape, or show internals. The seed is fixed, so a failure replays:
+ * FUZZ_SEED=<seed> reruns another sequence, FUZZ_RUNS=<n> changes the count per target.
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { buildSchema, type GraphQLObjectType } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadTypeDefs } from '../../../src/graphql/server.ts';
+import { SandboxProcessor } from '../../../src/adapters/sandbox-processor.ts';
+import { startApp, type TestApp } from '../../support/app.ts';
+import { freshDb } from '../../support/db.ts';
+import { createWaitlist } from '../../../fixtures/factories/availability.ts';
+import { createSession } from '../../../fixtures/factories/bookings.ts';
+import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts';
+import { assignQuestion, createExperience, createQuestion } from '../../../fixtures/factories/catalog.ts';
+import { createAddOn, createCoupon, createCreditCode } from '../../../fixtures/factories/checkout.ts';
+import { createPaidBooking } from '../../../fixtures/factories/payments.ts';
+import { createWaitlistEntry } from '../../../fixtures/factories/waitlists.ts';
+import { createWebhookEndpoint } from '../../../fixtures/factories/webhooks.ts';
+import { checkGraphqlAnswer, checkRestAnswer, fuzzBody, mutated, type Answer, type FuzzBody } from '../../support/fuzz.ts';
+
+const SEED = Number(process.env.FUZZ_SEED ?? 20_261_125);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
+const NOW = new Date('2026-11-25T12:00:00.000Z');
+const PROCESSOR_SECRET = 'fuzz-processor-secret';
+console.info(`fuzz: seed ${SEED}, ${RUNS} bodies per target (FUZZ_SEED / FUZZ_RUNS to change)`);
+
+const db = freshDb();
+const brand = createBrand(db, { currency: 'EUR' });
+const key = createApiKey(db, { brandId: brand.id }).secret;
+const { experience } = createExperience(db, brand.id);
+const open = createSession(db, experience, { startLocal: '2026-12-01T09:00:00', capacity: 100_000 });
+const soldOut = createSession(db, experience, { startLocal: '2026-12-02T09:00:00', capacity: 1 });
+const addOn = createAddOn(db, experience.id);
+const coupon = createCoupon(db, brand.id);
+const credit = createCreditCode(db, brand.id, { balanceMinor: 1_000_000 });
+const question = createQuestion(db, brand.id);
+assignQuestion(db, experience.id, question.id);
+const waitlist = createWaitlist(db, experience.id);
+const paid = Array.from({ length: 5 }, () => createPaidBooking(db, { brandId: brand.id, session: open, participants: [{}, {}] }));
+createPaidBooking(db, { brandId: brand.id, session: soldOut });
+const entry = createWaitlistEntry(db, { waitlist, session: soldOut, brandId: brand.id, position: 1 });
+const endpoint = createWebhookEndpoint(db, brand.id, { url: 'http://127.0.0.1:9/hooks' });
+let t: TestApp;
+let intent: { secret: string; reference: string };
+
+beforeAll(async () => {
+  t = await startApp(db, { now: () => NOW, payments: new SandboxProcessor({ webhookSecret: PROCESSOR_SECRET, now: () => NOW }) });
+  const checkout = await t.rest('POST', `/v1/brands/${brand.id}/carts/${randomUUID()}/payment_intents`, { key, body: cart() });
+  const secret: string = checkout.body.paymentIntentSecret;
+  intent = { secret, reference: secret.split('_secret_')[0]! };
+});
+
+const person = (name: string) => ({ firstName: name, lastName: 'Silva', emailAddress: `${name.toLowerCase()}@example.test`, phoneNumber: '+351 900 000 000' });
+/** Ids that differ on every call but repeat from run to run, so a seed replays the same requests. */
+let serial = 0;
+const nextId = () => `00000000-0000-4000-8000-${String(++serial).padStart(12, '0')}`;
+
+// Templates build fresh objects every time: edits change them in place.
+const cart = () => ({
+  data: [
+    {
+      experienceId: experience.id,
+      sessionTime: '2026-12-01T09:00',
+      sessionDuration: 120,
+      participants: [{ ...person('Ana'), priceTierName: 'Adult', customQuestionResponses: [{ questionId: question.id, answer: [{ value: 'None' }] }] }, { ...person('Rui'), priceTierName: 'Child' }],
+      couponCode: coupon.code,
+      discountAmount: 1.5,
+      discountPercentage: 5,
+      notes: 'Window seat',
+      metadata: { channel: 'fuzz', nested: { ok: true } },
+      listingAddOns: [{ addOnId: addOn.id, quantity: 2 }],
+      appliedCreditCodes: [{ code: credit.code, appliedValue: 5, sequence: 1 }],
+    },
+  ],
+  getOnlyTotalNetAmount: false,
+  purchaser: person('Eva'),
+});
+const cancel = () => ({ bookings: paid.map(({ booking, participants }, i) => ({ bookingId: booking.id, ...[{ cancel: true }, { participants: [participants[0]!.id] }, { refundAmount: 1 }][i % 3] })) });
+const join = () => ({ sessionStartDate: '2026-12-02', sessionStartTime: '09:00', sessionDuration: 120, purchaser: person('Lia'), participants: [{ ...person('Lia'), priceTierName: 'Adult' }] });
+const webhook = () => ({ url: 'http://127.0.0.1:9/hooks', events: ['booking.confirmed', 'booking.cancelled'] });
+const processorEvent = () => ({ id: `evt_${nextId()}`, type: 'payment_intent.succeeded', data: { intentReference: intent.reference } });
+
+interface RestTarget {
+  url: () => string;
+  body: () => any;
+  /** Signs the body as the payment processor would (half the time), to reach past the signature check. */
+  signed?: boolean;
+}
+
+const restTargets: Record<string, RestTarget> = {
+  '/v1/bookings/cancel': { url: () => '/v1/bookings/cancel', body: cancel },
+  '/v1/brands/{brandId}/carts/{cartId}/payment_intents': { url: () => `/v1/brands/${brand.id}/carts/${nextId()}/payment_intents`, body: cart },
+  '/v1/brands/{brandId}/waitlists/{waitlistId}/entries': { url: () => `/v1/brands/${brand.id}/waitlists/${waitlist.id}/entries`, body: join },
+  '/v1/brands/{brandId}/webhooks': { url: () => `/v1/brands/${brand.id}/webhooks`, body: webhook },
+  '/v1/sandbox/payment_intents/confirm': { url: () => '/v1/sandbox/payment_intents/confirm', body: () => ({ paymentIntentSecret: intent.secret, outcome: 'succeeded' }) },
+  '/v1/webhooks/payments': { url: () => '/v1/webhooks/payments', body: processorEvent, signed: true },
+  '/graphql': { url: () => '/graphql', body: () => ({ query: 'mutation { __typename }', variables: {} }) },
+};
+
+function signature(payload: string | Buffer): string {
+  const at = Math.floor(NOW.getTime() / 1000);
+  return `t=${at},v1=${createHmac('sha256', PROCESSOR_SECRET).update(`${at}.${payload.toString()}`).digest('hex')}`;
+}
+
+/** What each target answered, `status code` -> count: printed, so a reader sees how deep the bodies got. */
+const outcomes = new Map<string, Map<string, number>>();
+afterAll(() => {
+  for (const [target, counts] of outcomes) {
+    const summary = [...counts].sort((a, b) => b[1] - a[1]).map(([outcome, n]) => `${outcome} x${n}`);
+    console.info(`fuzz ${target}: ${summary.join(', ')}`);
+  }
+});
+
+function tally(target: string, answer: Answer): void {
+  let code = '';
+  try {
+    const body = JSON.parse(answer.text);
+    code = body.error?.code ?? body.errors?.[0]?.extensions?.code ?? '';
+  } catch {
+    code = 'not JSON';
+  }
+  const counts = outcomes.get(target) ?? new Map<string, number>();
+  const outcome = `${answer.status}${code ? ` ${code}` : ''}`;
+  counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
+  outcomes.set(target, counts);
+}
+
+async function post(target: string, url: string, { payload, contentType, idempotencyKey }: FuzzBody, extra: Record<string, string> = {}): Promise<Answer> {
+  const headers: Record<string, string> = { authorization: `Bearer ${key}`, ...extra };
+  if (contentType) headers['content-type'] = contentType;
+  if (idempotencyKey !== null) headers['idempotency-key'] = idempotencyKey;
+  const res = await t.app.inject({ method: 'POST', url, headers, payload });
+  const answer = { status: res.statusCode, text: res.body, headers: res.headers };
+  tally(target, answer);
+  return answer;
+}
+
+describe('fuzz: REST POST routes', () => {
+  it('covers every POST route of the OpenAPI document', async () => {
+    const paths = (await t.rest('GET', '/openapi.json')).body.paths as Record<string, { post?: unknown }>;
+    expect(Object.keys(paths).filter((p) => paths[p]!.post).sort()).toEqual(Object.keys(restTargets).sort());
+  });
+
+  for (const [route, target] of Object.entries(restTargets)) {
+    it(`answers ${RUNS} random bodies on POST ${route} without a 5xx or internals`, async () => {
+      const check = route === '/graphql' ? checkGraphqlAnswer : checkRestAnswer;
+      await fc.assert(
+        fc.asyncProperty(fuzzBody(target.body), fc.boolean(), async (body, sign) => {
+          const extra = target.signed && sign ? { 'sandbox-signature': signature(body.payload) } : undefined;
+          check(await post(route, target.url(), body, extra));
+        }),
+        { seed: SEED, numRuns: RUNS },
+      );
+    });
+  }
+});
+
+const mutations: Record<string, { query: string; variables: () => any }> = {
+  createPaymentIntent: {
+    query: 'mutation($brandId: UUID!, $cartId: UUID!, $input: CreatePaymentIntentInput!) { createPaymentIntent(brandId: $brandId, cartId: $cartId, input: $input) { totalNetAmount paymentIntentSecret } }',
+    variables: () => ({ brandId: brand.id, cartId: nextId(), input: cart() }),
+  },
+  cancelBookings: {
+    query: 'mutation($input: CancelBookingsInput!) { cancelBookings(input: $input) { items { id status amountRefunded } errors { index code field } } }',
+    variables: () => ({ input: cancel() }),
+  },
+  joinWaitlist: {
+    query: 'mutation($brandId: UUID!, $waitlistId: UUID!, $input: JoinWaitlistInput!) { joinWaitlist(brandId: $brandId, waitlistId: $waitlistId, input: $input) { id position } }',
+    variables: () => ({ brandId: brand.id, waitlistId: waitlist.id, input: join() }),
+  },
+  leaveWaitlist: {
+    query: 'mutation($brandId: UUID!, $entryId: UUID!) { leaveWaitlist(brandId: $brandId, entryId: $entryId) { id status } }',
+    variables: () => ({ brandId: brand.id, entryId: entry.id }),
+  },
+  createWebhookEndpoint: {
+    query: 'mutation($brandId: UUID!, $url: URL!, $events: [String!]!) { createWebhookEndpoint(brandId: $brandId, url: $url, events: $events) { endpoint { id } } }',
+    variables: () => ({ brandId: brand.id, ...webhook() }),
+  },
+  deleteWebhookEndpoint: {
+    query: 'mutation($brandId: UUID!, $id: UUID!) { deleteWebhookEndpoint(brandId: $brandId, id: $id) { id } }',
+    variables: () => ({ brandId: brand.id, id: endpoint.id }),
+  },
+};
+
+describe('fuzz: GraphQL mutations', () => {
+  it('covers every mutation of the schema', () => {
+    const mutation = buildSchema(loadTypeDefs()).getMutationType() as GraphQLObjectType;
+    expect(Object.keys(mutation.getFields()).sort()).toEqual(Object.keys(mutations).sort());
+  });
+
+  for (const [name, { query, variables }] of Object.entries(mutations)) {
+    it(`answers ${RUNS} random variable sets for ${name} without INTERNAL_SERVER_ERROR or internals`, async () => {
+      const randomVariables = fc.oneof(
+        { weight: 8, arbitrary: mutated(variables) },
+        { weight: 1, arbitrary: fc.dictionary(fc.constantFrom(...Object.keys(variables())), fc.jsonValue({ maxDepth: 3 })) },
+        { weight: 1, arbitrary: fc.anything({ maxDepth: 2 }) },
+      );
+      await fc.assert(
+        fc.asyncProperty(randomVariables, async (vars) => {
+          const payload = JSON.stringify({ query, variables: vars }) ?? '';
+          checkGraphqlAnswer(await post(name, '/graphql', { payload, contentType: 'application/json', idempotencyKey: null }));
+        }),
+        { seed: SEED, numRuns: RUNS },
+      );
+    });
+  }
+});

@@ -1,0 +1,179 @@
+/** Reading events: GraphQL `events` and REST `GET /v1/brands/{brandId}/events`, paging, filters, auth, bad input. */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inTransaction } from '../../../src/db/sqlite/client.ts';
+import { eventEnvelope, recordEvent, type EventType, type StoredEvent } from '../../../src/domain/outbox/outbox.ts';
+import { startApp, type TestApp } from '../../support/app.ts';
+import { freshDb } from '../../support/db.ts';
+import { createApiKey, createBrand, createOrganization } from '../../../fixtures/factories/brands.ts';
+
+const db = freshDb();
+const org = createOrganization(db);
+const brand = createBrand(db, { organizationId: org.id });
+const sister = createBrand(db, { organizationId: org.id });
+const outsider = createBrand(db);
+const keys = {
+  brand: createApiKey(db, { brandId: brand.id }).secret,
+  org: createApiKey(db, { organizationId: org.id }).secret,
+  outsider: createApiKey(db, { brandId: outsider.id }).secret,
+};
+
+const types: EventType[] = ['booking.created', 'booking.confirmed', 'waitlist.offered', 'booking.cancelled'];
+let minute = 0;
+function record(brandId: string, type: EventType): StoredEvent {
+  minute += 1;
+  const at = new Date(Date.UTC(2026, 10, 25, 12, minute)).toISOString();
+  return inTransaction(db, (tx) => recordEvent(tx, { brandId, type, resourceId: `r${minute}`, payload: { id: `r${minute}`, n: minute }, at }));
+}
+// Interleaved with the sister brand's, so sequences of one brand have gaps.
+const ours: StoredEvent[] = [];
+const theirs: StoredEvent[] = [];
+for (let i = 0; i < 12; i++) {
+  ours.push(record(brand.id, types[i % types.length]!));
+  if (i % 4 === 0) theirs.push(record(sister.id, 'booking.created'));
+}
+const envelopes = (events: StoredEvent[]) => events.map(eventEnvelope);
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startApp(db);
+});
+
+const query = `query($brandId: UUID!, $after: String, $types: [String!], $first: Int) {
+  events(brandId: $brandId, after: $after, types: $types, first: $first) {
+    pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+    edges { cursor node { id type createdAt data } }
+  }
+}`;
+
+async function page(variables: Record<string, unknown>, key = keys.brand) {
+  const res = await t.gql(query, { brandId: brand.id, ...variables }, { key });
+  expect(res.body.errors).toBeUndefined();
+  return res.body.data.events;
+}
+async function gqlError(variables: Record<string, unknown>, key: string | null = keys.brand) {
+  const res = await t.gql(query, { brandId: brand.id, ...variables }, { key: key ?? undefined });
+  // null when the resolver failed; absent when the variables were refused before execution.
+  expect(res.body.data ?? null).toBeNull();
+  return { code: res.body.errors[0].extensions.code, field: res.body.errors[0].extensions.field };
+}
+const nodes = (p: any) => p.edges.map((e: any) => e.node);
+const feed = (query = '', key: string | null = keys.brand, brandId = brand.id) =>
+  t.rest('GET', `/v1/brands/${brandId}/events${query}`, { key: key ?? undefined });
+
+describe('GraphQL events', () => {
+  it("walks the brand's events oldest first, 5 at a time, without gaps or repeats", async () => {
+    const seen: any[] = [];
+    let after: string | null = null;
+    const infos: any[] = [];
+    do {
+      const p: any = await page({ first: 5, after });
+      seen.push(...nodes(p));
+      infos.push(p.pageInfo);
+      after = p.pageInfo.hasNextPage ? p.pageInfo.endCursor : null;
+    } while (after);
+    expect(seen).toEqual(envelopes(ours));
+    expect(infos.map((i) => [i.hasNextPage, i.hasPreviousPage])).toEqual([[true, false], [true, true], [false, true]]);
+  });
+
+  it('answers 50 by default, with edge cursors that continue right after their event', async () => {
+    const all = await page({});
+    expect(nodes(all)).toEqual(envelopes(ours));
+    expect(all.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: false, startCursor: all.edges[0].cursor, endCursor: all.edges[11].cursor });
+    expect(nodes(await page({ after: all.edges[6].cursor }))).toEqual(envelopes(ours.slice(7)));
+  });
+
+  it('keeps only the types asked for, across pages', async () => {
+    const wanted = ['booking.confirmed', 'waitlist.offered'];
+    const first = await page({ types: wanted, first: 4 });
+    const second = await page({ types: wanted, first: 4, after: first.pageInfo.endCursor });
+    expect([...nodes(first), ...nodes(second)]).toEqual(envelopes(ours.filter((e) => wanted.includes(e.type))));
+    expect([first.pageInfo.hasNextPage, second.pageInfo.hasNextPage]).toEqual([true, false]);
+  });
+
+  it('catches up: from the last cursor, an empty page, then exactly the events recorded since', async () => {
+    const caughtUp = await page({});
+    const cursor = caughtUp.pageInfo.endCursor;
+    expect(await page({ after: cursor })).toEqual({
+      pageInfo: { hasNextPage: false, hasPreviousPage: true, startCursor: null, endCursor: null },
+      edges: [],
+    });
+    const later = [record(brand.id, 'booking.refunded'), record(sister.id, 'booking.failed'), record(brand.id, 'waitlist.expired')];
+    ours.push(later[0]!, later[2]!);
+    theirs.push(later[1]!);
+    expect(nodes(await page({ after: cursor }))).toEqual(envelopes([later[0]!, later[2]!]));
+  });
+});
+
+describe('REST events feed', () => {
+  it('shows the same envelopes as GraphQL, with next to store and hasMore to keep reading', async () => {
+    const first = await feed('?limit=5');
+    expect(first.status).toBe(200);
+    expect(first.body.data).toEqual(nodes(await page({ first: 5 })));
+    expect(first.body.hasMore).toBe(true);
+    const rest: any[] = [];
+    let next = first.body.next;
+    for (let body = first.body; body.hasMore; ) {
+      body = (await feed(`?limit=5&after=${next}`)).body;
+      rest.push(...body.data);
+      next = body.next;
+    }
+    expect([...first.body.data, ...rest]).toEqual(envelopes(ours));
+    // Nothing new: the same position comes back, so it can always be stored.
+    expect((await feed(`?after=${next}`)).body).toEqual({ data: [], next, hasMore: false });
+  });
+
+  it('filters by comma-separated types', async () => {
+    const res = await feed('?types=booking.created,booking.cancelled');
+    expect(res.body.data).toEqual(envelopes(ours.filter((e) => e.type === 'booking.created' || e.type === 'booking.cancelled')));
+    expect(res.body.hasMore).toBe(false);
+  });
+
+  it('an empty feed has no position yet', async () => {
+    expect((await feed('', keys.outsider, outsider.id)).body).toEqual({ data: [], next: null, hasMore: false });
+  });
+});
+
+describe('who may read', () => {
+  it("never shows another brand's events: 403 FORBIDDEN outside the key's scope, org keys per brand", async () => {
+    expect((await feed('', keys.brand, sister.id)).status).toBe(403);
+    expect((await feed('', keys.outsider)).body.error.code).toBe('FORBIDDEN');
+    expect(await gqlError({ brandId: sister.id })).toMatchObject({ code: 'FORBIDDEN' });
+    expect(await gqlError({}, keys.outsider)).toMatchObject({ code: 'FORBIDDEN' });
+    expect((await feed('', keys.org, sister.id)).body.data).toEqual(envelopes(theirs));
+    expect(nodes(await page({ brandId: sister.id }, keys.org))).toEqual(envelopes(theirs));
+    expect(nodes(await page({}, keys.org))).toEqual(envelopes(ours));
+  });
+
+  it('needs an API key', async () => {
+    expect((await feed('', null)).status).toBe(401);
+    expect(await gqlError({}, null)).toMatchObject({ code: 'UNAUTHENTICATED' });
+  });
+});
+
+describe('bad input', () => {
+  const forged = (parts: unknown) => Buffer.from(JSON.stringify(parts)).toString('base64url');
+
+  it('GraphQL: VALIDATION_FAILED naming first, after or types; BAD_USER_INPUT for a malformed brand id', async () => {
+    for (const first of [0, 101, -1]) expect(await gqlError({ first })).toEqual({ code: 'VALIDATION_FAILED', field: 'first' });
+    for (const after of ['garbage', forged(['0']), forged(['x1']), forged([1]), forged(['1', '2'])]) {
+      expect(await gqlError({ after })).toEqual({ code: 'VALIDATION_FAILED', field: 'after' });
+    }
+    expect(await gqlError({ types: ['booking.lost'] })).toEqual({ code: 'VALIDATION_FAILED', field: 'types' });
+    expect(await gqlError({ types: ['booking.created', 'BOOKING.CREATED'] })).toEqual({ code: 'VALIDATION_FAILED', field: 'types' });
+    expect(await gqlError({ types: [] })).toEqual({ code: 'VALIDATION_FAILED', field: 'types' });
+    expect((await gqlError({ brandId: 'not-a-uuid' })).code).toBe('BAD_USER_INPUT');
+    expect((await gqlError({ first: 'ten' })).code).toBe('BAD_USER_INPUT');
+  });
+
+  it('REST: 400 VALIDATION_FAILED naming limit, after, types or brandId', async () => {
+    const field = async (path: string, brandId = brand.id) => {
+      const res = await feed(path, keys.brand, brandId);
+      expect([res.status, res.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
+      return res.body.error.details.field;
+    };
+    for (const limit of ['0', '101', 'ten', '2.5']) expect(await field(`?limit=${limit}`)).toBe('limit');
+    for (const after of ['garbage', forged(['0']), forged(['1', '2'])]) expect(await field(`?after=${after}`)).toBe('after');
+    for (const types of ['booking.lost', '', 'booking.created,,booking.failed']) expect(await field(`?types=${types}`)).toBe('types');
+    expect(await field('', 'not-a-uuid')).toBe('brandId');
+  });
+});

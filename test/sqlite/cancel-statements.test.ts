@@ -1,0 +1,71 @@
+/**
+ * What a cancel request costs in SQL as it grows. Each item is its own transaction (a failed item
+ * changes nothing, the others go ahead), so what the item reads and writes inside it is truly per
+ * item; what the request needs before the loop (visibility and currency of every booking) and after
+ * it (the views it answers with) is read once, in batches. And no statement is built or compiled per
+ * item: everything an item runs is prepared once per connection.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from '../support/app.ts';
+import { freshDb } from '../support/db.ts';
+import { createBooking, createSession } from '../../fixtures/factories/bookings.ts';
+import { createApiKey, createBrand } from '../../fixtures/factories/brands.ts';
+import { createExperience } from '../../fixtures/factories/catalog.ts';
+import { createWebhookEndpoint } from '../../fixtures/factories/webhooks.ts';
+import { compiledStatements, countStatements } from '../support/statements.ts';
+
+const db = freshDb();
+const brand = createBrand(db);
+const key = createApiKey(db, { brandId: brand.id }).secret;
+const { experience } = createExperience(db, brand.id);
+const session = createSession(db, experience, { capacity: 1_000 });
+// One subscribed endpoint: every booking event also queues a delivery.
+createWebhookEndpoint(db, brand.id, { url: 'https://hooks.example.test/tessera', events: ['booking.cancelled'] });
+const fresh = (n: number) => Array.from({ length: n }, () => createBooking(db, { brandId: brand.id, session }).booking.id);
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startApp(db);
+  // Prepares what every cancel runs, so the counts below are what a running server pays.
+  expect((await cancelOf(fresh(1))).result.body.errors).toEqual([]);
+});
+
+/** Statements executed and statements compiled (`prepare`) while cancelling `ids` whole. */
+async function cancelOf(ids: string[]) {
+  const { count, sql, result } = await countStatements(db, () =>
+    compiledStatements(db, () => t.rest('POST', '/v1/bookings/cancel', { key, body: { bookings: ids.map((bookingId) => ({ bookingId, cancel: true })) } })),
+  );
+  return { count, sql, result: result.result, prepared: result.sql.length };
+}
+
+describe('POST /v1/bookings/cancel cost', () => {
+  // Per item: BEGIN; the booking, its pending refunds and its participants; the participants and
+  // booking updates; the booking's view for its event (booking, participants, answers); the event, the
+  // brand's endpoints and the delivery; the places given back, the session and its waiting line; COMMIT.
+  const PER_ITEM = 16;
+
+  it(`runs ${PER_ITEM} statements per item and a fixed few per request, all of them prepared before`, async () => {
+    const one = await cancelOf(fresh(1));
+    const ten = await cancelOf(fresh(10));
+    for (const { result } of [one, ten]) {
+      expect(result.status).toBe(200);
+      expect(result.body.errors).toEqual([]);
+      expect(result.body.items.map((b: { status: string }) => b.status)).toEqual(result.body.items.map(() => 'cancelled'));
+    }
+    expect(ten.result.body.items).toHaveLength(10);
+    // Per request: the cache check, the key, the bookings of every item, the three statements of the views answered.
+    expect(one.count).toBe(6 + PER_ITEM);
+    expect(ten.count).toBe(6 + 10 * PER_ITEM);
+    expect(ten.sql.filter((s) => s.startsWith('select "bookings"."id", "bookings"."brand_id", "bookings"."session_id"'))).toHaveLength(1 + 10);
+    // Once a first request has run, nothing is built or compiled again, whatever the number of items.
+    expect(one.prepared).toBe(0);
+    expect(ten.prepared).toBe(0);
+  });
+
+  it('answers 100 items with the same per-item cost', async () => {
+    const hundred = await cancelOf(fresh(100));
+    expect(hundred.result.body.items).toHaveLength(100);
+    expect(hundred.count).toBe(6 + 100 * PER_ITEM);
+    expect(hundred.prepared).toBe(0);
+  });
+});

@@ -1,0 +1,73 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { findBrand } from '../../src/db/sqlite/stores/catalog/brands.ts';
+import { startApp, type TestApp } from '../support/app.ts';
+import { freshDb } from '../support/db.ts';
+import { createApiKey, createBrand } from '../../fixtures/factories/brands.ts';
+import { createExperience, createMedia, createVibe } from '../../fixtures/factories/catalog.ts';
+import { attachMedia, attachVibe, createContentTranslation, createListing, createListingContent } from '../../fixtures/factories/listings.ts';
+import { createReviews } from '../../fixtures/factories/reviews.ts';
+import { countStatements } from '../support/statements.ts';
+
+const db = freshDb();
+let t: TestApp;
+
+/** A brand with `count` featured listings, each with every nested part: the most a listing can cost. */
+function brandWithListings(count: number) {
+  const brand = createBrand(db);
+  const vibes = [createVibe(db, brand.id, 'Relaxing'), createVibe(db, brand.id, 'Lively')];
+  for (let i = 0; i < count; i++) {
+    const { experience, host } = createExperience(db, brand.id);
+    createReviews(db, { brandId: brand.id, experienceId: experience.id, hostId: host.id }, [{ rating: 4 }]);
+    const { listing, content } = createListing(db, brand.id, { kind: 'experience', experienceId: experience.id, displayOrder: i });
+    createListingContent(db, listing.id, { version: 'draft', title: `Draft ${i}` });
+    createContentTranslation(db, content!.id, 'pt', { title: `Título ${i}`, summary: 'Resumo' });
+    attachMedia(db, listing.id, createMedia(db, brand.id).id, 1);
+    attachMedia(db, listing.id, createMedia(db, brand.id).id, 2, 'gallery');
+    vibes.forEach((vibe, position) => attachVibe(db, listing.id, vibe.id, position));
+  }
+  return createApiKey(db, { brandId: brand.id }).secret;
+}
+
+const smallKey = brandWithListings(3);
+const largeKey = brandWithListings(200);
+
+beforeAll(async () => {
+  // These tests count what computing an answer costs: the response cache (a hit costs one statement) is off.
+  t = await startApp(db, { http: { RESPONSE_CACHE_MAX_BYTES: 0 } });
+  // A key is looked up on its first request after a write only: make that request before counting.
+  for (const key of [smallKey, largeKey]) await t.rest('GET', '/v3/listings/featured', { key });
+});
+
+describe('statement counting', () => {
+  it('sees every query Drizzle runs', async () => {
+    const { count, sql } = await countStatements(db, () => findBrand(db, 'none'));
+    expect(count).toBe(1);
+    expect(sql[0]).toMatch(/^select .* from "brands"/);
+  });
+});
+
+describe('featured listings cost', () => {
+  const call = (key: string, query: string) =>
+    countStatements(db, () => t.rest('GET', `/v3/listings/featured${query}`, { key }));
+
+  // The data generation (src/db/sqlite/generation.ts), brand, listings with categories and hosts, contents,
+  // translations (only with a locale), media, vibes, ratings.
+  it.each([
+    ['?locale=pt&version=latest', 8],
+    ['', 7],
+  ])('costs the same for 3 listings and for 200 (%s: %i statements)', async (query, expected) => {
+    const small = await call(smallKey, query);
+    const large = await call(largeKey, query);
+    expect(small.result.body.data).toHaveLength(3);
+    expect(large.result.body.data).toHaveLength(200);
+    expect(large.result.body.data[199].medias).toHaveLength(2);
+    expect(small.count).toBe(large.count);
+    expect(large.count).toBe(expected);
+  });
+
+  it('translates and picks drafts in the large list too', async () => {
+    const { result } = await call(largeKey, '?locale=pt');
+    expect(result.body.data[150].title).toBe('Título 150');
+    expect((await call(largeKey, '?version=latest')).result.body.data[150].title).toBe('Draft 150');
+  });
+});

@@ -1,0 +1,50 @@
+import { buildSchema, getOperationAST, parse } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { operationCost } from '../../../src/graphql/protections/cost.ts';
+import { loadTypeDefs } from '../../../src/graphql/server.ts';
+
+const schema = buildSchema(loadTypeDefs());
+
+function cost(query: string, variables: Record<string, unknown> = {}): number | null {
+  const document = parse(query);
+  return operationCost(schema, document, getOperationAST(document)!, variables);
+}
+
+const id = '"6f1c0a52-3d4e-4c1a-9b7e-0b0000000001"';
+
+describe('operation cost', () => {
+  it.each([
+    ['scalars only', '{ __typename }', 0],
+    ['an object', `{ brandSettings(brandId: ${id}) { id } }`, 1],
+    ['nested objects', `{ brandSettings(brandId: ${id}) { designElement { logo { uri { original } } } } }`, 4],
+    ['a list without a page size counts once', `{ featuredListings { id medias { links { url } } } }`, 3],
+    ['a connection: first x (edge + node)', `{ experienceReviews(experienceId: ${id}, first: 10) { totalCount edges { node { id } } } }`, 21],
+    ['pageInfo is not multiplied', `{ experienceReviews(experienceId: ${id}, first: 10) { pageInfo { hasNextPage } } }`, 2],
+    ['the schema default (20) without first', `{ experienceReviews(experienceId: ${id}) { edges { node { id } } } }`, 41],
+    ['a page size above the domain maximum counts as 100', `{ experienceReviews(experienceId: ${id}, first: 5000) { edges { cursor } } }`, 101],
+    ['a page inside an object', `{ experience(brandId: ${id}, id: ${id}) { reviews(first: 5) { edges { node { reviewer { profilePicture { id } } } } } } }`, 22],
+    ['introspection', '{ __schema { types { name fields { name type { name } } } } }', 4],
+    ['aliases add up', `{ a: experienceReviews(experienceId: ${id}, first: 10) { edges { cursor } } b: experienceReviews(experienceId: ${id}, first: 30) { edges { cursor } } }`, 42],
+  ])('%s', (_, query, expected) => {
+    expect(cost(query)).toBe(expected);
+  });
+
+  it('reads page sizes and @skip/@include from the variables', () => {
+    const query = `query($first: Int, $skip: Boolean!) { experienceReviews(experienceId: ${id}, first: $first) @skip(if: $skip) { edges { cursor } } }`;
+    expect(cost(query, { first: 50, skip: false })).toBe(51);
+    expect(cost(query, { first: null, skip: false })).toBe(21);
+    expect(cost(query, { skip: false })).toBe(21);
+    expect(cost(query, { first: 50, skip: true })).toBe(0);
+    expect(cost(query, { first: 'ten', skip: false })).toBeNull();
+  });
+
+  it('costs fragments by where they are spread, once each, however often they repeat', () => {
+    const query = `{ experienceReviews(experienceId: ${id}, first: 10) { ...Page } } fragment Page on ReviewConnection { edges { ...Edge } } fragment Edge on ReviewEdge { node { id } }`;
+    expect(cost(query)).toBe(21);
+    // 2^40 spreads if walked naively; each fragment is costed once.
+    const chain = Array.from({ length: 40 }, (_, i) => `fragment F${i} on Query { a${i}: __typename ...F${i + 1} b${i}: __typename ...F${i + 1} }`).join(' ');
+    const started = Date.now();
+    expect(cost(`{ ...F0 } ${chain} fragment F40 on Query { brandSettings(brandId: ${id}) { id } }`)).toBe(2 ** 40);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import type { Deps } from '../../../src/domain/shared/deps.ts';
+import {
+  abandonIdempotentRequest,
+  beginIdempotentRequest,
+  checkIdempotencyKey,
+  completeIdempotentRequest,
+  requestFingerprint,
+  runIds,
+} from '../../../src/domain/idempotency/idempotency.ts';
+import { findIdempotencyRecord, takeOverRecord } from '../../../src/db/sqlite/stores/idempotency/idempotency.ts';
+import { SandboxProcessor } from '../../../src/adapters/sandbox-processor.ts';
+import { freshDb } from '../../support/db.ts';
+
+describe('idempotency records', () => {
+  let clock = new Date('2026-11-25T12:00:00.000Z');
+  const deps: Deps = { db: freshDb(), now: () => clock, payments: new SandboxProcessor(), holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400 };
+  const encryptionKey = Buffer.alloc(32, 7);
+  const LEASE_MS = 60_000;
+  const claim = (key: string, requestHash = 'h1', withKey = encryptionKey) =>
+    beginIdempotentRequest(deps, { apiKeyId: 'k1', key, requestHash }, withKey, LEASE_MS);
+  /** The lease a run claiming now holds. */
+  const lease = () => new Date(clock.getTime() + LEASE_MS).toISOString();
+  const proceed = { outcome: 'proceed', tookOver: false };
+  const count = () => (deps.db.$client.prepare('SELECT count(*) AS n FROM idempotency_keys').get() as { n: number }).n;
+
+  it('drops a 5xx answer so a retry runs again, and keeps a 4xx one', async () => {
+    expect(await claim('a')).toMatchObject(proceed);
+    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'a', lease: lease(), status: 502, body: '{"error":{}}' }, encryptionKey);
+    expect(await claim('a')).toMatchObject(proceed);
+    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'a', lease: lease(), status: 404, body: '{"nope":1}' }, encryptionKey);
+    expect(await claim('a')).toEqual({ outcome: 'replay', status: 404, body: '{"nope":1}' });
+  });
+
+  it('frees a running key whose request ended without an answer, but never a completed one', async () => {
+    await claim('b');
+    await abandonIdempotentRequest(deps, { apiKeyId: 'k1', key: 'b', lease: lease() });
+    expect(await claim('b')).toMatchObject(proceed);
+    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'b', lease: lease(), status: 200, body: '{}' }, encryptionKey);
+    await abandonIdempotentRequest(deps, { apiKeyId: 'k1', key: 'b', lease: lease() });
+    expect(await claim('b')).toEqual({ outcome: 'replay', status: 200, body: '{}' });
+  });
+
+  it('stores answers sealed, and refuses (never re-runs) one the current key cannot read', async () => {
+    await claim('s');
+    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 's', lease: lease(), status: 201, body: '{"paymentIntentSecret":"pi_secret_123"}' }, encryptionKey);
+    const stored = deps.db.$client.prepare("SELECT response_body FROM idempotency_keys WHERE key = 's'").pluck().get() as string;
+    expect(stored).not.toContain('pi_secret_123');
+    expect(await claim('s')).toEqual({ outcome: 'replay', status: 201, body: '{"paymentIntentSecret":"pi_secret_123"}' });
+    await expect(claim('s', 'h1', Buffer.alloc(32, 8))).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+    deps.db.$client.prepare("DELETE FROM idempotency_keys WHERE key = 's'").run();
+  });
+
+  it('removes records older than 24 hours', async () => {
+    const before = count();
+    expect(before).toBe(2);
+    clock = new Date(clock.getTime() + 24 * 3600 * 1000 + 1);
+    await claim('c');
+    expect(count()).toBe(1);
+  });
+
+  it('fingerprints method, URL and exact body', () => {
+    const base = requestFingerprint('POST', '/v1/bookings/cancel', '{"a":1}');
+    expect(requestFingerprint('post', '/v1/bookings/cancel', '{"a":1}')).toBe(base);
+    expect(requestFingerprint('POST', '/v1/bookings/cancel?x=1', '{"a":1}')).not.toBe(base);
+    expect(requestFingerprint('POST', '/v1/bookings/cancel', '{"a": 1}')).not.toBe(base);
+  });
+
+  it.each([['x'.repeat(256)], [''], ['  '], ['tab\there'], ['été']])('refuses the key %j', (key) => {
+    expect(() => checkIdempotencyKey(key)).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED', details: { field: 'Idempotency-Key' } }));
+  });
+
+  it('refuses the header sent twice', () => {
+    expect(() => checkIdempotencyKey(['a', 'b'])).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED' }));
+  });
+});
+
+describe('idempotency leases', () => {
+  let clock = new Date('2026-11-25T12:00:00.000Z');
+  const deps: Deps = { db: freshDb(), now: () => clock, payments: new SandboxProcessor(), holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400 };
+  const encryptionKey = Buffer.alloc(32, 7);
+  const LEASE_MS = 60_000;
+  const claim = (key: string, requestHash = 'h1') => beginIdempotentRequest(deps, { apiKeyId: 'k1', key, requestHash }, encryptionKey, LEASE_MS);
+  const later = (ms: number) => (clock = new Date(clock.getTime() + ms));
+
+  it('refuses a running key until its lease ends, then hands it to one retry, under a new lease', async () => {
+    const first = await claim('a');
+    expect(first).toMatchObject({ outcome: 'proceed', tookOver: false, lease: new Date(clock.getTime() + LEASE_MS).toISOString() });
+    later(LEASE_MS - 1);
+    await expect(claim('a')).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
+    later(1);
+    const second = await claim('a');
+    expect(second).toMatchObject({ outcome: 'proceed', tookOver: true, lease: new Date(clock.getTime() + LEASE_MS).toISOString() });
+    await expect(claim('a')).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
+    // Another request under the key is still refused, lease or not.
+    later(LEASE_MS);
+    await expect(claim('a', 'h2')).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+  });
+
+  it('takes a record over only where its lease is still the one read: of two racing takeovers, one wins', async () => {
+    await claim('b');
+    const seen = findIdempotencyRecord(deps.db, 'k1', 'b')!.leaseExpiresAt;
+    later(LEASE_MS);
+    expect(takeOverRecord(deps.db, 'k1', 'b', seen, 'x-1')).toBe(true);
+    expect(takeOverRecord(deps.db, 'k1', 'b', seen, 'x-2')).toBe(false);
+    expect(findIdempotencyRecord(deps.db, 'k1', 'b')!.leaseExpiresAt).toBe('x-1');
+  });
+
+  it('lets an overtaken run neither free nor drop the record it lost, but keeps the first answer stored', async () => {
+    const first = await claim('c');
+    later(LEASE_MS);
+    const second = await claim('c');
+    if (first.outcome !== 'proceed' || second.outcome !== 'proceed') throw new Error('expected both to proceed');
+    await abandonIdempotentRequest(deps, { apiKeyId: 'k1', key: 'c', lease: first.lease });
+    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'c', lease: first.lease, status: 503, body: '{}' }, encryptionKey);
+    expect(findIdempotencyRecord(deps.db, 'k1', 'c')).toMatchObject({ state: 'running', leaseExpiresAt: second.lease });
+    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'c', lease: first.lease, status: 200, body: '{"run":1}' }, encryptionKey);
+    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'c', lease: second.lease, status: 200, body: '{"run":2}' }, encryptionKey);
+    expect(await claim('c')).toEqual({ outcome: 'replay', status: 200, body: '{"run":1}' });
+  });
+
+  it('gives every run of a request the same ids, in order, and other requests other ids', () => {
+    const request = { apiKeyId: 'k1', key: 'd', requestHash: 'h1' };
+    const [a, b] = [runIds(request), runIds(request)];
+    const first = [a(), a(), a()];
+    expect([b(), b(), b()]).toEqual(first);
+    expect(new Set(first).size).toBe(3);
+    for (const id of first) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(runIds({ ...request, requestHash: 'h2' })()).not.toBe(first[0]);
+    expect(runIds({ ...request, key: 'e' })()).not.toBe(first[0]);
+    expect(runIds({ ...request, apiKeyId: 'k2' })()).not.toBe(first[0]);
+  });
+});

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEVELOPMENT_ENCRYPTION_KEY, loadConfig } from '../../../src/config.ts';
+
+const webhookKey = Buffer.alloc(32, 7).toString('base64');
+
+describe('loadConfig', () => {
+  it('uses the documented defaults', () => {
+    expect(loadConfig({})).toEqual({
+      PORT: 4000,
+      HOST: '127.0.0.1',
+      DATABASE_URL: './data/tessera.sqlite',
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'info',
+      HOLD_TTL_SECONDS: 900,
+      WAITLIST_OFFER_TTL_SECONDS: 86_400,
+      PAYMENT_PROCESSOR: 'sandbox',
+      ENCRYPTION_KEY: DEVELOPMENT_ENCRYPTION_KEY,
+      WEBHOOK_TIMEOUT_MS: 10_000,
+      WEBHOOK_RETRY_BASE_SECONDS: 10,
+      WEBHOOK_MAX_AGE_SECONDS: 259_200,
+      WEBHOOK_ALLOW_PRIVATE_URLS: true,
+      GRAPHQL_MAX_DEPTH: 15,
+      GRAPHQL_MAX_ALIASES: 30,
+      GRAPHQL_MAX_DIRECTIVES: 50,
+      GRAPHQL_MAX_TOKENS: 2_000,
+      GRAPHQL_MAX_DOCUMENT_BYTES: 32_768,
+      GRAPHQL_MAX_COST: 5_000,
+      SHUTDOWN_TIMEOUT_MS: 10_000,
+      RATE_LIMIT_PER_MINUTE: 600,
+      RATE_LIMIT_ANONYMOUS_PER_MINUTE: 60,
+      REQUEST_TIMEOUT_MS: 30_000,
+      KEEP_ALIVE_TIMEOUT_MS: 5_000,
+      CONNECTION_TIMEOUT_MS: 60_000,
+      MAX_HEADER_BYTES: 16_384,
+      RESPONSE_CACHE_MAX_BYTES: 33_554_432,
+      TRUST_PROXY: [],
+      REFUND_RECONCILE_INTERVAL_MS: 30_000,
+      REFUND_RECONCILE_GRACE_SECONDS: 60,
+      REFUND_RECONCILE_RETRY_BASE_SECONDS: 60,
+      REFUND_RECONCILE_MAX_AGE_SECONDS: 82_800,
+      production: false,
+    });
+  });
+
+  it('reads the refund reconciliation settings and refuses unusable ones', () => {
+    expect(
+      loadConfig({ REFUND_RECONCILE_INTERVAL_MS: '500', REFUND_RECONCILE_GRACE_SECONDS: '1.5', REFUND_RECONCILE_RETRY_BASE_SECONDS: '0.2', REFUND_RECONCILE_MAX_AGE_SECONDS: '3600' }),
+    ).toMatchObject({ REFUND_RECONCILE_INTERVAL_MS: 500, REFUND_RECONCILE_GRACE_SECONDS: 1.5, REFUND_RECONCILE_RETRY_BASE_SECONDS: 0.2, REFUND_RECONCILE_MAX_AGE_SECONDS: 3600 });
+    expect(() => loadConfig({ REFUND_RECONCILE_INTERVAL_MS: '0' })).toThrow(/REFUND_RECONCILE_INTERVAL_MS/);
+    expect(() => loadConfig({ REFUND_RECONCILE_GRACE_SECONDS: '0' })).toThrow(/REFUND_RECONCILE_GRACE_SECONDS/);
+    expect(() => loadConfig({ REFUND_RECONCILE_RETRY_BASE_SECONDS: 'soon' })).toThrow(/REFUND_RECONCILE_RETRY_BASE_SECONDS/);
+    expect(() => loadConfig({ REFUND_RECONCILE_MAX_AGE_SECONDS: String(8 * 86_400) })).toThrow(/REFUND_RECONCILE_MAX_AGE_SECONDS/);
+  });
+
+  it('treats an empty variable as unset and production as production', () => {
+    expect(
+      loadConfig({ PORT: '', NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox', ENCRYPTION_KEY: webhookKey, DATABASE_URL: ':memory:' }),
+    ).toMatchObject({
+      PORT: 4000,
+      production: true,
+      DATABASE_URL: ':memory:',
+      ENCRYPTION_KEY: webhookKey,
+      WEBHOOK_ALLOW_PRIVATE_URLS: false,
+    });
+  });
+
+  it('refuses production without its own webhook secret key', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox' })).toThrow(/ENCRYPTION_KEY: required in production/);
+    expect(() => loadConfig({ NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox', ENCRYPTION_KEY: DEVELOPMENT_ENCRYPTION_KEY })).toThrow(
+      /ENCRYPTION_KEY: required in production/,
+    );
+  });
+
+  it('names a malformed webhook secret key without echoing it', () => {
+    const tooShort = Buffer.alloc(16, 1).toString('base64');
+    expect(() => loadConfig({ ENCRYPTION_KEY: tooShort })).toThrow('ENCRYPTION_KEY: must be 32 bytes, base64 encoded (openssl rand -base64 32) (got <redacted>)');
+  });
+
+  it('reads the webhook delivery settings', () => {
+    expect(
+      loadConfig({ WEBHOOK_TIMEOUT_MS: '2500', WEBHOOK_RETRY_BASE_SECONDS: '0.5', WEBHOOK_MAX_AGE_SECONDS: '3600', WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }),
+    ).toMatchObject({ WEBHOOK_TIMEOUT_MS: 2500, WEBHOOK_RETRY_BASE_SECONDS: 0.5, WEBHOOK_MAX_AGE_SECONDS: 3600, WEBHOOK_ALLOW_PRIVATE_URLS: false });
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'yes' })).toThrow(/WEBHOOK_ALLOW_PRIVATE_URLS/);
+  });
+
+  it('refuses production without an explicit payment processor, so simulated payments are never a silent default', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PAYMENT_PROCESSOR: required in production/);
+  });
+
+  it('reads the HTTP protections and refuses values that would switch them off', () => {
+    expect(
+      loadConfig({ RATE_LIMIT_PER_MINUTE: '100', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '5', REQUEST_TIMEOUT_MS: '2000', KEEP_ALIVE_TIMEOUT_MS: '1000', CONNECTION_TIMEOUT_MS: '9000', MAX_HEADER_BYTES: '8192', TRUST_PROXY: '10.0.0.0/8, loopback' }),
+    ).toMatchObject({ RATE_LIMIT_PER_MINUTE: 100, RATE_LIMIT_ANONYMOUS_PER_MINUTE: 5, REQUEST_TIMEOUT_MS: 2000, KEEP_ALIVE_TIMEOUT_MS: 1000, CONNECTION_TIMEOUT_MS: 9000, MAX_HEADER_BYTES: 8192, TRUST_PROXY: ['10.0.0.0/8', 'loopback'] });
+    expect(() => loadConfig({ RATE_LIMIT_PER_MINUTE: '0' })).toThrow(/RATE_LIMIT_PER_MINUTE/);
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow(/REQUEST_TIMEOUT_MS/);
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('names every bad variable and its value', () => {
+    expect(() => loadConfig({ PORT: '99999', LOG_LEVEL: 'loud' })).toThrow(ConfigError);
+    try {
+      loadConfig({ PORT: '99999', LOG_LEVEL: 'loud' });
+    } catch (error) {
+      expect((error as Error).message).toMatch(/^Invalid configuration:\n  PORT: .* \(got "99999"\)\n  LOG_LEVEL: .* \(got "loud"\)$/);
+    }
+  });
+});

@@ -1,0 +1,99 @@
+/** The outbox: an event and its pending deliveries are written with the change, or not at all. */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { inTransaction } from '../../../src/db/sqlite/client.ts';
+import { webhookEndpoints } from '../../../src/db/sqlite/schema.ts';
+import { recordBookingEvent } from '../../../src/domain/bookings/booking-events.ts';
+import { bookingViewsIn } from '../../../src/domain/bookings/booking-view.ts';
+import { eventEnvelope, recordEvent } from '../../../src/domain/outbox/outbox.ts';
+import { freshDb } from '../../support/db.ts';
+import { createBooking, createSession } from '../../../fixtures/factories/bookings.ts';
+import { createBrand } from '../../../fixtures/factories/brands.ts';
+import { createExperience } from '../../../fixtures/factories/catalog.ts';
+
+const db = freshDb();
+const brand = createBrand(db);
+const other = createBrand(db);
+const AT = '2026-11-25T12:00:00.000Z';
+
+function endpoint(brandId: string, eventTypes: string[], deletedAt: string | null = null) {
+  const row = { id: randomUUID(), brandId, url: 'https://hooks.example.test/in', eventTypes, secretCiphertext: 'x', createdAt: AT, deletedAt };
+  db.insert(webhookEndpoints).values(row).run();
+  return row;
+}
+
+const subscribedToBoth = endpoint(brand.id, ['booking.created', 'booking.confirmed']);
+const confirmedOnly = endpoint(brand.id, ['booking.confirmed']);
+endpoint(brand.id, ['booking.created'], '2026-11-20T00:00:00.000Z');
+endpoint(other.id, ['booking.created']);
+
+const deliveriesOf = (sequence: number) =>
+  db.$client
+    .prepare(
+      `SELECT endpoint_id AS endpointId, resource_id AS resourceId, status, attempts, next_attempt_at AS nextAttemptAt,
+         last_attempt_at AS lastAttemptAt, delivered_at AS deliveredAt
+       FROM webhook_deliveries WHERE event_sequence = ? ORDER BY endpoint_id`,
+    )
+    .all(sequence);
+const count = (table: string) => db.$client.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
+
+describe('recordEvent', () => {
+  it('stores the event and a pending delivery for the subscribed endpoint only: not a deleted one, not another brand', () => {
+    const resourceId = randomUUID();
+    const event = inTransaction(db, (tx) => recordEvent(tx, { brandId: brand.id, type: 'booking.created', resourceId, payload: { id: resourceId }, at: AT }));
+    expect(event).toEqual({
+      sequence: expect.any(Number),
+      id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+      brandId: brand.id,
+      type: 'booking.created',
+      resourceId,
+      payload: { id: resourceId },
+      createdAt: AT,
+    });
+    expect(deliveriesOf(event.sequence)).toEqual([
+      { endpointId: subscribedToBoth.id, resourceId, status: 'pending', attempts: 0, nextAttemptAt: AT, lastAttemptAt: null, deliveredAt: null },
+    ]);
+  });
+
+  it('queues for every subscribed endpoint, and for none when no endpoint wants the type', () => {
+    const confirmed = inTransaction(db, (tx) => recordEvent(tx, { brandId: brand.id, type: 'booking.confirmed', resourceId: 'r1', payload: {}, at: AT }));
+    expect(deliveriesOf(confirmed.sequence).map((d: any) => d.endpointId).sort()).toEqual([subscribedToBoth.id, confirmedOnly.id].sort());
+    const failed = inTransaction(db, (tx) => recordEvent(tx, { brandId: brand.id, type: 'booking.failed', resourceId: 'r1', payload: {}, at: AT }));
+    expect(deliveriesOf(failed.sequence)).toEqual([]);
+    expect(failed.sequence).toBeGreaterThan(confirmed.sequence);
+  });
+
+  it('leaves neither event nor delivery when the transaction rolls back', () => {
+    const before = [count('events'), count('webhook_deliveries')];
+    expect(() =>
+      inTransaction(db, (tx) => {
+        recordEvent(tx, { brandId: brand.id, type: 'booking.created', resourceId: 'r2', payload: {}, at: AT });
+        throw new Error('the change failed');
+      }),
+    ).toThrow('the change failed');
+    expect([count('events'), count('webhook_deliveries')]).toEqual(before);
+  });
+});
+
+describe('eventEnvelope', () => {
+  it('is the id, type, creation time and the resource under data, nothing else', () => {
+    const envelope = eventEnvelope({ id: 'e1', type: 'booking.refunded', createdAt: AT, payload: { id: 'b1', status: 'refunded' } });
+    expect(JSON.stringify(envelope)).toBe('{"id":"e1","type":"booking.refunded","createdAt":"2026-11-25T12:00:00.000Z","data":{"id":"b1","status":"refunded"}}');
+  });
+});
+
+describe('recordBookingEvent', () => {
+  it("records the booking's view taken in the transaction, without the brand id, on the booking's brand", () => {
+    const experience = createExperience(db, other.id).experience;
+    const { booking } = createBooking(db, { brandId: other.id, session: createSession(db, experience), participants: [{}, {}] });
+    const stored = inTransaction(db, (tx) => {
+      db.$client.prepare("UPDATE bookings SET status = 'cancelled' WHERE id = ?").run(booking.id);
+      recordBookingEvent(tx, 'booking.cancelled', booking.id, AT);
+      return db.$client.prepare('SELECT brand_id AS brandId, type, resource_id AS resourceId, payload FROM events ORDER BY sequence DESC LIMIT 1').get() as any;
+    });
+    const { brandId, ...view } = bookingViewsIn(db, [booking.id])[0]!;
+    expect(brandId).toBe(other.id);
+    expect({ ...stored, payload: JSON.parse(stored.payload) }).toEqual({ brandId: other.id, type: 'booking.cancelled', resourceId: booking.id, payload: view });
+    expect(view.status).toBe('cancelled');
+  });
+});

@@ -1,0 +1,54 @@
+/** The invariant checks the crash test relies on do catch each kind of damage (a check that cannot fail proves nothing). */
+import { describe, expect, it } from 'vitest';
+import { freshDb } from '../../support/db.ts';
+import { createBooking } from '../../../fixtures/factories/bookings.ts';
+import { createWebhookEndpoint, recordTestEvent } from '../../../fixtures/factories/webhooks.ts';
+import { invariantViolations } from '../../support/invariants.ts';
+import { createShop } from '../../support/shop-world.ts';
+
+const titles = (problems: string[]) => problems.map((p) => p.slice(0, p.indexOf(':')));
+
+describe('invariantViolations', () => {
+  const db = freshDb();
+  const { brand, sessions } = createShop(db, { sessions: 2, capacity: 4 });
+  const run = (sql: string, ...params: unknown[]) => db.$client.prepare(sql).run(...params);
+
+  it('finds nothing wrong in an empty shop', () => {
+    expect(invariantViolations(db.$client)).toEqual([]);
+  });
+
+  it('names every broken invariant', () => {
+    // Rows written behind the domain's back: no events, then damage of each kind.
+    const { booking } = createBooking(db, { brandId: brand.id, session: sessions[0]!, participants: [{}, {}] });
+    const { booking: lonely } = createBooking(db, { brandId: brand.id, session: sessions[1]!, status: 'failed' });
+    run('UPDATE sessions SET reserved = reserved + 1, held_for_offers = 1 WHERE id = ?', sessions[0]!.id);
+    run('UPDATE bookings SET amount_refunded_minor = 100 WHERE id = ?', booking.id);
+    run("UPDATE bookings SET status = 'refunded' WHERE id = ?", lonely.id);
+    run('DELETE FROM participants WHERE booking_id = ?', lonely.id);
+
+    expect(titles(invariantViolations(db.$client))).toEqual([
+      'session reserved places differ from the active participants of its processing and confirmed bookings',
+      'session places held for offers differ from the party sizes of its offered waitlist entries',
+      'booking amountRefunded differs from the sum of its refund ledger (pending and succeeded rows)',
+      "booking 'refunded' without its whole amount refunded",
+      'booking without participants',
+      'booking without exactly one booking.created event',
+    ]);
+  });
+
+  it('names broken event and delivery invariants', () => {
+    const events = freshDb();
+    const shop = createShop(events, { sessions: 1, capacity: 4 });
+    const { booking } = createBooking(events, { brandId: shop.brand.id, session: shop.sessions[0]! });
+    createWebhookEndpoint(events, shop.brand.id, { url: 'http://127.0.0.1:9/hook', createdAt: '2020-01-01T00:00:00.000Z' });
+    recordTestEvent(events, { brandId: shop.brand.id, type: 'booking.created', resourceId: booking.id, payload: { id: booking.id, status: 'processing' } });
+    recordTestEvent(events, { brandId: shop.brand.id, type: 'booking.created', resourceId: crypto.randomUUID() });
+    events.$client.prepare('DELETE FROM webhook_deliveries WHERE rowid = (SELECT min(rowid) FROM webhook_deliveries)').run();
+
+    expect(titles(invariantViolations(events.$client))).toEqual([
+      'booking whose latest event does not show its status (a change without its event, or an event without its change)',
+      'event without the booking or waitlist entry it is about',
+      'event without its delivery to a live endpoint of its brand subscribed to it',
+    ]);
+  });
+});
