@@ -2,6 +2,8 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
 import { apiKeys, brands } from '../../schema.ts';
+import type { ApiKeysStore } from '../../../port/access.ts';
+import type { SqliteStore } from '../../store-binding.ts';
 
 export interface KeyRecord {
   id: string;
@@ -54,3 +56,11 @@ export function revokeApiKey(db: Db, id: string, at: string): boolean {
     .run();
   return result.changes > 0;
 }
+
+export const apiKeysStore = {
+  findActiveKeyByHash,
+  brandIdsOfOrganization,
+  insertApiKey,
+  listApiKeys,
+  revokeApiKey,
+} satisfies SqliteStore<ApiKeysStore>;

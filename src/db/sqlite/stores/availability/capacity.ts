@@ -2,6 +2,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
 import { sessions } from '../../schema.ts';
+import type { CapacityStore } from '../../../port/availability.ts';
+import type { SqliteStore } from '../../store-binding.ts';
 
 const take = preparedPerDb((db) =>
   db
@@ -39,3 +41,8 @@ export function releasePlaces(db: Db, sessionId: string, count: number): void {
   if (count === 0) return;
   release(db).run({ sessionId, count });
 }
+
+export const capacityStore = {
+  takePlaces,
+  releasePlaces,
+} satisfies SqliteStore<CapacityStore>;

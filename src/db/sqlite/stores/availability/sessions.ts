@@ -2,6 +2,8 @@ import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
 import { sessions, waitlists } from '../../schema.ts';
+import type { SessionsStore } from '../../../port/availability.ts';
+import type { SqliteStore } from '../../store-binding.ts';
 
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -50,3 +52,8 @@ const sessionsBetween = preparedPerDb((db) =>
 export function sessionsInRange(db: Db, experienceId: string, fromLocal: string, beforeLocal: string): SessionWithWaitlist[] {
   return sessionsBetween(db).all({ experienceId, fromLocal, beforeLocal });
 }
+
+export const sessionsStore = {
+  findSessionAt,
+  sessionsInRange,
+} satisfies SqliteStore<SessionsStore>;

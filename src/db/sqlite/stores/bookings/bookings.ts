@@ -2,6 +2,8 @@ import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
 import { answers, bookings, experiences, participants, sessions } from '../../schema.ts';
+import type { BookingsStore } from '../../../port/bookings.ts';
+import type { SqliteStore } from '../../store-binding.ts';
 
 export type BookingRow = typeof bookings.$inferSelect;
 export type ParticipantRow = typeof participants.$inferSelect;
@@ -125,3 +127,11 @@ export function countBookings(db: Db, filter: BookingFilter, after: BookingKey |
     .get();
   return { total: row?.total ?? 0, before: row?.before ?? 0 };
 }
+
+export const bookingsStore = {
+  findBookingsWithContext,
+  participantsOfBookings,
+  answersOfBookings,
+  findBookingPage,
+  countBookings,
+} satisfies SqliteStore<BookingsStore>;

@@ -2,6 +2,8 @@ import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
 import { bookings, carts, paymentIntents } from '../../schema.ts';
+import type { CartsStore } from '../../../port/bookings.ts';
+import type { SqliteStore } from '../../store-binding.ts';
 
 export type CartRow = typeof carts.$inferSelect;
 
@@ -59,3 +61,9 @@ const cartBookings = preparedPerDb((db) =>
 export function bookingsOfCart(db: Db, cartId: string): CartBookingRow[] {
   return cartBookings(db).all({ cartId });
 }
+
+export const cartsStore = {
+  findCartRow,
+  paymentIntentsOfCart,
+  bookingsOfCart,
+} satisfies SqliteStore<CartsStore>;

@@ -2,6 +2,8 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb, setTo } from '../../prepared.ts';
 import { bookings, participants, paymentIntents, refunds } from '../../schema.ts';
+import type { CancellationStore } from '../../../port/cancellation.ts';
+import type { SqliteStore } from '../../store-binding.ts';
 
 // A cancel request runs these once per item, each in the item's own transaction: prepared once per
 // connection, so an item costs the statements' execution, not Drizzle's query building and SQLite's compilation.
@@ -164,3 +166,15 @@ const pendingRefundCount = preparedPerDb((db) =>
 export function countPendingRefunds(db: Db, bookingId: string): number {
   return pendingRefundCount(db).get({ bookingId })?.n ?? 0;
 }
+
+export const cancellationStore = {
+  findCancellableBooking,
+  findCancellableBookings,
+  participantStates,
+  cancelParticipants,
+  setBookingStatus,
+  touchBooking,
+  reserveRefundAmount,
+  releaseRefundAmount,
+  countPendingRefunds,
+} satisfies SqliteStore<CancellationStore>;

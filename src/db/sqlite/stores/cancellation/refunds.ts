@@ -3,6 +3,8 @@ import type { Db } from '../../client.ts';
 import { preparedPerDb, setTo } from '../../prepared.ts';
 import type { RefundEffectJson } from '../../../../domain/shared/json-types.ts';
 import { bookings, paymentIntents, refunds } from '../../schema.ts';
+import type { RefundsStore } from '../../../port/cancellation.ts';
+import type { SqliteStore } from '../../store-binding.ts';
 
 export type RefundStatus = (typeof refunds.$inferSelect)['status'];
 
@@ -132,3 +134,12 @@ export function recordUnansweredAttempt(db: Db, id: string, input: { error: stri
     .where(and(eq(refunds.id, id), eq(refunds.status, 'pending')))
     .run();
 }
+
+export const refundsStore = {
+  findRefund,
+  insertPendingRefund,
+  settleRefund,
+  dueRefunds,
+  leaseRefund,
+  recordUnansweredAttempt,
+} satisfies SqliteStore<RefundsStore>;

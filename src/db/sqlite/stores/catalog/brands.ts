@@ -2,6 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
 import { brands, cancellationPolicies, reschedulePolicies } from '../../schema.ts';
+import type { BrandsStore } from '../../../port/catalog.ts';
+import type { SqliteStore } from '../../store-binding.ts';
 
 export type BrandRow = typeof brands.$inferSelect;
 export type CancellationPolicyRow = typeof cancellationPolicies.$inferSelect;
@@ -29,3 +31,9 @@ const reschedulePolicyById = preparedPerDb((db) =>
 export function findReschedulePolicy(db: Db, id: string): ReschedulePolicyRow | undefined {
   return reschedulePolicyById(db).get({ id });
 }
+
+export const brandsStore = {
+  findBrand,
+  findCancellationPolicy,
+  findReschedulePolicy,
+} satisfies SqliteStore<BrandsStore>;

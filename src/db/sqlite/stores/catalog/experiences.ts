@@ -12,6 +12,8 @@ import {
   taxes,
   vibes,
 } from '../../schema.ts';
+import type { ExperiencesStore } from '../../../port/catalog.ts';
+import type { SqliteStore } from '../../store-binding.ts';
 
 export type ExperienceRow = typeof experiences.$inferSelect;
 export type ExperienceTranslationRow = typeof experienceTranslations.$inferSelect;
@@ -107,3 +109,13 @@ const taxesOf = preparedPerDb((db) =>
 export function taxesOfExperience(db: Db, experienceId: string): Array<{ name: string; rateBasisPoints: number }> {
   return taxesOf(db).all({ experienceId });
 }
+
+export const experiencesStore = {
+  findExperienceRow,
+  translationsOfExperience,
+  findCategory,
+  vibesOfExperience,
+  mediaOfExperience,
+  priceTiersOfExperience,
+  taxesOfExperience,
+} satisfies SqliteStore<ExperiencesStore>;

@@ -2,6 +2,8 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
 import { hosts } from '../../schema.ts';
+import type { HostsStore } from '../../../port/catalog.ts';
+import type { SqliteStore } from '../../store-binding.ts';
 
 export type HostRow = typeof hosts.$inferSelect;
 
@@ -19,3 +21,8 @@ const hostsById = preparedPerDb((db) => db.select().from(hosts).where(inIdList(h
 export function findHostsByIds(db: Db, ids: readonly string[]): HostRow[] {
   return ids.length === 0 ? [] : hostsById(db).all({ ids: idList(ids) });
 }
+
+export const hostsStore = {
+  listHostsOfBrand,
+  findHostsByIds,
+} satisfies SqliteStore<HostsStore>;

@@ -15,6 +15,8 @@ import {
   vibes,
 } from '../../schema.ts';
 import type { HostRow } from './hosts.ts';
+import type { ListingsStore } from '../../../port/catalog.ts';
+import type { SqliteStore } from '../../store-binding.ts';
 
 export type ListingRow = typeof listings.$inferSelect;
 export type ListingContentRow = typeof listingContents.$inferSelect;
@@ -154,3 +156,11 @@ export function findListingVibes(db: Db, listingIds: readonly string[]): Listing
   if (listingIds.length === 0) return [];
   return listingVibesOf(db).all({ ids: idList(listingIds) });
 }
+
+export const listingsStore = {
+  findFeaturedListings,
+  findListingContents,
+  findContentTranslations,
+  findListingMedia,
+  findListingVibes,
+} satisfies SqliteStore<ListingsStore>;

@@ -2,6 +2,8 @@ import { avg, count } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
 import { reviews } from '../../schema.ts';
+import type { ReviewStatsStore } from '../../../port/catalog.ts';
+import type { SqliteStore } from '../../store-binding.ts';
 
 export interface ReviewStatsRow {
   experienceId: string;
@@ -32,3 +34,7 @@ export function reviewStatsOf(db: Db, experienceIds: readonly string[]): ReviewS
   if (experienceIds.length === 0) return [];
   return reviewStats(db).all({ ids: idList(experienceIds) });
 }
+
+export const reviewStatsStore = {
+  reviewStatsOf,
+} satisfies SqliteStore<ReviewStatsStore>;

@@ -3,6 +3,8 @@ import type { Db } from '../../client.ts';
 import type { ImageRef } from '../../../../domain/shared/json-types.ts';
 import { preparedPerDb } from '../../prepared.ts';
 import { experiences, hosts, reviewers, reviews } from '../../schema.ts';
+import type { ReviewsStore } from '../../../port/catalog.ts';
+import type { SqliteStore } from '../../store-binding.ts';
 
 export interface ReviewedExperienceRow {
   id: string;
@@ -151,3 +153,9 @@ export function findReviewsAfterKey(db: Db, experienceId: string, after: ReviewK
     ? reviewsAfterKey(db).all({ experienceId, reviewedAt: after.reviewedAt, id: after.id, limit })
     : reviewsFromNewest(db).all({ experienceId, limit });
 }
+
+export const reviewsStore = {
+  findReviewedExperience,
+  findReviewsByRank,
+  findReviewsAfterKey,
+} satisfies SqliteStore<ReviewsStore>;

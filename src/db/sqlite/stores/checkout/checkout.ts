@@ -12,6 +12,8 @@ import {
   participants,
   paymentIntents,
 } from '../../schema.ts';
+import type { CheckoutStore } from '../../../port/checkout.ts';
+import type { SqliteStore } from '../../store-binding.ts';
 
 export type AddOnRow = typeof addOns.$inferSelect;
 export type CouponRow = typeof coupons.$inferSelect;
@@ -315,3 +317,19 @@ export function redeemCredit(db: Db, row: { id: string; bookingId: string; credi
   redemptionInsert(db).run(row);
   return true;
 }
+
+export const checkoutStore = {
+  addOnsOfExperience,
+  findCoupon,
+  creditCodesByCode,
+  holdsOfCart,
+  processingBookingIdsOfCart,
+  cancelOpenIntentsOfCart,
+  confirmationCodeInUse,
+  releaseCodeOfReplacedBooking,
+  insertCart,
+  touchCart,
+  insertPaymentIntent,
+  insertBooking,
+  redeemCredit,
+} satisfies SqliteStore<CheckoutStore>;

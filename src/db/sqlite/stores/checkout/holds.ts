@@ -2,6 +2,8 @@ import { and, eq, isNotNull, lte, notExists, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb, setTo } from '../../prepared.ts';
 import { bookings, creditCodes, creditRedemptions, participants, paymentIntents } from '../../schema.ts';
+import type { HoldsStore } from '../../../port/checkout.ts';
+import type { SqliteStore } from '../../store-binding.ts';
 
 /** A `processing` booking with the places it holds. */
 export interface HeldBooking {
@@ -154,3 +156,12 @@ const lapsedPlacesOf = preparedPerDb((db) =>
 export function lapsedPlaces(db: Db, sessionId: string, at: string): number {
   return lapsedPlacesOf(db).get({ sessionId, at })?.places ?? 0;
 }
+
+export const holdsStore = {
+  processingBookings,
+  lapsedHolds,
+  markBookingsFailed,
+  returnCreditRedemptions,
+  cancelIntentsWithoutHolds,
+  lapsedPlaces,
+} satisfies SqliteStore<HoldsStore>;

@@ -1,6 +1,8 @@
 import { and, eq, isNull, lt } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idempotencyKeys } from '../../schema.ts';
+import type { IdempotencyStore } from '../../../port/idempotency.ts';
+import type { SqliteStore } from '../../store-binding.ts';
 
 export type IdempotencyRecord = typeof idempotencyKeys.$inferSelect;
 
@@ -48,3 +50,12 @@ export function deleteRunningRecord(db: Db, apiKeyId: string, key: string, lease
 export function deleteRecordsBefore(db: Db, cutoff: string): void {
   db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, cutoff)).run();
 }
+
+export const idempotencyStore = {
+  findIdempotencyRecord,
+  insertRunningRecord,
+  takeOverRecord,
+  completeRecord,
+  deleteRunningRecord,
+  deleteRecordsBefore,
+} satisfies SqliteStore<IdempotencyStore>;

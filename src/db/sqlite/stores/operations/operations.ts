@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { count, eq, gt, max, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { bookings, events, waitlistEntries, webhookDeliveries } from '../../schema.ts';
+import type { OperationsStore } from '../../../port/operations.ts';
+import type { SqliteStore } from '../../store-binding.ts';
 
 const journalFile = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../../drizzle/sqlite/migrations/meta/_journal.json');
 
@@ -73,3 +75,11 @@ export function eventCountsAfter(db: Db, after: number): Array<{ type: string; n
     .all()
     .map((row) => ({ type: row.type, n: row.n, newest: row.newest ?? after }));
 }
+
+export const operationsStore = {
+  pingDatabase,
+  migrationsCurrent,
+  queueSizes,
+  newestEventSequence,
+  eventCountsAfter,
+} satisfies SqliteStore<OperationsStore>;

@@ -2,6 +2,8 @@ import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
 import { events, webhookDeliveries, webhookEndpoints } from '../../schema.ts';
+import type { EventsStore } from '../../../port/outbox.ts';
+import type { SqliteStore } from '../../store-binding.ts';
 
 export type EventRow = typeof events.$inferSelect;
 export type EventInsert = Omit<typeof events.$inferInsert, 'sequence'>;
@@ -94,3 +96,11 @@ export function hasEventsUpTo(db: Db, brandId: string, upTo: number, types: read
     .get();
   return row !== undefined;
 }
+
+export const eventsStore = {
+  insertEvent,
+  liveEndpointsOfBrand,
+  insertPendingDeliveries,
+  findEventPage,
+  hasEventsUpTo,
+} satisfies SqliteStore<EventsStore>;

@@ -4,6 +4,8 @@ import type { PricingBreakdown } from '../../../../domain/shared/json-types.ts';
 import { idList, inIdList, preparedPerDb, setTo } from '../../prepared.ts';
 import { bookings, carts, creditCodes, participants, paymentIntents } from '../../schema.ts';
 import { redeemCredit } from '../checkout/checkout.ts';
+import type { PaymentsStore } from '../../../port/payments.ts';
+import type { SqliteStore } from '../../store-binding.ts';
 
 export type IntentStatus = (typeof paymentIntents.$inferSelect)['status'];
 
@@ -180,3 +182,14 @@ export function redeemCreditAgain(db: Db, input: { id: string; bookingId: string
 export function withSavepoint<T>(tx: Db, fn: (sp: Db) => T): T {
   return tx.$client.transaction(() => fn(tx))();
 }
+
+export const paymentsStore = {
+  findIntentByReference,
+  findIntentBySecretHash,
+  findIntentById,
+  setIntentStatus,
+  bookingsOfIntent,
+  cancelActiveParticipants,
+  markCartPaid,
+  redeemCreditAgain,
+} satisfies SqliteStore<PaymentsStore>;

@@ -2,6 +2,8 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
 import { experienceQuestions, questions } from '../../schema.ts';
+import type { QuestionsStore } from '../../../port/questions.ts';
+import type { SqliteStore } from '../../store-binding.ts';
 
 export type QuestionRow = typeof questions.$inferSelect;
 export type ExperienceQuestionRow = typeof experienceQuestions.$inferSelect;
@@ -29,3 +31,7 @@ export function activeQuestionsOfExperiences(db: Db, experienceIds: readonly str
   if (experienceIds.length === 0) return [];
   return activeQuestionsOf(db).all({ ids: idList(experienceIds) });
 }
+
+export const questionsStore = {
+  activeQuestionsOfExperiences,
+} satisfies SqliteStore<QuestionsStore>;

@@ -3,6 +3,8 @@ import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb, setTo } from '../../prepared.ts';
 import { bookings, experiences, sessions, waitlistEntries, waitlists } from '../../schema.ts';
 import type { SessionRow } from '../availability/sessions.ts';
+import type { WaitlistsStore } from '../../../port/waitlists.ts';
+import type { SqliteStore } from '../../store-binding.ts';
 
 export type WaitlistEntryRow = typeof waitlistEntries.$inferSelect;
 export type WaitlistEntryStatus = WaitlistEntryRow['status'];
@@ -237,3 +239,19 @@ const bookingHold = preparedPerDb((db) =>
 export function findBookingHold(db: Db, id: string): { cartId: string | null; status: string; holdExpiresAt: string | null } | undefined {
   return bookingHold(db).get({ id });
 }
+
+export const waitlistsStore = {
+  findWaitlistRow,
+  findSessionById,
+  findEntryWithContext,
+  entriesOfWaitlist,
+  waitingEntriesOfSession,
+  nextPosition,
+  insertEntry,
+  setEntryStatus,
+  dueOffers,
+  holdForOffer,
+  releaseOfferHold,
+  takeHeldPlaces,
+  findBookingHold,
+} satisfies SqliteStore<WaitlistsStore>;

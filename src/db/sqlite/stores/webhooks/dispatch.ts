@@ -2,6 +2,8 @@ import { and, asc, eq, isNull, lt, lte, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../client.ts';
 import { events, webhookDeliveries, webhookEndpoints } from '../../schema.ts';
+import type { WebhookDispatchStore } from '../../../port/webhooks.ts';
+import type { SqliteStore } from '../../store-binding.ts';
 
 /** A delivery ready to send, with what sending needs from its endpoint and event. */
 export interface DueDelivery {
@@ -103,3 +105,9 @@ export function recordAttempt(db: Db, id: string, result: AttemptResult): void {
     .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending')))
     .run();
 }
+
+export const webhookDispatchStore = {
+  findDueDeliveries,
+  leaseDelivery,
+  recordAttempt,
+} satisfies SqliteStore<WebhookDispatchStore>;

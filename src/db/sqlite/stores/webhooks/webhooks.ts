@@ -1,6 +1,8 @@
 import { and, asc, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { events, webhookDeliveries, webhookEndpoints } from '../../schema.ts';
+import type { WebhooksStore } from '../../../port/webhooks.ts';
+import type { SqliteStore } from '../../store-binding.ts';
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -88,3 +90,12 @@ export function countDeliveries(db: Db, filter: DeliveryFilter, after: DeliveryK
     .get();
   return { total: row?.total ?? 0, before: row?.before ?? 0 };
 }
+
+export const webhooksStore = {
+  insertWebhookEndpoint,
+  liveWebhookEndpoints,
+  findWebhookEndpoint,
+  deleteWebhookEndpointRow,
+  findDeliveryPage,
+  countDeliveries,
+} satisfies SqliteStore<WebhooksStore>;

@@ -1,0 +1,47 @@
+export interface SessionRow {
+  id: string;
+  experienceId: string;
+  /** Local start in the experience's zone, `YYYY-MM-DDTHH:MM:SS` (no offset). */
+  startLocal: string;
+  /** The same instant in UTC, ISO 8601, for clocks and ordering across zones. */
+  startsAt: string;
+  durationMinutes: number;
+  capacity: number;
+  /**
+     * Places taken by active participants of `processing` and `confirmed` bookings. Changed only in the
+     * transactions that change those participants; the CHECK makes overselling impossible even for a bug.
+     */
+  reserved: number;
+  /** Places held for waitlist entries that were offered them; only those entries may take them. */
+  heldForOffers: number;
+}
+
+export interface SessionWithWaitlist {
+  session: SessionRow;
+  waitlistId: string | null;
+}
+
+export interface CapacityStore {
+  /**
+   * Takes `count` places of a session if that many remain on sale (capacity less reserved places and places
+   * held for waitlist offers); false (and nothing changed) otherwise. The check and the write are one
+   * statement, and the table's CHECK backs it. Every checkout item does: prepared once.
+   */
+  takePlaces(sessionId: string, count: number): Promise<boolean>;
+  /** Gives `count` places back to a session (every cancellation does: prepared once). */
+  releasePlaces(sessionId: string, count: number): Promise<void>;
+}
+
+export interface SessionsStore {
+  /**
+   * The session of an experience starting at `startLocal` (`YYYY-MM-DDTHH:MM:SS`, the experience's zone).
+   * Every quote and checkout item asks: prepared once.
+   */
+  findSessionAt(experienceId: string, startLocal: string): Promise<SessionRow | undefined>;
+  /**
+   * Sessions of an experience whose local start is in [`fromLocal`, `beforeLocal`), by start, with the
+   * experience's waitlist id: one statement, one range of the (experience_id, start_local) index.
+   * Local starts compare correctly as strings because they all have the same fixed-width shape.
+   */
+  sessionsInRange(experienceId: string, fromLocal: string, beforeLocal: string): Promise<SessionWithWaitlist[]>;
+}

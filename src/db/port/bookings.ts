@@ -1,0 +1,126 @@
+import type { AnswerValueJson, PricingBreakdown, QuestionSnapshotJson } from '../../domain/shared/json-types.ts';
+
+export interface BookingWithContext {
+  booking: BookingRow;
+  experienceTitle: string;
+  timezone: string;
+  startLocal: string;
+}
+
+export interface ParticipantRow {
+  id: string;
+  bookingId: string;
+  position: number;
+  firstName: string;
+  lastName: string;
+  emailAddress: string | null;
+  phoneNumber: string | null;
+  priceTierName: string;
+  priceMinor: number;
+  cancelledAt: string | null;
+}
+
+export interface AnswerRow {
+  id: string;
+  bookingId: string;
+  /** Null for purchaser-scoped answers. */
+  participantId: string | null;
+  question: QuestionSnapshotJson;
+  answer: AnswerValueJson[];
+  position: number;
+}
+
+/** What a back-office booking list is narrowed to: one brand, optionally a status and a session-start range. */
+export interface BookingFilter {
+  brandId: string;
+  status?: BookingRow['status'] | null;
+  /** Sessions starting at or after this local date-time (`YYYY-MM-DDTHH:MM:SS`). */
+  startFrom?: string | null;
+  /** Sessions starting strictly before this local date-time. */
+  startBefore?: string | null;
+}
+
+/** A position in newest-first order: the last booking seen. */
+export interface BookingKey {
+  createdAt: string;
+  id: string;
+}
+
+export interface BookingRow {
+  id: string;
+  brandId: string;
+  cartId: string | null;
+  experienceId: string;
+  sessionId: string;
+  /** The session's local start, copied so back-office date filters are one index range. */
+  sessionStartLocal: string;
+  paymentIntentId: string | null;
+  confirmationCode: string;
+  cartConfirmationCode: string | null;
+  /** Position of the item in its cart (0-based), so a cart lists its bookings in item order. */
+  cartPosition: number;
+  status: 'failed' | 'processing' | 'confirmed' | 'cancelled' | 'refunded';
+  currency: string;
+  amountMinor: number;
+  amountRefundedMinor: number;
+  /** How the amount was reached (tiers, add-ons, discounts, taxes), in minor units. */
+  pricing: PricingBreakdown;
+  paymentMethod: 'regional-processor' | 'credit-card' | 'room-charge' | 'member-number' | 'loyalty' | 'cash' | 'pay-later' | 'pay-upon-arrival';
+  purchaserId: string;
+  purchaserFirstName: string;
+  purchaserLastName: string;
+  purchaserEmail: string | null;
+  purchaserPhone: string | null;
+  notes: string | null;
+  internalNotes: string | null;
+  metadata: Record<string, unknown> | null;
+  /** While `processing`: when the hold lapses and the booking fails. */
+  holdExpiresAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CartRow {
+  id: string;
+  brandId: string;
+  /** Shared by every booking of the cart (`cartConfirmationCode`). */
+  confirmationCode: string;
+  status: 'open' | 'paid';
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What reading a cart needs of a payment intent (never its secret hash). */
+export interface CartIntentRow {
+  id: string;
+  status: 'requires_payment' | 'succeeded' | 'failed' | 'canceled';
+  createdAt: string;
+}
+
+/** What choosing a cart's current bookings needs of each booking. */
+export interface CartBookingRow {
+  id: string;
+  paymentIntentId: string | null;
+  amountMinor: number;
+}
+
+export interface BookingsStore {
+  /**
+   * Bookings with what their view needs from the session and experience, in one statement. This and
+   * the next two build every booking view (each booking event's payload too): prepared once.
+   */
+  findBookingsWithContext(ids: readonly string[]): Promise<BookingWithContext[]>;
+  participantsOfBookings(bookingIds: readonly string[]): Promise<ParticipantRow[]>;
+  answersOfBookings(bookingIds: readonly string[]): Promise<AnswerRow[]>;
+  findBookingPage(filter: BookingFilter, after: BookingKey | null, limit: number): Promise<BookingKey[]>;
+  /** How many bookings match, and how many of them sit at or before `after` in newest-first order; one statement. */
+  countBookings(filter: BookingFilter, after: BookingKey | null): Promise<{ total: number; before: number }>;
+}
+
+export interface CartsStore {
+  findCartRow(cartId: string): Promise<CartRow | undefined>;
+  /** The cart's payment intents, the current (latest) checkout first. */
+  paymentIntentsOfCart(cartId: string): Promise<CartIntentRow[]>;
+  /** Every booking ever created for the cart: checkouts in creation order, each in its items' order. */
+  bookingsOfCart(cartId: string): Promise<CartBookingRow[]>;
+}

@@ -1,0 +1,77 @@
+import type { RefundEffectJson } from '../../domain/shared/json-types.ts';
+
+/** What cancelling and refunding one booking needs: its row and the state of its payment. */
+export interface CancellableBooking {
+  id: string;
+  brandId: string;
+  sessionId: string;
+  status: BookingStatusValue;
+  currency: string;
+  amountMinor: number;
+  amountRefundedMinor: number;
+  /** The processor's id of the booking's payment intent; null when the booking has none (free). */
+  intentReference: string | null;
+  intentStatus: 'requires_payment' | 'succeeded' | 'failed' | 'canceled' | null;
+}
+
+export type BookingStatusValue = 'failed' | 'processing' | 'confirmed' | 'cancelled' | 'refunded';
+
+/** A refund with what asking the processor about it and settling it need. */
+export interface RefundRow {
+  id: string;
+  bookingId: string;
+  amountMinor: number;
+  status: RefundStatus;
+  effect: RefundEffectJson;
+  attempts: number;
+  nextAttemptAt: string | null;
+  createdAt: string;
+  currency: string;
+  /** The processor's id of the booking's payment intent (a refunded booking always has one). */
+  intentReference: string | null;
+}
+
+export type RefundStatus = 'succeeded' | 'failed' | 'pending';
+
+export interface CancellationStore {
+  findCancellableBooking(id: string): Promise<CancellableBooking | undefined>;
+  /** `findCancellableBooking` for many ids in one statement, by id (unknown ids are absent). */
+  findCancellableBookings(ids: readonly string[]): Promise<Map<string, CancellableBooking>>;
+  participantStates(bookingId: string): Promise<Array<{ id: string; cancelledAt: string | null }>>;
+  /** Marks still-active participants cancelled at `at`. */
+  cancelParticipants(ids: readonly string[], at: string): Promise<void>;
+  /** Sets the status; a booking leaving `processing` no longer has a hold that could lapse. */
+  setBookingStatus(id: string, status: BookingStatusValue, at: string): Promise<void>;
+  touchBooking(id: string, at: string): Promise<void>;
+  /**
+   * Adds `amountMinor` to the booking's refunded total if it stays within the amount; false (and nothing
+   * changed) otherwise. Check and write are one statement, backed by the table's CHECK.
+   */
+  reserveRefundAmount(bookingId: string, amountMinor: number, at: string): Promise<boolean>;
+  /** Gives back an amount reserved by a refund that failed. */
+  releaseRefundAmount(bookingId: string, amountMinor: number, at: string): Promise<void>;
+  countPendingRefunds(bookingId: string): Promise<number>;
+}
+
+export interface RefundsStore {
+  findRefund(id: string): Promise<RefundRow | undefined>;
+  /** A new `pending` refund, due for reconciliation from `at` on (the reconciler adds its grace period). */
+  insertPendingRefund(row: { id: string; bookingId: string; amountMinor: number; effect: RefundEffectJson; at: string }): Promise<void>;
+  /**
+   * Settles a pending refund, counting the processor call that decided it; false when it was not
+   * pending any more (someone else settled it first), and then nothing changed.
+   */
+  settleRefund(id: string, status: 'succeeded' | 'failed', processorReference: string | null, at: string): Promise<boolean>;
+  /** Pending refunds due at `now` and created at or before `createdBy`, oldest first. */
+  dueRefunds(now: string, createdBy: string, limit: number): Promise<RefundRow[]>;
+  /**
+   * Moves a pending refund's next attempt to `until`, unless someone else (another process on the same
+   * file) did first: true when this caller now holds it and may ask the processor.
+   */
+  leaseRefund(id: string, seenNextAttemptAt: string, until: string): Promise<boolean>;
+  /**
+   * Records a processor call that gave no answer. `nextAttemptAt` undefined keeps the refund's next
+   * attempt as it is (the request path leaves the timing to the reconciler).
+   */
+  recordUnansweredAttempt(id: string, input: { error: string; nextAttemptAt?: string; at: string }): Promise<void>;
+}

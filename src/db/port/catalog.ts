@@ -1,0 +1,287 @@
+import type { DesignElement, ImageRef, IntegrationMeta, MediaRendition, PaymentMethodFlags, TemplateElement } from '../../domain/shared/json-types.ts';
+
+export interface BrandRow {
+  id: string;
+  organizationId: string | null;
+  name: string;
+  brandEmail: string;
+  countryCode: string;
+  /** ISO 4217 code; every amount of the brand is in it. */
+  currency: string;
+  /** Default content language (BCP 47), used when no translation matches. */
+  language: string;
+  isLimited: boolean;
+  designElement: DesignElement;
+  templateElement: TemplateElement;
+  featuresActive: string[];
+  featuresUpdatedAt: string;
+  hostsLimit: number;
+  promotionExclusiveTag: string;
+  customStyle: string;
+  paymentPlatform: 'processor-us' | 'processor-eu' | 'regional-processor';
+  validateRoomCharge: boolean;
+  validateMemberCharge: boolean;
+  serviceVersion: 'V1' | 'V2' | 'V3';
+  products: ('activate' | 'host' | 'reserve')[];
+  paymentMethods: PaymentMethodFlags;
+  cancellationPolicyId: string | null;
+  reschedulePolicyId: string | null;
+  createdAt: string;
+}
+
+export interface CancellationPolicyRow {
+  id: string;
+  brandId: string;
+  name: string;
+  description: string;
+  /** Hours before the session start up to which a full refund is given; null: never refundable. */
+  fullRefundHoursBefore: number | null;
+  /** Percentage refunded after that point (0..100). */
+  lateRefundPercent: number;
+}
+
+export interface ReschedulePolicyRow {
+  id: string;
+  brandId: string;
+  name: string;
+  description: string;
+  /** Hours before the session start up to which a guest may reschedule. */
+  allowedHoursBefore: number;
+  maxReschedules: number;
+}
+
+export interface ExperienceRow {
+  id: string;
+  brandId: string;
+  hostId: string;
+  categoryId: string;
+  slug: string;
+  title: string;
+  headline: string;
+  description: string;
+  healthAndSafety: string;
+  providedItems: string[];
+  locationName: string;
+  longitude: string;
+  latitude: string;
+  /** IANA zone of the location; session times are local to it. */
+  timezoneId: string;
+  locationAdditionalInfo: string;
+  maxParticipantsCount: number;
+  sessionDurationMinutes: number;
+  bookingAvailabilityMode: 'private' | 'group' | 'non-restricted';
+  isExclusive: boolean;
+  isBookable: boolean;
+  isUnlisted: boolean;
+  type: string;
+  paymentMethods: string[];
+  integrationMeta: IntegrationMeta[];
+  externalFieldType: string | null;
+  externalFieldValue: string | null;
+  minimumRequiredToBook: number | null;
+  maximumAllowedToBook: number | null;
+  displayedCapacity: number | null;
+  cancellationPolicyId: string | null;
+}
+
+export interface ExperienceTranslationRow {
+  experienceId: string;
+  locale: string;
+  title: string;
+  headline: string;
+  description: string;
+  healthAndSafety: string;
+}
+
+export interface NamedRow {
+  id: string;
+  name: string;
+}
+
+export interface ExperienceMediaRow {
+  id: string;
+  role: 'cover' | 'picture';
+  renditions: MediaRendition[];
+}
+
+export interface HostRow {
+  id: string;
+  brandId: string;
+  firstName: string;
+  lastName: string;
+  emailAddress: string;
+  phoneNumber: string;
+  description: string;
+  profilePicture: ImageRef;
+  allowOverlappingBookings: boolean;
+}
+
+/** A listing with the categories and hosts of both the listing itself and its experience, if any. */
+export interface FeaturedListingRow {
+  listing: ListingRow;
+  listingCategory: { id: string; name: string } | null;
+  experienceCategory: { id: string; name: string } | null;
+  listingHost: HostRow | null;
+  experienceHost: HostRow | null;
+}
+
+export interface ListingContentRow {
+  id: string;
+  listingId: string;
+  version: 'published' | 'draft';
+  title: string;
+  summary: string;
+  slug: string | null;
+  advertisedPriceMinor: number;
+  startingPriceMinor: number;
+  hidePrice: boolean;
+  pricePerType: string;
+  maxParticipants: number;
+}
+
+export interface ListingContentTranslationRow {
+  contentId: string;
+  locale: string;
+  title: string;
+  summary: string;
+}
+
+export interface ListingMediaRow {
+  listingId: string;
+  kind: string;
+  media: MediaRow;
+}
+
+export interface ListingVibeRow {
+  listingId: string;
+  id: string;
+  name: string;
+}
+
+export interface ListingRow {
+  id: string;
+  brandId: string;
+  kind: 'experience' | 'resource' | 'event' | 'auction';
+  productLine: 'activate' | 'host' | 'reserve';
+  experienceId: string | null;
+  resourceGroupCollectionId: string;
+  isFeatured: boolean;
+  isUnlisted: boolean;
+  isExclusive: boolean;
+  /** Position in the dashboard order (ascending). */
+  displayOrder: number;
+  bookingAvailabilityMode: 'private' | 'group' | 'non-restricted' | null;
+  categoryId: string | null;
+  hostId: string | null;
+  pointsEligible: boolean | null;
+  /** Event listings only: first and last local date (YYYY-MM-DD). */
+  eventStartDate: string | null;
+  eventEndDate: string | null;
+}
+
+export interface MediaRow {
+  id: string;
+  brandId: string;
+  type: string;
+  altText: string | null;
+  renditions: MediaRendition[];
+}
+
+export interface ReviewStatsRow {
+  experienceId: string;
+  averageRating: number;
+  averageRecommendability: number;
+  total: number;
+}
+
+export interface ReviewedExperienceRow {
+  id: string;
+  title: string;
+  brandId: string;
+  /** Number of reviews: ranks are dense, so MAX(rank) is the count, read with one index seek. */
+  total: number;
+}
+
+export interface ReviewPageRow {
+  id: string;
+  rank: number;
+  rating: number;
+  recommendability: number;
+  text: string;
+  reviewedAt: string;
+  experiencedDate: string;
+  reviewer: PersonRow;
+  host: PersonRow;
+}
+
+/** A position in newest-first order: the last review seen. */
+export interface ReviewKey {
+  reviewedAt: string;
+  id: string;
+}
+
+export interface PersonRow {
+  id: string;
+  firstName: string;
+  lastName: string;
+  emailAddress: string;
+  phoneNumber: string;
+  profilePicture: ImageRef;
+}
+
+export interface BrandsStore {
+  findBrand(id: string): Promise<BrandRow | undefined>;
+  findCancellationPolicy(id: string): Promise<CancellationPolicyRow | undefined>;
+  findReschedulePolicy(id: string): Promise<ReschedulePolicyRow | undefined>;
+}
+
+export interface ExperiencesStore {
+  findExperienceRow(id: string): Promise<ExperienceRow | undefined>;
+  translationsOfExperience(experienceId: string): Promise<ExperienceTranslationRow[]>;
+  findCategory(id: string): Promise<NamedRow | undefined>;
+  /** The experience's vibes in their configured order. */
+  vibesOfExperience(experienceId: string): Promise<NamedRow[]>;
+  /** The experience's cover and pictures, cover first, then pictures by position. */
+  mediaOfExperience(experienceId: string): Promise<ExperienceMediaRow[]>;
+  priceTiersOfExperience(experienceId: string): Promise<Array<{ name: string; priceMinor: number }>>;
+  taxesOfExperience(experienceId: string): Promise<Array<{ name: string; rateBasisPoints: number }>>;
+}
+
+export interface HostsStore {
+  listHostsOfBrand(brandId: string): Promise<HostRow[]>;
+  findHostsByIds(ids: readonly string[]): Promise<HostRow[]>;
+}
+
+export interface ListingsStore {
+  /**
+   * A brand's featured listings that are (un)listed, in dashboard order, in one statement. This and the
+   * batched reads below serve every featured-listings request: each is prepared once per connection.
+   */
+  findFeaturedListings(brandId: string, unlisted: boolean): Promise<FeaturedListingRow[]>;
+  /** The content rows of the given versions of several listings. */
+  findListingContents(listingIds: readonly string[], versions: ReadonlyArray<ListingContentRow['version']>): Promise<ListingContentRow[]>;
+  /** Translations of several contents whose locale is one of `locales` (compared case-insensitively). */
+  findContentTranslations(contentIds: readonly string[], locales: readonly string[]): Promise<ListingContentTranslationRow[]>;
+  /** The media of several listings, each listing's in position order. */
+  findListingMedia(listingIds: readonly string[]): Promise<ListingMediaRow[]>;
+  /** The vibes of several listings, each listing's in position order. */
+  findListingVibes(listingIds: readonly string[]): Promise<ListingVibeRow[]>;
+}
+
+export interface ReviewStatsStore {
+  /**
+   * Review averages and counts of several experiences in one statement; experiences without reviews are
+   * absent. Every listing and experience read asks: prepared once.
+   */
+  reviewStatsOf(experienceIds: readonly string[]): Promise<ReviewStatsRow[]>;
+}
+
+export interface ReviewsStore {
+  /**
+   * The experience a review page belongs to, with its review count, in one statement. Review pages are
+   * read with every experience page: this and the page queries are prepared once per connection.
+   */
+  findReviewedExperience(experienceId: string): Promise<ReviewedExperienceRow | undefined>;
+  findReviewsByRank(experienceId: string, afterRank: number, limit: number): Promise<ReviewPageRow[]>;
+  findReviewsAfterKey(experienceId: string, after: ReviewKey | null, limit: number): Promise<ReviewPageRow[]>;
+}

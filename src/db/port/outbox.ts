@@ -1,0 +1,46 @@
+export interface EventInsert {
+  id: string;
+  brandId: string;
+  type: string;
+  /** The booking or waitlist entry the event is about; deliveries keep its events in order. */
+  resourceId: string;
+  /** The resource as the API shows it, when the event happened. */
+  payload: { [x: string]: unknown; };
+  createdAt: string;
+}
+
+export interface EventRow {
+  sequence: number;
+  id: string;
+  brandId: string;
+  type: string;
+  /** The booking or waitlist entry the event is about; deliveries keep its events in order. */
+  resourceId: string;
+  /** The resource as the API shows it, when the event happened. */
+  payload: { [x: string]: unknown; };
+  createdAt: string;
+}
+
+export interface PendingDeliveryInsert {
+  id: string;
+  endpointId: string;
+  eventSequence: number;
+  resourceId: string;
+  at: string;
+}
+
+export interface EventsStore {
+  /** Inserts an event; returns it with the sequence the database gave it. */
+  insertEvent(event: EventInsert): Promise<EventRow>;
+  /** Ids and subscribed types of the brand's endpoints that are not deleted. */
+  liveEndpointsOfBrand(brandId: string): Promise<Array<{ id: string; eventTypes: string[] }>>;
+  /** One `pending` delivery per row, due at once (`nextAttemptAt` = the event's time). */
+  insertPendingDeliveries(rows: readonly PendingDeliveryInsert[]): Promise<void>;
+  /**
+   * Up to `limit` of the brand's events after sequence `after`, oldest first, optionally of `types`
+   * only: a seek on (brand_id, sequence).
+   */
+  findEventPage(brandId: string, after: number, types: readonly string[] | null, limit: number): Promise<EventRow[]>;
+  /** Whether the brand has an event at or before sequence `upTo` (of `types`, when given). */
+  hasEventsUpTo(brandId: string, upTo: number, types: readonly string[] | null): Promise<boolean>;
+}

@@ -1,0 +1,76 @@
+import type { WaitlistPerson } from '../../domain/shared/json-types.ts';
+import type { SessionRow } from './availability.ts';
+
+export interface WaitlistRow {
+  id: string;
+  experienceId: string;
+  brandId: string;
+}
+
+/** An entry with what its view needs from its session and experience. */
+export interface EntryWithContext {
+  entry: WaitlistEntryRow;
+  startLocal: string;
+  timezone: string;
+}
+
+export type WaitlistEntryStatus = WaitlistEntryRow['status'];
+
+export type EntryExtra = Partial<Pick<WaitlistEntryRow, 'offeredAt' | 'offerExpiresAt' | 'convertedBookingId'>>;
+
+export interface WaitlistEntryRow {
+  id: string;
+  waitlistId: string;
+  sessionId: string;
+  brandId: string;
+  status: 'cancelled' | 'waiting' | 'offered' | 'converted' | 'expired';
+  /** First come, first served: 1, 2, 3... per session, in joining order. */
+  position: number;
+  partySize: number;
+  purchaser: WaitlistPerson;
+  /** Lower-cased purchaser email: one live entry per email and session. */
+  purchaserEmailKey: string;
+  participants: WaitlistPerson[];
+  createdAt: string;
+  updatedAt: string;
+  offeredAt: string | null;
+  /** While `offered`: when the held places go to the next entry. */
+  offerExpiresAt: string | null;
+  convertedBookingId: string | null;
+}
+
+export interface WaitlistsStore {
+  /** A waitlist with the brand of its experience. */
+  findWaitlistRow(id: string): Promise<WaitlistRow | undefined>;
+  findSessionById(id: string): Promise<SessionRow | undefined>;
+  findEntryWithContext(id: string): Promise<EntryWithContext | undefined>;
+  /** Entries of a waitlist by session start then position, optionally of one session and some statuses. */
+  entriesOfWaitlist(waitlistId: string, filter: { sessionId?: string | undefined; statuses?: readonly WaitlistEntryStatus[] | undefined }): Promise<EntryWithContext[]>;
+  /** The session's `waiting` entries in line order. */
+  waitingEntriesOfSession(sessionId: string): Promise<Array<{ id: string; partySize: number }>>;
+  /** The position after the session's last entry (1 for the first). */
+  nextPosition(sessionId: string): Promise<number>;
+  /** Inserts an entry; false when the purchaser already has a live entry for the session (the partial unique index). */
+  insertEntry(row: { id: string; createdAt: string; brandId: string; participants: WaitlistPerson[]; status: 'cancelled' | 'waiting' | 'offered' | 'converted' | 'expired'; updatedAt: string; sessionId: string; position: number; purchaser: WaitlistPerson; waitlistId: string; partySize: number; purchaserEmailKey: string; offeredAt?: string | null | undefined; offerExpiresAt?: string | null | undefined; convertedBookingId?: string | null | undefined; }): Promise<boolean>;
+  /**
+   * Moves an entry from one of `from` to `to` (with the given offer or booking fields); false when it
+   * had moved on meanwhile.
+   */
+  setEntryStatus(id: string, from: readonly WaitlistEntryStatus[], to: WaitlistEntryStatus, at: string, extra: EntryExtra): Promise<boolean>;
+  /**
+   * `offered` entries whose offer ran out at or before `at` (one range of the offer expiry index). Every
+   * checkout and every sweep asks: prepared once, as are the session updates below.
+   */
+  dueOffers(at: string): Promise<Array<{ id: string; sessionId: string; partySize: number }>>;
+  /** Holds `count` places on sale for an offer; false (nothing changed) when fewer are on sale. */
+  holdForOffer(sessionId: string, count: number): Promise<boolean>;
+  /** Puts `count` places held for an offer back on sale. */
+  releaseOfferHold(sessionId: string, count: number): Promise<void>;
+  /**
+   * An offer taken by a booking: `held` places leave the offer's hold and `taken` of them (at most
+   * `held`) become reserved, in one statement; the rest go on sale.
+   */
+  takeHeldPlaces(sessionId: string, held: number, taken: number): Promise<void>;
+  /** What a checkout needs to know of the booking an entry was converted into. */
+  findBookingHold(id: string): Promise<{ cartId: string | null; status: string; holdExpiresAt: string | null } | undefined>;
+}

@@ -1,0 +1,104 @@
+/** A delivery ready to send, with what sending needs from its endpoint and event. */
+export interface DueDelivery {
+  id: string;
+  attempts: number;
+  createdAt: string;
+  nextAttemptAt: string;
+  endpointId: string;
+  url: string;
+  secretCiphertext: string;
+  event: { id: string; type: string; createdAt: string; payload: Record<string, unknown> };
+}
+
+export interface AttemptResult {
+  attempts: number;
+  /** When the attempt started. */
+  attemptedAt: string;
+  /** When its outcome was known. */
+  finishedAt: string;
+  statusCode: number | null;
+  error: string | null;
+  /** `delivered` and `failed` end the delivery; `pending` retries at `nextAttemptAt`. */
+  status: 'pending' | 'delivered' | 'failed';
+  nextAttemptAt: string | null;
+}
+
+export interface WebhookEndpointRow {
+  id: string;
+  brandId: string;
+  url: string;
+  /** Event types delivered to this endpoint. */
+  eventTypes: string[];
+  /** The signing secret, encrypted (AES-256-GCM) with the server's key: it must be readable to sign. */
+  secretCiphertext: string;
+  createdAt: string;
+  /** Deleted endpoints keep their delivery log and receive nothing more. */
+  deletedAt: string | null;
+}
+
+/** What a delivery log is narrowed to: one brand, optionally one endpoint and one status. */
+export interface DeliveryFilter {
+  brandId: string;
+  endpointId?: string | null;
+  status?: WebhookDeliveryStatus | null;
+}
+
+/** A position in newest-first order (by event, then delivery id): the last delivery seen. */
+export interface DeliveryKey {
+  eventSequence: number;
+  id: string;
+}
+
+export interface DeliveryLogRow extends WebhookDeliveryRow {
+  eventId: string;
+  eventType: string;
+}
+
+export type WebhookDeliveryStatus = WebhookDeliveryRow['status'];
+
+export interface WebhookDeliveryRow {
+  id: string;
+  endpointId: string;
+  eventSequence: number;
+  /** Copied from the event: an endpoint gets one resource's events strictly in order. */
+  resourceId: string;
+  status: 'failed' | 'pending' | 'delivered';
+  attempts: number;
+  nextAttemptAt: string;
+  lastAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+}
+
+export interface WebhookDispatchStore {
+  /**
+   * Up to `limit` pending deliveries due at `now`, in event order, of live endpoints. A delivery whose
+   * endpoint still has an earlier pending delivery for the same resource waits (leased ones included),
+   * so each resource's events reach an endpoint strictly in order; hence at most one per
+   * (endpoint, resource).
+   */
+  findDueDeliveries(now: string, limit: number): Promise<DueDelivery[]>;
+  /**
+   * Moves a due delivery's next attempt to `until`, unless someone else (another process on the same
+   * file) did first: true when this caller now holds it.
+   */
+  leaseDelivery(id: string, seenNextAttemptAt: string, until: string): Promise<boolean>;
+  /** Records an attempt's outcome, unless the delivery stopped being pending meanwhile (endpoint deleted). */
+  recordAttempt(id: string, result: AttemptResult): Promise<void>;
+}
+
+export interface WebhooksStore {
+  insertWebhookEndpoint(row: { id: string; createdAt: string; brandId: string; url: string; eventTypes: string[]; secretCiphertext: string; deletedAt?: string | null | undefined; }): Promise<WebhookEndpointRow>;
+  /** The brand's endpoints that are not deleted, oldest first (in creation order when created in the same millisecond). */
+  liveWebhookEndpoints(brandId: string): Promise<WebhookEndpointRow[]>;
+  /** The endpoint, deleted or not. */
+  findWebhookEndpoint(id: string): Promise<WebhookEndpointRow | undefined>;
+  /** Marks the endpoint deleted at `at` (once) and gives up its pending deliveries with `reason`. */
+  deleteWebhookEndpointRow(id: string, at: string, reason: string): Promise<void>;
+  /** Up to `limit` deliveries older than `after` (from the newest without it), newest first. */
+  findDeliveryPage(filter: DeliveryFilter, after: DeliveryKey | null, limit: number): Promise<DeliveryLogRow[]>;
+  /** How many deliveries match, and how many sit at or before `after` in newest-first order. */
+  countDeliveries(filter: DeliveryFilter, after: DeliveryKey | null): Promise<{ total: number; before: number }>;
+}

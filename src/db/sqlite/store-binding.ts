@@ -1,0 +1,37 @@
+import type { Stores } from '../port/index.ts';
+import type { Db } from './client.ts';
+
+/**
+ * A store as the SQLite adapter writes it: the port's methods as synchronous functions taking the
+ * connection first (better-sqlite3 is synchronous; statements are prepared once per connection).
+ */
+export type SqliteStore<S> = {
+  [K in keyof S]: S[K] extends (...args: infer A) => Promise<infer R> ? (db: Db, ...args: A) => R : never;
+};
+
+export type SqliteStores = { [K in keyof Stores]: SqliteStore<Stores[K]> };
+
+/** Runs one store call; the binding decides when (at once, or after an open transaction ends). */
+export type CallRunner = <R>(call: () => R) => Promise<R>;
+
+/** A synchronous call as a settled promise: its value, or its exception as a rejection. */
+export function settled<R>(call: () => R): Promise<R> {
+  try {
+    return Promise.resolve(call());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** The port's stores over `db`, each call going through `run`. */
+export function bindStores(implementations: SqliteStores, db: Db, run: CallRunner): Stores {
+  const stores: Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>> = {};
+  for (const [key, implementation] of Object.entries(implementations)) {
+    const bound: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+    for (const [name, fn] of Object.entries(implementation as Record<string, (db: Db, ...args: unknown[]) => unknown>)) {
+      bound[name] = (...args) => run(() => fn(db, ...args));
+    }
+    stores[key] = bound;
+  }
+  return stores as unknown as Stores;
+}

@@ -1,0 +1,53 @@
+import type { SqliteStores } from '../store-binding.ts';
+import { apiKeysStore } from './access/api-keys.ts';
+import { bookingsStore } from './bookings/bookings.ts';
+import { brandsStore } from './catalog/brands.ts';
+import { cancellationStore } from './cancellation/cancellation.ts';
+import { capacityStore } from './availability/capacity.ts';
+import { cartsStore } from './bookings/carts.ts';
+import { checkoutStore } from './checkout/checkout.ts';
+import { eventsStore } from './outbox/events.ts';
+import { experiencesStore } from './catalog/experiences.ts';
+import { holdsStore } from './checkout/holds.ts';
+import { hostsStore } from './catalog/hosts.ts';
+import { idempotencyStore } from './idempotency/idempotency.ts';
+import { listingsStore } from './catalog/listings.ts';
+import { operationsStore } from './operations/operations.ts';
+import { organizationsStore } from './access/organizations.ts';
+import { paymentsStore } from './payments/payments.ts';
+import { questionsStore } from './questions/questions.ts';
+import { refundsStore } from './cancellation/refunds.ts';
+import { reviewStatsStore } from './catalog/review-stats.ts';
+import { reviewsStore } from './catalog/reviews.ts';
+import { sessionsStore } from './availability/sessions.ts';
+import { waitlistsStore } from './waitlists/waitlists.ts';
+import { webhookDispatchStore } from './webhooks/dispatch.ts';
+import { webhooksStore } from './webhooks/webhooks.ts';
+
+/** Every store of the port, as the SQLite adapter implements it. */
+export const sqliteStores: SqliteStores = {
+  apiKeys: apiKeysStore,
+  organizations: organizationsStore,
+  capacity: capacityStore,
+  sessions: sessionsStore,
+  bookings: bookingsStore,
+  carts: cartsStore,
+  cancellation: cancellationStore,
+  refunds: refundsStore,
+  brands: brandsStore,
+  experiences: experiencesStore,
+  hosts: hostsStore,
+  listings: listingsStore,
+  reviewStats: reviewStatsStore,
+  reviews: reviewsStore,
+  checkout: checkoutStore,
+  holds: holdsStore,
+  idempotency: idempotencyStore,
+  operations: operationsStore,
+  events: eventsStore,
+  payments: paymentsStore,
+  questions: questionsStore,
+  waitlists: waitlistsStore,
+  webhookDispatch: webhookDispatchStore,
+  webhooks: webhooksStore,
+};
