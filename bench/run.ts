@@ -34,7 +34,7 @@ async function main() {
   buildCompiled();
   log(`Building the databases in ${dir}...`);
   const mainDb = join(dir, 'main.sqlite');
-  const world = buildMainDatabase(mainDb);
+  const world = await buildMainDatabase(mainDb);
   const scalingDb = join(dir, 'scaling.sqlite');
   const scalingWorld = buildScalingDatabase(scalingDb, SCALING_REVIEWS, CANCEL_SIZES, CANCEL_SIZES.length * (CANCEL_REPETITIONS + 1));
   log(`  done in ${Math.round((Date.now() - started) / 1000)} s`);

@@ -11,6 +11,7 @@
  *
  * Run: npm run bench:durability [-- <checkouts per round> <rounds per mode>]   (defaults 200 and 5)
  */
+import { sqliteDatabase } from '../src/db/sqlite/database.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
@@ -47,7 +48,7 @@ function world(db: Db) {
 async function checkoutWorkload(db: Db, timed: Timed): Promise<void> {
   const { brand, experience, sessionTimes } = world(db);
   const principal: Principal = { kind: 'brand', keyId: 'bench', organizationId: null, brandIds: [brand.id], headerBrandId: null };
-  const deps: CallerDeps = { db, now: () => new Date(), payments: new SandboxProcessor(), holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400, principal };
+  const deps: CallerDeps = { db: sqliteDatabase(db), now: () => new Date(), payments: new SandboxProcessor(), holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400, principal };
   for (let i = 0; i < checkouts; i += 1) {
     let secret = '';
     await timed(async () => {

@@ -5,8 +5,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
-import type { Db } from './db/sqlite/client.ts';
-import { dataGeneration, generationFor } from './db/sqlite/generation.ts';
+import type { Database } from './db/port/index.ts';
 import type { Deps } from './domain/shared/deps.ts';
 import { startHoldSweeper } from './domain/checkout/holds.ts';
 import { startWebhookDispatcher } from './domain/webhooks/dispatcher.ts';
@@ -20,6 +19,7 @@ import { cacheableAnswers } from './graphql/cacheable.ts';
 import { linkContext } from './graphql/request-link.ts';
 import { createGraphQLServer } from './graphql/server.ts';
 import { loggerOptions, type LogDestination } from './http/logging.ts';
+import { dataVersionFor } from './http/data-version.ts';
 import { installRateLimit } from './http/rate-limit.ts';
 import { installResponseCache, markCacheable, ResponseCache } from './http/response-cache.ts';
 import { serverOptions, trackAnswersBeforeBody } from './http/server-options.ts';
@@ -35,7 +35,7 @@ import { publicRoutes, restRoutes } from './rest/plugin.ts';
 import { ErrorResponse } from './rest/schemas/common.ts';
 
 export interface AppOptions {
-  db: Db;
+  db: Database;
   config: Pick<Config, 'production' | 'LOG_LEVEL' | 'HOLD_TTL_SECONDS' | 'WAITLIST_OFFER_TTL_SECONDS'> & WebhookConfig & HttpConfig & GraphQLConfig & ObservabilityConfig & RefundReconcileConfig;
   now?: () => Date;
   /** The payment processor; the sandbox by default. */
@@ -88,7 +88,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Lapsed checkout holds and waitlist offers return their places even when no checkout comes along to sweep them.
   let stopHoldSweeper: (() => void) | null = null;
   app.addHook('onReady', async () => {
-    stopHoldSweeper = startHoldSweeper({ db: deps.db, now, waitlistOfferTtlSeconds: deps.waitlistOfferTtlSeconds, log: app.log.child({ job: 'hold-sweeper' }) });
+    stopHoldSweeper = await startHoldSweeper({ db: deps.db, now, waitlistOfferTtlSeconds: deps.waitlistOfferTtlSeconds, log: app.log.child({ job: 'hold-sweeper' }) });
   });
   app.addHook('onClose', async () => stopHoldSweeper?.());
   // Pending webhook deliveries live in the database: a restarted server carries on where this one stopped.
@@ -120,9 +120,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const cachePlugins = http.responseCacheMaxBytes > 0 ? [cacheableAnswers(markCacheable)] : [];
   if (http.responseCacheMaxBytes > 0) {
     installResponseCache(app, {
-      cache: new ResponseCache(dataGeneration(deps.db), http.responseCacheMaxBytes),
-      principalOf: (request) => authenticateRequest(deps.db, request),
-      generationOf: (request) => generationFor(deps.db, request),
+      cache: new ResponseCache(() => deps.db.dataVersion(), http.responseCacheMaxBytes),
+      principalOf: async (request) => authenticateRequest(deps.db, request),
+      generationOf: (request) => dataVersionFor(deps.db, request),
       countLookup: (api, outcome) => observability.metrics.countCacheLookup(api, outcome),
       replayedOperation: (request, operation, seconds) => observability.replayedOperation(request, operation, seconds),
     });
@@ -169,7 +169,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(fastifyApollo(apollo), {
     context: linkContext(async (request): Promise<GraphQLContext> => {
       try {
-        return buildContext(request);
+        return await buildContext(request);
       } catch (error) {
         // Apollo answers a masked INTERNAL_SERVER_ERROR without running any plugin: log it here.
         request.log.error({ err: error }, 'GraphQL context failed');

@@ -1,19 +1,19 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { closeDatabase, openDatabase } from './db/sqlite/client.ts';
-import { demoKeys, seedDemoDataIfEmpty } from './db/demo/index.ts';
+import { connect } from './db/connect.ts';
+import { demoKeys } from './db/demo/index.ts';
 import { exitOnSignals } from './shutdown.ts';
 
 async function main() {
   const config = loadConfig();
-  const db = openDatabase(config.DATABASE_URL);
-  const seeded = config.production ? false : seedDemoDataIfEmpty(db);
+  const { database: db, loadDemoDataIfEmpty } = connect(config.DATABASE_URL);
+  const seeded = config.production ? false : await loadDemoDataIfEmpty();
   const app = await buildApp({ db, config });
 
   exitOnSignals({
     async close() {
       await app.close();
-      closeDatabase(db);
+      await db.close();
     },
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     log: app.log,

@@ -3,6 +3,7 @@
  * read target shows) plus a bench-only experience for the write mix, and a second database for the
  * scaling checks. Built before any server starts; each server opens the file itself.
  */
+import { sqliteDatabase } from '../../src/db/sqlite/database.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,10 +51,10 @@ function writeMixWorld(db: Db): WriteMixWorld {
 }
 
 /** The demo data and the write-mix experience, in `file`. */
-export function buildMainDatabase(file: string): WriteMixWorld {
+export async function buildMainDatabase(file: string): Promise<WriteMixWorld> {
   const db = openDatabase(file);
   try {
-    seedDemoDataIfEmpty(db);
+    await seedDemoDataIfEmpty(sqliteDatabase(db), db);
     return writeMixWorld(db);
   } finally {
     closeDatabase(db);

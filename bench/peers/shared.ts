@@ -1,3 +1,4 @@
+import { sqliteDatabase } from '../../src/db/sqlite/database.ts';
 /**
  * What both peers share with Tessera: the database file, the domain dependencies built as buildApp
  * builds them (src/app.ts), and the one GraphQL context factory (src/graphql/context.ts).
@@ -17,7 +18,7 @@ export function peerContext() {
   const config = loadConfig();
   const now = () => new Date();
   const deps: Deps = {
-    db: openDatabase(config.DATABASE_URL),
+    db: sqliteDatabase(openDatabase(config.DATABASE_URL)),
     now,
     payments: new SandboxProcessor({ now }),
     holdTtlSeconds: config.HOLD_TTL_SECONDS,

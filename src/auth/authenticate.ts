@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../db/sqlite/client.ts';
+import type { Database } from '../db/port/index.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import { findActiveKey } from './key-lookup.ts';
 import type { Principal } from './principal.ts';
@@ -32,7 +32,7 @@ const unauthenticated = (message: string) => new DomainError('UNAUTHENTICATED', 
  * secret byte by byte, so timing reveals nothing about how close a guess was. `generation`: the
  * request's data generation, to reuse a key found earlier while nothing was written (key-lookup.ts).
  */
-export function authenticate(db: Db, headers: Headers, generation?: string): Principal | null {
+export async function authenticate(db: Database, headers: Headers, generation?: string): Promise<Principal | null> {
   const authorization = header(headers, 'authorization');
   const legacySecret = header(headers, SECRET_HEADER);
   const brandHeader = header(headers, BRAND_HEADER) ?? null;
@@ -57,7 +57,7 @@ export function authenticate(db: Db, headers: Headers, generation?: string): Pri
     return null;
   }
 
-  const active = findActiveKey(db, hashSecret(secret), generation);
+  const active = await findActiveKey(db, hashSecret(secret), generation);
   if (!active) throw unauthenticated('The API key is not valid');
   const key = active.record;
 

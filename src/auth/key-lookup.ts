@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import type { Db } from '../db/sqlite/client.ts';
-import { brandIdsOfOrganization, findActiveKeyByHash, type KeyRecord } from '../db/sqlite/stores/access/api-keys.ts';
+import type { Database } from '../db/port/index.ts';
+import { type KeyRecord } from '../db/port/access.ts';
 
 export interface ActiveKey {
   record: KeyRecord;
@@ -11,12 +11,12 @@ export interface ActiveKey {
 /** Keys in use at once; the least recently used beyond this are looked up again. Unknown secrets are never kept. */
 const MAX_KEYS = 10_000;
 
-const caches = new WeakMap<Db, LRUCache<string, { generation: string; key: ActiveKey }>>();
+const caches = new WeakMap<Database, LRUCache<string, { generation: string; key: ActiveKey }>>();
 
-function read(db: Db, secretHash: string): ActiveKey | undefined {
-  const record = findActiveKeyByHash(db, secretHash);
+async function read(db: Database, secretHash: string): Promise<ActiveKey | undefined> {
+  const record = await db.apiKeys.findActiveKeyByHash(secretHash);
   if (!record) return undefined;
-  return { record, brandIds: record.kind === 'brand' ? [record.brandId!] : brandIdsOfOrganization(db, record.organizationId!) };
+  return { record, brandIds: record.kind === 'brand' ? [record.brandId!] : await db.apiKeys.brandIdsOfOrganization(record.organizationId!) };
 }
 
 /**
@@ -24,7 +24,7 @@ function read(db: Db, secretHash: string): ActiveKey | undefined {
  * generation (src/db/sqlite/generation.ts), the answer is remembered while that generation holds: revoking a
  * key or moving a brand is a write, so it takes effect from the next request on.
  */
-export function findActiveKey(db: Db, secretHash: string, generation?: string): ActiveKey | undefined {
+export async function findActiveKey(db: Database, secretHash: string, generation?: string): Promise<ActiveKey | undefined> {
   if (generation === undefined) return read(db, secretHash);
   let cache = caches.get(db);
   if (!cache) {
@@ -33,7 +33,7 @@ export function findActiveKey(db: Db, secretHash: string, generation?: string): 
   }
   const cached = cache.get(secretHash);
   if (cached?.generation === generation) return cached.key;
-  const key = read(db, secretHash);
+  const key = await read(db, secretHash);
   if (key) cache.set(secretHash, { generation, key });
   else cache.delete(secretHash);
   return key;

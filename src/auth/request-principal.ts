@@ -1,29 +1,23 @@
-import type { Db } from '../db/sqlite/client.ts';
-import { generationFor } from '../db/sqlite/generation.ts';
+import type { Database } from '../db/port/index.ts';
+import { dataVersionFor } from '../http/data-version.ts';
 import { authenticate, type Headers } from './authenticate.ts';
 import type { Principal } from './principal.ts';
 
-type Outcome = { principal: Principal | null } | { error: unknown };
-
 /** Keyed by the request object: the answer lives exactly as long as the request. */
-const outcomes = new WeakMap<object, Outcome>();
+const outcomes = new WeakMap<object, Promise<Principal | null>>();
 
 /**
  * `authenticate` once per request: the rate limiter (which runs first, to pick the budget), the REST
  * auth hook, idempotency and the GraphQL context all ask, and all get the same principal or the same
  * error without another key lookup.
  */
-export function authenticateRequest(db: Db, request: { headers: Headers }): Principal | null {
+export function authenticateRequest(db: Database, request: { headers: Headers }): Promise<Principal | null> {
   let outcome = outcomes.get(request);
   if (!outcome) {
-    try {
-      outcome = { principal: authenticate(db, request.headers, generationFor(db, request)) };
-    } catch (error) {
-      outcome = { error };
-    }
+    outcome = dataVersionFor(db, request).then((version) => authenticate(db, request.headers, version));
+    // Each caller awaits and handles it; the stored promise itself must not count as unhandled.
+    outcome.catch(() => {});
     outcomes.set(request, outcome);
   }
-  if ('error' in outcome) throw outcome.error;
-  return outcome.principal;
+  return outcome;
 }
-

@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
-import { closeDatabase, openDatabase } from '../db/sqlite/client.ts';
+import { connect } from '../db/connect.ts';
 import { issueApiKey, listKeys, revokeKey } from '../domain/access/api-keys.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 
@@ -31,7 +31,7 @@ export async function runKeysCli(argv: string[], out: (line: string) => void): P
   }
   const { values, positionals } = parsed;
   const config = loadConfig();
-  const db = openDatabase(config.DATABASE_URL);
+  const { database: db } = connect(config.DATABASE_URL);
   const deps = { db, now: () => new Date() };
   try {
     const [command, argument] = positionals;
@@ -63,7 +63,7 @@ export async function runKeysCli(argv: string[], out: (line: string) => void): P
     }
     throw error;
   } finally {
-    closeDatabase(db);
+    await db.close();
   }
 }
 

@@ -30,11 +30,11 @@ export interface ContextRequest {
  * Unexpected failures of the key lookup are thrown as they are, for the transport to log and mask.
  */
 export function graphqlContextFactory(deps: Deps, webhooks: WebhookSettings) {
-  return (request: ContextRequest): GraphQLContext => {
+  return async (request: ContextRequest): Promise<GraphQLContext> => {
     let principal: Principal | null = null;
     let authError: DomainError | null = null;
     try {
-      principal = authenticateRequest(deps.db, request);
+      principal = await authenticateRequest(deps.db, request);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       authError = error;

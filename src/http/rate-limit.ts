@@ -7,7 +7,7 @@
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import { authenticateRequest } from '../auth/request-principal.ts';
-import type { Db } from '../db/sqlite/client.ts';
+import type { Database } from '../db/port/index.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import type { RestApp } from '../rest/plugin.ts';
 import type { HttpSettings } from './settings.ts';
@@ -23,9 +23,9 @@ const PROCESSOR_ROUTES: ReadonlySet<string> = new Set(['/v1/webhooks/payments'])
 
 const WINDOW_MS = 60_000;
 
-function budgetKey(db: Db, request: FastifyRequest): string {
+async function budgetKey(db: Database, request: FastifyRequest): Promise<string> {
   try {
-    const principal = authenticateRequest(db, request);
+    const principal = await authenticateRequest(db, request);
     if (principal) return `key:${principal.keyId}`;
   } catch {
     // Bad credentials are refused later by the route; meanwhile they spend the address's budget.
@@ -36,13 +36,13 @@ function budgetKey(db: Db, request: FastifyRequest): string {
   return route && PROCESSOR_ROUTES.has(route) ? `processor:${address}` : `ip:${address}`;
 }
 
-export async function installRateLimit(app: RestApp, db: Db, settings: Pick<HttpSettings, 'rateLimitPerMinute' | 'anonymousRateLimitPerMinute'>) {
+export async function installRateLimit(app: RestApp, db: Database, settings: Pick<HttpSettings, 'rateLimitPerMinute' | 'anonymousRateLimitPerMinute'>) {
   // The plugin's store and arithmetic, applied by the hook below (not per route), so the 429 body and
   // the headers are ours and unknown routes (404 probing) are limited as well.
   await app.register(fastifyRateLimit, {
     global: false,
     timeWindow: WINDOW_MS,
-    keyGenerator: (request) => budgetKey(db, request),
+    keyGenerator: async (request) => budgetKey(db, request),
     max: async (_request, key) => (key.startsWith('ip:') ? settings.anonymousRateLimitPerMinute : settings.rateLimitPerMinute),
     // One entry per key or address seen in the window; the least recently seen go first beyond this.
     cache: 100_000,

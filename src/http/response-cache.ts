@@ -38,10 +38,10 @@ const MAX_KEYED_BODY = 64 * 1024;
 
 export class ResponseCache {
   readonly #entries: LRUCache<string, CachedAnswer & { generation: string }>;
-  readonly #currentGeneration: () => string;
+  readonly #currentGeneration: () => Promise<string>;
   #latest = '';
 
-  constructor(currentGeneration: () => string, maxBytes: number) {
+  constructor(currentGeneration: () => Promise<string>, maxBytes: number) {
     this.#currentGeneration = currentGeneration;
     this.#entries = new LRUCache({
       maxSize: maxBytes,
@@ -60,8 +60,8 @@ export class ResponseCache {
    * Keeps `answer`, computed from the data of `generation`, unless something was written since (the
    * answer may predate the write). Entries of older generations can never be served again: dropped.
    */
-  set(key: string, generation: string, answer: CachedAnswer): void {
-    if (this.#currentGeneration() !== generation) return;
+  async set(key: string, generation: string, answer: CachedAnswer): Promise<void> {
+    if ((await this.#currentGeneration()) !== generation) return;
     if (generation !== this.#latest) {
       this.#entries.clear();
       this.#latest = generation;
@@ -77,9 +77,9 @@ export class ResponseCache {
 export interface ResponseCacheHooks {
   cache: ResponseCache;
   /** The request's principal (already authenticated in front of the route): null without a key, throws for bad ones. */
-  principalOf(request: FastifyRequest): Principal | null;
-  /** The data generation the request started from (src/db/sqlite/generation.ts). */
-  generationOf(request: FastifyRequest): string;
+  principalOf(request: FastifyRequest): Promise<Principal | null>;
+  /** The data version the request started from (data-version.ts). */
+  generationOf(request: FastifyRequest): Promise<string>;
   countLookup(api: Api, outcome: 'hit' | 'miss'): void;
   replayedOperation(request: FastifyRequest, operation: CacheableOperation, seconds: number): void;
 }
@@ -132,8 +132,8 @@ export function installResponseCache(app: FastifyInstance, hooks: ResponseCacheH
     let principal: Principal | null;
     let generation: string;
     try {
-      principal = hooks.principalOf(request);
-      generation = hooks.generationOf(request);
+      principal = await hooks.principalOf(request);
+      generation = await hooks.generationOf(request);
     } catch {
       // Bad credentials or a database failure: the route itself answers it, as without the cache.
       return;
@@ -158,7 +158,7 @@ export function installResponseCache(app: FastifyInstance, hooks: ResponseCacheH
     const contentType = reply.getHeader('content-type');
     if (typeof contentType !== 'string' || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
     const cacheControl = reply.getHeader('cache-control');
-    cache.set(lookup.key, lookup.generation, {
+    await cache.set(lookup.key, lookup.generation, {
       body: Buffer.isBuffer(payload) ? payload : Buffer.from(payload),
       contentType,
       cacheControl: typeof cacheControl === 'string' ? cacheControl : undefined,

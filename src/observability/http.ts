@@ -5,7 +5,7 @@
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { canActFor, type Principal } from '../auth/principal.ts';
 import { authenticateRequest } from '../auth/request-principal.ts';
-import type { Db } from '../db/sqlite/client.ts';
+import type { Database } from '../db/port/index.ts';
 import { graphqlObservation } from './graphql.ts';
 import type { Metrics } from './metrics.ts';
 
@@ -16,10 +16,10 @@ const GRAPHQL_ROUTE = '/graphql';
 /** Error bodies are small; anything larger is not one of ours and is not parsed. */
 const MAX_ERROR_BODY = 64 * 1024;
 
-function principalOf(db: Db, request: FastifyRequest): Principal | null {
+async function principalOf(db: Database, request: FastifyRequest): Promise<Principal | null> {
   try {
     // Already answered (and cached) for this request by the rate limiter or the route's own auth.
-    return authenticateRequest(db, request);
+    return await authenticateRequest(db, request);
   } catch {
     return null;
   }
@@ -47,8 +47,8 @@ function brandOf(request: FastifyRequest, principal: Principal | null): string |
 }
 
 /** Method, route pattern and path (no query string), status, duration, key id (never the secret), brand, GraphQL operation. */
-function accessLine(db: Db, request: FastifyRequest, reply: FastifyReply, probe: boolean): Record<string, unknown> {
-  const principal = probe ? null : principalOf(db, request);
+async function accessLine(db: Database, request: FastifyRequest, reply: FastifyReply, probe: boolean): Promise<Record<string, unknown>> {
+  const principal = probe ? null : await principalOf(db, request);
   const graphql = graphqlObservation(request);
   return {
     method: request.method,
@@ -89,7 +89,7 @@ export class AccessLogController extends LogController {
   }
 }
 
-export function installRequestObservability(app: FastifyInstance, db: Db, metrics: Metrics): void {
+export function installRequestObservability(app: FastifyInstance, db: Database, metrics: Metrics): void {
   app.addHook('onSend', async (request, reply, payload) => {
     if (reply.statusCode < 400 || graphqlObservation(request)?.errorsCounted) return payload;
     const api = request.routeOptions.url === GRAPHQL_ROUTE ? 'graphql' : 'rest';
@@ -100,7 +100,7 @@ export function installRequestObservability(app: FastifyInstance, db: Db, metric
     const route = request.routeOptions.url;
     metrics.recordRequest({ method: request.method, route, statusCode: reply.statusCode, seconds: reply.elapsedTime / 1000 });
     const probe = route !== undefined && PROBE_ROUTES.has(route);
-    const line = accessLine(db, request, reply, probe);
+    const line = await accessLine(db, request, reply, probe);
     if (probe) request.log.debug(line, 'request completed');
     else request.log.info(line, 'request completed');
   });

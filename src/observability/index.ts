@@ -3,7 +3,7 @@
  * brand and the GraphQL operation; Prometheus metrics; readiness. `buildApp` wires these pieces in.
  */
 import type { Config } from '../config.ts';
-import type { Db } from '../db/sqlite/client.ts';
+import type { Database } from '../db/port/index.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { graphqlMetricsPlugin, observeReplayedOperation } from './graphql.ts';
 import { AccessLogController, installRequestObservability } from './http.ts';
@@ -13,7 +13,7 @@ import { operationsRoutes } from './routes.ts';
 /** What observability reads from the configuration. */
 export type ObservabilityConfig = Partial<Pick<Config, 'METRICS_TOKEN'>>;
 
-export function createObservability(options: { db: Db; production: boolean; config: ObservabilityConfig }) {
+export function createObservability(options: { db: Database; production: boolean; config: ObservabilityConfig }) {
   const metrics = createMetrics(options.db);
   return {
     metrics,

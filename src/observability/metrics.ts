@@ -3,7 +3,7 @@
  * apps in one process (tests) each count their own. Label values are bounded: see labels.ts.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Db } from '../db/sqlite/client.ts';
+import type { Database } from '../db/port/index.ts';
 import { eventTypes } from '../domain/outbox/outbox.ts';
 import type { DomainObserver } from '../domain/shared/observer.ts';
 import { bookingEventsAfter, currentQueueSizes, eventCursor } from '../domain/operations/operations.ts';
@@ -27,12 +27,12 @@ export interface Metrics {
   /** A cacheable read answered from the response cache (`hit`) or computed (`miss`). */
   countCacheLookup(api: Api, outcome: 'hit' | 'miss'): void;
   /** Reads the gauges and the new booking events from the database; throws when it cannot. */
-  refreshFromDatabase(): void;
+  refreshFromDatabase(): Promise<void>;
   /** Marks the database-read values unknown (NaN) after a failed refresh. */
   markDatabaseUnknown(): void;
 }
 
-export function createMetrics(db: Db): Metrics {
+export function createMetrics(db: Database): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
@@ -67,7 +67,8 @@ export function createMetrics(db: Db): Metrics {
   for (const outcome of ['succeeded', 'declined', 'unknown']) refunds.inc({ outcome }, 0);
   const operationName = operationNameLabels();
   // Counting starts now; a database that cannot answer yet starts the count at its first good read.
-  let cursor: number | null = safely(() => eventCursor(db));
+  const startingCursor = eventCursor(db).catch(() => null);
+  let cursor: number | null | undefined;
 
   return {
     registry,
@@ -93,14 +94,15 @@ export function createMetrics(db: Db): Metrics {
     countCacheLookup(api, outcome) {
       cacheLookups.inc({ api, outcome });
     },
-    refreshFromDatabase() {
-      const sizes = currentQueueSizes(db);
+    async refreshFromDatabase() {
+      const sizes = await currentQueueSizes(db);
       for (const [key, g] of Object.entries(gauges)) g.set(sizes[key as keyof typeof sizes]);
+      if (cursor === undefined) cursor = await startingCursor;
       if (cursor === null) {
-        cursor = eventCursor(db);
+        cursor = await eventCursor(db);
         return;
       }
-      const read = bookingEventsAfter(db, cursor);
+      const read = await bookingEventsAfter(db, cursor);
       for (const [event, n] of read.counts) bookings.inc({ event }, n);
       cursor = read.cursor;
     },
@@ -110,10 +112,3 @@ export function createMetrics(db: Db): Metrics {
   };
 }
 
-function safely<T>(read: () => T): T | null {
-  try {
-    return read();
-  } catch {
-    return null;
-  }
-}

@@ -7,7 +7,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../db/sqlite/client.ts';
+import type { Database } from '../db/port/index.ts';
 import { readiness } from '../domain/operations/operations.ts';
 import { sendError } from '../rest/errors.ts';
 import type { Metrics } from './metrics.ts';
@@ -26,9 +26,9 @@ function bearerMatches(authorization: string | undefined, token: string): boolea
   return presented !== undefined && timingSafeEqual(digest(presented), digest(token));
 }
 
-export function operationsRoutes(app: FastifyInstance, db: Db, metrics: Metrics, access: MetricsAccess): void {
+export function operationsRoutes(app: FastifyInstance, db: Database, metrics: Metrics, access: MetricsAccess): void {
   app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
-    const state = readiness(db);
+    const state = await readiness(db);
     if (state.ready) return { status: 'ready' };
     // The cause stays in the log: the answer names the kind of problem only.
     request.log.warn({ err: state.error, reason: state.reason }, 'not ready');
@@ -44,7 +44,7 @@ export function operationsRoutes(app: FastifyInstance, db: Db, metrics: Metrics,
       return sendError(reply, request, 'UNAUTHENTICATED', 'Metrics need "Authorization: Bearer <METRICS_TOKEN>"');
     }
     try {
-      metrics.refreshFromDatabase();
+      await metrics.refreshFromDatabase();
     } catch (error) {
       // Process metrics are still worth serving; the database-read values say they are unknown.
       request.log.error({ err: error }, 'metrics: reading the database failed');

@@ -43,9 +43,9 @@ export const REPLAYED_HEADER = 'idempotent-replayed';
 export const idempotencyLeaseMs = (http: Pick<HttpSettings, 'requestTimeoutMs'>) => http.requestTimeoutMs + 30_000;
 
 /** The caller's principal when the request carries valid credentials; anything else fails later, as usual. */
-function principalOf(deps: Deps, request: { headers: Record<string, string | string[] | undefined> }): Principal | null {
+async function principalOf(deps: Deps, request: { headers: Record<string, string | string[] | undefined> }): Promise<Principal | null> {
   try {
-    return authenticateRequest(deps.db, request);
+    return await authenticateRequest(deps.db, request);
   } catch (error) {
     if (error instanceof DomainError) return null;
     throw error;
@@ -56,14 +56,14 @@ export function installIdempotency(app: RestApp, deps: Deps, encryptionKey: Buff
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     request.rawBody = body as string;
-    parseJson(request, body as string, done);
+    void parseJson(request, body as string, done);
   });
 
   app.addHook('preHandler', async (request, reply) => {
     const header = request.headers['idempotency-key'];
     if (request.method !== 'POST' || header === undefined) return;
     const key = checkIdempotencyKey(header);
-    const principal = principalOf(deps, request);
+    const principal = await principalOf(deps, request);
     if (!principal) return;
     const rawBody = request.rawBody ?? (typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null));
     const claim = { apiKeyId: principal.keyId, key };

@@ -30,7 +30,7 @@ export type RestApp = FastifyInstance<
 export function restRoutes(deps: Deps, webhooks: WebhookSettings) {
   return async function rest(app: RestApp) {
     app.addHook('onRequest', async (request) => {
-      request.caller = { ...deps, principal: requirePrincipal(authenticateRequest(deps.db, request)) };
+      request.caller = { ...deps, principal: requirePrincipal(await authenticateRequest(deps.db, request)) };
     });
     brandRoutes(app);
     hostRoutes(app);

@@ -1,3 +1,4 @@
+import { portOf } from '../support/db.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { experienceQuery, quoteMutation } from '../../fixtures/graphql/documents.ts';
 import { quoteInput } from '../../fixtures/graphql/quote.ts';
@@ -13,7 +14,7 @@ import { compiledStatements } from '../support/statements.ts';
  * compile nothing.
  */
 const db = freshDb();
-seedDemoDataIfEmpty(db);
+await seedDemoDataIfEmpty(portOf(db), db);
 const key = 'sk_test_lisbon_demo';
 const brandId = demoIds.brands.lisbon;
 let t: TestApp;

@@ -1,3 +1,4 @@
+import { portOf } from './db.ts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll } from 'vitest';
 import { buildApp } from '../../src/app.ts';
@@ -51,7 +52,7 @@ const unlimited: HttpConfig = { RATE_LIMIT_PER_MINUTE: 1_000_000, RATE_LIMIT_ANO
 
 export async function startApp(db: Db, options: StartOptions = {}): Promise<TestApp> {
   const app = await buildApp({
-    db,
+    db: portOf(db),
     config: {
       production: options.production ?? false,
       LOG_LEVEL: options.logStream ? (options.logLevel ?? 'info') : 'silent',

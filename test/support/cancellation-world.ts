@@ -1,3 +1,4 @@
+import { portOf } from './db.ts';
 /**
  * The real side of the cancellation model test: a fresh database with an organization of three brands
  * (a zero-, a two- and a three-decimal currency), one session each, another organization's brand, and
@@ -105,7 +106,7 @@ export function buildWorld(spec: WorldSpec) {
   const payments = new ScriptedProcessor();
   const principal: Principal = { kind: 'organization', keyId: 'model-test', organizationId: org.id, brandIds: brands.map((b) => b.id), headerBrandId: null };
   const clock = { now: new Date(CHECKOUT_NOW) };
-  const deps: CallerDeps = { db, now: () => clock.now, payments, holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400, principal };
+  const deps: CallerDeps = { db: portOf(db), now: () => clock.now, payments, holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400, principal };
   return { db, deps, clock, payments, model, sessionIds: sessions.map((s) => s.id) };
 }
 

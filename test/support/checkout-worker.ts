@@ -5,6 +5,7 @@
  *
  * Usage: node --import tsx checkout-worker.ts <dbFile> <brandId> <experienceId> <sessionTime> <count>
  */
+import { portOf } from './db.ts';
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { Principal } from '../../src/auth/principal.ts';
@@ -20,7 +21,7 @@ const payments = new CheckoutTestProcessor();
 payments.delay = () => Math.floor(Math.random() * 50);
 const principal: Principal = { kind: 'brand', keyId: `worker-${process.pid}`, organizationId: null, brandIds: [brandId], headerBrandId: null };
 // A fixed clock before the raced session, so the test means the same on any day it runs.
-const deps = { db, now: () => new Date(CHECKOUT_NOW), payments, holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400, principal };
+const deps = { db: portOf(db), now: () => new Date(CHECKOUT_NOW), payments, holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400, principal };
 
 const lines = createInterface({ input: process.stdin });
 process.stdout.write('ready\n');

@@ -4,6 +4,7 @@
  * database, and the processor must be charged exactly what an independent BigInt reading of the README's
  * pricing rules adds up to, each booking holding its own item's total.
  */
+import { portOf } from './db.ts';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { expect } from 'vitest';
@@ -70,7 +71,7 @@ async function checkOut(currency: string, items: ItemSpec[]) {
   const brand = createBrand(db, { currency });
   const payments = new ChargeRecorder();
   const principal: Principal = { kind: 'brand', keyId: 'money-props', organizationId: null, brandIds: [brand.id], headerBrandId: null };
-  const deps = { db, now: () => new Date(CHECKOUT_NOW), payments, holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400, principal };
+  const deps = { db: portOf(db), now: () => new Date(CHECKOUT_NOW), payments, holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400, principal };
   const data = items.map((item, i) => {
     const priceTiers = item.tiers.map((priceMinor, t) => ({ name: `Tier${t}`, priceMinor }));
     const taxes = item.taxes.map((rateBasisPoints, t) => ({ name: `Tax${t}`, rateBasisPoints }));

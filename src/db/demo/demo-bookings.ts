@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { recordBookingEvent } from '../../domain/bookings/booking-events.ts';
 import { confirmationCodeFromBytes } from '../../domain/checkout/confirmation-codes.ts';
+import type { Stores } from '../port/index.ts';
 import type { Db } from '../sqlite/client.ts';
 import type { PricingBreakdown } from '../../domain/shared/json-types.ts';
 import { bookings, carts, participants, paymentIntents, sessions } from '../sqlite/schema.ts';
@@ -121,7 +122,7 @@ function pricingOf(spec: ExperienceSpec, guests: Guest[]): PricingBreakdown {
   return { tiersMinor, addOns: [], subtotalMinor: tiersMinor, discounts: [], netMinor: tiersMinor, taxes, totalMinor };
 }
 
-function insertBooking(db: Db, catalog: BrandCatalog, currency: string, demo: DemoBooking, now: Date): void {
+async function insertBooking(db: Db, tx: Stores, catalog: BrandCatalog, currency: string, demo: DemoBooking, now: Date): Promise<void> {
   const brand: DemoBrandKey = catalog.brand;
   const spec = catalog.experiences.find((e) => e.slug === demo.experience)!;
   const startLocal = `${localDate(now, spec.location.timezoneId, 1)}T${demo.time}:00`;
@@ -197,7 +198,7 @@ function insertBooking(db: Db, catalog: BrandCatalog, currency: string, demo: De
     .set({ reserved: sql`${sessions.reserved} + ${demo.guests.length}` })
     .where(eq(sessions.id, session))
     .run();
-  recordCheckoutEvents(db, brand, demo.key, id('booking'), at);
+  await recordCheckoutEvents(db, tx, brand, demo.key, id('booking'), at);
 }
 
 /**
@@ -205,15 +206,16 @@ function insertBooking(db: Db, catalog: BrandCatalog, currency: string, demo: De
  * each payload is the booking as the API showed it then: `booking.created` while it is processing, then
  * `booking.confirmed` once it is confirmed. Both at the booking's time (the demo's payment settles at once).
  */
-function recordCheckoutEvents(db: Db, brand: DemoBrandKey, key: string, bookingId: string, at: string): void {
+async function recordCheckoutEvents(db: Db, tx: Stores, brand: DemoBrandKey, key: string, bookingId: string, at: string): Promise<void> {
   const eventId = demoEventIds(brand, key);
-  recordBookingEvent(db, 'booking.created', bookingId, at, eventId);
+  await recordBookingEvent(tx, 'booking.created', bookingId, at, eventId);
   db.update(bookings).set({ status: 'confirmed', updatedAt: at }).where(eq(bookings.id, bookingId)).run();
-  recordBookingEvent(db, 'booking.confirmed', bookingId, at, eventId);
+  await recordBookingEvent(tx, 'booking.confirmed', bookingId, at, eventId);
 }
 
-export function seedDemoBookings(db: Db, now: Date): void {
+/** `db` and `tx` are the same SQLite connection in one transaction: rows written by hand, events by the domain. */
+export async function seedDemoBookings(db: Db, tx: Stores, now: Date): Promise<void> {
   // In the order they were booked: the events feed (in recording order) then reads in time order.
   const byBookingTime = [...demoBookings].sort((a, b) => b.bookedHoursAgo - a.bookedHoursAgo);
-  for (const demo of byBookingTime) insertBooking(db, lisbonCatalog, 'EUR', demo, now);
+  for (const demo of byBookingTime) await insertBooking(db, tx, lisbonCatalog, 'EUR', demo, now);
 }

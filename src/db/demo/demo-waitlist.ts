@@ -6,6 +6,7 @@
 import { validateAnswers } from '../../domain/questions/answers.ts';
 import { toQuestionSnapshot, type QuestionSnapshot } from '../../domain/questions/questions.ts';
 import { recordEntryEvent } from '../../domain/waitlists/offers.ts';
+import type { Stores } from '../port/index.ts';
 import type { Db } from '../sqlite/client.ts';
 import { activeQuestionsOfExperiences } from '../sqlite/stores/questions/questions.ts';
 import { waitlistEntries } from '../sqlite/schema.ts';
@@ -79,10 +80,10 @@ function answersOf(entry: DemoEntry, questions: readonly QuestionSnapshot[]) {
   });
 }
 
-export function seedDemoWaitlist(db: Db, now: Date): void {
+export async function seedDemoWaitlist(db: Db, tx: Stores, now: Date): Promise<void> {
   const soldOut = demoSoldOutSession(now);
   const questions = activeQuestionsOfExperiences(db, [soldOut.experienceId]).map(({ question, assignment }) => toQuestionSnapshot(question, assignment));
-  demoEntries.forEach((entry, index) => {
+  for (const [index, entry] of demoEntries.entries()) {
     const answers = answersOf(entry, questions);
     const [purchaser] = entry.guests;
     const at = new Date(now.getTime() - entry.joinedHoursAgo * 3_600_000).toISOString();
@@ -111,6 +112,6 @@ export function seedDemoWaitlist(db: Db, now: Date): void {
       })
       .run();
     // As joining records it, after the bookings' events: the entries joined once the sail sold out.
-    recordEntryEvent(db, 'waitlist.entry_created', id, at, demoEventIds('lisbon', entry.key));
-  });
+    await recordEntryEvent(tx, 'waitlist.entry_created', id, at, demoEventIds('lisbon', entry.key));
+  }
 }

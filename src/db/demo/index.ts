@@ -4,6 +4,7 @@
  * Sunset Kayak Co (USD). Ids are stable across runs; see ids.ts.
  */
 import { count } from 'drizzle-orm';
+import type { Database } from '../port/index.ts';
 import type { Db } from '../sqlite/client.ts';
 import { brands } from '../sqlite/schema.ts';
 import { seedBrands } from './brands.ts';
@@ -31,22 +32,22 @@ const catalogs: readonly BrandCatalog[] = [lisbonCatalog, tokyoCatalog, kayakCat
  * (the next 60 days), the demo bookings and the waitlist entries, and their events, only; every other row
  * is the same on every run.
  */
-export function seedDemoDataIfEmpty(db: Db, now: Date = new Date()): boolean {
-  return db.transaction((tx) => {
-    // Immediate: the write lock is taken before the emptiness check, so two processes starting together load once.
-    const existing = tx.select({ n: count() }).from(brands).get()?.n ?? 0;
+export async function seedDemoDataIfEmpty(database: Database, db: Db, now: Date = new Date()): Promise<boolean> {
+  // `db` is the connection under `database`: inside the transaction, its writes are the transaction's.
+  // The write lock is taken before the emptiness check, so two processes starting together load once.
+  return database.transaction(async (tx) => {
+    const existing = db.select({ n: count() }).from(brands).get()?.n ?? 0;
     if (existing > 0) return false;
-    const txDb = tx as unknown as Db;
-    seedBrands(txDb);
+    seedBrands(db);
     for (const catalog of catalogs) {
-      seedCatalog(txDb, catalog);
-      seedQuestions(txDb, catalog);
-      seedReviews(txDb, catalog);
-      seedSessions(txDb, catalog, now);
-      seedCommerce(txDb, catalog);
+      seedCatalog(db, catalog);
+      seedQuestions(db, catalog);
+      seedReviews(db, catalog);
+      seedSessions(db, catalog, now);
+      seedCommerce(db, catalog);
     }
-    seedDemoBookings(txDb, now);
-    seedDemoWaitlist(txDb, now);
+    await seedDemoBookings(db, tx, now);
+    await seedDemoWaitlist(db, tx, now);
     return true;
-  }, { behavior: 'immediate' });
+  });
 }

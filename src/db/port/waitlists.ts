@@ -56,7 +56,7 @@ export interface WaitlistsStore {
    * Moves an entry from one of `from` to `to` (with the given offer or booking fields); false when it
    * had moved on meanwhile.
    */
-  setEntryStatus(id: string, from: readonly WaitlistEntryStatus[], to: WaitlistEntryStatus, at: string, extra: EntryExtra): Promise<boolean>;
+  setEntryStatus(id: string, from: readonly WaitlistEntryStatus[], to: WaitlistEntryStatus, at: string, extra?: EntryExtra): Promise<boolean>;
   /**
    * `offered` entries whose offer ran out at or before `at` (one range of the offer expiry index). Every
    * checkout and every sweep asks: prepared once, as are the session updates below.

@@ -20,20 +20,3 @@ export function dataGeneration(db: Db): () => string {
   }
   return read;
 }
-
-const firstSeen = new WeakMap<object, string>();
-
-/**
- * The data generation as first read for `token` (one HTTP request): the caches a request consults (API
- * keys, answers) all judge freshness against the one generation the request started from, read once.
- * A write that commits while the request runs is concurrent with it; any request starting after the
- * write commits reads the new generation.
- */
-export function generationFor(db: Db, token: object): string {
-  let generation = firstSeen.get(token);
-  if (generation === undefined) {
-    generation = dataGeneration(db)();
-    firstSeen.set(token, generation);
-  }
-  return generation;
-}

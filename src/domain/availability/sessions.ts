@@ -3,9 +3,9 @@
  * reading of a partner's `sessionTime` as one of those runs.
  */
 import { DateTime } from 'luxon';
-import type { Db } from '../../db/sqlite/client.ts';
-import { findExperienceRow, type ExperienceRow } from '../../db/sqlite/stores/catalog/experiences.ts';
-import { findSessionAt, sessionsInRange, type SessionRow } from '../../db/sqlite/stores/availability/sessions.ts';
+import type { Stores } from '../../db/port/index.ts';
+import { type ExperienceRow } from '../../db/port/catalog.ts';
+import { type SessionRow } from '../../db/port/availability.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { DomainError, invalid, notFound } from '../shared/errors.ts';
@@ -75,13 +75,13 @@ export function normalizeSessionTime(sessionTime: string, timezone: string, fiel
  * The session a checkout item names, or SESSION_NOT_FOUND on `field`. Synchronous, so checkout can call
  * it inside its transaction (pass the transaction as `db`).
  */
-export function sessionForItem(
-  deps: { db: Db },
+export async function sessionForItem(
+  deps: { db: Stores },
   input: { experience: Pick<ExperienceRow, 'id' | 'timezoneId'>; sessionTime: string; field: string },
-): SessionRow {
+): Promise<SessionRow> {
   const { experience, sessionTime, field } = input;
   const startLocal = normalizeSessionTime(sessionTime, experience.timezoneId, field);
-  const session = findSessionAt(deps.db, experience.id, startLocal);
+  const session = await deps.db.sessions.findSessionAt(experience.id, startLocal);
   if (!session) {
     throw new DomainError('SESSION_NOT_FOUND', `Experience ${experience.id} has no session starting at ${startLocal} (${experience.timezoneId})`, {
       field,
@@ -119,9 +119,9 @@ export function availabilityRange(from: string, to: string): { fromLocal: string
 export const remainingPlaces = (session: { capacity: number; reserved: number; heldForOffers: number }) =>
   session.capacity - session.reserved - session.heldForOffers;
 
-function sessionViews(db: Db, experience: ExperienceRow, from: string, to: string): Session[] {
+async function sessionViews(db: Stores, experience: ExperienceRow, from: string, to: string): Promise<Session[]> {
   const { fromLocal, beforeLocal } = availabilityRange(from, to);
-  return sessionsInRange(db, experience.id, fromLocal, beforeLocal).map(({ session, waitlistId }) => ({
+  return (await db.sessions.sessionsInRange(experience.id, fromLocal, beforeLocal)).map(({ session, waitlistId }) => ({
     id: session.id,
     startDateTime: session.startLocal,
     timezone: experience.timezoneId,
@@ -143,15 +143,15 @@ export interface AvailabilityInput {
 
 /** Sessions of a brand's experience starting on the local dates `from`..`to`, by start time. */
 export async function listAvailability(deps: CallerDeps, input: AvailabilityInput): Promise<Session[]> {
-  const found = loadExperienceOfBrand(deps, input.brandId, input.experienceId);
+  const found = await loadExperienceOfBrand(deps, input.brandId, input.experienceId);
   if (!found) throw notFound('Experience', input.experienceId);
   return sessionViews(deps.db, found.row, input.from, input.to);
 }
 
 /** The same for an experience reached without a brand (a nested field): its own brand's access rules apply. */
 export async function sessionsOfExperience(deps: CallerDeps, input: Omit<AvailabilityInput, 'brandId'>): Promise<Session[]> {
-  const experience = findExperienceRow(deps.db, input.experienceId);
+  const experience = await deps.db.experiences.findExperienceRow(input.experienceId);
   if (!experience) throw notFound('Experience', input.experienceId);
-  loadBrand(deps, experience.brandId);
+  await loadBrand(deps, experience.brandId);
   return sessionViews(deps.db, experience, input.from, input.to);
 }

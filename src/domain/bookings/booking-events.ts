@@ -2,7 +2,7 @@
  * Booking events: which events a change makes, and recording them with the booking as the API shows
  * it after the change, inside the change's own transaction.
  */
-import type { Db } from '../../db/sqlite/client.ts';
+import type { Stores } from '../../db/port/index.ts';
 import { bookingViewsIn, type Booking } from './booking-view.ts';
 import { holdsPlaces, type BookingState, type CancellationEffect } from '../cancellation/rules.ts';
 import { recordEvent, type EventIdSource, type EventType } from '../outbox/outbox.ts';
@@ -20,24 +20,24 @@ export function bookingPayload(view: Booking): Record<string, unknown> {
  * one batch, after the change: every payload shows the state the change left. Call inside the
  * transaction that made the change (`tx`). `eventId` names the events (random ids without it).
  */
-export function recordBookingEvents(
-  tx: Db,
+export async function recordBookingEvents(
+  tx: Stores,
   bookingIds: readonly string[],
   types: readonly BookingEventType[],
   at: string,
   eventId?: EventIdSource,
-): void {
+): Promise<void> {
   if (bookingIds.length === 0 || types.length === 0) return;
-  const views = bookingViewsIn(tx, bookingIds);
+  const views = await bookingViewsIn(tx, bookingIds);
   if (views.length !== bookingIds.length) throw new Error('A booking changed in this transaction has no view');
   for (const view of views) {
     const payload = bookingPayload(view);
-    for (const type of types) recordEvent(tx, { id: eventId?.(type, view.id), brandId: view.brandId, type, resourceId: view.id, payload, at });
+    for (const type of types) await recordEvent(tx, { id: eventId?.(type, view.id), brandId: view.brandId, type, resourceId: view.id, payload, at });
   }
 }
 
-export function recordBookingEvent(tx: Db, type: BookingEventType, bookingId: string, at: string, eventId?: EventIdSource): void {
-  recordBookingEvents(tx, [bookingId], [type], at, eventId);
+export async function recordBookingEvent(tx: Stores, type: BookingEventType, bookingId: string, at: string, eventId?: EventIdSource): Promise<void> {
+  await recordBookingEvents(tx, [bookingId], [type], at, eventId);
 }
 
 /**

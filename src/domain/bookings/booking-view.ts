@@ -2,17 +2,14 @@
  * The spec's Booking resource, built from stored rows. One function serves every operation that
  * returns bookings (checkout, reads, cancellation), in a constant number of statements.
  */
-import type { Db } from '../../db/sqlite/client.ts';
+import type { Stores } from '../../db/port/index.ts';
 import type { AnswerValueJson, QuestionSnapshotJson } from '../shared/json-types.ts';
 import {
-  answersOfBookings,
-  findBookingsWithContext,
-  participantsOfBookings,
   type AnswerRow,
   type BookingRow,
   type BookingWithContext,
   type ParticipantRow,
-} from '../../db/sqlite/stores/bookings/bookings.ts';
+} from '../../db/port/bookings.ts';
 import type { Deps } from '../shared/deps.ts';
 import { groupBy } from '../shared/group-by.ts';
 import { toDecimal } from '../shared/money.ts';
@@ -129,11 +126,11 @@ export function toBooking(
  * Booking views for `ids`, in the order of `ids` (unknown ids are skipped). Three statements.
  * Synchronous, so a transaction can take the view of what it just wrote (`db` is then the transaction).
  */
-export function bookingViewsIn(db: Db, ids: readonly string[]): Booking[] {
-  const found = new Map(findBookingsWithContext(db, ids).map((row) => [row.booking.id, row]));
+export async function bookingViewsIn(db: Stores, ids: readonly string[]): Promise<Booking[]> {
+  const found = new Map((await db.bookings.findBookingsWithContext(ids)).map((row) => [row.booking.id, row]));
   const present = ids.filter((id) => found.has(id));
-  const participantsByBooking = groupBy(participantsOfBookings(db, present), (p) => p.bookingId);
-  const answersByBooking = groupBy(answersOfBookings(db, present), (a) => a.bookingId);
+  const participantsByBooking = groupBy(await db.bookings.participantsOfBookings(present), (p) => p.bookingId);
+  const answersByBooking = groupBy(await db.bookings.answersOfBookings(present), (a) => a.bookingId);
   return present.map((id) => toBooking(found.get(id)!, participantsByBooking.get(id) ?? [], answersByBooking.get(id) ?? []));
 }
 

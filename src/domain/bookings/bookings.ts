@@ -3,7 +3,7 @@
  */
 import { DateTime } from 'luxon';
 import { canSee } from '../../auth/principal.ts';
-import { countBookings, findBookingPage, type BookingFilter, type BookingKey } from '../../db/sqlite/stores/bookings/bookings.ts';
+import { type BookingFilter, type BookingKey } from '../../db/port/bookings.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import { bookingViews, type Booking, type BookingStatus } from './booking-view.ts';
 import type { CallerDeps } from '../shared/deps.ts';
@@ -79,13 +79,13 @@ export async function listBookings(
   const first = pageSize(input.first, 'first');
   const after = input.after == null ? null : bookingKey(input.after, 'after');
   const range = sessionStartRange(input.from, input.to);
-  const brand = loadBrand(deps, input.brandId);
+  const brand = await loadBrand(deps, input.brandId);
   const filter: BookingFilter = { brandId: brand.id, status: input.status, ...range };
   // One row more than asked tells whether another page follows.
-  const keys = findBookingPage(deps.db, filter, after, first + 1);
+  const keys = await deps.db.bookings.findBookingPage(filter, after, first + 1);
   const page = keys.slice(0, first);
   const views = new Map((await bookingViews(deps, page.map((key) => key.id))).map((view) => [view.id, view]));
-  const { total, before } = countBookings(deps.db, filter, after);
+  const { total, before } = await deps.db.bookings.countBookings(filter, after);
   const edges = page.flatMap((key) => {
     const node = views.get(key.id);
     return node ? [{ cursor: bookingCursor(key), node }] : [];

@@ -2,7 +2,7 @@
  * Reading a checked-out cart: its payment state and the bookings of its current checkout. A cart can
  * be checked out several times while unpaid; each new checkout replaces the bookings of the last.
  */
-import { bookingsOfCart, findCartRow, paymentIntentsOfCart, type CartBookingRow, type CartIntentRow, type CartRow } from '../../db/sqlite/stores/bookings/carts.ts';
+import { type CartBookingRow, type CartIntentRow, type CartRow } from '../../db/port/bookings.ts';
 import { bookingViews, type Booking } from './booking-view.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
@@ -44,10 +44,10 @@ export function currentCheckout(intents: readonly CartIntentRow[], bookings: rea
  * the caller may not act for the brand.
  */
 export async function findCart(deps: CallerDeps, input: { brandId: string; cartId: string }): Promise<Cart | null> {
-  const brand = loadBrand(deps, input.brandId);
-  const cart = findCartRow(deps.db, input.cartId);
+  const brand = await loadBrand(deps, input.brandId);
+  const cart = await deps.db.carts.findCartRow(input.cartId);
   if (!cart || cart.brandId !== brand.id) return null;
-  const current = currentCheckout(paymentIntentsOfCart(deps.db, cart.id), bookingsOfCart(deps.db, cart.id));
+  const current = currentCheckout(await deps.db.carts.paymentIntentsOfCart(cart.id), await deps.db.carts.bookingsOfCart(cart.id));
   const totalMinor = current.bookings.reduce((sum, b) => sum + b.amountMinor, 0);
   return {
     id: cart.id,

@@ -5,9 +5,7 @@
  * succeeds, by this request or, after a crash or an unanswered processor call, by the reconciler.
  */
 import { canSee } from '../../auth/principal.ts';
-import { inTransaction } from '../../db/sqlite/client.ts';
-import { findCancellableBookings, type CancellableBooking } from '../../db/sqlite/stores/cancellation/cancellation.ts';
-import { findRefund } from '../../db/sqlite/stores/cancellation/refunds.ts';
+import { type CancellableBooking } from '../../db/port/cancellation.ts';
 import { bookingViews, type Booking } from '../bookings/booking-view.ts';
 import { applyEffect, readState } from './effects.ts';
 import { parseCancelItems, type CancelItem, type CancelItemInput } from './input.ts';
@@ -40,7 +38,7 @@ export async function cancelBookings(deps: CallerDeps, input: { bookings: readon
   const refundIds = items.map((item) => (item.refundAmount === null ? undefined : deps.requestIds?.()));
   // The visibility check and the currency of every item, in one statement: neither the brand nor the
   // currency of a booking ever changes, and a booking unknown when the request began is not found.
-  const found = findCancellableBookings(deps.db, items.map((item) => item.bookingId));
+  const found = await deps.db.cancellation.findCancellableBookings(items.map((item) => item.bookingId));
   const updated: string[] = [];
   const errors: CancelItemError[] = [];
   // One item after the other: each is its own unit of work, and a request's processor calls never interleave.
@@ -71,31 +69,31 @@ async function processItem(
     refundMinor: item.refundAmount === null ? null : fromDecimal(item.refundAmount, booking.currency, `${field}.refundAmount`),
   };
   if (request.refundMinor === null) {
-    inTransaction(deps.db, (tx) => {
-      const current = readState(tx, item.bookingId);
-      refuseIfNeeded(current.state, request, field);
-      applyEffect(tx, current, request, deps.now().toISOString(), false, deps.waitlistOfferTtlSeconds);
-    });
+    await deps.db.transaction(async (tx) => {
+            const current = await readState(tx, item.bookingId);
+            refuseIfNeeded(current.state, request, field);
+            await applyEffect(tx, current, request, deps.now().toISOString(), false, deps.waitlistOfferTtlSeconds);
+          });
     return;
   }
   await refundThenApply(deps, item.bookingId, { ...request, refundMinor: request.refundMinor }, field, refundId);
 }
 
 async function refundThenApply(deps: CallerDeps, bookingId: string, request: CancelRequest & { refundMinor: number }, field: string, refundId?: string) {
-  const reserved = inTransaction(deps.db, (tx): ReservedRefund | 'succeeded' => {
-    // An earlier run of this same request reserved it: carry on with that refund, never a second one.
-    const earlier = refundId === undefined ? undefined : findRefund(tx, refundId);
-    if (earlier) {
-      if (earlier.status === 'failed') throw refundDeclined();
-      if (earlier.status === 'succeeded') return 'succeeded';
-      return reservedRefundOf({ ...earlier, intentReference: earlier.intentReference! });
-    }
-    const { booking, state } = readState(tx, bookingId);
-    refuseIfNeeded(state, request, field);
-    // `paid` (checked by refuseIfNeeded) means the booking has a succeeded payment intent.
-    const effect = { cancel: request.cancel, participantIds: request.participantIds === null ? null : [...request.participantIds], also: null };
-    return reserveRefund(tx, { ...booking, intentReference: booking.intentReference! }, { amountMinor: request.refundMinor, effect, at: deps.now().toISOString(), id: refundId });
-  });
+  const reserved = await deps.db.transaction(async (tx): Promise<ReservedRefund | 'succeeded'> => {
+      // An earlier run of this same request reserved it: carry on with that refund, never a second one.
+      const earlier = refundId === undefined ? undefined : await tx.refunds.findRefund(refundId);
+      if (earlier) {
+        if (earlier.status === 'failed') throw refundDeclined();
+        if (earlier.status === 'succeeded') return 'succeeded';
+        return reservedRefundOf({ ...earlier, intentReference: earlier.intentReference! });
+      }
+      const { booking, state } = await readState(tx, bookingId);
+      refuseIfNeeded(state, request, field);
+      // `paid` (checked by refuseIfNeeded) means the booking has a succeeded payment intent.
+      const effect = { cancel: request.cancel, participantIds: request.participantIds === null ? null : [...request.participantIds], also: null };
+      return reserveRefund(tx, { ...booking, intentReference: booking.intentReference! }, { amountMinor: request.refundMinor, effect, at: deps.now().toISOString(), id: refundId });
+    });
   if (reserved !== 'succeeded') await completeRefund(deps, reserved);
 }
 

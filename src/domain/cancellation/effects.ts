@@ -3,16 +3,10 @@
  * cancel request (no refund, or a refund it settles itself) and by refund settlement (src/domain/
  * refunds.ts), which applies the effect stored with a refund once the processor has refunded.
  */
-import type { Db } from '../../db/sqlite/client.ts';
+import type { Stores } from '../../db/port/index.ts';
 import {
-  cancelParticipants,
-  countPendingRefunds,
-  findCancellableBooking,
-  participantStates,
-  setBookingStatus,
-  touchBooking,
   type CancellableBooking,
-} from '../../db/sqlite/stores/cancellation/cancellation.ts';
+} from '../../db/port/cancellation.ts';
 import { cancellationEventTypes, recordBookingEvents } from '../bookings/booking-events.ts';
 import { cancellationEffect, type BookingState, type CancelRequest } from './rules.ts';
 import { notFound } from '../shared/errors.ts';
@@ -23,8 +17,8 @@ export interface BookingWithState {
   state: BookingState;
 }
 
-export function readState(db: Db, bookingId: string): BookingWithState {
-  const booking = findCancellableBooking(db, bookingId);
+export async function readState(db: Stores, bookingId: string): Promise<BookingWithState> {
+  const booking = await db.cancellation.findCancellableBooking(bookingId);
   if (!booking) throw notFound('Booking', bookingId);
   return {
     booking,
@@ -33,8 +27,8 @@ export function readState(db: Db, bookingId: string): BookingWithState {
       amountMinor: booking.amountMinor,
       amountRefundedMinor: booking.amountRefundedMinor,
       paid: booking.intentStatus === 'succeeded',
-      otherPendingRefunds: countPendingRefunds(db, bookingId),
-      participants: participantStates(db, bookingId),
+      otherPendingRefunds: await db.cancellation.countPendingRefunds(bookingId),
+      participants: await db.cancellation.participantStates(bookingId),
     },
   };
 }
@@ -45,18 +39,18 @@ export function readState(db: Db, bookingId: string): BookingWithState {
  * change, after the booking's own events, so any event the freed places cause comes after them. The
  * freed places go to the session's waitlist first (offers held for `offerTtlSeconds`).
  */
-export function applyEffect(
-  db: Db,
+export async function applyEffect(
+  db: Stores,
   { booking, state }: BookingWithState,
   request: CancelRequest,
   at: string,
   refundSettled: boolean,
   offerTtlSeconds: number,
-): void {
+): Promise<void> {
   const effect = cancellationEffect(state, request);
-  cancelParticipants(db, effect.cancelParticipantIds, at);
-  if (effect.status !== booking.status) setBookingStatus(db, booking.id, effect.status, at);
-  else if (effect.cancelParticipantIds.length > 0) touchBooking(db, booking.id, at);
-  recordBookingEvents(db, [booking.id], cancellationEventTypes(state, effect, refundSettled), at);
-  releaseSessionPlaces(db, booking.sessionId, effect.releasePlaces, new Date(at), offerTtlSeconds);
+  await db.cancellation.cancelParticipants(effect.cancelParticipantIds, at);
+  if (effect.status !== booking.status) await db.cancellation.setBookingStatus(booking.id, effect.status, at);
+  else if (effect.cancelParticipantIds.length > 0) await db.cancellation.touchBooking(booking.id, at);
+  await recordBookingEvents(db, [booking.id], cancellationEventTypes(state, effect, refundSettled), at);
+  await releaseSessionPlaces(db, booking.sessionId, effect.releasePlaces, new Date(at), offerTtlSeconds);
 }

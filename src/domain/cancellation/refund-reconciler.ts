@@ -1,16 +1,4 @@
-/**
- * Finishes refunds left `pending`: their request was cut off (SIGKILL, power loss) between reserving the
- * refund and settling it, or the processor gave no answer. Every pass asks the processor again about
- * each due refund with the refund's own idempotency key (the processor answers with the first result,
- * it never refunds twice) and settles the answer exactly as the request would have (refunds.ts): its
- * stored cancellation applied, its events and metrics, or declined and the amount released.
- *
- * Several processes may share the database file and run this job: a refund is leased (its next attempt
- * moved forward where it still is what was read) before the processor is asked, so one process at a
- * time asks; settling is conditional on the refund being `pending`, so it happens once.
- */
-import { inTransaction } from '../../db/sqlite/client.ts';
-import { dueRefunds, leaseRefund, type RefundRow } from '../../db/sqlite/stores/cancellation/refunds.ts';
+import { type RefundRow } from '../../db/port/cancellation.ts';
 import type { Deps } from '../shared/deps.ts';
 import { askProcessor, reservedRefundOf, settleAnswer } from './refunds.ts';
 
@@ -69,13 +57,15 @@ export async function reconcileRefunds(deps: RefundReconcilerDeps, options: Refu
   const now = deps.now();
   const createdBy = secondsLater(now, -options.graceSeconds);
   // Most passes find nothing: look without taking the write lock first.
-  if (dueRefunds(deps.db, now.toISOString(), createdBy, 1).length === 0) return pass;
+  if ((await deps.db.refunds.dueRefunds(now.toISOString(), createdBy, 1)).length === 0) return pass;
   const until = secondsLater(now, options.leaseSeconds);
-  const leased = inTransaction(deps.db, (tx) =>
-    dueRefunds(tx, now.toISOString(), createdBy, options.batchSize)
-      .filter((row) => leaseRefund(tx, row.id, row.nextAttemptAt!, until))
-      .map((row) => ({ ...row, nextAttemptAt: until })),
-  );
+  const leased = await deps.db.transaction(async (tx) => {
+    const rows: RefundRow[] = [];
+    for (const row of await tx.refunds.dueRefunds(now.toISOString(), createdBy, options.batchSize)) {
+      if (await tx.refunds.leaseRefund(row.id, row.nextAttemptAt!, until)) rows.push({ ...row, nextAttemptAt: until });
+    }
+    return rows;
+  });
   for (const row of leased) {
     try {
       pass[await reconcileOne(deps, options, row)] += 1;
@@ -93,7 +83,7 @@ async function reconcileOne(deps: RefundReconcilerDeps, options: RefundReconcile
   const { intentReference } = row;
   const tooOld = pendingSeconds >= options.maxAgeSeconds;
   if (tooOld || intentReference === null) {
-    leaseRefund(deps.db, row.id, row.nextAttemptAt!, secondsLater(deps.now(), options.maxRetrySeconds));
+    await deps.db.refunds.leaseRefund(row.id, row.nextAttemptAt!, secondsLater(deps.now(), options.maxRetrySeconds));
     const why = tooOld
       ? 'refund still pending past REFUND_RECONCILE_MAX_AGE_SECONDS: no longer asking the processor; check it there and settle it by hand'
       : 'pending refund of a booking without a payment intent: nothing to ask the processor; settle it by hand';
@@ -105,7 +95,7 @@ async function reconcileOne(deps: RefundReconcilerDeps, options: RefundReconcile
   const attempts = row.attempts + 1;
   const wait = Math.min(options.retryBaseSeconds * 2 ** (attempts - 1), options.maxRetrySeconds);
   const nextAttemptAt = secondsLater(deps.now(), wait);
-  const status = settleAnswer(deps, refund, answer, nextAttemptAt);
+  const status = await settleAnswer(deps, refund, answer, nextAttemptAt);
   if (status !== 'pending') {
     deps.log.info({ ...about, attempts, status }, 'pending refund reconciled');
     return status === 'succeeded' ? 'succeeded' : 'failed';

@@ -13,10 +13,9 @@
  * is finished by the reconciler (refund-reconciler.ts) through the same 2 and 3.
  */
 import { randomUUID } from 'node:crypto';
-import { inTransaction, type Db } from '../../db/sqlite/client.ts';
+import type { Stores } from '../../db/port/index.ts';
 import type { RefundEffectJson } from '../shared/json-types.ts';
-import { releaseRefundAmount, reserveRefundAmount } from '../../db/sqlite/stores/cancellation/cancellation.ts';
-import { findRefund, insertPendingRefund, recordUnansweredAttempt, settleRefund, type RefundRow, type RefundStatus } from '../../db/sqlite/stores/cancellation/refunds.ts';
+import { type RefundRow, type RefundStatus } from '../../db/port/cancellation.ts';
 import { applyEffect, readState } from './effects.ts';
 import { settleCartOfIntent } from '../payments/cart-settlement.ts';
 import type { Deps } from '../shared/deps.ts';
@@ -42,14 +41,14 @@ export interface ReservedRefund {
  * when the caller derives it (a request's run ids), random otherwise. REFUND_EXCEEDS_BALANCE when the
  * refunded total would exceed the amount.
  */
-export function reserveRefund(
-  tx: Db,
+export async function reserveRefund(
+  tx: Stores,
   booking: { id: string; intentReference: string; currency: string },
   refund: { amountMinor: number; effect: RefundEffect; at: string; id?: string },
-): ReservedRefund {
+): Promise<ReservedRefund> {
   const refundId = refund.id ?? randomUUID();
-  if (!reserveRefundAmount(tx, booking.id, refund.amountMinor, refund.at)) throw new DomainError('REFUND_EXCEEDS_BALANCE', 'The refund exceeds the balance');
-  insertPendingRefund(tx, { id: refundId, bookingId: booking.id, amountMinor: refund.amountMinor, effect: refund.effect, at: refund.at });
+  if (!await tx.cancellation.reserveRefundAmount(booking.id, refund.amountMinor, refund.at)) throw new DomainError('REFUND_EXCEEDS_BALANCE', 'The refund exceeds the balance');
+  await tx.refunds.insertPendingRefund({ id: refundId, bookingId: booking.id, amountMinor: refund.amountMinor, effect: refund.effect, at: refund.at });
   return { refundId, bookingId: booking.id, amountMinor: refund.amountMinor, intentReference: booking.intentReference, currency: booking.currency, effect: refund.effect };
 }
 
@@ -83,31 +82,31 @@ export async function askProcessor(deps: Deps, refund: ReservedRefund): Promise<
  * should ask again after no answer (left as it is when undefined). The observer hears of every answer
  * this process got, but of a settlement only when this call made it.
  */
-export function settleAnswer(deps: Deps, refund: ReservedRefund, answer: ProcessorAnswer, nextAttemptAt?: string): RefundStatus {
+export async function settleAnswer(deps: Deps, refund: ReservedRefund, answer: ProcessorAnswer, nextAttemptAt?: string): Promise<RefundStatus> {
   const at = deps.now().toISOString();
   const report = (outcome: RefundOutcome) =>
     notify(deps.observer, (o) => o.refundFinished?.({ outcome, amountMinor: refund.amountMinor, currency: refund.currency }));
   if (answer.kind === 'unknown') {
-    recordUnansweredAttempt(deps.db, refund.refundId, { error: answer.error, nextAttemptAt, at });
+    await deps.db.refunds.recordUnansweredAttempt(refund.refundId, { error: answer.error, nextAttemptAt, at });
     report('unknown');
-  } else if (inTransaction(deps.db, (tx) => settle(tx, deps, refund, answer, at))) {
+  } else if (await deps.db.transaction(async (tx) => settle(tx, deps, refund, answer, at))) {
     report(answer.kind === 'refunded' ? 'succeeded' : 'declined');
     return answer.kind === 'refunded' ? 'succeeded' : 'failed';
   }
-  return findRefund(deps.db, refund.refundId)?.status ?? 'pending';
+  return (await deps.db.refunds.findRefund(refund.refundId))?.status ?? 'pending';
 }
 
-function settle(tx: Db, deps: Deps, refund: ReservedRefund, answer: Exclude<ProcessorAnswer, { kind: 'unknown' }>, at: string): boolean {
+async function settle(tx: Stores, deps: Deps, refund: ReservedRefund, answer: Exclude<ProcessorAnswer, { kind: 'unknown' }>, at: string): Promise<boolean> {
   if (answer.kind === 'declined') {
-    if (!settleRefund(tx, refund.refundId, 'failed', null, at)) return false;
-    releaseRefundAmount(tx, refund.bookingId, refund.amountMinor, at);
+    if (!await tx.refunds.settleRefund(refund.refundId, 'failed', null, at)) return false;
+    await tx.cancellation.releaseRefundAmount(refund.bookingId, refund.amountMinor, at);
     return true;
   }
-  if (!settleRefund(tx, refund.refundId, 'succeeded', answer.reference, at)) return false;
+  if (!await tx.refunds.settleRefund(refund.refundId, 'succeeded', answer.reference, at)) return false;
   const { cancel, participantIds, also } = refund.effect;
   const request = { cancel, participantIds, refundMinor: refund.amountMinor };
-  applyEffect(tx, readState(tx, refund.bookingId), request, at, true, deps.waitlistOfferTtlSeconds);
-  if (also?.kind === 'settle-cart') settleCartOfIntent(tx, also.intentId, at);
+  await applyEffect(tx, await readState(tx, refund.bookingId), request, at, true, deps.waitlistOfferTtlSeconds);
+  if (also?.kind === 'settle-cart') await settleCartOfIntent(tx, also.intentId, at);
   return true;
 }
 
@@ -122,7 +121,7 @@ export const refundUnanswered = (refundId: string) =>
  * pending, its amount reserved, until the reconciler settles it).
  */
 export async function completeRefund(deps: Deps, refund: ReservedRefund): Promise<void> {
-  const status = settleAnswer(deps, refund, await askProcessor(deps, refund));
+  const status = await settleAnswer(deps, refund, await askProcessor(deps, refund));
   if (status === 'failed') throw refundDeclined();
   if (status === 'pending') throw refundUnanswered(refund.refundId);
 }

@@ -1,12 +1,9 @@
 import { actingBrand } from '../../auth/principal.ts';
 import {
-  findBrand,
-  findCancellationPolicy,
-  findReschedulePolicy,
   type BrandRow,
   type CancellationPolicyRow,
   type ReschedulePolicyRow,
-} from '../../db/sqlite/stores/catalog/brands.ts';
+} from '../../db/port/catalog.ts';
 import type { DesignElement, PaymentMethodFlags, TemplateElement } from '../shared/json-types.ts';
 import type { CallerDeps, Deps } from '../shared/deps.ts';
 import { notFound } from '../shared/errors.ts';
@@ -95,9 +92,9 @@ const toReschedulePolicy = (row: ReschedulePolicyRow): ReschedulePolicy => ({
 });
 
 /** A brand's row, once the caller is known to act for it. */
-export function loadBrand(deps: CallerDeps, brandId: string): BrandRow {
+export async function loadBrand(deps: CallerDeps, brandId: string): Promise<BrandRow> {
   const id = actingBrand(deps.principal, brandId);
-  const brand = findBrand(deps.db, id);
+  const brand = await deps.db.brands.findBrand(id);
   if (!brand) throw notFound('Brand', id);
   return brand;
 }
@@ -106,7 +103,7 @@ export async function getBrandSettings(
   deps: CallerDeps,
   input: { brandId: string; include?: readonly BrandSettingsInclude[] },
 ): Promise<BrandSettings> {
-  const settings = toBrandSettings(loadBrand(deps, input.brandId));
+  const settings = toBrandSettings(await loadBrand(deps, input.brandId));
   const include = new Set(input.include ?? []);
   if (include.has('cancellationPolicy')) settings.cancellationPolicy = await getCancellationPolicy(deps, settings.cancellationPolicyId);
   if (include.has('reschedulePolicy')) settings.reschedulePolicy = await getReschedulePolicy(deps, settings.reschedulePolicyId);
@@ -114,11 +111,11 @@ export async function getBrandSettings(
 }
 
 export async function getCancellationPolicy(deps: Deps, id: string | null): Promise<CancellationPolicy | null> {
-  const row = id ? findCancellationPolicy(deps.db, id) : undefined;
+  const row = id ? await deps.db.brands.findCancellationPolicy(id) : undefined;
   return row ? toCancellationPolicy(row) : null;
 }
 
 export async function getReschedulePolicy(deps: Deps, id: string | null): Promise<ReschedulePolicy | null> {
-  const row = id ? findReschedulePolicy(deps.db, id) : undefined;
+  const row = id ? await deps.db.brands.findReschedulePolicy(id) : undefined;
   return row ? toReschedulePolicy(row) : null;
 }

@@ -1,18 +1,10 @@
 import {
-  findCategory,
-  findExperienceRow,
-  mediaOfExperience,
-  priceTiersOfExperience,
-  taxesOfExperience,
-  translationsOfExperience,
-  vibesOfExperience,
   type ExperienceMediaRow,
   type ExperienceRow,
   type NamedRow,
-} from '../../db/sqlite/stores/catalog/experiences.ts';
-import { findHostsByIds } from '../../db/sqlite/stores/catalog/hosts.ts';
+} from '../../db/port/catalog.ts';
 import type { ImageRef, IntegrationMeta } from '../shared/json-types.ts';
-import type { BrandRow } from '../../db/sqlite/stores/catalog/brands.ts';
+import type { BrandRow } from '../../db/port/catalog.ts';
 import { loadBrand } from './brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { notFound } from '../shared/errors.ts';
@@ -59,9 +51,9 @@ export interface Experience {
 }
 
 /** The experience row when the caller may act for `brandId` and the experience is that brand's. */
-export function loadExperienceOfBrand(deps: CallerDeps, brandId: string, experienceId: string): { brand: BrandRow; row: ExperienceRow } | null {
-  const brand = loadBrand(deps, brandId);
-  const row = findExperienceRow(deps.db, experienceId);
+export async function loadExperienceOfBrand(deps: CallerDeps, brandId: string, experienceId: string): Promise<{ brand: BrandRow; row: ExperienceRow } | null> {
+  const brand = await loadBrand(deps, brandId);
+  const row = await deps.db.experiences.findExperienceRow(experienceId);
   return row && row.brandId === brand.id ? { brand, row } : null;
 }
 
@@ -92,13 +84,13 @@ function optionalFields(row: ExperienceRow, ratings: Ratings | undefined): Parti
 }
 
 async function toExperience(deps: CallerDeps, brand: BrandRow, row: ExperienceRow, language: string | undefined): Promise<Experience> {
-  const text = pickTranslation(translationsOfExperience(deps.db, row.id), language) ?? row;
-  const media = mediaOfExperience(deps.db, row.id);
+  const text = pickTranslation(await deps.db.experiences.translationsOfExperience(row.id), language) ?? row;
+  const media = await deps.db.experiences.mediaOfExperience(row.id);
   const cover = media.find((m) => m.role === 'cover');
   // The schema promises exactly one cover per experience; without it the record is broken, not absent.
   if (!cover) throw new Error(`Experience ${row.id} has no cover picture`);
-  const category = findCategory(deps.db, row.categoryId);
-  const [host] = findHostsByIds(deps.db, [row.hostId]);
+  const category = await deps.db.experiences.findCategory(row.categoryId);
+  const [host] = await deps.db.hosts.findHostsByIds([row.hostId]);
   if (!category || !host) throw new Error(`Experience ${row.id} references a missing category or host`);
   const ratings = (await ratingsByExperience(deps, [row.id])).get(row.id);
   return {
@@ -107,7 +99,7 @@ async function toExperience(deps: CallerDeps, brand: BrandRow, row: ExperienceRo
     slug: row.slug,
     headline: text.headline,
     description: text.description,
-    vibes: vibesOfExperience(deps.db, row.id),
+    vibes: await deps.db.experiences.vibesOfExperience(row.id),
     category,
     location: {
       longitude: Number(row.longitude),
@@ -131,8 +123,8 @@ async function toExperience(deps: CallerDeps, brand: BrandRow, row: ExperienceRo
     type: row.type,
     hostedBy: toHost(host),
     paymentMethods: row.paymentMethods,
-    priceTiers: priceTiersOfExperience(deps.db, row.id).map((t) => ({ name: t.name, price: toDecimal(t.priceMinor, brand.currency) })),
-    taxes: taxesOfExperience(deps.db, row.id).map((t) => ({ name: t.name, amount: basisPointsToPercent(t.rateBasisPoints) })),
+    priceTiers: (await deps.db.experiences.priceTiersOfExperience(row.id)).map((t) => ({ name: t.name, price: toDecimal(t.priceMinor, brand.currency) })),
+    taxes: (await deps.db.experiences.taxesOfExperience(row.id)).map((t) => ({ name: t.name, amount: basisPointsToPercent(t.rateBasisPoints) })),
     integrationMeta: row.integrationMeta,
     ...optionalFields(row, ratings),
   };
@@ -147,7 +139,7 @@ export interface ExperienceInput {
 
 /** An experience of the brand (listed or not), or null when there is none with that id in the brand. */
 export async function findExperience(deps: CallerDeps, input: ExperienceInput): Promise<Experience | null> {
-  const found = loadExperienceOfBrand(deps, input.brandId, input.experienceId);
+  const found = await loadExperienceOfBrand(deps, input.brandId, input.experienceId);
   return found ? toExperience(deps, found.brand, found.row, input.language ?? undefined) : null;
 }
 

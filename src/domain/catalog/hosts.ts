@@ -1,4 +1,4 @@
-import { findHostsByIds, listHostsOfBrand, type HostRow } from '../../db/sqlite/stores/catalog/hosts.ts';
+import { type HostRow } from '../../db/port/catalog.ts';
 import type { ImageRef } from '../shared/json-types.ts';
 import { loadBrand } from './brands.ts';
 import type { CallerDeps, Deps } from '../shared/deps.ts';
@@ -25,12 +25,12 @@ export const toHost = (row: HostRow): Host => ({
 });
 
 export async function listHosts(deps: CallerDeps, input: { brandId: string }): Promise<Host[]> {
-  const brand = loadBrand(deps, input.brandId);
-  return listHostsOfBrand(deps.db, brand.id).map(toHost);
+  const brand = await loadBrand(deps, input.brandId);
+  return (await deps.db.hosts.listHostsOfBrand(brand.id)).map(toHost);
 }
 
 /** Hosts by id, in the order asked (null for unknown ids): the batch function of a DataLoader. */
 export async function hostsByIds(deps: Deps, ids: readonly string[]): Promise<Array<Host | null>> {
-  const byId = new Map(findHostsByIds(deps.db, ids).map((row) => [row.id, toHost(row)]));
+  const byId = new Map((await deps.db.hosts.findHostsByIds(ids)).map((row) => [row.id, toHost(row)]));
   return ids.map((id) => byId.get(id) ?? null);
 }

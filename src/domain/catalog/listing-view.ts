@@ -9,7 +9,7 @@ import type {
   ListingContentTranslationRow,
   ListingMediaRow,
   ListingRow,
-} from '../../db/sqlite/stores/catalog/listings.ts';
+} from '../../db/port/catalog.ts';
 import { toHost, type Host } from './hosts.ts';
 import { toDecimal } from '../shared/money.ts';
 import type { Ratings } from './ratings.ts';

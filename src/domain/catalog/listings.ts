@@ -1,11 +1,4 @@
 import { actingBrand } from '../../auth/principal.ts';
-import {
-  findContentTranslations,
-  findFeaturedListings,
-  findListingContents,
-  findListingMedia,
-  findListingVibes,
-} from '../../db/sqlite/stores/catalog/listings.ts';
 import { loadBrand } from './brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { groupBy } from '../shared/group-by.ts';
@@ -32,11 +25,11 @@ export interface FeaturedListingsInput {
  * media, vibes and ratings.
  */
 export async function getFeaturedListings(deps: CallerDeps, input: FeaturedListingsInput): Promise<Listing[]> {
-  const brand = loadBrand(deps, actingBrand(deps.principal, input.brandId));
+  const brand = await loadBrand(deps, actingBrand(deps.principal, input.brandId));
   const version = input.version ?? 'published';
-  const rows = findFeaturedListings(deps.db, brand.id, input.unlisted ?? false);
+  const rows = await deps.db.listings.findFeaturedListings(brand.id, input.unlisted ?? false);
   const contentsByListing = groupBy(
-    findListingContents(deps.db, rows.map((r) => r.listing.id), versionsFor(version)),
+    await deps.db.listings.findListingContents(rows.map((r) => r.listing.id), versionsFor(version)),
     (c) => c.listingId,
   );
   const shown = rows.flatMap((row) => {
@@ -46,11 +39,11 @@ export async function getFeaturedListings(deps: CallerDeps, input: FeaturedListi
 
   const listingIds = shown.map((s) => s.row.listing.id);
   const translations = groupBy(
-    findContentTranslations(deps.db, shown.map((s) => s.content.id), translationLocales(input.locale)),
+    await deps.db.listings.findContentTranslations(shown.map((s) => s.content.id), translationLocales(input.locale)),
     (t) => t.contentId,
   );
-  const medias = groupBy(findListingMedia(deps.db, listingIds), (m) => m.listingId);
-  const vibes = groupBy(findListingVibes(deps.db, listingIds), (v) => v.listingId);
+  const medias = groupBy(await deps.db.listings.findListingMedia(listingIds), (m) => m.listingId);
+  const vibes = groupBy(await deps.db.listings.findListingVibes(listingIds), (v) => v.listingId);
   const experienceIds = [...new Set(shown.flatMap((s) => (s.row.listing.experienceId ? [s.row.listing.experienceId] : [])))];
   const ratings = await ratingsByExperience(deps, experienceIds);
 

@@ -1,4 +1,3 @@
-import { reviewStatsOf } from '../../db/sqlite/stores/catalog/review-stats.ts';
 import type { Deps } from '../shared/deps.ts';
 
 /** The spec's `ratings`: averages rounded to one decimal (4.666 -> 4.7) and the review count. */
@@ -13,7 +12,7 @@ const oneDecimal = (value: number) => Math.round(value * 10) / 10;
 /** Ratings per experience id, for experiences that have at least one review. */
 export async function ratingsByExperience(deps: Deps, experienceIds: readonly string[]): Promise<Map<string, Ratings>> {
   return new Map(
-    reviewStatsOf(deps.db, experienceIds).map((row) => [
+    (await deps.db.reviewStats.reviewStatsOf(experienceIds)).map((row) => [
       row.experienceId,
       { rating: oneDecimal(row.averageRating), recommendability: oneDecimal(row.averageRecommendability), total: row.total },
     ]),

@@ -1,14 +1,11 @@
 import { canSee } from '../../auth/principal.ts';
 import type { ImageRef } from '../shared/json-types.ts';
 import {
-  findReviewedExperience,
-  findReviewsAfterKey,
-  findReviewsByRank,
   type PersonRow,
   type ReviewKey,
   type ReviewPageRow,
   type ReviewedExperienceRow,
-} from '../../db/sqlite/stores/catalog/reviews.ts';
+} from '../../db/port/catalog.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { notFound, invalid } from '../shared/errors.ts';
 import {
@@ -76,8 +73,8 @@ const toReview = (row: ReviewPageRow, experience: ReviewedExperienceRow): Review
 });
 
 /** The experience, when the caller may see it; another brand's experience is NOT_FOUND, never FORBIDDEN. */
-function visibleExperience(deps: CallerDeps, experienceId: string): ReviewedExperienceRow {
-  const experience = findReviewedExperience(deps.db, experienceId);
+async function visibleExperience(deps: CallerDeps, experienceId: string): Promise<ReviewedExperienceRow> {
+  const experience = await deps.db.reviews.findReviewedExperience(experienceId);
   if (!experience || !canSee(deps.principal, experience.brandId)) throw notFound('Experience', experienceId);
   return experience;
 }
@@ -92,9 +89,9 @@ export async function listExperienceReviews(
 ): Promise<ReviewPage> {
   const page = pageNumber(input.page, 'page');
   const limit = pageSize(input.limit, 'limit');
-  const experience = visibleExperience(deps, input.experienceId);
+  const experience = await visibleExperience(deps, input.experienceId);
   const skipped = (page - 1) * limit;
-  const rows = skipped < experience.total ? findReviewsByRank(deps.db, experience.id, skipped, limit) : [];
+  const rows = skipped < experience.total ? await deps.db.reviews.findReviewsByRank(experience.id, skipped, limit) : [];
   return { items: rows.map((row) => toReview(row, experience)), limit, pages: numberedPages(page, limit, experience.total) };
 }
 
@@ -118,8 +115,8 @@ export async function experienceReviewConnection(
 ): Promise<ReviewConnection> {
   const first = pageSize(input.first, 'first');
   const after = input.after == null ? null : reviewKey(input.after, 'after');
-  const experience = visibleExperience(deps, input.experienceId);
-  const rows = findReviewsAfterKey(deps.db, experience.id, after, first);
+  const experience = await visibleExperience(deps, input.experienceId);
+  const rows = await deps.db.reviews.findReviewsAfterKey(experience.id, after, first);
   const head = rows[0];
   const tail = rows[rows.length - 1];
   const edges = rows.map((row) => ({ cursor: reviewCursor(row), node: toReview(row, experience) }));

@@ -8,8 +8,7 @@
  * abandoned: its secret was never shown to anyone, so nobody can pay it.
  */
 import { randomUUID } from 'node:crypto';
-import type { BrandRow } from '../../db/sqlite/stores/catalog/brands.ts';
-import { holdsOfCart } from '../../db/sqlite/stores/checkout/checkout.ts';
+import type { BrandRow } from '../../db/port/catalog.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import { checkCheckoutShape, type CreatePaymentIntentInput } from './input.ts';
 import { prepareItem, type CartContext, type PreparedItem } from './items.ts';
@@ -42,7 +41,7 @@ async function prepareItems(deps: CallerDeps, brand: BrandRow, input: CreatePaym
   const questionIds = experienceIds.map((id) => (questions.get(id) ?? []).map((q) => q.customQuestionId));
   const otherItemQuestionIds = (index: number) => new Set(questionIds.flatMap((ids, j) => (j === index ? [] : ids)));
 
-  const holds = holdsOfCart(deps.db, brand.id, input.cartId, now.toISOString());
+  const holds = await deps.db.checkout.holdsOfCart(brand.id, input.cartId, now.toISOString());
   const ctx: CartContext = {
     db: deps.db,
     brand,
@@ -52,9 +51,12 @@ async function prepareItems(deps: CallerDeps, brand: BrandRow, input: CreatePaym
     placesAsked: new Map(holds.places.map((held) => [held.sessionId, -held.count])),
     creditUsed: new Map(holds.credits.map((held) => [held.creditCodeId, -held.amountMinor])),
   };
-  return input.data.map((item, index) =>
-    prepareItem(ctx, item, index, (experience) => answersOfItem(input, index, questions.get(experience.id) ?? [], otherItemQuestionIds(index))),
-  );
+  // One item after the other: each counts the places and credit the items before it asked for.
+  const prepared: PreparedItem[] = [];
+  for (const [index, item] of input.data.entries()) {
+    prepared.push(await prepareItem(ctx, item, index, (experience) => answersOfItem(input, index, questions.get(experience.id) ?? [], otherItemQuestionIds(index))));
+  }
+  return prepared;
 }
 
 async function openIntent(deps: Deps, brand: BrandRow, cartId: string, amountMinor: number) {
@@ -80,7 +82,7 @@ async function openIntent(deps: Deps, brand: BrandRow, cartId: string, amountMin
  * bookings; a paid cart is CART_ALREADY_PAID.
  */
 export async function createPaymentIntent(deps: CallerDeps, input: CreatePaymentIntentInput): Promise<PaymentIntentResult> {
-  const brand = loadBrand(deps, input.brandId);
+  const brand = await loadBrand(deps, input.brandId);
   checkCheckoutShape(input);
   const now = deps.now();
   const items = await prepareItems(deps, brand, input, now);
@@ -89,17 +91,17 @@ export async function createPaymentIntent(deps: CallerDeps, input: CreatePayment
   if (input.getOnlyTotalNetAmount) return { totalNetAmount, brandId: brand.id, cartId: null };
 
   const intent = totalMinor > 0 ? await openIntent(deps, brand, input.cartId, totalMinor) : null;
-  writeCheckout(deps.db, {
-    brand,
-    cartId: input.cartId,
-    items,
-    purchaser: purchaserOf(input),
-    totalMinor,
-    intent,
-    // Holds run from when they are taken, after the processor answered.
-    now: deps.now(),
-    holdTtlSeconds: deps.holdTtlSeconds,
-    waitlistOfferTtlSeconds: deps.waitlistOfferTtlSeconds,
-  });
+  await writeCheckout(deps.db, {
+        brand,
+        cartId: input.cartId,
+        items,
+        purchaser: purchaserOf(input),
+        totalMinor,
+        intent,
+        // Holds run from when they are taken, after the processor answered.
+        now: deps.now(),
+        holdTtlSeconds: deps.holdTtlSeconds,
+        waitlistOfferTtlSeconds: deps.waitlistOfferTtlSeconds,
+      });
   return { totalNetAmount, ...(intent ? { paymentIntentSecret: intent.clientSecret } : {}), brandId: brand.id, cartId: input.cartId };
 }

@@ -3,15 +3,10 @@
  * hold lapses. Lapsed holds are released by checkout transactions (before they count places) and by a
  * timer; since the state lives in the database, a restarted process simply carries on.
  */
-import { inTransaction, type Db } from '../../db/sqlite/client.ts';
+import type { Database, Stores } from '../../db/port/index.ts';
 import {
-  cancelIntentsWithoutHolds,
-  lapsedHolds,
-  markBookingsFailed,
-  processingBookings,
-  returnCreditRedemptions,
   type HeldBooking,
-} from '../../db/sqlite/stores/checkout/holds.ts';
+} from '../../db/port/checkout.ts';
 import { recordBookingEvents } from '../bookings/booking-events.ts';
 import { expireDueOffers, releaseSessionPlaces } from '../waitlists/offers.ts';
 
@@ -27,18 +22,18 @@ function placesBySession(held: readonly HeldBooking[]): Map<string, number> {
  * (others had moved on). Payment intents are left to the caller. Call inside a transaction (`db` is
  * the transaction).
  */
-export function failProcessingBookings(db: Db, bookingIds: readonly string[], now: Date, offerTtlSeconds: number, deferOffersTo?: Set<string>): string[] {
-  return failHeld(db, processingBookings(db, bookingIds), now, offerTtlSeconds, deferOffersTo);
+export async function failProcessingBookings(db: Stores, bookingIds: readonly string[], now: Date, offerTtlSeconds: number, deferOffersTo?: Set<string>): Promise<string[]> {
+  return failHeld(db, await db.holds.processingBookings(bookingIds), now, offerTtlSeconds, deferOffersTo);
 }
 
 /** The freed places go to the sessions' waitlists first (`releaseSessionPlaces`, which `deferOffersTo` is passed to). */
-function failHeld(db: Db, held: readonly HeldBooking[], now: Date, offerTtlSeconds: number, deferOffersTo?: Set<string>): string[] {
+async function failHeld(db: Stores, held: readonly HeldBooking[], now: Date, offerTtlSeconds: number, deferOffersTo?: Set<string>): Promise<string[]> {
   if (held.length === 0) return [];
   const ids = held.map((booking) => booking.id);
-  markBookingsFailed(db, ids, now.toISOString());
-  recordBookingEvents(db, ids, ['booking.failed'], now.toISOString());
-  for (const [sessionId, count] of placesBySession(held)) releaseSessionPlaces(db, sessionId, count, now, offerTtlSeconds, deferOffersTo);
-  returnCreditRedemptions(db, ids);
+  await db.holds.markBookingsFailed(ids, now.toISOString());
+  await recordBookingEvents(db, ids, ['booking.failed'], now.toISOString());
+  for (const [sessionId, count] of placesBySession(held)) await releaseSessionPlaces(db, sessionId, count, now, offerTtlSeconds, deferOffersTo);
+  await db.holds.returnCreditRedemptions(ids);
   return ids;
 }
 
@@ -46,16 +41,16 @@ function failHeld(db: Db, held: readonly HeldBooking[], now: Date, offerTtlSecon
  * Fails every `processing` booking whose hold lapsed at or before `now`, then cancels their payment
  * intents that have nothing left to pay for. Returns the failed booking ids. Call inside a transaction.
  */
-export function expireDueHolds(db: Db, now: Date, offerTtlSeconds: number): string[] {
-  const lapsed = lapsedHolds(db, now.toISOString());
-  const failed = failHeld(db, lapsed, now, offerTtlSeconds);
+export async function expireDueHolds(db: Stores, now: Date, offerTtlSeconds: number): Promise<string[]> {
+  const lapsed = await db.holds.lapsedHolds(now.toISOString());
+  const failed = await failHeld(db, lapsed, now, offerTtlSeconds);
   const intents = new Set(lapsed.flatMap((booking) => (booking.paymentIntentId ? [booking.paymentIntentId] : [])));
-  cancelIntentsWithoutHolds(db, [...intents], now.toISOString());
+  await db.holds.cancelIntentsWithoutHolds([...intents], now.toISOString());
   return failed;
 }
 
 export interface HoldSweeperDeps {
-  db: Db;
+  db: Database;
   now: () => Date;
   /** How long places offered to a waitlist entry stay held for it. */
   waitlistOfferTtlSeconds: number;
@@ -67,14 +62,14 @@ export interface HoldSweeperDeps {
  * One sweep: lapsed holds, then lapsed waitlist offers, each in its own transaction so one failing
  * does not hold the other back. Freed places are offered to the next waiting entries in both.
  */
-export function sweepOnce(deps: HoldSweeperDeps): void {
-  const sweeps: Array<[string, (tx: Db, now: Date) => unknown]> = [
-    ['sweeping lapsed holds failed', (tx, now) => expireDueHolds(tx, now, deps.waitlistOfferTtlSeconds)],
-    ['sweeping lapsed waitlist offers failed', (tx, now) => expireDueOffers(tx, now, deps.waitlistOfferTtlSeconds)],
+export async function sweepOnce(deps: HoldSweeperDeps): Promise<void> {
+  const sweeps: Array<[string, (tx: Stores, now: Date) => unknown]> = [
+    ['sweeping lapsed holds failed', async (tx, now) => expireDueHolds(tx, now, deps.waitlistOfferTtlSeconds)],
+    ['sweeping lapsed waitlist offers failed', async (tx, now) => expireDueOffers(tx, now, deps.waitlistOfferTtlSeconds)],
   ];
   for (const [failure, sweep] of sweeps) {
     try {
-      inTransaction(deps.db, (tx) => sweep(tx, deps.now()));
+      await deps.db.transaction(async (tx) => sweep(tx, deps.now()));
     } catch (error) {
       deps.log.error({ err: error }, failure);
     }
@@ -86,9 +81,9 @@ export function sweepOnce(deps: HoldSweeperDeps): void {
  * even when no checkout comes along, and holds that lapsed while no server ran are failed on start.
  * The timer does not keep the process alive; call the returned function to stop it.
  */
-export function startHoldSweeper(deps: HoldSweeperDeps, intervalMs = 5000): () => void {
-  sweepOnce(deps);
-  const timer = setInterval(() => sweepOnce(deps), intervalMs);
+export async function startHoldSweeper(deps: HoldSweeperDeps, intervalMs = 5000): Promise<() => void> {
+  await sweepOnce(deps);
+  const timer = setInterval(() => void sweepOnce(deps), intervalMs);
   timer.unref();
   return () => clearInterval(timer);
 }

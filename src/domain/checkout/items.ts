@@ -7,13 +7,11 @@
  * format, session (sessionTime, then sessionDuration), price tiers, the waitlist offer named, participant
  * count (bounds, then places left), add-ons, discounts, coupon, credit codes, answers.
  */
-import type { Db } from '../../db/sqlite/client.ts';
+import type { Stores } from '../../db/port/index.ts';
 import type { PricingBreakdown } from '../shared/json-types.ts';
-import type { BrandRow } from '../../db/sqlite/stores/catalog/brands.ts';
-import { addOnsOfExperience, creditCodesByCode, findCoupon } from '../../db/sqlite/stores/checkout/checkout.ts';
-import { findExperienceRow, priceTiersOfExperience, taxesOfExperience, type ExperienceRow } from '../../db/sqlite/stores/catalog/experiences.ts';
-import { lapsedPlaces } from '../../db/sqlite/stores/checkout/holds.ts';
-import type { SessionRow } from '../../db/sqlite/stores/availability/sessions.ts';
+import type { BrandRow } from '../../db/port/catalog.ts';
+import { type ExperienceRow } from '../../db/port/catalog.ts';
+import type { SessionRow } from '../../db/port/availability.ts';
 import type { ValidatedAnswers } from '../questions/answers.ts';
 import type { CartItemInput } from './input.ts';
 import { normalizeIntendedCode } from './confirmation-codes.ts';
@@ -61,7 +59,7 @@ export interface PreparedItem {
 
 /** What the items of one cart share while they are checked one after the other. */
 export interface CartContext {
-  db: Db;
+  db: Stores;
   brand: BrandRow;
   cartId: string;
   now: Date;
@@ -77,8 +75,8 @@ export interface CartContext {
 const add = (map: Map<string, number>, key: string, amount: number) => map.set(key, (map.get(key) ?? 0) + amount);
 const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
 
-function bookableExperience(ctx: CartContext, item: CartItemInput, field: string): ExperienceRow {
-  const experience = findExperienceRow(ctx.db, item.experienceId);
+async function bookableExperience(ctx: CartContext, item: CartItemInput, field: string): Promise<ExperienceRow> {
+  const experience = await ctx.db.experiences.findExperienceRow(item.experienceId);
   if (!experience || experience.brandId !== ctx.brand.id) {
     throw new DomainError('NOT_FOUND', `Experience ${item.experienceId} was not found`, { field: `${field}.experienceId`, id: item.experienceId });
   }
@@ -88,8 +86,8 @@ function bookableExperience(ctx: CartContext, item: CartItemInput, field: string
   return experience;
 }
 
-function itemSession(ctx: CartContext, experience: ExperienceRow, item: CartItemInput, field: string): SessionRow {
-  const session = sessionForItem({ db: ctx.db }, { experience, sessionTime: item.sessionTime, field: `${field}.sessionTime` });
+async function itemSession(ctx: CartContext, experience: ExperienceRow, item: CartItemInput, field: string): Promise<SessionRow> {
+  const session = await sessionForItem({ db: ctx.db }, { experience, sessionTime: item.sessionTime, field: `${field}.sessionTime` });
   assertNotStarted(session, ctx.now, `${field}.sessionTime`);
   const duration = item.sessionDuration;
   if (duration !== null && duration !== undefined && duration !== session.durationMinutes) {
@@ -102,14 +100,14 @@ function itemSession(ctx: CartContext, experience: ExperienceRow, item: CartItem
 }
 
 /** Places held for the item's waitlist offer (checked), which only this item may take; 0 without one. */
-function offerPlaces(ctx: CartContext, session: SessionRow, item: CartItemInput, field: string): number {
+async function offerPlaces(ctx: CartContext, session: SessionRow, item: CartItemInput, field: string): Promise<number> {
   if (item.waitlistEntryId == null) return 0;
   const claim = { entryId: item.waitlistEntryId, brandId: ctx.brand.id, sessionId: session.id, cartId: ctx.cartId, count: item.participants.length, now: ctx.now, field };
   return placesHeldForItem(ctx.db, claim);
 }
 
-function itemParticipants(ctx: CartContext, experience: ExperienceRow, session: SessionRow, item: CartItemInput, field: string): PreparedParticipant[] {
-  const tiers = new Map(priceTiersOfExperience(ctx.db, experience.id).map((tier) => [tier.name, tier.priceMinor]));
+async function itemParticipants(ctx: CartContext, experience: ExperienceRow, session: SessionRow, item: CartItemInput, field: string): Promise<PreparedParticipant[]> {
+  const tiers = new Map((await ctx.db.experiences.priceTiersOfExperience(experience.id)).map((tier) => [tier.name, tier.priceMinor]));
   const participants = item.participants.map((p, j) => {
     const priceMinor = tiers.get(p.priceTierName);
     if (priceMinor === undefined) {
@@ -123,7 +121,7 @@ function itemParticipants(ctx: CartContext, experience: ExperienceRow, session: 
   });
   // Lapsed holds not swept yet are free: the checkout transaction sweeps them before taking places.
   // Places held for waitlist offers are not on sale, except the item's own offer's.
-  const free = remainingPlaces(session) + offerPlaces(ctx, session, item, field) + lapsedPlaces(ctx.db, session.id, ctx.now.toISOString());
+  const free = remainingPlaces(session) + await offerPlaces(ctx, session, item, field) + await ctx.db.holds.lapsedPlaces(session.id, ctx.now.toISOString());
   const remaining = free - (ctx.placesAsked.get(session.id) ?? 0);
   const limits = { min: experience.minimumRequiredToBook, max: experience.maximumAllowedToBook, remaining };
   checkParticipantCount(participants.length, limits, `${field}.participants`);
@@ -131,8 +129,8 @@ function itemParticipants(ctx: CartContext, experience: ExperienceRow, session: 
   return participants;
 }
 
-function itemAddOns(ctx: CartContext, experience: ExperienceRow, item: CartItemInput, field: string): PriceItemInput['addOns'] {
-  const known = new Map(addOnsOfExperience(ctx.db, experience.id).map((row) => [row.id, row]));
+async function itemAddOns(ctx: CartContext, experience: ExperienceRow, item: CartItemInput, field: string): Promise<PriceItemInput['addOns']> {
+  const known = new Map((await ctx.db.checkout.addOnsOfExperience(experience.id)).map((row) => [row.id, row]));
   const seen = new Set<string>();
   return (item.listingAddOns ?? []).map(({ addOnId, quantity }, j) => {
     const row = known.get(addOnId);
@@ -143,21 +141,21 @@ function itemAddOns(ctx: CartContext, experience: ExperienceRow, item: CartItemI
   });
 }
 
-function itemCredits(ctx: CartContext, item: CartItemInput, field: string): ResolvedCredit[] {
+async function itemCredits(ctx: CartContext, item: CartItemInput, field: string): Promise<ResolvedCredit[]> {
   const applied = item.appliedCreditCodes ?? [];
   if (applied.length === 0) return [];
-  const rows = creditCodesByCode(ctx.db, ctx.brand.id, [...new Set(applied.map((credit) => credit.code.trim().toUpperCase()))]);
+  const rows = await ctx.db.checkout.creditCodesByCode(ctx.brand.id, [...new Set(applied.map((credit) => credit.code.trim().toUpperCase()))]);
   const available = rows.map((row) => ({ ...row, balanceMinor: row.balanceMinor - (ctx.creditUsed.get(row.id) ?? 0) }));
   return resolveCredits(applied, available, ctx.brand.currency, `${field}.appliedCreditCodes`);
 }
 
-function itemPricing(ctx: CartContext, item: CartItemInput, field: string): Omit<PriceItemInput, 'tierPricesMinor' | 'addOns' | 'taxes'> {
+async function itemPricing(ctx: CartContext, item: CartItemInput, field: string): Promise<Omit<PriceItemInput, 'tierPricesMinor' | 'addOns' | 'taxes'>> {
   const { currency } = ctx.brand;
   const discountAmountMinor = item.discountAmount == null ? undefined : fromDecimal(item.discountAmount, currency, `${field}.discountAmount`);
   const discountPercentBasisPoints = item.discountPercentage == null ? undefined : parsePercentage(item.discountPercentage, `${field}.discountPercentage`);
   const code = item.couponCode?.trim();
-  const coupon = code ? resolveCoupon(findCoupon(ctx.db, ctx.brand.id, code.toUpperCase()), code, ctx.now, `${field}.couponCode`) : undefined;
-  return { currency, discountAmountMinor, discountPercentBasisPoints, coupon, credits: itemCredits(ctx, item, field) };
+  const coupon = code ? resolveCoupon(await ctx.db.checkout.findCoupon(ctx.brand.id, code.toUpperCase()), code, ctx.now, `${field}.couponCode`) : undefined;
+  return { currency, discountAmountMinor, discountPercentBasisPoints, coupon, credits: await itemCredits(ctx, item, field) };
 }
 
 /** Checkout extras kept as given until a later issue gives them rules; the partner's own metadata under `partner`. */
@@ -172,17 +170,17 @@ function itemMetadata(item: CartItemInput): Record<string, unknown> | null {
  * Checks item `index` and prices it. `answersOf` validates its custom-question answers (how the
  * purchaser answers depends on the whole cart).
  */
-export function prepareItem(ctx: CartContext, item: CartItemInput, index: number, answersOf: (experience: ExperienceRow) => ValidatedAnswers): PreparedItem {
+export async function prepareItem(ctx: CartContext, item: CartItemInput, index: number, answersOf: (experience: ExperienceRow) => ValidatedAnswers): Promise<PreparedItem> {
   const field = `data.${index}`;
-  const experience = bookableExperience(ctx, item, field);
+  const experience = await bookableExperience(ctx, item, field);
   const code = item.intendedConfirmationCode;
   const intendedConfirmationCode = code == null ? null : normalizeIntendedCode(code, `${field}.intendedConfirmationCode`);
-  const session = itemSession(ctx, experience, item, field);
-  const participants = itemParticipants(ctx, experience, session, item, field);
-  const addOns = itemAddOns(ctx, experience, item, field);
-  const rules = itemPricing(ctx, item, field);
+  const session = await itemSession(ctx, experience, item, field);
+  const participants = await itemParticipants(ctx, experience, session, item, field);
+  const addOns = await itemAddOns(ctx, experience, item, field);
+  const rules = await itemPricing(ctx, item, field);
   const answers = answersOf(experience);
-  const pricing = priceItem({ ...rules, tierPricesMinor: participants.map((p) => p.priceMinor), addOns, taxes: taxesOfExperience(ctx.db, experience.id) });
+  const pricing = priceItem({ ...rules, tierPricesMinor: participants.map((p) => p.priceMinor), addOns, taxes: await ctx.db.experiences.taxesOfExperience(experience.id) });
   const redemptions = creditRedemptions(pricing, rules.credits ?? []).map((redemption) => {
     const j = (item.appliedCreditCodes ?? []).findIndex((credit) => credit.code.trim().toUpperCase() === redemption.code.toUpperCase());
     return { ...redemption, field: `${field}.appliedCreditCodes.${j}.appliedValue` };

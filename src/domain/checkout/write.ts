@@ -7,24 +7,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hashSecret } from '../../auth/authenticate.ts';
-import { inTransaction, type Db } from '../../db/sqlite/client.ts';
-import type { BrandRow } from '../../db/sqlite/stores/catalog/brands.ts';
-import { findCartRow } from '../../db/sqlite/stores/bookings/carts.ts';
-import { takePlaces } from '../../db/sqlite/stores/availability/capacity.ts';
+import type { Database, Stores } from '../../db/port/index.ts';
+import type { BrandRow } from '../../db/port/catalog.ts';
 import {
-  cancelOpenIntentsOfCart,
-  confirmationCodeInUse,
-  insertBooking,
-  insertCart,
-  insertPaymentIntent,
-  processingBookingIdsOfCart,
-  redeemCredit,
-  releaseCodeOfReplacedBooking,
-  touchCart,
   type AnswerInsert,
   type ParticipantInsert,
-} from '../../db/sqlite/stores/checkout/checkout.ts';
-import { markCartPaid } from '../../db/sqlite/stores/payments/payments.ts';
+} from '../../db/port/checkout.ts';
 import type { StoredAnswer } from '../questions/answers.ts';
 import { recordBookingEvents } from '../bookings/booking-events.ts';
 import type { PreparedItem } from './items.ts';
@@ -62,40 +50,40 @@ interface Written extends Replacement {
 
 const MAX_CODE_ATTEMPTS = 10;
 
-function freshCode(tx: Db, brandId: string): string {
+async function freshCode(tx: Stores, brandId: string): Promise<string> {
   for (let attempt = 0; attempt < MAX_CODE_ATTEMPTS; attempt++) {
     const code = generateConfirmationCode();
-    if (!confirmationCodeInUse(tx, brandId, code)) return code;
+    if (!await tx.checkout.confirmationCodeInUse(brandId, code)) return code;
   }
   throw new Error(`No free confirmation code for brand ${brandId} after ${MAX_CODE_ATTEMPTS} attempts`);
 }
 
 /** The cart's confirmation code, once its previous unpaid checkout is replaced (or the cart created). */
-function openCart(tx: Db, plan: CheckoutPlan, at: string, replacement: Replacement): string {
-  const cart = findCartRow(tx, plan.cartId);
+async function openCart(tx: Stores, plan: CheckoutPlan, at: string, replacement: Replacement): Promise<string> {
+  const cart = await tx.carts.findCartRow(plan.cartId);
   if (cart && cart.brandId !== plan.brand.id) throw notFound('Cart', plan.cartId);
   if (!cart) {
-    const confirmationCode = freshCode(tx, plan.brand.id);
-    insertCart(tx, { id: plan.cartId, brandId: plan.brand.id, confirmationCode, at });
+    const confirmationCode = await freshCode(tx, plan.brand.id);
+    await tx.checkout.insertCart({ id: plan.cartId, brandId: plan.brand.id, confirmationCode, at });
     return confirmationCode;
   }
   if (cart.status === 'paid') {
     throw new DomainError('CART_ALREADY_PAID', `Cart ${cart.id} is already paid; use a new cart id for a new checkout`, { field: 'cartId' });
   }
-  const replaced = processingBookingIdsOfCart(tx, cart.id);
+  const replaced = await tx.checkout.processingBookingIdsOfCart(cart.id);
   for (const id of replaced) replacement.replaced.add(id);
   // Their places are offered to waitlists only after this checkout took back what it needs.
-  failProcessingBookings(tx, replaced, plan.now, plan.waitlistOfferTtlSeconds, replacement.freed);
-  cancelOpenIntentsOfCart(tx, cart.id, at);
-  touchCart(tx, cart.id, at);
+  await failProcessingBookings(tx, replaced, plan.now, plan.waitlistOfferTtlSeconds, replacement.freed);
+  await tx.checkout.cancelOpenIntentsOfCart(cart.id, at);
+  await tx.checkout.touchCart(cart.id, at);
   return cart.confirmationCode;
 }
 
-function bookingCode(tx: Db, plan: CheckoutPlan, item: PreparedItem): string {
+async function bookingCode(tx: Stores, plan: CheckoutPlan, item: PreparedItem): Promise<string> {
   const intended = item.intendedConfirmationCode;
   if (!intended) return freshCode(tx, plan.brand.id);
-  releaseCodeOfReplacedBooking(tx, plan.cartId, intended);
-  if (confirmationCodeInUse(tx, plan.brand.id, intended)) {
+  await tx.checkout.releaseCodeOfReplacedBooking(plan.cartId, intended);
+  if (await tx.checkout.confirmationCodeInUse(plan.brand.id, intended)) {
     throw new DomainError('CONFIRMATION_CODE_TAKEN', `Confirmation code ${intended} is already used in this brand`, {
       field: `data.${item.index}.intendedConfirmationCode`,
     });
@@ -111,21 +99,21 @@ function answerRows(bookingId: string, groups: ReadonlyArray<{ participantId: st
 }
 
 /** From the item's waitlist offer when it names one; otherwise from places on sale, never from offers' holds. */
-function takeItemPlaces(tx: Db, plan: CheckoutPlan, item: PreparedItem, written: Written): void {
+async function takeItemPlaces(tx: Stores, plan: CheckoutPlan, item: PreparedItem, written: Written): Promise<void> {
   const field = `data.${item.index}`;
   const count = item.participants.length;
   if (item.waitlistEntryId) {
     const claim = { entryId: item.waitlistEntryId, brandId: plan.brand.id, sessionId: item.session.id, cartId: plan.cartId, count, now: plan.now, field };
-    takeOfferedPlaces(tx, claim, written.replaced, written.freed);
+    await takeOfferedPlaces(tx, claim, written.replaced, written.freed);
     return;
   }
-  if (!takePlaces(tx, item.session.id, count)) {
+  if (!await tx.capacity.takePlaces(item.session.id, count)) {
     throw new DomainError('CAPACITY_EXCEEDED', `Not enough places are left on the session at ${item.session.startLocal}`, { field: `${field}.participants` });
   }
 }
 
-function writeItem(tx: Db, plan: CheckoutPlan, item: PreparedItem, written: Written): string {
-  takeItemPlaces(tx, plan, item, written);
+async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, written: Written): Promise<string> {
+  await takeItemPlaces(tx, plan, item, written);
   const id = randomUUID();
   const paid = plan.intent === null;
   const people: ParticipantInsert[] = item.participants.map((p, position) => ({ id: randomUUID(), bookingId: id, position, ...p, cancelledAt: null }));
@@ -134,78 +122,74 @@ function writeItem(tx: Db, plan: CheckoutPlan, item: PreparedItem, written: Writ
     ...people.map((p, j) => ({ participantId: p.id, answers: item.answers.participants[j] ?? [] })),
   ];
   const { purchaser } = plan;
-  insertBooking(
-    tx,
-    {
-      id,
-      brandId: plan.brand.id,
-      cartId: plan.cartId,
-      experienceId: item.experience.id,
-      sessionId: item.session.id,
-      sessionStartLocal: item.session.startLocal,
-      paymentIntentId: written.intentId,
-      confirmationCode: bookingCode(tx, plan, item),
-      cartConfirmationCode: written.cartCode,
-      cartPosition: item.index,
-      status: paid ? 'confirmed' : 'processing',
-      currency: plan.brand.currency,
-      amountMinor: item.pricing.totalMinor,
-      pricing: item.pricing,
-      paymentMethod: 'credit-card',
-      purchaserId: purchaser.id,
-      purchaserFirstName: purchaser.firstName,
-      purchaserLastName: purchaser.lastName,
-      purchaserEmail: purchaser.emailAddress,
-      purchaserPhone: purchaser.phoneNumber,
-      notes: item.notes,
-      internalNotes: item.internalNotes,
-      metadata: item.metadata,
-      holdExpiresAt: paid ? null : new Date(plan.now.getTime() + plan.holdTtlSeconds * 1000).toISOString(),
-      createdAt: written.at,
-      updatedAt: written.at,
-    },
-    people,
-    answerRows(id, groups),
-  );
+  await tx.checkout.insertBooking({
+          id,
+          brandId: plan.brand.id,
+          cartId: plan.cartId,
+          experienceId: item.experience.id,
+          sessionId: item.session.id,
+          sessionStartLocal: item.session.startLocal,
+          paymentIntentId: written.intentId,
+          confirmationCode: await bookingCode(tx, plan, item),
+          cartConfirmationCode: written.cartCode,
+          cartPosition: item.index,
+          status: paid ? 'confirmed' : 'processing',
+          currency: plan.brand.currency,
+          amountMinor: item.pricing.totalMinor,
+          pricing: item.pricing,
+          paymentMethod: 'credit-card',
+          purchaserId: purchaser.id,
+          purchaserFirstName: purchaser.firstName,
+          purchaserLastName: purchaser.lastName,
+          purchaserEmail: purchaser.emailAddress,
+          purchaserPhone: purchaser.phoneNumber,
+          notes: item.notes,
+          internalNotes: item.internalNotes,
+          metadata: item.metadata,
+          holdExpiresAt: paid ? null : new Date(plan.now.getTime() + plan.holdTtlSeconds * 1000).toISOString(),
+          createdAt: written.at,
+          updatedAt: written.at,
+        }, people, answerRows(id, groups));
   for (const redemption of item.redemptions) {
-    if (!redeemCredit(tx, { id: randomUUID(), bookingId: id, creditCodeId: redemption.creditCodeId, amountMinor: redemption.amountMinor })) {
+    if (!await tx.checkout.redeemCredit({ id: randomUUID(), bookingId: id, creditCodeId: redemption.creditCodeId, amountMinor: redemption.amountMinor })) {
       throw new DomainError('INVALID_CREDIT_CODE', `Credit code ${redemption.code}: applied value exceeds balance`, { field: redemption.field, creditCode: redemption.code });
     }
   }
   // A free booking is confirmed as it is created: both events, each showing it confirmed.
-  recordBookingEvents(tx, [id], paid ? ['booking.created', 'booking.confirmed'] : ['booking.created'], written.at);
-  if (item.waitlistEntryId) markConverted(tx, item.waitlistEntryId, id, written.at);
+  await recordBookingEvents(tx, [id], paid ? ['booking.created', 'booking.confirmed'] : ['booking.created'], written.at);
+  if (item.waitlistEntryId) await markConverted(tx, item.waitlistEntryId, id, written.at);
   return id;
 }
 
 /** Writes the checkout in one transaction; returns the new bookings' ids in item order. */
-export function writeCheckout(db: Db, plan: CheckoutPlan): string[] {
-  return inTransaction(db, (tx) => {
-    const at = plan.now.toISOString();
-    expireDueOffers(tx, plan.now, plan.waitlistOfferTtlSeconds);
-    expireDueHolds(tx, plan.now, plan.waitlistOfferTtlSeconds);
-    const replacement: Replacement = { replaced: new Set(), freed: new Set() };
-    const cartCode = openCart(tx, plan, at, replacement);
-    let intentId: string | null = null;
-    if (plan.intent) {
-      intentId = randomUUID();
-      insertPaymentIntent(tx, {
-        id: intentId,
-        brandId: plan.brand.id,
-        cartId: plan.cartId,
-        processor: plan.intent.processor,
-        processorReference: plan.intent.reference,
-        secretHash: hashSecret(plan.intent.clientSecret),
-        amountMinor: plan.totalMinor,
-        currency: plan.brand.currency,
-        status: 'requires_payment',
-        createdAt: at,
-        updatedAt: at,
-      });
-    }
-    const ids = plan.items.map((item) => writeItem(tx, plan, item, { at, cartCode, intentId, ...replacement }));
-    if (!plan.intent) markCartPaid(tx, plan.cartId, at);
-    for (const sessionId of replacement.freed) offerFreedPlaces(tx, sessionId, plan.now, plan.waitlistOfferTtlSeconds);
-    return ids;
-  });
+export async function writeCheckout(db: Database, plan: CheckoutPlan): Promise<string[]> {
+  return db.transaction(async (tx) => {
+      const at = plan.now.toISOString();
+      await expireDueOffers(tx, plan.now, plan.waitlistOfferTtlSeconds);
+      await expireDueHolds(tx, plan.now, plan.waitlistOfferTtlSeconds);
+      const replacement: Replacement = { replaced: new Set(), freed: new Set() };
+      const cartCode = await openCart(tx, plan, at, replacement);
+      let intentId: string | null = null;
+      if (plan.intent) {
+        intentId = randomUUID();
+        await tx.checkout.insertPaymentIntent({
+                  id: intentId,
+                  brandId: plan.brand.id,
+                  cartId: plan.cartId,
+                  processor: plan.intent.processor,
+                  processorReference: plan.intent.reference,
+                  secretHash: hashSecret(plan.intent.clientSecret),
+                  amountMinor: plan.totalMinor,
+                  currency: plan.brand.currency,
+                  status: 'requires_payment',
+                  createdAt: at,
+                  updatedAt: at,
+                });
+      }
+      const ids: string[] = [];
+      for (const item of plan.items) ids.push(await writeItem(tx, plan, item, { at, cartCode, intentId, ...replacement }));
+      if (!plan.intent) await tx.payments.markCartPaid(plan.cartId, at);
+      for (const sessionId of replacement.freed) await offerFreedPlaces(tx, sessionId, plan.now, plan.waitlistOfferTtlSeconds);
+      return ids;
+    });
 }

@@ -4,7 +4,7 @@
  * the outbox sequence, which only grows: an event written while a partner pages lands after its
  * cursor, never before, so nothing is skipped or seen twice.
  */
-import { findEventPage, hasEventsUpTo, type EventRow } from '../../db/sqlite/stores/outbox/events.ts';
+import { type EventRow } from '../../db/port/outbox.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { invalid } from '../shared/errors.ts';
@@ -72,28 +72,28 @@ interface Page {
 }
 
 /** Input checked first, then the caller's right to the brand; one row more than asked tells whether more follow. */
-function readPage(deps: CallerDeps, input: EventQuery, size: number | null | undefined, sizeField: string): Page {
+async function readPage(deps: CallerDeps, input: EventQuery, size: number | null | undefined, sizeField: string): Promise<Page> {
   const limit = pageSize(size ?? DEFAULT_EVENT_PAGE_SIZE, sizeField);
   const after = sequenceAfter(input.after);
   const types = typeFilter(input.types);
-  const brand = loadBrand(deps, input.brandId);
-  const rows = findEventPage(deps.db, brand.id, after, types, limit + 1);
+  const brand = await loadBrand(deps, input.brandId);
+  const rows = await deps.db.events.findEventPage(brand.id, after, types, limit + 1);
   return { rows: rows.slice(0, limit), hasMore: rows.length > limit, after, types, brandId: brand.id };
 }
 
 /** The brand's events as a Relay connection (GraphQL), oldest first; `first` is 1..100, 50 by default. */
 export async function listEvents(deps: CallerDeps, input: EventQuery & { first?: number | null }): Promise<EventConnection> {
-  const page = readPage(deps, input, input.first, 'first');
+  const page = await readPage(deps, input, input.first, 'first');
   const edges = page.rows.map((row) => ({ cursor: eventCursor(row.sequence), node: eventEnvelope(row) }));
   return connection(edges, {
     hasNextPage: page.hasMore,
-    hasPreviousPage: page.after > 0 && hasEventsUpTo(deps.db, page.brandId, page.after, page.types),
+    hasPreviousPage: page.after > 0 && await deps.db.events.hasEventsUpTo(page.brandId, page.after, page.types),
   });
 }
 
 /** The brand's events as a feed page (REST), oldest first; `limit` is 1..100, 50 by default. */
 export async function eventFeed(deps: CallerDeps, input: EventQuery & { limit?: number | null }): Promise<EventFeedPage> {
-  const page = readPage(deps, input, input.limit, 'limit');
+  const page = await readPage(deps, input, input.limit, 'limit');
   const last = page.rows[page.rows.length - 1];
   return {
     data: page.rows.map(eventEnvelope),

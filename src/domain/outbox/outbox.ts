@@ -5,9 +5,7 @@
  * the dispatcher sends them later, outside any transaction.
  */
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../db/sqlite/client.ts';
-import { insertEvent, insertPendingDeliveries, liveEndpointsOfBrand } from '../../db/sqlite/stores/outbox/events.ts';
-
+import type { Stores } from '../../db/port/index.ts';
 /** Every event type, exactly as partners subscribe to and filter by them. */
 export const eventTypes = [
   'booking.created',
@@ -60,20 +58,17 @@ export interface NewEvent {
  * Records `event` and queues a `pending` delivery for each live endpoint of its brand subscribed to
  * its type. `tx` must be the transaction making the change.
  */
-export function recordEvent(tx: Db, event: NewEvent): StoredEvent {
-  const row = insertEvent(tx, {
-    id: event.id ?? randomUUID(),
-    brandId: event.brandId,
-    type: event.type,
-    resourceId: event.resourceId,
-    payload: event.payload,
-    createdAt: event.at,
-  });
-  const subscribed = liveEndpointsOfBrand(tx, event.brandId).filter((endpoint) => endpoint.eventTypes.includes(event.type));
-  insertPendingDeliveries(
-    tx,
-    subscribed.map((endpoint) => ({ id: randomUUID(), endpointId: endpoint.id, eventSequence: row.sequence, resourceId: event.resourceId, at: event.at })),
-  );
+export async function recordEvent(tx: Stores, event: NewEvent): Promise<StoredEvent> {
+  const row = await tx.events.insertEvent({
+      id: event.id ?? randomUUID(),
+      brandId: event.brandId,
+      type: event.type,
+      resourceId: event.resourceId,
+      payload: event.payload,
+      createdAt: event.at,
+    });
+  const subscribed = (await tx.events.liveEndpointsOfBrand(event.brandId)).filter((endpoint) => endpoint.eventTypes.includes(event.type));
+  await tx.events.insertPendingDeliveries(subscribed.map((endpoint) => ({ id: randomUUID(), endpointId: endpoint.id, eventSequence: row.sequence, resourceId: event.resourceId, at: event.at })));
   return { ...row, type: event.type };
 }
 

@@ -6,19 +6,11 @@
  * transaction, and the processor is asked afterwards, outside it.
  */
 import { randomUUID } from 'node:crypto';
-import { inTransaction, type Db } from '../../db/sqlite/client.ts';
-import { takePlaces } from '../../db/sqlite/stores/availability/capacity.ts';
-import { setBookingStatus } from '../../db/sqlite/stores/cancellation/cancellation.ts';
+import type { Stores, Transaction } from '../../db/port/index.ts';
 import {
-  bookingsOfIntent,
-  cancelActiveParticipants,
-  findIntentByReference,
-  redeemCreditAgain,
-  setIntentStatus,
-  withSavepoint,
   type IntentBookingRow,
   type IntentRow,
-} from '../../db/sqlite/stores/payments/payments.ts';
+} from '../../db/port/payments.ts';
 import { recordBookingEvent } from '../bookings/booking-events.ts';
 import { isCurrentCheckout, settleCart } from './cart-settlement.ts';
 import type { Deps } from '../shared/deps.ts';
@@ -46,30 +38,31 @@ export async function handlePaymentEvent(deps: Deps, event: PaymentEvent): Promi
 
 const unchanged = (intent: IntentRow): PaymentOutcome => ({ intentId: intent.id, intentStatus: intent.status, changed: false, refundErrors: [] });
 
-function recordFailure(deps: Deps, reference: string): PaymentOutcome | null {
-  return inTransaction(deps.db, (tx) => {
-    const intent = findIntentByReference(tx, deps.payments.name, reference);
-    if (!intent) return null;
-    if (!recordsFailure(intent.status)) return unchanged(intent);
-    const now = deps.now();
-    setIntentStatus(tx, intent.id, 'failed', now.toISOString());
-    failProcessingBookings(tx, bookingsOfIntent(tx, intent.id).map((b) => b.id), now, deps.waitlistOfferTtlSeconds);
-    return { ...unchanged(intent), intentStatus: 'failed', changed: true };
-  });
+async function recordFailure(deps: Deps, reference: string): Promise<PaymentOutcome | null> {
+  return deps.db.transaction(async (tx) => {
+      const intent = await tx.payments.findIntentByReference(deps.payments.name, reference);
+      if (!intent) return null;
+      if (!recordsFailure(intent.status)) return unchanged(intent);
+      const now = deps.now();
+      await tx.payments.setIntentStatus(intent.id, 'failed', now.toISOString());
+      await failProcessingBookings(tx, (await tx.payments.bookingsOfIntent(intent.id)).map((b) => b.id), now, deps.waitlistOfferTtlSeconds);
+      return { ...unchanged(intent), intentStatus: 'failed', changed: true };
+    });
 }
 
 async function recordSuccess(deps: Deps, reference: string): Promise<PaymentOutcome | null> {
-  const recorded = inTransaction(deps.db, (tx) => {
-    const intent = findIntentByReference(tx, deps.payments.name, reference);
-    if (!intent) return null;
-    if (!recordsSuccess(intent.status)) return { intent, refunds: [], changed: false };
-    const at = deps.now().toISOString();
-    setIntentStatus(tx, intent.id, 'succeeded', at);
-    const current = isCurrentCheckout(tx, intent);
-    const refunds = bookingsOfIntent(tx, intent.id).flatMap((booking) => settleBooking(tx, intent, booking, current, at));
-    settleCart(tx, intent, at);
-    return { intent, refunds, changed: true };
-  });
+  const recorded = await deps.db.transaction(async (tx) => {
+      const intent = await tx.payments.findIntentByReference(deps.payments.name, reference);
+      if (!intent) return null;
+      if (!recordsSuccess(intent.status)) return { intent, refunds: [], changed: false };
+      const at = deps.now().toISOString();
+      await tx.payments.setIntentStatus(intent.id, 'succeeded', at);
+      const current = await isCurrentCheckout(tx, intent);
+      const refunds: ReservedRefund[] = [];
+      for (const booking of await tx.payments.bookingsOfIntent(intent.id)) refunds.push(...(await settleBooking(tx, intent, booking, current, at)));
+      await settleCart(tx, intent, at);
+      return { intent, refunds, changed: true };
+    });
   if (!recorded) return null;
   const refundErrors: PaymentOutcome['refundErrors'] = [];
   for (const refund of recorded.refunds) {
@@ -84,24 +77,24 @@ async function recordSuccess(deps: Deps, reference: string): Promise<PaymentOutc
 }
 
 /** Applies a succeeded payment to one booking; returns the refund it needs, already reserved. */
-function settleBooking(tx: Db, intent: IntentRow, booking: IntentBookingRow, current: boolean, at: string): ReservedRefund[] {
+async function settleBooking(tx: Transaction, intent: IntentRow, booking: IntentBookingRow, current: boolean, at: string): Promise<ReservedRefund[]> {
   const action = succeededAction(booking, current);
   switch (action.kind) {
     case 'none':
       return [];
     case 'confirm':
-      setBookingStatus(tx, booking.id, 'confirmed', at);
-      recordBookingEvent(tx, 'booking.confirmed', booking.id, at);
+      await tx.cancellation.setBookingStatus(booking.id, 'confirmed', at);
+      await recordBookingEvent(tx, 'booking.confirmed', booking.id, at);
       return [];
     case 'retake':
-      if (retake(tx, booking)) {
-        setBookingStatus(tx, booking.id, 'confirmed', at);
-        recordBookingEvent(tx, 'booking.confirmed', booking.id, at);
+      if (await retake(tx, booking)) {
+        await tx.cancellation.setBookingStatus(booking.id, 'confirmed', at);
+        await recordBookingEvent(tx, 'booking.confirmed', booking.id, at);
         return [];
       }
-      return action.amountMinor > 0 ? [refundInFull(tx, intent, booking, action.amountMinor, at)] : [];
+      return action.amountMinor > 0 ? [await refundInFull(tx, intent, booking, action.amountMinor, at)] : [];
     case 'refund':
-      return [refundInFull(tx, intent, booking, action.amountMinor, at)];
+      return [await refundInFull(tx, intent, booking, action.amountMinor, at)];
   }
 }
 
@@ -111,16 +104,16 @@ class NotHonoured extends Error {}
  * Takes again what a lapsed hold gave back: the places and the credit redeemed. All or nothing (a
  * savepoint): false when any of it is gone.
  */
-function retake(tx: Db, booking: IntentBookingRow): boolean {
+async function retake(tx: Transaction, booking: IntentBookingRow): Promise<boolean> {
   try {
-    withSavepoint(tx, (sp) => {
-      if (!takePlaces(sp, booking.sessionId, booking.activeParticipants)) throw new NotHonoured();
-      for (const discount of booking.pricing.discounts) {
-        if (discount.kind !== 'credit' || discount.code === undefined || discount.amountMinor === 0) continue;
-        const credit = { id: randomUUID(), bookingId: booking.id, brandId: booking.brandId, code: discount.code, amountMinor: discount.amountMinor };
-        if (!redeemCreditAgain(sp, credit)) throw new NotHonoured();
-      }
-    });
+    await tx.savepoint(async (sp) => {
+            if (!await sp.capacity.takePlaces(booking.sessionId, booking.activeParticipants)) throw new NotHonoured();
+            for (const discount of booking.pricing.discounts) {
+              if (discount.kind !== 'credit' || discount.code === undefined || discount.amountMinor === 0) continue;
+              const credit = { id: randomUUID(), bookingId: booking.id, brandId: booking.brandId, code: discount.code, amountMinor: discount.amountMinor };
+              if (!await sp.payments.redeemCreditAgain(credit)) throw new NotHonoured();
+            }
+          });
     return true;
   } catch (error) {
     if (error instanceof NotHonoured) return false;
@@ -133,11 +126,11 @@ function retake(tx: Db, booking: IntentBookingRow): boolean {
  * its remaining amount reserved for a refund; settling the refund makes it `refunded`. Were the
  * processor to decline, the booking stays cancelled and paid, so the partner can refund it by hand.
  */
-function refundInFull(tx: Db, intent: IntentRow, booking: IntentBookingRow, amountMinor: number, at: string): ReservedRefund {
+async function refundInFull(tx: Stores, intent: IntentRow, booking: IntentBookingRow, amountMinor: number, at: string): Promise<ReservedRefund> {
   if (booking.status !== 'cancelled') {
-    cancelActiveParticipants(tx, booking.id, at);
-    setBookingStatus(tx, booking.id, 'cancelled', at);
-    recordBookingEvent(tx, 'booking.cancelled', booking.id, at);
+    await tx.payments.cancelActiveParticipants(booking.id, at);
+    await tx.cancellation.setBookingStatus(booking.id, 'cancelled', at);
+    await recordBookingEvent(tx, 'booking.cancelled', booking.id, at);
   }
   // Once refunded, the cart may be settled: stored with the refund, so the reconciler does it too after a crash.
   const effect = { cancel: false, participantIds: null, also: { kind: 'settle-cart' as const, intentId: intent.id } };

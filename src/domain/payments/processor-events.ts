@@ -3,7 +3,6 @@
  * The sandbox's confirm operation signs an event and sends it down this same path.
  */
 import { hashSecret } from '../../auth/authenticate.ts';
-import { findIntentBySecretHash } from '../../db/sqlite/stores/payments/payments.ts';
 import type { Deps } from '../shared/deps.ts';
 import { DomainError } from '../shared/errors.ts';
 import { InvalidWebhookError, type PaymentEvent } from './processor.ts';
@@ -55,7 +54,7 @@ export async function confirmSandboxPayment(
   sandbox: WebhookSigner,
   input: { paymentIntentSecret: string; outcome: 'succeeded' | 'failed' },
 ): Promise<SandboxConfirmation> {
-  const intent = findIntentBySecretHash(deps.db, hashSecret(input.paymentIntentSecret));
+  const intent = await deps.db.payments.findIntentBySecretHash(hashSecret(input.paymentIntentSecret));
   if (!intent || intent.processor !== deps.payments.name) {
     throw new DomainError('NOT_FOUND', 'No payment intent has this secret', { field: 'paymentIntentSecret' });
   }

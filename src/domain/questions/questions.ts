@@ -1,5 +1,5 @@
 import type { QuestionCondition, QuestionOption, TermsAndConditions } from '../shared/json-types.ts';
-import { activeQuestionsOfExperiences, type ExperienceQuestionRow, type QuestionRow } from '../../db/sqlite/stores/questions/questions.ts';
+import { type ExperienceQuestionRow, type QuestionRow } from '../../db/port/questions.ts';
 import type { CallerDeps, Deps } from '../shared/deps.ts';
 import { notFound } from '../shared/errors.ts';
 import { loadExperienceOfBrand } from '../catalog/experiences.ts';
@@ -66,7 +66,7 @@ export function toQuestionSnapshot(question: QuestionRow, assignment: Experience
 /** Active questions of each experience, in `order`, one statement for all: a DataLoader batch function. */
 export async function customQuestionsByExperience(deps: Deps, experienceIds: readonly string[]): Promise<QuestionSnapshot[][]> {
   const byExperience = new Map<string, QuestionSnapshot[]>(experienceIds.map((id) => [id, []]));
-  for (const { question, assignment } of activeQuestionsOfExperiences(deps.db, experienceIds)) {
+  for (const { question, assignment } of await deps.db.questions.activeQuestionsOfExperiences(experienceIds)) {
     byExperience.get(assignment.experienceId)?.push(toQuestionSnapshot(question, assignment));
   }
   return experienceIds.map((id) => byExperience.get(id) ?? []);
@@ -74,7 +74,7 @@ export async function customQuestionsByExperience(deps: Deps, experienceIds: rea
 
 /** The active custom questions of a brand's experience (NOT_FOUND when it is not that brand's). */
 export async function listCustomQuestions(deps: CallerDeps, input: { brandId: string; experienceId: string }): Promise<QuestionSnapshot[]> {
-  if (!loadExperienceOfBrand(deps, input.brandId, input.experienceId)) throw notFound('Experience', input.experienceId);
+  if (!await loadExperienceOfBrand(deps, input.brandId, input.experienceId)) throw notFound('Experience', input.experienceId);
   const [questions] = await customQuestionsByExperience(deps, [input.experienceId]);
   return questions ?? [];
 }

@@ -1,11 +1,11 @@
 import type { Principal } from '../../auth/principal.ts';
-import type { Db } from '../../db/sqlite/client.ts';
+import type { Database } from '../../db/port/index.ts';
 import type { DomainObserver } from './observer.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
 
 /** What every domain function may depend on. Transports build one per request. */
 export interface Deps {
-  db: Db;
+  db: Database;
   /** The clock; tests pass a fixed one. */
   now: () => Date;
   /** The payment processor (the sandbox outside production). */

@@ -8,9 +8,8 @@
  * Once converted the entry is done: should its booking later fail (hold lapsed, payment failed), the
  * places are freed like any others.
  */
-import type { Db } from '../../db/sqlite/client.ts';
-import { takePlaces } from '../../db/sqlite/stores/availability/capacity.ts';
-import { findBookingHold, findEntryWithContext, setEntryStatus, takeHeldPlaces, type WaitlistEntryRow } from '../../db/sqlite/stores/waitlists/waitlists.ts';
+import type { Stores } from '../../db/port/index.ts';
+import { type WaitlistEntryRow } from '../../db/port/waitlists.ts';
 import { DomainError } from '../shared/errors.ts';
 import { recordEntryEvent } from './offers.ts';
 
@@ -29,8 +28,8 @@ export interface OfferClaim {
 const unavailable = (claim: OfferClaim, why: string) =>
   new DomainError('WAITLIST_OFFER_NOT_AVAILABLE', `Waitlist entry ${claim.entryId} ${why}`, { field: `${claim.field}.waitlistEntryId` });
 
-function ownEntry(db: Db, claim: OfferClaim): WaitlistEntryRow {
-  const entry = findEntryWithContext(db, claim.entryId)?.entry;
+async function ownEntry(db: Stores, claim: OfferClaim): Promise<WaitlistEntryRow> {
+  const entry = (await db.waitlists.findEntryWithContext(claim.entryId))?.entry;
   // Another brand's entry answers as an unknown one: nothing about it is revealed.
   if (!entry || entry.brandId !== claim.brandId) throw unavailable(claim, 'does not exist');
   if (entry.sessionId !== claim.sessionId) throw unavailable(claim, "waits for another session than this item's");
@@ -48,9 +47,9 @@ const offerRunning = (entry: WaitlistEntryRow, now: Date) =>
   entry.status === 'offered' && entry.offerExpiresAt !== null && Date.parse(entry.offerExpiresAt) > now.getTime();
 
 /** Whether the entry was converted into a booking of this cart whose hold is still running (a re-post replaces it). */
-function convertedInCart(db: Db, entry: WaitlistEntryRow, claim: OfferClaim): boolean {
+async function convertedInCart(db: Stores, entry: WaitlistEntryRow, claim: OfferClaim): Promise<boolean> {
   if (entry.status !== 'converted' || !entry.convertedBookingId) return false;
-  const booking = findBookingHold(db, entry.convertedBookingId);
+  const booking = await db.waitlists.findBookingHold(entry.convertedBookingId);
   return (
     booking?.cartId === claim.cartId &&
     booking.status === 'processing' &&
@@ -62,10 +61,10 @@ function convertedInCart(db: Db, entry: WaitlistEntryRow, claim: OfferClaim): bo
  * Before the checkout transaction: the places the item may count on besides those on sale (the
  * offer's hold; none for a re-post, whose places the cart's own hold already counts), or the refusal.
  */
-export function placesHeldForItem(db: Db, claim: OfferClaim): number {
-  const entry = ownEntry(db, claim);
+export async function placesHeldForItem(db: Stores, claim: OfferClaim): Promise<number> {
+  const entry = await ownEntry(db, claim);
   if (offerRunning(entry, claim.now)) return entry.partySize;
-  if (convertedInCart(db, entry, claim)) return 0;
+  if (await convertedInCart(db, entry, claim)) return 0;
   throw unavailable(claim, entry.status === 'offered' ? 'has an offer that ran out' : `is ${entry.status}, not offered places`);
 }
 
@@ -75,22 +74,22 @@ export function placesHeldForItem(db: Db, claim: OfferClaim): number {
  * a re-post the places its replaced booking gave back. `replaced`: the cart's bookings this checkout
  * replaced.
  */
-export function takeOfferedPlaces(tx: Db, claim: OfferClaim, replaced: ReadonlySet<string>, freed: Set<string>): void {
-  const entry = ownEntry(tx, claim);
+export async function takeOfferedPlaces(tx: Stores, claim: OfferClaim, replaced: ReadonlySet<string>, freed: Set<string>): Promise<void> {
+  const entry = await ownEntry(tx, claim);
   if (offerRunning(entry, claim.now)) {
-    takeHeldPlaces(tx, entry.sessionId, entry.partySize, claim.count);
+    await tx.waitlists.takeHeldPlaces(entry.sessionId, entry.partySize, claim.count);
     if (entry.partySize > claim.count) freed.add(entry.sessionId);
     return;
   }
   if (entry.status === 'converted' && entry.convertedBookingId && replaced.has(entry.convertedBookingId)) {
-    if (takePlaces(tx, entry.sessionId, claim.count)) return;
+    if (await tx.capacity.takePlaces(entry.sessionId, claim.count)) return;
     throw new DomainError('CAPACITY_EXCEEDED', 'The places of the replaced booking are no longer free', { field: `${claim.field}.participants` });
   }
   throw unavailable(claim, entry.status === 'offered' ? 'has an offer that ran out' : `is ${entry.status}, not offered places`);
 }
 
 /** The entry becomes `converted` into `bookingId` (which must exist), recording `waitlist.converted`. */
-export function markConverted(tx: Db, entryId: string, bookingId: string, at: string): void {
-  setEntryStatus(tx, entryId, ['offered', 'converted'], 'converted', at, { convertedBookingId: bookingId });
-  recordEntryEvent(tx, 'waitlist.converted', entryId, at);
+export async function markConverted(tx: Stores, entryId: string, bookingId: string, at: string): Promise<void> {
+  await tx.waitlists.setEntryStatus(entryId, ['offered', 'converted'], 'converted', at, { convertedBookingId: bookingId });
+  await recordEntryEvent(tx, 'waitlist.converted', entryId, at);
 }

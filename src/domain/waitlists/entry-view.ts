@@ -2,8 +2,8 @@
  * The WaitlistEntry resource as both faces (and event payloads) show it. Synchronous, so the offer,
  * conversion and expiry transactions can take an entry's view as it is inside them.
  */
-import type { Db } from '../../db/sqlite/client.ts';
-import { findEntryWithContext, type EntryWithContext, type WaitlistEntryStatus } from '../../db/sqlite/stores/waitlists/waitlists.ts';
+import type { Stores } from '../../db/port/index.ts';
+import { type EntryWithContext, type WaitlistEntryStatus } from '../../db/port/waitlists.ts';
 
 export interface WaitlistEntryPerson {
   firstName: string;
@@ -58,8 +58,8 @@ export function toEntryView({ entry, startLocal, timezone }: EntryWithContext): 
 }
 
 /** The entry's view as the database (or transaction) `db` has it now. */
-export function entryView(db: Db, id: string): WaitlistEntry {
-  const found = findEntryWithContext(db, id);
+export async function entryView(db: Stores, id: string): Promise<WaitlistEntry> {
+  const found = await db.waitlists.findEntryWithContext(id);
   if (!found) throw new RangeError(`Waitlist entry ${id} does not exist`);
   return toEntryView(found);
 }

@@ -8,11 +8,9 @@
  * (ALREADY_ON_WAITLIST).
  */
 import { randomUUID } from 'node:crypto';
-import { inTransaction } from '../../db/sqlite/client.ts';
 import type { WaitlistPerson } from '../shared/json-types.ts';
-import { findExperienceRow, priceTiersOfExperience, type ExperienceRow } from '../../db/sqlite/stores/catalog/experiences.ts';
-import { findSessionAt, type SessionRow } from '../../db/sqlite/stores/availability/sessions.ts';
-import { findSessionById, findWaitlistRow, insertEntry, nextPosition } from '../../db/sqlite/stores/waitlists/waitlists.ts';
+import { type ExperienceRow } from '../../db/port/catalog.ts';
+import { type SessionRow } from '../../db/port/availability.ts';
 import { validateAnswers, type StoredAnswer, type ValidatedAnswers } from '../questions/answers.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
@@ -27,10 +25,10 @@ import type { WaitlistEntry } from './entry-view.ts';
 
 export type { JoinWaitlistInput } from './input.ts';
 
-function waitlistExperience(deps: CallerDeps, brandId: string, waitlistId: string): { waitlistId: string; experience: ExperienceRow } {
-  const waitlist = findWaitlistRow(deps.db, waitlistId);
+async function waitlistExperience(deps: CallerDeps, brandId: string, waitlistId: string): Promise<{ waitlistId: string; experience: ExperienceRow }> {
+  const waitlist = await deps.db.waitlists.findWaitlistRow(waitlistId);
   if (!waitlist || waitlist.brandId !== brandId) throw notFound('Waitlist', waitlistId);
-  const experience = findExperienceRow(deps.db, waitlist.experienceId);
+  const experience = await deps.db.experiences.findExperienceRow(waitlist.experienceId);
   if (!experience) throw notFound('Waitlist', waitlistId);
   if (!experience.isBookable) {
     throw new DomainError('EXPERIENCE_NOT_BOOKABLE', `Experience ${experience.id} of this waitlist is not bookable`, { field: 'waitlistId' });
@@ -38,10 +36,10 @@ function waitlistExperience(deps: CallerDeps, brandId: string, waitlistId: strin
   return { waitlistId: waitlist.id, experience };
 }
 
-function waitedSession(deps: CallerDeps, experience: ExperienceRow, input: JoinWaitlistInput): SessionRow {
+async function waitedSession(deps: CallerDeps, experience: ExperienceRow, input: JoinWaitlistInput): Promise<SessionRow> {
   // Refuses a local time the clocks skip (DST) with VALIDATION_FAILED, as checkout does.
   const startLocal = normalizeSessionTime(localStart(input), experience.timezoneId, 'sessionStartTime');
-  const session = findSessionAt(deps.db, experience.id, startLocal);
+  const session = await deps.db.sessions.findSessionAt(experience.id, startLocal);
   if (!session) {
     throw new DomainError('SESSION_NOT_FOUND', `Experience ${experience.id} has no session starting at ${startLocal} (${experience.timezoneId})`, {
       field: 'sessionStartTime',
@@ -59,8 +57,8 @@ function waitedSession(deps: CallerDeps, experience: ExperienceRow, input: JoinW
   return session;
 }
 
-function checkParty(deps: CallerDeps, experience: ExperienceRow, input: JoinWaitlistInput): void {
-  const tiers = new Set(priceTiersOfExperience(deps.db, experience.id).map((tier) => tier.name));
+async function checkParty(deps: CallerDeps, experience: ExperienceRow, input: JoinWaitlistInput): Promise<void> {
+  const tiers = new Set((await deps.db.experiences.priceTiersOfExperience(experience.id)).map((tier) => tier.name));
   input.participants.forEach((p, j) => {
     if (!tiers.has(p.priceTierName)) {
       throw new DomainError('UNKNOWN_PRICE_TIER', `Experience ${experience.id} has no price tier "${p.priceTierName}"`, {
@@ -99,42 +97,42 @@ function person(p: JoinWaitlistInput['purchaser'], answers: StoredAnswer[], pric
 /** Adds the party to the end of the session's line; returns the entry (`waiting`). */
 export async function joinWaitlist(deps: CallerDeps, input: JoinWaitlistInput): Promise<WaitlistEntry> {
   checkJoinShape(input);
-  const brand = loadBrand(deps, input.brandId);
-  const { waitlistId, experience } = waitlistExperience(deps, brand.id, input.waitlistId);
-  const { id: sessionId } = waitedSession(deps, experience, input);
-  checkParty(deps, experience, input);
+  const brand = await loadBrand(deps, input.brandId);
+  const { waitlistId, experience } = await waitlistExperience(deps, brand.id, input.waitlistId);
+  const { id: sessionId } = await waitedSession(deps, experience, input);
+  await checkParty(deps, experience, input);
   const answers = await checkAnswers(deps, experience, input);
   const partySize = input.participants.length;
   const email = input.purchaser.emailAddress!.trim();
 
-  return inTransaction(deps.db, (tx) => {
-    const now = deps.now();
-    const at = now.toISOString();
-    // Lapsed holds and offers free places first (to the entries already in line), as checkout does.
-    expireDueOffers(tx, now, deps.waitlistOfferTtlSeconds);
-    expireDueHolds(tx, now, deps.waitlistOfferTtlSeconds);
-    const remaining = remainingPlaces(findSessionById(tx, sessionId)!);
-    if (remaining >= partySize) {
-      throw new DomainError('SESSION_AVAILABLE', `The session still has ${remaining} places for this party of ${partySize}: book it instead`, { remaining });
-    }
-    const id = randomUUID();
-    const inserted = insertEntry(tx, {
-      id,
-      waitlistId,
-      sessionId,
-      brandId: brand.id,
-      status: 'waiting',
-      position: nextPosition(tx, sessionId),
-      partySize,
-      purchaser: person({ ...input.purchaser, emailAddress: email }, answers.purchaser),
-      purchaserEmailKey: email.toLowerCase(),
-      participants: input.participants.map((p, j) => person(p, answers.participants[j] ?? [], p.priceTierName)),
-      createdAt: at,
-      updatedAt: at,
+  return deps.db.transaction(async (tx) => {
+      const now = deps.now();
+      const at = now.toISOString();
+      // Lapsed holds and offers free places first (to the entries already in line), as checkout does.
+      await expireDueOffers(tx, now, deps.waitlistOfferTtlSeconds);
+      await expireDueHolds(tx, now, deps.waitlistOfferTtlSeconds);
+      const remaining = remainingPlaces((await tx.waitlists.findSessionById(sessionId))!);
+      if (remaining >= partySize) {
+        throw new DomainError('SESSION_AVAILABLE', `The session still has ${remaining} places for this party of ${partySize}: book it instead`, { remaining });
+      }
+      const id = randomUUID();
+      const inserted = await tx.waitlists.insertEntry({
+            id,
+            waitlistId,
+            sessionId,
+            brandId: brand.id,
+            status: 'waiting',
+            position: await tx.waitlists.nextPosition(sessionId),
+            partySize,
+            purchaser: person({ ...input.purchaser, emailAddress: email }, answers.purchaser),
+            purchaserEmailKey: email.toLowerCase(),
+            participants: input.participants.map((p, j) => person(p, answers.participants[j] ?? [], p.priceTierName)),
+            createdAt: at,
+            updatedAt: at,
+          });
+      if (!inserted) {
+        throw new DomainError('ALREADY_ON_WAITLIST', `${email} is already waiting for this session`, { field: 'purchaser.emailAddress' });
+      }
+      return recordEntryEvent(tx, 'waitlist.entry_created', id, at);
     });
-    if (!inserted) {
-      throw new DomainError('ALREADY_ON_WAITLIST', `${email} is already waiting for this session`, { field: 'purchaser.emailAddress' });
-    }
-    return recordEntryEvent(tx, 'waitlist.entry_created', id, at);
-  });
 }

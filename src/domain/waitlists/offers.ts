@@ -8,16 +8,7 @@
  * Every function here runs inside the transaction of the change that freed the places, so a place is
  * never lost between two transactions nor sold twice (the sessions CHECK backs the arithmetic).
  */
-import type { Db } from '../../db/sqlite/client.ts';
-import { releasePlaces } from '../../db/sqlite/stores/availability/capacity.ts';
-import {
-  dueOffers,
-  findSessionById,
-  holdForOffer,
-  releaseOfferHold,
-  setEntryStatus,
-  waitingEntriesOfSession,
-} from '../../db/sqlite/stores/waitlists/waitlists.ts';
+import type { Stores } from '../../db/port/index.ts';
 import { recordEvent, type EventIdSource, type EventType } from '../outbox/outbox.ts';
 import { remainingPlaces } from '../availability/sessions.ts';
 import { entryView, type WaitlistEntry } from './entry-view.ts';
@@ -29,15 +20,15 @@ export function entryPayload(view: WaitlistEntry): Record<string, unknown> {
 }
 
 /** Records a waitlist event with the entry as it is now in `tx`; `eventId` names it (a random id without it). */
-export function recordEntryEvent(
-  tx: Db,
+export async function recordEntryEvent(
+  tx: Stores,
   type: Extract<EventType, `waitlist.${string}`>,
   entryId: string,
   at: string,
   eventId?: EventIdSource,
-): WaitlistEntry {
-  const view = entryView(tx, entryId);
-  recordEvent(tx, { id: eventId?.(type, view.id), brandId: view.brandId, type, resourceId: view.id, payload: entryPayload(view), at });
+): Promise<WaitlistEntry> {
+  const view = await entryView(tx, entryId);
+  await recordEvent(tx, { id: eventId?.(type, view.id), brandId: view.brandId, type, resourceId: view.id, payload: entryPayload(view), at });
   return view;
 }
 
@@ -52,20 +43,20 @@ function offerExpiry(now: Date, ttlSeconds: number, startsAt: string): string {
  * Offers the session's places on sale to its waiting entries, first in line first, each party that
  * fits; returns the ids of the entries offered. Nothing is offered once the session has started.
  */
-export function offerFreedPlaces(tx: Db, sessionId: string, now: Date, ttlSeconds: number): string[] {
-  const session = findSessionById(tx, sessionId);
+export async function offerFreedPlaces(tx: Stores, sessionId: string, now: Date, ttlSeconds: number): Promise<string[]> {
+  const session = await tx.waitlists.findSessionById(sessionId);
   if (!session || Date.parse(session.startsAt) <= now.getTime()) return [];
   let free = remainingPlaces(session);
   const offered: string[] = [];
   if (free <= 0) return offered;
   const at = now.toISOString();
   const offerExpiresAt = offerExpiry(now, ttlSeconds, session.startsAt);
-  for (const entry of waitingEntriesOfSession(tx, sessionId)) {
+  for (const entry of await tx.waitlists.waitingEntriesOfSession(sessionId)) {
     if (free <= 0) break;
     if (entry.partySize > free) continue;
-    if (!holdForOffer(tx, sessionId, entry.partySize)) break;
-    setEntryStatus(tx, entry.id, ['waiting'], 'offered', at, { offeredAt: at, offerExpiresAt });
-    recordEntryEvent(tx, 'waitlist.offered', entry.id, at);
+    if (!await tx.waitlists.holdForOffer(sessionId, entry.partySize)) break;
+    await tx.waitlists.setEntryStatus(entry.id, ['waiting'], 'offered', at, { offeredAt: at, offerExpiresAt });
+    await recordEntryEvent(tx, 'waitlist.offered', entry.id, at);
     offered.push(entry.id);
     free -= entry.partySize;
   }
@@ -78,28 +69,28 @@ export function offerFreedPlaces(tx: Db, sessionId: string, now: Date, ttlSecond
  * the places back itself first (a cart replacing its own checkout) and offers what is left before
  * committing (`offerFreedPlaces` for each collected session).
  */
-export function releaseSessionPlaces(tx: Db, sessionId: string, count: number, now: Date, ttlSeconds: number, deferTo?: Set<string>): void {
+export async function releaseSessionPlaces(tx: Stores, sessionId: string, count: number, now: Date, ttlSeconds: number, deferTo?: Set<string>): Promise<void> {
   if (count === 0) return;
-  releasePlaces(tx, sessionId, count);
+  await tx.capacity.releasePlaces(sessionId, count);
   if (deferTo) deferTo.add(sessionId);
-  else offerFreedPlaces(tx, sessionId, now, ttlSeconds);
+  else await offerFreedPlaces(tx, sessionId, now, ttlSeconds);
 }
 
 /**
  * Offers that ran out at or before `now` become `expired` (recording `waitlist.expired`); their places
  * go to the next entries in line, or back on sale. Returns the expired entry ids.
  */
-export function expireDueOffers(tx: Db, now: Date, ttlSeconds: number): string[] {
+export async function expireDueOffers(tx: Stores, now: Date, ttlSeconds: number): Promise<string[]> {
   const at = now.toISOString();
   const expired: string[] = [];
   const sessions = new Set<string>();
-  for (const offer of dueOffers(tx, at)) {
-    if (!setEntryStatus(tx, offer.id, ['offered'], 'expired', at)) continue;
-    releaseOfferHold(tx, offer.sessionId, offer.partySize);
-    recordEntryEvent(tx, 'waitlist.expired', offer.id, at);
+  for (const offer of await tx.waitlists.dueOffers(at)) {
+    if (!await tx.waitlists.setEntryStatus(offer.id, ['offered'], 'expired', at)) continue;
+    await tx.waitlists.releaseOfferHold(offer.sessionId, offer.partySize);
+    await recordEntryEvent(tx, 'waitlist.expired', offer.id, at);
     expired.push(offer.id);
     sessions.add(offer.sessionId);
   }
-  for (const sessionId of sessions) offerFreedPlaces(tx, sessionId, now, ttlSeconds);
+  for (const sessionId of sessions) await offerFreedPlaces(tx, sessionId, now, ttlSeconds);
   return expired;
 }

@@ -1,19 +1,6 @@
-/**
- * Waitlists read and left: a brand's waitlist with its entries in line order, and an entry leaving
- * (its offered places, if any, pass to the next entry in line or back on sale). Joining is in
- * waitlist-join.ts, offers in waitlist-offers.ts.
- */
-import { inTransaction } from '../../db/sqlite/client.ts';
-import { findExperienceRow } from '../../db/sqlite/stores/catalog/experiences.ts';
-import { findSessionAt } from '../../db/sqlite/stores/availability/sessions.ts';
 import {
-  entriesOfWaitlist,
-  findEntryWithContext,
-  findWaitlistRow,
-  releaseOfferHold,
-  setEntryStatus,
   type WaitlistEntryStatus,
-} from '../../db/sqlite/stores/waitlists/waitlists.ts';
+} from '../../db/port/waitlists.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { DomainError, invalid, notFound } from '../shared/errors.ts';
@@ -41,8 +28,8 @@ export interface EntriesFilter {
 
 /** The brand's waitlist; null when there is none of that id in the brand (403 for a brand the key may not act for). */
 export async function findWaitlist(deps: CallerDeps, input: { brandId: string; id: string }): Promise<Waitlist | null> {
-  const brand = loadBrand(deps, input.brandId);
-  const waitlist = findWaitlistRow(deps.db, input.id);
+  const brand = await loadBrand(deps, input.brandId);
+  const waitlist = await deps.db.waitlists.findWaitlistRow(input.id);
   return waitlist && waitlist.brandId === brand.id ? waitlist : null;
 }
 
@@ -50,10 +37,10 @@ export async function findWaitlist(deps: CallerDeps, input: { brandId: string; i
 export async function entriesOf(deps: CallerDeps, waitlist: Waitlist, filter: EntriesFilter = {}): Promise<WaitlistEntry[]> {
   let sessionId: string | undefined;
   if (filter.sessionStartDateTime != null) {
-    const experience = findExperienceRow(deps.db, waitlist.experienceId);
+    const experience = await deps.db.experiences.findExperienceRow(waitlist.experienceId);
     if (!experience) return [];
     const startLocal = normalizeSessionTime(filter.sessionStartDateTime, experience.timezoneId, 'sessionStartDateTime');
-    const session = findSessionAt(deps.db, experience.id, startLocal);
+    const session = await deps.db.sessions.findSessionAt(experience.id, startLocal);
     if (!session) return [];
     sessionId = session.id;
   }
@@ -61,7 +48,7 @@ export async function entriesOf(deps: CallerDeps, waitlist: Waitlist, filter: En
     throw invalid('statuses', `statuses must name at most ${MAX_STATUS_FILTERS} statuses`);
   }
   const statuses = filter.statuses ? [...new Set(filter.statuses)] : undefined;
-  return entriesOfWaitlist(deps.db, waitlist.id, { sessionId, statuses }).map(toEntryView);
+  return (await deps.db.waitlists.entriesOfWaitlist(waitlist.id, { sessionId, statuses })).map(toEntryView);
 }
 
 /** The entries of the brand's waitlist `waitlistId` (NOT_FOUND when it is not the brand's). */
@@ -77,22 +64,22 @@ export async function listWaitlistEntries(deps: CallerDeps, input: { brandId: st
  * entry of another brand (or, when `waitlistId` is given, of another waitlist).
  */
 export async function leaveWaitlist(deps: CallerDeps, input: { brandId: string; entryId: string; waitlistId?: string }): Promise<WaitlistEntry> {
-  const brand = loadBrand(deps, input.brandId);
-  return inTransaction(deps.db, (tx) => {
-    const entry = findEntryWithContext(tx, input.entryId)?.entry;
-    if (!entry || entry.brandId !== brand.id || (input.waitlistId !== undefined && entry.waitlistId !== input.waitlistId)) {
-      throw notFound('Waitlist entry', input.entryId);
-    }
-    const now = deps.now();
-    if (!setEntryStatus(tx, entry.id, ['waiting', 'offered'], 'cancelled', now.toISOString())) {
-      throw new DomainError('WAITLIST_ENTRY_CLOSED', `Waitlist entry ${entry.id} is ${entry.status}: it has already left the line`, {
-        status: entry.status,
-      });
-    }
-    if (entry.status === 'offered') {
-      releaseOfferHold(tx, entry.sessionId, entry.partySize);
-      offerFreedPlaces(tx, entry.sessionId, now, deps.waitlistOfferTtlSeconds);
-    }
-    return entryView(tx, entry.id);
-  });
+  const brand = await loadBrand(deps, input.brandId);
+  return deps.db.transaction(async (tx) => {
+      const entry = (await tx.waitlists.findEntryWithContext(input.entryId))?.entry;
+      if (!entry || entry.brandId !== brand.id || (input.waitlistId !== undefined && entry.waitlistId !== input.waitlistId)) {
+        throw notFound('Waitlist entry', input.entryId);
+      }
+      const now = deps.now();
+      if (!await tx.waitlists.setEntryStatus(entry.id, ['waiting', 'offered'], 'cancelled', now.toISOString())) {
+        throw new DomainError('WAITLIST_ENTRY_CLOSED', `Waitlist entry ${entry.id} is ${entry.status}: it has already left the line`, {
+          status: entry.status,
+        });
+      }
+      if (entry.status === 'offered') {
+        await tx.waitlists.releaseOfferHold(entry.sessionId, entry.partySize);
+        await offerFreedPlaces(tx, entry.sessionId, now, deps.waitlistOfferTtlSeconds);
+      }
+      return entryView(tx, entry.id);
+    });
 }

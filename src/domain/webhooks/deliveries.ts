@@ -1,13 +1,10 @@
 /** The delivery log: every attempt's outcome per endpoint and event, for a brand's back office. */
 import {
-  countDeliveries,
-  findDeliveryPage,
-  findWebhookEndpoint,
   type DeliveryFilter,
   type DeliveryKey,
   type DeliveryLogRow,
   type WebhookDeliveryStatus,
-} from '../../db/sqlite/stores/webhooks/webhooks.ts';
+} from '../../db/port/webhooks.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { invalid, notFound } from '../shared/errors.ts';
@@ -73,15 +70,15 @@ export async function listWebhookDeliveries(
 ): Promise<WebhookDeliveryConnection> {
   const first = pageSize(input.first, 'first');
   const after = input.after == null ? null : deliveryKey(input.after, 'after');
-  const brand = loadBrand(deps, input.brandId);
-  if (input.endpointId && findWebhookEndpoint(deps.db, input.endpointId)?.brandId !== brand.id) {
+  const brand = await loadBrand(deps, input.brandId);
+  if (input.endpointId && (await deps.db.webhooks.findWebhookEndpoint(input.endpointId))?.brandId !== brand.id) {
     throw notFound('Webhook endpoint', input.endpointId);
   }
   const filter: DeliveryFilter = { brandId: brand.id, endpointId: input.endpointId, status: input.status };
   // One row more than asked tells whether another page follows.
-  const rows = findDeliveryPage(deps.db, filter, after, first + 1);
+  const rows = await deps.db.webhooks.findDeliveryPage(filter, after, first + 1);
   const page = rows.slice(0, first);
-  const { total, before } = countDeliveries(deps.db, filter, after);
+  const { total, before } = await deps.db.webhooks.countDeliveries(filter, after);
   const edges = page.map((row) => ({ cursor: deliveryCursor(row), node: toDelivery(row) }));
   return { ...connection(edges, { hasNextPage: rows.length > first, hasPreviousPage: before > 0 }), totalCount: total };
 }

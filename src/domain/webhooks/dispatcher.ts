@@ -3,8 +3,8 @@
  * is sent, so one interrupted by a crash is sent again when its lease ends), in event order per
  * (endpoint, resource), retrying failures with exponential backoff until the maximum age.
  */
-import { inTransaction, type Db } from '../../db/sqlite/client.ts';
-import { findDueDeliveries, leaseDelivery, recordAttempt, type DueDelivery } from '../../db/sqlite/stores/webhooks/dispatch.ts';
+import type { Database } from '../../db/port/index.ts';
+import { type DueDelivery } from '../../db/port/webhooks.ts';
 import { eventEnvelope } from '../outbox/outbox.ts';
 import { nextAttemptAt } from './backoff.ts';
 import { decryptSecret, signatureHeader } from './secrets.ts';
@@ -12,7 +12,7 @@ import type { WebhookSender, WebhookSettings } from './settings.ts';
 import { targetProblem } from './urls.ts';
 
 export interface DispatcherDeps {
-  db: Db;
+  db: Database;
   now: () => Date;
   sender: WebhookSender;
   /** Where failures of the dispatcher itself are reported (a pino logger fits). */
@@ -36,14 +36,18 @@ interface Outcome {
 const USER_AGENT = 'Tessera-Webhooks/1.0';
 
 /** Leases up to `limit` due deliveries (one transaction), so no other process sends them meanwhile. */
-function leaseDue(deps: DispatcherDeps, options: DispatcherOptions, limit: number): DueDelivery[] {
+async function leaseDue(deps: DispatcherDeps, options: DispatcherOptions, limit: number): Promise<DueDelivery[]> {
   const now = deps.now();
   // Most ticks find nothing: look without taking the write lock first.
-  if (findDueDeliveries(deps.db, now.toISOString(), 1).length === 0) return [];
+  if ((await deps.db.webhookDispatch.findDueDeliveries(now.toISOString(), 1)).length === 0) return [];
   const until = new Date(now.getTime() + options.timeoutMs + (options.leaseMarginMs ?? 5000)).toISOString();
-  return inTransaction(deps.db, (tx) =>
-    findDueDeliveries(tx, now.toISOString(), limit).filter((due) => leaseDelivery(tx, due.id, due.nextAttemptAt, until)),
-  );
+  return deps.db.transaction(async (tx) => {
+    const leased: DueDelivery[] = [];
+    for (const due of await tx.webhookDispatch.findDueDeliveries(now.toISOString(), limit)) {
+      if (await tx.webhookDispatch.leaseDelivery(due.id, due.nextAttemptAt, until)) leased.push(due);
+    }
+    return leased;
+  });
 }
 
 async function attempt(deps: DispatcherDeps, options: DispatcherOptions, due: DueDelivery): Promise<Outcome> {
@@ -80,7 +84,7 @@ async function deliver(deps: DispatcherDeps, options: DispatcherOptions, due: Du
   const attempts = due.attempts + 1;
   const base = { attempts, attemptedAt, finishedAt: finished.toISOString(), statusCode: outcome.statusCode, error: outcome.error };
   if (!outcome.error) {
-    recordAttempt(deps.db, due.id, { ...base, status: 'delivered', nextAttemptAt: null });
+    await deps.db.webhookDispatch.recordAttempt(due.id, { ...base, status: 'delivered', nextAttemptAt: null });
     return;
   }
   const next = nextAttemptAt({
@@ -90,7 +94,7 @@ async function deliver(deps: DispatcherDeps, options: DispatcherOptions, due: Du
     retryBaseSeconds: options.retryBaseSeconds,
     maxAgeSeconds: options.maxAgeSeconds,
   });
-  recordAttempt(deps.db, due.id, { ...base, status: next ? 'pending' : 'failed', nextAttemptAt: next });
+  await deps.db.webhookDispatch.recordAttempt(due.id, { ...base, status: next ? 'pending' : 'failed', nextAttemptAt: next });
 }
 
 /**
@@ -101,15 +105,20 @@ export function startWebhookDispatcher(deps: DispatcherDeps, options: Dispatcher
   const concurrency = options.concurrency ?? 4;
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
+  // One lease at a time: a timer tick while another is still leasing would count the same free slots.
+  let leasing = false;
 
-  const tick = () => {
-    if (stopped || inFlight.size >= concurrency) return;
+  const tick = async () => {
+    if (stopped || leasing || inFlight.size >= concurrency) return;
     let leased: DueDelivery[];
+    leasing = true;
     try {
-      leased = leaseDue(deps, options, concurrency - inFlight.size);
+      leased = await leaseDue(deps, options, concurrency - inFlight.size);
     } catch (error) {
       deps.log.error({ err: error }, 'leasing webhook deliveries failed');
       return;
+    } finally {
+      leasing = false;
     }
     for (const due of leased) {
       const run: Promise<void> = deliver(deps, options, due)
@@ -117,13 +126,13 @@ export function startWebhookDispatcher(deps: DispatcherDeps, options: Dispatcher
         .finally(() => {
           inFlight.delete(run);
           // The resource's next event may be due now: do not wait for the timer.
-          tick();
+          void tick();
         });
       inFlight.add(run);
     }
   };
 
-  const timer = setInterval(tick, options.tickMs ?? 500);
+  const timer = setInterval(() => void tick(), options.tickMs ?? 500);
   timer.unref();
   return async () => {
     stopped = true;

@@ -3,14 +3,9 @@
  * creation, and kept only encrypted; deleting an endpoint stops every delivery to it.
  */
 import { randomUUID } from 'node:crypto';
-import { inTransaction } from '../../db/sqlite/client.ts';
 import {
-  deleteWebhookEndpointRow,
-  findWebhookEndpoint,
-  insertWebhookEndpoint,
-  liveWebhookEndpoints,
   type WebhookEndpointRow,
-} from '../../db/sqlite/stores/webhooks/webhooks.ts';
+} from '../../db/port/webhooks.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { invalid, notFound } from '../shared/errors.ts';
@@ -64,26 +59,26 @@ export async function createWebhookEndpoint(
   deps: WebhookCallerDeps,
   input: { brandId: string; url: string; events: readonly string[] },
 ): Promise<CreatedWebhookEndpoint> {
-  const brand = loadBrand(deps, input.brandId);
+  const brand = await loadBrand(deps, input.brandId);
   const types = subscribedEventTypes(input.events);
   const url = await checkWebhookUrl(deps.webhooks, input.url);
   const id = randomUUID();
   const secret = newSigningSecret();
-  const row = insertWebhookEndpoint(deps.db, {
-    id,
-    brandId: brand.id,
-    url,
-    eventTypes: types,
-    secretCiphertext: encryptSecret(deps.webhooks.encryptionKey, secret, id),
-    createdAt: deps.now().toISOString(),
-  });
+  const row = await deps.db.webhooks.insertWebhookEndpoint({
+      id,
+      brandId: brand.id,
+      url,
+      eventTypes: types,
+      secretCiphertext: encryptSecret(deps.webhooks.encryptionKey, secret, id),
+      createdAt: deps.now().toISOString(),
+    });
   return { endpoint: toEndpoint(row), secret };
 }
 
 /** The brand's endpoints (deleted ones excluded), oldest first; secrets are never listed. */
 export async function listWebhookEndpoints(deps: CallerDeps, input: { brandId: string }): Promise<WebhookEndpoint[]> {
-  const brand = loadBrand(deps, input.brandId);
-  return liveWebhookEndpoints(deps.db, brand.id).map(toEndpoint);
+  const brand = await loadBrand(deps, input.brandId);
+  return (await deps.db.webhooks.liveWebhookEndpoints(brand.id)).map(toEndpoint);
 }
 
 /** The endpoint if it is a live one of `brandId`; NOT_FOUND otherwise (other brands' are never revealed). */
@@ -97,11 +92,11 @@ function liveEndpointOf(row: WebhookEndpointRow | undefined, brandId: string, id
  * ("endpoint deleted"). Its delivery log stays readable.
  */
 export async function deleteWebhookEndpoint(deps: CallerDeps, input: { brandId: string; endpointId: string }): Promise<WebhookEndpoint> {
-  const brand = loadBrand(deps, input.brandId);
+  const brand = await loadBrand(deps, input.brandId);
   const at = deps.now().toISOString();
-  return inTransaction(deps.db, (tx) => {
-    const row = liveEndpointOf(findWebhookEndpoint(tx, input.endpointId), brand.id, input.endpointId);
-    deleteWebhookEndpointRow(tx, row.id, at, 'endpoint deleted');
-    return toEndpoint(row);
-  });
+  return deps.db.transaction(async (tx) => {
+      const row = liveEndpointOf(await tx.webhooks.findWebhookEndpoint(input.endpointId), brand.id, input.endpointId);
+      await tx.webhooks.deleteWebhookEndpointRow(row.id, at, 'endpoint deleted');
+      return toEndpoint(row);
+    });
 }

@@ -108,14 +108,17 @@ describe('secret comparison', () => {
       .sort();
     expect(readers).toEqual([
       'auth/key-lookup.ts',
-      'db/queries/api-keys.ts',
-      'db/queries/checkout.ts',
-      'db/queries/payments.ts',
-      'db/schema.ts',
-      'db/seed/brands.ts',
-      'db/seed/demo-bookings.ts',
-      'domain/api-keys.ts',
-      'domain/checkout-write.ts',
+      'db/demo/brands.ts',
+      'db/demo/demo-bookings.ts',
+      'db/port/access.ts',
+      'db/port/checkout.ts',
+      'db/port/payments.ts',
+      'db/sqlite/schema.ts',
+      'db/sqlite/stores/access/api-keys.ts',
+      'db/sqlite/stores/checkout/checkout.ts',
+      'db/sqlite/stores/payments/payments.ts',
+      'domain/access/api-keys.ts',
+      'domain/checkout/write.ts',
     ]);
     for (const file of readers) {
       expect(readFileSync(join(root, file), 'utf8')).not.toMatch(/secretHash\s*[!=]==?|[!=]==?\s*\w*\.?secretHash/);

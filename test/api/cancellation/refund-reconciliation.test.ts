@@ -1,3 +1,4 @@
+import { portOf } from '../../support/db.ts';
 /**
  * Refunds left `pending` (the processor gave no answer, or the process died between reserving and
  * settling) are finished by the reconciler: asked again with the same idempotency key, settled exactly
@@ -36,7 +37,7 @@ const logs: Array<{ level: string; message: string; details: any }> = [];
 const observed: unknown[] = [];
 const logAt = (level: string) => (details: object, message: string) => logs.push({ level, message, details });
 const deps: RefundReconcilerDeps = {
-  db,
+  db: portOf(db),
   now: () => clock,
   payments: processor,
   holdTtlSeconds: 900,

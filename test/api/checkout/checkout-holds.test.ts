@@ -1,7 +1,7 @@
+import { portOf } from '../../support/db.ts';
 /** Holds lapse after the TTL: the bookings fail, places and credit return, the intent is canceled. */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { inTransaction } from '../../../src/db/sqlite/client.ts';
 import { expireDueHolds, startHoldSweeper } from '../../../src/domain/checkout/holds.ts';
 import { startApp, type TestApp } from '../../support/app.ts';
 import { checkoutRows, guest } from '../../support/checkout.ts';
@@ -48,10 +48,10 @@ describe('lapsed holds', () => {
     expect([rows.reserved(s.id), rows.balance(credit.id)]).toEqual([3, 0]);
 
     // One millisecond before the TTL the hold still runs.
-    expect(inTransaction(db, (tx) => expireDueHolds(tx, new Date(later(TTL).getTime() - 1), 86_400))).toEqual([]);
+    expect(await portOf(db).transaction(async (tx) => expireDueHolds(tx, new Date(later(TTL).getTime() - 1), 86_400))).toEqual([]);
     expect(rows.bookingsOfCart(cartId)[0]!.status).toBe('processing');
 
-    const failed = inTransaction(db, (tx) => expireDueHolds(tx, later(TTL), 86_400));
+    const failed = await portOf(db).transaction(async (tx) => expireDueHolds(tx, later(TTL), 86_400));
     const [booking] = rows.bookingsOfCart(cartId);
     expect(failed).toEqual([booking!.id]);
     expect([booking!.status, booking!.holdExpiresAt]).toEqual(['failed', null]);
@@ -61,7 +61,7 @@ describe('lapsed holds', () => {
     const view = await t.rest('GET', `/v1/bookings/${booking!.id}`, { key });
     expect(view.body.status).toBe('failed');
     // Sweeping again changes nothing.
-    expect(inTransaction(db, (tx) => expireDueHolds(tx, later(TTL * 2), 86_400))).toEqual([]);
+    expect(await portOf(db).transaction(async (tx) => expireDueHolds(tx, later(TTL * 2), 86_400))).toEqual([]);
     expect(rows.reserved(s.id)).toBe(0);
   });
 
@@ -92,13 +92,13 @@ describe('lapsed holds', () => {
     await checkout(cartId, s, 2);
     const errors: unknown[] = [];
     const log = { error: (details: object) => errors.push(details) };
-    const stop = startHoldSweeper({ db, now: () => later(TTL), waitlistOfferTtlSeconds: 86_400, log }, 10);
+    const stop = await startHoldSweeper({ db: portOf(db), now: () => later(TTL), waitlistOfferTtlSeconds: 86_400, log }, 10);
     await expect.poll(() => rows.bookingsOfCart(cartId)[0]!.status, { timeout: 2000 }).toBe('failed');
     stop();
     expect(rows.reserved(s.id)).toBe(0);
     expect(errors).toEqual([]);
 
-    const broken = startHoldSweeper({ db, now: () => new Date(Number.NaN), waitlistOfferTtlSeconds: 86_400, log }, 10);
+    const broken = await startHoldSweeper({ db: portOf(db), now: () => new Date(Number.NaN), waitlistOfferTtlSeconds: 86_400, log }, 10);
     await expect.poll(() => errors.length, { timeout: 2000 }).toBeGreaterThan(0);
     broken();
     expect(errors[0]).toEqual({ err: expect.any(RangeError) });

@@ -1,3 +1,4 @@
+import { portOf } from '../../support/db.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoId, demoIds } from '../../../src/db/demo/ids.ts';
 import { demoSoldOutSession, seedDemoDataIfEmpty } from '../../../src/db/demo/index.ts';
@@ -9,7 +10,7 @@ import { freshDb } from '../../support/db.ts';
  * (Rules are tested on factory data elsewhere; this checks the demo data and the wiring together.)
  */
 const db = freshDb();
-seedDemoDataIfEmpty(db);
+await seedDemoDataIfEmpty(portOf(db), db);
 let t: TestApp;
 beforeAll(async () => {
   t = await startApp(db);

@@ -170,25 +170,25 @@ describe('GraphQL catalogue queries', () => {
 });
 
 describe('the cache itself', () => {
-  it('keeps nothing computed while a write landed, and serves an answer only to requests of its generation', () => {
+  it('keeps nothing computed while a write landed, and serves an answer only to requests of its generation', async () => {
     let generation = 'g1';
-    const cache = new ResponseCache(() => generation, 1024 * 1024);
+    const cache = new ResponseCache(async () => generation, 1024 * 1024);
     const answer = { body: Buffer.from('{"data":1}'), contentType: 'application/json', cacheControl: undefined, operation: undefined };
     generation = 'g2';
-    cache.set('k', 'g1', answer);
+    await cache.set('k', 'g1', answer);
     expect(cache.size).toBe(0);
-    cache.set('k', 'g2', answer);
+    await cache.set('k', 'g2', answer);
     expect(cache.get('k', 'g2')?.body.toString()).toBe('{"data":1}');
     expect(cache.get('k', 'g1')).toBeUndefined();
     generation = 'g3';
-    cache.set('other', 'g3', answer);
+    await cache.set('other', 'g3', answer);
     expect(cache.size).toBe(1);
     expect(cache.get('k', 'g3')).toBeUndefined();
   });
 
-  it('stays within its memory budget', () => {
-    const cache = new ResponseCache(() => 'g', 64 * 1024);
-    for (let i = 0; i < 100; i++) cache.set(`key-${i}`, 'g', { body: Buffer.alloc(2000), contentType: 'application/json', cacheControl: undefined, operation: undefined });
+  it('stays within its memory budget', async () => {
+    const cache = new ResponseCache(async () => 'g', 64 * 1024);
+    for (let i = 0; i < 100; i++) await cache.set(`key-${i}`, 'g', { body: Buffer.alloc(2000), contentType: 'application/json', cacheControl: undefined, operation: undefined });
     expect(cache.size).toBeLessThan(100);
     expect(cache.size * 2000).toBeLessThanOrEqual(64 * 1024);
     expect(cache.get('key-99', 'g')).toBeDefined();

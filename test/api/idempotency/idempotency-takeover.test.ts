@@ -149,7 +149,7 @@ describe('a running Idempotency-Key whose lease ended', () => {
     const started = new Date(clock.getTime() - LEASE_MS);
     const ids = createCutOffRequest(db, { apiKeyId: apiKey.id, key: 'crashed-1', url: '/v1/bookings/cancel', body, at: started, leaseExpiresAt: clock });
     const refundId = ids();
-    createReservedRefund(db, { id: refundId, bookingId: booking.id, amountMinor: 3000, effect: { cancel: true, participantIds: null, also: null }, at: started });
+    await createReservedRefund(db, { id: refundId, bookingId: booking.id, amountMinor: 3000, effect: { cancel: true, participantIds: null, also: null }, at: started });
 
     const retry = await post('/v1/bookings/cancel', body, 'crashed-1');
     expect(retry.status).toBe(200);
@@ -167,7 +167,7 @@ describe('a running Idempotency-Key whose lease ended', () => {
     const body = JSON.stringify({ query, variables: { input: { bookings: [{ bookingId: booking.id, refundAmount: 20 }] } } });
     const ids = createCutOffRequest(db, { apiKeyId: apiKey.id, key: 'crashed-gql', url: '/graphql', body, at: clock, leaseExpiresAt: null });
     const refundId = ids();
-    createReservedRefund(db, { id: refundId, bookingId: booking.id, amountMinor: 2000, effect: { cancel: false, participantIds: null, also: null }, at: clock });
+    await createReservedRefund(db, { id: refundId, bookingId: booking.id, amountMinor: 2000, effect: { cancel: false, participantIds: null, also: null }, at: clock });
 
     later(LEASE_MS - 1);
     const early = await post('/graphql', body, 'crashed-gql');

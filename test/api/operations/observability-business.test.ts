@@ -21,7 +21,7 @@ const key = createApiKey(db, { brandId: brand.id }).secret;
 const { experience } = createExperience(db, brand.id);
 const processor = new TestProcessor({ now: () => NOW });
 // Recorded before the app starts: counters count from the start of the process.
-recordTestEvent(db, { brandId: brand.id, type: 'booking.created' });
+await recordTestEvent(db, { brandId: brand.id, type: 'booking.created' });
 let t: TestApp;
 
 beforeAll(async () => {
@@ -106,7 +106,7 @@ describe('queue gauges', () => {
     createWaitlistEntry(fresh, { waitlist, session: s, brandId: b.id, position: 2 });
     createWebhookEndpoint(fresh, b.id, { url: 'https://hooks.example.test/a' });
     createWebhookEndpoint(fresh, b.id, { url: 'https://hooks.example.test/b' });
-    recordTestEvent(fresh, { brandId: b.id, type: 'booking.confirmed' });
+    await recordTestEvent(fresh, { brandId: b.id, type: 'booking.confirmed' });
     expect(gauges(await scrape(app))).toEqual([1, 1, 2, 0]);
 
     fresh.$client.prepare(`UPDATE webhook_deliveries SET status = 'failed' WHERE rowid = (SELECT min(rowid) FROM webhook_deliveries)`).run();

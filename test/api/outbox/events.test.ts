@@ -1,6 +1,6 @@
+import { portOf } from '../../support/db.ts';
 /** Reading events: GraphQL `events` and REST `GET /v1/brands/{brandId}/events`, paging, filters, auth, bad input. */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { inTransaction } from '../../../src/db/sqlite/client.ts';
 import { eventEnvelope, recordEvent, type EventType, type StoredEvent } from '../../../src/domain/outbox/outbox.ts';
 import { startApp, type TestApp } from '../../support/app.ts';
 import { freshDb } from '../../support/db.ts';
@@ -19,17 +19,17 @@ const keys = {
 
 const types: EventType[] = ['booking.created', 'booking.confirmed', 'waitlist.offered', 'booking.cancelled'];
 let minute = 0;
-function record(brandId: string, type: EventType): StoredEvent {
+async function record(brandId: string, type: EventType): Promise<StoredEvent> {
   minute += 1;
   const at = new Date(Date.UTC(2026, 10, 25, 12, minute)).toISOString();
-  return inTransaction(db, (tx) => recordEvent(tx, { brandId, type, resourceId: `r${minute}`, payload: { id: `r${minute}`, n: minute }, at }));
+  return portOf(db).transaction(async (tx) => recordEvent(tx, { brandId, type, resourceId: `r${minute}`, payload: { id: `r${minute}`, n: minute }, at }));
 }
 // Interleaved with the sister brand's, so sequences of one brand have gaps.
 const ours: StoredEvent[] = [];
 const theirs: StoredEvent[] = [];
 for (let i = 0; i < 12; i++) {
-  ours.push(record(brand.id, types[i % types.length]!));
-  if (i % 4 === 0) theirs.push(record(sister.id, 'booking.created'));
+  ours.push(await record(brand.id, types[i % types.length]!));
+  if (i % 4 === 0) theirs.push(await record(sister.id, 'booking.created'));
 }
 const envelopes = (events: StoredEvent[]) => events.map(eventEnvelope);
 
@@ -97,7 +97,7 @@ describe('GraphQL events', () => {
       pageInfo: { hasNextPage: false, hasPreviousPage: true, startCursor: null, endCursor: null },
       edges: [],
     });
-    const later = [record(brand.id, 'booking.refunded'), record(sister.id, 'booking.failed'), record(brand.id, 'waitlist.expired')];
+    const later = [await record(brand.id, 'booking.refunded'), await record(sister.id, 'booking.failed'), await record(brand.id, 'waitlist.expired')];
     ours.push(later[0]!, later[2]!);
     theirs.push(later[1]!);
     expect(nodes(await page({ after: cursor }))).toEqual(envelopes([later[0]!, later[2]!]));

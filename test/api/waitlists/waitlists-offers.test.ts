@@ -1,3 +1,4 @@
+import { portOf } from '../../support/db.ts';
 /**
  * Freed places go to the waitlist first: the offer, convert and expire cycle with offers lasting a
  * minute on a settable clock, every way places come free, and the place invariants after each step.
@@ -48,7 +49,7 @@ const remaining = async (s: Session) => {
 const offerExpiry = db.$client.prepare('SELECT offer_expires_at FROM waitlist_entries WHERE id = ?').pluck();
 const eventTypes = (entryId: string) => db.$client.prepare('SELECT type FROM events WHERE resource_id = ? ORDER BY sequence').pluck().all(entryId);
 const sweepErrors: unknown[] = [];
-const sweep = () => sweepOnce({ db, now: () => w.clock.now, waitlistOfferTtlSeconds: OFFER_TTL, log: { error: (details) => sweepErrors.push(details) } });
+const sweep = async () => sweepOnce({ db: portOf(db), now: () => w.clock.now, waitlistOfferTtlSeconds: OFFER_TTL, log: { error: (details) => sweepErrors.push(details) } });
 const confirmPayment = (secret: string, outcome: 'succeeded' | 'failed') =>
   w.t().rest('POST', '/v1/sandbox/payment_intents/confirm', { body: { paymentIntentSecret: secret, outcome } });
 
@@ -132,14 +133,14 @@ describe('an offer', () => {
     const [pair, solo, duo] = await line(s, [2, 1, 2]);
     await cancelGuests(s, 2);
     w.clock.now = w.later(OFFER_TTL - 1);
-    sweep();
+    await sweep();
     expect(w.status(pair!)).toBe('offered');
 
     w.clock.now = w.later(OFFER_TTL);
     // Due but not swept yet: the offer can no longer be taken.
     const late = await w.checkout({ data: [item(s, 2, { waitlistEntryId: pair })] });
     expect(late.body.error).toMatchObject({ code: 'WAITLIST_OFFER_NOT_AVAILABLE', details: { field: 'data.0.waitlistEntryId' } });
-    sweep();
+    await sweep();
     expect(statuses([pair!, solo!, duo!])).toEqual(['expired', 'offered', 'waiting']);
     expect(offerExpiry.get(solo!)).toBe(w.later(OFFER_TTL * 2).toISOString());
     expect(await remaining(s)).toBe(1);
@@ -173,7 +174,7 @@ describe('places freed by a lapsed hold or a failed payment', () => {
     expect((await w.checkout({ data: [item(s, 2)] })).status).toBe(201);
     const [pair] = await line(s, [2]);
     w.clock.now = w.later(900);
-    sweep();
+    await sweep();
     expect(w.status(pair!)).toBe('offered');
     expect(offerExpiry.get(pair!)).toBe(w.later(900 + OFFER_TTL).toISOString());
     expect(w.invariants(s.id)).toEqual({ capacity: 2, reserved: 0, held: 2 });

@@ -17,9 +17,9 @@ const at = (s: number) => new Date(T0 + s * 1000);
 const hookA = createWebhookEndpoint(db, brand.id, { url: 'https://a.partner.test/hook', events: ['booking.created', 'booking.confirmed'] });
 const hookB = createWebhookEndpoint(db, brand.id, { url: 'https://b.partner.test/hook', events: ['booking.confirmed'] });
 const theirs = createWebhookEndpoint(db, outsider.id, { url: 'https://c.partner.test/hook' });
-const created = recordTestEvent(db, { brandId: brand.id, type: 'booking.created', at: at(0) });
-const confirmed = recordTestEvent(db, { brandId: brand.id, type: 'booking.confirmed', resourceId: created.resourceId, at: at(5) });
-recordTestEvent(db, { brandId: outsider.id, at: at(6) });
+const created = await recordTestEvent(db, { brandId: brand.id, type: 'booking.created', at: at(0) });
+const confirmed = await recordTestEvent(db, { brandId: brand.id, type: 'booking.confirmed', resourceId: created.resourceId, at: at(5) });
+await recordTestEvent(db, { brandId: outsider.id, at: at(6) });
 const [aCreated, aConfirmed] = deliveriesOf(db, hookA.id);
 const [bConfirmed] = deliveriesOf(db, hookB.id);
 db.update(webhookDeliveries)

@@ -41,7 +41,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('failed deliveries', () => {
   it('retries with doubling waits and gives up past the maximum age', async () => {
     const endpoint = endpointAt('/down');
-    const event = recordTestEvent(db, { brandId: brand.id, at: new Date(clock) });
+    const event = await recordTestEvent(db, { brandId: brand.id, at: new Date(clock) });
     const delivery = () => deliveriesOf(db, endpoint.id)[0]!;
     await waitFor('the first attempt recorded', () => delivery().attempts === 1);
     expect(delivery()).toMatchObject({
@@ -77,7 +77,7 @@ describe('failed deliveries', () => {
 
   it('does not follow redirects: a 3xx is a failure', async () => {
     const endpoint = endpointAt('/moved');
-    recordTestEvent(db, { brandId: brand.id, at: new Date(clock) });
+    await recordTestEvent(db, { brandId: brand.id, at: new Date(clock) });
     await waitFor('the attempt recorded', () => deliveriesOf(db, endpoint.id)[0]?.attempts === 1);
     expect(deliveriesOf(db, endpoint.id)[0]).toMatchObject({
       status: 'pending',
@@ -89,7 +89,7 @@ describe('failed deliveries', () => {
 
   it('fails an attempt that gets no answer within the timeout', async () => {
     const endpoint = endpointAt('/slow');
-    recordTestEvent(db, { brandId: brand.id, at: new Date(clock) });
+    await recordTestEvent(db, { brandId: brand.id, at: new Date(clock) });
     await waitFor('the attempt recorded', () => deliveriesOf(db, endpoint.id)[0]?.attempts === 1);
     expect(deliveriesOf(db, endpoint.id)[0]).toMatchObject({ status: 'pending', lastStatusCode: null, lastError: 'timed out after 300 ms' });
   });
@@ -100,7 +100,7 @@ describe('failed deliveries', () => {
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
     const endpoint = createWebhookEndpoint(db, brand.id, { url: `http://127.0.0.1:${port}/hook` });
-    recordTestEvent(db, { brandId: brand.id, at: new Date(clock) });
+    await recordTestEvent(db, { brandId: brand.id, at: new Date(clock) });
     await waitFor('the attempt recorded', () => deliveriesOf(db, endpoint.id)[0]?.attempts === 1);
     expect(deliveriesOf(db, endpoint.id)[0]).toMatchObject({ status: 'pending', lastStatusCode: null, lastError: 'connection refused' });
   });

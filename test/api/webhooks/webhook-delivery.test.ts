@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventEnvelope } from '../../../src/domain/outbox/outbox.ts';
+import { eventEnvelope, type StoredEvent } from '../../../src/domain/outbox/outbox.ts';
 import type { WebhookRequest } from '../../../src/domain/webhooks/settings.ts';
 import { verifyTesseraSignature } from '../../../examples/webhook-receiver/verify-signature.ts';
 import { startApp, type TestApp } from '../../support/app.ts';
@@ -32,8 +32,8 @@ const resourceOf = (r: ReceivedWebhook) => JSON.parse(r.body).data.id as string;
 describe('delivery to a real HTTP receiver', () => {
   it('POSTs the event envelope, signed as the README shows', async () => {
     const endpoint = await register('/signed', ['booking.confirmed']);
-    recordTestEvent(db, { brandId: brand.id, type: 'booking.created' });
-    const event = recordTestEvent(db, { brandId: brand.id, type: 'booking.confirmed', payload: { id: 'b-1', status: 'confirmed', amount: 25.5 } });
+    await recordTestEvent(db, { brandId: brand.id, type: 'booking.created' });
+    const event = await recordTestEvent(db, { brandId: brand.id, type: 'booking.confirmed', payload: { id: 'b-1', status: 'confirmed', amount: 25.5 } });
     await waitFor('the signed delivery', () => receiver.at('/signed').length === 1);
 
     const [request] = receiver.at('/signed') as [ReceivedWebhook];
@@ -65,7 +65,7 @@ describe('delivery to a real HTTP receiver', () => {
   it('retries after the receiver fails, until it accepts', async () => {
     receiver.respond = ({ path, count }) => (path === '/flaky' && count < 2 ? 500 : 200);
     const endpoint = await register('/flaky');
-    const event = recordTestEvent(db, { brandId: brand.id });
+    const event = await recordTestEvent(db, { brandId: brand.id });
     await waitFor('three attempts', () => receiver.at('/flaky').length === 3);
 
     const attempts = receiver.at('/flaky');
@@ -88,11 +88,11 @@ describe('delivery to a real HTTP receiver', () => {
     receiver.respond = ({ path, body, count }) => (path === '/ordered' && JSON.parse(body).type === 'booking.created' && count === 0 ? 500 : 200);
     await register('/ordered');
     const types = ['booking.created', 'booking.confirmed', 'booking.participants_cancelled', 'booking.cancelled', 'booking.refunded'] as const;
-    const events = types.map((type, i) => {
-      const event = recordTestEvent(db, { brandId: brand.id, type, resourceId: booking, payload: { id: booking, step: i } });
-      if (i === 0) recordTestEvent(db, { brandId: brand.id, type: 'booking.confirmed', resourceId: other, payload: { id: other } });
-      return event;
-    });
+    const events: StoredEvent[] = [];
+    for (const [i, type] of types.entries()) {
+      events.push(await recordTestEvent(db, { brandId: brand.id, type, resourceId: booking, payload: { id: booking, step: i } }));
+      if (i === 0) await recordTestEvent(db, { brandId: brand.id, type: 'booking.confirmed', resourceId: other, payload: { id: other } });
+    }
     await waitFor('every event of the booking', () => receiver.at('/ordered').filter((r) => r.status === 200).length === 6);
 
     const ofBooking = receiver.at('/ordered').filter((r) => resourceOf(r) === booking);
@@ -111,12 +111,12 @@ describe('delivery to a real HTTP receiver', () => {
     receiver.respond = () => 200;
     const gone = await register('/gone');
     await register('/control');
-    recordTestEvent(db, { brandId: brand.id });
+    await recordTestEvent(db, { brandId: brand.id });
     await waitFor('the first event at both', () => receiver.at('/gone').length === 1 && receiver.at('/control').length === 1);
     expect((await t.rest('DELETE', `/v1/brands/${brand.id}/webhooks/${gone.id}`, { key })).status).toBe(200);
 
-    recordTestEvent(db, { brandId: brand.id });
-    recordTestEvent(db, { brandId: brand.id, type: 'waitlist.offered' });
+    await recordTestEvent(db, { brandId: brand.id });
+    await recordTestEvent(db, { brandId: brand.id, type: 'waitlist.offered' });
     await waitFor('the later events at the control endpoint', () => receiver.at('/control').length === 3);
     expect(receiver.at('/gone')).toHaveLength(1);
     expect(deliveriesOf(db, gone.id)).toHaveLength(1);
@@ -152,7 +152,7 @@ describe('the address check before each delivery (DNS rebinding)', () => {
     });
     expect(res.status).toBe(201);
     resolvesTo = '127.0.0.1';
-    const event = recordTestEvent(prodDb, { brandId: prodBrand.id });
+    const event = await recordTestEvent(prodDb, { brandId: prodBrand.id });
     await waitFor('a refused attempt', () => (deliveriesOf(prodDb, res.body.endpoint.id)[0]?.attempts ?? 0) >= 1);
     expect(sent).toEqual([]);
     expect(deliveriesOf(prodDb, res.body.endpoint.id)[0]).toMatchObject({
@@ -171,7 +171,7 @@ describe('endpoints created outside the API', () => {
   it('are delivered to like any other (factory sanity check)', async () => {
     receiver.respond = () => 200;
     const endpoint = createWebhookEndpoint(db, brand.id, { url: receiver.url('/factory'), events: ['waitlist.expired'] });
-    recordTestEvent(db, { brandId: brand.id, type: 'waitlist.expired' });
+    await recordTestEvent(db, { brandId: brand.id, type: 'waitlist.expired' });
     await waitFor('the delivery', () => receiver.at('/factory').length === 1);
     const [request] = receiver.at('/factory') as [ReceivedWebhook];
     expect(verifyTesseraSignature(request.body, String(request.headers['tessera-signature']), endpoint.secret)).toBe(true);

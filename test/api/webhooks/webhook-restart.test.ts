@@ -1,3 +1,4 @@
+import { portOf } from '../../support/db.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
-import { closeDatabase, inTransaction, openDatabase, type Db } from '../../../src/db/sqlite/client.ts';
+import { closeDatabase, openDatabase, type Db } from '../../../src/db/sqlite/client.ts';
 import { webhookDeliveries } from '../../../src/db/sqlite/schema.ts';
 import { recordEvent } from '../../../src/domain/outbox/outbox.ts';
 import { verifyTesseraSignature } from '../../../examples/webhook-receiver/verify-signature.ts';
@@ -23,7 +24,7 @@ const open: Array<{ app: FastifyInstance; db: Db }> = [];
 async function startServer(): Promise<{ app: FastifyInstance; db: Db }> {
   const db = openDatabase(file);
   const app = await buildApp({
-    db,
+    db: portOf(db),
     config: { production: false, LOG_LEVEL: 'silent', HOLD_TTL_SECONDS: 900, WAITLIST_OFFER_TTL_SECONDS: 86_400 },
     webhooks: { tickMs: 20, retryBaseSeconds: 0.05, timeoutMs: 1000, leaseMarginMs: 200 },
   });
@@ -58,10 +59,10 @@ describe('across a restart', () => {
     const first = await startServer();
     const [a, b] = [crypto.randomUUID(), crypto.randomUUID()];
     const events = [
-      recordTestEvent(first.db, { brandId: brand.id, resourceId: a, type: 'booking.created', payload: { id: a } }),
-      recordTestEvent(first.db, { brandId: brand.id, resourceId: b, type: 'booking.created', payload: { id: b } }),
-      recordTestEvent(first.db, { brandId: brand.id, resourceId: a, type: 'booking.confirmed', payload: { id: a } }),
-      recordTestEvent(first.db, { brandId: brand.id, resourceId: a, type: 'booking.cancelled', payload: { id: a } }),
+      await recordTestEvent(first.db, { brandId: brand.id, resourceId: a, type: 'booking.created', payload: { id: a } }),
+      await recordTestEvent(first.db, { brandId: brand.id, resourceId: b, type: 'booking.created', payload: { id: b } }),
+      await recordTestEvent(first.db, { brandId: brand.id, resourceId: a, type: 'booking.confirmed', payload: { id: a } }),
+      await recordTestEvent(first.db, { brandId: brand.id, resourceId: a, type: 'booking.cancelled', payload: { id: a } }),
     ];
     await waitFor('a failed attempt before the stop', () => receiver.received.length >= 1);
     await stopServer(first);
@@ -84,9 +85,9 @@ describe('across a restart', () => {
     const server = open[0]!;
     const leaseEnds = Date.now() + 400;
     // Queued and leased in one transaction, as a dispatcher that then crashed would have left it.
-    const event = inTransaction(server.db, (tx) => {
-      const stored = recordEvent(tx, { brandId: brand.id, type: 'booking.failed', resourceId: crypto.randomUUID(), payload: {}, at: new Date().toISOString() });
-      tx.update(webhookDeliveries).set({ nextAttemptAt: new Date(leaseEnds).toISOString() }).where(eq(webhookDeliveries.eventSequence, stored.sequence)).run();
+    const event = await portOf(server.db).transaction(async (tx) => {
+      const stored = await recordEvent(tx, { brandId: brand.id, type: 'booking.failed', resourceId: crypto.randomUUID(), payload: {}, at: new Date().toISOString() });
+      server.db.update(webhookDeliveries).set({ nextAttemptAt: new Date(leaseEnds).toISOString() }).where(eq(webhookDeliveries.eventSequence, stored.sequence)).run();
       return stored;
     });
     await waitFor('the delivery after the lease', () => receiver.received.some((r) => idOf(r) === event.id), 3000);

@@ -214,10 +214,10 @@ describe('deleting endpoints', () => {
   it('gives up pending deliveries and queues none after', async () => {
     const endpoint = createWebhookEndpoint(db, brand.id, { url: 'https://hooks.partner.test/pending' });
     const resourceId = crypto.randomUUID();
-    recordTestEvent(db, { brandId: brand.id, resourceId });
+    await recordTestEvent(db, { brandId: brand.id, resourceId });
     expect(deliveriesOf(db, endpoint.id).map((d) => d.status)).toEqual(['pending']);
     expect((await t.rest('DELETE', `${base}/${endpoint.id}`, { key })).status).toBe(200);
-    recordTestEvent(db, { brandId: brand.id, resourceId, type: 'booking.confirmed' });
+    await recordTestEvent(db, { brandId: brand.id, resourceId, type: 'booking.confirmed' });
     expect(deliveriesOf(db, endpoint.id).map((d) => [d.status, d.lastError])).toEqual([['failed', 'endpoint deleted']]);
   });
 

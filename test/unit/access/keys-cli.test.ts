@@ -1,3 +1,4 @@
+import { portOf } from '../../support/db.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,10 +31,10 @@ async function run(...argv: string[]) {
   return { code, output: lines.join('\n') };
 }
 
-const principalFor = (secret: string) => {
+const principalFor = async (secret: string) => {
   const db = openDatabase(file);
   try {
-    return authenticate(db, { authorization: `Bearer ${secret}` });
+    return await authenticate(portOf(db), { authorization: `Bearer ${secret}` });
   } finally {
     closeDatabase(db);
   }
@@ -46,21 +47,21 @@ describe('npm run keys', () => {
     const secret = /Secret \(shown once, store it now\): (sk_test_\S+)/.exec(created.output)?.[1];
     const id = /Created brand key (\S+)/.exec(created.output)?.[1];
     expect(secret).toMatch(/^sk_test_[A-Za-z0-9_-]{32}$/);
-    expect(principalFor(secret!)).toMatchObject({ kind: 'brand', keyId: id, brandIds: [brandId] });
+    expect(await principalFor(secret!)).toMatchObject({ kind: 'brand', keyId: id, brandIds: [brandId] });
 
     const listed = await run('list');
     expect(listed.output).toContain(`${id}  ${secret!.slice(0, 12)}…  brand ${brandId}  active  channel manager`);
     expect(listed.output).not.toContain(secret);
 
     expect((await run('revoke', id!)).output).toBe(`Revoked key ${id}`);
-    expect(() => principalFor(secret!)).toThrow('The API key is not valid');
+    await expect(principalFor(secret!)).rejects.toThrow('The API key is not valid');
     expect(await run('revoke', id!)).toEqual({ code: 1, output: `Error: No active API key has id ${id}` });
   });
 
   it('creates an organization key acting for the organization’s brands', async () => {
     const created = await run('create', '--organization', organizationId);
     const secret = /Secret .*: (\S+)/.exec(created.output)?.[1];
-    expect(principalFor(secret!)).toMatchObject({ kind: 'organization', organizationId, brandIds: [brandId] });
+    expect(await principalFor(secret!)).toMatchObject({ kind: 'organization', organizationId, brandIds: [brandId] });
   });
 
   it('refuses an unknown brand, and prints usage for wrong arguments', async () => {

@@ -123,7 +123,7 @@ class HoldsLapse implements fc.AsyncCommand<Model, Real> {
   async run(model: Model, real: Real) {
     predictLapse(model);
     real.clock.now = new Date('2026-11-25T13:00:00.000Z');
-    sweepOnce({ ...real.deps, log: { error: (details) => expect.fail(`the sweep failed: ${JSON.stringify(details)}`) } });
+    await sweepOnce({ ...real.deps, log: { error: (details) => expect.fail(`the sweep failed: ${JSON.stringify(details)}`) } });
     checkDatabase(model, real);
   }
   toString = () => 'holdsLapse';

@@ -1,6 +1,6 @@
+import { portOf } from '../../support/db.ts';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { inTransaction } from '../../../src/db/sqlite/client.ts';
 import { expireDueHolds, failProcessingBookings } from '../../../src/domain/checkout/holds.ts';
 import { checkoutRows } from '../../support/checkout.ts';
 import { freshDb } from '../../support/db.ts';
@@ -35,7 +35,7 @@ function held(s: ReturnType<typeof session>, holdExpiresAt: string, people = 2, 
 }
 
 describe('failProcessingBookings', () => {
-  it('fails processing bookings only, returning their places and credit, and reports which it failed', () => {
+  it('fails processing bookings only, returning their places and credit, and reports which it failed', async () => {
     const s = session();
     const processing = held(s, RUNNING, 3);
     const confirmed = held(s, RUNNING, 2, 'confirmed');
@@ -43,7 +43,7 @@ describe('failProcessingBookings', () => {
     db.$client.prepare('INSERT INTO credit_redemptions (id, booking_id, credit_code_id, amount_minor) VALUES (?, ?, ?, 700)').run(randomUUID(), processing.booking.id, credit.id);
     expect(rows.reserved(s.id)).toBe(5);
 
-    const failed = inTransaction(db, (tx) => failProcessingBookings(tx, [processing.booking.id, confirmed.booking.id, randomUUID()], NOW, 86_400));
+    const failed = await portOf(db).transaction(async (tx) => failProcessingBookings(tx, [processing.booking.id, confirmed.booking.id, randomUUID()], NOW, 86_400));
     expect(failed).toEqual([processing.booking.id]);
     expect([status(processing.booking.id), status(confirmed.booking.id)]).toEqual(['failed', 'confirmed']);
     expect(rows.reserved(s.id)).toBe(2);
@@ -52,11 +52,11 @@ describe('failProcessingBookings', () => {
     // Its intent is the caller's business.
     expect(intentStatus(processing.intent.id)).toBe('requires_payment');
 
-    expect(inTransaction(db, (tx) => failProcessingBookings(tx, [processing.booking.id], NOW, 86_400))).toEqual([]);
+    expect(await portOf(db).transaction(async (tx) => failProcessingBookings(tx, [processing.booking.id], NOW, 86_400))).toEqual([]);
     expect([rows.reserved(s.id), rows.balance(credit.id)]).toEqual([2, 700]);
   });
 
-  it('releases only active participants', () => {
+  it('releases only active participants', async () => {
     const s = session();
     const booking = createPaidBooking(db, {
       brandId: brand.id,
@@ -67,13 +67,13 @@ describe('failProcessingBookings', () => {
       overrides: { holdExpiresAt: RUNNING },
     });
     expect(rows.reserved(s.id)).toBe(2);
-    inTransaction(db, (tx) => failProcessingBookings(tx, [booking.booking.id], NOW, 86_400));
+    await portOf(db).transaction(async (tx) => failProcessingBookings(tx, [booking.booking.id], NOW, 86_400));
     expect(rows.reserved(s.id)).toBe(0);
   });
 });
 
 describe('expireDueHolds', () => {
-  it('fails lapsed holds only, and cancels an intent only once nothing of it is held', () => {
+  it('fails lapsed holds only, and cancels an intent only once nothing of it is held', async () => {
     const s = session();
     const lapsed = held(s, LAPSED);
     const running = held(s, RUNNING);
@@ -83,14 +83,14 @@ describe('expireDueHolds', () => {
     const alone = held(s, LAPSED);
     expect(rows.reserved(s.id)).toBe(8);
 
-    const failed = inTransaction(db, (tx) => expireDueHolds(tx, NOW, 86_400));
+    const failed = await portOf(db).transaction(async (tx) => expireDueHolds(tx, NOW, 86_400));
     expect(failed.sort()).toEqual([lapsed.booking.id, alone.booking.id].sort());
     expect([lapsed, running, sibling, alone].map((b) => status(b.booking.id))).toEqual(['failed', 'processing', 'processing', 'failed']);
     expect([intentStatus(lapsed.intent.id), intentStatus(alone.intent.id), intentStatus(running.intent.id)]).toEqual(['requires_payment', 'canceled', 'requires_payment']);
     expect(rows.reserved(s.id)).toBe(4);
   });
 
-  it('leaves an intent that already succeeded alone', () => {
+  it('leaves an intent that already succeeded alone', async () => {
     const s = session();
     const paidLate = createPaidBooking(db, {
       brandId: brand.id,
@@ -99,7 +99,7 @@ describe('expireDueHolds', () => {
       intentStatus: 'succeeded',
       overrides: { holdExpiresAt: LAPSED },
     });
-    inTransaction(db, (tx) => expireDueHolds(tx, NOW, 86_400));
+    await portOf(db).transaction(async (tx) => expireDueHolds(tx, NOW, 86_400));
     expect([status(paidLate.booking.id), intentStatus(paidLate.intent.id)]).toEqual(['failed', 'succeeded']);
   });
 });

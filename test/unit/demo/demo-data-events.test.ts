@@ -1,3 +1,4 @@
+import { portOf } from '../../support/db.ts';
 /**
  * The demo's history in the events feed, read through the API: every demo booking has the events a
  * card checkout and its payment confirmation record, every demo waitlist entry the one joining records,
@@ -14,7 +15,7 @@ import { invariantViolations } from '../../support/invariants.ts';
 
 const NOW = new Date('2026-03-28T10:00:00.000Z');
 const db = freshDb();
-seedDemoDataIfEmpty(db, NOW);
+await seedDemoDataIfEmpty(portOf(db), db, NOW);
 let t: TestApp;
 beforeAll(async () => {
   t = await startApp(db, { now: () => NOW });
@@ -113,9 +114,9 @@ describe('the demo events feed', () => {
     expect(invariantViolations(db.$client)).toEqual([]);
   });
 
-  it('gives the events the same ids when seeded on another day; only their times and payloads move', () => {
+  it('gives the events the same ids when seeded on another day; only their times and payloads move', async () => {
     const later = freshDb();
-    seedDemoDataIfEmpty(later, new Date('2026-11-22T12:00:00.000Z'));
+    await seedDemoDataIfEmpty(portOf(later), later, new Date('2026-11-22T12:00:00.000Z'));
     const ids = (database: typeof db) => database.$client.prepare('SELECT id FROM events ORDER BY sequence').pluck().all();
     expect(ids(later)).toEqual(ids(db));
     expect(ids(db)).toHaveLength(10);

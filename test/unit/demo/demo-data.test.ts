@@ -1,3 +1,4 @@
+import { portOf } from '../../support/db.ts';
 import { describe, expect, it } from 'vitest';
 import { authenticate, hashSecret } from '../../../src/auth/authenticate.ts';
 import type { Db } from '../../../src/db/sqlite/client.ts';
@@ -9,7 +10,7 @@ import { createBrand } from '../../../fixtures/factories/brands.ts';
 /** The seeder's "today": the sessions start on 28 March 2026, the eve of Lisbon's spring-forward night. */
 const NOW = new Date('2026-03-28T10:00:00.000Z');
 const db = freshDb();
-const loaded = seedDemoDataIfEmpty(db, NOW);
+const loaded = await seedDemoDataIfEmpty(portOf(db), db, NOW);
 
 const all = <T = Record<string, unknown>>(database: Db, sql: string, ...params: unknown[]) =>
   database.$client.prepare(sql).all(...params) as T[];
@@ -32,25 +33,25 @@ function dump(database: Db): Record<string, unknown[]> {
 const counts = (database: Db) => Object.fromEntries(Object.entries(dump(database)).map(([name, r]) => [name, r.length]));
 
 describe('loading', () => {
-  it('loads into an empty database once; a second call changes nothing', () => {
+  it('loads into an empty database once; a second call changes nothing', async () => {
     expect(loaded).toBe(true);
     const before = counts(db);
     expect(before.brands).toBe(3);
-    expect(seedDemoDataIfEmpty(db, NOW)).toBe(false);
+    expect(await seedDemoDataIfEmpty(portOf(db), db, NOW)).toBe(false);
     expect(counts(db)).toEqual(before);
   });
 
-  it('leaves a database that already has a brand alone', () => {
+  it('leaves a database that already has a brand alone', async () => {
     const other = freshDb();
     createBrand(other, { name: 'Someone Else' });
-    expect(seedDemoDataIfEmpty(other)).toBe(false);
+    expect(await seedDemoDataIfEmpty(portOf(other), other)).toBe(false);
     expect(all(other, 'SELECT name FROM brands')).toEqual([{ name: 'Someone Else' }]);
     expect(all(other, 'SELECT id FROM listings')).toEqual([]);
   });
 
-  it('produces identical rows, ids included, on every run', () => {
+  it('produces identical rows, ids included, on every run', async () => {
     const again = freshDb();
-    expect(seedDemoDataIfEmpty(again, NOW)).toBe(true);
+    expect(await seedDemoDataIfEmpty(portOf(again), again, NOW)).toBe(true);
     expect(dump(again)).toEqual(dump(db));
   });
 });
@@ -75,8 +76,8 @@ describe('organization, brands and keys', () => {
     ['sk_test_lisbon_demo', 'brand', [brands.lisbon]],
     ['sk_test_tokyo_demo', 'brand', [brands.tokyo]],
     ['sk_test_kayak_demo', 'brand', [brands.kayak]],
-  ])('%s authenticates as a %s key for its brands', (secret, kind, brandIds) => {
-    const principal = authenticate(db, { authorization: `Bearer ${secret}` })!;
+  ])('%s authenticates as a %s key for its brands', async (secret, kind, brandIds) => {
+    const principal = (await authenticate(portOf(db), { authorization: `Bearer ${secret}` }))!;
     expect(principal.kind).toBe(kind);
     expect([...principal.brandIds].sort()).toEqual(brandIds);
     expect(principal.organizationId).toBe(kind === 'organization' ? demoIds.organization : null);

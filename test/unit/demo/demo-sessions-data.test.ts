@@ -1,3 +1,4 @@
+import { portOf } from '../../support/db.ts';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../../src/db/sqlite/client.ts';
 import { demoIds, demoSoldOutSession, seedDemoDataIfEmpty } from '../../../src/db/demo/index.ts';
@@ -6,7 +7,7 @@ import { freshDb } from '../../support/db.ts';
 /** 28 March 2026: tomorrow is Lisbon's spring-forward day (clocks go from 01:00 to 02:00 UTC+1). */
 const NOW = new Date('2026-03-28T10:00:00.000Z');
 const db = freshDb();
-seedDemoDataIfEmpty(db, NOW);
+await seedDemoDataIfEmpty(portOf(db), db, NOW);
 
 const all = <T = Record<string, unknown>>(database: Db, sql: string, ...params: unknown[]) =>
   database.$client.prepare(sql).all(...params) as T[];
@@ -194,9 +195,9 @@ describe('waitlists, add-ons, coupons and credit codes', () => {
 });
 
 describe('the seeder clock', () => {
-  it('moves only sessions, the demo bookings and waitlist entries and their events; every other row is the same on another day', () => {
+  it('moves only sessions, the demo bookings and waitlist entries and their events; every other row is the same on another day', async () => {
     const later = freshDb();
-    seedDemoDataIfEmpty(later, new Date('2026-11-22T12:00:00.000Z'));
+    await seedDemoDataIfEmpty(portOf(later), later, new Date('2026-11-22T12:00:00.000Z'));
     const clocked = new Set(['sessions', 'bookings', 'participants', 'carts', 'payment_intents', 'waitlist_entries', 'events']);
     const tables = all<{ name: string }>(
       db,

@@ -8,13 +8,13 @@ import {
   requestFingerprint,
   runIds,
 } from '../../../src/domain/idempotency/idempotency.ts';
-import { findIdempotencyRecord, takeOverRecord } from '../../../src/db/sqlite/stores/idempotency/idempotency.ts';
 import { SandboxProcessor } from '../../../src/adapters/sandbox-processor.ts';
-import { freshDb } from '../../support/db.ts';
+import { freshDb, portOf } from '../../support/db.ts';
 
 describe('idempotency records', () => {
   let clock = new Date('2026-11-25T12:00:00.000Z');
-  const deps: Deps = { db: freshDb(), now: () => clock, payments: new SandboxProcessor(), holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400 };
+  const raw = freshDb();
+  const deps: Deps = { db: portOf(raw), now: () => clock, payments: new SandboxProcessor(), holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400 };
   const encryptionKey = Buffer.alloc(32, 7);
   const LEASE_MS = 60_000;
   const claim = (key: string, requestHash = 'h1', withKey = encryptionKey) =>
@@ -22,7 +22,7 @@ describe('idempotency records', () => {
   /** The lease a run claiming now holds. */
   const lease = () => new Date(clock.getTime() + LEASE_MS).toISOString();
   const proceed = { outcome: 'proceed', tookOver: false };
-  const count = () => (deps.db.$client.prepare('SELECT count(*) AS n FROM idempotency_keys').get() as { n: number }).n;
+  const count = () => (raw.$client.prepare('SELECT count(*) AS n FROM idempotency_keys').get() as { n: number }).n;
 
   it('drops a 5xx answer so a retry runs again, and keeps a 4xx one', async () => {
     expect(await claim('a')).toMatchObject(proceed);
@@ -44,11 +44,11 @@ describe('idempotency records', () => {
   it('stores answers sealed, and refuses (never re-runs) one the current key cannot read', async () => {
     await claim('s');
     await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 's', lease: lease(), status: 201, body: '{"paymentIntentSecret":"pi_secret_123"}' }, encryptionKey);
-    const stored = deps.db.$client.prepare("SELECT response_body FROM idempotency_keys WHERE key = 's'").pluck().get() as string;
+    const stored = raw.$client.prepare("SELECT response_body FROM idempotency_keys WHERE key = 's'").pluck().get() as string;
     expect(stored).not.toContain('pi_secret_123');
     expect(await claim('s')).toEqual({ outcome: 'replay', status: 201, body: '{"paymentIntentSecret":"pi_secret_123"}' });
     await expect(claim('s', 'h1', Buffer.alloc(32, 8))).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
-    deps.db.$client.prepare("DELETE FROM idempotency_keys WHERE key = 's'").run();
+    raw.$client.prepare("DELETE FROM idempotency_keys WHERE key = 's'").run();
   });
 
   it('removes records older than 24 hours', async () => {
@@ -77,7 +77,8 @@ describe('idempotency records', () => {
 
 describe('idempotency leases', () => {
   let clock = new Date('2026-11-25T12:00:00.000Z');
-  const deps: Deps = { db: freshDb(), now: () => clock, payments: new SandboxProcessor(), holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400 };
+  const raw = freshDb();
+  const deps: Deps = { db: portOf(raw), now: () => clock, payments: new SandboxProcessor(), holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400 };
   const encryptionKey = Buffer.alloc(32, 7);
   const LEASE_MS = 60_000;
   const claim = (key: string, requestHash = 'h1') => beginIdempotentRequest(deps, { apiKeyId: 'k1', key, requestHash }, encryptionKey, LEASE_MS);
@@ -99,11 +100,11 @@ describe('idempotency leases', () => {
 
   it('takes a record over only where its lease is still the one read: of two racing takeovers, one wins', async () => {
     await claim('b');
-    const seen = findIdempotencyRecord(deps.db, 'k1', 'b')!.leaseExpiresAt;
+    const seen = (await deps.db.idempotency.findIdempotencyRecord('k1', 'b'))!.leaseExpiresAt;
     later(LEASE_MS);
-    expect(takeOverRecord(deps.db, 'k1', 'b', seen, 'x-1')).toBe(true);
-    expect(takeOverRecord(deps.db, 'k1', 'b', seen, 'x-2')).toBe(false);
-    expect(findIdempotencyRecord(deps.db, 'k1', 'b')!.leaseExpiresAt).toBe('x-1');
+    expect(await deps.db.idempotency.takeOverRecord('k1', 'b', seen, 'x-1')).toBe(true);
+    expect(await deps.db.idempotency.takeOverRecord('k1', 'b', seen, 'x-2')).toBe(false);
+    expect((await deps.db.idempotency.findIdempotencyRecord('k1', 'b'))!.leaseExpiresAt).toBe('x-1');
   });
 
   it('lets an overtaken run neither free nor drop the record it lost, but keeps the first answer stored', async () => {
@@ -113,7 +114,7 @@ describe('idempotency leases', () => {
     if (first.outcome !== 'proceed' || second.outcome !== 'proceed') throw new Error('expected both to proceed');
     await abandonIdempotentRequest(deps, { apiKeyId: 'k1', key: 'c', lease: first.lease });
     await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'c', lease: first.lease, status: 503, body: '{}' }, encryptionKey);
-    expect(findIdempotencyRecord(deps.db, 'k1', 'c')).toMatchObject({ state: 'running', leaseExpiresAt: second.lease });
+    expect(await deps.db.idempotency.findIdempotencyRecord('k1', 'c')).toMatchObject({ state: 'running', leaseExpiresAt: second.lease });
     await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'c', lease: first.lease, status: 200, body: '{"run":1}' }, encryptionKey);
     await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'c', lease: second.lease, status: 200, body: '{"run":2}' }, encryptionKey);
     expect(await claim('c')).toEqual({ outcome: 'replay', status: 200, body: '{"run":1}' });

@@ -1,7 +1,7 @@
+import { portOf } from '../../support/db.ts';
 /** The outbox: an event and its pending deliveries are written with the change, or not at all. */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { inTransaction } from '../../../src/db/sqlite/client.ts';
 import { webhookEndpoints } from '../../../src/db/sqlite/schema.ts';
 import { recordBookingEvent } from '../../../src/domain/bookings/booking-events.ts';
 import { bookingViewsIn } from '../../../src/domain/bookings/booking-view.ts';
@@ -38,9 +38,9 @@ const deliveriesOf = (sequence: number) =>
 const count = (table: string) => db.$client.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
 
 describe('recordEvent', () => {
-  it('stores the event and a pending delivery for the subscribed endpoint only: not a deleted one, not another brand', () => {
+  it('stores the event and a pending delivery for the subscribed endpoint only: not a deleted one, not another brand', async () => {
     const resourceId = randomUUID();
-    const event = inTransaction(db, (tx) => recordEvent(tx, { brandId: brand.id, type: 'booking.created', resourceId, payload: { id: resourceId }, at: AT }));
+    const event = await portOf(db).transaction(async (tx) => recordEvent(tx, { brandId: brand.id, type: 'booking.created', resourceId, payload: { id: resourceId }, at: AT }));
     expect(event).toEqual({
       sequence: expect.any(Number),
       id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
@@ -55,22 +55,22 @@ describe('recordEvent', () => {
     ]);
   });
 
-  it('queues for every subscribed endpoint, and for none when no endpoint wants the type', () => {
-    const confirmed = inTransaction(db, (tx) => recordEvent(tx, { brandId: brand.id, type: 'booking.confirmed', resourceId: 'r1', payload: {}, at: AT }));
+  it('queues for every subscribed endpoint, and for none when no endpoint wants the type', async () => {
+    const confirmed = await portOf(db).transaction(async (tx) => recordEvent(tx, { brandId: brand.id, type: 'booking.confirmed', resourceId: 'r1', payload: {}, at: AT }));
     expect(deliveriesOf(confirmed.sequence).map((d: any) => d.endpointId).sort()).toEqual([subscribedToBoth.id, confirmedOnly.id].sort());
-    const failed = inTransaction(db, (tx) => recordEvent(tx, { brandId: brand.id, type: 'booking.failed', resourceId: 'r1', payload: {}, at: AT }));
+    const failed = await portOf(db).transaction(async (tx) => recordEvent(tx, { brandId: brand.id, type: 'booking.failed', resourceId: 'r1', payload: {}, at: AT }));
     expect(deliveriesOf(failed.sequence)).toEqual([]);
     expect(failed.sequence).toBeGreaterThan(confirmed.sequence);
   });
 
-  it('leaves neither event nor delivery when the transaction rolls back', () => {
+  it('leaves neither event nor delivery when the transaction rolls back', async () => {
     const before = [count('events'), count('webhook_deliveries')];
-    expect(() =>
-      inTransaction(db, (tx) => {
-        recordEvent(tx, { brandId: brand.id, type: 'booking.created', resourceId: 'r2', payload: {}, at: AT });
+    await expect(
+      portOf(db).transaction(async (tx) => {
+        await recordEvent(tx, { brandId: brand.id, type: 'booking.created', resourceId: 'r2', payload: {}, at: AT });
         throw new Error('the change failed');
       }),
-    ).toThrow('the change failed');
+    ).rejects.toThrow('the change failed');
     expect([count('events'), count('webhook_deliveries')]).toEqual(before);
   });
 });
@@ -83,15 +83,15 @@ describe('eventEnvelope', () => {
 });
 
 describe('recordBookingEvent', () => {
-  it("records the booking's view taken in the transaction, without the brand id, on the booking's brand", () => {
+  it("records the booking's view taken in the transaction, without the brand id, on the booking's brand", async () => {
     const experience = createExperience(db, other.id).experience;
     const { booking } = createBooking(db, { brandId: other.id, session: createSession(db, experience), participants: [{}, {}] });
-    const stored = inTransaction(db, (tx) => {
+    const stored = await portOf(db).transaction(async (tx) => {
       db.$client.prepare("UPDATE bookings SET status = 'cancelled' WHERE id = ?").run(booking.id);
-      recordBookingEvent(tx, 'booking.cancelled', booking.id, AT);
+      await recordBookingEvent(tx, 'booking.cancelled', booking.id, AT);
       return db.$client.prepare('SELECT brand_id AS brandId, type, resource_id AS resourceId, payload FROM events ORDER BY sequence DESC LIMIT 1').get() as any;
     });
-    const { brandId, ...view } = bookingViewsIn(db, [booking.id])[0]!;
+    const { brandId, ...view } = (await bookingViewsIn(portOf(db), [booking.id]))[0]!;
     expect(brandId).toBe(other.id);
     expect({ ...stored, payload: JSON.parse(stored.payload) }).toEqual({ brandId: other.id, type: 'booking.cancelled', resourceId: booking.id, payload: view });
     expect(view.status).toBe('cancelled');

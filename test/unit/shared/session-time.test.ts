@@ -1,3 +1,4 @@
+import { portOf } from '../../support/db.ts';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/domain/shared/errors.ts';
 import { availabilityRange, normalizeSessionTime, sessionForItem } from '../../../src/domain/availability/sessions.ts';
@@ -12,6 +13,16 @@ const TOKYO = 'Asia/Tokyo';
 function failure(fn: () => unknown): DomainError {
   try {
     fn();
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+  throw new Error('expected a DomainError');
+}
+
+async function rejection(promise: Promise<unknown>): Promise<DomainError> {
+  try {
+    await promise;
   } catch (error) {
     if (error instanceof DomainError) return error;
     throw error;
@@ -94,20 +105,20 @@ describe('sessionForItem', () => {
   const { experience } = createExperience(db, brand.id);
   const session = createSession(db, experience, { startLocal: '2026-03-29T18:00:00' });
 
-  it('finds the session by its local start, written locally or with an offset', () => {
+  it('finds the session by its local start, written locally or with an offset', async () => {
     for (const sessionTime of ['2026-03-29T18:00', '2026-03-29T18:00:00', '2026-03-29T17:00:00Z', '2026-03-29T18:00:00+01:00']) {
-      expect(sessionForItem({ db }, { experience, sessionTime, field: 'data.0.sessionTime' }).id).toBe(session.id);
+      expect((await sessionForItem({ db: portOf(db) }, { experience, sessionTime, field: 'data.0.sessionTime' })).id).toBe(session.id);
     }
   });
 
-  it('answers SESSION_NOT_FOUND with the field when no session starts then', () => {
-    const error = failure(() => sessionForItem({ db }, { experience, sessionTime: '2026-03-29T18:00:00Z', field: 'data.2.sessionTime' }));
+  it('answers SESSION_NOT_FOUND with the field when no session starts then', async () => {
+    const error = await rejection(sessionForItem({ db: portOf(db) }, { experience, sessionTime: '2026-03-29T18:00:00Z', field: 'data.2.sessionTime' }));
     expect(error.code).toBe('SESSION_NOT_FOUND');
     expect(error.details).toEqual({ field: 'data.2.sessionTime', startDateTime: '2026-03-29T19:00:00', timezone: LISBON });
   });
 
-  it('validates the time before looking', () => {
-    const error = failure(() => sessionForItem({ db }, { experience, sessionTime: '2026-03-29T01:30', field: 'data.0.sessionTime' }));
+  it('validates the time before looking', async () => {
+    const error = await rejection(sessionForItem({ db: portOf(db) }, { experience, sessionTime: '2026-03-29T01:30', field: 'data.0.sessionTime' }));
     expect(error.code).toBe('VALIDATION_FAILED');
   });
 });

@@ -1,9 +1,9 @@
+import { portOf } from '../../support/db.ts';
 /**
  * Offers of freed places, straight on the domain: who is offered what, when offers end, and that
  * places held for offers stay out of everyone else's reach.
  */
 import { describe, expect, it } from 'vitest';
-import { inTransaction } from '../../../src/db/sqlite/client.ts';
 import { takePlaces } from '../../../src/db/sqlite/stores/availability/capacity.ts';
 import { holdForOffer } from '../../../src/db/sqlite/stores/waitlists/waitlists.ts';
 import { expireDueOffers, offerFreedPlaces, releaseSessionPlaces } from '../../../src/domain/waitlists/offers.ts';
@@ -42,50 +42,50 @@ describe('offerFreedPlaces', () => {
     [5, [1, 1, 1], [1, 1, 1]],
     [1, [2, 2], []],
     [0, [1], []],
-  ])('with %i places on sale and parties %j in line offers %j', (free, parties, offeredSizes) => {
+  ])('with %i places on sale and parties %j in line offers %j', async (free, parties, offeredSizes) => {
     const { s, entries } = sessionWithLine(free, parties);
-    const offered = inTransaction(db, (tx) => offerFreedPlaces(tx, s.id, NOW, TTL));
+    const offered = await portOf(db).transaction(async (tx) => offerFreedPlaces(tx, s.id, NOW, TTL));
     expect(offered.map((id) => entries.find((e) => e.id === id)!.partySize)).toEqual(offeredSizes);
     const total = offeredSizes.reduce((a, b) => a + b, 0);
     expect(placeInvariants(db, s.id)).toEqual({ capacity: 10, reserved: 10 - free, held: total });
     for (const id of offered) expect(row(id)).toEqual({ status: 'offered', expires: '2026-11-25T12:01:00.000Z' });
   });
 
-  it('walks only waiting entries, and offers nothing more while nothing more is free', () => {
+  it('walks only waiting entries, and offers nothing more while nothing more is free', async () => {
     const { s, entries } = sessionWithLine(2, [1, 1]);
     createWaitlistEntry(db, { waitlist, session: s, brandId: brand.id, position: 3, partySize: 1, status: 'cancelled' });
-    inTransaction(db, (tx) => offerFreedPlaces(tx, s.id, NOW, TTL));
-    expect(inTransaction(db, (tx) => offerFreedPlaces(tx, s.id, NOW, TTL))).toEqual([]);
+    await portOf(db).transaction(async (tx) => offerFreedPlaces(tx, s.id, NOW, TTL));
+    expect(await portOf(db).transaction(async (tx) => offerFreedPlaces(tx, s.id, NOW, TTL))).toEqual([]);
     expect(entries.map((e) => row(e.id).status)).toEqual(['offered', 'offered']);
     expect(held(s.id)).toBe(2);
   });
 
-  it('offers nothing once the session has started, and no offer outlives the start', () => {
+  it('offers nothing once the session has started, and no offer outlives the start', async () => {
     const started = sessionWithLine(2, [1], '2026-11-25T11:30:00');
-    expect(inTransaction(db, (tx) => offerFreedPlaces(tx, started.s.id, NOW, TTL))).toEqual([]);
+    expect(await portOf(db).transaction(async (tx) => offerFreedPlaces(tx, started.s.id, NOW, TTL))).toEqual([]);
     // 12:00:30 in Lisbon in November is 12:00:30 UTC: 30 seconds after the clock, before the TTL ends.
     const soon = sessionWithLine(2, [1], '2026-11-25T12:00:30');
-    inTransaction(db, (tx) => offerFreedPlaces(tx, soon.s.id, NOW, TTL));
+    await portOf(db).transaction(async (tx) => offerFreedPlaces(tx, soon.s.id, NOW, TTL));
     expect(row(soon.entries[0]!.id)).toEqual({ status: 'offered', expires: '2026-11-25T12:00:30.000Z' });
   });
 });
 
 describe('releaseSessionPlaces', () => {
-  it('gives reserved places back and offers them at once', () => {
+  it('gives reserved places back and offers them at once', async () => {
     const { s, entries, booking } = sessionWithLine(0, [2]);
-    inTransaction(db, (tx) => {
+    await portOf(db).transaction(async (tx) => {
       // As a cancellation does: the participants change and their places are released together (one connection).
       db.$client.prepare("UPDATE participants SET cancelled_at = '2026-11-25T12:00:00.000Z' WHERE booking_id = ? AND position < 2").run(booking!.booking.id);
-      releaseSessionPlaces(tx, s.id, 2, NOW, TTL);
+      await releaseSessionPlaces(tx, s.id, 2, NOW, TTL);
     });
     expect(row(entries[0]!.id).status).toBe('offered');
     expect(placeInvariants(db, s.id)).toEqual({ capacity: 10, reserved: 8, held: 2 });
   });
 
-  it('leaves the offer to the caller when asked to defer it', () => {
+  it('leaves the offer to the caller when asked to defer it', async () => {
     const { s, entries } = sessionWithLine(0, [2]);
     const deferred = new Set<string>();
-    inTransaction(db, (tx) => releaseSessionPlaces(tx, s.id, 2, NOW, TTL, deferred));
+    await portOf(db).transaction(async (tx) => releaseSessionPlaces(tx, s.id, 2, NOW, TTL, deferred));
     expect([...deferred]).toEqual([s.id]);
     expect(row(entries[0]!.id).status).toBe('waiting');
     expect(held(s.id)).toBe(0);
@@ -93,26 +93,26 @@ describe('releaseSessionPlaces', () => {
 });
 
 describe('expireDueOffers', () => {
-  it('expires offers due at or before now and passes their places to the next entries that fit', () => {
+  it('expires offers due at or before now and passes their places to the next entries that fit', async () => {
     const { s } = sessionWithLine(3, []);
     const due = createWaitlistEntry(db, { waitlist, session: s, brandId: brand.id, position: 1, partySize: 2, status: 'offered', offerExpiresAt: NOW.toISOString() });
     const running = createWaitlistEntry(db, { waitlist, session: s, brandId: brand.id, position: 2, partySize: 1, status: 'offered', offerExpiresAt: '2026-11-25T12:00:00.001Z' });
     const big = createWaitlistEntry(db, { waitlist, session: s, brandId: brand.id, position: 3, partySize: 3 });
     const pair = createWaitlistEntry(db, { waitlist, session: s, brandId: brand.id, position: 4, partySize: 2 });
 
-    expect(inTransaction(db, (tx) => expireDueOffers(tx, NOW, TTL))).toEqual([due.id]);
+    expect(await portOf(db).transaction(async (tx) => expireDueOffers(tx, NOW, TTL))).toEqual([due.id]);
     expect([due, running, big, pair].map((e) => row(e.id).status)).toEqual(['expired', 'offered', 'waiting', 'offered']);
     expect(placeInvariants(db, s.id)).toEqual({ capacity: 10, reserved: 7, held: 3 });
     const types = db.$client.prepare('SELECT type FROM events WHERE resource_id IN (?, ?) ORDER BY sequence').pluck().all(due.id, pair.id);
     expect(types).toEqual(['waitlist.expired', 'waitlist.offered']);
-    expect(inTransaction(db, (tx) => expireDueOffers(tx, NOW, TTL))).toEqual([]);
+    expect(await portOf(db).transaction(async (tx) => expireDueOffers(tx, NOW, TTL))).toEqual([]);
   });
 });
 
 describe('places held for offers', () => {
-  it('cannot be taken by a checkout, nor held twice beyond capacity', () => {
+  it('cannot be taken by a checkout, nor held twice beyond capacity', async () => {
     const { s } = sessionWithLine(2, [2]);
-    inTransaction(db, (tx) => offerFreedPlaces(tx, s.id, NOW, TTL));
+    await portOf(db).transaction(async (tx) => offerFreedPlaces(tx, s.id, NOW, TTL));
     expect(takePlaces(db, s.id, 1)).toBe(false);
     expect(holdForOffer(db, s.id, 1)).toBe(false);
     expect(() => db.$client.prepare('UPDATE sessions SET held_for_offers = held_for_offers + 1 WHERE id = ?').run(s.id)).toThrow(/CHECK constraint failed/);

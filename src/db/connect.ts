@@ -1,0 +1,18 @@
+/**
+ * The one place that turns DATABASE_URL into a database: the port the app runs on, and a way to load the
+ * demo data into it. A file path or `:memory:` is SQLite (embedded, the default).
+ */
+import { seedDemoDataIfEmpty } from './demo/index.ts';
+import type { Database } from './port/index.ts';
+import { openSqliteDatabase } from './sqlite/database.ts';
+
+export interface Connection {
+  database: Database;
+  /** Loads the demo data when the database holds no brand yet; whether it loaded. */
+  loadDemoDataIfEmpty(now?: Date): Promise<boolean>;
+}
+
+export function connect(url: string): Connection {
+  const { database, connection } = openSqliteDatabase(url);
+  return { database, loadDemoDataIfEmpty: (now) => seedDemoDataIfEmpty(database, connection, now) };
+}
