@@ -1,0 +1,144 @@
+/**
+ * The SQLite unit of work: better-sqlite3 cannot hold a transaction across an `await`, so the adapter
+ * runs each transaction on the one connection behind an async lock. These tests interleave requests on
+ * purpose and prove that none sees or joins another's open transaction.
+ */
+import { describe, expect, it } from 'vitest';
+import { createSession } from '../../fixtures/factories/bookings.ts';
+import { createBrand } from '../../fixtures/factories/brands.ts';
+import { createExperience } from '../../fixtures/factories/catalog.ts';
+import { freshDb, portOf } from '../support/db.ts';
+
+function world() {
+  const db = freshDb();
+  const brand = createBrand(db);
+  const { experience } = createExperience(db, brand.id);
+  const session = createSession(db, experience, { capacity: 10 });
+  const reserved = () => (db.$client.prepare('SELECT reserved FROM sessions WHERE id = ?').pluck().get(session.id) as number);
+  return { db, database: portOf(db), session, reserved };
+}
+
+/** A promise and the function that settles it: lets a test hold a transaction open at a point of its choosing. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('SQLite unit of work', () => {
+  it('keeps an open transaction to itself: a read outside waits for it and never sees what it rolls back', async () => {
+    const { database, session, reserved } = world();
+    const held = gate();
+    const log: string[] = [];
+    const first = database
+      .transaction(async (tx) => {
+        await tx.capacity.takePlaces(session.id, 4);
+        log.push('written, not committed');
+        await held.opened;
+        throw new Error('changed its mind');
+      })
+      .catch((error: Error) => log.push(`rolled back: ${error.message}`));
+    await tick();
+    // Another request reads the session while the first one's write is uncommitted on the same connection.
+    const read = database.sessions.sessionsInRange(session.experienceId, '2026-01-01T00:00:00', '2027-01-01T00:00:00').then((rows) => {
+      log.push(`read ${rows[0]!.session.reserved} reserved`);
+    });
+    await tick();
+    expect(log).toEqual(['written, not committed']);
+    held.open();
+    await Promise.all([first, read]);
+    expect(log).toEqual(['written, not committed', 'rolled back: changed its mind', 'read 0 reserved']);
+    expect(reserved()).toBe(0);
+  });
+
+  it('runs two transactions that await between their steps one after the other, never interleaved', async () => {
+    const { database, session, reserved } = world();
+    const log: string[] = [];
+    const run = (name: string, count: number) =>
+      database.transaction(async (tx) => {
+        log.push(`${name} begins`);
+        const took = await tx.capacity.takePlaces(session.id, count);
+        await tick();
+        log.push(`${name} took ${count}: ${took}`);
+        await tx.capacity.releasePlaces(session.id, 1);
+        log.push(`${name} ends`);
+      });
+    await Promise.all([run('A', 6), run('B', 6)]);
+    // B's check saw A's committed 6 (5 after its release): 5 + 6 > 10, so B took nothing.
+    expect(log).toEqual(['A begins', 'A took 6: true', 'A ends', 'B begins', 'B took 6: false', 'B ends']);
+    expect(reserved()).toBe(4);
+  });
+
+  it('lets a write outside any transaction wait for the open one, and keeps it when that one rolls back', async () => {
+    const { database, session, reserved } = world();
+    const held = gate();
+    const open = database
+      .transaction(async (tx) => {
+        await tx.capacity.takePlaces(session.id, 3);
+        await held.opened;
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    await tick();
+    const outside = database.capacity.takePlaces(session.id, 2);
+    await tick();
+    held.open();
+    expect(await outside).toBe(true);
+    await open;
+    expect(reserved()).toBe(2);
+  });
+
+  it('refuses a transaction’s stores once it has ended, so a stray call cannot join the next transaction', async () => {
+    const { database, session, reserved } = world();
+    let leaked: Parameters<Parameters<typeof database.transaction>[0]>[0] | undefined;
+    await database.transaction(async (tx) => {
+      leaked = tx;
+    });
+    const held = gate();
+    const next = database.transaction(async () => {
+      await held.opened;
+    });
+    await expect(leaked!.capacity.takePlaces(session.id, 1)).rejects.toThrow('used after the transaction ended');
+    held.open();
+    await next;
+    expect(reserved()).toBe(0);
+  });
+
+  it('undoes a savepoint that throws while the transaction keeps what it did before', async () => {
+    const { database, session, reserved } = world();
+    await database.transaction(async (tx) => {
+      await tx.capacity.takePlaces(session.id, 2);
+      await expect(
+        tx.savepoint(async (sp) => {
+          await sp.capacity.takePlaces(session.id, 5);
+          throw new Error('not honoured');
+        }),
+      ).rejects.toThrow('not honoured');
+      expect(await tx.savepoint(async (sp) => sp.capacity.takePlaces(session.id, 1))).toBe(true);
+    });
+    expect(reserved()).toBe(3);
+  });
+
+  it('changes its data version when another connection to the same file commits', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const { openDatabase, closeDatabase } = await import('../../src/db/sqlite/client.ts');
+    const dir = mkdtempSync(join(tmpdir(), 'tessera-uow-'));
+    const one = openDatabase(join(dir, 'db.sqlite'));
+    const other = openDatabase(join(dir, 'db.sqlite'));
+    try {
+      const database = portOf(one);
+      const before = await database.dataVersion();
+      expect(await database.dataVersion()).toBe(before);
+      createBrand(other);
+      expect(await database.dataVersion()).not.toBe(before);
+    } finally {
+      closeDatabase(one);
+      closeDatabase(other);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
