@@ -1,0 +1,57 @@
+/**
+ * The layers' boundaries (ARCHITECTURE.md): data flows transport -> domain -> port -> adapter, never back.
+ * `npm run lint` checks them on every import, types included.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-owns-no-infrastructure',
+      comment: 'The domain depends on the port it owns (src/db/port), never on a driver, a query builder, an adapter or a transport.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: {
+        path: [
+          '^node_modules/(drizzle-orm|better-sqlite3|fastify|@fastify|graphql|@apollo|@as-integrations|pino|prom-client)/',
+          '^src/db/(sqlite|demo)/',
+          '^src/db/connect\\.ts$',
+          '^src/(graphql|rest|http|auth|observability|adapters|jobs|cli)/',
+          '^src/(app|main|config)\\.ts$',
+        ],
+      },
+    },
+    {
+      name: 'transports-reach-the-database-through-the-domain',
+      comment: 'GraphQL resolvers and REST routes call domain functions; they never touch src/db.',
+      severity: 'error',
+      from: { path: '^src/(graphql|rest)/' },
+      to: { path: '^src/db/' },
+    },
+    {
+      name: 'port-is-engine-neutral',
+      comment: 'The port describes what the domain needs, in its own types: no adapter, no driver.',
+      severity: 'error',
+      from: { path: '^src/db/port/' },
+      to: { path: ['^src/db/(sqlite|demo)/', '^node_modules/(drizzle-orm|better-sqlite3)/'] },
+    },
+    {
+      name: 'tests-and-benchmarks-apart',
+      comment: 'Tests and benchmarks share data factories and documents through fixtures/, never each other.',
+      severity: 'error',
+      from: { path: '^(test|bench)/' },
+      to: { path: '^(test|bench)/', pathNot: ['^$1/'] },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true, dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^src/graphql/__generated__/|^node_modules/)' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};
