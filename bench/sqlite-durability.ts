@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import type { Principal } from '../src/auth/principal.ts';
+import type { Principal } from '../src/domain/access/principal.ts';
 import { closeDatabase, inTransaction, openDatabase, type Db } from '../src/db/sqlite/client.ts';
 import { createPaymentIntent } from '../src/domain/checkout/checkout.ts';
 import type { CallerDeps } from '../src/domain/shared/deps.ts';

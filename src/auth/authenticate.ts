@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { Database } from '../db/port/index.ts';
 import { DomainError } from '../domain/shared/errors.ts';
-import { findActiveKey } from './key-lookup.ts';
-import type { Principal } from './principal.ts';
+import { findActiveKey } from '../domain/access/key-lookup.ts';
+import { hashSecret } from '../domain/access/secrets.ts';
+import type { Principal } from '../domain/access/principal.ts';
 
 /** Request headers as both transports see them (lower-cased names). */
 export type Headers = Record<string, string | string[] | undefined>;
@@ -10,10 +10,6 @@ export type Headers = Record<string, string | string[] | undefined>;
 export const BRAND_HEADER = 'tessera-brand-id';
 export const ORGANIZATION_HEADER = 'tessera-organization-id';
 export const SECRET_HEADER = 'tessera-secret-key';
-
-export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
-}
 
 function header(headers: Headers, name: string): string | undefined {
   const value = headers[name];

@@ -1,7 +1,7 @@
 import type { Database } from '../db/port/index.ts';
 import { dataVersionFor } from '../http/data-version.ts';
 import { authenticate, type Headers } from './authenticate.ts';
-import type { Principal } from './principal.ts';
+import type { Principal } from '../domain/access/principal.ts';
 
 /** Keyed by the request object: the answer lives exactly as long as the request. */
 const outcomes = new WeakMap<object, Promise<Principal | null>>();

@@ -1,6 +1,6 @@
 import { authenticateRequest } from '../auth/request-principal.ts';
 import type { Headers } from '../auth/authenticate.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../domain/access/principal.ts';
 import type { Deps } from '../domain/shared/deps.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import type { WebhookSettings } from '../domain/webhooks/settings.ts';

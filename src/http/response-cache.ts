@@ -14,7 +14,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../domain/access/principal.ts';
 import type { CacheableOperation } from '../graphql/cacheable.ts';
 import type { Api } from '../observability/metrics.ts';
 

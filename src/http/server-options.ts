@@ -8,7 +8,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../domain/shared/errors.ts';
-import { errorStatus } from '../domain/shared/errors.ts';
+import { errorStatus } from '../rest/error-status.ts';
 import { sendError } from '../rest/errors.ts';
 import { MAX_PARAM_LENGTH, type HttpSettings } from './settings.ts';
 

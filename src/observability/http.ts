@@ -3,7 +3,7 @@
  * did not see (every REST error; GraphQL requests Apollo refused before running any plugin).
  */
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { canActFor, type Principal } from '../auth/principal.ts';
+import { canActFor, type Principal } from '../domain/access/principal.ts';
 import { authenticateRequest } from '../auth/request-principal.ts';
 import type { Database } from '../db/port/index.ts';
 import { graphqlObservation } from './graphql.ts';

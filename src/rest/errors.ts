@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, errorStatus, type ErrorCode, type ErrorDetails } from '../domain/shared/errors.ts';
+import { DomainError, type ErrorCode, type ErrorDetails } from '../domain/shared/errors.ts';
+import { errorStatus } from './error-status.ts';
 
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; details?: ErrorDetails; requestId: string };

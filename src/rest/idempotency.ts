@@ -4,7 +4,7 @@
  * request fingerprint) apply everywhere.
  */
 import { authenticateRequest } from '../auth/request-principal.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../domain/access/principal.ts';
 import type { Deps } from '../domain/shared/deps.ts';
 import type { HttpSettings } from '../http/settings.ts';
 import { DomainError } from '../domain/shared/errors.ts';

@@ -7,7 +7,7 @@ import { portOf } from './db.ts';
  * paid by one intent). Returns the domain deps, the
  * processor double, the model's starting state, and readers of what the model predicts.
  */
-import type { Principal } from '../../src/auth/principal.ts';
+import type { Principal } from '../../src/domain/access/principal.ts';
 import type { CallerDeps } from '../../src/domain/shared/deps.ts';
 import { currencyExponent } from '../../src/domain/shared/money.ts';
 import { ProcessorError } from '../../src/domain/payments/processor.ts';

@@ -8,7 +8,7 @@
 import { portOf } from './db.ts';
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
-import type { Principal } from '../../src/auth/principal.ts';
+import type { Principal } from '../../src/domain/access/principal.ts';
 import { closeDatabase, openDatabase } from '../../src/db/sqlite/client.ts';
 import { createPaymentIntent } from '../../src/domain/checkout/checkout.ts';
 import { DomainError } from '../../src/domain/shared/errors.ts';

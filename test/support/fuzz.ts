@@ -4,7 +4,7 @@
  * thousands deep), arbitrary JSON, or malformed bytes. Everything derives from fast-check's seed.
  */
 import fc from 'fast-check';
-import { errorStatus } from '../../src/domain/shared/errors.ts';
+import { errorStatus } from '../../src/rest/error-status.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

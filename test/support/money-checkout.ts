@@ -8,7 +8,7 @@ import { portOf } from './db.ts';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import type { Principal } from '../../src/auth/principal.ts';
+import type { Principal } from '../../src/domain/access/principal.ts';
 import type { PricingBreakdown } from '../../src/domain/shared/json-types.ts';
 import { createPaymentIntent } from '../../src/domain/checkout/checkout.ts';
 import { toDecimal } from '../../src/domain/shared/money.ts';

@@ -1,5 +1,5 @@
 /** Writes the organization, the brands with their settings, policies and brand media, and the demo API keys. */
-import { hashSecret } from '../../auth/authenticate.ts';
+import { hashSecret } from '../../domain/access/secrets.ts';
 import type { Db } from '../sqlite/client.ts';
 import type { DesignElement, TemplateElement } from '../../domain/shared/json-types.ts';
 import { apiKeys, brands, cancellationPolicies, media, organizations, reschedulePolicies } from '../sqlite/schema.ts';

@@ -1,3 +1,4 @@
+import type { BookingStatus, CartStatus, PaymentIntentStatus, PaymentMethod } from '../../domain/shared/values.ts';
 import type { AnswerValueJson, PricingBreakdown, QuestionSnapshotJson } from '../../domain/shared/json-types.ts';
 
 export interface BookingWithContext {
@@ -59,13 +60,13 @@ export interface BookingRow {
   cartConfirmationCode: string | null;
   /** Position of the item in its cart (0-based), so a cart lists its bookings in item order. */
   cartPosition: number;
-  status: 'failed' | 'processing' | 'confirmed' | 'cancelled' | 'refunded';
+  status: BookingStatus;
   currency: string;
   amountMinor: number;
   amountRefundedMinor: number;
   /** How the amount was reached (tiers, add-ons, discounts, taxes), in minor units. */
   pricing: PricingBreakdown;
-  paymentMethod: 'regional-processor' | 'credit-card' | 'room-charge' | 'member-number' | 'loyalty' | 'cash' | 'pay-later' | 'pay-upon-arrival';
+  paymentMethod: PaymentMethod;
   purchaserId: string;
   purchaserFirstName: string;
   purchaserLastName: string;
@@ -85,7 +86,7 @@ export interface CartRow {
   brandId: string;
   /** Shared by every booking of the cart (`cartConfirmationCode`). */
   confirmationCode: string;
-  status: 'open' | 'paid';
+  status: CartStatus;
   createdAt: string;
   updatedAt: string;
 }
@@ -93,7 +94,7 @@ export interface CartRow {
 /** What reading a cart needs of a payment intent (never its secret hash). */
 export interface CartIntentRow {
   id: string;
-  status: 'requires_payment' | 'succeeded' | 'failed' | 'canceled';
+  status: PaymentIntentStatus;
   createdAt: string;
 }
 

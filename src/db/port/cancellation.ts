@@ -1,3 +1,5 @@
+import type { BookingStatus, PaymentIntentStatus, RefundStatus } from '../../domain/shared/values.ts';
+export type { RefundStatus } from '../../domain/shared/values.ts';
 import type { RefundEffectJson } from '../../domain/shared/json-types.ts';
 
 /** What cancelling and refunding one booking needs: its row and the state of its payment. */
@@ -5,16 +7,14 @@ export interface CancellableBooking {
   id: string;
   brandId: string;
   sessionId: string;
-  status: BookingStatusValue;
+  status: BookingStatus;
   currency: string;
   amountMinor: number;
   amountRefundedMinor: number;
   /** The processor's id of the booking's payment intent; null when the booking has none (free). */
   intentReference: string | null;
-  intentStatus: 'requires_payment' | 'succeeded' | 'failed' | 'canceled' | null;
+  intentStatus: PaymentIntentStatus | null;
 }
-
-export type BookingStatusValue = 'failed' | 'processing' | 'confirmed' | 'cancelled' | 'refunded';
 
 /** A refund with what asking the processor about it and settling it need. */
 export interface RefundRow {
@@ -31,8 +31,6 @@ export interface RefundRow {
   intentReference: string | null;
 }
 
-export type RefundStatus = 'succeeded' | 'failed' | 'pending';
-
 export interface CancellationStore {
   findCancellableBooking(id: string): Promise<CancellableBooking | undefined>;
   /** `findCancellableBooking` for many ids in one statement, by id (unknown ids are absent). */
@@ -41,7 +39,7 @@ export interface CancellationStore {
   /** Marks still-active participants cancelled at `at`. */
   cancelParticipants(ids: readonly string[], at: string): Promise<void>;
   /** Sets the status; a booking leaving `processing` no longer has a hold that could lapse. */
-  setBookingStatus(id: string, status: BookingStatusValue, at: string): Promise<void>;
+  setBookingStatus(id: string, status: BookingStatus, at: string): Promise<void>;
   touchBooking(id: string, at: string): Promise<void>;
   /**
    * Adds `amountMinor` to the booking's refunded total if it stays within the amount; false (and nothing
@@ -61,7 +59,7 @@ export interface RefundsStore {
    * Settles a pending refund, counting the processor call that decided it; false when it was not
    * pending any more (someone else settled it first), and then nothing changed.
    */
-  settleRefund(id: string, status: 'succeeded' | 'failed', processorReference: string | null, at: string): Promise<boolean>;
+  settleRefund(id: string, status: Exclude<RefundStatus, 'pending'>, processorReference: string | null, at: string): Promise<boolean>;
   /** Pending refunds due at `now` and created at or before `createdBy`, oldest first. */
   dueRefunds(now: string, createdBy: string, limit: number): Promise<RefundRow[]>;
   /**

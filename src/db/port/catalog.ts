@@ -1,3 +1,4 @@
+import type { BookingAvailabilityMode, ContentVersion, ListingKind, MediaRole, PaymentPlatform, ProductLine, ServiceVersion } from '../../domain/shared/values.ts';
 import type { DesignElement, ImageRef, IntegrationMeta, MediaRendition, PaymentMethodFlags, TemplateElement } from '../../domain/shared/json-types.ts';
 
 export interface BrandRow {
@@ -18,11 +19,11 @@ export interface BrandRow {
   hostsLimit: number;
   promotionExclusiveTag: string;
   customStyle: string;
-  paymentPlatform: 'processor-us' | 'processor-eu' | 'regional-processor';
+  paymentPlatform: PaymentPlatform;
   validateRoomCharge: boolean;
   validateMemberCharge: boolean;
-  serviceVersion: 'V1' | 'V2' | 'V3';
-  products: ('activate' | 'host' | 'reserve')[];
+  serviceVersion: ServiceVersion;
+  products: (ProductLine)[];
   paymentMethods: PaymentMethodFlags;
   cancellationPolicyId: string | null;
   reschedulePolicyId: string | null;
@@ -69,7 +70,7 @@ export interface ExperienceRow {
   locationAdditionalInfo: string;
   maxParticipantsCount: number;
   sessionDurationMinutes: number;
-  bookingAvailabilityMode: 'private' | 'group' | 'non-restricted';
+  bookingAvailabilityMode: BookingAvailabilityMode;
   isExclusive: boolean;
   isBookable: boolean;
   isUnlisted: boolean;
@@ -100,7 +101,7 @@ export interface NamedRow {
 
 export interface ExperienceMediaRow {
   id: string;
-  role: 'cover' | 'picture';
+  role: MediaRole;
   renditions: MediaRendition[];
 }
 
@@ -128,7 +129,7 @@ export interface FeaturedListingRow {
 export interface ListingContentRow {
   id: string;
   listingId: string;
-  version: 'published' | 'draft';
+  version: ContentVersion;
   title: string;
   summary: string;
   slug: string | null;
@@ -161,8 +162,8 @@ export interface ListingVibeRow {
 export interface ListingRow {
   id: string;
   brandId: string;
-  kind: 'experience' | 'resource' | 'event' | 'auction';
-  productLine: 'activate' | 'host' | 'reserve';
+  kind: ListingKind;
+  productLine: ProductLine;
   experienceId: string | null;
   resourceGroupCollectionId: string;
   isFeatured: boolean;
@@ -170,7 +171,7 @@ export interface ListingRow {
   isExclusive: boolean;
   /** Position in the dashboard order (ascending). */
   displayOrder: number;
-  bookingAvailabilityMode: 'private' | 'group' | 'non-restricted' | null;
+  bookingAvailabilityMode: BookingAvailabilityMode | null;
   categoryId: string | null;
   hostId: string | null;
   pointsEligible: boolean | null;

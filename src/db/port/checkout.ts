@@ -1,3 +1,4 @@
+import type { BookingStatus, PaymentIntentStatus, PaymentMethod } from '../../domain/shared/values.ts';
 import type { AnswerValueJson, PricingBreakdown, QuestionSnapshotJson } from '../../domain/shared/json-types.ts';
 
 export interface AddOnRow {
@@ -43,7 +44,7 @@ export interface IntentInsert {
   secretHash: string;
   amountMinor: number;
   currency: string;
-  status: 'requires_payment' | 'succeeded' | 'failed' | 'canceled';
+  status: PaymentIntentStatus;
   createdAt: string;
   updatedAt: string;
 }
@@ -61,12 +62,12 @@ export interface BookingInsert {
   cartConfirmationCode: string | null;
   /** Position of the item in its cart (0-based), so a cart lists its bookings in item order. */
   cartPosition: number;
-  status: 'failed' | 'processing' | 'confirmed' | 'cancelled' | 'refunded';
+  status: BookingStatus;
   currency: string;
   amountMinor: number;
   /** How the amount was reached (tiers, add-ons, discounts, taxes), in minor units. */
   pricing: PricingBreakdown;
-  paymentMethod: 'regional-processor' | 'credit-card' | 'room-charge' | 'member-number' | 'loyalty' | 'cash' | 'pay-later' | 'pay-upon-arrival';
+  paymentMethod: PaymentMethod;
   purchaserId: string;
   purchaserFirstName: string;
   purchaserLastName: string;

@@ -1,9 +1,11 @@
+import type { IdempotencyState } from '../../domain/shared/values.ts';
+
 export interface IdempotencyRecord {
   apiKeyId: string;
   key: string;
   /** SHA-256 of method, path and body: the same key with another request is refused. */
   requestHash: string;
-  state: 'running' | 'completed';
+  state: IdempotencyState;
   responseStatus: number | null;
   responseBody: string | null;
   /**

@@ -1,3 +1,4 @@
+import type { BookingStatus, PaymentIntentStatus } from '../../domain/shared/values.ts';
 import type { PricingBreakdown } from '../../domain/shared/json-types.ts';
 
 /** What handling a payment outcome needs of an intent (never its secret hash). */
@@ -6,17 +7,15 @@ export interface IntentRow {
   cartId: string;
   processor: string;
   processorReference: string;
-  status: IntentStatus;
+  status: PaymentIntentStatus;
 }
-
-export type IntentStatus = 'requires_payment' | 'succeeded' | 'failed' | 'canceled';
 
 /** What a payment outcome decides on for each booking paid by an intent. */
 export interface IntentBookingRow {
   id: string;
   brandId: string;
   sessionId: string;
-  status: 'failed' | 'processing' | 'confirmed' | 'cancelled' | 'refunded';
+  status: BookingStatus;
   currency: string;
   amountMinor: number;
   amountRefundedMinor: number;
@@ -29,7 +28,7 @@ export interface PaymentsStore {
   findIntentByReference(processor: string, reference: string): Promise<IntentRow | undefined>;
   findIntentBySecretHash(secretHash: string): Promise<IntentRow | undefined>;
   findIntentById(id: string): Promise<IntentRow | undefined>;
-  setIntentStatus(id: string, status: IntentStatus, at: string): Promise<void>;
+  setIntentStatus(id: string, status: PaymentIntentStatus, at: string): Promise<void>;
   /** The bookings an intent pays for, in cart item order. */
   bookingsOfIntent(intentId: string): Promise<IntentBookingRow[]>;
   /** Marks the booking's still-active participants cancelled at `at`. */

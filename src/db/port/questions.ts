@@ -1,3 +1,4 @@
+import type { ConditionsMatchType, QuestionFieldType, QuestionScope } from '../../domain/shared/values.ts';
 import type { QuestionCondition, QuestionOption, TermsAndConditions } from '../../domain/shared/json-types.ts';
 
 export interface AssignedQuestionRow {
@@ -9,7 +10,7 @@ export interface QuestionRow {
   id: string;
   brandId: string;
   prompt: string;
-  fieldType: 'input' | 'textarea' | 'multiple_select' | 'single_select' | 'terms_and_conditions';
+  fieldType: QuestionFieldType;
   options: QuestionOption[] | null;
   termsAndConditions: TermsAndConditions | null;
 }
@@ -21,9 +22,9 @@ export interface ExperienceQuestionRow {
   isRequired: boolean;
   isActive: boolean;
   order: number;
-  scope: 'purchaser' | 'participant';
+  scope: QuestionScope;
   conditions: QuestionCondition[] | null;
-  conditionsMatchType: 'all' | 'any' | null;
+  conditionsMatchType: ConditionsMatchType | null;
 }
 
 export interface QuestionsStore {

@@ -1,3 +1,4 @@
+import type { WaitlistEntryStatus } from '../../domain/shared/values.ts';
 import type { WaitlistPerson } from '../../domain/shared/json-types.ts';
 import type { SessionRow } from './availability.ts';
 
@@ -14,7 +15,7 @@ export interface EntryWithContext {
   timezone: string;
 }
 
-export type WaitlistEntryStatus = WaitlistEntryRow['status'];
+export type { WaitlistEntryStatus } from '../../domain/shared/values.ts';
 
 export type EntryExtra = Partial<Pick<WaitlistEntryRow, 'offeredAt' | 'offerExpiresAt' | 'convertedBookingId'>>;
 
@@ -23,7 +24,7 @@ export interface WaitlistEntryRow {
   waitlistId: string;
   sessionId: string;
   brandId: string;
-  status: 'cancelled' | 'waiting' | 'offered' | 'converted' | 'expired';
+  status: WaitlistEntryStatus;
   /** First come, first served: 1, 2, 3... per session, in joining order. */
   position: number;
   partySize: number;
@@ -51,7 +52,7 @@ export interface WaitlistsStore {
   /** The position after the session's last entry (1 for the first). */
   nextPosition(sessionId: string): Promise<number>;
   /** Inserts an entry; false when the purchaser already has a live entry for the session (the partial unique index). */
-  insertEntry(row: { id: string; createdAt: string; brandId: string; participants: WaitlistPerson[]; status: 'cancelled' | 'waiting' | 'offered' | 'converted' | 'expired'; updatedAt: string; sessionId: string; position: number; purchaser: WaitlistPerson; waitlistId: string; partySize: number; purchaserEmailKey: string; offeredAt?: string | null | undefined; offerExpiresAt?: string | null | undefined; convertedBookingId?: string | null | undefined; }): Promise<boolean>;
+  insertEntry(row: { id: string; createdAt: string; brandId: string; participants: WaitlistPerson[]; status: WaitlistEntryStatus; updatedAt: string; sessionId: string; position: number; purchaser: WaitlistPerson; waitlistId: string; partySize: number; purchaserEmailKey: string; offeredAt?: string | null | undefined; offerExpiresAt?: string | null | undefined; convertedBookingId?: string | null | undefined; }): Promise<boolean>;
   /**
    * Moves an entry from one of `from` to `to` (with the given offer or booking fields); false when it
    * had moved on meanwhile.

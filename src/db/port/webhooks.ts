@@ -1,3 +1,5 @@
+import type { WebhookDeliveryStatus } from '../../domain/shared/values.ts';
+
 /** A delivery ready to send, with what sending needs from its endpoint and event. */
 export interface DueDelivery {
   id: string;
@@ -19,7 +21,7 @@ export interface AttemptResult {
   statusCode: number | null;
   error: string | null;
   /** `delivered` and `failed` end the delivery; `pending` retries at `nextAttemptAt`. */
-  status: 'pending' | 'delivered' | 'failed';
+  status: WebhookDeliveryStatus;
   nextAttemptAt: string | null;
 }
 
@@ -54,7 +56,7 @@ export interface DeliveryLogRow extends WebhookDeliveryRow {
   eventType: string;
 }
 
-export type WebhookDeliveryStatus = WebhookDeliveryRow['status'];
+export type { WebhookDeliveryStatus } from '../../domain/shared/values.ts';
 
 export interface WebhookDeliveryRow {
   id: string;
@@ -62,7 +64,7 @@ export interface WebhookDeliveryRow {
   eventSequence: number;
   /** Copied from the event: an endpoint gets one resource's events strictly in order. */
   resourceId: string;
-  status: 'failed' | 'pending' | 'delivered';
+  status: WebhookDeliveryStatus;
   attempts: number;
   nextAttemptAt: string;
   lastAttemptAt: string | null;

@@ -21,6 +21,27 @@ import type {
   TermsAndConditions,
   WaitlistPerson,
 } from '../../domain/shared/json-types.ts';
+import {
+  apiKeyKinds,
+  bookingAvailabilityModes,
+  bookingStatuses,
+  cartStatuses,
+  conditionsMatchTypes,
+  contentVersions,
+  idempotencyStates,
+  listingKinds,
+  mediaRoles,
+  paymentIntentStatuses,
+  paymentMethods,
+  paymentPlatforms,
+  productLines,
+  questionFieldTypes,
+  questionScopes,
+  refundStatuses,
+  serviceVersions,
+  waitlistEntryStatuses,
+  webhookDeliveryStatuses,
+} from '../../domain/shared/values.ts';
 
 const createdAt = () =>
   text('created_at')
@@ -73,11 +94,11 @@ export const brands = sqliteTable('brands', {
   promotionExclusiveTag: text('promotion_exclusive_tag').notNull(),
   customStyle: text('custom_style').notNull(),
   paymentPlatform: text('payment_platform', {
-    enum: ['processor-us', 'processor-eu', 'regional-processor'],
+    enum: paymentPlatforms,
   }).notNull(),
   validateRoomCharge: integer('validate_room_charge', { mode: 'boolean' }).notNull().default(false),
   validateMemberCharge: integer('validate_member_charge', { mode: 'boolean' }).notNull().default(false),
-  serviceVersion: text('service_version', { enum: ['V1', 'V2', 'V3'] }).notNull(),
+  serviceVersion: text('service_version', { enum: serviceVersions }).notNull(),
   products: text('products', { mode: 'json' }).$type<Array<'activate' | 'host' | 'reserve'>>().notNull(),
   paymentMethods: text('payment_methods', { mode: 'json' }).$type<PaymentMethodFlags>().notNull(),
   cancellationPolicyId: text('cancellation_policy_id'),
@@ -89,7 +110,7 @@ export const apiKeys = sqliteTable(
   'api_keys',
   {
     id: text('id').primaryKey(),
-    kind: text('kind', { enum: ['brand', 'organization'] }).notNull(),
+    kind: text('kind', { enum: apiKeyKinds }).notNull(),
     brandId: text('brand_id').references(() => brands.id),
     organizationId: text('organization_id').references(() => organizations.id),
     /** SHA-256 of the secret, hex. The secret itself is never stored. */
@@ -176,7 +197,7 @@ export const experiences = sqliteTable(
     maxParticipantsCount: integer('max_participants_count').notNull(),
     sessionDurationMinutes: integer('session_duration_minutes').notNull(),
     bookingAvailabilityMode: text('booking_availability_mode', {
-      enum: ['private', 'group', 'non-restricted'],
+      enum: bookingAvailabilityModes,
     }).notNull(),
     isExclusive: integer('is_exclusive', { mode: 'boolean' }).notNull().default(false),
     isBookable: integer('is_bookable', { mode: 'boolean' }).notNull().default(true),
@@ -233,7 +254,7 @@ export const experienceMedia = sqliteTable(
     mediaId: text('media_id')
       .notNull()
       .references(() => media.id),
-    role: text('role', { enum: ['cover', 'picture'] }).notNull(),
+    role: text('role', { enum: mediaRoles }).notNull(),
     position: integer('position').notNull(),
   },
   (t) => [primaryKey({ columns: [t.experienceId, t.mediaId] })],
@@ -272,7 +293,7 @@ export const questions = sqliteTable('questions', {
     .references(() => brands.id),
   prompt: text('prompt').notNull(),
   fieldType: text('field_type', {
-    enum: ['input', 'textarea', 'multiple_select', 'single_select', 'terms_and_conditions'],
+    enum: questionFieldTypes,
   }).notNull(),
   options: text('options', { mode: 'json' }).$type<QuestionOption[]>(),
   termsAndConditions: text('terms_and_conditions', { mode: 'json' }).$type<TermsAndConditions>(),
@@ -292,9 +313,9 @@ export const experienceQuestions = sqliteTable(
     isRequired: integer('is_required', { mode: 'boolean' }).notNull(),
     isActive: integer('is_active', { mode: 'boolean' }).notNull(),
     order: integer('order').notNull(),
-    scope: text('scope', { enum: ['purchaser', 'participant'] }).notNull(),
+    scope: text('scope', { enum: questionScopes }).notNull(),
     conditions: text('conditions', { mode: 'json' }).$type<QuestionCondition[]>(),
-    conditionsMatchType: text('conditions_match_type', { enum: ['any', 'all'] }),
+    conditionsMatchType: text('conditions_match_type', { enum: conditionsMatchTypes }),
   },
   (t) => [index('experience_questions_experience_idx').on(t.experienceId, t.order)],
 );
@@ -306,8 +327,8 @@ export const listings = sqliteTable(
     brandId: text('brand_id')
       .notNull()
       .references(() => brands.id),
-    kind: text('kind', { enum: ['experience', 'resource', 'event', 'auction'] }).notNull(),
-    productLine: text('product_line', { enum: ['activate', 'host', 'reserve'] }).notNull(),
+    kind: text('kind', { enum: listingKinds }).notNull(),
+    productLine: text('product_line', { enum: productLines }).notNull(),
     experienceId: text('experience_id').references(() => experiences.id),
     resourceGroupCollectionId: text('resource_group_collection_id').notNull(),
     isFeatured: integer('is_featured', { mode: 'boolean' }).notNull().default(true),
@@ -315,7 +336,7 @@ export const listings = sqliteTable(
     isExclusive: integer('is_exclusive', { mode: 'boolean' }).notNull().default(false),
     /** Position in the dashboard order (ascending). */
     displayOrder: integer('display_order').notNull(),
-    bookingAvailabilityMode: text('booking_availability_mode', { enum: ['private', 'group', 'non-restricted'] }),
+    bookingAvailabilityMode: text('booking_availability_mode', { enum: bookingAvailabilityModes }),
     categoryId: text('category_id').references(() => categories.id),
     hostId: text('host_id').references(() => hosts.id),
     pointsEligible: integer('points_eligible', { mode: 'boolean' }),
@@ -337,7 +358,7 @@ export const listingContents = sqliteTable(
     listingId: text('listing_id')
       .notNull()
       .references(() => listings.id),
-    version: text('version', { enum: ['published', 'draft'] }).notNull(),
+    version: text('version', { enum: contentVersions }).notNull(),
     title: text('title').notNull(),
     summary: text('summary').notNull(),
     slug: text('slug'),
@@ -535,7 +556,7 @@ export const carts = sqliteTable(
       .references(() => brands.id),
     /** Shared by every booking of the cart (`cartConfirmationCode`). */
     confirmationCode: text('confirmation_code').notNull(),
-    status: text('status', { enum: ['open', 'paid'] }).notNull(),
+    status: text('status', { enum: cartStatuses }).notNull(),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },
@@ -561,7 +582,7 @@ export const paymentIntents = sqliteTable(
     secretHash: text('secret_hash').notNull(),
     amountMinor: integer('amount_minor').notNull(),
     currency: text('currency').notNull(),
-    status: text('status', { enum: ['requires_payment', 'succeeded', 'failed', 'canceled'] }).notNull(),
+    status: text('status', { enum: paymentIntentStatuses }).notNull(),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },
@@ -571,18 +592,6 @@ export const paymentIntents = sqliteTable(
     uniqueIndex('payment_intents_cart_attempt_idx').on(t.cartId, t.attempt),
   ],
 );
-
-export const bookingStatuses = ['processing', 'confirmed', 'failed', 'cancelled', 'refunded'] as const;
-export const paymentMethods = [
-  'credit-card',
-  'room-charge',
-  'member-number',
-  'loyalty',
-  'regional-processor',
-  'cash',
-  'pay-later',
-  'pay-upon-arrival',
-] as const;
 
 /** One booking per cart item. `amountRefundedMinor` always equals the sum of its live refund ledger rows. */
 export const bookings = sqliteTable(
@@ -698,7 +707,7 @@ export const refunds = sqliteTable(
       .notNull()
       .references(() => bookings.id),
     amountMinor: integer('amount_minor').notNull(),
-    status: text('status', { enum: ['pending', 'succeeded', 'failed'] }).notNull(),
+    status: text('status', { enum: refundStatuses }).notNull(),
     processorReference: text('processor_reference'),
     /** What settling the refund does besides the ledger (cancellations, the asker's bookkeeping). */
     effect: text('effect', { mode: 'json' })
@@ -732,7 +741,7 @@ export const idempotencyKeys = sqliteTable(
     key: text('key').notNull(),
     /** SHA-256 of method, path and body: the same key with another request is refused. */
     requestHash: text('request_hash').notNull(),
-    state: text('state', { enum: ['running', 'completed'] }).notNull(),
+    state: text('state', { enum: idempotencyStates }).notNull(),
     responseStatus: integer('response_status'),
     responseBody: text('response_body'),
     /**
@@ -746,8 +755,6 @@ export const idempotencyKeys = sqliteTable(
 );
 
 /* ---------------------------------------------------------------- waitlists and events */
-
-export const waitlistEntryStatuses = ['waiting', 'offered', 'converted', 'expired', 'cancelled'] as const;
 
 /** A party waiting for places on one sold-out session. Live entries are `waiting` and `offered`. */
 export const waitlistEntries = sqliteTable(
@@ -841,7 +848,7 @@ export const webhookDeliveries = sqliteTable(
       .references(() => events.sequence),
     /** Copied from the event: an endpoint gets one resource's events strictly in order. */
     resourceId: text('resource_id').notNull(),
-    status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull(),
+    status: text('status', { enum: webhookDeliveryStatuses }).notNull(),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: text('next_attempt_at').notNull(),
     lastAttemptAt: text('last_attempt_at'),

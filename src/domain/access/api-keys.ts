@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { hashSecret } from '../../auth/authenticate.ts';
+import { hashSecret } from './secrets.ts';
 import type { Deps } from '../shared/deps.ts';
 import { DomainError, notFound } from '../shared/errors.ts';
 

@@ -14,8 +14,9 @@ import type { Deps } from '../shared/deps.ts';
 import { groupBy } from '../shared/group-by.ts';
 import { toDecimal } from '../shared/money.ts';
 
-export type BookingStatus = BookingRow['status'];
-export type PaymentMethod = BookingRow['paymentMethod'];
+import type { BookingStatus, PaymentMethod } from '../shared/values.ts';
+
+export type { BookingStatus, PaymentMethod };
 
 export interface CustomQuestionAnswer {
   id: string;

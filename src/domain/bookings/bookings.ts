@@ -2,7 +2,7 @@
  * Reading bookings: one by id (REST and GraphQL) and the back office's paginated list (GraphQL).
  */
 import { DateTime } from 'luxon';
-import { canSee } from '../../auth/principal.ts';
+import { canSee } from '../access/principal.ts';
 import { type BookingFilter, type BookingKey } from '../../db/port/bookings.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import { bookingViews, type Booking, type BookingStatus } from './booking-view.ts';

@@ -4,7 +4,7 @@
  * ledger (refunds.ts): its cancellation is stored with the pending refund and applied when the refund
  * succeeds, by this request or, after a crash or an unanswered processor call, by the reconciler.
  */
-import { canSee } from '../../auth/principal.ts';
+import { canSee } from '../access/principal.ts';
 import { type CancellableBooking } from '../../db/port/cancellation.ts';
 import { bookingViews, type Booking } from '../bookings/booking-view.ts';
 import { applyEffect, readState } from './effects.ts';

@@ -3,8 +3,9 @@
  * cancel item. The transactions in cancellation.ts read the state, ask these rules, and write the answer.
  */
 import type { ErrorCode } from '../shared/errors.ts';
+import type { BookingStatus } from '../shared/values.ts';
 
-export type BookingStatus = 'processing' | 'confirmed' | 'failed' | 'cancelled' | 'refunded';
+export type { BookingStatus };
 
 export interface BookingState {
   status: BookingStatus;

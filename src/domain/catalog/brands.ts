@@ -1,4 +1,4 @@
-import { actingBrand } from '../../auth/principal.ts';
+import { actingBrand } from '../access/principal.ts';
 import {
   type BrandRow,
   type CancellationPolicyRow,

@@ -1,4 +1,4 @@
-import { actingBrand } from '../../auth/principal.ts';
+import { actingBrand } from '../access/principal.ts';
 import { loadBrand } from './brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { groupBy } from '../shared/group-by.ts';

@@ -1,4 +1,4 @@
-import { canSee } from '../../auth/principal.ts';
+import { canSee } from '../access/principal.ts';
 import type { ImageRef } from '../shared/json-types.ts';
 import {
   type PersonRow,

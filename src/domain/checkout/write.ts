@@ -6,7 +6,7 @@
  * back are offered to the sessions' waitlists before it commits.
  */
 import { randomUUID } from 'node:crypto';
-import { hashSecret } from '../../auth/authenticate.ts';
+import { hashSecret } from '../access/secrets.ts';
 import type { Database, Stores } from '../../db/port/index.ts';
 import type { BrandRow } from '../../db/port/catalog.ts';
 import {

@@ -2,7 +2,7 @@
  * The one way in for payment outcomes: a raw webhook, verified by the processor adapter, then handled.
  * The sandbox's confirm operation signs an event and sends it down this same path.
  */
-import { hashSecret } from '../../auth/authenticate.ts';
+import { hashSecret } from '../access/secrets.ts';
 import type { Deps } from '../shared/deps.ts';
 import { DomainError } from '../shared/errors.ts';
 import { InvalidWebhookError, type PaymentEvent } from './processor.ts';

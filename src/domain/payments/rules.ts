@@ -4,7 +4,9 @@
  */
 import type { BookingStatus } from '../cancellation/rules.ts';
 
-export type IntentStatus = 'requires_payment' | 'succeeded' | 'failed' | 'canceled';
+import type { PaymentIntentStatus } from '../shared/values.ts';
+
+export type IntentStatus = PaymentIntentStatus;
 
 /** A succeeded payment is recorded once; a repeat (or a second processor notice) changes nothing. */
 export const recordsSuccess = (intent: IntentStatus) => intent !== 'succeeded';

@@ -1,4 +1,4 @@
-import type { Principal } from '../../auth/principal.ts';
+import type { Principal } from '../access/principal.ts';
 import type { Database } from '../../db/port/index.ts';
 import type { DomainObserver } from './observer.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';

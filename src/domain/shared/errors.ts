@@ -1,59 +1,59 @@
 /**
  * Every expected failure of the domain is a DomainError with a stable code. Transports map the code
- * to an HTTP status (REST) or `extensions.code` (GraphQL) in one place each.
+ * to an HTTP status (src/rest/error-status.ts) or `extensions.code` (GraphQL) in one place each.
  */
-export const errorStatus = {
-  VALIDATION_FAILED: 400,
-  UNAUTHENTICATED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
+export const errorCodes = [
+  'VALIDATION_FAILED',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
   /** The whole request did not arrive within REQUEST_TIMEOUT_MS (answered by the HTTP server itself). */
-  REQUEST_TIMEOUT: 408,
+  'REQUEST_TIMEOUT',
   /** State conflicts: the request is well formed but the current state does not allow it. */
-  CAPACITY_EXCEEDED: 409,
-  CART_ALREADY_PAID: 409,
-  CONFIRMATION_CODE_TAKEN: 409,
-  BOOKING_NOT_CANCELLABLE: 409,
-  BOOKING_NOT_PAID: 409,
-  IDEMPOTENCY_KEY_IN_USE: 409,
+  'CAPACITY_EXCEEDED',
+  'CART_ALREADY_PAID',
+  'CONFIRMATION_CODE_TAKEN',
+  'BOOKING_NOT_CANCELLABLE',
+  'BOOKING_NOT_PAID',
+  'IDEMPOTENCY_KEY_IN_USE',
   /** Waitlists: the session has places for this party (book it instead). */
-  SESSION_AVAILABLE: 409,
-  ALREADY_ON_WAITLIST: 409,
-  WAITLIST_ENTRY_CLOSED: 409,
-  WAITLIST_OFFER_NOT_AVAILABLE: 409,
-  PAYLOAD_TOO_LARGE: 413,
+  'SESSION_AVAILABLE',
+  'ALREADY_ON_WAITLIST',
+  'WAITLIST_ENTRY_CLOSED',
+  'WAITLIST_OFFER_NOT_AVAILABLE',
+  'PAYLOAD_TOO_LARGE',
   /** A path segment longer than any id (100 characters). */
-  URI_TOO_LONG: 414,
-  UNSUPPORTED_MEDIA_TYPE: 415,
+  'URI_TOO_LONG',
+  'UNSUPPORTED_MEDIA_TYPE',
   /** Business-rule violations of otherwise well-formed input. */
-  IDEMPOTENCY_KEY_REUSED: 422,
-  EXPERIENCE_NOT_BOOKABLE: 422,
-  SESSION_NOT_FOUND: 422,
-  SESSION_STARTED: 422,
-  UNKNOWN_PRICE_TIER: 422,
-  PARTICIPANT_COUNT_OUT_OF_RANGE: 422,
-  UNKNOWN_ADD_ON: 422,
-  INVALID_COUPON: 422,
-  INVALID_CREDIT_CODE: 422,
-  INVALID_DISCOUNT: 422,
-  ANSWER_REQUIRED: 422,
-  INVALID_ANSWER: 422,
-  UNKNOWN_QUESTION: 422,
-  PARTICIPANT_NOT_IN_BOOKING: 422,
-  REFUND_EXCEEDS_BALANCE: 422,
+  'IDEMPOTENCY_KEY_REUSED',
+  'EXPERIENCE_NOT_BOOKABLE',
+  'SESSION_NOT_FOUND',
+  'SESSION_STARTED',
+  'UNKNOWN_PRICE_TIER',
+  'PARTICIPANT_COUNT_OUT_OF_RANGE',
+  'UNKNOWN_ADD_ON',
+  'INVALID_COUPON',
+  'INVALID_CREDIT_CODE',
+  'INVALID_DISCOUNT',
+  'ANSWER_REQUIRED',
+  'INVALID_ANSWER',
+  'UNKNOWN_QUESTION',
+  'PARTICIPANT_NOT_IN_BOOKING',
+  'REFUND_EXCEEDS_BALANCE',
   /** Too many requests for the API key (or, without one, the client address) this minute: see Retry-After. */
-  RATE_LIMITED: 429,
+  'RATE_LIMITED',
   /** Request line and headers above MAX_HEADER_BYTES. */
-  HEADERS_TOO_LARGE: 431,
-  INTERNAL_SERVER_ERROR: 500,
+  'HEADERS_TOO_LARGE',
+  'INTERNAL_SERVER_ERROR',
   /** The payment processor refused or failed; nothing was changed. */
-  PAYMENT_PROCESSOR_ERROR: 502,
+  'PAYMENT_PROCESSOR_ERROR',
   /** The server is shutting down: retry (on another instance). */
-  SERVICE_UNAVAILABLE: 503,
-} as const;
+  'SERVICE_UNAVAILABLE',
+] as const;
 
-export type ErrorCode = keyof typeof errorStatus;
+export type ErrorCode = (typeof errorCodes)[number];
 
 export interface ErrorDetails {
   /** The input field the error concerns, as a dotted path (`bookings.0.bookingId`) or parameter name. */

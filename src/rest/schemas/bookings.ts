@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { bookingStatuses, paymentMethods } from '../../db/sqlite/schema.ts';
+import { bookingStatuses, paymentMethods } from '../../domain/shared/values.ts';
 import { DateTime, Nullable, Uuid, errorResponses } from './common.ts';
 import { QuestionSnapshot } from './questions.ts';
 

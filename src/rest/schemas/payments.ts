@@ -1,8 +1,9 @@
+import { paymentIntentStatuses } from '../../domain/shared/values.ts';
 import { Type } from 'typebox';
 
 const errorRef = Type.Unsafe<unknown>({ $ref: 'ErrorResponse#' });
 
-const IntentStatus = Type.Enum(['requires_payment', 'succeeded', 'failed', 'canceled'], {
+const IntentStatus = Type.Enum(paymentIntentStatuses, {
   description: "The payment intent's status after the outcome was handled",
 });
 

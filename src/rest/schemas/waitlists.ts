@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { waitlistEntryStatuses } from '../../db/sqlite/schema.ts';
+import { waitlistEntryStatuses } from '../../domain/shared/values.ts';
 import { EMAIL_PATTERN, MAX_PARTICIPANTS, maxLength } from '../../domain/checkout/input.ts';
 import { MAX_DURATION_MINUTES, SESSION_DATE_PATTERN, SESSION_TIME_PATTERN } from '../../domain/waitlists/input.ts';
 import { MAX_STATUS_FILTERS } from '../../domain/waitlists/waitlists.ts';

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hashSecret } from '../../../src/auth/authenticate.ts';
+import { hashSecret } from '../../../src/domain/access/secrets.ts';
 import { startApp, type TestApp } from '../../support/app.ts';
 import { guest } from '../../support/checkout.ts';
 import { freshDb } from '../../support/db.ts';
@@ -68,7 +68,7 @@ describe('secret comparison', () => {
     const legacy = { 'tessera-brand-id': brand.id, 'tessera-secret-key': key };
     expect((await t.rest('GET', `/v1/brands/${brand.id}/settings`, { headers: legacy })).status).toBe(200);
 
-    // The right key's third request is answered from the key cache (src/auth/key-lookup.ts), keyed by the hash too.
+    // The right key's third request is answered from the key cache (src/domain/access/key-lookup.ts), keyed by the hash too.
     const lookups = executed.filter((e) => /from "api_keys"/i.test(e.sql));
     expect(lookups.map((e) => e.params.find((p) => typeof p === 'string'))).toEqual([hashSecret(key), hashSecret(nearMiss)]);
     for (const value of bound()) {
@@ -107,7 +107,6 @@ describe('secret comparison', () => {
       .map((file) => relative(root, file))
       .sort();
     expect(readers).toEqual([
-      'auth/key-lookup.ts',
       'db/demo/brands.ts',
       'db/demo/demo-bookings.ts',
       'db/port/access.ts',
@@ -118,6 +117,7 @@ describe('secret comparison', () => {
       'db/sqlite/stores/checkout/checkout.ts',
       'db/sqlite/stores/payments/payments.ts',
       'domain/access/api-keys.ts',
+      'domain/access/key-lookup.ts',
       'domain/checkout/write.ts',
     ]);
     for (const file of readers) {

@@ -1,7 +1,7 @@
 /** Checkout (spec operation 4): quotes, what a checkout creates, auth and processor failures. */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hashSecret } from '../../../src/auth/authenticate.ts';
+import { hashSecret } from '../../../src/domain/access/secrets.ts';
 import { guest } from '../../support/checkout.ts';
 import { CHECKOUT_NOW, checkoutWorld } from '../../support/checkout-world.ts';
 

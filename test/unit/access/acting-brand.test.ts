@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actingBrand, canSee, type Principal } from '../../../src/auth/principal.ts';
+import { actingBrand, canSee, type Principal } from '../../../src/domain/access/principal.ts';
 import { DomainError } from '../../../src/domain/shared/errors.ts';
 
 const brandKey: Principal = { kind: 'brand', keyId: 'k1', organizationId: null, brandIds: ['A'], headerBrandId: null };

@@ -1,6 +1,7 @@
 import { portOf } from '../../support/db.ts';
 import { describe, expect, it } from 'vitest';
-import { authenticate, hashSecret } from '../../../src/auth/authenticate.ts';
+import { authenticate } from '../../../src/auth/authenticate.ts';
+import { hashSecret } from '../../../src/domain/access/secrets.ts';
 import type { Db } from '../../../src/db/sqlite/client.ts';
 import { demoIds } from '../../../src/db/demo/ids.ts';
 import { demoKeys, seedDemoDataIfEmpty } from '../../../src/db/demo/index.ts';

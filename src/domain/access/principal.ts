@@ -1,4 +1,4 @@
-import { DomainError } from '../domain/shared/errors.ts';
+import { DomainError } from '../shared/errors.ts';
 
 /** Who is calling: the API key's identity and the brands it may act for. */
 export interface Principal {

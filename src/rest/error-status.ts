@@ -1,0 +1,56 @@
+/**
+ * The HTTP status of every error code, for REST answers and for the HTTP server's own refusals (the
+ * GraphQL face carries the code in `extensions.code`). Every code has one: the type says so.
+ */
+import type { ErrorCode } from '../domain/shared/errors.ts';
+
+export const errorStatus: Record<ErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  /** The whole request did not arrive within REQUEST_TIMEOUT_MS (answered by the HTTP server itself). */
+  REQUEST_TIMEOUT: 408,
+  /** State conflicts: the request is well formed but the current state does not allow it. */
+  CAPACITY_EXCEEDED: 409,
+  CART_ALREADY_PAID: 409,
+  CONFIRMATION_CODE_TAKEN: 409,
+  BOOKING_NOT_CANCELLABLE: 409,
+  BOOKING_NOT_PAID: 409,
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  /** Waitlists: the session has places for this party (book it instead). */
+  SESSION_AVAILABLE: 409,
+  ALREADY_ON_WAITLIST: 409,
+  WAITLIST_ENTRY_CLOSED: 409,
+  WAITLIST_OFFER_NOT_AVAILABLE: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  /** A path segment longer than any id (100 characters). */
+  URI_TOO_LONG: 414,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  /** Business-rule violations of otherwise well-formed input. */
+  IDEMPOTENCY_KEY_REUSED: 422,
+  EXPERIENCE_NOT_BOOKABLE: 422,
+  SESSION_NOT_FOUND: 422,
+  SESSION_STARTED: 422,
+  UNKNOWN_PRICE_TIER: 422,
+  PARTICIPANT_COUNT_OUT_OF_RANGE: 422,
+  UNKNOWN_ADD_ON: 422,
+  INVALID_COUPON: 422,
+  INVALID_CREDIT_CODE: 422,
+  INVALID_DISCOUNT: 422,
+  ANSWER_REQUIRED: 422,
+  INVALID_ANSWER: 422,
+  UNKNOWN_QUESTION: 422,
+  PARTICIPANT_NOT_IN_BOOKING: 422,
+  REFUND_EXCEEDS_BALANCE: 422,
+  /** Too many requests for the API key (or, without one, the client address) this minute: see Retry-After. */
+  RATE_LIMITED: 429,
+  /** Request line and headers above MAX_HEADER_BYTES. */
+  HEADERS_TOO_LARGE: 431,
+  INTERNAL_SERVER_ERROR: 500,
+  /** The payment processor refused or failed; nothing was changed. */
+  PAYMENT_PROCESSOR_ERROR: 502,
+  /** The server is shutting down: retry (on another instance). */
+  SERVICE_UNAVAILABLE: 503,
+};
