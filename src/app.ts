@@ -7,9 +7,6 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/port/index.ts';
 import type { Deps } from './domain/shared/deps.ts';
-import { startHoldSweeper } from './domain/checkout/holds.ts';
-import { startWebhookDispatcher } from './domain/webhooks/dispatcher.ts';
-import { startRefundReconciler } from './domain/cancellation/refund-reconciler.ts';
 import type { PaymentProcessor } from './domain/payments/processor.ts';
 import { graphqlContextFactory, type GraphQLContext } from './graphql/context.ts';
 import { installDocumentGate } from './graphql/protections/document-gate.ts';
@@ -31,6 +28,7 @@ import { createObservability, type ObservabilityConfig } from './observability/i
 import { SandboxProcessor } from './adapters/sandbox-processor.ts';
 import { refundReconcilerSettings, type RefundReconcileAppOptions, type RefundReconcileConfig } from './jobs/refund-reconciler-settings.ts';
 import { webhookRuntime, type WebhookAppOptions, type WebhookConfig } from './jobs/webhook-settings.ts';
+import { backgroundJobs } from './jobs/index.ts';
 import { publicRoutes, restRoutes } from './rest/plugin.ts';
 import { ErrorResponse } from './rest/schemas/common.ts';
 
@@ -85,36 +83,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await installRateLimit(app, deps.db, http);
   trackAnswersBeforeBody(app);
   observability.install(app);
-  // Lapsed checkout holds and waitlist offers return their places even when no checkout comes along to sweep them.
-  let stopHoldSweeper: (() => void) | null = null;
-  app.addHook('onReady', async () => {
-    stopHoldSweeper = await startHoldSweeper({ db: deps.db, now, waitlistOfferTtlSeconds: deps.waitlistOfferTtlSeconds, log: app.log.child({ job: 'hold-sweeper' }) });
-  });
-  app.addHook('onClose', async () => stopHoldSweeper?.());
-  // Pending webhook deliveries live in the database: a restarted server carries on where this one stopped.
+  // Holds, offers, webhook deliveries and pending refunds are worked on in the background from the database.
   const webhooks = webhookRuntime(options.config, options.webhooks);
-  let stopWebhookDispatcher: (() => Promise<void>) | null = null;
-  app.addHook('onReady', async () => {
-    if (!webhooks.dispatcher) return;
-    stopWebhookDispatcher = startWebhookDispatcher({ db: deps.db, now, sender: webhooks.sender, log: app.log.child({ job: 'webhook-dispatcher' }) }, webhooks.dispatcher);
-  });
-  // A drain starts no new delivery (preClose); the ones in flight are awaited once the requests are answered.
-  let dispatcherStopping: Promise<void> | undefined;
-  app.addHook('preClose', async () => {
-    dispatcherStopping = stopWebhookDispatcher?.();
-  });
-  app.addHook('onClose', async () => dispatcherStopping ?? stopWebhookDispatcher?.());
-  // Refunds a crash or an unanswered processor call left pending are finished from the database, here or by any other process.
-  const reconciler = refundReconcilerSettings(options.config, options.refunds);
-  let stopRefundReconciler: (() => Promise<void>) | null = null;
-  app.addHook('onReady', async () => {
-    if (reconciler) stopRefundReconciler = startRefundReconciler({ ...deps, log: app.log.child({ job: 'refund-reconciler' }) }, reconciler);
-  });
-  let reconcilerStopping: Promise<void> | undefined;
-  app.addHook('preClose', async () => {
-    reconcilerStopping = stopRefundReconciler?.();
-  });
-  app.addHook('onClose', async () => reconcilerStopping ?? stopRefundReconciler?.());
+  const jobs = backgroundJobs(deps, { webhooks, refundReconciler: refundReconcilerSettings(options.config, options.refunds) }, app.log);
+  app.addHook('onReady', async () => jobs.start());
+  // A drain starts no new work (preClose); what is in flight is awaited once the requests are answered.
+  app.addHook('preClose', async () => jobs.beginStop());
+  app.addHook('onClose', async () => jobs.stopped());
   // Before any route is registered: its hooks and JSON parser must cover every POST, /graphql included.
   installIdempotency(app, deps, webhooks.settings.encryptionKey, idempotencyLeaseMs(http));
   const cachePlugins = http.responseCacheMaxBytes > 0 ? [cacheableAnswers(markCacheable)] : [];

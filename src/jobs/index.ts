@@ -1,0 +1,50 @@
+/**
+ * The background work a gateway runs beside its requests, started and stopped in one place. Each job's
+ * state lives in the database, so a restarted gateway (or another one on the same database) carries on:
+ * - the hold sweeper fails lapsed checkout holds and expires lapsed waitlist offers, so places come back
+ *   even when no checkout comes along;
+ * - the webhook dispatcher sends pending deliveries;
+ * - the refund reconciler finishes refunds a crash or an unanswered processor call left pending.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { startRefundReconciler, type RefundReconcilerOptions } from '../domain/cancellation/refund-reconciler.ts';
+import { startHoldSweeper } from '../domain/checkout/holds.ts';
+import type { Deps } from '../domain/shared/deps.ts';
+import { startWebhookDispatcher } from '../domain/webhooks/dispatcher.ts';
+import type { WebhookRuntime } from './webhook-settings.ts';
+
+export interface JobSettings {
+  webhooks: WebhookRuntime;
+  /** Null: this gateway reconciles no refunds. */
+  refundReconciler: RefundReconcilerOptions | null;
+}
+
+export interface BackgroundJobs {
+  start(): Promise<void>;
+  /** Starts no new work (a drain begins); what runs goes on. */
+  beginStop(): void;
+  /** Resolves once the work in flight is done. */
+  stopped(): Promise<void>;
+}
+
+export function backgroundJobs(deps: Deps, settings: JobSettings, log: FastifyBaseLogger): BackgroundJobs {
+  const stops: Array<() => void | Promise<void>> = [];
+  let stopping: Promise<unknown> | null = null;
+  const beginStop = () => {
+    stopping ??= Promise.all(stops.map((stop) => stop()));
+  };
+  return {
+    async start() {
+      const { db, now, waitlistOfferTtlSeconds } = deps;
+      stops.push(await startHoldSweeper({ db, now, waitlistOfferTtlSeconds, log: log.child({ job: 'hold-sweeper' }) }));
+      const { dispatcher, sender } = settings.webhooks;
+      if (dispatcher) stops.push(startWebhookDispatcher({ db, now, sender, log: log.child({ job: 'webhook-dispatcher' }) }, dispatcher));
+      if (settings.refundReconciler) stops.push(startRefundReconciler({ ...deps, log: log.child({ job: 'refund-reconciler' }) }, settings.refundReconciler));
+    },
+    beginStop,
+    async stopped() {
+      beginStop();
+      await stopping;
+    },
+  };
+}
