@@ -1,5 +1,5 @@
 /** Settings of the three demo brands: names, currencies, looks, feature flags, policies and API keys. */
-import type { brands, cancellationPolicies, reschedulePolicies } from '../sqlite/schema.ts';
+import type { brands, cancellationPolicies, reschedulePolicies } from '../sqlite/schema/index.ts';
 import { demoIds, type DemoBrandKey } from './ids.ts';
 
 type BrandColumns = Pick<

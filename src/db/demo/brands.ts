@@ -2,7 +2,7 @@
 import { hashSecret } from '../../domain/access/secrets.ts';
 import type { Db } from '../sqlite/client.ts';
 import type { DesignElement, TemplateElement } from '../../domain/shared/json-types.ts';
-import { apiKeys, brands, cancellationPolicies, media, organizations, reschedulePolicies } from '../sqlite/schema.ts';
+import { apiKeys, brands, cancellationPolicies, media, organizations, reschedulePolicies } from '../sqlite/schema/index.ts';
 import { brandSpecs, organizationSpec, type BrandSpec } from './brand-specs.ts';
 import { demoId, stableId, type DemoBrandKey } from './ids.ts';
 import { brandImage, MP4, mediaObject, mediaRow, PNG } from './media.ts';

@@ -3,7 +3,7 @@
  * describe it; catalog.ts and reviews.ts turn it into rows with derived, stable ids.
  */
 import type { IntegrationMeta } from '../../domain/shared/json-types.ts';
-import type { experienceQuestions, listings, questions } from '../sqlite/schema.ts';
+import type { experienceQuestions, listings, questions } from '../sqlite/schema/index.ts';
 import type { DemoBrandKey } from './ids.ts';
 
 export interface HostSpec {

@@ -16,7 +16,7 @@ import {
   priceTiers,
   taxes,
   vibes,
-} from '../sqlite/schema.ts';
+} from '../sqlite/schema/index.ts';
 import { cancellationPolicyId } from './brands.ts';
 import type { BrandCatalog, ContentSpec, ExperienceSpec, ListingSpec } from './catalog-types.ts';
 import { demoId, type DemoBrandKey } from './ids.ts';

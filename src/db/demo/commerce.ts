@@ -3,7 +3,7 @@
  * depends on the seeder's clock, so it is identical on every run.
  */
 import type { Db } from '../sqlite/client.ts';
-import { addOns, coupons, creditCodes, waitlists } from '../sqlite/schema.ts';
+import { addOns, coupons, creditCodes, waitlists } from '../sqlite/schema/index.ts';
 import type { BrandCatalog } from './catalog-types.ts';
 import { catalogIds } from './catalog.ts';
 import { demoId, type DemoBrandKey } from './ids.ts';

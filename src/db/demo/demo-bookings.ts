@@ -11,7 +11,7 @@ import { confirmationCodeFromBytes } from '../../domain/checkout/confirmation-co
 import type { Stores } from '../port/index.ts';
 import type { Db } from '../sqlite/client.ts';
 import type { PricingBreakdown } from '../../domain/shared/json-types.ts';
-import { bookings, carts, participants, paymentIntents, sessions } from '../sqlite/schema.ts';
+import { bookings, carts, participants, paymentIntents, sessions } from '../sqlite/schema/index.ts';
 import type { BrandCatalog, ExperienceSpec } from './catalog-types.ts';
 import { demoEventIds, demoId, demoIds, type DemoBrandKey } from './ids.ts';
 import { lisbonCatalog } from './lisbon.ts';

@@ -9,7 +9,7 @@ import { recordEntryEvent } from '../../domain/waitlists/offers.ts';
 import type { Stores } from '../port/index.ts';
 import type { Db } from '../sqlite/client.ts';
 import { activeQuestionsOfExperiences } from '../sqlite/stores/questions/questions.ts';
-import { waitlistEntries } from '../sqlite/schema.ts';
+import { waitlistEntries } from '../sqlite/schema/index.ts';
 import { waitlistId } from './commerce.ts';
 import { demoSoldOutSession } from './demo-bookings.ts';
 import { demoEventIds, demoId } from './ids.ts';

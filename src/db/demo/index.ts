@@ -6,7 +6,7 @@
 import { count } from 'drizzle-orm';
 import type { Database } from '../port/index.ts';
 import type { Db } from '../sqlite/client.ts';
-import { brands } from '../sqlite/schema.ts';
+import { brands } from '../sqlite/schema/index.ts';
 import { seedBrands } from './brands.ts';
 import type { BrandCatalog } from './catalog-types.ts';
 import { seedCatalog } from './catalog.ts';

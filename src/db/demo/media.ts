@@ -1,6 +1,6 @@
 /** Demo media: every picture is a `media` row with an `original` and a `480w` rendition on a CDN-like host. */
 import type { BrandImage, ImageRef, MediaObject, MediaRendition } from '../../domain/shared/json-types.ts';
-import type { media } from '../sqlite/schema.ts';
+import type { media } from '../sqlite/schema/index.ts';
 import { demoId, type DemoBrandKey } from './ids.ts';
 
 export type MediaInsert = typeof media.$inferInsert;

@@ -1,6 +1,6 @@
 /** Writes a catalog's custom question definitions and their assignments to experiences. */
 import type { Db } from '../sqlite/client.ts';
-import { experienceQuestions, media, questions } from '../sqlite/schema.ts';
+import { experienceQuestions, media, questions } from '../sqlite/schema/index.ts';
 import type { BrandCatalog, QuestionSpec } from './catalog-types.ts';
 import { catalogIds } from './catalog.ts';
 import { demoId, type DemoBrandKey } from './ids.ts';

@@ -4,7 +4,7 @@
  */
 import type { Db } from '../sqlite/client.ts';
 import { insertReviews, type ReviewInsert } from '../sqlite/stores/catalog/reviews-write.ts';
-import { reviewers } from '../sqlite/schema.ts';
+import { reviewers } from '../sqlite/schema/index.ts';
 import type { BrandCatalog, HostSpec } from './catalog-types.ts';
 import { catalogIds } from './catalog.ts';
 import { demoId } from './ids.ts';

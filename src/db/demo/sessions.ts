@@ -5,7 +5,7 @@
 import { DateTime } from 'luxon';
 import { localToUtc } from '../../domain/shared/local-time.ts';
 import type { Db } from '../sqlite/client.ts';
-import { sessions } from '../sqlite/schema.ts';
+import { sessions } from '../sqlite/schema/index.ts';
 import type { BrandCatalog, ExperienceSpec } from './catalog-types.ts';
 import { catalogIds } from './catalog.ts';
 import { demoId, type DemoBrandKey } from './ids.ts';

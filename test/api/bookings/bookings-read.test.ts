@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { QuestionSnapshotJson } from '../../../src/domain/shared/json-types.ts';
-import { answers } from '../../../src/db/sqlite/schema.ts';
+import { answers } from '../../../src/db/sqlite/schema/index.ts';
 import { startApp, type TestApp } from '../../support/app.ts';
 import { freshDb } from '../../support/db.ts';
 import { createApiKey, createBrand, createOrganization } from '../../../fixtures/factories/brands.ts';

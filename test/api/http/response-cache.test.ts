@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDatabase, openDatabase } from '../../../src/db/sqlite/client.ts';
-import { listingContents } from '../../../src/db/sqlite/schema.ts';
+import { listingContents } from '../../../src/db/sqlite/schema/index.ts';
 import { ResponseCache } from '../../../src/http/response-cache.ts';
 import { startApp, type TestApp } from '../../support/app.ts';
 import { createApiKey, createBrand, createOrganization } from '../../../fixtures/factories/brands.ts';

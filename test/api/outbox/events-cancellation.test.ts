@@ -1,7 +1,7 @@
 /** Booking events of cancellation and refunds, and the webhook deliveries a change queues. */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { webhookEndpoints } from '../../../src/db/sqlite/schema.ts';
+import { webhookEndpoints } from '../../../src/db/sqlite/schema/index.ts';
 import { EVENTS_NOW, eventsWorld } from '../../support/events-world.ts';
 import { createBrand } from '../../../fixtures/factories/brands.ts';
 

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
 import { closeDatabase, openDatabase, type Db } from '../../../src/db/sqlite/client.ts';
-import { webhookDeliveries } from '../../../src/db/sqlite/schema.ts';
+import { webhookDeliveries } from '../../../src/db/sqlite/schema/index.ts';
 import { recordEvent } from '../../../src/domain/outbox/outbox.ts';
 import { verifyTesseraSignature } from '../../../examples/webhook-receiver/verify-signature.ts';
 import { createBrand } from '../../../fixtures/factories/brands.ts';

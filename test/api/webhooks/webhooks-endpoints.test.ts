@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { webhookEndpoints } from '../../../src/db/sqlite/schema.ts';
+import { webhookEndpoints } from '../../../src/db/sqlite/schema/index.ts';
 import { eventTypes } from '../../../src/domain/outbox/outbox.ts';
 import { decryptSecret } from '../../../src/domain/webhooks/secrets.ts';
 import { startApp, type TestApp } from '../../support/app.ts';

@@ -2,7 +2,7 @@ import { portOf } from '../../support/db.ts';
 /** The outbox: an event and its pending deliveries are written with the change, or not at all. */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { webhookEndpoints } from '../../../src/db/sqlite/schema.ts';
+import { webhookEndpoints } from '../../../src/db/sqlite/schema/index.ts';
 import { recordBookingEvent } from '../../../src/domain/bookings/booking-events.ts';
 import { bookingViewsIn } from '../../../src/domain/bookings/booking-view.ts';
 import { eventEnvelope, recordEvent } from '../../../src/domain/outbox/outbox.ts';

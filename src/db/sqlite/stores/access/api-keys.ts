@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
-import { apiKeys, brands } from '../../schema.ts';
+import { apiKeys, brands } from '../../schema/index.ts';
 import type { ApiKeysStore } from '../../../port/access.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 

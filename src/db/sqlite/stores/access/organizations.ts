@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
-import { organizations } from '../../schema.ts';
+import { organizations } from '../../schema/index.ts';
 import type { OrganizationsStore } from '../../../port/access.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
-import { sessions } from '../../schema.ts';
+import { sessions } from '../../schema/index.ts';
 import type { CapacityStore } from '../../../port/availability.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 

@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
-import { sessions, waitlists } from '../../schema.ts';
+import { sessions, waitlists } from '../../schema/index.ts';
 import type { SessionsStore } from '../../../port/availability.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 

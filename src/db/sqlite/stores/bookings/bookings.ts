@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
-import { answers, bookings, experiences, participants, sessions } from '../../schema.ts';
+import { answers, bookings, experiences, participants, sessions } from '../../schema/index.ts';
 import type { BookingsStore } from '../../../port/bookings.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 

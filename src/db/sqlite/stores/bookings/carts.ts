@@ -1,7 +1,7 @@
 import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
-import { bookings, carts, paymentIntents } from '../../schema.ts';
+import { bookings, carts, paymentIntents } from '../../schema/index.ts';
 import type { CartsStore } from '../../../port/bookings.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 

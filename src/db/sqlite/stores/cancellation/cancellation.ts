@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb, setTo } from '../../prepared.ts';
-import { bookings, participants, paymentIntents, refunds } from '../../schema.ts';
+import { bookings, participants, paymentIntents, refunds } from '../../schema/index.ts';
 import type { CancellationStore } from '../../../port/cancellation.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 

@@ -2,7 +2,7 @@ import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb, setTo } from '../../prepared.ts';
 import type { RefundEffectJson } from '../../../../domain/shared/json-types.ts';
-import { bookings, paymentIntents, refunds } from '../../schema.ts';
+import { bookings, paymentIntents, refunds } from '../../schema/index.ts';
 import type { RefundsStore } from '../../../port/cancellation.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
-import { brands, cancellationPolicies, reschedulePolicies } from '../../schema.ts';
+import { brands, cancellationPolicies, reschedulePolicies } from '../../schema/index.ts';
 import type { BrandsStore } from '../../../port/catalog.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 

@@ -11,7 +11,7 @@ import {
   priceTiers,
   taxes,
   vibes,
-} from '../../schema.ts';
+} from '../../schema/index.ts';
 import type { ExperiencesStore } from '../../../port/catalog.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 

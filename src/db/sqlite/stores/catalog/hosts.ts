@@ -1,7 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
-import { hosts } from '../../schema.ts';
+import { hosts } from '../../schema/index.ts';
 import type { HostsStore } from '../../../port/catalog.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 

@@ -13,7 +13,7 @@ import {
   listingVibes,
   media,
   vibes,
-} from '../../schema.ts';
+} from '../../schema/index.ts';
 import type { HostRow } from './hosts.ts';
 import type { ListingsStore } from '../../../port/catalog.ts';
 import type { SqliteStore } from '../../store-binding.ts';

@@ -1,7 +1,7 @@
 import { avg, count } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
-import { reviews } from '../../schema.ts';
+import { reviews } from '../../schema/index.ts';
 import type { ReviewStatsStore } from '../../../port/catalog.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 

@@ -1,6 +1,6 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
-import { reviews } from '../../schema.ts';
+import { reviews } from '../../schema/index.ts';
 
 export type ReviewInsert = Omit<typeof reviews.$inferInsert, 'rank'>;
 

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gt, sql, type Placeholder } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import type { ImageRef } from '../../../../domain/shared/json-types.ts';
 import { preparedPerDb } from '../../prepared.ts';
-import { experiences, hosts, reviewers, reviews } from '../../schema.ts';
+import { experiences, hosts, reviewers, reviews } from '../../schema/index.ts';
 import type { ReviewsStore } from '../../../port/catalog.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 

@@ -11,7 +11,7 @@ import {
   creditRedemptions,
   participants,
   paymentIntents,
-} from '../../schema.ts';
+} from '../../schema/index.ts';
 import type { CheckoutStore } from '../../../port/checkout.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 

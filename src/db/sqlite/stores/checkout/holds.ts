@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, lte, notExists, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb, setTo } from '../../prepared.ts';
-import { bookings, creditCodes, creditRedemptions, participants, paymentIntents } from '../../schema.ts';
+import { bookings, creditCodes, creditRedemptions, participants, paymentIntents } from '../../schema/index.ts';
 import type { HoldsStore } from '../../../port/checkout.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 

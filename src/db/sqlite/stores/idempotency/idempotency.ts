@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
-import { idempotencyKeys } from '../../schema.ts';
+import { idempotencyKeys } from '../../schema/index.ts';
 import type { IdempotencyStore } from '../../../port/idempotency.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 

@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { count, eq, gt, max, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
-import { bookings, events, waitlistEntries, webhookDeliveries } from '../../schema.ts';
+import { bookings, events, waitlistEntries, webhookDeliveries } from '../../schema/index.ts';
 import type { OperationsStore } from '../../../port/operations.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 

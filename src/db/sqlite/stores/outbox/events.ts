@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
-import { events, webhookDeliveries, webhookEndpoints } from '../../schema.ts';
+import { events, webhookDeliveries, webhookEndpoints } from '../../schema/index.ts';
 import type { EventsStore } from '../../../port/outbox.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 

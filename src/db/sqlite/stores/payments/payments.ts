@@ -2,7 +2,7 @@ import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import type { PricingBreakdown } from '../../../../domain/shared/json-types.ts';
 import { idList, inIdList, preparedPerDb, setTo } from '../../prepared.ts';
-import { bookings, carts, creditCodes, participants, paymentIntents } from '../../schema.ts';
+import { bookings, carts, creditCodes, participants, paymentIntents } from '../../schema/index.ts';
 import { redeemCredit } from '../checkout/checkout.ts';
 import type { PaymentsStore } from '../../../port/payments.ts';
 import type { SqliteStore } from '../../store-binding.ts';

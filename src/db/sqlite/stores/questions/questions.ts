@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
-import { experienceQuestions, questions } from '../../schema.ts';
+import { experienceQuestions, questions } from '../../schema/index.ts';
 import type { QuestionsStore } from '../../../port/questions.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb, setTo } from '../../prepared.ts';
-import { bookings, experiences, sessions, waitlistEntries, waitlists } from '../../schema.ts';
+import { bookings, experiences, sessions, waitlistEntries, waitlists } from '../../schema/index.ts';
 import type { SessionRow } from '../availability/sessions.ts';
 import type { WaitlistsStore } from '../../../port/waitlists.ts';
 import type { SqliteStore } from '../../store-binding.ts';

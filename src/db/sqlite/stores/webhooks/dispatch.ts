@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, lt, lte, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../client.ts';
-import { events, webhookDeliveries, webhookEndpoints } from '../../schema.ts';
+import { events, webhookDeliveries, webhookEndpoints } from '../../schema/index.ts';
 import type { WebhookDispatchStore } from '../../../port/webhooks.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
-import { events, webhookDeliveries, webhookEndpoints } from '../../schema.ts';
+import { events, webhookDeliveries, webhookEndpoints } from '../../schema/index.ts';
 import type { WebhooksStore } from '../../../port/webhooks.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 
