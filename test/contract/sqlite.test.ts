@@ -1,7 +1,7 @@
 import { createBooking, createSession } from '../../fixtures/factories/bookings.ts';
 import { createBrand } from '../../fixtures/factories/brands.ts';
 import { createExperience } from '../../fixtures/factories/catalog.ts';
-import { createCreditCode } from '../../fixtures/factories/checkouts.ts';
+import { createCreditCode } from '../../fixtures/factories/checkout.ts';
 import { createPaidBooking } from '../../fixtures/factories/payments.ts';
 import { freshDb, portOf } from '../support/db.ts';
 import { describeStoreContract } from './store-contract.ts';
@@ -24,7 +24,7 @@ describeStoreContract('SQLite', async () => {
       },
       creditCode: async (balanceMinor) => {
         const { brand, session } = sessionOf(10);
-        const code = createCreditCode(db, brand.id, 'CONTRACT-CREDIT', balanceMinor);
+        const code = createCreditCode(db, brand.id, { code: 'CONTRACT-CREDIT', balanceMinor });
         const { booking } = createBooking(db, { brandId: brand.id, session });
         return { id: code.id, brandId: brand.id, bookingId: booking.id };
       },

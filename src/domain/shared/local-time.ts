@@ -11,7 +11,3 @@ export function localToUtc(startLocal: string, zone: string): string {
   return local.toUTC().toISO({ suppressMilliseconds: false })!;
 }
 
-/** `YYYY-MM-DDTHH:MM:SS` of an instant in `zone`. */
-export function utcToLocal(instant: Date, zone: string): string {
-  return DateTime.fromJSDate(instant, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ss");
-}

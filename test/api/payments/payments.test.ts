@@ -4,7 +4,8 @@ import { freshDb } from '../../support/db.ts';
 import { createBooking, createSession } from '../../../fixtures/factories/bookings.ts';
 import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts';
 import { createExperience } from '../../../fixtures/factories/catalog.ts';
-import { createCheckout, createCreditCode } from '../../../fixtures/factories/checkouts.ts';
+import { createCreditCode } from '../../../fixtures/factories/checkout.ts';
+import { createCheckout } from '../../../fixtures/factories/checkouts.ts';
 import { paymentState } from '../../support/payment-state.ts';
 import { TestProcessor } from '../../support/processors.ts';
 
@@ -63,7 +64,7 @@ describe('sandbox confirm: succeeded', () => {
 
   it('confirms a booking whose hold lapsed when its places are still free, taking them and its credit again', async () => {
     const s = session(3);
-    const code = createCreditCode(db, brand.id, `LATE${day}`, 2000);
+    const code = createCreditCode(db, brand.id, { code: `LATE${day}`, balanceMinor: 2000 });
     const co = createCheckout(db, {
       brandId: brand.id,
       items: [{ session: s, participants: two, credit: { code, amountMinor: 1000 } }],
@@ -103,7 +104,7 @@ describe('sandbox confirm: succeeded', () => {
 
   it('refunds a lapsed booking whose credit was spent meanwhile, leaving the places it could have taken free', async () => {
     const s = session(5);
-    const code = createCreditCode(db, brand.id, `GONE${day}`, 0);
+    const code = createCreditCode(db, brand.id, { code: `GONE${day}`, balanceMinor: 0 });
     const co = createCheckout(db, { brandId: brand.id, items: [{ session: s, status: 'failed', overrides: { pricing: creditPricing(code.code) } }] });
     await confirm(co.secret);
     expect(state.booking(co.bookings[0]!.booking.id)).toMatchObject({ status: 'refunded', refundedMinor: 4500 });
@@ -161,7 +162,7 @@ describe('sandbox confirm: succeeded', () => {
 describe('sandbox confirm: failed', () => {
   it('fails the processing bookings, releases their places and gives their credit back', async () => {
     const s = session();
-    const code = createCreditCode(db, brand.id, `FAIL${day}`, 3000);
+    const code = createCreditCode(db, brand.id, { code: `FAIL${day}`, balanceMinor: 3000 });
     const co = createCheckout(db, { brandId: brand.id, items: [{ session: s, participants: two, credit: { code, amountMinor: 1000 } }, { session: s }] });
     expect([state.reserved(s.id), state.balance(code.id)]).toEqual([3, 2000]);
 

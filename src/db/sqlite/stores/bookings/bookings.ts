@@ -68,10 +68,6 @@ export function answersOfBookings(db: Db, bookingIds: readonly string[]): Answer
   return answersOf(db).all({ ids: idList(bookingIds) });
 }
 
-export function findBookingRow(db: Db, id: string): BookingRow | undefined {
-  return db.select().from(bookings).where(eq(bookings.id, id)).get();
-}
-
 /** What a back-office booking list is narrowed to: one brand, optionally a status and a session-start range. */
 export interface BookingFilter {
   brandId: string;
