@@ -59,7 +59,10 @@ async function reviewPages(server: Server, world: ScalingWorld, lastPage: number
   for (let i = 0; i < WARM_UP + PAGE_REPETITIONS; i += 1) {
     const a = await timed(server.url, page(1), 'reviews page 1', full);
     const b = await timed(server.url, page(lastPage), `reviews page ${lastPage}`, full);
-    if (i >= WARM_UP) first.push(a), last.push(b);
+    if (i >= WARM_UP) {
+      first.push(a);
+      last.push(b);
+    }
   }
   return compare(first, last);
 }

@@ -28,10 +28,10 @@ export interface BackgroundJobs {
 }
 
 export function backgroundJobs(deps: Deps, settings: JobSettings, log: FastifyBaseLogger): BackgroundJobs {
-  const stops: Array<() => void | Promise<void>> = [];
+  const stops: Array<() => unknown> = [];
   let stopping: Promise<unknown> | null = null;
   const beginStop = () => {
-    stopping ??= Promise.all(stops.map((stop) => stop()));
+    stopping ??= Promise.all(stops.map(async (stop) => stop()));
   };
   return {
     async start() {

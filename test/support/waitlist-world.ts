@@ -58,7 +58,7 @@ export function placeInvariants(db: Db, sessionId: string) {
 export function waitlistWorld() {
   const clock = { now: new Date(CHECKOUT_NOW) };
   const db = freshDb();
-  const { org, brand, sister, outsider, keys } = createBrandFamily(db);
+  const { brand, sister, outsider, keys } = createBrandFamily(db);
   const sail = createExperience(db, brand.id, { title: 'Sunset Sail', minimumRequiredToBook: 1, maximumAllowedToBook: 6 }).experience;
   const waitlist = createWaitlist(db, sail.id);
   const walk = createExperience(db, sister.id, { title: 'Night Walk', timezoneId: 'Asia/Tokyo' }).experience;

@@ -6,7 +6,6 @@ import type { Stores } from '../../db/port/index.ts';
 import type { AnswerValueJson, QuestionSnapshotJson } from '../shared/json-types.ts';
 import {
   type AnswerRow,
-  type BookingRow,
   type BookingWithContext,
   type ParticipantRow,
 } from '../../db/port/bookings.ts';

@@ -6,7 +6,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { GraphQLArmorRejectCallback } from '@escape.tech/graphql-armor-types';
-import { GraphQLError, type ValidationRule } from 'graphql';
+import { type GraphQLError, type ValidationRule } from 'graphql';
 import { isRefusal, refusal, type RefusalReason } from './refusals.ts';
 import type { GraphQLProtections } from './settings.ts';
 

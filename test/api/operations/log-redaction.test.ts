@@ -14,7 +14,7 @@ const brand = createBrand(db);
 const key = createApiKey(db, { brandId: brand.id }).secret;
 const legacyKey = createApiKey(db, { brandId: brand.id }, `legacy-${randomUUID()}`).secret;
 const sail = createExperience(db, brand.id).experience;
-const session = createSession(db, sail, { startLocal: '2027-01-05T18:00:00' });
+createSession(db, sail, { startLocal: '2027-01-05T18:00:00' });
 const lines: string[] = [];
 /** Every secret a request carried or an answer returned. */
 const secrets: string[] = [key, legacyKey];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { actingBrand, canSee, type Principal } from '../../../src/domain/access/principal.ts';
-import { DomainError } from '../../../src/domain/shared/errors.ts';
+import { type DomainError } from '../../../src/domain/shared/errors.ts';
 
 const brandKey: Principal = { kind: 'brand', keyId: 'k1', organizationId: null, brandIds: ['A'], headerBrandId: null };
 const orgKey: Principal = { kind: 'organization', keyId: 'k2', organizationId: 'O', brandIds: ['A', 'B'], headerBrandId: null };

@@ -101,7 +101,7 @@ describe('loadConfig', () => {
     try {
       loadConfig({ PORT: '99999', LOG_LEVEL: 'loud' });
     } catch (error) {
-      expect((error as Error).message).toMatch(/^Invalid configuration:\n  PORT: .* \(got "99999"\)\n  LOG_LEVEL: .* \(got "loud"\)$/);
+      expect((error as Error).message).toMatch(/^Invalid configuration:\n {2}PORT: .* \(got "99999"\)\n {2}LOG_LEVEL: .* \(got "loud"\)$/);
     }
   });
 });
