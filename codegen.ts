@@ -2,11 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { CodegenConfig } from '@graphql-codegen/cli';
 import { enumValues } from './src/graphql/enums.ts';
 
-const sdl = readdirSync('schema').map((f) => readFileSync(`schema/${f}`, 'utf8')).join('\n');
+const sdl = readdirSync('schema')
+  .map((f) => readFileSync(`schema/${f}`, 'utf8'))
+  .join('\n');
 /** Only the enums the SDL defines (codegen refuses mappings for others). */
-const definedEnumValues = Object.fromEntries(
-  Object.entries(enumValues).filter(([name]) => new RegExp(`^enum ${name}\\b`, 'm').test(sdl)),
-);
+const definedEnumValues = Object.fromEntries(Object.entries(enumValues).filter(([name]) => new RegExp(`^enum ${name}\\b`, 'm').test(sdl)));
 
 /**
  * Resolver types from the SDL in schema/. `mappers` make each resolver's parent the domain's own

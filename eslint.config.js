@@ -5,7 +5,9 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', 'data/', 'src/graphql/__generated__/', 'examples/**/__generated__/', 'bench/results/'] },
+  {
+    ignores: ['node_modules/', 'dist/', 'coverage/', 'data/', 'src/graphql/__generated__/', 'examples/**/__generated__/', 'bench/results/'],
+  },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

@@ -17,7 +17,12 @@ import { timeTargets } from './lib/rounds.ts';
 import { CANCEL_SIZES, measureScaling } from './lib/scaling.ts';
 import { startServers, startTessera } from './lib/servers.ts';
 
-const settings: Settings = { connections: CONNECTIONS, rounds: Number(process.argv[2] ?? 3), roundSeconds: Number(process.argv[3] ?? 5), warmUpSeconds: 2 };
+const settings: Settings = {
+  connections: CONNECTIONS,
+  rounds: Number(process.argv[2] ?? 3),
+  roundSeconds: Number(process.argv[3] ?? 5),
+  warmUpSeconds: 2,
+};
 const SCALING_REVIEWS = 100_000;
 const CANCEL_REPETITIONS = 7;
 const RESULTS = join(root, 'bench/results/latest.json');
@@ -52,10 +57,21 @@ async function main() {
   const scaling = await measureScaling(scalingServer, scalingWorld).finally(() => scalingServer.stop());
 
   const results = checks(summaries, rss.maxMb(), scaling);
-  log(`\n${formatReport(summaries, results, scaling, settings)}\nTessera RSS: ${rssAtStartMb.toFixed(0)} MB once started, ${rss.maxMb().toFixed(0)} MB at most\n`);
+  log(
+    `\n${formatReport(summaries, results, scaling, settings)}\nTessera RSS: ${rssAtStartMb.toFixed(0)} MB once started, ${rss.maxMb().toFixed(0)} MB at most\n`,
+  );
   const seconds = Math.round((Date.now() - started) / 1000);
   const memory = { rssAtStartMb, maxRssMb: rss.maxMb() };
-  writeJson(RESULTS, { date: new Date().toISOString(), seconds, machine: machine(), settings, targets: summaries, memory, scaling, checks: results });
+  writeJson(RESULTS, {
+    date: new Date().toISOString(),
+    seconds,
+    machine: machine(),
+    settings,
+    targets: summaries,
+    memory,
+    scaling,
+    checks: results,
+  });
   log(`Written to ${RESULTS} (${seconds} s in all).`);
 }
 

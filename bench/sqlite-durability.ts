@@ -48,7 +48,14 @@ function world(db: Db) {
 async function checkoutWorkload(db: Db, timed: Timed): Promise<void> {
   const { brand, experience, sessionTimes } = world(db);
   const principal: Principal = { kind: 'brand', keyId: 'bench', organizationId: null, brandIds: [brand.id], headerBrandId: null };
-  const deps: CallerDeps = { db: sqliteDatabase(db), now: () => new Date(), payments: new SandboxProcessor(), holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400, principal };
+  const deps: CallerDeps = {
+    db: sqliteDatabase(db),
+    now: () => new Date(),
+    payments: new SandboxProcessor(),
+    holdTtlSeconds: 900,
+    waitlistOfferTtlSeconds: 86_400,
+    principal,
+  };
   for (let i = 0; i < checkouts; i += 1) {
     let secret = '';
     await timed(async () => {
@@ -112,7 +119,13 @@ function quantile(values: readonly number[], q: number): number {
 const ms = (value: number) => `${value.toFixed(3)} ms`;
 
 /** statfs magic numbers of the file systems a temp directory is usually on. */
-const fileSystems: Record<number, string> = { 0xef53: 'ext4', 0x58465342: 'xfs', 0x9123683e: 'btrfs', 0x01021994: 'tmpfs (memory: no fsync cost)', 0x794c7630: 'overlayfs' };
+const fileSystems: Record<number, string> = {
+  0xef53: 'ext4',
+  0x58465342: 'xfs',
+  0x9123683e: 'btrfs',
+  0x01021994: 'tmpfs (memory: no fsync cost)',
+  0x794c7630: 'overlayfs',
+};
 
 function machine(): string {
   const fs = statfsSync(tmpdir());
@@ -136,7 +149,9 @@ async function compare(workload: keyof typeof workloads): Promise<void> {
       const latencies = await round(mode, workload);
       totals[mode].push(sum(latencies));
       each[mode].push(...latencies);
-      console.log(`round ${r + 1} ${mode.padEnd(6)} ${ms(sum(latencies)).padStart(12)}  (${ms(sum(latencies) / latencies.length)} a transaction)`);
+      console.log(
+        `round ${r + 1} ${mode.padEnd(6)} ${ms(sum(latencies)).padStart(12)}  (${ms(sum(latencies) / latencies.length)} a transaction)`,
+      );
     }
   }
   for (const mode of ['FULL', 'NORMAL'] as Mode[]) {
@@ -146,7 +161,9 @@ async function compare(workload: keyof typeof workloads): Promise<void> {
     );
   }
   const [full, normal] = [quantile(totals.FULL, 0.5), quantile(totals.NORMAL, 0.5)];
-  console.log(`FULL / NORMAL (ratio of round medians): ${(full / normal).toFixed(2)}x; FULL adds ${ms((full - normal) / (2 * checkouts))} a transaction`);
+  console.log(
+    `FULL / NORMAL (ratio of round medians): ${(full / normal).toFixed(2)}x; FULL adds ${ms((full - normal) / (2 * checkouts))} a transaction`,
+  );
 }
 
 async function main() {

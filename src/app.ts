@@ -34,7 +34,12 @@ import { ErrorResponse } from './rest/schemas/common.ts';
 
 export interface AppOptions {
   db: Database;
-  config: Pick<Config, 'production' | 'LOG_LEVEL' | 'HOLD_TTL_SECONDS' | 'WAITLIST_OFFER_TTL_SECONDS'> & WebhookConfig & HttpConfig & GraphQLConfig & ObservabilityConfig & RefundReconcileConfig;
+  config: Pick<Config, 'production' | 'LOG_LEVEL' | 'HOLD_TTL_SECONDS' | 'WAITLIST_OFFER_TTL_SECONDS'> &
+    WebhookConfig &
+    HttpConfig &
+    GraphQLConfig &
+    ObservabilityConfig &
+    RefundReconcileConfig;
   now?: () => Date;
   /** The payment processor; the sandbox by default. */
   payments?: PaymentProcessor;

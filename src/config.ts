@@ -19,19 +19,35 @@ const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HOLD_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
-  WAITLIST_OFFER_TTL_SECONDS: z.coerce.number().int().min(1).max(7 * 86_400).default(86_400),
+  WAITLIST_OFFER_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 86_400)
+    .default(86_400),
   /** Only `sandbox` exists today; production must name it explicitly (see README). */
   PAYMENT_PROCESSOR: z.enum(['sandbox']).optional(),
   /** Encrypts secrets the server must read back (webhook signing secrets, stored idempotent answers): 32 random bytes, base64. Required in production. */
   ENCRYPTION_KEY: z
     .string()
-    .refine((v) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64 encoded (openssl rand -base64 32)')
+    .refine(
+      (v) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32,
+      'must be 32 bytes, base64 encoded (openssl rand -base64 32)',
+    )
     .optional(),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(webhookDefaults.timeoutMs),
   WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().max(3_600).default(webhookDefaults.retryBaseSeconds),
-  WEBHOOK_MAX_AGE_SECONDS: z.coerce.number().int().min(1).max(30 * 86_400).default(webhookDefaults.maxAgeSeconds),
+  WEBHOOK_MAX_AGE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 86_400)
+    .default(webhookDefaults.maxAgeSeconds),
   /** Defaults to true outside production, false in production (SSRF guard). */
-  WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  WEBHOOK_ALLOW_PRIVATE_URLS: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
   /** GraphQL protections (src/graphql/protections/): each document and operation is refused above these. */
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(100).default(graphqlDefaults.maxDepth),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(1_000).default(graphqlDefaults.maxAliases),
@@ -40,7 +56,10 @@ const schema = z.object({
   GRAPHQL_MAX_DOCUMENT_BYTES: z.coerce.number().int().min(1_024).max(1_048_576).default(graphqlDefaults.maxDocumentBytes),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).max(10_000_000).default(graphqlDefaults.maxCost),
   /** Introspection and field suggestions; unset means on outside production, off in production. */
-  GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  GRAPHQL_INTROSPECTION: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
   /** An Apollo persisted query manifest: when set, only its operations run (read at start). */
   GRAPHQL_TRUSTED_DOCUMENTS: z.string().min(1).optional(),
   /** How long SIGTERM/SIGINT waits for in-flight requests and webhook deliveries before exiting non-zero anyway. */
@@ -59,15 +78,26 @@ const schema = z.object({
     .string()
     .optional()
     .transform((v) => (v ? v.split(',').map((entry) => entry.trim()) : []))
-    .refine((list) => list.every((e) => /^(loopback|linklocal|uniquelocal|[0-9A-Fa-f:.]+(\/\d{1,3})?)$/.test(e)), 'must list addresses, CIDRs, loopback, linklocal or uniquelocal, comma-separated'),
+    .refine(
+      (list) => list.every((e) => /^(loopback|linklocal|uniquelocal|[0-9A-Fa-f:.]+(\/\d{1,3})?)$/.test(e)),
+      'must list addresses, CIDRs, loopback, linklocal or uniquelocal, comma-separated',
+    ),
   /** Refund reconciliation (src/domain/cancellation/refund-reconciler.ts): finishing refunds a crash or an unanswered processor call left pending. */
   REFUND_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(refundReconcilerDefaults.intervalMs),
   REFUND_RECONCILE_GRACE_SECONDS: z.coerce.number().positive().max(86_400).default(refundReconcilerDefaults.graceSeconds),
   REFUND_RECONCILE_RETRY_BASE_SECONDS: z.coerce.number().positive().max(3_600).default(refundReconcilerDefaults.retryBaseSeconds),
   /** Keep it below how long the processor remembers idempotency keys (Stripe: 24 hours), or a late retry could refund twice. */
-  REFUND_RECONCILE_MAX_AGE_SECONDS: z.coerce.number().int().min(60).max(7 * 86_400).default(refundReconcilerDefaults.maxAgeSeconds),
+  REFUND_RECONCILE_MAX_AGE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 86_400)
+    .default(refundReconcilerDefaults.maxAgeSeconds),
   /** Bearer token GET /metrics requires. Unset: /metrics is open outside production and absent (404) in production. */
-  METRICS_TOKEN: z.string().regex(/^\S{16,256}$/, 'must be 16 to 256 characters without spaces (openssl rand -hex 32)').optional(),
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^\S{16,256}$/, 'must be 16 to 256 characters without spaces (openssl rand -hex 32)')
+    .optional(),
 });
 
 export type Config = Omit<z.infer<typeof schema>, 'PAYMENT_PROCESSOR' | 'ENCRYPTION_KEY' | 'WEBHOOK_ALLOW_PRIVATE_URLS'> & {

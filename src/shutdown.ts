@@ -23,7 +23,10 @@ export interface ShutdownDeps {
 export const signalExitCode = (signal: NodeJS.Signals) => 128 + (constants.signals[signal] ?? 0);
 
 /** Installs the handlers; returns the function they call, so a test can drive it without a signal. */
-export function exitOnSignals(deps: ShutdownDeps, signals: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT']): (signal: NodeJS.Signals) => void {
+export function exitOnSignals(
+  deps: ShutdownDeps,
+  signals: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT'],
+): (signal: NodeJS.Signals) => void {
   const exit = deps.exit ?? ((code: number) => process.exit(code));
   let draining = false;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -37,7 +40,10 @@ export function exitOnSignals(deps: ShutdownDeps, signals: readonly NodeJS.Signa
     deps.log.info({ signal, timeoutMs: deps.timeoutMs }, 'shutting down: draining in-flight requests and webhook deliveries');
     // Referenced on purpose: it must fire even if nothing else keeps the event loop alive.
     const timer = setTimeout(() => {
-      deps.log.error({ signal, timeoutMs: deps.timeoutMs }, `shutdown did not finish within SHUTDOWN_TIMEOUT_MS (${deps.timeoutMs} ms): exiting`);
+      deps.log.error(
+        { signal, timeoutMs: deps.timeoutMs },
+        `shutdown did not finish within SHUTDOWN_TIMEOUT_MS (${deps.timeoutMs} ms): exiting`,
+      );
       exit(1);
     }, deps.timeoutMs);
     deps.close().then(

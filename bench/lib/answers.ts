@@ -29,7 +29,10 @@ export async function captureAnswers(servers: Partial<Servers>, names: ReadonlyS
   for (const group of groups.values()) {
     const tessera = group.find((name) => targets.find((t) => t.name === name)!.server === 'tessera')!;
     const ordered = [tessera, ...group.filter((name) => name !== tessera)];
-    requireSameAnswers(group.join(' / '), ordered.map((name) => ({ server: name, answer: answers.get(name)! })));
+    requireSameAnswers(
+      group.join(' / '),
+      ordered.map((name) => ({ server: name, answer: answers.get(name)! })),
+    );
   }
   return answers;
 }

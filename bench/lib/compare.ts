@@ -25,12 +25,15 @@ export function requireSameAnswers(what: string, answers: Array<{ server: string
   if (!reference) return;
   const problems: string[] = [];
   const text = reference.answer.body.toString('utf8');
-  if (reference.answer.status !== 200 || hasGraphqlErrors(JSON.parse(text))) problems.push(`${reference.server} answered ${reference.answer.status}: ${text.slice(0, 300)}`);
+  if (reference.answer.status !== 200 || hasGraphqlErrors(JSON.parse(text)))
+    problems.push(`${reference.server} answered ${reference.answer.status}: ${text.slice(0, 300)}`);
   const refBody = withoutFinalNewline(reference.answer.body);
   for (const { server, answer } of others) {
     const body = withoutFinalNewline(answer.body);
-    if (answer.status !== reference.answer.status) problems.push(`${server} answered ${answer.status}, ${reference.server} ${reference.answer.status}`);
-    if (answer.contentType !== reference.answer.contentType) problems.push(`${server} content-type ${answer.contentType}, ${reference.server} ${reference.answer.contentType}`);
+    if (answer.status !== reference.answer.status)
+      problems.push(`${server} answered ${answer.status}, ${reference.server} ${reference.answer.status}`);
+    if (answer.contentType !== reference.answer.contentType)
+      problems.push(`${server} content-type ${answer.contentType}, ${reference.server} ${reference.answer.contentType}`);
     if (!body.equals(refBody)) problems.push(`${server} and ${reference.server} differ, ${excerpt(refBody, body)}`);
   }
   if (problems.length > 0) throw new MismatchError(`${what}: answers differ\n  ${problems.join('\n  ')}`);

@@ -46,7 +46,9 @@ function ahead(days: number, hour: number): string {
 /** An experience of Harbor Lisbon (not listed, so no read target shows it) with large sessions. */
 function writeMixWorld(db: Db): WriteMixWorld {
   const { experience } = createExperience(db, LISBON, { title: 'Bench Write Mix', maxParticipantsCount: 20 });
-  const sessions = [10, 12, 14, 16].map((hour) => createSession(db, experience, { startLocal: ahead(30, hour), capacity: WRITE_MIX_CAPACITY }));
+  const sessions = [10, 12, 14, 16].map((hour) =>
+    createSession(db, experience, { startLocal: ahead(30, hour), capacity: WRITE_MIX_CAPACITY }),
+  );
   return { experienceId: experience.id, sessionTimes: sessions.map((s) => s.startLocal.slice(0, 16)) };
 }
 

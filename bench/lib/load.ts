@@ -46,7 +46,9 @@ export async function measure(name: string, baseUrl: string, spec: RequestSpec, 
   const failures = { errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx, 'wrong bodies': result.mismatches };
   const failed = Object.entries(failures).filter(([, n]) => n > 0);
   if (failed.length > 0) {
-    const statuses = Object.entries(result.statusCodeStats).map(([code, { count }]) => `${code}: ${count}`).join(', ');
+    const statuses = Object.entries(result.statusCodeStats)
+      .map(([code, { count }]) => `${code}: ${count}`)
+      .join(', ');
     throw new LoadError(`${name}: ${failed.map(([what, n]) => `${n} ${what}`).join(', ')} (statuses ${statuses})`);
   }
   return {

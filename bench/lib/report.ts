@@ -104,11 +104,14 @@ function busyMachineWarning(summaries: TargetSummary[]): string[] {
   const others = summaries.map((s) => s.otherCpuPercent).sort((a, b) => a - b);
   const median = others[(others.length - 1) >> 1] ?? 0;
   if (median < 10) return [];
-  return [`WARNING: other processes used ${median.toFixed(0)}% of a core (median) while the bench timed: the machine was not quiet, rerun when it is.`];
+  return [
+    `WARNING: other processes used ${median.toFixed(0)}% of a core (median) while the bench timed: the machine was not quiet, rerun when it is.`,
+  ];
 }
 
 const fixed = (n: number, digits = 1) => n.toFixed(digits);
-const row = (cells: string[], widths: number[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+const row = (cells: string[], widths: number[]) =>
+  cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
 
 export function formatReport(summaries: TargetSummary[], results: Check[], scaling: ScalingResult, settings: Settings): string {
   const info = machine();
@@ -120,7 +123,20 @@ export function formatReport(summaries: TargetSummary[], results: Check[], scali
     row(['target', 'per second', 'unit', 'p50 ms', 'p99 ms', 'non-2xx', 'server', 'loadgen', 'others', 'RSS MB', '  what'], widths),
     ...summaries.map((s) => {
       const cpu = [s.serverCpuPercent, s.clientCpuPercent, s.otherCpuPercent].map((p) => `${fixed(p, 0)}%`);
-      return row([s.name, fixed(s.perSecond), s.unit, fixed(s.p50Ms), fixed(s.p99Ms), String(s.non2xx), ...cpu, fixed(s.serverRssMb, 0), `  ${s.what}`], widths);
+      return row(
+        [
+          s.name,
+          fixed(s.perSecond),
+          s.unit,
+          fixed(s.p50Ms),
+          fixed(s.p99Ms),
+          String(s.non2xx),
+          ...cpu,
+          fixed(s.serverRssMb, 0),
+          `  ${s.what}`,
+        ],
+        widths,
+      );
     }),
     `(CPU in % of one core, ${info.cores} cores in all: the target server, the load generator, processes not the bench's; RSS: the target server's highest)`,
     ...busyMachineWarning(summaries),

@@ -19,16 +19,23 @@ function serversCpu(servers: Servers, target: Target) {
   return { target: cpuSeconds(servers[target.server].pid), all };
 }
 
-async function runTarget(target: Target, servers: Servers, answers: Map<string, Answer>, world: WriteMixWorld, seconds: number): Promise<RoundResult> {
+async function runTarget(
+  target: Target,
+  servers: Servers,
+  answers: Map<string, Answer>,
+  world: WriteMixWorld,
+  seconds: number,
+): Promise<RoundResult> {
   const server = servers[target.server];
   const serversBefore = serversCpu(servers, target);
   const clientBefore = process.cpuUsage();
   const machineBefore = machineBusySeconds();
   const rss = sampleRss(server.pid);
   const start = performance.now();
-  const result = await (target.request
-    ? measure(target.name, server.url, target.request, answers.get(target.name)!.body, seconds)
-    : measureWriteMix(server.url, world, seconds)
+  const result = await (
+    target.request
+      ? measure(target.name, server.url, target.request, answers.get(target.name)!.body, seconds)
+      : measureWriteMix(server.url, world, seconds)
   ).finally(() => rss.stop());
   const wall = (performance.now() - start) / 1000;
   const clientUsage = process.cpuUsage(clientBefore);
@@ -44,7 +51,13 @@ async function runTarget(target: Target, servers: Servers, answers: Map<string, 
   };
 }
 
-export async function timeTargets(servers: Servers, answers: Map<string, Answer>, world: WriteMixWorld, settings: Settings, log: (line: string) => void): Promise<TargetSummary[]> {
+export async function timeTargets(
+  servers: Servers,
+  answers: Map<string, Answer>,
+  world: WriteMixWorld,
+  settings: Settings,
+  log: (line: string) => void,
+): Promise<TargetSummary[]> {
   log(`Warming up (${settings.warmUpSeconds} s per target)...`);
   for (const target of targets) await runTarget(target, servers, answers, world, settings.warmUpSeconds);
   const rounds = new Map<string, RoundResult[]>(targets.map((t) => [t.name, []]));

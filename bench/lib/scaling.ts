@@ -88,5 +88,10 @@ async function cancellations(server: Server, world: ScalingWorld): Promise<Compa
 
 export async function measureScaling(server: Server, world: ScalingWorld): Promise<ScalingResult> {
   const lastPage = Math.ceil(world.reviews / PAGE_SIZE);
-  return { reviews: world.reviews, lastPage, pages: await reviewPages(server, world, lastPage), cancel: await cancellations(server, world) };
+  return {
+    reviews: world.reviews,
+    lastPage,
+    pages: await reviewPages(server, world, lastPage),
+    cancel: await cancellations(server, world),
+  };
 }

@@ -38,7 +38,10 @@ export async function startServers(dir: string, databaseUrl: string): Promise<{ 
     startServer('P1 Apollo default', 'bench/peers/apollo-default.ts', env),
     startServer('P2 Mercurius jit', 'bench/peers/mercurius-jit.ts', env),
   ]);
-  const answers = await captureAnswers({ tessera, uncached, apollo, mercurius }, new Set(targets.filter((t) => t.server !== 'bare').map((t) => t.name)));
+  const answers = await captureAnswers(
+    { tessera, uncached, apollo, mercurius },
+    new Set(targets.filter((t) => t.server !== 'bare').map((t) => t.name)),
+  );
   const canned = writeCannedAnswers(join(dir, 'answers.json'), answers);
   const bare = await startServer('L bare node:http', 'bench/servers/bare-http.ts', { BENCH_ANSWERS: canned, NODE_ENV: 'production' });
   const servers = { tessera, uncached, apollo, mercurius, bare };

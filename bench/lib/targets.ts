@@ -34,15 +34,39 @@ export const requests = {
 
 /** In the order each round runs them: a target next to the peers it is compared with. */
 export const targets: Target[] = [
-  { name: 'T1', server: 'tessera', request: requests.featuredGraphql, unit: 'req/s', what: 'Tessera GraphQL featuredListings, every field' },
-  { name: 'T1u', server: 'uncached', request: requests.featuredGraphql, unit: 'req/s', what: 'Tessera without its response cache, same query' },
+  {
+    name: 'T1',
+    server: 'tessera',
+    request: requests.featuredGraphql,
+    unit: 'req/s',
+    what: 'Tessera GraphQL featuredListings, every field',
+  },
+  {
+    name: 'T1u',
+    server: 'uncached',
+    request: requests.featuredGraphql,
+    unit: 'req/s',
+    what: 'Tessera without its response cache, same query',
+  },
   { name: 'P1-T1', server: 'apollo', request: requests.featuredGraphql, unit: 'req/s', what: 'default Apollo Server 5, same query' },
   { name: 'P2-T1', server: 'mercurius', request: requests.featuredGraphql, unit: 'req/s', what: 'Mercurius + graphql-jit, same query' },
   { name: 'L-T1', server: 'bare', request: requests.featuredGraphql, unit: 'req/s', what: "bare node:http, T1's bytes" },
   { name: 'T2', server: 'tessera', request: requests.featuredRest, unit: 'req/s', what: 'Tessera REST GET /v3/listings/featured' },
   { name: 'L-T2', server: 'bare', request: requests.featuredRest, unit: 'req/s', what: "bare node:http, T2's bytes" },
-  { name: 'T3', server: 'tessera', request: requests.experienceGraphql, unit: 'req/s', what: 'Tessera GraphQL experience + questions, prices, 20 reviews' },
-  { name: 'T3u', server: 'uncached', request: requests.experienceGraphql, unit: 'req/s', what: 'Tessera without its response cache, same query' },
+  {
+    name: 'T3',
+    server: 'tessera',
+    request: requests.experienceGraphql,
+    unit: 'req/s',
+    what: 'Tessera GraphQL experience + questions, prices, 20 reviews',
+  },
+  {
+    name: 'T3u',
+    server: 'uncached',
+    request: requests.experienceGraphql,
+    unit: 'req/s',
+    what: 'Tessera without its response cache, same query',
+  },
   { name: 'P1-T3', server: 'apollo', request: requests.experienceGraphql, unit: 'req/s', what: 'default Apollo Server 5, same query' },
   { name: 'P2-T3', server: 'mercurius', request: requests.experienceGraphql, unit: 'req/s', what: 'Mercurius + graphql-jit, same query' },
   { name: 'T4', server: 'tessera', request: requests.experienceRest, unit: 'req/s', what: 'Tessera REST GET experience' },

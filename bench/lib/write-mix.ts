@@ -28,10 +28,19 @@ interface Cancelled {
   };
 }
 
-const guest = (firstName: string) => ({ firstName, lastName: 'Bench', priceTierName: 'Adult', emailAddress: `${firstName.toLowerCase()}@bench.test` });
+const guest = (firstName: string) => ({
+  firstName,
+  lastName: 'Bench',
+  priceTierName: 'Adult',
+  emailAddress: `${firstName.toLowerCase()}@bench.test`,
+});
 
 async function cancel(baseUrl: string, item: Record<string, unknown>, what: string) {
-  const { data } = await sendOk<{ data: Cancelled }>(baseUrl, graphqlRequest(LISBON_KEY, cancelMutation, { input: { bookings: [item] } }), what);
+  const { data } = await sendOk<{ data: Cancelled }>(
+    baseUrl,
+    graphqlRequest(LISBON_KEY, cancelMutation, { input: { bookings: [item] } }),
+    what,
+  );
   const result = data.cancelBookings;
   if (result.errors.length > 0 || result.items.length !== 1) throw new Error(`${what}: ${JSON.stringify(result)}`);
   return result.items[0]!;
@@ -39,19 +48,37 @@ async function cancel(baseUrl: string, item: Record<string, unknown>, what: stri
 
 /** One booking's life; throws on any answer that is not the expected one. */
 async function bookingSequence(baseUrl: string, world: WriteMixWorld, n: number): Promise<void> {
-  const input = { data: [{ experienceId: world.experienceId, sessionTime: world.sessionTimes[n % world.sessionTimes.length], participants: [guest('Ana'), guest('Rui')] }] };
-  const hold = await sendOk<{ data: Hold }>(baseUrl, graphqlRequest(LISBON_KEY, holdMutation, { brandId: LISBON, cartId: randomUUID(), input }), 'hold');
+  const input = {
+    data: [
+      {
+        experienceId: world.experienceId,
+        sessionTime: world.sessionTimes[n % world.sessionTimes.length],
+        participants: [guest('Ana'), guest('Rui')],
+      },
+    ],
+  };
+  const hold = await sendOk<{ data: Hold }>(
+    baseUrl,
+    graphqlRequest(LISBON_KEY, holdMutation, { brandId: LISBON, cartId: randomUUID(), input }),
+    'hold',
+  );
   const { paymentIntentSecret, cart } = hold.data.createPaymentIntent;
   const booking = cart.bookings[0]!;
 
   const confirmBody = JSON.stringify({ paymentIntentSecret, outcome: 'succeeded' });
-  const confirm = { method: 'POST', path: '/v1/sandbox/payment_intents/confirm', headers: { 'content-type': 'application/json' }, body: confirmBody } as const;
+  const confirm = {
+    method: 'POST',
+    path: '/v1/sandbox/payment_intents/confirm',
+    headers: { 'content-type': 'application/json' },
+    body: confirmBody,
+  } as const;
   const confirmed = await sendOk<{ paymentIntentStatus: string }>(baseUrl, confirm, 'confirm');
   if (confirmed.paymentIntentStatus !== 'succeeded') throw new Error(`confirm: ${JSON.stringify(confirmed)}`);
 
   const second = booking.participants[1]!.id;
   const afterCancel = await cancel(baseUrl, { bookingId: booking.id, participants: [second] }, 'cancel participant');
-  if (!afterCancel.participants.find((p) => p.id === second)?.cancelledAt) throw new Error(`cancel participant: ${JSON.stringify(afterCancel)}`);
+  if (!afterCancel.participants.find((p) => p.id === second)?.cancelledAt)
+    throw new Error(`cancel participant: ${JSON.stringify(afterCancel)}`);
 
   const afterRefund = await cancel(baseUrl, { bookingId: booking.id, refundAmount: REFUND_AMOUNT }, 'refund');
   if (afterRefund.amountRefunded !== REFUND_AMOUNT) throw new Error(`refund: ${JSON.stringify(afterRefund)}`);

@@ -85,7 +85,11 @@ export class SandboxProcessor implements PaymentProcessor {
     }
     // Signed is not well formed: a signed `null` or `[]` must be refused as any other non-event.
     const json: unknown = JSON.parse(rawBody);
-    const parsed = (json !== null && typeof json === 'object' ? json : {}) as { id?: unknown; type?: unknown; data?: { intentReference?: unknown } | null };
+    const parsed = (json !== null && typeof json === 'object' ? json : {}) as {
+      id?: unknown;
+      type?: unknown;
+      data?: { intentReference?: unknown } | null;
+    };
     if (
       typeof parsed.id !== 'string' ||
       (parsed.type !== 'payment_intent.succeeded' && parsed.type !== 'payment_intent.payment_failed') ||

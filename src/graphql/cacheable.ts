@@ -30,7 +30,9 @@ export interface CacheableOperation {
 }
 
 /** Tells `markCacheable` about each request whose answer is complete (no error) and may be kept. */
-export function cacheableAnswers(markCacheable: (request: FastifyRequest, operation: CacheableOperation) => void): ApolloServerPlugin<object> {
+export function cacheableAnswers(
+  markCacheable: (request: FastifyRequest, operation: CacheableOperation) => void,
+): ApolloServerPlugin<object> {
   return {
     async requestDidStart() {
       return {

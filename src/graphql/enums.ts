@@ -23,7 +23,14 @@ export const enumValues = {
   ConditionRule: spell(['value_matches']),
   WaitlistEntryStatus: spell(['waiting', 'offered', 'converted', 'expired', 'cancelled']),
   WebhookDeliveryStatus: spell(['pending', 'delivered', 'failed']),
-  PaymentMethod: spell(
-    ['credit-card', 'room-charge', 'member-number', 'loyalty', 'regional-processor', 'cash', 'pay-later', 'pay-upon-arrival'],
-  ),
+  PaymentMethod: spell([
+    'credit-card',
+    'room-charge',
+    'member-number',
+    'loyalty',
+    'regional-processor',
+    'cash',
+    'pay-later',
+    'pay-upon-arrival',
+  ]),
 } as const;

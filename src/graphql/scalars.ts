@@ -1,4 +1,12 @@
-import { DateTimeISOResolver, JSONObjectResolver, JSONResolver, LocalDateResolver, LocaleResolver, URLResolver, UUIDResolver } from 'graphql-scalars';
+import {
+  DateTimeISOResolver,
+  JSONObjectResolver,
+  JSONResolver,
+  LocalDateResolver,
+  LocaleResolver,
+  URLResolver,
+  UUIDResolver,
+} from 'graphql-scalars';
 
 /** Scalar implementations from graphql-scalars; bad values become BAD_USER_INPUT errors. */
 export const scalarResolvers = {

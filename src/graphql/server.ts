@@ -100,7 +100,13 @@ function errorReporting(log: FastifyBaseLogger): ApolloServerPlugin<GraphQLConte
           for (const error of errors) {
             const original = unwrapResolverError(error);
             const code = error.extensions?.code;
-            if (original instanceof DomainError || (typeof code === 'string' && clientErrorCodes.has(code)) || isRequestRefusal(error) || isVariableErrorLimit(error)) continue;
+            if (
+              original instanceof DomainError ||
+              (typeof code === 'string' && clientErrorCodes.has(code)) ||
+              isRequestRefusal(error) ||
+              isVariableErrorLimit(error)
+            )
+              continue;
             log.error({ err: original, reqId: contextValue.requestId, path: error.path }, 'GraphQL resolver failed');
           }
         },

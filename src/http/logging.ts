@@ -12,7 +12,21 @@ const secretFields = ['paymentIntentSecret', 'secret', 'clientSecret'];
 const secretHeaders = ['authorization', 'tessera-secret-key', 'cookie'];
 
 /** Where a logged object may hold a body, an answer or GraphQL input. */
-const secretContainers = ['', 'body.', 'req.body.', 'request.body.', 'response.', 'reply.body.', 'data.', 'input.', 'variables.input.', 'result.', 'payload.', 'err.', 'error.'];
+const secretContainers = [
+  '',
+  'body.',
+  'req.body.',
+  'request.body.',
+  'response.',
+  'reply.body.',
+  'data.',
+  'input.',
+  'variables.input.',
+  'result.',
+  'payload.',
+  'err.',
+  'error.',
+];
 
 /**
  * pino paths are exact levels: the top level and the usual nestings. Exact paths only: each wildcard

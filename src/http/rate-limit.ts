@@ -36,7 +36,11 @@ async function budgetKey(db: Database, request: FastifyRequest): Promise<string>
   return route && PROCESSOR_ROUTES.has(route) ? `processor:${address}` : `ip:${address}`;
 }
 
-export async function installRateLimit(app: RestApp, db: Database, settings: Pick<HttpSettings, 'rateLimitPerMinute' | 'anonymousRateLimitPerMinute'>) {
+export async function installRateLimit(
+  app: RestApp,
+  db: Database,
+  settings: Pick<HttpSettings, 'rateLimitPerMinute' | 'anonymousRateLimitPerMinute'>,
+) {
   // The plugin's store and arithmetic, applied by the hook below (not per route), so the 429 body and
   // the headers are ours and unknown routes (404 probing) are limited as well.
   await app.register(fastifyRateLimit, {

@@ -39,7 +39,8 @@ export function backgroundJobs(deps: Deps, settings: JobSettings, log: FastifyBa
       stops.push(await startHoldSweeper({ db, now, waitlistOfferTtlSeconds, log: log.child({ job: 'hold-sweeper' }) }));
       const { dispatcher, sender } = settings.webhooks;
       if (dispatcher) stops.push(startWebhookDispatcher({ db, now, sender, log: log.child({ job: 'webhook-dispatcher' }) }, dispatcher));
-      if (settings.refundReconciler) stops.push(startRefundReconciler({ ...deps, log: log.child({ job: 'refund-reconciler' }) }, settings.refundReconciler));
+      if (settings.refundReconciler)
+        stops.push(startRefundReconciler({ ...deps, log: log.child({ job: 'refund-reconciler' }) }, settings.refundReconciler));
     },
     beginStop,
     async stopped() {

@@ -18,7 +18,10 @@ export interface RefundReconcileAppOptions extends Partial<RefundReconcilerOptio
 }
 
 /** The reconciler's options, or null when it must not run. */
-export function refundReconcilerSettings(config: RefundReconcileConfig, options: RefundReconcileAppOptions = {}): RefundReconcilerOptions | null {
+export function refundReconcilerSettings(
+  config: RefundReconcileConfig,
+  options: RefundReconcileAppOptions = {},
+): RefundReconcilerOptions | null {
   const { reconcile, ...overrides } = options;
   if (reconcile === false) return null;
   return {

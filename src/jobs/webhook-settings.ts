@@ -5,7 +5,8 @@ import type { WebhookSender, WebhookSettings } from '../domain/webhooks/settings
 import { lookupAll } from '../adapters/webhooks/dns.ts';
 import { HttpSender } from '../adapters/webhooks/http-sender.ts';
 
-type WebhookConfigKey = 'ENCRYPTION_KEY' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_BASE_SECONDS' | 'WEBHOOK_MAX_AGE_SECONDS' | 'WEBHOOK_ALLOW_PRIVATE_URLS';
+type WebhookConfigKey =
+  'ENCRYPTION_KEY' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_BASE_SECONDS' | 'WEBHOOK_MAX_AGE_SECONDS' | 'WEBHOOK_ALLOW_PRIVATE_URLS';
 
 /** What the webhook area reads from the configuration; each setting falls back to its documented default. */
 export type WebhookConfig = Pick<Config, 'production'> & Partial<Pick<Config, WebhookConfigKey>>;

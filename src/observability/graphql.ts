@@ -64,7 +64,12 @@ export function graphqlMetricsPlugin(metrics: Metrics): ApolloServerPlugin<objec
 }
 
 /** An operation answered from the response cache: logged and counted like one that ran. */
-export function observeReplayedOperation(metrics: Metrics, request: FastifyRequest, operation: { name: string | null; type: string }, seconds: number): void {
+export function observeReplayedOperation(
+  metrics: Metrics,
+  request: FastifyRequest,
+  operation: { name: string | null; type: string },
+  seconds: number,
+): void {
   observations.set(request, { operationName: operation.name, operationType: operation.type, errorsCounted: true });
   metrics.recordOperation({ name: operation.name, type: operation.type, seconds });
 }

@@ -43,7 +43,9 @@ function brandOf(request: FastifyRequest, principal: Principal | null): string |
   const params = request.params as Record<string, unknown> | undefined;
   if (typeof params?.brandId === 'string') return params.brandId;
   if (!principal) return undefined;
-  return variablesBrand(request, principal) ?? principal.headerBrandId ?? (principal.brandIds.length === 1 ? principal.brandIds[0] : undefined);
+  return (
+    variablesBrand(request, principal) ?? principal.headerBrandId ?? (principal.brandIds.length === 1 ? principal.brandIds[0] : undefined)
+  );
 }
 
 /** Method, route pattern and path (no query string), status, duration, key id (never the secret), brand, GraphQL operation. */
@@ -84,7 +86,12 @@ function errorCodes(payload: unknown): unknown[] {
 export class AccessLogController extends LogController {
   override incomingRequest(): void {}
 
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply, metadata?: Record<string, unknown>): void {
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    metadata?: Record<string, unknown>,
+  ): void {
     if (error) super.requestCompleted(error, request, reply, metadata);
   }
 }

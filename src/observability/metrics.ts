@@ -43,10 +43,18 @@ export function createMetrics(db: Database): Metrics {
 
   const httpLabels = ['method', 'route', 'status_code'];
   const requests = counter('http_requests_total', 'HTTP requests answered, by method, route pattern and status code.', httpLabels);
-  const requestSeconds = histogram('http_request_duration_seconds', 'Time to answer HTTP requests, by method, route pattern and status code.', httpLabels);
+  const requestSeconds = histogram(
+    'http_request_duration_seconds',
+    'Time to answer HTTP requests, by method, route pattern and status code.',
+    httpLabels,
+  );
   const operationLabels = ['operation_name', 'operation_type'];
   const operations = counter('graphql_operations_total', 'GraphQL operations, by operation name (bounded) and type.', operationLabels);
-  const operationSeconds = histogram('graphql_operation_duration_seconds', 'Time to answer GraphQL operations, by operation name and type.', operationLabels);
+  const operationSeconds = histogram(
+    'graphql_operation_duration_seconds',
+    'Time to answer GraphQL operations, by operation name and type.',
+    operationLabels,
+  );
   const errors = counter('errors_total', 'Errors returned to clients, by API face and error code.', ['api', 'code']);
   const bookings = counter(
     'bookings_total',
@@ -54,7 +62,11 @@ export function createMetrics(db: Database): Metrics {
     ['event'],
   );
   const refunds = counter('refunds_total', 'Refunds asked of the payment processor by this process, by outcome.', ['outcome']);
-  const cacheLookups = counter('response_cache_lookups_total', 'Cacheable reads, by API face and outcome (hit: answered from the response cache).', ['api', 'outcome']);
+  const cacheLookups = counter(
+    'response_cache_lookups_total',
+    'Cacheable reads, by API face and outcome (hit: answered from the response cache).',
+    ['api', 'outcome'],
+  );
   const refunded = counter('refunded_amount_minor_total', 'Amount refunded by this process, in minor units of the currency.', ['currency']);
   const gauges = {
     holdsActive: gauge('holds_active', 'Processing bookings holding places until paid or lapsed.'),
@@ -84,7 +96,9 @@ export function createMetrics(db: Database): Metrics {
       requestSeconds.observe(labels, seconds);
     },
     recordOperation({ name, type, seconds }) {
-      const labels = type ? { operation_name: operationName(name), operation_type: type } : { operation_name: 'unknown', operation_type: 'unknown' };
+      const labels = type
+        ? { operation_name: operationName(name), operation_type: type }
+        : { operation_name: 'unknown', operation_type: 'unknown' };
       operations.inc(labels);
       operationSeconds.observe(labels, seconds);
     },
@@ -111,4 +125,3 @@ export function createMetrics(db: Database): Metrics {
     },
   };
 }
-

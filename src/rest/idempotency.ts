@@ -67,12 +67,21 @@ export function installIdempotency(app: RestApp, deps: Deps, encryptionKey: Buff
     if (!principal) return;
     const rawBody = request.rawBody ?? (typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null));
     const claim = { apiKeyId: principal.keyId, key };
-    const start = await beginIdempotentRequest(deps, { ...claim, requestHash: requestFingerprint(request.method, request.url, rawBody) }, encryptionKey, leaseMs);
+    const start = await beginIdempotentRequest(
+      deps,
+      { ...claim, requestHash: requestFingerprint(request.method, request.url, rawBody) },
+      encryptionKey,
+      leaseMs,
+    );
     if (start.outcome === 'proceed') {
       request.idempotency = { ...claim, settled: false, lease: start.lease, requestIds: start.requestIds };
       // REST handlers read the caller their plugin built on request; GraphQL's caller reads request.idempotency.
       if (request.caller) request.caller = { ...request.caller, requestIds: start.requestIds };
-      if (start.tookOver) request.log.warn({ idempotencyKey: key }, 'Idempotency-Key taken over: its earlier request was cut off before answering; running it again');
+      if (start.tookOver)
+        request.log.warn(
+          { idempotencyKey: key },
+          'Idempotency-Key taken over: its earlier request was cut off before answering; running it again',
+        );
       return;
     }
     return reply.code(start.status).header(REPLAYED_HEADER, 'true').type('application/json; charset=utf-8').send(start.body);

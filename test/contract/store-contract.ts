@@ -27,7 +27,11 @@ export interface ContractSubject {
 const AT = '2026-11-24T12:00:00.000Z';
 
 /** Runs `count` transactions at once, each calling `work`; how many `work` calls answered true. */
-async function race(database: Database, count: number, work: (tx: Parameters<Parameters<Database['transaction']>[0]>[0], i: number) => Promise<boolean>) {
+async function race(
+  database: Database,
+  count: number,
+  work: (tx: Parameters<Parameters<Database['transaction']>[0]>[0], i: number) => Promise<boolean>,
+) {
   const outcomes = await Promise.all(Array.from({ length: count }, (_, i) => database.transaction((tx) => work(tx, i))));
   return outcomes.filter(Boolean).length;
 }
@@ -103,7 +107,13 @@ export function describeStoreContract(adapter: string, open: () => Promise<Contr
         const id = randomUUID();
         await database.transaction(async (tx) => {
           expect(await tx.cancellation.reserveRefundAmount(booking.id, 1_000, AT)).toBe(true);
-          await tx.refunds.insertPendingRefund({ id, bookingId: booking.id, amountMinor: 1_000, effect: { cancel: false, participantIds: null, also: null }, at: AT });
+          await tx.refunds.insertPendingRefund({
+            id,
+            bookingId: booking.id,
+            amountMinor: 1_000,
+            effect: { cancel: false, participantIds: null, also: null },
+            at: AT,
+          });
         });
         const seen = (await database.refunds.findRefund(id))!.nextAttemptAt!;
         expect(await race(database, 5, (tx, i) => tx.refunds.leaseRefund(id, seen, `2026-11-25T12:0${i}:00.000Z`))).toBe(1);
@@ -135,7 +145,16 @@ export function describeStoreContract(adapter: string, open: () => Promise<Contr
         const { id: brandId } = await fixtures.brand();
         const stored = await Promise.all(
           Array.from({ length: 5 }, (_, i) =>
-            database.transaction((tx) => tx.events.insertEvent({ id: randomUUID(), brandId, type: 'booking.created', resourceId: `r${i}`, payload: {}, createdAt: AT })),
+            database.transaction((tx) =>
+              tx.events.insertEvent({
+                id: randomUUID(),
+                brandId,
+                type: 'booking.created',
+                resourceId: `r${i}`,
+                payload: {},
+                createdAt: AT,
+              }),
+            ),
           ),
         );
         const page = await database.events.findEventPage(brandId, 0, null, 10);

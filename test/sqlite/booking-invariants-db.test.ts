@@ -13,7 +13,9 @@ describe('database guards', () => {
 
   it('refuses more reserved places than capacity', () => {
     createBooking(db, { brandId: brand.id, session, participants: [{}, {}] });
-    expect(() => createBooking(db, { brandId: brand.id, session, participants: [{}] })).toThrow(/CHECK constraint failed: sessions_reserved_within_capacity/);
+    expect(() => createBooking(db, { brandId: brand.id, session, participants: [{}] })).toThrow(
+      /CHECK constraint failed: sessions_reserved_within_capacity/,
+    );
     expect(db.$client.prepare('SELECT reserved FROM sessions WHERE id = ?').get(session.id)).toEqual({ reserved: 2 });
   });
 

@@ -33,7 +33,9 @@ beforeAll(async () => {
 /** Statements executed and statements compiled (`prepare`) while cancelling `ids` whole. */
 async function cancelOf(ids: string[]) {
   const { count, sql, result } = await countStatements(db, () =>
-    compiledStatements(db, () => t.rest('POST', '/v1/bookings/cancel', { key, body: { bookings: ids.map((bookingId) => ({ bookingId, cancel: true })) } })),
+    compiledStatements(db, () =>
+      t.rest('POST', '/v1/bookings/cancel', { key, body: { bookings: ids.map((bookingId) => ({ bookingId, cancel: true })) } }),
+    ),
   );
   return { count, sql, result: result.result, prepared: result.sql.length };
 }
@@ -56,7 +58,9 @@ describe('POST /v1/bookings/cancel cost', () => {
     // Per request: the cache check, the key, the bookings of every item, the three statements of the views answered.
     expect(one.count).toBe(6 + PER_ITEM);
     expect(ten.count).toBe(6 + 10 * PER_ITEM);
-    expect(ten.sql.filter((s) => s.startsWith('select "bookings"."id", "bookings"."brand_id", "bookings"."session_id"'))).toHaveLength(1 + 10);
+    expect(ten.sql.filter((s) => s.startsWith('select "bookings"."id", "bookings"."brand_id", "bookings"."session_id"'))).toHaveLength(
+      1 + 10,
+    );
     // Once a first request has run, nothing is built or compiled again, whatever the number of items.
     expect(one.prepared).toBe(0);
     expect(ten.prepared).toBe(0);

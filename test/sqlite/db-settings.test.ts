@@ -64,7 +64,9 @@ describe('openDatabase', () => {
   it('refuses a row pointing at nothing', () => {
     expect(() =>
       db.$client
-        .prepare("INSERT INTO participants (id, booking_id, position, first_name, last_name, price_tier_name, price_minor) VALUES ('p', 'no-such-booking', 0, 'A', 'B', 'Adult', 100)")
+        .prepare(
+          "INSERT INTO participants (id, booking_id, position, first_name, last_name, price_tier_name, price_minor) VALUES ('p', 'no-such-booking', 0, 'A', 'B', 'Adult', 100)",
+        )
         .run(),
     ).toThrow(/FOREIGN KEY constraint failed/);
   });

@@ -4,7 +4,13 @@ import { startApp, type TestApp } from '../support/app.ts';
 import { freshDb } from '../support/db.ts';
 import { createApiKey, createBrand } from '../../fixtures/factories/brands.ts';
 import { createExperience, createMedia, createVibe } from '../../fixtures/factories/catalog.ts';
-import { attachMedia, attachVibe, createContentTranslation, createListing, createListingContent } from '../../fixtures/factories/listings.ts';
+import {
+  attachMedia,
+  attachVibe,
+  createContentTranslation,
+  createListing,
+  createListingContent,
+} from '../../fixtures/factories/listings.ts';
 import { createReviews } from '../../fixtures/factories/reviews.ts';
 import { countStatements } from '../support/statements.ts';
 
@@ -47,8 +53,7 @@ describe('statement counting', () => {
 });
 
 describe('featured listings cost', () => {
-  const call = (key: string, query: string) =>
-    countStatements(db, () => t.rest('GET', `/v3/listings/featured${query}`, { key }));
+  const call = (key: string, query: string) => countStatements(db, () => t.rest('GET', `/v3/listings/featured${query}`, { key }));
 
   // The data generation (src/db/sqlite/generation.ts), brand, listings with categories and hosts, contents,
   // translations (only with a locale), media, vibes, ratings.

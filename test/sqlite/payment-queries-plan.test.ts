@@ -7,7 +7,8 @@ import { freshDb } from '../support/db.ts';
 
 const db = freshDb();
 
-const plan = (sql: string) => (db.$client.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('pi_1') as Array<{ detail: string }>).map((row) => row.detail);
+const plan = (sql: string) =>
+  (db.$client.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('pi_1') as Array<{ detail: string }>).map((row) => row.detail);
 
 describe("an intent's bookings", () => {
   it('are found through bookings_payment_intent_idx', () => {

@@ -17,10 +17,9 @@ const review = (target: typeof a, id: string, day: number) =>
 
 /** `id` by rank for one experience, as stored. */
 function ranked(experienceId: string): Array<[number, string]> {
-  return db.$client
-    .prepare('SELECT rank, id FROM reviews WHERE experience_id = ? ORDER BY rank')
-    .raw()
-    .all(experienceId) as Array<[number, string]>;
+  return db.$client.prepare('SELECT rank, id FROM reviews WHERE experience_id = ? ORDER BY rank').raw().all(experienceId) as Array<
+    [number, string]
+  >;
 }
 
 const dense = (ids: string[]) => ids.map((id, i) => [i + 1, id]);

@@ -14,7 +14,7 @@ function world() {
   const brand = createBrand(db);
   const { experience } = createExperience(db, brand.id);
   const session = createSession(db, experience, { capacity: 10 });
-  const reserved = () => (db.$client.prepare('SELECT reserved FROM sessions WHERE id = ?').pluck().get(session.id) as number);
+  const reserved = () => db.$client.prepare('SELECT reserved FROM sessions WHERE id = ?').pluck().get(session.id) as number;
   return { db, database: portOf(db), session, reserved };
 }
 

@@ -36,13 +36,20 @@ beforeAll(async () => {
 /** SQL text of every statement compiled on `db` while `fn` runs. */
 const compiled = <T>(fn: () => Promise<T>) => compiledStatements(db, fn);
 
-const guest = (firstName: string) => ({ firstName, lastName: 'Bench', priceTierName: 'Adult', emailAddress: `${firstName.toLowerCase()}@bench.test` });
+const guest = (firstName: string) => ({
+  firstName,
+  lastName: 'Bench',
+  priceTierName: 'Adult',
+  emailAddress: `${firstName.toLowerCase()}@bench.test`,
+});
 const cancel = (item: Record<string, unknown>) => t.gql(cancelMutation, { input: { bookings: [item] } }, { key });
 
 /** One booking through the write mix; the statements each step compiled. */
 async function writeMix() {
   const cartId = `00000000-0000-4000-8000-${String(++cartNumber).padStart(12, '0')}`;
-  const input = { data: [{ experienceId: experience.id, sessionTime: session.startLocal.slice(0, 16), participants: [guest('Ana'), guest('Rui')] }] };
+  const input = {
+    data: [{ experienceId: experience.id, sessionTime: session.startLocal.slice(0, 16), participants: [guest('Ana'), guest('Rui')] }],
+  };
   const hold = await compiled(() => t.gql(holdMutation, { brandId: brand.id, cartId, input }, { key }));
   expect(hold.result.body.errors).toBeUndefined();
   const { paymentIntentSecret, totalNetAmount, cart } = hold.result.body.data.createPaymentIntent;
@@ -50,7 +57,9 @@ async function writeMix() {
   const booking = cart.bookings[0];
   expect(booking.status).toBe('PROCESSING');
 
-  const confirm = await compiled(() => t.rest('POST', '/v1/sandbox/payment_intents/confirm', { body: { paymentIntentSecret, outcome: 'succeeded' } }));
+  const confirm = await compiled(() =>
+    t.rest('POST', '/v1/sandbox/payment_intents/confirm', { body: { paymentIntentSecret, outcome: 'succeeded' } }),
+  );
   expect(confirm.result.status).toBe(200);
   expect(confirm.result.body.paymentIntentStatus).toBe('succeeded');
 
@@ -71,12 +80,18 @@ async function writeMix() {
 
 /** A full session of two, one guest cancelled: the freed place is offered to the waiting party of one. */
 async function cancelOfferingToWaitlist() {
-  const full = createSession(db, experience, { startLocal: `2026-12-${String(2 + fullSessions++).padStart(2, '0')}T09:00:00`, capacity: 2 });
+  const full = createSession(db, experience, {
+    startLocal: `2026-12-${String(2 + fullSessions++).padStart(2, '0')}T09:00:00`,
+    capacity: 2,
+  });
   const { booking, participants } = createBooking(db, { brandId: brand.id, session: full, participants: [{}, {}] });
   const entry = createWaitlistEntry(db, { waitlist, session: full, brandId: brand.id, position: 1 });
   const cancelled = await compiled(() => cancel({ bookingId: booking.id, participants: [participants[0]!.id] }));
   expect(cancelled.result.body.data.cancelBookings.errors).toEqual([]);
-  expect(db.$client.prepare('SELECT status, offered_at FROM waitlist_entries WHERE id = ?').get(entry.id)).toEqual({ status: 'offered', offered_at: NOW.toISOString() });
+  expect(db.$client.prepare('SELECT status, offered_at FROM waitlist_entries WHERE id = ?').get(entry.id)).toEqual({
+    status: 'offered',
+    offered_at: NOW.toISOString(),
+  });
   return cancelled.sql;
 }
 

@@ -54,7 +54,10 @@ describe('write statements', () => {
     const send: Send = (method, url, options) => t.rest(method, url, options);
     const [first, second, third, fourth] = sessionTimes as [string, string, string, string];
 
-    const endpoint = await send('POST', `/v1/brands/${shop.brandId}/webhooks`, { key: shop.key, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } });
+    const endpoint = await send('POST', `/v1/brands/${shop.brandId}/webhooks`, {
+      key: shop.key,
+      body: { url: 'http://127.0.0.1:9/hook', events: ['*'] },
+    });
     expect(endpoint.status).toBe(201);
 
     // A paid booking of three: one participant cancelled, a partial refund, then cancelled with a refund.
@@ -69,7 +72,9 @@ describe('write statements', () => {
     const full = await checkout(send, shop, first, 2);
     expect(full.code).toBe('CAPACITY_EXCEEDED');
     expect((await joinWaitlist(send, shop, first, 2)).status).toBe(201);
-    expect((await cancel(send, shop, [{ bookingId: booking!.id, cancel: true, refundAmount: booking!.amount - 5 }])).body.errors).toEqual([]);
+    expect((await cancel(send, shop, [{ bookingId: booking!.id, cancel: true, refundAmount: booking!.amount - 5 }])).body.errors).toEqual(
+      [],
+    );
 
     // A failed payment, and a hold that lapses (failed by the next checkout's sweep).
     const failing = await checkout(send, shop, second, 1);

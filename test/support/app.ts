@@ -13,9 +13,17 @@ import type { WebhookAppOptions } from '../../src/jobs/webhook-settings.ts';
 export interface TestApp {
   app: FastifyInstance;
   /** REST call with a bearer key (or explicit headers). */
-  rest(method: 'GET' | 'POST' | 'DELETE', url: string, options?: { key?: string; headers?: Record<string, string>; body?: unknown }): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
+  rest(
+    method: 'GET' | 'POST' | 'DELETE',
+    url: string,
+    options?: { key?: string; headers?: Record<string, string>; body?: unknown },
+  ): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
   /** GraphQL POST with a bearer key. */
-  gql(query: string, variables?: Record<string, unknown>, options?: { key?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
+  gql(
+    query: string,
+    variables?: Record<string, unknown>,
+    options?: { key?: string; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
 }
 
 /** Builds the app on `db` (closed after the file's tests) and returns small call helpers. */
@@ -76,7 +84,12 @@ export async function startApp(db: Db, options: StartOptions = {}): Promise<Test
   return {
     app,
     async rest(method, url, { key, headers, body } = {}) {
-      const res = await app.inject({ method, url, headers: { ...auth(key), ...headers }, ...(body === undefined ? {} : { payload: body as object }) });
+      const res = await app.inject({
+        method,
+        url,
+        headers: { ...auth(key), ...headers },
+        ...(body === undefined ? {} : { payload: body as object }),
+      });
       return { status: res.statusCode, body: res.body ? res.json() : undefined, headers: res.headers };
     },
     async gql(query, variables, { key, headers } = {}) {

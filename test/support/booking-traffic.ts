@@ -68,7 +68,12 @@ export async function checkout(send: Send, shop: Shop, sessionTime: string, coun
     headers,
     body: { data: [{ experienceId: shop.experienceId, sessionTime, participants: guests(count) }] },
   });
-  return { cartId, status: answer.status, secret: answer.body?.paymentIntentSecret as string | undefined, code: answer.body?.error?.code as string | undefined };
+  return {
+    cartId,
+    status: answer.status,
+    secret: answer.body?.paymentIntentSecret as string | undefined,
+    code: answer.body?.error?.code as string | undefined,
+  };
 }
 
 /** The sandbox processor announcing the payment's outcome. */
@@ -77,7 +82,17 @@ export const pay = (send: Send, secret: string, outcome: 'succeeded' | 'failed')
 
 const CART = /* GraphQL */ `
   query Cart($brandId: UUID!, $cartId: UUID!) {
-    cart(brandId: $brandId, cartId: $cartId) { bookings { id status amount amountRefunded participants { id } } }
+    cart(brandId: $brandId, cartId: $cartId) {
+      bookings {
+        id
+        status
+        amount
+        amountRefunded
+        participants {
+          id
+        }
+      }
+    }
   }
 `;
 
@@ -124,7 +139,8 @@ export async function customerJourney(send: Send, shop: Shop, sessionTimes: read
   const headers: Record<string, string> = random() < 0.3 ? { 'idempotency-key': randomUUID() } : {};
   const bought = await checkout(send, shop, sessionTime, count, headers);
   if (bought.status !== 201 || !bought.secret) {
-    if (bought.code === 'CAPACITY_EXCEEDED' && random() < 0.5) return `waitlist ${(await joinWaitlist(send, shop, sessionTime, count)).status}`;
+    if (bought.code === 'CAPACITY_EXCEEDED' && random() < 0.5)
+      return `waitlist ${(await joinWaitlist(send, shop, sessionTime, count)).status}`;
     return `checkout ${bought.code ?? bought.status}`;
   }
   const paying = random();
@@ -140,10 +156,13 @@ export async function customerJourney(send: Send, shop: Shop, sessionTimes: read
     return `cancel participant ${cancelOutcome(await cancel(send, shop, [{ bookingId: booking.id, participants: [booking.participants[0]!.id] }]))}`;
   }
   if (action < 0.55) return `refund part ${cancelOutcome(await cancel(send, shop, [{ bookingId: booking.id, refundAmount: 1 }]))}`;
-  if (action < 0.7) return `refund all and cancel ${cancelOutcome(await cancel(send, shop, [{ bookingId: booking.id, cancel: true, refundAmount: booking.amount }]))}`;
+  if (action < 0.7)
+    return `refund all and cancel ${cancelOutcome(await cancel(send, shop, [{ bookingId: booking.id, cancel: true, refundAmount: booking.amount }]))}`;
   if (action < 0.8) {
     // Two refunds racing for the same balance: at most one may take it all.
-    const both = await Promise.all([10, booking.amount].map((refundAmount) => cancel(send, shop, [{ bookingId: booking.id, refundAmount }])));
+    const both = await Promise.all(
+      [10, booking.amount].map((refundAmount) => cancel(send, shop, [{ bookingId: booking.id, refundAmount }])),
+    );
     return `racing refunds ${both.map(cancelOutcome).sort().join(' + ')}`;
   }
   return 'confirmed';

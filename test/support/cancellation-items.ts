@@ -44,7 +44,10 @@ function participantIds(model: Model, booking: MBooking | null, spec: Participan
   const ids = (booking?.participants ?? []).filter((_, j) => spec.mask[j]);
   if (spec.stranger) {
     const self = target.kind === 'booking' ? target.index % model.bookings.length : 0;
-    const other = model.bookings[(self + 1 + (spec.stranger.kind === 'other' ? spec.stranger.booking : 0) % (model.bookings.length - 1)) % model.bookings.length]!;
+    const other =
+      model.bookings[
+        (self + 1 + ((spec.stranger.kind === 'other' ? spec.stranger.booking : 0) % (model.bookings.length - 1))) % model.bookings.length
+      ]!;
     const id = spec.stranger.kind === 'other' ? other.participants[spec.stranger.participant % other.participants.length]! : randomUUID();
     ids.splice(spec.strangerAt % (ids.length + 1), 0, id);
   }
@@ -92,16 +95,27 @@ const refundSpec: fc.Arbitrary<RefundSpec> = fc.oneof(
   { weight: 4, arbitrary: fc.nat(1_000_000).map((of) => ({ kind: 'part' as const, of })) },
   { weight: 3, arbitrary: fc.constant({ kind: 'rest' as const }) },
   { weight: 2, arbitrary: fc.integer({ min: 1, max: 5000 }).map((by) => ({ kind: 'over' as const, by })) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('tooPrecise' as const), of: fc.nat(5000), digit: fc.integer({ min: 1, max: 9 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('tooPrecise' as const), of: fc.nat(5000), digit: fc.integer({ min: 1, max: 9 }) }),
+  },
   { weight: 1, arbitrary: fc.constantFrom(0, -1).map((value) => ({ kind: 'nonPositive' as const, value })) },
 );
 const cancelWhole = target.map((t): ItemSpec => ({ target: t, cancel: true, participants: null, refund: null }));
-const cancelSome: fc.Arbitrary<ItemSpec> = fc.record({ target, cancel: rarely(3), participants: participantsSpec, refund: fc.constant(null) });
+const cancelSome: fc.Arbitrary<ItemSpec> = fc.record({
+  target,
+  cancel: rarely(3),
+  participants: participantsSpec,
+  refund: fc.constant(null),
+});
 const refundItem: fc.Arbitrary<ItemSpec> = fc.record({
   target,
   cancel: rarely(3),
   participants: fc.oneof({ weight: 5, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: participantsSpec }),
   refund: refundSpec,
 });
-export const anyItem = fc.oneof({ weight: 1, arbitrary: cancelWhole }, { weight: 1, arbitrary: cancelSome }, { weight: 2, arbitrary: refundItem });
-
+export const anyItem = fc.oneof(
+  { weight: 1, arbitrary: cancelWhole },
+  { weight: 1, arbitrary: cancelSome },
+  { weight: 2, arbitrary: refundItem },
+);

@@ -213,7 +213,11 @@ function settlePaid(model: Model, booking: MBooking): string[] {
  * What a payment event for `intent` does to the bookings it pays for (in cart order): whether it changed
  * anything, and the automatic refunds' errors.
  */
-export function predictPayment(model: Model, intent: NonNullable<MBooking['intent']>, outcome: 'succeeded' | 'failed'): { changed: boolean; refundErrors: string[] } {
+export function predictPayment(
+  model: Model,
+  intent: NonNullable<MBooking['intent']>,
+  outcome: 'succeeded' | 'failed',
+): { changed: boolean; refundErrors: string[] } {
   const paidFor = model.bookings.filter((b) => b.intent === intent);
   if (outcome === 'failed') {
     if (intent.status !== 'requires_payment') return { changed: false, refundErrors: [] };

@@ -69,7 +69,11 @@ export function buildWorld(spec: WorldSpec) {
     const currency = brand.currency;
     const participants = b.prices.map((priceMinor) => ({ priceMinor: b.kind === 'free' ? 0 : priceMinor }));
     const base = { session, currency, participants };
-    const add = (made: { booking: { id: string; amountMinor: number }; participants: Array<{ id: string }> }, status: Status, intent: MBooking['intent']) => {
+    const add = (
+      made: { booking: { id: string; amountMinor: number }; participants: Array<{ id: string }> },
+      status: Status,
+      intent: MBooking['intent'],
+    ) => {
       const ids = made.participants.map((p) => p.id);
       model.bookings.push({
         id: made.booking.id,
@@ -89,7 +93,13 @@ export function buildWorld(spec: WorldSpec) {
     };
     if (b.kind === 'processing' || b.kind === 'failed' || b.kind === 'pair') {
       const status: Status = b.kind === 'failed' ? 'failed' : 'processing';
-      const items = b.kind === 'pair' ? [{ ...base, status }, { ...base, participants: [...participants].reverse(), status }] : [{ ...base, status }];
+      const items =
+        b.kind === 'pair'
+          ? [
+              { ...base, status },
+              { ...base, participants: [...participants].reverse(), status },
+            ]
+          : [{ ...base, status }];
       const intentStatus = b.kind === 'failed' ? 'failed' : 'requires_payment';
       const checkout = createCheckout(db, { brandId: brand.id, items, intent: { currency, status: intentStatus } });
       // One intent object for the cart: the model's bookings share it, as the database's do.
@@ -104,9 +114,22 @@ export function buildWorld(spec: WorldSpec) {
   }
 
   const payments = new ScriptedProcessor();
-  const principal: Principal = { kind: 'organization', keyId: 'model-test', organizationId: org.id, brandIds: brands.map((b) => b.id), headerBrandId: null };
+  const principal: Principal = {
+    kind: 'organization',
+    keyId: 'model-test',
+    organizationId: org.id,
+    brandIds: brands.map((b) => b.id),
+    headerBrandId: null,
+  };
   const clock = { now: new Date(CHECKOUT_NOW) };
-  const deps: CallerDeps = { db: portOf(db), now: () => clock.now, payments, holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400, principal };
+  const deps: CallerDeps = {
+    db: portOf(db),
+    now: () => clock.now,
+    payments,
+    holdTtlSeconds: 900,
+    waitlistOfferTtlSeconds: 86_400,
+    principal,
+  };
   return { db, deps, clock, payments, model, sessionIds: sessions.map((s) => s.id) };
 }
 
@@ -120,12 +143,18 @@ export function storedBooking(world: World, id: string) {
     `SELECT b.status, b.amount_refunded_minor AS refunded, i.status AS intentStatus
      FROM bookings b LEFT JOIN payment_intents i ON i.id = b.payment_intent_id WHERE b.id = ?`,
   );
-  const refunds = all<{ status: string; amountMinor: number }>('SELECT status, amount_minor AS amountMinor FROM refunds WHERE booking_id = ?');
-  const events = all<{ type: string; payload: string }>('SELECT type, payload FROM events WHERE resource_id = ? ORDER BY sequence').map((e) => {
-    const data = JSON.parse(e.payload) as { status: Status; amountRefunded: number };
-    return { type: e.type, status: data.status, amountRefunded: data.amountRefunded };
-  });
-  const people = all<{ id: string; cancelledAt: string | null }>('SELECT id, cancelled_at AS cancelledAt FROM participants WHERE booking_id = ? ORDER BY position');
+  const refunds = all<{ status: string; amountMinor: number }>(
+    'SELECT status, amount_minor AS amountMinor FROM refunds WHERE booking_id = ?',
+  );
+  const events = all<{ type: string; payload: string }>('SELECT type, payload FROM events WHERE resource_id = ? ORDER BY sequence').map(
+    (e) => {
+      const data = JSON.parse(e.payload) as { status: Status; amountRefunded: number };
+      return { type: e.type, status: data.status, amountRefunded: data.amountRefunded };
+    },
+  );
+  const people = all<{ id: string; cancelledAt: string | null }>(
+    'SELECT id, cancelled_at AS cancelledAt FROM participants WHERE booking_id = ? ORDER BY position',
+  );
   return {
     status: row.status,
     refunded: row.refunded,

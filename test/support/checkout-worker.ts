@@ -19,9 +19,22 @@ const [dbFile, brandId, experienceId, sessionTime, count] = process.argv.slice(2
 const db = openDatabase(dbFile);
 const payments = new CheckoutTestProcessor();
 payments.delay = () => Math.floor(Math.random() * 50);
-const principal: Principal = { kind: 'brand', keyId: `worker-${process.pid}`, organizationId: null, brandIds: [brandId], headerBrandId: null };
+const principal: Principal = {
+  kind: 'brand',
+  keyId: `worker-${process.pid}`,
+  organizationId: null,
+  brandIds: [brandId],
+  headerBrandId: null,
+};
 // A fixed clock before the raced session, so the test means the same on any day it runs.
-const deps = { db: portOf(db), now: () => new Date(CHECKOUT_NOW), payments, holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400, principal };
+const deps = {
+  db: portOf(db),
+  now: () => new Date(CHECKOUT_NOW),
+  payments,
+  holdTtlSeconds: 900,
+  waitlistOfferTtlSeconds: 86_400,
+  principal,
+};
 
 const lines = createInterface({ input: process.stdin });
 process.stdout.write('ready\n');

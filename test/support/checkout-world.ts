@@ -11,7 +11,6 @@ import { CHECKOUT_NOW } from './clock.ts';
 
 export { CHECKOUT_NOW };
 
-
 /**
  * What the checkout API tests share, on a fresh database: a EUR brand and a JPY sister brand of one
  * organization (plus an outsider), their keys, one experience each with an add-on, an app with a
@@ -29,7 +28,13 @@ export function checkoutWorld() {
     db,
     sister.id,
     { title: 'Night Food Walk', timezoneId: 'Asia/Tokyo' },
-    { priceTiers: [{ name: 'Adult', priceMinor: 8000 }, { name: 'Child', priceMinor: 4000 }], taxes: [{ name: 'Consumption tax', rateBasisPoints: 1000 }] },
+    {
+      priceTiers: [
+        { name: 'Adult', priceMinor: 8000 },
+        { name: 'Child', priceMinor: 4000 },
+      ],
+      taxes: [{ name: 'Consumption tax', rateBasisPoints: 1000 }],
+    },
   ).experience;
   const sake = createAddOn(db, foodWalk.id, { name: 'Sake tasting', priceMinor: 1500 });
 

@@ -40,7 +40,21 @@ export const CREATE_PAYMENT_INTENT = /* GraphQL */ `
     createPaymentIntent(brandId: $brandId, cartId: $cartId, input: $input) {
       totalNetAmount
       paymentIntentSecret
-      cart { id status confirmationCode paymentIntentStatus totalAmount currency bookings { id status confirmationCode cartConfirmationCode amount } }
+      cart {
+        id
+        status
+        confirmationCode
+        paymentIntentStatus
+        totalAmount
+        currency
+        bookings {
+          id
+          status
+          confirmationCode
+          cartConfirmationCode
+          amount
+        }
+      }
     }
   }
 `;
@@ -60,13 +74,27 @@ export function checkoutRows(db: Db) {
   return {
     reserved: (sessionId: string) => one<{ reserved: number }>('SELECT reserved FROM sessions WHERE id = ?', sessionId).reserved,
     bookingsOfCart: (cartId: string) =>
-      all<{ id: string; status: string; confirmationCode: string; cartConfirmationCode: string; cartPosition: number; amountMinor: number; holdExpiresAt: string | null; paymentIntentId: string | null; metadata: string | null }>(
+      all<{
+        id: string;
+        status: string;
+        confirmationCode: string;
+        cartConfirmationCode: string;
+        cartPosition: number;
+        amountMinor: number;
+        holdExpiresAt: string | null;
+        paymentIntentId: string | null;
+        metadata: string | null;
+      }>(
         `SELECT id, status, confirmation_code AS confirmationCode, cart_confirmation_code AS cartConfirmationCode, cart_position AS cartPosition,
            amount_minor AS amountMinor, hold_expires_at AS holdExpiresAt, payment_intent_id AS paymentIntentId, metadata
          FROM bookings WHERE cart_id = ? ORDER BY created_at, cart_position`,
         cartId,
       ),
-    cart: (cartId: string) => one<{ status: string; confirmationCode: string } | undefined>('SELECT status, confirmation_code AS confirmationCode FROM carts WHERE id = ?', cartId),
+    cart: (cartId: string) =>
+      one<{ status: string; confirmationCode: string } | undefined>(
+        'SELECT status, confirmation_code AS confirmationCode FROM carts WHERE id = ?',
+        cartId,
+      ),
     intentsOfCart: (cartId: string) =>
       all<{ id: string; status: string; secretHash: string; amountMinor: number; currency: string; processor: string }>(
         'SELECT id, status, secret_hash AS secretHash, amount_minor AS amountMinor, currency, processor FROM payment_intents WHERE cart_id = ? ORDER BY rowid',

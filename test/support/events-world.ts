@@ -41,7 +41,12 @@ export function eventsWorld() {
   const brand = createBrand(db, { currency: 'EUR' });
   const key = createApiKey(db, { brandId: brand.id }).secret;
   const sail = createExperience(db, brand.id, { title: 'Sunset Sail' }).experience;
-  const walk = createExperience(db, brand.id, { title: 'Free Walk' }, { priceTiers: [{ name: 'Adult', priceMinor: 0 }], taxes: [] }).experience;
+  const walk = createExperience(
+    db,
+    brand.id,
+    { title: 'Free Walk' },
+    { priceTiers: [{ name: 'Adult', priceMinor: 0 }], taxes: [] },
+  ).experience;
   const payments = new EventsProcessor({ now: () => clock.now });
   let app: TestApp | undefined;
   beforeAll(async () => {
@@ -69,7 +74,12 @@ export function eventsWorld() {
   async function checkout(items: object[], cartId: string = randomUUID()) {
     const before = new Set(bookingIdsOfCart(cartId));
     const res = await t().rest('POST', `/v1/brands/${brand.id}/carts/${cartId}/payment_intents`, { key, body: { data: items } });
-    return { res, cartId, secret: res.body?.paymentIntentSecret as string | undefined, ids: bookingIdsOfCart(cartId).filter((id) => !before.has(id)) };
+    return {
+      res,
+      cartId,
+      secret: res.body?.paymentIntentSecret as string | undefined,
+      ids: bookingIdsOfCart(cartId).filter((id) => !before.has(id)),
+    };
   }
 
   const confirm = (paymentIntentSecret: string | undefined, outcome: 'succeeded' | 'failed' = 'succeeded') =>
@@ -89,11 +99,32 @@ export function eventsWorld() {
   const eventsOf = (resourceId: string) =>
     (
       db.$client
-        .prepare('SELECT sequence, id, type, resource_id AS resourceId, created_at AS createdAt, payload FROM events WHERE resource_id = ? ORDER BY sequence')
+        .prepare(
+          'SELECT sequence, id, type, resource_id AS resourceId, created_at AS createdAt, payload FROM events WHERE resource_id = ? ORDER BY sequence',
+        )
         .all(resourceId) as Array<StoredEventRow & { payload: string }>
     ).map((row) => ({ ...row, payload: JSON.parse(row.payload) }));
   const typesOf = (resourceId: string) => eventsOf(resourceId).map((e) => e.type);
   const eventCount = () => db.$client.prepare('SELECT count(*) FROM events').pluck().get() as number;
 
-  return { db, clock, brand, key, sail, walk, payments, t, session, item, checkout, confirm, confirmedBooking, cancel, view, eventsOf, typesOf, eventCount };
+  return {
+    db,
+    clock,
+    brand,
+    key,
+    sail,
+    walk,
+    payments,
+    t,
+    session,
+    item,
+    checkout,
+    confirm,
+    confirmedBooking,
+    cancel,
+    view,
+    eventsOf,
+    typesOf,
+    eventCount,
+  };
 }

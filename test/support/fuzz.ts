@@ -28,21 +28,82 @@ const expandDeep = (text: string) =>
 
 /** Numbers that break naive arithmetic: extremes, fractions, unsafe integers. */
 const hostileNumbers: readonly number[] = [
-  0, -0, -1, 1.5, 0.125, 0.005, 1e-9, 0.1 + 0.2, 2 ** 31, -(2 ** 31) - 1, 2 ** 53, 2 ** 53 + 2, 2 ** 64, 1e21, 1e308, -1e308,
-  Number.MAX_VALUE, Number.MIN_VALUE, 99999999999.999, 12345678.91,
+  0,
+  -0,
+  -1,
+  1.5,
+  0.125,
+  0.005,
+  1e-9,
+  0.1 + 0.2,
+  2 ** 31,
+  -(2 ** 31) - 1,
+  2 ** 53,
+  2 ** 53 + 2,
+  2 ** 64,
+  1e21,
+  1e308,
+  -1e308,
+  Number.MAX_VALUE,
+  Number.MIN_VALUE,
+  99999999999.999,
+  12345678.91,
 ];
 
 /** Text that breaks naive handling: empty, control and odd Unicode, formats almost right, injections, length. */
 const hostileStrings: readonly string[] = [
-  '', ' ', '\u0000', '\ud800', '\uffff', '\u202e', 'ǅ', 'İ', '🏳️‍🌈', '٣٤', 'Ⅻ', '0', '-1', '1e309', 'NaN', 'true', 'null', '[]', '{}',
-  '2026-02-30', '2026-12-01T25:61', '2026-12-01T09:00+99:00', '2026-03-29T01:30', '00000000-0000-0000-0000-000000000000',
-  'ffffffff-ffff-ffff-ffff-ffffffffffff', '*', '%00', '../../etc/passwd', "' OR 1=1 --", '"; DROP TABLE bookings; --',
-  '<script>alert(1)</script>', '${7*7}', 'a@b', 'x'.repeat(5_001),
+  '',
+  ' ',
+  '\u0000',
+  '\ud800',
+  '\uffff',
+  '\u202e',
+  'ǅ',
+  'İ',
+  '🏳️‍🌈',
+  '٣٤',
+  'Ⅻ',
+  '0',
+  '-1',
+  '1e309',
+  'NaN',
+  'true',
+  'null',
+  '[]',
+  '{}',
+  '2026-02-30',
+  '2026-12-01T25:61',
+  '2026-12-01T09:00+99:00',
+  '2026-03-29T01:30',
+  '00000000-0000-0000-0000-000000000000',
+  'ffffffff-ffff-ffff-ffff-ffffffffffff',
+  '*',
+  '%00',
+  '../../etc/passwd',
+  "' OR 1=1 --",
+  '"; DROP TABLE bookings; --',
+  '<script>alert(1)</script>',
+  '${7*7}',
+  'a@b',
+  'x'.repeat(5_001),
 ];
 
 /** Values that break naive code: all of the above, wrong types, nesting. */
 const hostile: readonly Json[] = [
-  null, true, false, ...hostileNumbers, ...hostileStrings, [], {}, [null], [[]], [{}], { a: {} }, deep(64), deepText(5_000), deepText(30_000),
+  null,
+  true,
+  false,
+  ...hostileNumbers,
+  ...hostileStrings,
+  [],
+  {},
+  [null],
+  [[]],
+  [{}],
+  { a: {} },
+  deep(64),
+  deepText(5_000),
+  deepText(30_000),
 ];
 
 export const hostileValue: fc.Arbitrary<Json> = fc.oneof(
@@ -78,12 +139,17 @@ function sameType(current: Json, pick: number): Json {
   if (typeof current === 'string') return hostileStrings[pick % hostileStrings.length]!;
   if (typeof current === 'boolean') return !current;
   if (Array.isArray(current)) return pick % 2 ? [] : [...current, ...current];
-  if (current && typeof current === 'object') return Object.fromEntries(Object.entries(current).filter((_, i) => i !== pick % Object.keys(current).length));
+  if (current && typeof current === 'object')
+    return Object.fromEntries(Object.entries(current).filter((_, i) => i !== pick % Object.keys(current).length));
   return hostileNumbers[pick % hostileNumbers.length]!;
 }
 
 /** Every position in `value`: the parent and the key under which it sits (no parent for the root). */
-function positions(value: Json, parent: Json[] | { [key: string]: Json } | null = null, key: string | number = ''): Array<[typeof parent, string | number]> {
+function positions(
+  value: Json,
+  parent: Json[] | { [key: string]: Json } | null = null,
+  key: string | number = '',
+): Array<[typeof parent, string | number]> {
   const here: Array<[typeof parent, string | number]> = [[parent, key]];
   if (Array.isArray(value)) return here.concat(value.flatMap((item, i) => positions(item, value, i)));
   if (value && typeof value === 'object') return here.concat(Object.entries(value).flatMap(([k, v]) => positions(v, value, k)));
@@ -107,13 +173,19 @@ function applyEdit(root: Json, { at, op, value: shared, times, pick }: Edit): Js
   const [parent, key] = all[at % all.length]!;
   const current: Json = parent === null ? root : (parent as Record<string | number, Json>)[key]!;
   const replacement: Json | undefined =
-    op === 'sametype' ? sameType(current, pick)
-    : op === 'replace' ? value
-    : op === 'delete' ? undefined
-    : op === 'repeat' ? repeated(Array.isArray(current) && current.length > 0 ? current[0]! : current, times)
-    : op === 'wrap' ? [current]
-    : current && typeof current === 'object' && !Array.isArray(current) ? { ...current, unexpectedField: value }
-    : value;
+    op === 'sametype'
+      ? sameType(current, pick)
+      : op === 'replace'
+        ? value
+        : op === 'delete'
+          ? undefined
+          : op === 'repeat'
+            ? repeated(Array.isArray(current) && current.length > 0 ? current[0]! : current, times)
+            : op === 'wrap'
+              ? [current]
+              : current && typeof current === 'object' && !Array.isArray(current)
+                ? { ...current, unexpectedField: value }
+                : value;
   if (parent === null) return replacement === undefined ? {} : replacement;
   if (replacement === undefined) {
     if (Array.isArray(parent)) parent.splice(key as number, 1);
@@ -126,16 +198,35 @@ function applyEdit(root: Json, { at, op, value: shared, times, pick }: Edit): Js
 
 /** A valid JSON value with a random edit, sometimes two to four. */
 export function mutated(template: () => Json): fc.Arbitrary<Json> {
-  const edits = fc.oneof({ weight: 3, arbitrary: fc.tuple(edit) }, { weight: 1, arbitrary: fc.array(edit, { minLength: 2, maxLength: 4 }) });
+  const edits = fc.oneof(
+    { weight: 3, arbitrary: fc.tuple(edit) },
+    { weight: 1, arbitrary: fc.array(edit, { minLength: 2, maxLength: 4 }) },
+  );
   return edits.map((list) => list.reduce(applyEdit, template()));
 }
 
 /** Bytes no JSON parser should accept quietly (or that test its limits). */
 const malformed: ReadonlyArray<string | Buffer> = [
-  '', ' ', 'null', '""', '[]', '{', '{"a":', '{"a" 1}', "{'a': 1}", '{"a":1,}', 'NaN', '[1e999999]', `[${'9'.repeat(5_000)}]`,
-  '\ufeff{}', '{"__proto__": {"polluted": true}}', '{"constructor": {"prototype": {"polluted": true}}}',
-  '['.repeat(200_000) + ']'.repeat(200_000), '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000),
-  Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), Buffer.from([0xef, 0xbb, 0xbf, 0x5b, 0x5d]),
+  '',
+  ' ',
+  'null',
+  '""',
+  '[]',
+  '{',
+  '{"a":',
+  '{"a" 1}',
+  "{'a': 1}",
+  '{"a":1,}',
+  'NaN',
+  '[1e999999]',
+  `[${'9'.repeat(5_000)}]`,
+  '\ufeff{}',
+  '{"__proto__": {"polluted": true}}',
+  '{"constructor": {"prototype": {"polluted": true}}}',
+  '['.repeat(200_000) + ']'.repeat(200_000),
+  '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000),
+  Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+  Buffer.from([0xef, 0xbb, 0xbf, 0x5b, 0x5d]),
 ];
 
 export interface FuzzBody {
@@ -147,7 +238,16 @@ export interface FuzzBody {
 
 const contentType = fc.oneof(
   { weight: 12, arbitrary: fc.constant('application/json') },
-  { weight: 1, arbitrary: fc.constantFrom('application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', undefined) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'application/json; charset=utf-8',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/json; charset=latin1',
+      undefined,
+    ),
+  },
 );
 
 const serialized = (value: unknown): string => {
@@ -165,7 +265,13 @@ export function fuzzBody(template: () => Json): fc.Arbitrary<FuzzBody> {
     { weight: 1, arbitrary: fc.json({ maxDepth: 4 }) },
     { weight: 1, arbitrary: fc.anything({ maxDepth: 3 }).map(serialized) },
     { weight: 1, arbitrary: fc.constantFrom(...malformed) },
-    { weight: 1, arbitrary: fc.tuple(mutated(template), fc.nat()).map(([v, cut]) => { const s = serialized(v); return s.slice(0, cut % (s.length + 1)); }) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(mutated(template), fc.nat()).map(([v, cut]) => {
+        const s = serialized(v);
+        return s.slice(0, cut % (s.length + 1));
+      }),
+    },
   );
   const idempotencyKey = fc.oneof({ weight: 5, arbitrary: fc.constant(null) }, fc.uuid(), fc.stringMatching(/^[\x20-\x7e]{0,300}$/));
   return fc.record({ payload, contentType, idempotencyKey });
@@ -173,7 +279,12 @@ export function fuzzBody(template: () => Json): fc.Arbitrary<FuzzBody> {
 
 /** Signs of internals in an answer: stack frames, database and library names, source paths, JS errors. */
 const INTERNALS = [
-  /\bat \S+ \(|\n\s+at /, /sqlite/i, /drizzle/i, /\/src\/|node_modules|\.ts:\d+/, /TypeError|ReferenceError|RangeError|SyntaxError/, /Cannot read|is not a function|undefined is not/,
+  /\bat \S+ \(|\n\s+at /,
+  /sqlite/i,
+  /drizzle/i,
+  /\/src\/|node_modules|\.ts:\d+/,
+  /TypeError|ReferenceError|RangeError|SyntaxError/,
+  /Cannot read|is not a function|undefined is not/,
 ];
 
 export function leakedInternals(text: string): RegExp | undefined {
@@ -198,7 +309,8 @@ export function checkRestAnswer(res: Answer): void {
   if (keys.join() !== 'error') throw new Error(`not the standard error shape: ${res.text.slice(0, 300)}`);
   const code = error.code as keyof typeof errorStatus;
   if (errorStatus[code] !== res.status) throw new Error(`code ${String(code)} answered with status ${res.status}`);
-  if (typeof error.message !== 'string' || error.requestId !== res.headers['x-request-id']) throw new Error(`bad message or request id: ${res.text.slice(0, 300)}`);
+  if (typeof error.message !== 'string' || error.requestId !== res.headers['x-request-id'])
+    throw new Error(`bad message or request id: ${res.text.slice(0, 300)}`);
 }
 
 /** A GraphQL answer: no 5xx, no INTERNAL_SERVER_ERROR, every error with a code. Transport refusals use the REST shape. */

@@ -18,15 +18,24 @@ const checks: Array<[string, string]> = [
        WHERE e.session_id = s.id AND e.status = 'offered') AS offered
      FROM sessions s WHERE s.held_for_offers <> offered`,
   ],
-  ['session oversold', 'SELECT id, capacity, reserved, held_for_offers FROM sessions WHERE reserved < 0 OR held_for_offers < 0 OR reserved + held_for_offers > capacity'],
+  [
+    'session oversold',
+    'SELECT id, capacity, reserved, held_for_offers FROM sessions WHERE reserved < 0 OR held_for_offers < 0 OR reserved + held_for_offers > capacity',
+  ],
   [
     'booking amountRefunded differs from the sum of its refund ledger (pending and succeeded rows)',
     `SELECT b.id, b.amount_refunded_minor, (SELECT coalesce(sum(r.amount_minor), 0) FROM refunds r
        WHERE r.booking_id = b.id AND r.status <> 'failed') AS ledger
      FROM bookings b WHERE b.amount_refunded_minor <> ledger`,
   ],
-  ['booking refunded above its amount', 'SELECT id, amount_minor, amount_refunded_minor FROM bookings WHERE amount_refunded_minor > amount_minor'],
-  ["booking 'refunded' without its whole amount refunded", "SELECT id FROM bookings WHERE status = 'refunded' AND amount_refunded_minor <> amount_minor"],
+  [
+    'booking refunded above its amount',
+    'SELECT id, amount_minor, amount_refunded_minor FROM bookings WHERE amount_refunded_minor > amount_minor',
+  ],
+  [
+    "booking 'refunded' without its whole amount refunded",
+    "SELECT id FROM bookings WHERE status = 'refunded' AND amount_refunded_minor <> amount_minor",
+  ],
   ['booking without participants', 'SELECT b.id FROM bookings b WHERE NOT EXISTS (SELECT 1 FROM participants p WHERE p.booking_id = b.id)'],
   [
     'booking without exactly one booking.created event',
@@ -49,7 +58,10 @@ const checks: Array<[string, string]> = [
        AND NOT EXISTS (SELECT 1 FROM waitlist_entries w WHERE w.id = e.resource_id)`,
   ],
   ['event id recorded twice', 'SELECT id, count(*) AS n FROM events GROUP BY id HAVING n > 1'],
-  ['webhook delivery of a missing event', 'SELECT d.id FROM webhook_deliveries d WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.sequence = d.event_sequence)'],
+  [
+    'webhook delivery of a missing event',
+    'SELECT d.id FROM webhook_deliveries d WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.sequence = d.event_sequence)',
+  ],
   [
     'event without its delivery to a live endpoint of its brand subscribed to it',
     `SELECT e.id, w.id AS endpoint FROM events e JOIN webhook_endpoints w ON w.brand_id = e.brand_id AND w.deleted_at IS NULL

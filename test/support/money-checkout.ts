@@ -30,8 +30,13 @@ const itemArb = fc.record({
   addOns: fc.array(fc.record({ priceMinor: minor(500_000), quantity: fc.integer({ min: 1, max: 5 }) }), { maxLength: 2 }),
   percent: fc.option(basisPoints, { nil: undefined }),
   amountOff: fc.option(minor(2_000_000), { nil: undefined }),
-  coupon: fc.option(fc.oneof(fc.record({ percent: basisPoints }), fc.record({ amount: fc.integer({ min: 1, max: 2_000_000 }) })), { nil: undefined }),
-  credits: fc.uniqueArray(fc.record({ sequence: fc.nat(9), appliedMinor: minor(1_000_000) }), { maxLength: 2, selector: (c) => c.sequence }),
+  coupon: fc.option(fc.oneof(fc.record({ percent: basisPoints }), fc.record({ amount: fc.integer({ min: 1, max: 2_000_000 }) })), {
+    nil: undefined,
+  }),
+  credits: fc.uniqueArray(fc.record({ sequence: fc.nat(9), appliedMinor: minor(1_000_000) }), {
+    maxLength: 2,
+    selector: (c) => c.sequence,
+  }),
   taxes: fc.array(minor(5_000), { maxLength: 3 }),
 });
 type ItemSpec = typeof itemArb extends fc.Arbitrary<infer T> ? T : never;
@@ -71,19 +76,39 @@ async function checkOut(currency: string, items: ItemSpec[]) {
   const brand = createBrand(db, { currency });
   const payments = new ChargeRecorder();
   const principal: Principal = { kind: 'brand', keyId: 'money-props', organizationId: null, brandIds: [brand.id], headerBrandId: null };
-  const deps = { db: portOf(db), now: () => new Date(CHECKOUT_NOW), payments, holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400, principal };
+  const deps = {
+    db: portOf(db),
+    now: () => new Date(CHECKOUT_NOW),
+    payments,
+    holdTtlSeconds: 900,
+    waitlistOfferTtlSeconds: 86_400,
+    principal,
+  };
   const data = items.map((item, i) => {
     const priceTiers = item.tiers.map((priceMinor, t) => ({ name: `Tier${t}`, priceMinor }));
     const taxes = item.taxes.map((rateBasisPoints, t) => ({ name: `Tax${t}`, rateBasisPoints }));
     const { experience } = createExperience(db, brand.id, { maxParticipantsCount: 50 }, { priceTiers, taxes, pictures: 0 });
     const session = createSession(db, experience, { startLocal: `2026-12-0${i + 1}T09:00:00`, capacity: 50 });
-    const addOns = item.addOns.map((a) => ({ addOnId: createAddOn(db, experience.id, { priceMinor: a.priceMinor }).id, quantity: a.quantity }));
-    const coupon = item.coupon && createCoupon(db, brand.id, 'percent' in item.coupon ? { percentOffBasisPoints: item.coupon.percent } : { amountOffMinor: item.coupon.amount });
+    const addOns = item.addOns.map((a) => ({
+      addOnId: createAddOn(db, experience.id, { priceMinor: a.priceMinor }).id,
+      quantity: a.quantity,
+    }));
+    const coupon =
+      item.coupon &&
+      createCoupon(
+        db,
+        brand.id,
+        'percent' in item.coupon ? { percentOffBasisPoints: item.coupon.percent } : { amountOffMinor: item.coupon.amount },
+      );
     const credits = item.credits.map((c) => ({ ...c, code: createCreditCode(db, brand.id, { balanceMinor: c.appliedMinor }).code }));
     return {
       experienceId: experience.id,
       sessionTime: session.startLocal.slice(0, 16),
-      participants: item.guests.map((g, j) => ({ firstName: `Guest${j}`, lastName: 'Silva', priceTierName: `Tier${g % item.tiers.length}` })),
+      participants: item.guests.map((g, j) => ({
+        firstName: `Guest${j}`,
+        lastName: 'Silva',
+        priceTierName: `Tier${g % item.tiers.length}`,
+      })),
       listingAddOns: addOns,
       ...(item.percent === undefined ? {} : { discountPercentage: percentText(item.percent) }),
       ...(item.amountOff === undefined ? {} : { discountAmount: toDecimal(item.amountOff, currency) }),
@@ -97,7 +122,12 @@ async function checkOut(currency: string, items: ItemSpec[]) {
     .prepare('SELECT amount_minor AS amountMinor, pricing FROM bookings WHERE cart_id = ? ORDER BY cart_position')
     .all(cartId) as Array<{ amountMinor: number; pricing: string }>;
   const intents = db.$client.prepare('SELECT amount_minor AS amountMinor, currency FROM payment_intents WHERE cart_id = ?').all(cartId);
-  return { result, charges: payments.charges, intents, bookings: rows.map((r) => ({ amountMinor: r.amountMinor, pricing: JSON.parse(r.pricing) as PricingBreakdown })) };
+  return {
+    result,
+    charges: payments.charges,
+    intents,
+    bookings: rows.map((r) => ({ amountMinor: r.amountMinor, pricing: JSON.parse(r.pricing) as PricingBreakdown })),
+  };
 }
 
 /** The async property, for `fc.assert`, over the currencies `currencies` yields. */

@@ -22,9 +22,10 @@ export function paymentState(db: Db) {
         bookingId,
       ),
     cancelledAt: (bookingId: string) =>
-      all<{ cancelledAt: string | null }>('SELECT cancelled_at AS cancelledAt FROM participants WHERE booking_id = ? ORDER BY position', bookingId).map(
-        (p) => p.cancelledAt,
-      ),
+      all<{ cancelledAt: string | null }>(
+        'SELECT cancelled_at AS cancelledAt FROM participants WHERE booking_id = ? ORDER BY position',
+        bookingId,
+      ).map((p) => p.cancelledAt),
     /** Everything at once, to show an event changed nothing. */
     snapshot: () => ({
       bookings: all('SELECT id, status, hold_expires_at, amount_refunded_minor, updated_at FROM bookings ORDER BY id'),

@@ -21,7 +21,15 @@ export function question(id: string, fieldType: QuestionSnapshotJson['fieldType'
     customQuestionId: id,
     prompt: `Prompt of ${id}`,
     fieldType,
-    options: select ? (spec.options ?? [['k-yes', 'Yes'], ['k-no', 'No'], ['k-maybe', 'Maybe']]).map(([key, value]) => ({ key, value })) : null,
+    options: select
+      ? (
+          spec.options ?? [
+            ['k-yes', 'Yes'],
+            ['k-no', 'No'],
+            ['k-maybe', 'Maybe'],
+          ]
+        ).map(([key, value]) => ({ key, value }))
+      : null,
     termsAndConditions: fieldType === 'terms_and_conditions' ? { label: 'Waiver', mediaId: 'm1', isOverrided: false } : null,
     config: {
       experienceId: 'exp-1',

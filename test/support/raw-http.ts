@@ -30,7 +30,9 @@ export function parseResponses(raw: string): RawResponse[] {
   while (rest.startsWith('HTTP/1.1 ')) {
     const end = rest.indexOf('\r\n\r\n');
     const [statusLine, ...headerLines] = rest.slice(0, end).split('\r\n');
-    const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+    const headers = Object.fromEntries(
+      headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+    );
     const length = Number(headers['content-length'] ?? 0);
     responses.push({ status: Number(statusLine!.split(' ')[1]), headers, body: rest.slice(end + 4, end + 4 + length) });
     rest = rest.slice(end + 4 + length);
@@ -80,7 +82,8 @@ export async function slowRequest(port: number, request: RawRequest, heldBytes =
   connection.write(text.slice(headerEnd, text.length - heldBytes));
   return {
     responses: connection.responses,
-    finish: (...more: RawRequest[]) => connection.write(text.slice(text.length - heldBytes) + more.map((r) => formatRequest(r, connection.host)).join('')),
+    finish: (...more: RawRequest[]) =>
+      connection.write(text.slice(text.length - heldBytes) + more.map((r) => formatRequest(r, connection.host)).join('')),
   };
 }
 

@@ -59,7 +59,10 @@ export async function startServerProcess(databaseFile: string, env: Record<strin
       const check = () => found() && finish();
       const timer = setTimeout(() => finish(new Error(`timed out waiting for "${String(text)}"; output so far:\n${output}`)), timeoutMs);
       listeners.add(check);
-      void exited.then(({ code, signal }) => !found() && finish(new Error(`server exited (${code ?? signal}) before printing "${String(text)}":\n${output}`)));
+      void exited.then(
+        ({ code, signal }) =>
+          !found() && finish(new Error(`server exited (${code ?? signal}) before printing "${String(text)}":\n${output}`)),
+      );
       check();
     });
 

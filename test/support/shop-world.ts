@@ -17,7 +17,10 @@ export function createShop(db: Db, options: { sessions: number; capacity: number
   const waitlist = createWaitlist(db, experience.id);
   const day = new Date(Date.now() + (options.daysAhead ?? 30) * 86_400_000).toISOString().slice(0, 10);
   const sessions = Array.from({ length: options.sessions }, (_, i) =>
-    createSession(db, experience, { startLocal: `${day}T${String(9 + (i % 10)).padStart(2, '0')}:${i < 10 ? '00' : '30'}:00`, capacity: options.capacity }),
+    createSession(db, experience, {
+      startLocal: `${day}T${String(9 + (i % 10)).padStart(2, '0')}:${i < 10 ? '00' : '30'}:00`,
+      capacity: options.capacity,
+    }),
   );
   const shop: Shop = { brandId: brand.id, key, experienceId: experience.id, waitlistId: waitlist.id, sessionMinutes: 120 };
   return { shop, brand, experience, sessions, sessionTimes: sessions.map((s) => s.startLocal.slice(0, 16)) };

@@ -91,7 +91,8 @@ export function waitlistWorld() {
     session(capacity = 4, booked = capacity) {
       day += 1;
       const s = createSession(db, sail, { startLocal: `2027-01-${String(day).padStart(2, '0')}T18:00:00`, capacity });
-      const booking = booked > 0 ? createBooking(db, { brandId: brand.id, session: s, participants: Array.from({ length: booked }, () => ({})) }) : null;
+      const booking =
+        booked > 0 ? createBooking(db, { brandId: brand.id, session: s, participants: Array.from({ length: booked }, () => ({})) }) : null;
       return { ...s, booking };
     },
     /** A join body for `s` with a party of `size` (purchaser `email`). */
@@ -101,14 +102,21 @@ export function waitlistWorld() {
         sessionStartTime: s.startLocal.slice(11, 16),
         sessionDuration: s.durationMinutes,
         purchaser: { firstName: 'Marta', lastName: 'Reis', emailAddress: email, phoneNumber: '+351 912 000 111' },
-        participants: Array.from({ length: size }, (_, i) => ({ firstName: `Guest${i + 1}`, lastName: 'Reis', priceTierName: i === 0 ? 'Adult' : 'Child' })),
+        participants: Array.from({ length: size }, (_, i) => ({
+          firstName: `Guest${i + 1}`,
+          lastName: 'Reis',
+          priceTierName: i === 0 ? 'Adult' : 'Child',
+        })),
       };
     },
     join: (body: object, key = keys.brand, waitlistId: string = waitlist.id, brandId: string = brand.id) =>
       t().rest('POST', `/v1/brands/${brandId}/waitlists/${waitlistId}/entries`, { key, body }),
-    gqlJoin: (input: object, key = keys.brand, waitlistId: string = waitlist.id, brandId: string = brand.id) => t().gql(JOIN, { brandId, waitlistId, input }, { key }),
+    gqlJoin: (input: object, key = keys.brand, waitlistId: string = waitlist.id, brandId: string = brand.id) =>
+      t().gql(JOIN, { brandId, waitlistId, input }, { key }),
     entries: async (query = '', key = keys.brand) =>
-      (await t().rest('GET', `/v1/brands/${brand.id}/waitlists/${waitlist.id}/entries${query}`, { key })).body.data as Array<Record<string, unknown>>,
+      (await t().rest('GET', `/v1/brands/${brand.id}/waitlists/${waitlist.id}/entries${query}`, { key })).body.data as Array<
+        Record<string, unknown>
+      >,
     checkout: (body: object, cartId: string = randomUUID(), key = keys.brand) =>
       t().rest('POST', `/v1/brands/${brand.id}/carts/${cartId}/payment_intents`, { key, body }),
     later: (seconds: number) => new Date(new Date(CHECKOUT_NOW).getTime() + seconds * 1000),

@@ -64,9 +64,13 @@ function insertBrand(db: Db, spec: BrandSpec): void {
     })
     .run();
   for (const { key: policyKey, ...policy } of policies) {
-    db.insert(cancellationPolicies).values({ ...policy, id: cancellationPolicyId(spec.key, policyKey), brandId: spec.id }).run();
+    db.insert(cancellationPolicies)
+      .values({ ...policy, id: cancellationPolicyId(spec.key, policyKey), brandId: spec.id })
+      .run();
   }
-  db.insert(reschedulePolicies).values({ ...reschedulePolicy, id: reschedulePolicyId(spec), brandId: spec.id }).run();
+  db.insert(reschedulePolicies)
+    .values({ ...reschedulePolicy, id: reschedulePolicyId(spec), brandId: spec.id })
+    .run();
   db.insert(media).values(brandMedia(spec)).run();
 }
 

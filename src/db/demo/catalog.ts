@@ -107,7 +107,9 @@ function insertExperience(db: Db, catalog: BrandCatalog, spec: ExperienceSpec): 
     })
     .run();
   if (spec.translations?.length) {
-    db.insert(experienceTranslations).values(spec.translations.map((t) => ({ ...t, experienceId: id }))).run();
+    db.insert(experienceTranslations)
+      .values(spec.translations.map((t) => ({ ...t, experienceId: id })))
+      .run();
   }
   db.insert(experienceVibes)
     .values(spec.vibes.map((name, i) => ({ experienceId: id, vibeId: ids.vibe(name), position: i + 1 })))
@@ -155,7 +157,9 @@ function insertContent(db: Db, brand: DemoBrandKey, listing: ListingSpec, versio
     .values({ ...content, id, listingId: catalogIds(brand).listing(listing.slug), version, hidePrice: hidePrice ?? false })
     .run();
   if (translations?.length) {
-    db.insert(listingContentTranslations).values(translations.map((t) => ({ ...t, contentId: id }))).run();
+    db.insert(listingContentTranslations)
+      .values(translations.map((t) => ({ ...t, contentId: id })))
+      .run();
   }
 }
 

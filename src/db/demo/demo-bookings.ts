@@ -131,7 +131,9 @@ async function insertBooking(db: Db, tx: Stores, catalog: BrandCatalog, currency
   const at = new Date(now.getTime() - demo.bookedHoursAgo * 3_600_000).toISOString();
   const id = (table: string) => demoId(brand, table, demo.key);
   const cartCode = demoConfirmationCode(`cart/${demo.key}`);
-  db.insert(carts).values({ id: id('cart'), brandId: catalog.brandId, confirmationCode: cartCode, status: 'paid', createdAt: at, updatedAt: at }).run();
+  db.insert(carts)
+    .values({ id: id('cart'), brandId: catalog.brandId, confirmationCode: cartCode, status: 'paid', createdAt: at, updatedAt: at })
+    .run();
   const reference = `pi_sbx_demo_${createHash('sha256').update(demo.key).digest('hex').slice(0, 24)}`;
   db.insert(paymentIntents)
     .values({

@@ -82,7 +82,9 @@ function answersOf(entry: DemoEntry, questions: readonly QuestionSnapshot[]) {
 
 export async function seedDemoWaitlist(db: Db, tx: Stores, now: Date): Promise<void> {
   const soldOut = demoSoldOutSession(now);
-  const questions = activeQuestionsOfExperiences(db, [soldOut.experienceId]).map(({ question, assignment }) => toQuestionSnapshot(question, assignment));
+  const questions = activeQuestionsOfExperiences(db, [soldOut.experienceId]).map(({ question, assignment }) =>
+    toQuestionSnapshot(question, assignment),
+  );
   for (const [index, entry] of demoEntries.entries()) {
     const answers = answersOf(entry, questions);
     const [purchaser] = entry.guests;
@@ -97,7 +99,13 @@ export async function seedDemoWaitlist(db: Db, tx: Stores, now: Date): Promise<v
         status: 'waiting',
         position: index + 1,
         partySize: entry.guests.length,
-        purchaser: { firstName: purchaser!.firstName, lastName: purchaser!.lastName, emailAddress: entry.email, phoneNumber: entry.phone, answers: answers.purchaser },
+        purchaser: {
+          firstName: purchaser!.firstName,
+          lastName: purchaser!.lastName,
+          emailAddress: entry.email,
+          phoneNumber: entry.phone,
+          answers: answers.purchaser,
+        },
         purchaserEmailKey: entry.email.toLowerCase(),
         participants: entry.guests.map((g, j) => ({
           firstName: g.firstName,

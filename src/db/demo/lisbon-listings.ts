@@ -54,7 +54,9 @@ export const lisbonListings: ListingSpec[] = [
       startingPriceMinor: 3900,
       pricePerType: 'per person',
       maxParticipants: 12,
-      translations: [{ locale: 'pt', title: 'Noite de fado em Alfama', summary: 'Petiscos, vinho verde e fado ao vivo numa tasca familiar.' }],
+      translations: [
+        { locale: 'pt', title: 'Noite de fado em Alfama', summary: 'Petiscos, vinho verde e fado ao vivo numa tasca familiar.' },
+      ],
     },
     medias: ['fado-tasca-guitar', 'fado-alfama-lane'],
     vibes: ['Romantic', 'Local favourite'],

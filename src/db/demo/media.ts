@@ -25,13 +25,7 @@ export function renditions(brand: DemoBrandKey, slug: string, format: Format = J
 }
 
 /** The row of a picture (or video) of `brand`. */
-export function mediaRow(
-  brand: DemoBrandKey,
-  brandId: string,
-  slug: string,
-  altText: string,
-  format: Format = JPEG,
-): MediaInsert {
+export function mediaRow(brand: DemoBrandKey, brandId: string, slug: string, altText: string, format: Format = JPEG): MediaInsert {
   return { id: mediaId(brand, slug), brandId, type: mediaType(format), altText, renditions: renditions(brand, slug, format) };
 }
 

@@ -9,8 +9,7 @@ import { documentRow, documentUrl, mediaId } from './media.ts';
 export const questionIds = (brand: DemoBrandKey) => ({
   question: (key: string) => demoId(brand, 'question', key),
   option: (questionKey: string, label: string) => demoId(brand, 'question-option', `${questionKey}/${label}`),
-  assignment: (experienceSlug: string, questionKey: string) =>
-    demoId(brand, 'experience-question', `${experienceSlug}/${questionKey}`),
+  assignment: (experienceSlug: string, questionKey: string) => demoId(brand, 'experience-question', `${experienceSlug}/${questionKey}`),
 });
 
 function questionRow(brand: DemoBrandKey, brandId: string, spec: QuestionSpec): typeof questions.$inferInsert {
@@ -39,7 +38,9 @@ export function seedQuestions(db: Db, catalog: BrandCatalog): void {
   const ids = questionIds(brand);
   const documents = specs.flatMap((q) => (q.terms ? [documentRow(brand, brandId, q.terms.document.slug, q.terms.document.alt)] : []));
   if (documents.length) db.insert(media).values(documents).run();
-  db.insert(questions).values(specs.map((spec) => questionRow(brand, brandId, spec))).run();
+  db.insert(questions)
+    .values(specs.map((spec) => questionRow(brand, brandId, spec)))
+    .run();
   for (const a of catalog.assignments ?? []) {
     db.insert(experienceQuestions)
       .values({

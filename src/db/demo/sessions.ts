@@ -71,6 +71,8 @@ function sessionRows(catalog: BrandCatalog, spec: ExperienceSpec, now: Date): Ar
 export function seedSessions(db: Db, catalog: BrandCatalog, now: Date): void {
   for (const spec of catalog.experiences) {
     if (spec.isBookable === false) continue;
-    db.insert(sessions).values(sessionRows(catalog, spec, now)).run();
+    db.insert(sessions)
+      .values(sessionRows(catalog, spec, now))
+      .run();
   }
 }

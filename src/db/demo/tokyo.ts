@@ -105,7 +105,11 @@ export const tokyoCatalog: BrandCatalog = {
       host: 'yuki',
       eventDates: ['2026-07-25', '2026-07-25'],
       published: {
-        ...texts('sumida-fireworks-cruise', 'Sumida River Fireworks Cruise', 'One night only: the Sumidagawa fireworks from a yakatabune, dinner included.'),
+        ...texts(
+          'sumida-fireworks-cruise',
+          'Sumida River Fireworks Cruise',
+          'One night only: the Sumidagawa fireworks from a yakatabune, dinner included.',
+        ),
         advertisedPriceMinor: 28000,
         startingPriceMinor: 15000,
         pricePerType: 'per seat',
@@ -123,7 +127,11 @@ export const tokyoCatalog: BrandCatalog = {
       bookingAvailabilityMode: 'non-restricted',
       category: 'Rentals',
       published: {
-        ...texts('kimono-rental', 'Kimono Rental for the Day', 'Choose a kimono and obi in Asakusa, dressed by our stylists; return by 17:30.'),
+        ...texts(
+          'kimono-rental',
+          'Kimono Rental for the Day',
+          'Choose a kimono and obi in Asakusa, dressed by our stylists; return by 17:30.',
+        ),
         advertisedPriceMinor: 6500,
         startingPriceMinor: 6500,
         pricePerType: 'per kimono',

@@ -11,12 +11,34 @@ export interface ApiKeysStore {
   /** The active (not revoked) key whose secret hashes to `secretHash`. Every request asks: prepared once. */
   findActiveKeyByHash(secretHash: string): Promise<KeyRecord | undefined>;
   brandIdsOfOrganization(organizationId: string): Promise<string[]>;
-  insertApiKey(row: { id: string; kind: ApiKeyKind; secretHash: string; prefix: string; createdAt?: string | undefined; organizationId?: string | null | undefined; brandId?: string | null | undefined; label?: string | undefined; revokedAt?: string | null | undefined; }): Promise<void>;
-  listApiKeys(): Promise<{ id: string; kind: ApiKeyKind; brandId: string | null; organizationId: string | null; secretHash: string; prefix: string; label: string; createdAt: string; revokedAt: string | null; }[]>;
+  insertApiKey(row: {
+    id: string;
+    kind: ApiKeyKind;
+    secretHash: string;
+    prefix: string;
+    createdAt?: string | undefined;
+    organizationId?: string | null | undefined;
+    brandId?: string | null | undefined;
+    label?: string | undefined;
+    revokedAt?: string | null | undefined;
+  }): Promise<void>;
+  listApiKeys(): Promise<
+    {
+      id: string;
+      kind: ApiKeyKind;
+      brandId: string | null;
+      organizationId: string | null;
+      secretHash: string;
+      prefix: string;
+      label: string;
+      createdAt: string;
+      revokedAt: string | null;
+    }[]
+  >;
   /** Marks a key revoked; returns false when no active key has that id. */
   revokeApiKey(id: string, at: string): Promise<boolean>;
 }
 
 export interface OrganizationsStore {
-  findOrganization(id: string): Promise<{ id: string; name: string; createdAt: string; } | undefined>;
+  findOrganization(id: string): Promise<{ id: string; name: string; createdAt: string } | undefined>;
 }

@@ -8,9 +8,9 @@ export interface SessionRow {
   durationMinutes: number;
   capacity: number;
   /**
-     * Places taken by active participants of `processing` and `confirmed` bookings. Changed only in the
-     * transactions that change those participants; the CHECK makes overselling impossible even for a bug.
-     */
+   * Places taken by active participants of `processing` and `confirmed` bookings. Changed only in the
+   * transactions that change those participants; the CHECK makes overselling impossible even for a bug.
+   */
   reserved: number;
   /** Places held for waitlist entries that were offered them; only those entries may take them. */
   heldForOffers: number;

@@ -1,5 +1,20 @@
-import type { BookingAvailabilityMode, ContentVersion, ListingKind, MediaRole, PaymentPlatform, ProductLine, ServiceVersion } from '../../domain/shared/values.ts';
-import type { DesignElement, ImageRef, IntegrationMeta, MediaRendition, PaymentMethodFlags, TemplateElement } from '../../domain/shared/json-types.ts';
+import type {
+  BookingAvailabilityMode,
+  ContentVersion,
+  ListingKind,
+  MediaRole,
+  PaymentPlatform,
+  ProductLine,
+  ServiceVersion,
+} from '../../domain/shared/values.ts';
+import type {
+  DesignElement,
+  ImageRef,
+  IntegrationMeta,
+  MediaRendition,
+  PaymentMethodFlags,
+  TemplateElement,
+} from '../../domain/shared/json-types.ts';
 
 export interface BrandRow {
   id: string;
@@ -23,7 +38,7 @@ export interface BrandRow {
   validateRoomCharge: boolean;
   validateMemberCharge: boolean;
   serviceVersion: ServiceVersion;
-  products: (ProductLine)[];
+  products: ProductLine[];
   paymentMethods: PaymentMethodFlags;
   cancellationPolicyId: string | null;
   reschedulePolicyId: string | null;

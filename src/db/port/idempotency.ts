@@ -9,16 +9,22 @@ export interface IdempotencyRecord {
   responseStatus: number | null;
   responseBody: string | null;
   /**
-     * While `running`: until when the request that claimed it is presumed alive. A retry finding the
-     * lease ended (its request was cut off by a crash) takes the record over and runs again.
-     */
+   * While `running`: until when the request that claimed it is presumed alive. A retry finding the
+   * lease ended (its request was cut off by a crash) takes the record over and runs again.
+   */
   leaseExpiresAt: string | null;
   createdAt: string;
 }
 
 export interface IdempotencyStore {
   findIdempotencyRecord(apiKeyId: string, key: string): Promise<IdempotencyRecord | undefined>;
-  insertRunningRecord(row: { apiKeyId: string; key: string; requestHash: string; leaseExpiresAt: string; createdAt: string }): Promise<void>;
+  insertRunningRecord(row: {
+    apiKeyId: string;
+    key: string;
+    requestHash: string;
+    leaseExpiresAt: string;
+    createdAt: string;
+  }): Promise<void>;
   /**
    * Gives a running record whose lease ended a new lease, unless someone else (another retry, in this
    * process or another on the same file) did first: true when this caller now holds it.

@@ -5,7 +5,7 @@ export interface EventInsert {
   /** The booking or waitlist entry the event is about; deliveries keep its events in order. */
   resourceId: string;
   /** The resource as the API shows it, when the event happened. */
-  payload: { [x: string]: unknown; };
+  payload: { [x: string]: unknown };
   createdAt: string;
 }
 
@@ -17,7 +17,7 @@ export interface EventRow {
   /** The booking or waitlist entry the event is about; deliveries keep its events in order. */
   resourceId: string;
   /** The resource as the API shows it, when the event happened. */
-  payload: { [x: string]: unknown; };
+  payload: { [x: string]: unknown };
   createdAt: string;
 }
 

@@ -46,18 +46,43 @@ export interface WaitlistsStore {
   findSessionById(id: string): Promise<SessionRow | undefined>;
   findEntryWithContext(id: string): Promise<EntryWithContext | undefined>;
   /** Entries of a waitlist by session start then position, optionally of one session and some statuses. */
-  entriesOfWaitlist(waitlistId: string, filter: { sessionId?: string | undefined; statuses?: readonly WaitlistEntryStatus[] | undefined }): Promise<EntryWithContext[]>;
+  entriesOfWaitlist(
+    waitlistId: string,
+    filter: { sessionId?: string | undefined; statuses?: readonly WaitlistEntryStatus[] | undefined },
+  ): Promise<EntryWithContext[]>;
   /** The session's `waiting` entries in line order. */
   waitingEntriesOfSession(sessionId: string): Promise<Array<{ id: string; partySize: number }>>;
   /** The position after the session's last entry (1 for the first). */
   nextPosition(sessionId: string): Promise<number>;
   /** Inserts an entry; false when the purchaser already has a live entry for the session (the partial unique index). */
-  insertEntry(row: { id: string; createdAt: string; brandId: string; participants: WaitlistPerson[]; status: WaitlistEntryStatus; updatedAt: string; sessionId: string; position: number; purchaser: WaitlistPerson; waitlistId: string; partySize: number; purchaserEmailKey: string; offeredAt?: string | null | undefined; offerExpiresAt?: string | null | undefined; convertedBookingId?: string | null | undefined; }): Promise<boolean>;
+  insertEntry(row: {
+    id: string;
+    createdAt: string;
+    brandId: string;
+    participants: WaitlistPerson[];
+    status: WaitlistEntryStatus;
+    updatedAt: string;
+    sessionId: string;
+    position: number;
+    purchaser: WaitlistPerson;
+    waitlistId: string;
+    partySize: number;
+    purchaserEmailKey: string;
+    offeredAt?: string | null | undefined;
+    offerExpiresAt?: string | null | undefined;
+    convertedBookingId?: string | null | undefined;
+  }): Promise<boolean>;
   /**
    * Moves an entry from one of `from` to `to` (with the given offer or booking fields); false when it
    * had moved on meanwhile.
    */
-  setEntryStatus(id: string, from: readonly WaitlistEntryStatus[], to: WaitlistEntryStatus, at: string, extra?: EntryExtra): Promise<boolean>;
+  setEntryStatus(
+    id: string,
+    from: readonly WaitlistEntryStatus[],
+    to: WaitlistEntryStatus,
+    at: string,
+    extra?: EntryExtra,
+  ): Promise<boolean>;
   /**
    * `offered` entries whose offer ran out at or before `at` (one range of the offer expiry index). Every
    * checkout and every sweep asks: prepared once, as are the session updates below.

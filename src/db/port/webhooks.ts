@@ -92,7 +92,15 @@ export interface WebhookDispatchStore {
 }
 
 export interface WebhooksStore {
-  insertWebhookEndpoint(row: { id: string; createdAt: string; brandId: string; url: string; eventTypes: string[]; secretCiphertext: string; deletedAt?: string | null | undefined; }): Promise<WebhookEndpointRow>;
+  insertWebhookEndpoint(row: {
+    id: string;
+    createdAt: string;
+    brandId: string;
+    url: string;
+    eventTypes: string[];
+    secretCiphertext: string;
+    deletedAt?: string | null | undefined;
+  }): Promise<WebhookEndpointRow>;
   /** The brand's endpoints that are not deleted, oldest first (in creation order when created in the same millisecond). */
   liveWebhookEndpoints(brandId: string): Promise<WebhookEndpointRow[]>;
   /** The endpoint, deleted or not. */

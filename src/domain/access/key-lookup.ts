@@ -16,7 +16,10 @@ const caches = new WeakMap<Database, LRUCache<string, { generation: string; key:
 async function read(db: Database, secretHash: string): Promise<ActiveKey | undefined> {
   const record = await db.apiKeys.findActiveKeyByHash(secretHash);
   if (!record) return undefined;
-  return { record, brandIds: record.kind === 'brand' ? [record.brandId!] : await db.apiKeys.brandIdsOfOrganization(record.organizationId!) };
+  return {
+    record,
+    brandIds: record.kind === 'brand' ? [record.brandId!] : await db.apiKeys.brandIdsOfOrganization(record.organizationId!),
+  };
 }
 
 /**

@@ -35,19 +35,15 @@ export function actingBrand(principal: Principal, requested?: string | null): st
       throw new DomainError('FORBIDDEN', `This API key may not act for brand ${requested}`, { brandId: requested });
     }
     if (principal.headerBrandId && principal.headerBrandId !== requested) {
-      throw new DomainError(
-        'FORBIDDEN',
-        `Brand ${requested} differs from the Tessera-Brand-Id header (${principal.headerBrandId})`,
-        { brandId: requested },
-      );
+      throw new DomainError('FORBIDDEN', `Brand ${requested} differs from the Tessera-Brand-Id header (${principal.headerBrandId})`, {
+        brandId: requested,
+      });
     }
     return requested;
   }
   if (principal.headerBrandId) return principal.headerBrandId;
   if (principal.kind === 'brand' && principal.brandIds[0]) return principal.brandIds[0];
-  throw new DomainError(
-    'VALIDATION_FAILED',
-    'An organization key acts for several brands: name one with the Tessera-Brand-Id header',
-    { field: 'Tessera-Brand-Id' },
-  );
+  throw new DomainError('VALIDATION_FAILED', 'An organization key acts for several brands: name one with the Tessera-Brand-Id header', {
+    field: 'Tessera-Brand-Id',
+  });
 }

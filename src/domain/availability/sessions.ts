@@ -51,10 +51,20 @@ function offsetZone(offset: string): string | null {
 export function normalizeSessionTime(sessionTime: string, timezone: string, field: string): string {
   const match = SESSION_TIME.exec(sessionTime);
   if (!match) {
-    throw invalid(field, `${field} must be a local date-time YYYY-MM-DDTHH:MM or YYYY-MM-DDTHH:MM:SS, optionally with an offset (Z or +01:00)`);
+    throw invalid(
+      field,
+      `${field} must be a local date-time YYYY-MM-DDTHH:MM or YYYY-MM-DDTHH:MM:SS, optionally with an offset (Z or +01:00)`,
+    );
   }
   const [, year, month, day, hour, minute, second = '00', offset] = match;
-  const parts = { year: Number(year), month: Number(month), day: Number(day), hour: Number(hour), minute: Number(minute), second: Number(second) };
+  const parts = {
+    year: Number(year),
+    month: Number(month),
+    day: Number(day),
+    hour: Number(hour),
+    minute: Number(minute),
+    second: Number(second),
+  };
   if (offset) {
     const zone = offsetZone(offset);
     const instant = zone ? DateTime.fromObject(parts, { zone }) : null;
@@ -83,11 +93,15 @@ export async function sessionForItem(
   const startLocal = normalizeSessionTime(sessionTime, experience.timezoneId, field);
   const session = await deps.db.sessions.findSessionAt(experience.id, startLocal);
   if (!session) {
-    throw new DomainError('SESSION_NOT_FOUND', `Experience ${experience.id} has no session starting at ${startLocal} (${experience.timezoneId})`, {
-      field,
-      startDateTime: startLocal,
-      timezone: experience.timezoneId,
-    });
+    throw new DomainError(
+      'SESSION_NOT_FOUND',
+      `Experience ${experience.id} has no session starting at ${startLocal} (${experience.timezoneId})`,
+      {
+        field,
+        startDateTime: startLocal,
+        timezone: experience.timezoneId,
+      },
+    );
   }
   return session;
 }

@@ -32,11 +32,18 @@ export async function recordBookingEvents(
   if (views.length !== bookingIds.length) throw new Error('A booking changed in this transaction has no view');
   for (const view of views) {
     const payload = bookingPayload(view);
-    for (const type of types) await recordEvent(tx, { id: eventId?.(type, view.id), brandId: view.brandId, type, resourceId: view.id, payload, at });
+    for (const type of types)
+      await recordEvent(tx, { id: eventId?.(type, view.id), brandId: view.brandId, type, resourceId: view.id, payload, at });
   }
 }
 
-export async function recordBookingEvent(tx: Stores, type: BookingEventType, bookingId: string, at: string, eventId?: EventIdSource): Promise<void> {
+export async function recordBookingEvent(
+  tx: Stores,
+  type: BookingEventType,
+  bookingId: string,
+  at: string,
+  eventId?: EventIdSource,
+): Promise<void> {
   await recordBookingEvents(tx, [bookingId], [type], at, eventId);
 }
 

@@ -4,11 +4,7 @@
  */
 import type { Stores } from '../../db/port/index.ts';
 import type { AnswerValueJson, QuestionSnapshotJson } from '../shared/json-types.ts';
-import {
-  type AnswerRow,
-  type BookingWithContext,
-  type ParticipantRow,
-} from '../../db/port/bookings.ts';
+import { type AnswerRow, type BookingWithContext, type ParticipantRow } from '../../db/port/bookings.ts';
 import type { Deps } from '../shared/deps.ts';
 import { groupBy } from '../shared/group-by.ts';
 import { toDecimal } from '../shared/money.ts';

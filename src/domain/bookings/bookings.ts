@@ -84,7 +84,14 @@ export async function listBookings(
   // One row more than asked tells whether another page follows.
   const keys = await deps.db.bookings.findBookingPage(filter, after, first + 1);
   const page = keys.slice(0, first);
-  const views = new Map((await bookingViews(deps, page.map((key) => key.id))).map((view) => [view.id, view]));
+  const views = new Map(
+    (
+      await bookingViews(
+        deps,
+        page.map((key) => key.id),
+      )
+    ).map((view) => [view.id, view]),
+  );
   const { total, before } = await deps.db.bookings.countBookings(filter, after);
   const edges = page.flatMap((key) => {
     const node = views.get(key.id);

@@ -57,6 +57,9 @@ export async function findCart(deps: CallerDeps, input: { brandId: string; cartI
     paymentIntentStatus: current.intent?.status ?? null,
     totalAmount: toDecimal(totalMinor, brand.currency),
     currency: brand.currency,
-    bookings: await bookingViews(deps, current.bookings.map((b) => b.id)),
+    bookings: await bookingViews(
+      deps,
+      current.bookings.map((b) => b.id),
+    ),
   };
 }

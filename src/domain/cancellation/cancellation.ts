@@ -70,30 +70,44 @@ async function processItem(
   };
   if (request.refundMinor === null) {
     await deps.db.transaction(async (tx) => {
-            const current = await readState(tx, item.bookingId);
-            refuseIfNeeded(current.state, request, field);
-            await applyEffect(tx, current, request, deps.now().toISOString(), false, deps.waitlistOfferTtlSeconds);
-          });
+      const current = await readState(tx, item.bookingId);
+      refuseIfNeeded(current.state, request, field);
+      await applyEffect(tx, current, request, deps.now().toISOString(), false, deps.waitlistOfferTtlSeconds);
+    });
     return;
   }
   await refundThenApply(deps, item.bookingId, { ...request, refundMinor: request.refundMinor }, field, refundId);
 }
 
-async function refundThenApply(deps: CallerDeps, bookingId: string, request: CancelRequest & { refundMinor: number }, field: string, refundId?: string) {
+async function refundThenApply(
+  deps: CallerDeps,
+  bookingId: string,
+  request: CancelRequest & { refundMinor: number },
+  field: string,
+  refundId?: string,
+) {
   const reserved = await deps.db.transaction(async (tx): Promise<ReservedRefund | 'succeeded'> => {
-      // An earlier run of this same request reserved it: carry on with that refund, never a second one.
-      const earlier = refundId === undefined ? undefined : await tx.refunds.findRefund(refundId);
-      if (earlier) {
-        if (earlier.status === 'failed') throw refundDeclined();
-        if (earlier.status === 'succeeded') return 'succeeded';
-        return reservedRefundOf({ ...earlier, intentReference: earlier.intentReference! });
-      }
-      const { booking, state } = await readState(tx, bookingId);
-      refuseIfNeeded(state, request, field);
-      // `paid` (checked by refuseIfNeeded) means the booking has a succeeded payment intent.
-      const effect = { cancel: request.cancel, participantIds: request.participantIds === null ? null : [...request.participantIds], also: null };
-      return reserveRefund(tx, { ...booking, intentReference: booking.intentReference! }, { amountMinor: request.refundMinor, effect, at: deps.now().toISOString(), id: refundId });
-    });
+    // An earlier run of this same request reserved it: carry on with that refund, never a second one.
+    const earlier = refundId === undefined ? undefined : await tx.refunds.findRefund(refundId);
+    if (earlier) {
+      if (earlier.status === 'failed') throw refundDeclined();
+      if (earlier.status === 'succeeded') return 'succeeded';
+      return reservedRefundOf({ ...earlier, intentReference: earlier.intentReference! });
+    }
+    const { booking, state } = await readState(tx, bookingId);
+    refuseIfNeeded(state, request, field);
+    // `paid` (checked by refuseIfNeeded) means the booking has a succeeded payment intent.
+    const effect = {
+      cancel: request.cancel,
+      participantIds: request.participantIds === null ? null : [...request.participantIds],
+      also: null,
+    };
+    return reserveRefund(
+      tx,
+      { ...booking, intentReference: booking.intentReference! },
+      { amountMinor: request.refundMinor, effect, at: deps.now().toISOString(), id: refundId },
+    );
+  });
   if (reserved !== 'succeeded') await completeRefund(deps, reserved);
 }
 

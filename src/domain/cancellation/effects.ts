@@ -4,9 +4,7 @@
  * refunds.ts), which applies the effect stored with a refund once the processor has refunded.
  */
 import type { Stores } from '../../db/port/index.ts';
-import {
-  type CancellableBooking,
-} from '../../db/port/cancellation.ts';
+import { type CancellableBooking } from '../../db/port/cancellation.ts';
 import { cancellationEventTypes, recordBookingEvents } from '../bookings/booking-events.ts';
 import { cancellationEffect, type BookingState, type CancelRequest } from './rules.ts';
 import { notFound } from '../shared/errors.ts';

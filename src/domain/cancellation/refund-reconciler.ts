@@ -52,7 +52,10 @@ export interface ReconcilePass {
 const secondsLater = (from: Date, seconds: number) => new Date(from.getTime() + seconds * 1000).toISOString();
 
 /** One pass: leases the due refunds (one transaction), then asks and settles them one after the other. */
-export async function reconcileRefunds(deps: RefundReconcilerDeps, options: RefundReconcilerOptions = refundReconcilerDefaults): Promise<ReconcilePass> {
+export async function reconcileRefunds(
+  deps: RefundReconcilerDeps,
+  options: RefundReconcilerOptions = refundReconcilerDefaults,
+): Promise<ReconcilePass> {
   const pass: ReconcilePass = { succeeded: 0, failed: 0, unanswered: 0, abandoned: 0 };
   const now = deps.now();
   const createdBy = secondsLater(now, -options.graceSeconds);
@@ -79,7 +82,13 @@ export async function reconcileRefunds(deps: RefundReconcilerDeps, options: Refu
 
 async function reconcileOne(deps: RefundReconcilerDeps, options: RefundReconcilerOptions, row: RefundRow): Promise<keyof ReconcilePass> {
   const pendingSeconds = (deps.now().getTime() - Date.parse(row.createdAt)) / 1000;
-  const about = { refundId: row.id, bookingId: row.bookingId, amountMinor: row.amountMinor, currency: row.currency, pendingSince: row.createdAt };
+  const about = {
+    refundId: row.id,
+    bookingId: row.bookingId,
+    amountMinor: row.amountMinor,
+    currency: row.currency,
+    pendingSince: row.createdAt,
+  };
   const { intentReference } = row;
   const tooOld = pendingSeconds >= options.maxAgeSeconds;
   if (tooOld || intentReference === null) {

@@ -47,14 +47,35 @@ export async function reserveRefund(
   refund: { amountMinor: number; effect: RefundEffect; at: string; id?: string },
 ): Promise<ReservedRefund> {
   const refundId = refund.id ?? randomUUID();
-  if (!await tx.cancellation.reserveRefundAmount(booking.id, refund.amountMinor, refund.at)) throw new DomainError('REFUND_EXCEEDS_BALANCE', 'The refund exceeds the balance');
-  await tx.refunds.insertPendingRefund({ id: refundId, bookingId: booking.id, amountMinor: refund.amountMinor, effect: refund.effect, at: refund.at });
-  return { refundId, bookingId: booking.id, amountMinor: refund.amountMinor, intentReference: booking.intentReference, currency: booking.currency, effect: refund.effect };
+  if (!(await tx.cancellation.reserveRefundAmount(booking.id, refund.amountMinor, refund.at)))
+    throw new DomainError('REFUND_EXCEEDS_BALANCE', 'The refund exceeds the balance');
+  await tx.refunds.insertPendingRefund({
+    id: refundId,
+    bookingId: booking.id,
+    amountMinor: refund.amountMinor,
+    effect: refund.effect,
+    at: refund.at,
+  });
+  return {
+    refundId,
+    bookingId: booking.id,
+    amountMinor: refund.amountMinor,
+    intentReference: booking.intentReference,
+    currency: booking.currency,
+    effect: refund.effect,
+  };
 }
 
 /** A stored pending refund, to settle it without the request that reserved it. */
 export function reservedRefundOf(row: RefundRow & { intentReference: string }): ReservedRefund {
-  return { refundId: row.id, bookingId: row.bookingId, amountMinor: row.amountMinor, intentReference: row.intentReference, currency: row.currency, effect: row.effect };
+  return {
+    refundId: row.id,
+    bookingId: row.bookingId,
+    amountMinor: row.amountMinor,
+    intentReference: row.intentReference,
+    currency: row.currency,
+    effect: row.effect,
+  };
 }
 
 export type ProcessorAnswer = { kind: 'refunded'; reference: string } | { kind: 'declined' } | { kind: 'unknown'; error: string };
@@ -82,7 +103,12 @@ export async function askProcessor(deps: Deps, refund: ReservedRefund): Promise<
  * should ask again after no answer (left as it is when undefined). The observer hears of every answer
  * this process got, but of a settlement only when this call made it.
  */
-export async function settleAnswer(deps: Deps, refund: ReservedRefund, answer: ProcessorAnswer, nextAttemptAt?: string): Promise<RefundStatus> {
+export async function settleAnswer(
+  deps: Deps,
+  refund: ReservedRefund,
+  answer: ProcessorAnswer,
+  nextAttemptAt?: string,
+): Promise<RefundStatus> {
   const at = deps.now().toISOString();
   const report = (outcome: RefundOutcome) =>
     notify(deps.observer, (o) => o.refundFinished?.({ outcome, amountMinor: refund.amountMinor, currency: refund.currency }));
@@ -96,13 +122,19 @@ export async function settleAnswer(deps: Deps, refund: ReservedRefund, answer: P
   return (await deps.db.refunds.findRefund(refund.refundId))?.status ?? 'pending';
 }
 
-async function settle(tx: Stores, deps: Deps, refund: ReservedRefund, answer: Exclude<ProcessorAnswer, { kind: 'unknown' }>, at: string): Promise<boolean> {
+async function settle(
+  tx: Stores,
+  deps: Deps,
+  refund: ReservedRefund,
+  answer: Exclude<ProcessorAnswer, { kind: 'unknown' }>,
+  at: string,
+): Promise<boolean> {
   if (answer.kind === 'declined') {
-    if (!await tx.refunds.settleRefund(refund.refundId, 'failed', null, at)) return false;
+    if (!(await tx.refunds.settleRefund(refund.refundId, 'failed', null, at))) return false;
     await tx.cancellation.releaseRefundAmount(refund.bookingId, refund.amountMinor, at);
     return true;
   }
-  if (!await tx.refunds.settleRefund(refund.refundId, 'succeeded', answer.reference, at)) return false;
+  if (!(await tx.refunds.settleRefund(refund.refundId, 'succeeded', answer.reference, at))) return false;
   const { cancel, participantIds, also } = refund.effect;
   const request = { cancel, participantIds, refundMinor: refund.amountMinor };
   await applyEffect(tx, await readState(tx, refund.bookingId), request, at, true, deps.waitlistOfferTtlSeconds);
@@ -110,10 +142,13 @@ async function settle(tx: Stores, deps: Deps, refund: ReservedRefund, answer: Ex
   return true;
 }
 
-export const refundDeclined = () => new DomainError('PAYMENT_PROCESSOR_ERROR', 'The payment processor declined the refund; nothing was changed');
+export const refundDeclined = () =>
+  new DomainError('PAYMENT_PROCESSOR_ERROR', 'The payment processor declined the refund; nothing was changed');
 
 export const refundUnanswered = (refundId: string) =>
-  new DomainError('PAYMENT_PROCESSOR_ERROR', 'The payment processor did not answer; the refund stays pending until reconciled', { refundId });
+  new DomainError('PAYMENT_PROCESSOR_ERROR', 'The payment processor did not answer; the refund stays pending until reconciled', {
+    refundId,
+  });
 
 /**
  * Phases 2 and 3 for the asker, right after phase 1: returns once the refund succeeded (its effect

@@ -94,8 +94,7 @@ export function cancellationEffect(state: BookingState, request: CancelRequest):
     else if (request.cancel) cancelIds = active;
     if (listed ? cancelIds.length === active.length : request.cancel) status = 'cancelled';
   }
-  const fullyRefunded =
-    request.refundMinor !== null && state.amountRefundedMinor === state.amountMinor && state.otherPendingRefunds === 0;
+  const fullyRefunded = request.refundMinor !== null && state.amountRefundedMinor === state.amountMinor && state.otherPendingRefunds === 0;
   if (fullyRefunded && (status === 'confirmed' || status === 'cancelled')) status = 'refunded';
   const releasePlaces = !holdsPlaces(state.status) ? 0 : holdsPlaces(status) ? cancelIds.length : active.length;
   return { cancelParticipantIds: cancelIds, releasePlaces, status };

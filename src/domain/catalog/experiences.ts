@@ -1,8 +1,4 @@
-import {
-  type ExperienceMediaRow,
-  type ExperienceRow,
-  type NamedRow,
-} from '../../db/port/catalog.ts';
+import { type ExperienceMediaRow, type ExperienceRow, type NamedRow } from '../../db/port/catalog.ts';
 import type { ImageRef, IntegrationMeta } from '../shared/json-types.ts';
 import type { BrandRow } from '../../db/port/catalog.ts';
 import { loadBrand } from './brands.ts';
@@ -51,7 +47,11 @@ export interface Experience {
 }
 
 /** The experience row when the caller may act for `brandId` and the experience is that brand's. */
-export async function loadExperienceOfBrand(deps: CallerDeps, brandId: string, experienceId: string): Promise<{ brand: BrandRow; row: ExperienceRow } | null> {
+export async function loadExperienceOfBrand(
+  deps: CallerDeps,
+  brandId: string,
+  experienceId: string,
+): Promise<{ brand: BrandRow; row: ExperienceRow } | null> {
   const brand = await loadBrand(deps, brandId);
   const row = await deps.db.experiences.findExperienceRow(experienceId);
   return row && row.brandId === brand.id ? { brand, row } : null;
@@ -123,8 +123,14 @@ async function toExperience(deps: CallerDeps, brand: BrandRow, row: ExperienceRo
     type: row.type,
     hostedBy: toHost(host),
     paymentMethods: row.paymentMethods,
-    priceTiers: (await deps.db.experiences.priceTiersOfExperience(row.id)).map((t) => ({ name: t.name, price: toDecimal(t.priceMinor, brand.currency) })),
-    taxes: (await deps.db.experiences.taxesOfExperience(row.id)).map((t) => ({ name: t.name, amount: basisPointsToPercent(t.rateBasisPoints) })),
+    priceTiers: (await deps.db.experiences.priceTiersOfExperience(row.id)).map((t) => ({
+      name: t.name,
+      price: toDecimal(t.priceMinor, brand.currency),
+    })),
+    taxes: (await deps.db.experiences.taxesOfExperience(row.id)).map((t) => ({
+      name: t.name,
+      amount: basisPointsToPercent(t.rateBasisPoints),
+    })),
     integrationMeta: row.integrationMeta,
     ...optionalFields(row, ratings),
   };

@@ -29,7 +29,10 @@ export async function getFeaturedListings(deps: CallerDeps, input: FeaturedListi
   const version = input.version ?? 'published';
   const rows = await deps.db.listings.findFeaturedListings(brand.id, input.unlisted ?? false);
   const contentsByListing = groupBy(
-    await deps.db.listings.findListingContents(rows.map((r) => r.listing.id), versionsFor(version)),
+    await deps.db.listings.findListingContents(
+      rows.map((r) => r.listing.id),
+      versionsFor(version),
+    ),
     (c) => c.listingId,
   );
   const shown = rows.flatMap((row) => {
@@ -39,7 +42,10 @@ export async function getFeaturedListings(deps: CallerDeps, input: FeaturedListi
 
   const listingIds = shown.map((s) => s.row.listing.id);
   const translations = groupBy(
-    await deps.db.listings.findContentTranslations(shown.map((s) => s.content.id), translationLocales(input.locale)),
+    await deps.db.listings.findContentTranslations(
+      shown.map((s) => s.content.id),
+      translationLocales(input.locale),
+    ),
     (t) => t.contentId,
   );
   const medias = groupBy(await deps.db.listings.findListingMedia(listingIds), (m) => m.listingId);

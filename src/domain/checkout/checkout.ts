@@ -54,7 +54,11 @@ async function prepareItems(deps: CallerDeps, brand: BrandRow, input: CreatePaym
   // One item after the other: each counts the places and credit the items before it asked for.
   const prepared: PreparedItem[] = [];
   for (const [index, item] of input.data.entries()) {
-    prepared.push(await prepareItem(ctx, item, index, (experience) => answersOfItem(input, index, questions.get(experience.id) ?? [], otherItemQuestionIds(index))));
+    prepared.push(
+      await prepareItem(ctx, item, index, (experience) =>
+        answersOfItem(input, index, questions.get(experience.id) ?? [], otherItemQuestionIds(index)),
+      ),
+    );
   }
   return prepared;
 }
@@ -92,16 +96,16 @@ export async function createPaymentIntent(deps: CallerDeps, input: CreatePayment
 
   const intent = totalMinor > 0 ? await openIntent(deps, brand, input.cartId, totalMinor) : null;
   await writeCheckout(deps.db, {
-        brand,
-        cartId: input.cartId,
-        items,
-        purchaser: purchaserOf(input),
-        totalMinor,
-        intent,
-        // Holds run from when they are taken, after the processor answered.
-        now: deps.now(),
-        holdTtlSeconds: deps.holdTtlSeconds,
-        waitlistOfferTtlSeconds: deps.waitlistOfferTtlSeconds,
-      });
+    brand,
+    cartId: input.cartId,
+    items,
+    purchaser: purchaserOf(input),
+    totalMinor,
+    intent,
+    // Holds run from when they are taken, after the processor answered.
+    now: deps.now(),
+    holdTtlSeconds: deps.holdTtlSeconds,
+    waitlistOfferTtlSeconds: deps.waitlistOfferTtlSeconds,
+  });
   return { totalNetAmount, ...(intent ? { paymentIntentSecret: intent.clientSecret } : {}), brandId: brand.id, cartId: input.cartId };
 }

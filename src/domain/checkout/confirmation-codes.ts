@@ -11,7 +11,10 @@ export const CONFIRMATION_CODE_LENGTH = 8;
 
 /** A new random code: 30^8 (about 6.6e11) possibilities, so a retry on collision is rare. */
 export function generateConfirmationCode(): string {
-  return Array.from({ length: CONFIRMATION_CODE_LENGTH }, () => CONFIRMATION_CODE_ALPHABET[randomInt(CONFIRMATION_CODE_ALPHABET.length)]).join('');
+  return Array.from(
+    { length: CONFIRMATION_CODE_LENGTH },
+    () => CONFIRMATION_CODE_ALPHABET[randomInt(CONFIRMATION_CODE_ALPHABET.length)],
+  ).join('');
 }
 
 /**
@@ -20,7 +23,10 @@ export function generateConfirmationCode(): string {
  */
 export function confirmationCodeFromBytes(bytes: Uint8Array): string {
   if (bytes.length < CONFIRMATION_CODE_LENGTH) throw new RangeError(`Need ${CONFIRMATION_CODE_LENGTH} bytes, got ${bytes.length}`);
-  return Array.from(bytes.subarray(0, CONFIRMATION_CODE_LENGTH), (b) => CONFIRMATION_CODE_ALPHABET[b % CONFIRMATION_CODE_ALPHABET.length]).join('');
+  return Array.from(
+    bytes.subarray(0, CONFIRMATION_CODE_LENGTH),
+    (b) => CONFIRMATION_CODE_ALPHABET[b % CONFIRMATION_CODE_ALPHABET.length],
+  ).join('');
 }
 
 const intendedPattern = /^[A-Z0-9]{4,16}$/;

@@ -4,9 +4,7 @@
  * timer; since the state lives in the database, a restarted process simply carries on.
  */
 import type { Database, Stores } from '../../db/port/index.ts';
-import {
-  type HeldBooking,
-} from '../../db/port/checkout.ts';
+import { type HeldBooking } from '../../db/port/checkout.ts';
 import { recordBookingEvents } from '../bookings/booking-events.ts';
 import { expireDueOffers, releaseSessionPlaces } from '../waitlists/offers.ts';
 
@@ -22,17 +20,30 @@ function placesBySession(held: readonly HeldBooking[]): Map<string, number> {
  * (others had moved on). Payment intents are left to the caller. Call inside a transaction (`db` is
  * the transaction).
  */
-export async function failProcessingBookings(db: Stores, bookingIds: readonly string[], now: Date, offerTtlSeconds: number, deferOffersTo?: Set<string>): Promise<string[]> {
+export async function failProcessingBookings(
+  db: Stores,
+  bookingIds: readonly string[],
+  now: Date,
+  offerTtlSeconds: number,
+  deferOffersTo?: Set<string>,
+): Promise<string[]> {
   return failHeld(db, await db.holds.processingBookings(bookingIds), now, offerTtlSeconds, deferOffersTo);
 }
 
 /** The freed places go to the sessions' waitlists first (`releaseSessionPlaces`, which `deferOffersTo` is passed to). */
-async function failHeld(db: Stores, held: readonly HeldBooking[], now: Date, offerTtlSeconds: number, deferOffersTo?: Set<string>): Promise<string[]> {
+async function failHeld(
+  db: Stores,
+  held: readonly HeldBooking[],
+  now: Date,
+  offerTtlSeconds: number,
+  deferOffersTo?: Set<string>,
+): Promise<string[]> {
   if (held.length === 0) return [];
   const ids = held.map((booking) => booking.id);
   await db.holds.markBookingsFailed(ids, now.toISOString());
   await recordBookingEvents(db, ids, ['booking.failed'], now.toISOString());
-  for (const [sessionId, count] of placesBySession(held)) await releaseSessionPlaces(db, sessionId, count, now, offerTtlSeconds, deferOffersTo);
+  for (const [sessionId, count] of placesBySession(held))
+    await releaseSessionPlaces(db, sessionId, count, now, offerTtlSeconds, deferOffersTo);
   await db.holds.returnCreditRedemptions(ids);
   return ids;
 }

@@ -115,7 +115,8 @@ function nestingBeyond(value: unknown, limit: number): boolean {
 function checkMetadata(metadata: Opt<Record<string, unknown>>, field: string): void {
   if (!metadata) return;
   if (nestingBeyond(metadata, MAX_METADATA_DEPTH)) throw invalid(field, `${field} must nest at most ${MAX_METADATA_DEPTH} levels`);
-  if (JSON.stringify(metadata).length > MAX_METADATA_BYTES) throw invalid(field, `${field} must be at most ${MAX_METADATA_BYTES} characters of JSON`);
+  if (JSON.stringify(metadata).length > MAX_METADATA_BYTES)
+    throw invalid(field, `${field} must be at most ${MAX_METADATA_BYTES} characters of JSON`);
 }
 
 function checkResponses(responses: Opt<readonly QuestionResponse[]>, field: string): void {
@@ -135,7 +136,8 @@ export function checkPerson(person: PurchaserInput, field: string): void {
   text(person.firstName, `${field}.firstName`, maxLength.name, true);
   text(person.lastName, `${field}.lastName`, maxLength.name, true);
   text(person.emailAddress, `${field}.emailAddress`, maxLength.email);
-  if (person.emailAddress != null && !emailPattern.test(person.emailAddress)) throw invalid(`${field}.emailAddress`, `${field}.emailAddress must be an email address`);
+  if (person.emailAddress != null && !emailPattern.test(person.emailAddress))
+    throw invalid(`${field}.emailAddress`, `${field}.emailAddress must be an email address`);
   text(person.phoneNumber, `${field}.phoneNumber`, maxLength.phone);
   checkResponses(person.customQuestionResponses, `${field}.customQuestionResponses`);
 }

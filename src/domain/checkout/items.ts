@@ -78,7 +78,10 @@ const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
 async function bookableExperience(ctx: CartContext, item: CartItemInput, field: string): Promise<ExperienceRow> {
   const experience = await ctx.db.experiences.findExperienceRow(item.experienceId);
   if (!experience || experience.brandId !== ctx.brand.id) {
-    throw new DomainError('NOT_FOUND', `Experience ${item.experienceId} was not found`, { field: `${field}.experienceId`, id: item.experienceId });
+    throw new DomainError('NOT_FOUND', `Experience ${item.experienceId} was not found`, {
+      field: `${field}.experienceId`,
+      id: item.experienceId,
+    });
   }
   if (!experience.isBookable) {
     throw new DomainError('EXPERIENCE_NOT_BOOKABLE', `Experience ${experience.id} is not bookable`, { field: `${field}.experienceId` });
@@ -91,10 +94,14 @@ async function itemSession(ctx: CartContext, experience: ExperienceRow, item: Ca
   assertNotStarted(session, ctx.now, `${field}.sessionTime`);
   const duration = item.sessionDuration;
   if (duration !== null && duration !== undefined && duration !== session.durationMinutes) {
-    throw new DomainError('SESSION_NOT_FOUND', `The session at ${session.startLocal} lasts ${session.durationMinutes} minutes, not ${duration}`, {
-      field: `${field}.sessionDuration`,
-      duration: session.durationMinutes,
-    });
+    throw new DomainError(
+      'SESSION_NOT_FOUND',
+      `The session at ${session.startLocal} lasts ${session.durationMinutes} minutes, not ${duration}`,
+      {
+        field: `${field}.sessionDuration`,
+        duration: session.durationMinutes,
+      },
+    );
   }
   return session;
 }
@@ -102,11 +109,25 @@ async function itemSession(ctx: CartContext, experience: ExperienceRow, item: Ca
 /** Places held for the item's waitlist offer (checked), which only this item may take; 0 without one. */
 async function offerPlaces(ctx: CartContext, session: SessionRow, item: CartItemInput, field: string): Promise<number> {
   if (item.waitlistEntryId == null) return 0;
-  const claim = { entryId: item.waitlistEntryId, brandId: ctx.brand.id, sessionId: session.id, cartId: ctx.cartId, count: item.participants.length, now: ctx.now, field };
+  const claim = {
+    entryId: item.waitlistEntryId,
+    brandId: ctx.brand.id,
+    sessionId: session.id,
+    cartId: ctx.cartId,
+    count: item.participants.length,
+    now: ctx.now,
+    field,
+  };
   return placesHeldForItem(ctx.db, claim);
 }
 
-async function itemParticipants(ctx: CartContext, experience: ExperienceRow, session: SessionRow, item: CartItemInput, field: string): Promise<PreparedParticipant[]> {
+async function itemParticipants(
+  ctx: CartContext,
+  experience: ExperienceRow,
+  session: SessionRow,
+  item: CartItemInput,
+  field: string,
+): Promise<PreparedParticipant[]> {
   const tiers = new Map((await ctx.db.experiences.priceTiersOfExperience(experience.id)).map((tier) => [tier.name, tier.priceMinor]));
   const participants = item.participants.map((p, j) => {
     const priceMinor = tiers.get(p.priceTierName);
@@ -121,7 +142,10 @@ async function itemParticipants(ctx: CartContext, experience: ExperienceRow, ses
   });
   // Lapsed holds not swept yet are free: the checkout transaction sweeps them before taking places.
   // Places held for waitlist offers are not on sale, except the item's own offer's.
-  const free = remainingPlaces(session) + await offerPlaces(ctx, session, item, field) + await ctx.db.holds.lapsedPlaces(session.id, ctx.now.toISOString());
+  const free =
+    remainingPlaces(session) +
+    (await offerPlaces(ctx, session, item, field)) +
+    (await ctx.db.holds.lapsedPlaces(session.id, ctx.now.toISOString()));
   const remaining = free - (ctx.placesAsked.get(session.id) ?? 0);
   const limits = { min: experience.minimumRequiredToBook, max: experience.maximumAllowedToBook, remaining };
   checkParticipantCount(participants.length, limits, `${field}.participants`);
@@ -129,13 +153,22 @@ async function itemParticipants(ctx: CartContext, experience: ExperienceRow, ses
   return participants;
 }
 
-async function itemAddOns(ctx: CartContext, experience: ExperienceRow, item: CartItemInput, field: string): Promise<PriceItemInput['addOns']> {
+async function itemAddOns(
+  ctx: CartContext,
+  experience: ExperienceRow,
+  item: CartItemInput,
+  field: string,
+): Promise<PriceItemInput['addOns']> {
   const known = new Map((await ctx.db.checkout.addOnsOfExperience(experience.id)).map((row) => [row.id, row]));
   const seen = new Set<string>();
   return (item.listingAddOns ?? []).map(({ addOnId, quantity }, j) => {
     const row = known.get(addOnId);
-    if (!row) throw new DomainError('UNKNOWN_ADD_ON', `Experience ${experience.id} has no add-on ${addOnId}`, { field: `${field}.listingAddOns.${j}.addOnId` });
-    if (seen.has(addOnId)) throw invalid(`${field}.listingAddOns.${j}.addOnId`, `Add-on ${addOnId} is listed twice; give one line with its quantity`);
+    if (!row)
+      throw new DomainError('UNKNOWN_ADD_ON', `Experience ${experience.id} has no add-on ${addOnId}`, {
+        field: `${field}.listingAddOns.${j}.addOnId`,
+      });
+    if (seen.has(addOnId))
+      throw invalid(`${field}.listingAddOns.${j}.addOnId`, `Add-on ${addOnId} is listed twice; give one line with its quantity`);
     seen.add(addOnId);
     return { addOnId, name: row.name, unitPriceMinor: row.priceMinor, quantity };
   });
@@ -144,24 +177,36 @@ async function itemAddOns(ctx: CartContext, experience: ExperienceRow, item: Car
 async function itemCredits(ctx: CartContext, item: CartItemInput, field: string): Promise<ResolvedCredit[]> {
   const applied = item.appliedCreditCodes ?? [];
   if (applied.length === 0) return [];
-  const rows = await ctx.db.checkout.creditCodesByCode(ctx.brand.id, [...new Set(applied.map((credit) => credit.code.trim().toUpperCase()))]);
+  const rows = await ctx.db.checkout.creditCodesByCode(ctx.brand.id, [
+    ...new Set(applied.map((credit) => credit.code.trim().toUpperCase())),
+  ]);
   const available = rows.map((row) => ({ ...row, balanceMinor: row.balanceMinor - (ctx.creditUsed.get(row.id) ?? 0) }));
   return resolveCredits(applied, available, ctx.brand.currency, `${field}.appliedCreditCodes`);
 }
 
-async function itemPricing(ctx: CartContext, item: CartItemInput, field: string): Promise<Omit<PriceItemInput, 'tierPricesMinor' | 'addOns' | 'taxes'>> {
+async function itemPricing(
+  ctx: CartContext,
+  item: CartItemInput,
+  field: string,
+): Promise<Omit<PriceItemInput, 'tierPricesMinor' | 'addOns' | 'taxes'>> {
   const { currency } = ctx.brand;
-  const discountAmountMinor = item.discountAmount == null ? undefined : fromDecimal(item.discountAmount, currency, `${field}.discountAmount`);
-  const discountPercentBasisPoints = item.discountPercentage == null ? undefined : parsePercentage(item.discountPercentage, `${field}.discountPercentage`);
+  const discountAmountMinor =
+    item.discountAmount == null ? undefined : fromDecimal(item.discountAmount, currency, `${field}.discountAmount`);
+  const discountPercentBasisPoints =
+    item.discountPercentage == null ? undefined : parsePercentage(item.discountPercentage, `${field}.discountPercentage`);
   const code = item.couponCode?.trim();
-  const coupon = code ? resolveCoupon(await ctx.db.checkout.findCoupon(ctx.brand.id, code.toUpperCase()), code, ctx.now, `${field}.couponCode`) : undefined;
+  const coupon = code
+    ? resolveCoupon(await ctx.db.checkout.findCoupon(ctx.brand.id, code.toUpperCase()), code, ctx.now, `${field}.couponCode`)
+    : undefined;
   return { currency, discountAmountMinor, discountPercentBasisPoints, coupon, credits: await itemCredits(ctx, item, field) };
 }
 
 /** Checkout extras kept as given until a later issue gives them rules; the partner's own metadata under `partner`. */
 function itemMetadata(item: CartItemInput): Record<string, unknown> | null {
   const extras = { accessCode: item.accessCode, resourceGroupId: item.resourceGroupId, resourceQuantity: item.resourceQuantity };
-  const kept: Record<string, unknown> = Object.fromEntries(Object.entries(extras).filter(([, value]) => value !== null && value !== undefined));
+  const kept: Record<string, unknown> = Object.fromEntries(
+    Object.entries(extras).filter(([, value]) => value !== null && value !== undefined),
+  );
   if (item.metadata) kept.partner = item.metadata;
   return Object.keys(kept).length > 0 ? kept : null;
 }
@@ -170,7 +215,12 @@ function itemMetadata(item: CartItemInput): Record<string, unknown> | null {
  * Checks item `index` and prices it. `answersOf` validates its custom-question answers (how the
  * purchaser answers depends on the whole cart).
  */
-export async function prepareItem(ctx: CartContext, item: CartItemInput, index: number, answersOf: (experience: ExperienceRow) => ValidatedAnswers): Promise<PreparedItem> {
+export async function prepareItem(
+  ctx: CartContext,
+  item: CartItemInput,
+  index: number,
+  answersOf: (experience: ExperienceRow) => ValidatedAnswers,
+): Promise<PreparedItem> {
   const field = `data.${index}`;
   const experience = await bookableExperience(ctx, item, field);
   const code = item.intendedConfirmationCode;
@@ -180,7 +230,12 @@ export async function prepareItem(ctx: CartContext, item: CartItemInput, index: 
   const addOns = await itemAddOns(ctx, experience, item, field);
   const rules = await itemPricing(ctx, item, field);
   const answers = answersOf(experience);
-  const pricing = priceItem({ ...rules, tierPricesMinor: participants.map((p) => p.priceMinor), addOns, taxes: await ctx.db.experiences.taxesOfExperience(experience.id) });
+  const pricing = priceItem({
+    ...rules,
+    tierPricesMinor: participants.map((p) => p.priceMinor),
+    addOns,
+    taxes: await ctx.db.experiences.taxesOfExperience(experience.id),
+  });
   const redemptions = creditRedemptions(pricing, rules.credits ?? []).map((redemption) => {
     const j = (item.appliedCreditCodes ?? []).findIndex((credit) => credit.code.trim().toUpperCase() === redemption.code.toUpperCase());
     return { ...redemption, field: `${field}.appliedCreditCodes.${j}.appliedValue` };

@@ -92,7 +92,11 @@ export function resolveCredits(
   const resolved = applied.map((entry, index) => {
     const field = `${fieldPrefix}.${index}`;
     const row = byCode.get(normalCode(entry.code));
-    if (!row) throw new DomainError('INVALID_CREDIT_CODE', `Credit code ${entry.code} does not exist`, { field: `${field}.code`, code: entry.code });
+    if (!row)
+      throw new DomainError('INVALID_CREDIT_CODE', `Credit code ${entry.code} does not exist`, {
+        field: `${field}.code`,
+        code: entry.code,
+      });
     const appliedMinor = amounts[index] as number;
     if (appliedMinor > row.balanceMinor) {
       throw new DomainError('INVALID_CREDIT_CODE', `Credit code ${entry.code}: applied value exceeds balance`, {

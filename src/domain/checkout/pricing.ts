@@ -102,7 +102,11 @@ export function priceItem(input: PriceItemInput): PricingBreakdown {
   });
 
   const netMinor = running;
-  const taxes = input.taxes.map(({ name, rateBasisPoints }) => ({ name, rateBasisPoints, amountMinor: percentOf(netMinor, rateBasisPoints) }));
+  const taxes = input.taxes.map(({ name, rateBasisPoints }) => ({
+    name,
+    rateBasisPoints,
+    amountMinor: percentOf(netMinor, rateBasisPoints),
+  }));
   const totalMinor = netMinor + sum(taxes.map((tax) => tax.amountMinor));
   return { tiersMinor, addOns, subtotalMinor, discounts, netMinor, taxes, totalMinor };
 }

@@ -50,9 +50,17 @@ export function answersOfItem(
     otherItemQuestionIds,
   };
   if (input.purchaser) {
-    return validateAnswers({ ...base, purchaserResponses: input.purchaser.customQuestionResponses, purchaserField: 'purchaser.customQuestionResponses' });
+    return validateAnswers({
+      ...base,
+      purchaserResponses: input.purchaser.customQuestionResponses,
+      purchaserField: 'purchaser.customQuestionResponses',
+    });
   }
   if (index === 0) return validateAnswers({ ...base, purchaserIsFirstParticipant: true });
   const firstParticipant = input.data[0]?.participants[0];
-  return validateAnswers({ ...base, purchaserResponses: firstParticipant?.customQuestionResponses, purchaserField: FIRST_PARTICIPANT_FIELD });
+  return validateAnswers({
+    ...base,
+    purchaserResponses: firstParticipant?.customQuestionResponses,
+    purchaserField: FIRST_PARTICIPANT_FIELD,
+  });
 }

@@ -9,10 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { hashSecret } from '../access/secrets.ts';
 import type { Database, Stores } from '../../db/port/index.ts';
 import type { BrandRow } from '../../db/port/catalog.ts';
-import {
-  type AnswerInsert,
-  type ParticipantInsert,
-} from '../../db/port/checkout.ts';
+import { type AnswerInsert, type ParticipantInsert } from '../../db/port/checkout.ts';
 import type { StoredAnswer } from '../questions/answers.ts';
 import { recordBookingEvents } from '../bookings/booking-events.ts';
 import type { PreparedItem } from './items.ts';
@@ -53,7 +50,7 @@ const MAX_CODE_ATTEMPTS = 10;
 async function freshCode(tx: Stores, brandId: string): Promise<string> {
   for (let attempt = 0; attempt < MAX_CODE_ATTEMPTS; attempt++) {
     const code = generateConfirmationCode();
-    if (!await tx.checkout.confirmationCodeInUse(brandId, code)) return code;
+    if (!(await tx.checkout.confirmationCodeInUse(brandId, code))) return code;
   }
   throw new Error(`No free confirmation code for brand ${brandId} after ${MAX_CODE_ATTEMPTS} attempts`);
 }
@@ -68,7 +65,9 @@ async function openCart(tx: Stores, plan: CheckoutPlan, at: string, replacement:
     return confirmationCode;
   }
   if (cart.status === 'paid') {
-    throw new DomainError('CART_ALREADY_PAID', `Cart ${cart.id} is already paid; use a new cart id for a new checkout`, { field: 'cartId' });
+    throw new DomainError('CART_ALREADY_PAID', `Cart ${cart.id} is already paid; use a new cart id for a new checkout`, {
+      field: 'cartId',
+    });
   }
   const replaced = await tx.checkout.processingBookingIdsOfCart(cart.id);
   for (const id of replaced) replacement.replaced.add(id);
@@ -91,10 +90,20 @@ async function bookingCode(tx: Stores, plan: CheckoutPlan, item: PreparedItem): 
   return intended;
 }
 
-function answerRows(bookingId: string, groups: ReadonlyArray<{ participantId: string | null; answers: readonly StoredAnswer[] }>): AnswerInsert[] {
+function answerRows(
+  bookingId: string,
+  groups: ReadonlyArray<{ participantId: string | null; answers: readonly StoredAnswer[] }>,
+): AnswerInsert[] {
   let position = 0;
   return groups.flatMap(({ participantId, answers }) =>
-    answers.map((stored) => ({ id: randomUUID(), bookingId, participantId, question: stored.question, answer: stored.answer, position: position++ })),
+    answers.map((stored) => ({
+      id: randomUUID(),
+      bookingId,
+      participantId,
+      question: stored.question,
+      answer: stored.answer,
+      position: position++,
+    })),
   );
 }
 
@@ -103,12 +112,22 @@ async function takeItemPlaces(tx: Stores, plan: CheckoutPlan, item: PreparedItem
   const field = `data.${item.index}`;
   const count = item.participants.length;
   if (item.waitlistEntryId) {
-    const claim = { entryId: item.waitlistEntryId, brandId: plan.brand.id, sessionId: item.session.id, cartId: plan.cartId, count, now: plan.now, field };
+    const claim = {
+      entryId: item.waitlistEntryId,
+      brandId: plan.brand.id,
+      sessionId: item.session.id,
+      cartId: plan.cartId,
+      count,
+      now: plan.now,
+      field,
+    };
     await takeOfferedPlaces(tx, claim, written.replaced, written.freed);
     return;
   }
-  if (!await tx.capacity.takePlaces(item.session.id, count)) {
-    throw new DomainError('CAPACITY_EXCEEDED', `Not enough places are left on the session at ${item.session.startLocal}`, { field: `${field}.participants` });
+  if (!(await tx.capacity.takePlaces(item.session.id, count))) {
+    throw new DomainError('CAPACITY_EXCEEDED', `Not enough places are left on the session at ${item.session.startLocal}`, {
+      field: `${field}.participants`,
+    });
   }
 }
 
@@ -116,43 +135,63 @@ async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, wri
   await takeItemPlaces(tx, plan, item, written);
   const id = randomUUID();
   const paid = plan.intent === null;
-  const people: ParticipantInsert[] = item.participants.map((p, position) => ({ id: randomUUID(), bookingId: id, position, ...p, cancelledAt: null }));
+  const people: ParticipantInsert[] = item.participants.map((p, position) => ({
+    id: randomUUID(),
+    bookingId: id,
+    position,
+    ...p,
+    cancelledAt: null,
+  }));
   const groups = [
     { participantId: null, answers: item.answers.purchaser },
     ...people.map((p, j) => ({ participantId: p.id, answers: item.answers.participants[j] ?? [] })),
   ];
   const { purchaser } = plan;
-  await tx.checkout.insertBooking({
-          id,
-          brandId: plan.brand.id,
-          cartId: plan.cartId,
-          experienceId: item.experience.id,
-          sessionId: item.session.id,
-          sessionStartLocal: item.session.startLocal,
-          paymentIntentId: written.intentId,
-          confirmationCode: await bookingCode(tx, plan, item),
-          cartConfirmationCode: written.cartCode,
-          cartPosition: item.index,
-          status: paid ? 'confirmed' : 'processing',
-          currency: plan.brand.currency,
-          amountMinor: item.pricing.totalMinor,
-          pricing: item.pricing,
-          paymentMethod: 'credit-card',
-          purchaserId: purchaser.id,
-          purchaserFirstName: purchaser.firstName,
-          purchaserLastName: purchaser.lastName,
-          purchaserEmail: purchaser.emailAddress,
-          purchaserPhone: purchaser.phoneNumber,
-          notes: item.notes,
-          internalNotes: item.internalNotes,
-          metadata: item.metadata,
-          holdExpiresAt: paid ? null : new Date(plan.now.getTime() + plan.holdTtlSeconds * 1000).toISOString(),
-          createdAt: written.at,
-          updatedAt: written.at,
-        }, people, answerRows(id, groups));
+  await tx.checkout.insertBooking(
+    {
+      id,
+      brandId: plan.brand.id,
+      cartId: plan.cartId,
+      experienceId: item.experience.id,
+      sessionId: item.session.id,
+      sessionStartLocal: item.session.startLocal,
+      paymentIntentId: written.intentId,
+      confirmationCode: await bookingCode(tx, plan, item),
+      cartConfirmationCode: written.cartCode,
+      cartPosition: item.index,
+      status: paid ? 'confirmed' : 'processing',
+      currency: plan.brand.currency,
+      amountMinor: item.pricing.totalMinor,
+      pricing: item.pricing,
+      paymentMethod: 'credit-card',
+      purchaserId: purchaser.id,
+      purchaserFirstName: purchaser.firstName,
+      purchaserLastName: purchaser.lastName,
+      purchaserEmail: purchaser.emailAddress,
+      purchaserPhone: purchaser.phoneNumber,
+      notes: item.notes,
+      internalNotes: item.internalNotes,
+      metadata: item.metadata,
+      holdExpiresAt: paid ? null : new Date(plan.now.getTime() + plan.holdTtlSeconds * 1000).toISOString(),
+      createdAt: written.at,
+      updatedAt: written.at,
+    },
+    people,
+    answerRows(id, groups),
+  );
   for (const redemption of item.redemptions) {
-    if (!await tx.checkout.redeemCredit({ id: randomUUID(), bookingId: id, creditCodeId: redemption.creditCodeId, amountMinor: redemption.amountMinor })) {
-      throw new DomainError('INVALID_CREDIT_CODE', `Credit code ${redemption.code}: applied value exceeds balance`, { field: redemption.field, creditCode: redemption.code });
+    if (
+      !(await tx.checkout.redeemCredit({
+        id: randomUUID(),
+        bookingId: id,
+        creditCodeId: redemption.creditCodeId,
+        amountMinor: redemption.amountMinor,
+      }))
+    ) {
+      throw new DomainError('INVALID_CREDIT_CODE', `Credit code ${redemption.code}: applied value exceeds balance`, {
+        field: redemption.field,
+        creditCode: redemption.code,
+      });
     }
   }
   // A free booking is confirmed as it is created: both events, each showing it confirmed.
@@ -164,32 +203,32 @@ async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, wri
 /** Writes the checkout in one transaction; returns the new bookings' ids in item order. */
 export async function writeCheckout(db: Database, plan: CheckoutPlan): Promise<string[]> {
   return db.transaction(async (tx) => {
-      const at = plan.now.toISOString();
-      await expireDueOffers(tx, plan.now, plan.waitlistOfferTtlSeconds);
-      await expireDueHolds(tx, plan.now, plan.waitlistOfferTtlSeconds);
-      const replacement: Replacement = { replaced: new Set(), freed: new Set() };
-      const cartCode = await openCart(tx, plan, at, replacement);
-      let intentId: string | null = null;
-      if (plan.intent) {
-        intentId = randomUUID();
-        await tx.checkout.insertPaymentIntent({
-                  id: intentId,
-                  brandId: plan.brand.id,
-                  cartId: plan.cartId,
-                  processor: plan.intent.processor,
-                  processorReference: plan.intent.reference,
-                  secretHash: hashSecret(plan.intent.clientSecret),
-                  amountMinor: plan.totalMinor,
-                  currency: plan.brand.currency,
-                  status: 'requires_payment',
-                  createdAt: at,
-                  updatedAt: at,
-                });
-      }
-      const ids: string[] = [];
-      for (const item of plan.items) ids.push(await writeItem(tx, plan, item, { at, cartCode, intentId, ...replacement }));
-      if (!plan.intent) await tx.payments.markCartPaid(plan.cartId, at);
-      for (const sessionId of replacement.freed) await offerFreedPlaces(tx, sessionId, plan.now, plan.waitlistOfferTtlSeconds);
-      return ids;
-    });
+    const at = plan.now.toISOString();
+    await expireDueOffers(tx, plan.now, plan.waitlistOfferTtlSeconds);
+    await expireDueHolds(tx, plan.now, plan.waitlistOfferTtlSeconds);
+    const replacement: Replacement = { replaced: new Set(), freed: new Set() };
+    const cartCode = await openCart(tx, plan, at, replacement);
+    let intentId: string | null = null;
+    if (plan.intent) {
+      intentId = randomUUID();
+      await tx.checkout.insertPaymentIntent({
+        id: intentId,
+        brandId: plan.brand.id,
+        cartId: plan.cartId,
+        processor: plan.intent.processor,
+        processorReference: plan.intent.reference,
+        secretHash: hashSecret(plan.intent.clientSecret),
+        amountMinor: plan.totalMinor,
+        currency: plan.brand.currency,
+        status: 'requires_payment',
+        createdAt: at,
+        updatedAt: at,
+      });
+    }
+    const ids: string[] = [];
+    for (const item of plan.items) ids.push(await writeItem(tx, plan, item, { at, cartCode, intentId, ...replacement }));
+    if (!plan.intent) await tx.payments.markCartPaid(plan.cartId, at);
+    for (const sessionId of replacement.freed) await offerFreedPlaces(tx, sessionId, plan.now, plan.waitlistOfferTtlSeconds);
+    return ids;
+  });
 }

@@ -13,9 +13,7 @@
  * guarantees make that safe too, and the first answer stored is the one replayed.
  */
 import { createHash } from 'node:crypto';
-import {
-  type IdempotencyRecord,
-} from '../../db/port/idempotency.ts';
+import { type IdempotencyRecord } from '../../db/port/idempotency.ts';
 import type { Deps } from '../shared/deps.ts';
 import { seal, unseal } from '../shared/encryption.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
@@ -94,16 +92,20 @@ export async function beginIdempotentRequest(
   const lease = new Date(now.getTime() + leaseMs).toISOString();
   const proceed = (tookOver: boolean): IdempotencyStart => ({ outcome: 'proceed', lease, tookOver, requestIds: runIds(input) });
   const found = await deps.db.transaction(async (tx) => {
-      await tx.idempotency.deleteRecordsBefore(cutoff);
-      const existing = await tx.idempotency.findIdempotencyRecord(input.apiKeyId, input.key);
-      if (!existing) {
-        await tx.idempotency.insertRunningRecord({ ...input, leaseExpiresAt: lease, createdAt: now.toISOString() });
-        return { existing, tookOver: false };
-      }
-      const ended = existing.state === 'running' && existing.requestHash === input.requestHash && leaseEnd(existing, leaseMs) <= now.getTime();
-      // Conditional on the lease still being the one read: of two retries racing, one takes it over.
-      return { existing, tookOver: ended && await tx.idempotency.takeOverRecord(input.apiKeyId, input.key, existing.leaseExpiresAt, lease) };
-    });
+    await tx.idempotency.deleteRecordsBefore(cutoff);
+    const existing = await tx.idempotency.findIdempotencyRecord(input.apiKeyId, input.key);
+    if (!existing) {
+      await tx.idempotency.insertRunningRecord({ ...input, leaseExpiresAt: lease, createdAt: now.toISOString() });
+      return { existing, tookOver: false };
+    }
+    const ended =
+      existing.state === 'running' && existing.requestHash === input.requestHash && leaseEnd(existing, leaseMs) <= now.getTime();
+    // Conditional on the lease still being the one read: of two retries racing, one takes it over.
+    return {
+      existing,
+      tookOver: ended && (await tx.idempotency.takeOverRecord(input.apiKeyId, input.key, existing.leaseExpiresAt, lease)),
+    };
+  });
   if (!found.existing) return proceed(false);
   if (found.tookOver) return proceed(true);
   const { existing } = found;
@@ -150,7 +152,8 @@ export async function completeIdempotentRequest(
   encryptionKey: Buffer,
 ): Promise<void> {
   if (input.status >= 500) await deps.db.idempotency.deleteRunningRecord(input.apiKeyId, input.key, input.lease);
-  else await deps.db.idempotency.completeRecord(input.apiKeyId, input.key, input.status, seal(encryptionKey, input.body, bodyContext(input)));
+  else
+    await deps.db.idempotency.completeRecord(input.apiKeyId, input.key, input.status, seal(encryptionKey, input.body, bodyContext(input)));
 }
 
 /** Frees the key of a request that ended without an answer (the client went away first), if this run still holds it. */

@@ -14,7 +14,7 @@ export type Readiness = { ready: true } | { ready: false; reason: 'database unav
 export async function readiness(db: Stores): Promise<Readiness & { error?: unknown }> {
   try {
     await db.operations.pingDatabase();
-    return await db.operations.migrationsCurrent() ? { ready: true } : { ready: false, reason: 'database migrations pending' };
+    return (await db.operations.migrationsCurrent()) ? { ready: true } : { ready: false, reason: 'database migrations pending' };
   } catch (error) {
     return { ready: false, reason: 'database unavailable', error };
   }

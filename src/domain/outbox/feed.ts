@@ -55,7 +55,8 @@ function typeFilter(types: readonly string[] | null | undefined): string[] | nul
   if (types == null) return null;
   if (types.length === 0) throw invalid('types', 'types must name at least one event type');
   if (types.length > eventTypes.length) throw invalid('types', `types must name at most ${eventTypes.length} event types`);
-  if (types.some((type) => type.length > MAX_EVENT_TYPE_LENGTH)) throw invalid('types', `types: an entry is longer than ${MAX_EVENT_TYPE_LENGTH} characters`);
+  if (types.some((type) => type.length > MAX_EVENT_TYPE_LENGTH))
+    throw invalid('types', `types: an entry is longer than ${MAX_EVENT_TYPE_LENGTH} characters`);
   const unknown = types.find((type) => !isEventType(type));
   if (unknown !== undefined) {
     throw invalid('types', `types: "${unknown}" is not an event type; the types are ${eventTypes.join(', ')}`);
@@ -87,7 +88,7 @@ export async function listEvents(deps: CallerDeps, input: EventQuery & { first?:
   const edges = page.rows.map((row) => ({ cursor: eventCursor(row.sequence), node: eventEnvelope(row) }));
   return connection(edges, {
     hasNextPage: page.hasMore,
-    hasPreviousPage: page.after > 0 && await deps.db.events.hasEventsUpTo(page.brandId, page.after, page.types),
+    hasPreviousPage: page.after > 0 && (await deps.db.events.hasEventsUpTo(page.brandId, page.after, page.types)),
   });
 }
 

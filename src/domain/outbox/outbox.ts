@@ -60,15 +60,23 @@ export interface NewEvent {
  */
 export async function recordEvent(tx: Stores, event: NewEvent): Promise<StoredEvent> {
   const row = await tx.events.insertEvent({
-      id: event.id ?? randomUUID(),
-      brandId: event.brandId,
-      type: event.type,
-      resourceId: event.resourceId,
-      payload: event.payload,
-      createdAt: event.at,
-    });
+    id: event.id ?? randomUUID(),
+    brandId: event.brandId,
+    type: event.type,
+    resourceId: event.resourceId,
+    payload: event.payload,
+    createdAt: event.at,
+  });
   const subscribed = (await tx.events.liveEndpointsOfBrand(event.brandId)).filter((endpoint) => endpoint.eventTypes.includes(event.type));
-  await tx.events.insertPendingDeliveries(subscribed.map((endpoint) => ({ id: randomUUID(), endpointId: endpoint.id, eventSequence: row.sequence, resourceId: event.resourceId, at: event.at })));
+  await tx.events.insertPendingDeliveries(
+    subscribed.map((endpoint) => ({
+      id: randomUUID(),
+      endpointId: endpoint.id,
+      eventSequence: row.sequence,
+      resourceId: event.resourceId,
+      at: event.at,
+    })),
+  );
   return { ...row, type: event.type };
 }
 

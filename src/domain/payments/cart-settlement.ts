@@ -8,7 +8,10 @@ import { cartIsPaid } from './rules.ts';
 
 /** Whether `intent` pays for the cart's current checkout (not one a later checkout replaced). */
 export async function isCurrentCheckout(tx: Stores, intent: { id: string; cartId: string }): Promise<boolean> {
-  return currentCheckout(await tx.carts.paymentIntentsOfCart(intent.cartId), await tx.carts.bookingsOfCart(intent.cartId)).intent?.id === intent.id;
+  return (
+    currentCheckout(await tx.carts.paymentIntentsOfCart(intent.cartId), await tx.carts.bookingsOfCart(intent.cartId)).intent?.id ===
+    intent.id
+  );
 }
 
 /** Marks the intent's cart paid when its bookings are all settled. Call inside a transaction. */

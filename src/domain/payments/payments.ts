@@ -7,10 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Stores, Transaction } from '../../db/port/index.ts';
-import {
-  type IntentBookingRow,
-  type IntentRow,
-} from '../../db/port/payments.ts';
+import { type IntentBookingRow, type IntentRow } from '../../db/port/payments.ts';
 import { recordBookingEvent } from '../bookings/booking-events.ts';
 import { isCurrentCheckout, settleCart } from './cart-settlement.ts';
 import type { Deps } from '../shared/deps.ts';
@@ -36,33 +33,44 @@ export async function handlePaymentEvent(deps: Deps, event: PaymentEvent): Promi
   return recordSuccess(deps, event.intentReference);
 }
 
-const unchanged = (intent: IntentRow): PaymentOutcome => ({ intentId: intent.id, intentStatus: intent.status, changed: false, refundErrors: [] });
+const unchanged = (intent: IntentRow): PaymentOutcome => ({
+  intentId: intent.id,
+  intentStatus: intent.status,
+  changed: false,
+  refundErrors: [],
+});
 
 async function recordFailure(deps: Deps, reference: string): Promise<PaymentOutcome | null> {
   return deps.db.transaction(async (tx) => {
-      const intent = await tx.payments.findIntentByReference(deps.payments.name, reference);
-      if (!intent) return null;
-      if (!recordsFailure(intent.status)) return unchanged(intent);
-      const now = deps.now();
-      await tx.payments.setIntentStatus(intent.id, 'failed', now.toISOString());
-      await failProcessingBookings(tx, (await tx.payments.bookingsOfIntent(intent.id)).map((b) => b.id), now, deps.waitlistOfferTtlSeconds);
-      return { ...unchanged(intent), intentStatus: 'failed', changed: true };
-    });
+    const intent = await tx.payments.findIntentByReference(deps.payments.name, reference);
+    if (!intent) return null;
+    if (!recordsFailure(intent.status)) return unchanged(intent);
+    const now = deps.now();
+    await tx.payments.setIntentStatus(intent.id, 'failed', now.toISOString());
+    await failProcessingBookings(
+      tx,
+      (await tx.payments.bookingsOfIntent(intent.id)).map((b) => b.id),
+      now,
+      deps.waitlistOfferTtlSeconds,
+    );
+    return { ...unchanged(intent), intentStatus: 'failed', changed: true };
+  });
 }
 
 async function recordSuccess(deps: Deps, reference: string): Promise<PaymentOutcome | null> {
   const recorded = await deps.db.transaction(async (tx) => {
-      const intent = await tx.payments.findIntentByReference(deps.payments.name, reference);
-      if (!intent) return null;
-      if (!recordsSuccess(intent.status)) return { intent, refunds: [], changed: false };
-      const at = deps.now().toISOString();
-      await tx.payments.setIntentStatus(intent.id, 'succeeded', at);
-      const current = await isCurrentCheckout(tx, intent);
-      const refunds: ReservedRefund[] = [];
-      for (const booking of await tx.payments.bookingsOfIntent(intent.id)) refunds.push(...(await settleBooking(tx, intent, booking, current, at)));
-      await settleCart(tx, intent, at);
-      return { intent, refunds, changed: true };
-    });
+    const intent = await tx.payments.findIntentByReference(deps.payments.name, reference);
+    if (!intent) return null;
+    if (!recordsSuccess(intent.status)) return { intent, refunds: [], changed: false };
+    const at = deps.now().toISOString();
+    await tx.payments.setIntentStatus(intent.id, 'succeeded', at);
+    const current = await isCurrentCheckout(tx, intent);
+    const refunds: ReservedRefund[] = [];
+    for (const booking of await tx.payments.bookingsOfIntent(intent.id))
+      refunds.push(...(await settleBooking(tx, intent, booking, current, at)));
+    await settleCart(tx, intent, at);
+    return { intent, refunds, changed: true };
+  });
   if (!recorded) return null;
   const refundErrors: PaymentOutcome['refundErrors'] = [];
   for (const refund of recorded.refunds) {
@@ -77,7 +85,13 @@ async function recordSuccess(deps: Deps, reference: string): Promise<PaymentOutc
 }
 
 /** Applies a succeeded payment to one booking; returns the refund it needs, already reserved. */
-async function settleBooking(tx: Transaction, intent: IntentRow, booking: IntentBookingRow, current: boolean, at: string): Promise<ReservedRefund[]> {
+async function settleBooking(
+  tx: Transaction,
+  intent: IntentRow,
+  booking: IntentBookingRow,
+  current: boolean,
+  at: string,
+): Promise<ReservedRefund[]> {
   const action = succeededAction(booking, current);
   switch (action.kind) {
     case 'none':
@@ -107,13 +121,19 @@ class NotHonoured extends Error {}
 async function retake(tx: Transaction, booking: IntentBookingRow): Promise<boolean> {
   try {
     await tx.savepoint(async (sp) => {
-            if (!await sp.capacity.takePlaces(booking.sessionId, booking.activeParticipants)) throw new NotHonoured();
-            for (const discount of booking.pricing.discounts) {
-              if (discount.kind !== 'credit' || discount.code === undefined || discount.amountMinor === 0) continue;
-              const credit = { id: randomUUID(), bookingId: booking.id, brandId: booking.brandId, code: discount.code, amountMinor: discount.amountMinor };
-              if (!await sp.payments.redeemCreditAgain(credit)) throw new NotHonoured();
-            }
-          });
+      if (!(await sp.capacity.takePlaces(booking.sessionId, booking.activeParticipants))) throw new NotHonoured();
+      for (const discount of booking.pricing.discounts) {
+        if (discount.kind !== 'credit' || discount.code === undefined || discount.amountMinor === 0) continue;
+        const credit = {
+          id: randomUUID(),
+          bookingId: booking.id,
+          brandId: booking.brandId,
+          code: discount.code,
+          amountMinor: discount.amountMinor,
+        };
+        if (!(await sp.payments.redeemCreditAgain(credit))) throw new NotHonoured();
+      }
+    });
     return true;
   } catch (error) {
     if (error instanceof NotHonoured) return false;
@@ -126,7 +146,13 @@ async function retake(tx: Transaction, booking: IntentBookingRow): Promise<boole
  * its remaining amount reserved for a refund; settling the refund makes it `refunded`. Were the
  * processor to decline, the booking stays cancelled and paid, so the partner can refund it by hand.
  */
-async function refundInFull(tx: Stores, intent: IntentRow, booking: IntentBookingRow, amountMinor: number, at: string): Promise<ReservedRefund> {
+async function refundInFull(
+  tx: Stores,
+  intent: IntentRow,
+  booking: IntentBookingRow,
+  amountMinor: number,
+  at: string,
+): Promise<ReservedRefund> {
   if (booking.status !== 'cancelled') {
     await tx.payments.cancelActiveParticipants(booking.id, at);
     await tx.cancellation.setBookingStatus(booking.id, 'cancelled', at);
@@ -134,5 +160,9 @@ async function refundInFull(tx: Stores, intent: IntentRow, booking: IntentBookin
   }
   // Once refunded, the cart may be settled: stored with the refund, so the reconciler does it too after a crash.
   const effect = { cancel: false, participantIds: null, also: { kind: 'settle-cart' as const, intentId: intent.id } };
-  return reserveRefund(tx, { id: booking.id, intentReference: intent.processorReference, currency: booking.currency }, { amountMinor, effect, at });
+  return reserveRefund(
+    tx,
+    { id: booking.id, intentReference: intent.processorReference, currency: booking.currency },
+    { amountMinor, effect, at },
+  );
 }

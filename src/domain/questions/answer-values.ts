@@ -39,7 +39,8 @@ function selectAnswer(question: QuestionSnapshotJson, entries: Entry[], field: s
   return entries.map(({ entry, index }) => {
     const key = entry.key ?? '';
     const label = labels.get(key);
-    if (label === undefined) throw refuse(question, `${field}.${index}.key`, `uses ${key ? `the unknown option key ${key}` : 'no option key'}`);
+    if (label === undefined)
+      throw refuse(question, `${field}.${index}.key`, `uses ${key ? `the unknown option key ${key}` : 'no option key'}`);
     if (chosen.has(key)) throw refuse(question, `${field}.${index}.key`, `chooses option ${key} twice`);
     chosen.add(key);
     return { value: label, key };
@@ -64,7 +65,9 @@ export function normalizeAnswer(
   answer: readonly AnswerValueInput[] | null | undefined,
   field: string,
 ): AnswerValueJson[] | null {
-  const entries = (answer ?? []).map((entry, index) => ({ entry, index })).filter(({ entry }) => !(isBlank(entry.value) && isBlank(entry.key)));
+  const entries = (answer ?? [])
+    .map((entry, index) => ({ entry, index }))
+    .filter(({ entry }) => !(isBlank(entry.value) && isBlank(entry.key)));
   if (entries.length === 0) return null;
   switch (question.fieldType) {
     case 'input':

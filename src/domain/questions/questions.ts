@@ -74,7 +74,7 @@ export async function customQuestionsByExperience(deps: Deps, experienceIds: rea
 
 /** The active custom questions of a brand's experience (NOT_FOUND when it is not that brand's). */
 export async function listCustomQuestions(deps: CallerDeps, input: { brandId: string; experienceId: string }): Promise<QuestionSnapshot[]> {
-  if (!await loadExperienceOfBrand(deps, input.brandId, input.experienceId)) throw notFound('Experience', input.experienceId);
+  if (!(await loadExperienceOfBrand(deps, input.brandId, input.experienceId))) throw notFound('Experience', input.experienceId);
   const [questions] = await customQuestionsByExperience(deps, [input.experienceId]);
   return questions ?? [];
 }

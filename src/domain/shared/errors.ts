@@ -73,8 +73,6 @@ export class DomainError extends Error {
   }
 }
 
-export const notFound = (what: string, id: string) =>
-  new DomainError('NOT_FOUND', `${what} ${id} was not found`, { id });
+export const notFound = (what: string, id: string) => new DomainError('NOT_FOUND', `${what} ${id} was not found`, { id });
 
-export const invalid = (field: string, message: string) =>
-  new DomainError('VALIDATION_FAILED', message, { field });
+export const invalid = (field: string, message: string) => new DomainError('VALIDATION_FAILED', message, { field });

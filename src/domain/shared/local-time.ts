@@ -10,4 +10,3 @@ export function localToUtc(startLocal: string, zone: string): string {
   if (!local.isValid) throw new RangeError(`Invalid local date-time ${startLocal} in ${zone}: ${local.invalidExplanation}`);
   return local.toUTC().toISO({ suppressMilliseconds: false })!;
 }
-

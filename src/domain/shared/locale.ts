@@ -10,8 +10,6 @@ export function pickTranslation<T extends { locale: string }>(translations: read
   const wanted = locale.toLowerCase();
   const language = wanted.split('-')[0];
   return (
-    translations.find((t) => t.locale.toLowerCase() === wanted) ??
-    translations.find((t) => t.locale.toLowerCase() === language) ??
-    null
+    translations.find((t) => t.locale.toLowerCase() === wanted) ?? translations.find((t) => t.locale.toLowerCase() === language) ?? null
   );
 }

@@ -34,11 +34,15 @@ async function ownEntry(db: Stores, claim: OfferClaim): Promise<WaitlistEntryRow
   if (!entry || entry.brandId !== claim.brandId) throw unavailable(claim, 'does not exist');
   if (entry.sessionId !== claim.sessionId) throw unavailable(claim, "waits for another session than this item's");
   if (claim.count > entry.partySize) {
-    throw new DomainError('PARTICIPANT_COUNT_OUT_OF_RANGE', `Waitlist entry ${entry.id} was offered ${entry.partySize} places, not ${claim.count}`, {
-      field: `${claim.field}.participants`,
-      count: claim.count,
-      max: entry.partySize,
-    });
+    throw new DomainError(
+      'PARTICIPANT_COUNT_OUT_OF_RANGE',
+      `Waitlist entry ${entry.id} was offered ${entry.partySize} places, not ${claim.count}`,
+      {
+        field: `${claim.field}.participants`,
+        count: claim.count,
+        max: entry.partySize,
+      },
+    );
   }
   return entry;
 }
@@ -83,7 +87,9 @@ export async function takeOfferedPlaces(tx: Stores, claim: OfferClaim, replaced:
   }
   if (entry.status === 'converted' && entry.convertedBookingId && replaced.has(entry.convertedBookingId)) {
     if (await tx.capacity.takePlaces(entry.sessionId, claim.count)) return;
-    throw new DomainError('CAPACITY_EXCEEDED', 'The places of the replaced booking are no longer free', { field: `${claim.field}.participants` });
+    throw new DomainError('CAPACITY_EXCEEDED', 'The places of the replaced booking are no longer free', {
+      field: `${claim.field}.participants`,
+    });
   }
   throw unavailable(claim, entry.status === 'offered' ? 'has an offer that ran out' : `is ${entry.status}, not offered places`);
 }

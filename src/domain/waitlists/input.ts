@@ -58,7 +58,10 @@ export function checkJoinShape(input: JoinWaitlistBody): void {
   input.participants.forEach((p, j) => {
     checkPerson(p, `participants.${j}`);
     if (p.priceTierName == null || p.priceTierName.trim() === '' || p.priceTierName.length > maxLength.name) {
-      throw invalid(`participants.${j}.priceTierName`, `participants.${j}.priceTierName must be a price tier name of 1 to ${maxLength.name} characters`);
+      throw invalid(
+        `participants.${j}.priceTierName`,
+        `participants.${j}.priceTierName must be a price tier name of 1 to ${maxLength.name} characters`,
+      );
     }
   });
 }

@@ -25,13 +25,19 @@ import type { WaitlistEntry } from './entry-view.ts';
 
 export type { JoinWaitlistInput } from './input.ts';
 
-async function waitlistExperience(deps: CallerDeps, brandId: string, waitlistId: string): Promise<{ waitlistId: string; experience: ExperienceRow }> {
+async function waitlistExperience(
+  deps: CallerDeps,
+  brandId: string,
+  waitlistId: string,
+): Promise<{ waitlistId: string; experience: ExperienceRow }> {
   const waitlist = await deps.db.waitlists.findWaitlistRow(waitlistId);
   if (!waitlist || waitlist.brandId !== brandId) throw notFound('Waitlist', waitlistId);
   const experience = await deps.db.experiences.findExperienceRow(waitlist.experienceId);
   if (!experience) throw notFound('Waitlist', waitlistId);
   if (!experience.isBookable) {
-    throw new DomainError('EXPERIENCE_NOT_BOOKABLE', `Experience ${experience.id} of this waitlist is not bookable`, { field: 'waitlistId' });
+    throw new DomainError('EXPERIENCE_NOT_BOOKABLE', `Experience ${experience.id} of this waitlist is not bookable`, {
+      field: 'waitlistId',
+    });
   }
   return { waitlistId: waitlist.id, experience };
 }
@@ -41,18 +47,26 @@ async function waitedSession(deps: CallerDeps, experience: ExperienceRow, input:
   const startLocal = normalizeSessionTime(localStart(input), experience.timezoneId, 'sessionStartTime');
   const session = await deps.db.sessions.findSessionAt(experience.id, startLocal);
   if (!session) {
-    throw new DomainError('SESSION_NOT_FOUND', `Experience ${experience.id} has no session starting at ${startLocal} (${experience.timezoneId})`, {
-      field: 'sessionStartTime',
-      startDateTime: startLocal,
-      timezone: experience.timezoneId,
-    });
+    throw new DomainError(
+      'SESSION_NOT_FOUND',
+      `Experience ${experience.id} has no session starting at ${startLocal} (${experience.timezoneId})`,
+      {
+        field: 'sessionStartTime',
+        startDateTime: startLocal,
+        timezone: experience.timezoneId,
+      },
+    );
   }
   assertNotStarted(session, deps.now(), 'sessionStartTime');
   if (input.sessionDuration !== session.durationMinutes) {
-    throw new DomainError('SESSION_NOT_FOUND', `The session at ${startLocal} lasts ${session.durationMinutes} minutes, not ${input.sessionDuration}`, {
-      field: 'sessionDuration',
-      duration: session.durationMinutes,
-    });
+    throw new DomainError(
+      'SESSION_NOT_FOUND',
+      `The session at ${startLocal} lasts ${session.durationMinutes} minutes, not ${input.sessionDuration}`,
+      {
+        field: 'sessionDuration',
+        duration: session.durationMinutes,
+      },
+    );
   }
   return session;
 }
@@ -106,33 +120,37 @@ export async function joinWaitlist(deps: CallerDeps, input: JoinWaitlistInput): 
   const email = input.purchaser.emailAddress!.trim();
 
   return deps.db.transaction(async (tx) => {
-      const now = deps.now();
-      const at = now.toISOString();
-      // Lapsed holds and offers free places first (to the entries already in line), as checkout does.
-      await expireDueOffers(tx, now, deps.waitlistOfferTtlSeconds);
-      await expireDueHolds(tx, now, deps.waitlistOfferTtlSeconds);
-      const remaining = remainingPlaces((await tx.waitlists.findSessionById(sessionId))!);
-      if (remaining >= partySize) {
-        throw new DomainError('SESSION_AVAILABLE', `The session still has ${remaining} places for this party of ${partySize}: book it instead`, { remaining });
-      }
-      const id = randomUUID();
-      const inserted = await tx.waitlists.insertEntry({
-            id,
-            waitlistId,
-            sessionId,
-            brandId: brand.id,
-            status: 'waiting',
-            position: await tx.waitlists.nextPosition(sessionId),
-            partySize,
-            purchaser: person({ ...input.purchaser, emailAddress: email }, answers.purchaser),
-            purchaserEmailKey: email.toLowerCase(),
-            participants: input.participants.map((p, j) => person(p, answers.participants[j] ?? [], p.priceTierName)),
-            createdAt: at,
-            updatedAt: at,
-          });
-      if (!inserted) {
-        throw new DomainError('ALREADY_ON_WAITLIST', `${email} is already waiting for this session`, { field: 'purchaser.emailAddress' });
-      }
-      return recordEntryEvent(tx, 'waitlist.entry_created', id, at);
+    const now = deps.now();
+    const at = now.toISOString();
+    // Lapsed holds and offers free places first (to the entries already in line), as checkout does.
+    await expireDueOffers(tx, now, deps.waitlistOfferTtlSeconds);
+    await expireDueHolds(tx, now, deps.waitlistOfferTtlSeconds);
+    const remaining = remainingPlaces((await tx.waitlists.findSessionById(sessionId))!);
+    if (remaining >= partySize) {
+      throw new DomainError(
+        'SESSION_AVAILABLE',
+        `The session still has ${remaining} places for this party of ${partySize}: book it instead`,
+        { remaining },
+      );
+    }
+    const id = randomUUID();
+    const inserted = await tx.waitlists.insertEntry({
+      id,
+      waitlistId,
+      sessionId,
+      brandId: brand.id,
+      status: 'waiting',
+      position: await tx.waitlists.nextPosition(sessionId),
+      partySize,
+      purchaser: person({ ...input.purchaser, emailAddress: email }, answers.purchaser),
+      purchaserEmailKey: email.toLowerCase(),
+      participants: input.participants.map((p, j) => person(p, answers.participants[j] ?? [], p.priceTierName)),
+      createdAt: at,
+      updatedAt: at,
     });
+    if (!inserted) {
+      throw new DomainError('ALREADY_ON_WAITLIST', `${email} is already waiting for this session`, { field: 'purchaser.emailAddress' });
+    }
+    return recordEntryEvent(tx, 'waitlist.entry_created', id, at);
+  });
 }

@@ -28,7 +28,14 @@ export async function recordEntryEvent(
   eventId?: EventIdSource,
 ): Promise<WaitlistEntry> {
   const view = await entryView(tx, entryId);
-  await recordEvent(tx, { id: eventId?.(type, view.id), brandId: view.brandId, type, resourceId: view.id, payload: entryPayload(view), at });
+  await recordEvent(tx, {
+    id: eventId?.(type, view.id),
+    brandId: view.brandId,
+    type,
+    resourceId: view.id,
+    payload: entryPayload(view),
+    at,
+  });
   return view;
 }
 
@@ -54,7 +61,7 @@ export async function offerFreedPlaces(tx: Stores, sessionId: string, now: Date,
   for (const entry of await tx.waitlists.waitingEntriesOfSession(sessionId)) {
     if (free <= 0) break;
     if (entry.partySize > free) continue;
-    if (!await tx.waitlists.holdForOffer(sessionId, entry.partySize)) break;
+    if (!(await tx.waitlists.holdForOffer(sessionId, entry.partySize))) break;
     await tx.waitlists.setEntryStatus(entry.id, ['waiting'], 'offered', at, { offeredAt: at, offerExpiresAt });
     await recordEntryEvent(tx, 'waitlist.offered', entry.id, at);
     offered.push(entry.id);
@@ -69,7 +76,14 @@ export async function offerFreedPlaces(tx: Stores, sessionId: string, now: Date,
  * the places back itself first (a cart replacing its own checkout) and offers what is left before
  * committing (`offerFreedPlaces` for each collected session).
  */
-export async function releaseSessionPlaces(tx: Stores, sessionId: string, count: number, now: Date, ttlSeconds: number, deferTo?: Set<string>): Promise<void> {
+export async function releaseSessionPlaces(
+  tx: Stores,
+  sessionId: string,
+  count: number,
+  now: Date,
+  ttlSeconds: number,
+  deferTo?: Set<string>,
+): Promise<void> {
   if (count === 0) return;
   await tx.capacity.releasePlaces(sessionId, count);
   if (deferTo) deferTo.add(sessionId);
@@ -85,7 +99,7 @@ export async function expireDueOffers(tx: Stores, now: Date, ttlSeconds: number)
   const expired: string[] = [];
   const sessions = new Set<string>();
   for (const offer of await tx.waitlists.dueOffers(at)) {
-    if (!await tx.waitlists.setEntryStatus(offer.id, ['offered'], 'expired', at)) continue;
+    if (!(await tx.waitlists.setEntryStatus(offer.id, ['offered'], 'expired', at))) continue;
     await tx.waitlists.releaseOfferHold(offer.sessionId, offer.partySize);
     await recordEntryEvent(tx, 'waitlist.expired', offer.id, at);
     expired.push(offer.id);

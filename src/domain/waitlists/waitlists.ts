@@ -1,6 +1,4 @@
-import {
-  type WaitlistEntryStatus,
-} from '../../db/port/waitlists.ts';
+import { type WaitlistEntryStatus } from '../../db/port/waitlists.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { DomainError, invalid, notFound } from '../shared/errors.ts';
@@ -52,7 +50,10 @@ export async function entriesOf(deps: CallerDeps, waitlist: Waitlist, filter: En
 }
 
 /** The entries of the brand's waitlist `waitlistId` (NOT_FOUND when it is not the brand's). */
-export async function listWaitlistEntries(deps: CallerDeps, input: { brandId: string; waitlistId: string } & EntriesFilter): Promise<WaitlistEntry[]> {
+export async function listWaitlistEntries(
+  deps: CallerDeps,
+  input: { brandId: string; waitlistId: string } & EntriesFilter,
+): Promise<WaitlistEntry[]> {
   const waitlist = await findWaitlist(deps, { brandId: input.brandId, id: input.waitlistId });
   if (!waitlist) throw notFound('Waitlist', input.waitlistId);
   return entriesOf(deps, waitlist, input);
@@ -63,23 +64,26 @@ export async function listWaitlistEntries(deps: CallerDeps, input: { brandId: st
  * next entries that fit, or back on sale. Any other status is WAITLIST_ENTRY_CLOSED. NOT_FOUND for an
  * entry of another brand (or, when `waitlistId` is given, of another waitlist).
  */
-export async function leaveWaitlist(deps: CallerDeps, input: { brandId: string; entryId: string; waitlistId?: string }): Promise<WaitlistEntry> {
+export async function leaveWaitlist(
+  deps: CallerDeps,
+  input: { brandId: string; entryId: string; waitlistId?: string },
+): Promise<WaitlistEntry> {
   const brand = await loadBrand(deps, input.brandId);
   return deps.db.transaction(async (tx) => {
-      const entry = (await tx.waitlists.findEntryWithContext(input.entryId))?.entry;
-      if (!entry || entry.brandId !== brand.id || (input.waitlistId !== undefined && entry.waitlistId !== input.waitlistId)) {
-        throw notFound('Waitlist entry', input.entryId);
-      }
-      const now = deps.now();
-      if (!await tx.waitlists.setEntryStatus(entry.id, ['waiting', 'offered'], 'cancelled', now.toISOString())) {
-        throw new DomainError('WAITLIST_ENTRY_CLOSED', `Waitlist entry ${entry.id} is ${entry.status}: it has already left the line`, {
-          status: entry.status,
-        });
-      }
-      if (entry.status === 'offered') {
-        await tx.waitlists.releaseOfferHold(entry.sessionId, entry.partySize);
-        await offerFreedPlaces(tx, entry.sessionId, now, deps.waitlistOfferTtlSeconds);
-      }
-      return entryView(tx, entry.id);
-    });
+    const entry = (await tx.waitlists.findEntryWithContext(input.entryId))?.entry;
+    if (!entry || entry.brandId !== brand.id || (input.waitlistId !== undefined && entry.waitlistId !== input.waitlistId)) {
+      throw notFound('Waitlist entry', input.entryId);
+    }
+    const now = deps.now();
+    if (!(await tx.waitlists.setEntryStatus(entry.id, ['waiting', 'offered'], 'cancelled', now.toISOString()))) {
+      throw new DomainError('WAITLIST_ENTRY_CLOSED', `Waitlist entry ${entry.id} is ${entry.status}: it has already left the line`, {
+        status: entry.status,
+      });
+    }
+    if (entry.status === 'offered') {
+      await tx.waitlists.releaseOfferHold(entry.sessionId, entry.partySize);
+      await offerFreedPlaces(tx, entry.sessionId, now, deps.waitlistOfferTtlSeconds);
+    }
+    return entryView(tx, entry.id);
+  });
 }

@@ -1,10 +1,5 @@
 /** The delivery log: every attempt's outcome per endpoint and event, for a brand's back office. */
-import {
-  type DeliveryFilter,
-  type DeliveryKey,
-  type DeliveryLogRow,
-  type WebhookDeliveryStatus,
-} from '../../db/port/webhooks.ts';
+import { type DeliveryFilter, type DeliveryKey, type DeliveryLogRow, type WebhookDeliveryStatus } from '../../db/port/webhooks.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { invalid, notFound } from '../shared/errors.ts';
@@ -66,7 +61,13 @@ function deliveryKey(cursor: string, field: string): DeliveryKey {
  */
 export async function listWebhookDeliveries(
   deps: CallerDeps,
-  input: { brandId: string; endpointId?: string | null; status?: WebhookDeliveryStatus | null; first?: number | null; after?: string | null },
+  input: {
+    brandId: string;
+    endpointId?: string | null;
+    status?: WebhookDeliveryStatus | null;
+    first?: number | null;
+    after?: string | null;
+  },
 ): Promise<WebhookDeliveryConnection> {
   const first = pageSize(input.first, 'first');
   const after = input.after == null ? null : deliveryKey(input.after, 'after');

@@ -3,9 +3,7 @@
  * creation, and kept only encrypted; deleting an endpoint stops every delivery to it.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  type WebhookEndpointRow,
-} from '../../db/port/webhooks.ts';
+import { type WebhookEndpointRow } from '../../db/port/webhooks.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { invalid, notFound } from '../shared/errors.ts';
@@ -65,13 +63,13 @@ export async function createWebhookEndpoint(
   const id = randomUUID();
   const secret = newSigningSecret();
   const row = await deps.db.webhooks.insertWebhookEndpoint({
-      id,
-      brandId: brand.id,
-      url,
-      eventTypes: types,
-      secretCiphertext: encryptSecret(deps.webhooks.encryptionKey, secret, id),
-      createdAt: deps.now().toISOString(),
-    });
+    id,
+    brandId: brand.id,
+    url,
+    eventTypes: types,
+    secretCiphertext: encryptSecret(deps.webhooks.encryptionKey, secret, id),
+    createdAt: deps.now().toISOString(),
+  });
   return { endpoint: toEndpoint(row), secret };
 }
 
@@ -95,8 +93,8 @@ export async function deleteWebhookEndpoint(deps: CallerDeps, input: { brandId: 
   const brand = await loadBrand(deps, input.brandId);
   const at = deps.now().toISOString();
   return deps.db.transaction(async (tx) => {
-      const row = liveEndpointOf(await tx.webhooks.findWebhookEndpoint(input.endpointId), brand.id, input.endpointId);
-      await tx.webhooks.deleteWebhookEndpointRow(row.id, at, 'endpoint deleted');
-      return toEndpoint(row);
-    });
+    const row = liveEndpointOf(await tx.webhooks.findWebhookEndpoint(input.endpointId), brand.id, input.endpointId);
+    await tx.webhooks.deleteWebhookEndpointRow(row.id, at, 'endpoint deleted');
+    return toEndpoint(row);
+  });
 }

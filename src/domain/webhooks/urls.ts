@@ -11,7 +11,10 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
 /** Why requests to `url` must not be sent under `policy` (a phrase following "url ..."), or null. */
 export async function targetProblem(policy: WebhookUrlPolicy, url: URL): Promise<string | null> {
   if (policy.allowPrivateUrls) return null;
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+  const host = url.hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (isIpLiteral(host)) {
     const kind = nonPublicKind(host);
     return kind ? `points to a ${kind} address (${host})` : null;

@@ -118,7 +118,12 @@ class CostWalk {
 }
 
 /** The operation's cost with these variables; null when the variables do not fit (execution refuses them). */
-export function operationCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, inputs: Variables = {}): number | null {
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  inputs: Variables = {},
+): number | null {
   const variables = getVariableValues(schema, operation.variableDefinitions ?? [], inputs, { maxErrors: 1 });
   const root = schema.getRootType(operation.operation);
   if (variables.errors || !root) return null;
@@ -135,7 +140,12 @@ export function costLimit(maxCost: number): ApolloServerPlugin {
           const cost = operationCost(schema, document, operation, request.variables);
           if (cost === null || cost <= maxCost) return;
           const shown = Math.min(cost, Number.MAX_SAFE_INTEGER);
-          throw refusal('MAX_COST', `This operation costs ${shown}, above the budget of ${maxCost}: ask for smaller pages (first) or fewer nested objects.`, maxCost, { cost: shown });
+          throw refusal(
+            'MAX_COST',
+            `This operation costs ${shown}, above the budget of ${maxCost}: ask for smaller pages (first) or fewer nested objects.`,
+            maxCost,
+            { cost: shown },
+          );
         },
       };
     },

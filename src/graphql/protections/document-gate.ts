@@ -56,16 +56,23 @@ export function checkOperation(p: GraphQLProtections, { query, hash }: Requested
   if (query !== undefined) {
     const bytes = Buffer.byteLength(query, 'utf8');
     if (bytes > p.maxDocumentBytes) {
-      return { message: `The GraphQL document is ${bytes} bytes, above the limit of ${p.maxDocumentBytes}.`, extensions: refusalExtensions('MAX_DOCUMENT_SIZE', p.maxDocumentBytes) };
+      return {
+        message: `The GraphQL document is ${bytes} bytes, above the limit of ${p.maxDocumentBytes}.`,
+        extensions: refusalExtensions('MAX_DOCUMENT_SIZE', p.maxDocumentBytes),
+      };
     }
   }
   const trusted = p.trustedDocuments;
   if (trusted && (query !== undefined || hash !== undefined)) {
     const known = query !== undefined ? trusted.trusts(query) : trusted.body(hash!) !== undefined;
-    if (!known) return { message: 'This server runs only the operations of its trusted documents manifest.', extensions: { code: NOT_TRUSTED } };
+    if (!known)
+      return { message: 'This server runs only the operations of its trusted documents manifest.', extensions: { code: NOT_TRUSTED } };
   }
   if (query !== undefined && exceedsTokens(query, p.maxTokens)) {
-    return { message: `The GraphQL document has more than ${p.maxTokens} tokens.`, extensions: refusalExtensions('MAX_TOKENS', p.maxTokens) };
+    return {
+      message: `The GraphQL document has more than ${p.maxTokens} tokens.`,
+      extensions: refusalExtensions('MAX_TOKENS', p.maxTokens),
+    };
   }
   return null;
 }
@@ -74,7 +81,11 @@ function documentGate(p: GraphQLProtections): preHandlerAsyncHookHandler {
   return async function graphqlDocumentGate(request: FastifyRequest, reply: FastifyReply) {
     for (const operation of requestedOperations(request)) {
       const refused = checkOperation(p, operation);
-      if (refused) return reply.code(400).type('application/json; charset=utf-8').send({ errors: [refused] });
+      if (refused)
+        return reply
+          .code(400)
+          .type('application/json; charset=utf-8')
+          .send({ errors: [refused] });
     }
   };
 }

@@ -19,7 +19,13 @@ function armorRules(p: GraphQLProtections): ValidationRule[] {
   const reject = { propagateOnRejection: false, exposeLimits: true };
   return new ApolloArmor({
     // Depth counts fields, not fragment spreads, and covers introspection too (armor skips it by default).
-    maxDepth: { ...reject, n: p.maxDepth, ignoreIntrospection: false, flattenFragments: true, onReject: [reportAs('MAX_DEPTH', p.maxDepth)] },
+    maxDepth: {
+      ...reject,
+      n: p.maxDepth,
+      ignoreIntrospection: false,
+      flattenFragments: true,
+      onReject: [reportAs('MAX_DEPTH', p.maxDepth)],
+    },
     maxAliases: { ...reject, n: p.maxAliases, onReject: [reportAs('MAX_ALIASES', p.maxAliases)] },
     maxDirectives: { ...reject, n: p.maxDirectives, onReject: [reportAs('MAX_DIRECTIVES', p.maxDirectives)] },
     // Tokens are counted before Apollo parses (document-gate.ts); cost depends on variables (cost.ts);
@@ -47,10 +53,17 @@ export function documentRules(p: GraphQLProtections): ValidationRule[] {
 const graphqlLimits = new Map<string, () => GraphQLError>([
   [
     'Maximum introspection depth exceeded',
-    () => refusal('MAX_INTROSPECTION_DEPTH', 'Introspection nests fields, inputFields, interfaces or possibleTypes three levels deep; two is the limit.'),
+    () =>
+      refusal(
+        'MAX_INTROSPECTION_DEPTH',
+        'Introspection nests fields, inputFields, interfaces or possibleTypes three levels deep; two is the limit.',
+      ),
   ],
   // The overlapping-fields check stops after a fixed amount of work (graphql 16.15): the same fields asked too often.
-  ['Validation aborted.', () => refusal('MAX_VALIDATION_WORK', 'This document repeats the same fields too often to be checked; send a smaller one.')],
+  [
+    'Validation aborted.',
+    () => refusal('MAX_VALIDATION_WORK', 'This document repeats the same fields too often to be checked; send a smaller one.'),
+  ],
 ]);
 
 /**

@@ -3,11 +3,9 @@ import type { Resolvers } from '../__generated__/resolvers-types.ts';
 
 export const reviewResolvers: Resolvers = {
   Query: {
-    experienceReviews: (_, { experienceId, first, after }, ctx) =>
-      experienceReviewConnection(ctx.caller(), { experienceId, first, after }),
+    experienceReviews: (_, { experienceId, first, after }, ctx) => experienceReviewConnection(ctx.caller(), { experienceId, first, after }),
   },
   Experience: {
-    reviews: (experience, { first, after }, ctx) =>
-      experienceReviewConnection(ctx.caller(), { experienceId: experience.id, first, after }),
+    reviews: (experience, { first, after }, ctx) => experienceReviewConnection(ctx.caller(), { experienceId: experience.id, first, after }),
   },
 };

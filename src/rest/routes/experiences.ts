@@ -4,11 +4,17 @@ import type { RestApp } from '../plugin.ts';
 import { getExperienceSchema, listCustomQuestionsSchema } from '../schemas/experiences.ts';
 
 export function experienceRoutes(app: RestApp) {
-  app.get('/v1/brands/:brandId/experiences/:experienceId', { schema: getExperienceSchema, config: { responseCache: true } }, async (request) =>
-    getExperience(request.caller, { ...request.params, language: request.query.language }),
+  app.get(
+    '/v1/brands/:brandId/experiences/:experienceId',
+    { schema: getExperienceSchema, config: { responseCache: true } },
+    async (request) => getExperience(request.caller, { ...request.params, language: request.query.language }),
   );
 
-  app.get('/v1/brands/:brandId/experiences/:experienceId/custom-questions', { schema: listCustomQuestionsSchema, config: { responseCache: true } }, async (request) => ({
-    data: await listCustomQuestions(request.caller, request.params),
-  }));
+  app.get(
+    '/v1/brands/:brandId/experiences/:experienceId/custom-questions',
+    { schema: listCustomQuestionsSchema, config: { responseCache: true } },
+    async (request) => ({
+      data: await listCustomQuestions(request.caller, request.params),
+    }),
+  );
 }

@@ -13,7 +13,10 @@ function logOutcome(request: FastifyRequest, outcome: PaymentOutcome | null): vo
     return;
   }
   for (const failure of outcome.refundErrors) {
-    request.log.error({ intentId: outcome.intentId, bookingId: failure.bookingId, code: failure.code }, `automatic refund failed: ${failure.message}`);
+    request.log.error(
+      { intentId: outcome.intentId, bookingId: failure.bookingId, code: failure.code },
+      `automatic refund failed: ${failure.message}`,
+    );
   }
 }
 

@@ -10,7 +10,11 @@ export function waitlistRoutes(app: RestApp) {
     return entry;
   });
   app.get('/v1/brands/:brandId/waitlists/:waitlistId/entries', { schema: listWaitlistEntriesSchema }, async (request) => ({
-    data: await listWaitlistEntries(request.caller, { ...request.params, sessionStartDateTime: request.query.sessionStartDateTime, statuses: request.query.status }),
+    data: await listWaitlistEntries(request.caller, {
+      ...request.params,
+      sessionStartDateTime: request.query.sessionStartDateTime,
+      statuses: request.query.status,
+    }),
   }));
   app.delete('/v1/brands/:brandId/waitlists/:waitlistId/entries/:entryId', { schema: leaveWaitlistSchema }, async (request) =>
     leaveWaitlist(request.caller, request.params),

@@ -6,16 +6,20 @@ import { Nullable, Uuid, errorResponses } from './common.ts';
 export const Session = Type.Object({
   id: Type.String({ format: 'uuid', description: 'Session id' }),
   startDateTime: Type.String({
-    description: 'Local start in `timezone`, `YYYY-MM-DDTHH:MM:SS` without offset; send it as a cart item\'s `sessionTime`',
+    description: "Local start in `timezone`, `YYYY-MM-DDTHH:MM:SS` without offset; send it as a cart item's `sessionTime`",
   }),
   timezone: Type.String({ description: 'IANA zone of the experience, e.g. Europe/Lisbon' }),
   duration: Type.Integer({ description: 'Length in minutes' }),
   capacity: Type.Integer({ description: 'Places the session has' }),
-  remaining: Type.Integer({ description: 'Places on sale: capacity less active participants of processing and confirmed bookings and places held for waitlist offers' }),
+  remaining: Type.Integer({
+    description:
+      'Places on sale: capacity less active participants of processing and confirmed bookings and places held for waitlist offers',
+  }),
   waitlistId: Nullable(Type.String({ format: 'uuid', description: 'Waitlist of the experience, to join when the session is sold out' })),
 });
 
-const localDate = (description: string) => Type.String({ format: 'date', description: `${description} (local date YYYY-MM-DD in the experience's zone)` });
+const localDate = (description: string) =>
+  Type.String({ format: 'date', description: `${description} (local date YYYY-MM-DD in the experience's zone)` });
 
 export const listAvailabilitySchema = {
   tags: ['Availability'],

@@ -35,26 +35,24 @@ const Participant = Type.Object({
 });
 
 /** The spec's Booking resource, field for field. */
-export const Booking = Type.Object(
-  {
-    id: Type.String(),
-    confirmationCode: Type.String(),
-    cartId: Nullable(Uuid),
-    cartConfirmationCode: Nullable(Type.String()),
-    amount: Type.Number(),
-    currency: Type.String(),
-    amountRefunded: Type.Number(),
-    status: Type.Enum(bookingStatuses),
-    purchaser: Purchaser,
-    participants: Type.Array(Participant),
-    paymentMethod: Type.Enum(paymentMethods),
-    createdAt: DateTime,
-    notes: Nullable(Type.String()),
-    internalNotes: Nullable(Type.String()),
-    event: Type.Object({ timezone: Type.String(), startDateTime: Type.String() }),
-    experience: Type.Object({ id: Uuid, title: Type.String() }),
-  },
-);
+export const Booking = Type.Object({
+  id: Type.String(),
+  confirmationCode: Type.String(),
+  cartId: Nullable(Uuid),
+  cartConfirmationCode: Nullable(Type.String()),
+  amount: Type.Number(),
+  currency: Type.String(),
+  amountRefunded: Type.Number(),
+  status: Type.Enum(bookingStatuses),
+  purchaser: Purchaser,
+  participants: Type.Array(Participant),
+  paymentMethod: Type.Enum(paymentMethods),
+  createdAt: DateTime,
+  notes: Nullable(Type.String()),
+  internalNotes: Nullable(Type.String()),
+  event: Type.Object({ timezone: Type.String(), startDateTime: Type.String() }),
+  experience: Type.Object({ id: Uuid, title: Type.String() }),
+});
 
 export const getBookingSchema = {
   tags: ['Bookings'],

@@ -28,7 +28,10 @@ const CancelItem = Type.Object(
 const CancelItemError = Type.Object({
   index: Type.Integer({ description: 'Position of the item in the request, from 0' }),
   bookingId: Type.String({ description: "The item's booking id" }),
-  code: Type.String({ description: 'NOT_FOUND, BOOKING_NOT_CANCELLABLE, BOOKING_NOT_PAID, PARTICIPANT_NOT_IN_BOOKING, REFUND_EXCEEDS_BALANCE, PAYMENT_PROCESSOR_ERROR, VALIDATION_FAILED' }),
+  code: Type.String({
+    description:
+      'NOT_FOUND, BOOKING_NOT_CANCELLABLE, BOOKING_NOT_PAID, PARTICIPANT_NOT_IN_BOOKING, REFUND_EXCEEDS_BALANCE, PAYMENT_PROCESSOR_ERROR, VALIDATION_FAILED',
+  }),
   message: Type.String(),
   field: Type.Optional(Type.String({ description: 'The input field concerned, e.g. `bookings.2.participants.0`' })),
 });
@@ -51,10 +54,7 @@ export const cancelBookingsSchema = {
       }),
     ),
   }),
-  body: Type.Object(
-    { bookings: Type.Array(CancelItem, { minItems: 1, maxItems: MAX_CANCEL_ITEMS }) },
-    { additionalProperties: false },
-  ),
+  body: Type.Object({ bookings: Type.Array(CancelItem, { minItems: 1, maxItems: MAX_CANCEL_ITEMS }) }, { additionalProperties: false }),
   response: {
     200: Type.Object({ items: Type.Array(Booking), errors: Type.Array(CancelItemError) }),
     ...errorResponses(403, 409, 422),

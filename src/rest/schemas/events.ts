@@ -9,7 +9,13 @@ export const EventEnvelope = Type.Object({
   id: Uuid,
   type: Type.String({ description: `One of ${eventTypes.join(', ')}` }),
   createdAt: DateTime,
-  data: Type.Object({}, { additionalProperties: true, description: 'The Booking (booking.*) or waitlist entry (waitlist.*) as the API shows it right after the change' }),
+  data: Type.Object(
+    {},
+    {
+      additionalProperties: true,
+      description: 'The Booking (booking.*) or waitlist entry (waitlist.*) as the API shows it right after the change',
+    },
+  ),
 });
 
 export const listEventsSchema = {
@@ -23,7 +29,12 @@ export const listEventsSchema = {
   params: BrandParams,
   querystring: Type.Object({
     after: Type.Optional(Type.String({ maxLength: MAX_CURSOR_LENGTH, description: 'A `next` from an earlier call: only events after it' })),
-    types: Type.Optional(Type.String({ maxLength: MAX_TYPES_PARAMETER_LENGTH, description: `Comma-separated event types to keep (${eventTypes.join(', ')}); all when omitted` })),
+    types: Type.Optional(
+      Type.String({
+        maxLength: MAX_TYPES_PARAMETER_LENGTH,
+        description: `Comma-separated event types to keep (${eventTypes.join(', ')}); all when omitted`,
+      }),
+    ),
     limit: Type.Optional(
       Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_EVENT_PAGE_SIZE, description: 'Events per call' }),
     ),
@@ -33,7 +44,8 @@ export const listEventsSchema = {
       data: Type.Array(EventEnvelope),
       next: Nullable(
         Type.String({
-          description: 'Pass as `after` next time: the position after the last event of `data`, or the `after` sent when `data` is empty (null when neither exists)',
+          description:
+            'Pass as `after` next time: the position after the last event of `data`, or the `after` sent when `data` is empty (null when neither exists)',
         }),
       ),
       hasMore: Type.Boolean({ description: 'Whether more events follow `data` already' }),

@@ -37,7 +37,7 @@ export const sandboxConfirmSchema = {
   body: Type.Object(
     {
       paymentIntentSecret: Type.String({ minLength: 1, maxLength: 500, description: 'The client secret checkout returned' }),
-      outcome: Type.Enum(['succeeded', 'failed'], { description: 'What the guest\'s payment does' }),
+      outcome: Type.Enum(['succeeded', 'failed'], { description: "What the guest's payment does" }),
     },
     { additionalProperties: false },
   ),

@@ -44,9 +44,7 @@ export const listReviewsSchema = {
   params: Type.Object({ experienceId: Uuid }),
   querystring: Type.Object({
     page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: '1-based page number' })),
-    limit: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'Reviews per page' }),
-    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'Reviews per page' })),
   }),
   response: {
     200: Type.Array(Type.Object({ items: Type.Array(Review), links: Links }), { minItems: 1, maxItems: 1 }),

@@ -26,7 +26,9 @@ export const WaitlistEntry = Type.Object({
   purchaser: Type.Object(Person, { description: 'Who receives the offer' }),
   participants: Type.Array(Type.Object({ ...Person, priceTierName: Type.String() })),
   createdAt: DateTime,
-  offerExpiresAt: Nullable(Type.String({ format: 'date-time', description: "When an offer's held places pass to the next entry; null until offered" })),
+  offerExpiresAt: Nullable(
+    Type.String({ format: 'date-time', description: "When an offer's held places pass to the next entry; null until offered" }),
+  ),
   convertedBookingId: Nullable(Type.String({ format: 'uuid', description: 'The booking the offer became; null until converted' })),
 });
 
@@ -36,20 +38,27 @@ export const joinWaitlistSchema = {
   tags: ['Waitlists'],
   summary: 'Join waitlist',
   description:
-    'Queues a party for a sold-out session of the waitlist\'s experience (201 with the entry, `waiting`). When places ' +
-    'free up, the first entries in line that fit are `offered` them, held for a while: check out with the entry\'s id ' +
+    "Queues a party for a sold-out session of the waitlist's experience (201 with the entry, `waiting`). When places " +
+    "free up, the first entries in line that fit are `offered` them, held for a while: check out with the entry's id " +
     'as `waitlistEntryId`. 409 SESSION_AVAILABLE when the session has room for the party (book it instead); 409 ' +
-    'ALREADY_ON_WAITLIST when the purchaser\'s email already waits for that session.',
+    "ALREADY_ON_WAITLIST when the purchaser's email already waits for that session.",
   params: WaitlistParams,
   body: Type.Object(
     {
-      sessionStartDate: Type.String({ pattern: SESSION_DATE_PATTERN, description: "Local date of the session, YYYY-MM-DD, in the experience's zone" }),
+      sessionStartDate: Type.String({
+        pattern: SESSION_DATE_PATTERN,
+        description: "Local date of the session, YYYY-MM-DD, in the experience's zone",
+      }),
       sessionStartTime: Type.String({ pattern: SESSION_TIME_PATTERN, description: 'Local start time, HH:MM or HH:MM:SS (24-hour clock)' }),
       sessionDuration: Type.Integer({ minimum: 1, maximum: MAX_DURATION_MINUTES, description: "Minutes; must equal the session's" }),
       purchaser: Type.Object(
         {
           ...personFields,
-          emailAddress: Type.String({ maxLength: maxLength.email, pattern: EMAIL_PATTERN, description: 'Where the offer is sent; one live entry per email and session' }),
+          emailAddress: Type.String({
+            maxLength: maxLength.email,
+            pattern: EMAIL_PATTERN,
+            description: 'Where the offer is sent; one live entry per email and session',
+          }),
         },
         { additionalProperties: false },
       ),
@@ -67,9 +76,14 @@ export const listWaitlistEntriesSchema = {
   params: WaitlistParams,
   querystring: Type.Object(
     {
-      sessionStartDateTime: Type.Optional(Type.String({ maxLength: maxLength.sessionTime, description: 'Only this session: its local start `YYYY-MM-DDTHH:MM[:SS]`' })),
+      sessionStartDateTime: Type.Optional(
+        Type.String({ maxLength: maxLength.sessionTime, description: 'Only this session: its local start `YYYY-MM-DDTHH:MM[:SS]`' }),
+      ),
       status: Type.Optional(
-        Type.Array(Type.Enum(waitlistEntryStatuses), { maxItems: MAX_STATUS_FILTERS, description: 'Only these statuses (repeat the parameter)' }),
+        Type.Array(Type.Enum(waitlistEntryStatuses), {
+          maxItems: MAX_STATUS_FILTERS,
+          description: 'Only these statuses (repeat the parameter)',
+        }),
       ),
     },
     { additionalProperties: false },

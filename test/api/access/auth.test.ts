@@ -39,9 +39,21 @@ describe('credentials', () => {
     ['an unknown key', bearer('sk_test_unknown'), 'The API key is not valid'],
     ['a revoked key', bearer(revoked.secret), 'The API key is not valid'],
     ['a non-bearer scheme', { authorization: `Basic ${lisbonKey.secret}` }, 'must be "Bearer <API key>"'],
-    ['a legacy secret without an id header', { 'tessera-secret-key': lisbonKey.secret }, 'needs a Tessera-Brand-Id or Tessera-Organization-Id'],
-    ['a legacy brand id that is not the key’s brand', { 'tessera-brand-id': porto.id, 'tessera-secret-key': lisbonKey.secret }, 'does not match'],
-    ['a legacy organization id that is not the key’s', { 'tessera-organization-id': lisbon.id, 'tessera-secret-key': orgKey.secret }, 'does not match'],
+    [
+      'a legacy secret without an id header',
+      { 'tessera-secret-key': lisbonKey.secret },
+      'needs a Tessera-Brand-Id or Tessera-Organization-Id',
+    ],
+    [
+      'a legacy brand id that is not the key’s brand',
+      { 'tessera-brand-id': porto.id, 'tessera-secret-key': lisbonKey.secret },
+      'does not match',
+    ],
+    [
+      'a legacy organization id that is not the key’s',
+      { 'tessera-organization-id': lisbon.id, 'tessera-secret-key': orgKey.secret },
+      'does not match',
+    ],
   ])('answers 401 UNAUTHENTICATED to %s', async (_, headers, message) => {
     const res = await settings(lisbon.id, headers);
     expect(res.status).toBe(401);
@@ -50,7 +62,11 @@ describe('credentials', () => {
   });
 
   it('answers 400 when both a bearer key and a legacy secret are sent', async () => {
-    const res = await settings(lisbon.id, { ...bearer(lisbonKey.secret), 'tessera-secret-key': lisbonKey.secret, 'tessera-brand-id': lisbon.id });
+    const res = await settings(lisbon.id, {
+      ...bearer(lisbonKey.secret),
+      'tessera-secret-key': lisbonKey.secret,
+      'tessera-brand-id': lisbon.id,
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.details.field).toBe('Authorization');
   });
@@ -88,7 +104,11 @@ describe('GraphQL credentials', () => {
   });
 
   it('accepts legacy headers', async () => {
-    const res = await t.gql(query, { id: porto.id }, { headers: { 'tessera-organization-id': org.id, 'tessera-secret-key': orgKey.secret } });
+    const res = await t.gql(
+      query,
+      { id: porto.id },
+      { headers: { 'tessera-organization-id': org.id, 'tessera-secret-key': orgKey.secret } },
+    );
     expect(res.body).toEqual({ data: { brandSettings: { name: 'Porto' } } });
   });
 
@@ -96,6 +116,10 @@ describe('GraphQL credentials', () => {
     const res = await t.gql(query, { id: lisbon.id }, { key: 'sk_test_unknown' });
     expect(res.status).toBe(200);
     expect(res.body.errors).toHaveLength(1);
-    expect(res.body.errors[0]).toMatchObject({ message: 'The API key is not valid', path: ['brandSettings'], extensions: { code: 'UNAUTHENTICATED' } });
+    expect(res.body.errors[0]).toMatchObject({
+      message: 'The API key is not valid',
+      path: ['brandSettings'],
+      extensions: { code: 'UNAUTHENTICATED' },
+    });
   });
 });

@@ -80,8 +80,12 @@ describe('secret comparison', () => {
   it('looks the hash up with one seek in a unique index: no row is compared with the guess', () => {
     const [lookup] = executed.filter((e) => /from "api_keys"/i.test(e.sql));
     const plan = db.$client.prepare(`EXPLAIN QUERY PLAN ${lookup!.sql}`).all(...lookup!.params) as Array<{ detail: string }>;
-    expect(plan.map((step) => step.detail)).toEqual([expect.stringMatching(/^SEARCH api_keys USING INDEX api_keys_secret_hash_idx \(secret_hash=\?\)$/)]);
-    const index = db.$client.prepare("SELECT \"unique\" FROM pragma_index_list('api_keys') WHERE name = 'api_keys_secret_hash_idx'").get() as { unique: number };
+    expect(plan.map((step) => step.detail)).toEqual([
+      expect.stringMatching(/^SEARCH api_keys USING INDEX api_keys_secret_hash_idx \(secret_hash=\?\)$/),
+    ]);
+    const index = db.$client
+      .prepare("SELECT \"unique\" FROM pragma_index_list('api_keys') WHERE name = 'api_keys_secret_hash_idx'")
+      .get() as { unique: number };
     expect(index.unique).toBe(1);
   });
 
@@ -92,7 +96,9 @@ describe('secret comparison', () => {
     });
     const secret: string = cart.body.paymentIntentSecret;
     executed.length = 0;
-    const res = await t.rest('POST', '/v1/sandbox/payment_intents/confirm', { body: { paymentIntentSecret: secret, outcome: 'succeeded' } });
+    const res = await t.rest('POST', '/v1/sandbox/payment_intents/confirm', {
+      body: { paymentIntentSecret: secret, outcome: 'succeeded' },
+    });
     expect(res.body).toEqual({ paymentIntentStatus: 'succeeded' });
     expect(bound()).toContain(hashSecret(secret));
     for (const value of bound()) expect(value).not.toContain(secret);
@@ -101,7 +107,9 @@ describe('secret comparison', () => {
   it('reads stored secret hashes nowhere but in those index lookups (and where secrets are issued)', () => {
     const root = join(import.meta.dirname, '../../../src');
     const files = (dir: string): string[] =>
-      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+      );
     const readers = files(root)
       .filter((file) => /secretHash/.test(readFileSync(file, 'utf8')))
       .map((file) => relative(root, file))

@@ -55,7 +55,13 @@ const availabilityQuery = `query($b: UUID!, $e: UUID!, $from: LocalDate!, $to: L
 const nestedQuery = `query($b: UUID!, $e: UUID!, $from: LocalDate!, $to: LocalDate!) {
   experience(brandId: $b, id: $e) { id sessions(from: $from, to: $to) { ${fields} } } }`;
 
-const view = (session: { id: string; startLocal: string; capacity: number }, duration: number, remaining: number, waitlistId: string | null, timezone = 'Europe/Lisbon') => ({
+const view = (
+  session: { id: string; startLocal: string; capacity: number },
+  duration: number,
+  remaining: number,
+  waitlistId: string | null,
+  timezone = 'Europe/Lisbon',
+) => ({
   id: session.id,
   startDateTime: session.startLocal,
   timezone,
@@ -106,7 +112,7 @@ describe('GET availability and GraphQL availability / Experience.sessions', () =
     expect(startsAt(dstEvening.id)).toEqual({ starts_at: '2026-03-29T17:00:00.000Z' });
   });
 
-  it('gives a null waitlistId when the experience has no waitlist, and the experience\'s own zone', async () => {
+  it("gives a null waitlistId when the experience has no waitlist, and the experience's own zone", async () => {
     const res = await t.rest('GET', restUrl(outsider.id, tea.id, '?from=2026-03-29&to=2026-03-29'), { key: outsiderKey });
     expect(res.body).toEqual({ data: [view(teaSession, 60, 6, null, 'Asia/Tokyo')] });
   });
@@ -118,7 +124,8 @@ describe('GET availability and GraphQL availability / Experience.sessions', () =
   });
 
   it('runs the same number of statements for one day as for 92', async () => {
-    const run = (to: string) => countStatements(db, () => t.rest('GET', restUrl(brand.id, sail.id, `?from=2026-01-01&to=${to}`), { key: brandKey }));
+    const run = (to: string) =>
+      countStatements(db, () => t.rest('GET', restUrl(brand.id, sail.id, `?from=2026-01-01&to=${to}`), { key: brandKey }));
     const oneDay = await run('2026-01-01');
     const quarter = await run('2026-04-02');
     expect(quarter.result.body.data).toHaveLength(6);
@@ -195,7 +202,7 @@ describe('access', () => {
     expect(gql.body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 
-  it('hides the sessions of another brand\'s experience reached through this brand\'s path (404)', async () => {
+  it("hides the sessions of another brand's experience reached through this brand's path (404)", async () => {
     const res = await t.rest('GET', restUrl(brand.id, sisterTour.id, range), { key: orgKey });
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('NOT_FOUND');

@@ -73,7 +73,12 @@ describe('GraphQL bookings', () => {
     do {
       const page = await list({ first: 3, after });
       seen.push(...page.edges.map((e: { node: { id: string } }) => e.node.id));
-      pages.push({ size: page.edges.length, hasNextPage: page.pageInfo.hasNextPage, hasPreviousPage: page.pageInfo.hasPreviousPage, totalCount: page.totalCount });
+      pages.push({
+        size: page.edges.length,
+        hasNextPage: page.pageInfo.hasNextPage,
+        hasPreviousPage: page.pageInfo.hasPreviousPage,
+        totalCount: page.totalCount,
+      });
       expect(page.pageInfo.startCursor).toBe(page.edges[0].cursor);
       expect(page.pageInfo.endCursor).toBe(page.edges.at(-1).cursor);
       after = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
@@ -91,7 +96,11 @@ describe('GraphQL bookings', () => {
     const page = await list({});
     expect(page.edges).toHaveLength(10);
     expect(page.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: false });
-    expect(page.edges[0].node).toMatchObject({ id: newestFirst[0]!.id, status: 'CONFIRMED', event: { startDateTime: '2026-12-14T09:00:00' } });
+    expect(page.edges[0].node).toMatchObject({
+      id: newestFirst[0]!.id,
+      status: 'CONFIRMED',
+      event: { startDateTime: '2026-12-14T09:00:00' },
+    });
   });
 
   it('filters by status, with a matching totalCount', async () => {

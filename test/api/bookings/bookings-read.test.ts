@@ -58,11 +58,21 @@ const yen = createBooking(db, {
 const foreignExperience = createExperience(db, outsider.id).experience;
 const foreign = createBooking(db, { brandId: outsider.id, session: createSession(db, foreignExperience) });
 
-const question = (scope: 'purchaser' | 'participant', fieldType: QuestionSnapshotJson['fieldType'], prompt: string): QuestionSnapshotJson => ({
+const question = (
+  scope: 'purchaser' | 'participant',
+  fieldType: QuestionSnapshotJson['fieldType'],
+  prompt: string,
+): QuestionSnapshotJson => ({
   customQuestionId: randomUUID(),
   prompt,
   fieldType,
-  options: fieldType === 'single_select' ? [{ key: 'k-veg', value: 'Vegetarian' }, { key: 'k-none', value: 'None' }] : null,
+  options:
+    fieldType === 'single_select'
+      ? [
+          { key: 'k-veg', value: 'Vegetarian' },
+          { key: 'k-none', value: 'None' },
+        ]
+      : null,
   termsAndConditions: null,
   config: {
     experienceId: sail.id,
@@ -76,9 +86,17 @@ const question = (scope: 'purchaser' | 'participant', fieldType: QuestionSnapsho
   },
 });
 const hotel = { id: randomUUID(), question: question('purchaser', 'input', 'Hotel name?'), answer: [{ value: 'Pestana' }] };
-const diet = { id: randomUUID(), question: question('participant', 'single_select', 'Diet?'), answer: [{ value: 'Vegetarian', key: 'k-veg' }] };
-db.insert(answers).values({ ...hotel, bookingId: full.booking.id, participantId: null, position: 0 }).run();
-db.insert(answers).values({ ...diet, bookingId: full.booking.id, participantId: full.participants[0]!.id, position: 1 }).run();
+const diet = {
+  id: randomUUID(),
+  question: question('participant', 'single_select', 'Diet?'),
+  answer: [{ value: 'Vegetarian', key: 'k-veg' }],
+};
+db.insert(answers)
+  .values({ ...hotel, bookingId: full.booking.id, participantId: null, position: 0 })
+  .run();
+db.insert(answers)
+  .values({ ...diet, bookingId: full.booking.id, participantId: full.participants[0]!.id, position: 1 })
+  .run();
 
 beforeAll(async () => {
   t = await startApp(db);
@@ -103,8 +121,25 @@ const fullJson = {
     customQuestionAnswers: [hotel],
   },
   participants: [
-    { id: ana!.id, firstName: 'Ana', lastName: 'Silva', emailAddress: null, phoneNumber: null, priceTierName: 'Adult', cancelledAt: null, customQuestionAnswers: [diet] },
-    { id: rita!.id, firstName: 'Rita', lastName: 'Silva', emailAddress: null, phoneNumber: null, priceTierName: 'Child', cancelledAt: '2026-11-21T08:00:00.000Z' },
+    {
+      id: ana!.id,
+      firstName: 'Ana',
+      lastName: 'Silva',
+      emailAddress: null,
+      phoneNumber: null,
+      priceTierName: 'Adult',
+      cancelledAt: null,
+      customQuestionAnswers: [diet],
+    },
+    {
+      id: rita!.id,
+      firstName: 'Rita',
+      lastName: 'Silva',
+      emailAddress: null,
+      phoneNumber: null,
+      priceTierName: 'Child',
+      cancelledAt: '2026-11-21T08:00:00.000Z',
+    },
   ],
   paymentMethod: 'credit-card',
   createdAt: '2026-11-20T10:15:30.123Z',
@@ -140,7 +175,12 @@ describe('GET /v1/bookings/{bookingId}', () => {
   });
 
   it("answers 404 for another brand's booking and for an unknown id", async () => {
-    for (const [id, key] of [[foreign.booking.id, brandKey], [yen.booking.id, brandKey], [foreign.booking.id, orgKey], [randomUUID(), brandKey]] as const) {
+    for (const [id, key] of [
+      [foreign.booking.id, brandKey],
+      [yen.booking.id, brandKey],
+      [foreign.booking.id, orgKey],
+      [randomUUID(), brandKey],
+    ] as const) {
       const res = await get(id, key);
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
@@ -177,7 +217,11 @@ const answersAsGraphQL = (list: any[] | undefined) =>
   list?.map((a) => ({
     ...a,
     answer: a.answer.map((v: any) => ({ value: v.value, key: v.key ?? null })),
-    question: { ...a.question, fieldType: upper(a.question.fieldType), config: { ...a.question.config, scope: upper(a.question.config.scope) } },
+    question: {
+      ...a.question,
+      fieldType: upper(a.question.fieldType),
+      config: { ...a.question.config, scope: upper(a.question.config.scope) },
+    },
   })) ?? null;
 
 /** The REST Booking as GraphQL spells it: enum values in SCREAMING_SNAKE_CASE, absent answers as null. */
@@ -191,7 +235,11 @@ const asGraphQL = (rest: any) => ({
 
 describe('GraphQL booking', () => {
   it('agrees with REST field for field', async () => {
-    for (const [id, key] of [[full.booking.id, brandKey], [plain.booking.id, brandKey], [yen.booking.id, orgKey]] as const) {
+    for (const [id, key] of [
+      [full.booking.id, brandKey],
+      [plain.booking.id, brandKey],
+      [yen.booking.id, orgKey],
+    ] as const) {
       const [gql, rest] = await Promise.all([t.gql(bookingQuery, { id }, { key }), get(id, key)]);
       expect(gql.body.errors).toBeUndefined();
       expect(gql.body.data.booking).toStrictEqual(asGraphQL(rest.body));

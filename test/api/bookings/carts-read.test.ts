@@ -20,19 +20,28 @@ const sail = createExperience(db, brand.id, { title: 'Sunset Sail' }).experience
 const session = createSession(db, sail, { startLocal: '2026-12-01T09:00:00' });
 
 /** A booking of `cart` made by the checkout that created `intent` (none for a free checkout). */
-function cartBooking(cart: { id: string; brandId: string; confirmationCode: string }, intent: { id: string } | null, spec: {
-  status: 'processing' | 'confirmed' | 'failed';
-  priceMinor: number;
-  createdAt: string;
-  sessionOf?: typeof session;
-}) {
+function cartBooking(
+  cart: { id: string; brandId: string; confirmationCode: string },
+  intent: { id: string } | null,
+  spec: {
+    status: 'processing' | 'confirmed' | 'failed';
+    priceMinor: number;
+    createdAt: string;
+    sessionOf?: typeof session;
+  },
+) {
   return createBooking(db, {
     brandId: cart.brandId,
     session: spec.sessionOf ?? session,
     status: spec.status,
     currency: cart.brandId === sister.id ? 'JPY' : 'EUR',
     participants: [{ priceMinor: spec.priceMinor }],
-    overrides: { cartId: cart.id, cartConfirmationCode: cart.confirmationCode, paymentIntentId: intent?.id ?? null, createdAt: spec.createdAt },
+    overrides: {
+      cartId: cart.id,
+      cartConfirmationCode: cart.confirmationCode,
+      paymentIntentId: intent?.id ?? null,
+      createdAt: spec.createdAt,
+    },
   }).booking;
 }
 
@@ -122,7 +131,8 @@ describe('GraphQL cart', () => {
   });
 
   it('returns the same Booking objects as booking(id)', async () => {
-    const fields = 'id confirmationCode amount currency status purchaser { id firstName } participants { id priceTierName cancelledAt } event { timezone startDateTime } experience { id title }';
+    const fields =
+      'id confirmationCode amount currency status purchaser { id firstName } participants { id priceTierName cancelledAt } event { timezone startDateTime } experience { id title }';
     const res = await t.gql(
       `query($brandId: UUID!, $cartId: UUID!, $id: UUID!) { cart(brandId: $brandId, cartId: $cartId) { bookings { ${fields} } } booking(id: $id) { ${fields} } }`,
       { brandId: brand.id, cartId: open.id, id: openFirst.id },

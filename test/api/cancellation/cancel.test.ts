@@ -46,7 +46,24 @@ describe('POST /v1/bookings/cancel: whole bookings', () => {
     expect(res.body.items).toHaveLength(1);
     const item = res.body.items[0];
     expect(Object.keys(item).sort()).toEqual(
-      ['amount', 'amountRefunded', 'cartConfirmationCode', 'cartId', 'confirmationCode', 'createdAt', 'currency', 'event', 'experience', 'id', 'internalNotes', 'notes', 'participants', 'paymentMethod', 'purchaser', 'status'].sort(),
+      [
+        'amount',
+        'amountRefunded',
+        'cartConfirmationCode',
+        'cartId',
+        'confirmationCode',
+        'createdAt',
+        'currency',
+        'event',
+        'experience',
+        'id',
+        'internalNotes',
+        'notes',
+        'participants',
+        'paymentMethod',
+        'purchaser',
+        'status',
+      ].sort(),
     );
     expect(item).toMatchObject({ id: booking.id, status: 'cancelled', amount: 90, amountRefunded: 0, currency: 'EUR' });
     expect(item.experience).toEqual({ id: experience.id, title: 'Sunset Sail' });
@@ -56,7 +73,12 @@ describe('POST /v1/bookings/cancel: whole bookings', () => {
 
   it('answers a cancelled booking unchanged (a no-op), keeping the first cancellation time', async () => {
     const s = session();
-    const { booking } = createBooking(db, { brandId: brand.id, session: s, status: 'cancelled', participants: [{ cancelledAt: '2026-11-21T08:00:00.000Z' }] });
+    const { booking } = createBooking(db, {
+      brandId: brand.id,
+      session: s,
+      status: 'cancelled',
+      participants: [{ cancelledAt: '2026-11-21T08:00:00.000Z' }],
+    });
     const res = await cancel([{ bookingId: booking.id, cancel: true }]);
     expect(res.body.errors).toEqual([]);
     expect(res.body.items[0].status).toBe('cancelled');
@@ -105,7 +127,10 @@ describe('POST /v1/bookings/cancel: whole bookings', () => {
 describe('POST /v1/bookings/cancel: participants', () => {
   it('cancels the listed participants only, then the last one cancels the booking', async () => {
     const s = session();
-    const { booking, participants: [a, b, c] } = createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}, {}] });
+    const {
+      booking,
+      participants: [a, b, c],
+    } = createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}, {}] });
     const first = await cancel([{ bookingId: booking.id, participants: [a!.id, b!.id] }]);
     expect(first.body.items[0].status).toBe('confirmed');
     expect(first.body.items[0].participants.map((p: any) => p.cancelledAt)).toEqual([NOW, NOW, null]);
@@ -123,21 +148,35 @@ describe('POST /v1/bookings/cancel: participants', () => {
 
   it('with cancel: true and participants, cancels those participants only', async () => {
     const s = session();
-    const { booking, participants: [a] } = createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}] });
+    const {
+      booking,
+      participants: [a],
+    } = createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}] });
     const res = await cancel([{ bookingId: booking.id, cancel: true, participants: [a!.id] }]);
     expect(res.body.items[0].status).toBe('confirmed');
     expect(res.body.items[0].participants.map((p: any) => p.cancelledAt)).toEqual([NOW, null]);
     expect(reserved(s.id)).toBe(1);
   });
 
-  it("refuses a participant of another booking, naming it, and changes nothing", async () => {
+  it('refuses a participant of another booking, naming it, and changes nothing', async () => {
     const s = session();
-    const { booking, participants: [a] } = createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}] });
-    const { participants: [stranger] } = createPaidBooking(db, { brandId: brand.id, session: s });
+    const {
+      booking,
+      participants: [a],
+    } = createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}] });
+    const {
+      participants: [stranger],
+    } = createPaidBooking(db, { brandId: brand.id, session: s });
     const res = await cancel([{ bookingId: booking.id, participants: [a!.id, stranger!.id] }]);
     expect(res.body.items).toEqual([]);
     expect(res.body.errors).toEqual([
-      { index: 0, bookingId: booking.id, code: 'PARTICIPANT_NOT_IN_BOOKING', message: expect.stringContaining('bookings.0.participants.1'), field: 'bookings.0.participants.1' },
+      {
+        index: 0,
+        bookingId: booking.id,
+        code: 'PARTICIPANT_NOT_IN_BOOKING',
+        message: expect.stringContaining('bookings.0.participants.1'),
+        field: 'bookings.0.participants.1',
+      },
     ]);
     expect(reserved(s.id)).toBe(3);
   });
@@ -159,7 +198,10 @@ describe('POST /v1/bookings/cancel: items and visibility', () => {
       { bookingId: ok2.id, cancel: true },
     ]);
     expect(res.status).toBe(200);
-    expect(res.body.items.map((b: any) => [b.id, b.status])).toEqual([[ok.id, 'cancelled'], [ok2.id, 'cancelled']]);
+    expect(res.body.items.map((b: any) => [b.id, b.status])).toEqual([
+      [ok.id, 'cancelled'],
+      [ok2.id, 'cancelled'],
+    ]);
     expect(res.body.errors.map((e: any) => [e.index, e.bookingId, e.code])).toEqual([
       [1, unknown, 'NOT_FOUND'],
       [2, foreign.id, 'NOT_FOUND'],
@@ -179,7 +221,14 @@ describe('POST /v1/bookings/cancel: items and visibility', () => {
     const mine = createPaidBooking(db, { brandId: brand.id, session: session() }).booking;
     const theirs = createPaidBooking(db, { brandId: sister.id, session: session(sisterExperience) }).booking;
     const foreign = createPaidBooking(db, { brandId: outsider.id, session: session(outsiderExperience) }).booking;
-    const res = await cancel([{ bookingId: mine.id, cancel: true }, { bookingId: theirs.id, cancel: true }, { bookingId: foreign.id, cancel: true }], orgKey);
+    const res = await cancel(
+      [
+        { bookingId: mine.id, cancel: true },
+        { bookingId: theirs.id, cancel: true },
+        { bookingId: foreign.id, cancel: true },
+      ],
+      orgKey,
+    );
     expect(res.body.items.map((b: any) => b.id)).toEqual([mine.id, theirs.id]);
     expect(res.body.errors.map((e: any) => [e.index, e.code])).toEqual([[2, 'NOT_FOUND']]);
   });
@@ -221,7 +270,16 @@ describe('POST /v1/bookings/cancel: malformed input is a 400 naming the field', 
     ['a booking id that is no UUID', { bookings: [{ bookingId: 'TST00001', cancel: true }] }, 'bookings.0.bookingId'],
     ['a zero refund', { bookings: [{ bookingId: id, refundAmount: 0 }] }, 'bookings.0.refundAmount'],
     ['a refund as text', { bookings: [{ bookingId: id, refundAmount: 'ten' }] }, 'bookings.0.refundAmount'],
-    ['the same booking twice', { bookings: [{ bookingId: id, cancel: true }, { bookingId: id, refundAmount: 1 }] }, 'bookings.1.bookingId'],
+    [
+      'the same booking twice',
+      {
+        bookings: [
+          { bookingId: id, cancel: true },
+          { bookingId: id, refundAmount: 1 },
+        ],
+      },
+      'bookings.1.bookingId',
+    ],
   ])('%s', async (_, body, field) => {
     const res = await t.rest('POST', '/v1/bookings/cancel', { key: brandKey, ...(body === undefined ? {} : { body }) });
     expect(res.status).toBe(400);
@@ -269,14 +327,27 @@ describe('GraphQL cancelBookings', () => {
     const stranger = '6f1c0a52-3d4e-4c1a-9b7e-0b00000000aa';
     const res = await t.gql(
       mutation,
-      { input: { bookings: [{ bookingId: failed.id, cancel: true }, { bookingId: booking.id, participants: [stranger] }] } },
+      {
+        input: {
+          bookings: [
+            { bookingId: failed.id, cancel: true },
+            { bookingId: booking.id, participants: [stranger] },
+          ],
+        },
+      },
       { key: brandKey },
     );
     expect(res.body.data.cancelBookings).toEqual({
       items: [],
       errors: [
         { index: 0, bookingId: failed.id, code: 'BOOKING_NOT_CANCELLABLE', message: expect.any(String), field: null },
-        { index: 1, bookingId: booking.id, code: 'PARTICIPANT_NOT_IN_BOOKING', message: expect.any(String), field: 'bookings.1.participants.0' },
+        {
+          index: 1,
+          bookingId: booking.id,
+          code: 'PARTICIPANT_NOT_IN_BOOKING',
+          message: expect.any(String),
+          field: 'bookings.1.participants.0',
+        },
       ],
     });
   });

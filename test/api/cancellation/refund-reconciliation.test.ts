@@ -6,7 +6,11 @@ import { portOf } from '../../support/db.ts';
  */
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { leaseRefund, dueRefunds } from '../../../src/db/sqlite/stores/cancellation/refunds.ts';
-import { reconcileRefunds, refundReconcilerDefaults, type RefundReconcilerDeps } from '../../../src/domain/cancellation/refund-reconciler.ts';
+import {
+  reconcileRefunds,
+  refundReconcilerDefaults,
+  type RefundReconcilerDeps,
+} from '../../../src/domain/cancellation/refund-reconciler.ts';
 import { SandboxProcessor } from '../../../src/adapters/sandbox-processor.ts';
 import { startApp, type TestApp } from '../../support/app.ts';
 import { freshDb } from '../../support/db.ts';
@@ -64,18 +68,33 @@ function paid100() {
 const cancel = (bookings: unknown[]) => t.rest('POST', '/v1/bookings/cancel', { key, body: { bookings } });
 const refundRows = (bookingId: string) =>
   db.$client
-    .prepare('SELECT id, amount_minor AS amountMinor, status, attempts, next_attempt_at AS nextAttemptAt, last_error AS lastError FROM refunds WHERE booking_id = ?')
-    .all(bookingId) as Array<{ id: string; amountMinor: number; status: string; attempts: number; nextAttemptAt: string | null; lastError: string | null }>;
+    .prepare(
+      'SELECT id, amount_minor AS amountMinor, status, attempts, next_attempt_at AS nextAttemptAt, last_error AS lastError FROM refunds WHERE booking_id = ?',
+    )
+    .all(bookingId) as Array<{
+    id: string;
+    amountMinor: number;
+    status: string;
+    attempts: number;
+    nextAttemptAt: string | null;
+    lastError: string | null;
+  }>;
 const ledgerSum = (bookingId: string) =>
-  db.$client.prepare("SELECT coalesce(sum(amount_minor), 0) FROM refunds WHERE booking_id = ? AND status IN ('pending', 'succeeded')").pluck().get(bookingId);
-const eventTypes = (bookingId: string) => db.$client.prepare('SELECT type FROM events WHERE resource_id = ? ORDER BY sequence').pluck().all(bookingId);
+  db.$client
+    .prepare("SELECT coalesce(sum(amount_minor), 0) FROM refunds WHERE booking_id = ? AND status IN ('pending', 'succeeded')")
+    .pluck()
+    .get(bookingId);
+const eventTypes = (bookingId: string) =>
+  db.$client.prepare('SELECT type FROM events WHERE resource_id = ? ORDER BY sequence').pluck().all(bookingId);
 const nothing = { succeeded: 0, failed: 0, unanswered: 0, abandoned: 0 };
 
 /** A refund of `amount` (with `extra`: cancel, participants) that the processor did not answer. */
 async function unanswered(bookingId: string, amount: number, extra: object = {}) {
   processor.failure = new Error('socket hang up');
   const res = await cancel([{ bookingId, refundAmount: amount, ...extra }]);
-  expect(res.body.errors).toEqual([{ index: 0, bookingId, code: 'PAYMENT_PROCESSOR_ERROR', message: expect.stringContaining('did not answer') }]);
+  expect(res.body.errors).toEqual([
+    { index: 0, bookingId, code: 'PAYMENT_PROCESSOR_ERROR', message: expect.stringContaining('did not answer') },
+  ]);
   processor.failure = null;
   processor.refundCalls.length = 0;
   return refundRows(bookingId)[0]!;
@@ -94,7 +113,14 @@ describe('a refund the processor did not answer', () => {
     expect(res.body.errors.map((e: any) => e.code)).toEqual(['PAYMENT_PROCESSOR_ERROR', 'PAYMENT_PROCESSOR_ERROR']);
     processor.failure = null;
     const wholeRefund = refundRows(whole.booking.id)[0]!;
-    expect(wholeRefund).toEqual({ id: expect.any(String), amountMinor: 10000, status: 'pending', attempts: 1, nextAttemptAt: START.toISOString(), lastError: 'Error: socket hang up' });
+    expect(wholeRefund).toEqual({
+      id: expect.any(String),
+      amountMinor: 10000,
+      status: 'pending',
+      attempts: 1,
+      nextAttemptAt: START.toISOString(),
+      lastError: 'Error: socket hang up',
+    });
     expect(state.booking(whole.booking.id)).toMatchObject({ status: 'confirmed', refundedMinor: 10000 });
     expect(state.cancelledAt(whole.booking.id)).toEqual([null, null]);
     expect(state.cancelledAt(part.booking.id)).toEqual([null, null]);
@@ -196,7 +222,12 @@ describe('a refund the processor did not answer', () => {
     expect(await pass()).toEqual({ ...nothing, unanswered: 1 });
     // Its second attempt: 60 s doubled.
     const retryAt = new Date(clock.getTime() + 120_000).toISOString();
-    expect(refundRows(booking.id)[0]).toMatchObject({ status: 'pending', attempts: 2, nextAttemptAt: retryAt, lastError: 'Error: ETIMEDOUT' });
+    expect(refundRows(booking.id)[0]).toMatchObject({
+      status: 'pending',
+      attempts: 2,
+      nextAttemptAt: retryAt,
+      lastError: 'Error: ETIMEDOUT',
+    });
     expect(state.booking(booking.id)).toMatchObject({ refundedMinor: 1000 });
     expect(logs.map((l) => [l.level, l.details.attempts])).toEqual([['warn', 2]]);
     expect(observed).toEqual([{ outcome: 'unknown', amountMinor: 1000, currency: 'EUR' }]);
@@ -214,7 +245,13 @@ describe('a refund the processor did not answer', () => {
     later(23 * 3600);
     expect(await pass()).toEqual({ ...nothing, abandoned: 1 });
     expect(processor.refundCalls).toEqual([]);
-    expect(logs).toEqual([{ level: 'error', message: expect.stringContaining('REFUND_RECONCILE_MAX_AGE_SECONDS'), details: expect.objectContaining({ refundId: refund.id }) }]);
+    expect(logs).toEqual([
+      {
+        level: 'error',
+        message: expect.stringContaining('REFUND_RECONCILE_MAX_AGE_SECONDS'),
+        details: expect.objectContaining({ refundId: refund.id }),
+      },
+    ]);
     expect(await pass()).toEqual(nothing);
     later(3600);
     expect(await pass()).toEqual({ ...nothing, abandoned: 1 });

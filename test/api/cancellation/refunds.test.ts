@@ -40,7 +40,9 @@ const reserved = (sessionId: string) =>
   (db.$client.prepare('SELECT reserved FROM sessions WHERE id = ?').get(sessionId) as { reserved: number }).reserved;
 const ledger = (bookingId: string) =>
   db.$client
-    .prepare('SELECT id, amount_minor AS amountMinor, status, processor_reference AS processorReference FROM refunds WHERE booking_id = ? ORDER BY created_at, id')
+    .prepare(
+      'SELECT id, amount_minor AS amountMinor, status, processor_reference AS processorReference FROM refunds WHERE booking_id = ? ORDER BY created_at, id',
+    )
     .all(bookingId) as Array<{ id: string; amountMinor: number; status: string; processorReference: string | null }>;
 const stored = (id: string) =>
   db.$client.prepare('SELECT status, amount_refunded_minor AS refundedMinor FROM bookings WHERE id = ?').get(id);
@@ -54,8 +56,12 @@ describe('refunds through the processor', () => {
     expect(res.body.errors).toEqual([]);
     expect(res.body.items[0]).toMatchObject({ status: 'confirmed', amount: 100, amountRefunded: 30 });
     const rows = ledger(booking.id);
-    expect(rows).toEqual([{ id: expect.any(String), amountMinor: 3000, status: 'succeeded', processorReference: expect.stringMatching(/^re_sbx_/) }]);
-    expect(processor.refundCalls).toEqual([{ intentReference: intent.processorReference, amountMinor: 3000, currency: 'EUR', idempotencyKey: rows[0]!.id }]);
+    expect(rows).toEqual([
+      { id: expect.any(String), amountMinor: 3000, status: 'succeeded', processorReference: expect.stringMatching(/^re_sbx_/) },
+    ]);
+    expect(processor.refundCalls).toEqual([
+      { intentReference: intent.processorReference, amountMinor: 3000, currency: 'EUR', idempotencyKey: rows[0]!.id },
+    ]);
     expect(reserved(s.id)).toBe(2);
 
     const rest = await cancel([{ bookingId: booking.id, refundAmount: 70 }]);
@@ -103,7 +109,10 @@ describe('refunds through the processor', () => {
 
   it('refunds part and cancels one participant in one item', async () => {
     const s = session();
-    const { booking, participants: [a] } = paid100(s);
+    const {
+      booking,
+      participants: [a],
+    } = paid100(s);
     const res = await cancel([{ bookingId: booking.id, participants: [a!.id], refundAmount: 50 }]);
     expect(res.body.items[0]).toMatchObject({ status: 'confirmed', amountRefunded: 50 });
     expect(res.body.items[0].participants.map((p: any) => p.cancelledAt)).toEqual([NOW, null]);
@@ -156,7 +165,12 @@ describe('refunds through the processor', () => {
   });
 
   it('converts decimals exactly in the booking currency, refusing extra decimals for the item', async () => {
-    const { booking } = createPaidBooking(db, { brandId: yenBrand.id, session: session(yenExperience), currency: 'JPY', participants: [{ priceMinor: 8000 }] });
+    const { booking } = createPaidBooking(db, {
+      brandId: yenBrand.id,
+      session: session(yenExperience),
+      currency: 'JPY',
+      participants: [{ priceMinor: 8000 }],
+    });
     const res = await cancel([{ bookingId: booking.id, refundAmount: 1.5 }], yenKey);
     expect(res.body.errors).toEqual([
       { index: 0, bookingId: booking.id, code: 'VALIDATION_FAILED', message: expect.any(String), field: 'bookings.0.refundAmount' },

@@ -17,7 +17,9 @@ const sister = createBrand(db, { name: 'Coast Porto', organizationId: org.id });
 const outsider = createBrand(db, { name: 'Elsewhere' });
 const policy = createCancellationPolicy(db, brand.id, { name: 'Moderate', fullRefundHoursBefore: 48, lateRefundPercent: 50 });
 const reschedule = createReschedulePolicy(db, brand.id);
-db.$client.prepare('UPDATE brands SET cancellation_policy_id = ?, reschedule_policy_id = ? WHERE id = ?').run(policy.id, reschedule.id, brand.id);
+db.$client
+  .prepare('UPDATE brands SET cancellation_policy_id = ?, reschedule_policy_id = ? WHERE id = ?')
+  .run(policy.id, reschedule.id, brand.id);
 const brandKey = createApiKey(db, { brandId: brand.id }).secret;
 const orgKey = createApiKey(db, { organizationId: org.id }).secret;
 

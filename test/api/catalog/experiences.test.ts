@@ -29,8 +29,20 @@ const full = createExperience(
   {
     vibes: ['Relaxing', 'Romantic'],
     translations: [
-      { locale: 'pt', title: 'Vela ao Pôr do Sol', headline: 'O rio ao anoitecer', description: 'Duas horas no Tejo.', healthAndSafety: 'Coletes fornecidos.' },
-      { locale: 'pt-BR', title: 'Velejada ao Pôr do Sol', headline: 'O rio no fim da tarde', description: 'Duas horas no Tejo!', healthAndSafety: 'Coletes inclusos.' },
+      {
+        locale: 'pt',
+        title: 'Vela ao Pôr do Sol',
+        headline: 'O rio ao anoitecer',
+        description: 'Duas horas no Tejo.',
+        healthAndSafety: 'Coletes fornecidos.',
+      },
+      {
+        locale: 'pt-BR',
+        title: 'Velejada ao Pôr do Sol',
+        headline: 'O rio no fim da tarde',
+        description: 'Duas horas no Tejo!',
+        healthAndSafety: 'Coletes inclusos.',
+      },
     ],
   },
 );
@@ -40,11 +52,24 @@ createReviews(db, { brandId: brand.id, experienceId: full.experience.id, hostId:
   { rating: 4, recommendability: 10 },
 ]);
 // Only half of the external field: not enough to show one.
-const bare = createExperience(db, brand.id, { isUnlisted: true, externalFieldType: 'sku' }, { pictures: 0, taxes: [], priceTiers: [{ name: 'Adult', priceMinor: 5 }] });
-const yen = createExperience(db, sister.id, { bookingAvailabilityMode: 'non-restricted' }, {
-  priceTiers: [{ name: 'Adult', priceMinor: 4500 }],
-  taxes: [{ name: 'Consumption tax', rateBasisPoints: 1000 }, { name: 'City tax', rateBasisPoints: 650 }],
-});
+const bare = createExperience(
+  db,
+  brand.id,
+  { isUnlisted: true, externalFieldType: 'sku' },
+  { pictures: 0, taxes: [], priceTiers: [{ name: 'Adult', priceMinor: 5 }] },
+);
+const yen = createExperience(
+  db,
+  sister.id,
+  { bookingAvailabilityMode: 'non-restricted' },
+  {
+    priceTiers: [{ name: 'Adult', priceMinor: 4500 }],
+    taxes: [
+      { name: 'Consumption tax', rateBasisPoints: 1000 },
+      { name: 'City tax', rateBasisPoints: 650 },
+    ],
+  },
+);
 const stranger = createExperience(db, outsider.id);
 
 beforeAll(async () => {
@@ -56,7 +81,14 @@ const picture = (id: string) => ({
   id,
   uri: { original: `https://cdn.example.test/${id}.jpg`, '480w': `https://cdn.example.test/${id}-480.webp` },
 });
-const optionalKeys = ['ratings', 'externalField', 'minimumRequiredToBook', 'maximumAllowedToBook', 'displayedCapacity', 'cancellationPolicyId'];
+const optionalKeys = [
+  'ratings',
+  'externalField',
+  'minimumRequiredToBook',
+  'maximumAllowedToBook',
+  'displayedCapacity',
+  'cancellationPolicyId',
+];
 
 describe('GET /v1/brands/{brandId}/experiences/{experienceId}', () => {
   it('returns every field of the spec with exact values', async () => {
@@ -96,7 +128,10 @@ describe('GET /v1/brands/{brandId}/experiences/{experienceId}', () => {
         allowOverlappingBookings: false,
       },
       paymentMethods: ['credit-card', 'room-charge'],
-      priceTiers: [{ name: 'Adult', price: 45.5 }, { name: 'Child', price: 20 }],
+      priceTiers: [
+        { name: 'Adult', price: 45.5 },
+        { name: 'Child', price: 20 },
+      ],
       taxes: [{ name: 'VAT', amount: 23 }],
       integrationMeta: [{ type: 'analytics', key: 'ga', value: { trackingId: 'G-1', enabled: true } }],
       ratings: { rating: 4.3, recommendability: 9, total: 3 },
@@ -126,7 +161,10 @@ describe('GET /v1/brands/{brandId}/experiences/{experienceId}', () => {
     expect(res.status).toBe(200);
     expect(res.body.currency).toBe('JPY');
     expect(res.body.priceTiers).toEqual([{ name: 'Adult', price: 4500 }]);
-    expect(res.body.taxes).toEqual([{ name: 'Consumption tax', amount: 10 }, { name: 'City tax', amount: 6.5 }]);
+    expect(res.body.taxes).toEqual([
+      { name: 'Consumption tax', amount: 10 },
+      { name: 'City tax', amount: 6.5 },
+    ]);
     expect(res.body.bookingAvailabilityMode).toBe('non-restricted');
   });
 
@@ -135,9 +173,27 @@ describe('GET /v1/brands/{brandId}/experiences/{experienceId}', () => {
       const { body } = await t.rest('GET', url(brand.id, full.experience.id, `?language=${language}`), { key: brandKey });
       return [body.title, body.headline, body.description, body.healthAndSafety, body.slug];
     };
-    expect(await texts('pt-BR')).toEqual(['Velejada ao Pôr do Sol', 'O rio no fim da tarde', 'Duas horas no Tejo!', 'Coletes inclusos.', full.experience.slug]);
-    expect(await texts('pt-PT')).toEqual(['Vela ao Pôr do Sol', 'O rio ao anoitecer', 'Duas horas no Tejo.', 'Coletes fornecidos.', full.experience.slug]);
-    expect(await texts('de')).toEqual(['Sunset Sail', 'The river at dusk', 'Two hours on the Tagus.', 'Life jackets provided.', full.experience.slug]);
+    expect(await texts('pt-BR')).toEqual([
+      'Velejada ao Pôr do Sol',
+      'O rio no fim da tarde',
+      'Duas horas no Tejo!',
+      'Coletes inclusos.',
+      full.experience.slug,
+    ]);
+    expect(await texts('pt-PT')).toEqual([
+      'Vela ao Pôr do Sol',
+      'O rio ao anoitecer',
+      'Duas horas no Tejo.',
+      'Coletes fornecidos.',
+      full.experience.slug,
+    ]);
+    expect(await texts('de')).toEqual([
+      'Sunset Sail',
+      'The river at dusk',
+      'Two hours on the Tagus.',
+      'Life jackets provided.',
+      full.experience.slug,
+    ]);
   });
 
   it('answers 404 for an unknown id and for another brand’s experience under a brand the key may act for', async () => {

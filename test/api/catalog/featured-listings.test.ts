@@ -3,7 +3,13 @@ import { startApp, type TestApp } from '../../support/app.ts';
 import { freshDb } from '../../support/db.ts';
 import { createApiKey, createBrand, createOrganization } from '../../../fixtures/factories/brands.ts';
 import { createCategory, createExperience, createHost, createMedia, createVibe } from '../../../fixtures/factories/catalog.ts';
-import { attachMedia, attachVibe, createContentTranslation, createListing, createListingContent } from '../../../fixtures/factories/listings.ts';
+import {
+  attachMedia,
+  attachVibe,
+  createContentTranslation,
+  createListing,
+  createListingContent,
+} from '../../../fixtures/factories/listings.ts';
 import { createReviews } from '../../../fixtures/factories/reviews.ts';
 
 const db = freshDb();
@@ -28,12 +34,27 @@ const sunset = createListing(db, brand.id, {
   isExclusive: true,
   bookingAvailabilityMode: 'private',
   pointsEligible: true,
-  content: { title: 'Sunset Sail', summary: 'Two hours at dusk', slug: 'sunset-sail', advertisedPriceMinor: 4550, startingPriceMinor: 3999, maxParticipants: 12 },
+  content: {
+    title: 'Sunset Sail',
+    summary: 'Two hours at dusk',
+    slug: 'sunset-sail',
+    advertisedPriceMinor: 4550,
+    startingPriceMinor: 3999,
+    maxParticipants: 12,
+  },
 });
-createListingContent(db, sunset.listing.id, { version: 'draft', title: 'Sunset Sail (new)', summary: 'Now with tapas', advertisedPriceMinor: 5000 });
+createListingContent(db, sunset.listing.id, {
+  version: 'draft',
+  title: 'Sunset Sail (new)',
+  summary: 'Now with tapas',
+  advertisedPriceMinor: 5000,
+});
 createContentTranslation(db, sunset.content!.id, 'pt', { title: 'Passeio ao pôr do sol', summary: 'Duas horas ao entardecer' });
 const photo = createMedia(db, brand.id, { altText: 'Boat at dusk' });
-const video = createMedia(db, brand.id, { type: 'video', renditions: [{ resolution: 'original', url: 'https://cdn.example.test/v.mp4', type: 'video/mp4' }] });
+const video = createMedia(db, brand.id, {
+  type: 'video',
+  renditions: [{ resolution: 'original', url: 'https://cdn.example.test/v.mp4', type: 'video/mp4' }],
+});
 attachMedia(db, sunset.listing.id, video.id, 2, 'gallery');
 attachMedia(db, sunset.listing.id, photo.id, 1, 'cover');
 const [calm, wild] = [createVibe(db, brand.id, 'Relaxing'), createVibe(db, brand.id, 'Adventurous')];
@@ -117,7 +138,13 @@ describe('GET /v3/listings/featured', () => {
             { type: 'image/webp', url: `https://cdn.example.test/${photo.id}-480.webp`, resolution: '480w' },
           ],
         },
-        { id: video.id, kind: 'gallery', type: 'video', altText: null, links: [{ type: 'video/mp4', url: 'https://cdn.example.test/v.mp4', resolution: 'original' }] },
+        {
+          id: video.id,
+          kind: 'gallery',
+          type: 'video',
+          altText: null,
+          links: [{ type: 'video/mp4', url: 'https://cdn.example.test/v.mp4', resolution: 'original' }],
+        },
       ],
       bookingAvailabilityMode: 'private',
       category: { id: tours.id, name: 'Tours' },
@@ -228,7 +255,12 @@ const query = `query($brandId: UUID, $unlisted: Boolean, $locale: Locale, $versi
 /** GraphQL enum values back to the REST strings: `NON_RESTRICTED` -> `non-restricted`. */
 const restSpelling = (listing: Record<string, unknown>) => {
   const lower = (v: unknown) => (typeof v === 'string' ? v.toLowerCase().replace(/_/g, '-') : v);
-  return { ...listing, kind: lower(listing.kind), productLine: lower(listing.productLine), bookingAvailabilityMode: lower(listing.bookingAvailabilityMode) };
+  return {
+    ...listing,
+    kind: lower(listing.kind),
+    productLine: lower(listing.productLine),
+    bookingAvailabilityMode: lower(listing.bookingAvailabilityMode),
+  };
 };
 
 describe('GraphQL featuredListings', () => {
@@ -244,7 +276,11 @@ describe('GraphQL featuredListings', () => {
 
   it('answers enums in SCREAMING_SNAKE_CASE', async () => {
     const res = await t.gql(query, {}, { key: brandKey });
-    expect(res.body.data.featuredListings[1]).toMatchObject({ kind: 'EXPERIENCE', productLine: 'ACTIVATE', bookingAvailabilityMode: 'PRIVATE' });
+    expect(res.body.data.featuredListings[1]).toMatchObject({
+      kind: 'EXPERIENCE',
+      productLine: 'ACTIVATE',
+      bookingAvailabilityMode: 'PRIVATE',
+    });
   });
 
   it('takes the brand from brandId for an organization key, within its scope only', async () => {

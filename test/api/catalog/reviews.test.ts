@@ -19,12 +19,22 @@ const sail = createExperience(db, brand.id, { title: 'Sunset Sail' });
 const sailReviews = createReviews(db, { brandId: brand.id, experienceId: sail.experience.id, hostId: sail.host.id }, 47);
 const sailIds = sailReviews.map((r) => r.id);
 const empty = createExperience(db, brand.id, { title: 'Quiet Walk' });
-const marta = createHost(db, sister.id, { firstName: 'Marta', lastName: 'Sousa', emailAddress: 'marta@host.test', phoneNumber: '+351 910 000 001' });
+const marta = createHost(db, sister.id, {
+  firstName: 'Marta',
+  lastName: 'Sousa',
+  emailAddress: 'marta@host.test',
+  phoneNumber: '+351 910 000 001',
+});
 const porto = createExperience(db, sister.id, { title: 'Port Cellars' }, { host: marta });
 const foreign = createExperience(db, outsider.id);
 createReviews(db, { brandId: outsider.id, experienceId: foreign.experience.id, hostId: foreign.host.id }, 2);
 
-const guest = createReviewer(db, sister.id, { firstName: 'Inês', lastName: 'Costa', emailAddress: 'ines@guest.test', phoneNumber: '+351 930 000 003' });
+const guest = createReviewer(db, sister.id, {
+  firstName: 'Inês',
+  lastName: 'Costa',
+  emailAddress: 'ines@guest.test',
+  phoneNumber: '+351 930 000 003',
+});
 const portoReview = reviewRow({
   experienceId: porto.experience.id,
   reviewerId: guest.id,

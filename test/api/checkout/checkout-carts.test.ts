@@ -13,7 +13,16 @@ describe('posting again for the same cart', () => {
     const credit = createCreditCode(db, brand.id, { code: 'AGAIN', balanceMinor: 1000 });
     const cartId = randomUUID();
     const first = await checkout(
-      { data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Ana'), guest('Rui')], appliedCreditCodes: [{ code: 'AGAIN', appliedValue: 10, sequence: 1 }] }] },
+      {
+        data: [
+          {
+            experienceId: sail.id,
+            sessionTime: at(s),
+            participants: [guest('Ana'), guest('Rui')],
+            appliedCreditCodes: [{ code: 'AGAIN', appliedValue: 10, sequence: 1 }],
+          },
+        ],
+      },
       cartId,
     );
     expect(rows.reserved(s.id)).toBe(2);
@@ -23,7 +32,16 @@ describe('posting again for the same cart', () => {
     clock.now = new Date('2026-11-25T12:05:00.000Z');
     // The same full credit again: what the replaced checkout redeemed counts as available.
     const second = await checkout(
-      { data: [{ experienceId: sail.id, sessionTime: at(t2), participants: [guest('Ana')], appliedCreditCodes: [{ code: 'AGAIN', appliedValue: 10, sequence: 1 }] }] },
+      {
+        data: [
+          {
+            experienceId: sail.id,
+            sessionTime: at(t2),
+            participants: [guest('Ana')],
+            appliedCreditCodes: [{ code: 'AGAIN', appliedValue: 10, sequence: 1 }],
+          },
+        ],
+      },
       cartId,
     );
     clock.now = new Date(CHECKOUT_NOW);
@@ -38,12 +56,22 @@ describe('posting again for the same cart', () => {
       ['processing', '2026-11-25T12:20:00.000Z'],
     ]);
     expect(rows.intentsOfCart(cartId).map((i) => i.status)).toEqual(['canceled', 'requires_payment']);
-    expect(db.$client.prepare('SELECT count(*) FROM credit_redemptions r JOIN bookings b ON b.id = r.booking_id WHERE b.cart_id = ?').pluck().get(cartId)).toBe(1);
+    expect(
+      db.$client
+        .prepare('SELECT count(*) FROM credit_redemptions r JOIN bookings b ON b.id = r.booking_id WHERE b.cart_id = ?')
+        .pluck()
+        .get(cartId),
+    ).toBe(1);
   });
 
   it("is NOT_FOUND for another brand's cart id, revealing nothing", async () => {
     const cartId = randomUUID();
-    await checkout({ data: [{ experienceId: foodWalk.id, sessionTime: at(session(foodWalk)), participants: [guest('Aoi')] }] }, cartId, keys.sister, sister.id);
+    await checkout(
+      { data: [{ experienceId: foodWalk.id, sessionTime: at(session(foodWalk)), participants: [guest('Aoi')] }] },
+      cartId,
+      keys.sister,
+      sister.id,
+    );
     const s = session();
     const res = await checkout({ data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Ana')] }] }, cartId);
     expect(res.status).toBe(404);
@@ -56,15 +84,24 @@ describe('intendedConfirmationCode', () => {
   it('is used upper-cased when free; taken is 409 and nothing is written', async () => {
     const s = session();
     const cartId = randomUUID();
-    const res = await checkout({ data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Ana')], intendedConfirmationCode: 'ord4711' }] }, cartId);
+    const res = await checkout(
+      { data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Ana')], intendedConfirmationCode: 'ord4711' }] },
+      cartId,
+    );
     expect(res.status).toBe(201);
     expect(rows.bookingsOfCart(cartId)[0]!.confirmationCode).toBe('ORD4711');
 
     const otherCart = randomUUID();
-    const taken = await checkout({ data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Rui')], intendedConfirmationCode: 'ORD4711' }] }, otherCart);
+    const taken = await checkout(
+      { data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Rui')], intendedConfirmationCode: 'ORD4711' }] },
+      otherCart,
+    );
     expect(taken.status).toBe(409);
     expect(taken.body.error).toMatchObject({ code: 'CONFIRMATION_CODE_TAKEN', details: { field: 'data.0.intendedConfirmationCode' } });
-    const g = await gqlCheckout({ data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Rui')], intendedConfirmationCode: 'ORD4711' }] }, otherCart);
+    const g = await gqlCheckout(
+      { data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Rui')], intendedConfirmationCode: 'ORD4711' }] },
+      otherCart,
+    );
     expect(g.body.errors[0].extensions).toMatchObject({ code: 'CONFIRMATION_CODE_TAKEN', field: 'data.0.intendedConfirmationCode' });
     expect(rows.cart(otherCart)).toBeUndefined();
     expect(rows.reserved(s.id)).toBe(1);
@@ -73,7 +110,9 @@ describe('intendedConfirmationCode', () => {
   it('may be sent again when the same unpaid cart is posted again', async () => {
     const s = session();
     const cartId = randomUUID();
-    const body = { data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Ana')], intendedConfirmationCode: 'ORD9000' }] };
+    const body = {
+      data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Ana')], intendedConfirmationCode: 'ORD9000' }],
+    };
     expect((await checkout(body, cartId)).status).toBe(201);
     clock.now = new Date('2026-11-25T12:01:00.000Z');
     const again = await checkout(body, cartId);

@@ -33,7 +33,16 @@ function session(capacity = 10) {
 const checkout = (cartId: string, s: { startLocal: string }, participants: number, extra: object = {}) =>
   t.rest('POST', `/v1/brands/${brand.id}/carts/${cartId}/payment_intents`, {
     key,
-    body: { data: [{ experienceId: sail.id, sessionTime: s.startLocal, participants: Array.from({ length: participants }, (_, i) => guest(`G${i}`)), ...extra }] },
+    body: {
+      data: [
+        {
+          experienceId: sail.id,
+          sessionTime: s.startLocal,
+          participants: Array.from({ length: participants }, (_, i) => guest(`G${i}`)),
+          ...extra,
+        },
+      ],
+    },
   });
 const later = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);
 

@@ -81,8 +81,18 @@ describe('exact totals', () => {
     const [a, b] = [session(), session()];
     const credit = createCreditCode(db, brand.id, { code: 'SHARED', balanceMinor: 3000 });
     const items = [
-      { experienceId: sail.id, sessionTime: at(a), participants: [guest('Ana')], appliedCreditCodes: [{ code: 'SHARED', appliedValue: 20, sequence: 1 }] },
-      { experienceId: sail.id, sessionTime: at(b), participants: [guest('Rui')], appliedCreditCodes: [{ code: 'SHARED', appliedValue: 10, sequence: 1 }] },
+      {
+        experienceId: sail.id,
+        sessionTime: at(a),
+        participants: [guest('Ana')],
+        appliedCreditCodes: [{ code: 'SHARED', appliedValue: 20, sequence: 1 }],
+      },
+      {
+        experienceId: sail.id,
+        sessionTime: at(b),
+        participants: [guest('Rui')],
+        appliedCreditCodes: [{ code: 'SHARED', appliedValue: 10, sequence: 1 }],
+      },
     ];
     // 45.50 - 20 = 25.50 + VAT 5.865 -> 5.87 = 31.37; 45.50 - 10 = 35.50 + VAT 8.165 -> 8.17 = 43.67.
     const res = await checkout({ data: items });
@@ -97,7 +107,10 @@ describe('carts that cost nothing', () => {
     createCoupon(db, brand.id, { code: 'FREEBIE', percentOffBasisPoints: 10_000 });
     const cartId = randomUUID();
     const calls = payments.intentCalls;
-    const res = await checkout({ data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Ana')], couponCode: 'FREEBIE' }] }, cartId);
+    const res = await checkout(
+      { data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Ana')], couponCode: 'FREEBIE' }] },
+      cartId,
+    );
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ totalNetAmount: 0 });
     expect(payments.intentCalls).toBe(calls);

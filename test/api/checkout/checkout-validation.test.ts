@@ -43,11 +43,27 @@ createSession(db, sail, { startLocal: '2026-11-25T11:00:00', durationMinutes: 12
 // the purchaser must accept the waiver.
 const VEG = randomUUID();
 const NONE = randomUUID();
-const diet = createQuestion(db, brand.id, { prompt: 'Diet?', fieldType: 'single_select', options: [{ key: VEG, value: 'Vegetarian' }, { key: NONE, value: 'None' }] });
+const diet = createQuestion(db, brand.id, {
+  prompt: 'Diet?',
+  fieldType: 'single_select',
+  options: [
+    { key: VEG, value: 'Vegetarian' },
+    { key: NONE, value: 'None' },
+  ],
+});
 const kind = createQuestion(db, brand.id, { prompt: 'Which kind?', fieldType: 'input' });
-const waiver = createQuestion(db, brand.id, { prompt: 'Waiver', fieldType: 'terms_and_conditions', termsAndConditions: { label: 'I agree', mediaId: 'm1', isOverrided: false } });
+const waiver = createQuestion(db, brand.id, {
+  prompt: 'Waiver',
+  fieldType: 'terms_and_conditions',
+  termsAndConditions: { label: 'I agree', mediaId: 'm1', isOverrided: false },
+});
 assignQuestion(db, quiz.id, diet.id, { isRequired: true, order: 1 });
-assignQuestion(db, quiz.id, kind.id, { isRequired: true, order: 2, conditions: [{ rule: 'value_matches', conditionKey: diet.id, conditionValue: VEG }], conditionsMatchType: 'any' });
+assignQuestion(db, quiz.id, kind.id, {
+  isRequired: true,
+  order: 2,
+  conditions: [{ rule: 'value_matches', conditionKey: diet.id, conditionValue: VEG }],
+  conditionsMatchType: 'any',
+});
 assignQuestion(db, quiz.id, waiver.id, { isRequired: true, order: 0, scope: 'purchaser' });
 
 let t: TestApp;
@@ -55,7 +71,12 @@ beforeAll(async () => {
   t = await startApp(db, { now: () => new Date(NOW) });
 });
 
-const item = (overrides: Record<string, unknown> = {}) => ({ experienceId: sail.id, sessionTime: '2026-12-01T09:00', participants: [guest('Ana')], ...overrides });
+const item = (overrides: Record<string, unknown> = {}) => ({
+  experienceId: sail.id,
+  sessionTime: '2026-12-01T09:00',
+  participants: [guest('Ana')],
+  ...overrides,
+});
 const answered = (name: string, dietKey: string, extra: object[] = []) =>
   guest(name, 'Adult', { customQuestionResponses: [{ questionId: diet.id, answer: [{ key: dietKey }] }, ...extra] });
 const accepted = { questionId: waiver.id, answer: [{ value: 'true' }] };
@@ -71,43 +92,180 @@ const cases: Case[] = [
   ['an experience not bookable', { data: [item({ experienceId: closed.id })] }, 422, 'EXPERIENCE_NOT_BOOKABLE', 'data.0.experienceId'],
   ['a malformed sessionTime', { data: [item({ sessionTime: '2026-13-01T09:00' })] }, 400, 'VALIDATION_FAILED', 'data.0.sessionTime'],
   ['a sessionTime with no session', { data: [item({ sessionTime: '2026-12-01T10:00' })] }, 422, 'SESSION_NOT_FOUND', 'data.0.sessionTime'],
-  ['an offset that lands on no session', { data: [item({ sessionTime: '2026-12-01T09:00+01:00' })] }, 422, 'SESSION_NOT_FOUND', 'data.0.sessionTime'],
+  [
+    'an offset that lands on no session',
+    { data: [item({ sessionTime: '2026-12-01T09:00+01:00' })] },
+    422,
+    'SESSION_NOT_FOUND',
+    'data.0.sessionTime',
+  ],
   ['a duration unlike the session', { data: [item({ sessionDuration: 90 })] }, 422, 'SESSION_NOT_FOUND', 'data.0.sessionDuration'],
-  ['a session that has already started', { data: [item({ sessionTime: '2026-11-25T11:00' })] }, 422, 'SESSION_STARTED', 'data.0.sessionTime'],
-  ['an unknown price tier', { data: [item({ participants: [guest('Ana'), guest('Rui', 'VIP')] })] }, 422, 'UNKNOWN_PRICE_TIER', 'data.0.participants.1.priceTierName'],
-  ['fewer participants than the minimum', { data: [item({ experienceId: pairs.id })] }, 422, 'PARTICIPANT_COUNT_OUT_OF_RANGE', 'data.0.participants'],
-  ['more participants than the maximum', { data: [item({ participants: ['A', 'B', 'C', 'D', 'E'].map((n) => guest(n)) })] }, 422, 'PARTICIPANT_COUNT_OUT_OF_RANGE', 'data.0.participants'],
-  ['more participants than places left', { data: [item({ participants: ['A', 'B', 'C', 'D'].map((n) => guest(n)) })] }, 409, 'CAPACITY_EXCEEDED', 'data.0.participants'],
-  ['two items that together exceed the places', { data: [item({ participants: [guest('A'), guest('B')] }), item({ participants: [guest('C'), guest('D')] })] }, 409, 'CAPACITY_EXCEEDED', 'data.1.participants'],
-  ["another experience's add-on", { data: [item({ listingAddOns: [{ addOnId: otherAddOn.id, quantity: 1 }] })] }, 422, 'UNKNOWN_ADD_ON', 'data.0.listingAddOns.0.addOnId'],
-  ['an add-on quantity of 0', { data: [item({ listingAddOns: [{ addOnId: otherAddOn.id, quantity: 0 }] })] }, 400, 'VALIDATION_FAILED', 'data.0.listingAddOns.0.quantity'],
+  [
+    'a session that has already started',
+    { data: [item({ sessionTime: '2026-11-25T11:00' })] },
+    422,
+    'SESSION_STARTED',
+    'data.0.sessionTime',
+  ],
+  [
+    'an unknown price tier',
+    { data: [item({ participants: [guest('Ana'), guest('Rui', 'VIP')] })] },
+    422,
+    'UNKNOWN_PRICE_TIER',
+    'data.0.participants.1.priceTierName',
+  ],
+  [
+    'fewer participants than the minimum',
+    { data: [item({ experienceId: pairs.id })] },
+    422,
+    'PARTICIPANT_COUNT_OUT_OF_RANGE',
+    'data.0.participants',
+  ],
+  [
+    'more participants than the maximum',
+    { data: [item({ participants: ['A', 'B', 'C', 'D', 'E'].map((n) => guest(n)) })] },
+    422,
+    'PARTICIPANT_COUNT_OUT_OF_RANGE',
+    'data.0.participants',
+  ],
+  [
+    'more participants than places left',
+    { data: [item({ participants: ['A', 'B', 'C', 'D'].map((n) => guest(n)) })] },
+    409,
+    'CAPACITY_EXCEEDED',
+    'data.0.participants',
+  ],
+  [
+    'two items that together exceed the places',
+    { data: [item({ participants: [guest('A'), guest('B')] }), item({ participants: [guest('C'), guest('D')] })] },
+    409,
+    'CAPACITY_EXCEEDED',
+    'data.1.participants',
+  ],
+  [
+    "another experience's add-on",
+    { data: [item({ listingAddOns: [{ addOnId: otherAddOn.id, quantity: 1 }] })] },
+    422,
+    'UNKNOWN_ADD_ON',
+    'data.0.listingAddOns.0.addOnId',
+  ],
+  [
+    'an add-on quantity of 0',
+    { data: [item({ listingAddOns: [{ addOnId: otherAddOn.id, quantity: 0 }] })] },
+    400,
+    'VALIDATION_FAILED',
+    'data.0.listingAddOns.0.quantity',
+  ],
   ['an unknown coupon', { data: [item({ couponCode: 'NOPE' })] }, 422, 'INVALID_COUPON', 'data.0.couponCode'],
   ['an expired coupon', { data: [item({ couponCode: 'old' })] }, 422, 'INVALID_COUPON', 'data.0.couponCode'],
   ['an inactive coupon', { data: [item({ couponCode: 'PAUSED' })] }, 422, 'INVALID_COUPON', 'data.0.couponCode'],
-  ['an unknown credit code', { data: [item({ appliedCreditCodes: [{ code: 'NOPE', appliedValue: 1, sequence: 1 }] })] }, 422, 'INVALID_CREDIT_CODE', 'data.0.appliedCreditCodes.0.code'],
-  ['credit over the balance', { data: [item({ appliedCreditCodes: [{ code: 'gift10', appliedValue: 10.01, sequence: 1 }] })] }, 422, 'INVALID_CREDIT_CODE', 'data.0.appliedCreditCodes.0.appliedValue'],
+  [
+    'an unknown credit code',
+    { data: [item({ appliedCreditCodes: [{ code: 'NOPE', appliedValue: 1, sequence: 1 }] })] },
+    422,
+    'INVALID_CREDIT_CODE',
+    'data.0.appliedCreditCodes.0.code',
+  ],
+  [
+    'credit over the balance',
+    { data: [item({ appliedCreditCodes: [{ code: 'gift10', appliedValue: 10.01, sequence: 1 }] })] },
+    422,
+    'INVALID_CREDIT_CODE',
+    'data.0.appliedCreditCodes.0.appliedValue',
+  ],
   [
     'one credit code over its balance across two items',
-    { data: [item({ appliedCreditCodes: [{ code: 'GIFT10', appliedValue: 6, sequence: 1 }] }), item({ appliedCreditCodes: [{ code: 'GIFT10', appliedValue: 5, sequence: 1 }] })] },
+    {
+      data: [
+        item({ appliedCreditCodes: [{ code: 'GIFT10', appliedValue: 6, sequence: 1 }] }),
+        item({ appliedCreditCodes: [{ code: 'GIFT10', appliedValue: 5, sequence: 1 }] }),
+      ],
+    },
     422,
     'INVALID_CREDIT_CODE',
     'data.1.appliedCreditCodes.0.appliedValue',
   ],
-  ['a credit value with too many decimals', { data: [item({ appliedCreditCodes: [{ code: 'GIFT10', appliedValue: 0.001, sequence: 1 }] })] }, 400, 'VALIDATION_FAILED', 'data.0.appliedCreditCodes.0.appliedValue'],
-  ['a discount amount with too many decimals', { data: [item({ discountAmount: 1.005 })] }, 400, 'VALIDATION_FAILED', 'data.0.discountAmount'],
+  [
+    'a credit value with too many decimals',
+    { data: [item({ appliedCreditCodes: [{ code: 'GIFT10', appliedValue: 0.001, sequence: 1 }] })] },
+    400,
+    'VALIDATION_FAILED',
+    'data.0.appliedCreditCodes.0.appliedValue',
+  ],
+  [
+    'a discount amount with too many decimals',
+    { data: [item({ discountAmount: 1.005 })] },
+    400,
+    'VALIDATION_FAILED',
+    'data.0.discountAmount',
+  ],
   ['a negative discount amount', { data: [item({ discountAmount: -1 })] }, 400, 'VALIDATION_FAILED', 'data.0.discountAmount'],
   ['a percentage with 3 decimals', { data: [item({ discountPercentage: 12.345 })] }, 400, 'VALIDATION_FAILED', 'data.0.discountPercentage'],
   ['a percentage above 100', { data: [item({ discountPercentage: 100.5 })] }, 400, 'VALIDATION_FAILED', 'data.0.discountPercentage'],
-  ['a malformed intended code', { data: [item({ intendedConfirmationCode: 'AB-1' })] }, 400, 'VALIDATION_FAILED', 'data.0.intendedConfirmationCode'],
-  ['a malformed email', { data: [item({ participants: [guest('Ana', 'Adult', { emailAddress: 'ana-at-home' })] })] }, 400, 'VALIDATION_FAILED', 'data.0.participants.0.emailAddress'],
-  ['a blank first name', { data: [item({ participants: [{ ...guest('Ana'), firstName: '' }] })] }, 400, 'VALIDATION_FAILED', 'data.0.participants.0.firstName'],
+  [
+    'a malformed intended code',
+    { data: [item({ intendedConfirmationCode: 'AB-1' })] },
+    400,
+    'VALIDATION_FAILED',
+    'data.0.intendedConfirmationCode',
+  ],
+  [
+    'a malformed email',
+    { data: [item({ participants: [guest('Ana', 'Adult', { emailAddress: 'ana-at-home' })] })] },
+    400,
+    'VALIDATION_FAILED',
+    'data.0.participants.0.emailAddress',
+  ],
+  [
+    'a blank first name',
+    { data: [item({ participants: [{ ...guest('Ana'), firstName: '' }] })] },
+    400,
+    'VALIDATION_FAILED',
+    'data.0.participants.0.firstName',
+  ],
   ['a duration of 0', { data: [item({ sessionDuration: 0 })] }, 400, 'VALIDATION_FAILED', 'data.0.sessionDuration'],
-  ['a required answer missing', { data: [quizItem([guest('Ana', 'Adult', { customQuestionResponses: [accepted] })])] }, 422, 'ANSWER_REQUIRED', 'data.0.participants.0.customQuestionResponses'],
-  ['terms not accepted by the purchaser', { purchaser: { firstName: 'Marta', lastName: 'Reis' }, data: [quizItem([answered('Ana', NONE)])] }, 422, 'ANSWER_REQUIRED', 'purchaser.customQuestionResponses'],
-  ['an option key the question lacks', { data: [quizItem([answered('Ana', randomUUID(), [accepted])])] }, 422, 'INVALID_ANSWER', 'data.0.participants.0.customQuestionResponses.0.answer.0.key'],
-  ['a question of no item', { data: [quizItem([answered('Ana', NONE, [accepted, { questionId: randomUUID(), answer: [{ value: 'x' }] }])])] }, 422, 'UNKNOWN_QUESTION', 'data.0.participants.0.customQuestionResponses.2.questionId'],
-  ['a shown conditional question unanswered', { data: [quizItem([answered('Ana', VEG, [accepted])])] }, 422, 'ANSWER_REQUIRED', 'data.0.participants.0.customQuestionResponses'],
-  ['a second participant without the required answer', { data: [quizItem([answered('Ana', NONE, [accepted]), guest('Rui')])] }, 422, 'ANSWER_REQUIRED', 'data.0.participants.1.customQuestionResponses'],
+  [
+    'a required answer missing',
+    { data: [quizItem([guest('Ana', 'Adult', { customQuestionResponses: [accepted] })])] },
+    422,
+    'ANSWER_REQUIRED',
+    'data.0.participants.0.customQuestionResponses',
+  ],
+  [
+    'terms not accepted by the purchaser',
+    { purchaser: { firstName: 'Marta', lastName: 'Reis' }, data: [quizItem([answered('Ana', NONE)])] },
+    422,
+    'ANSWER_REQUIRED',
+    'purchaser.customQuestionResponses',
+  ],
+  [
+    'an option key the question lacks',
+    { data: [quizItem([answered('Ana', randomUUID(), [accepted])])] },
+    422,
+    'INVALID_ANSWER',
+    'data.0.participants.0.customQuestionResponses.0.answer.0.key',
+  ],
+  [
+    'a question of no item',
+    { data: [quizItem([answered('Ana', NONE, [accepted, { questionId: randomUUID(), answer: [{ value: 'x' }] }])])] },
+    422,
+    'UNKNOWN_QUESTION',
+    'data.0.participants.0.customQuestionResponses.2.questionId',
+  ],
+  [
+    'a shown conditional question unanswered',
+    { data: [quizItem([answered('Ana', VEG, [accepted])])] },
+    422,
+    'ANSWER_REQUIRED',
+    'data.0.participants.0.customQuestionResponses',
+  ],
+  [
+    'a second participant without the required answer',
+    { data: [quizItem([answered('Ana', NONE, [accepted]), guest('Rui')])] },
+    422,
+    'ANSWER_REQUIRED',
+    'data.0.participants.1.customQuestionResponses',
+  ],
 ];
 
 describe('refused checkouts, on both faces', () => {
@@ -122,15 +280,21 @@ describe('refused checkouts, on both faces', () => {
   });
 
   it('wrote nothing for any of them', () => {
-    expect([rows.count('bookings'), rows.count('carts'), rows.count('payment_intents'), rows.count('credit_redemptions')]).toEqual([0, 0, 0, 0]);
-    expect([sailSession, pairsSession, closedSession, quizSession, foreignSession].map((s) => rows.reserved(s.id))).toEqual([0, 0, 0, 0, 0]);
+    expect([rows.count('bookings'), rows.count('carts'), rows.count('payment_intents'), rows.count('credit_redemptions')]).toEqual([
+      0, 0, 0, 0,
+    ]);
+    expect([sailSession, pairsSession, closedSession, quizSession, foreignSession].map((s) => rows.reserved(s.id))).toEqual([
+      0, 0, 0, 0, 0,
+    ]);
     expect(db.$client.prepare("SELECT balance_minor FROM credit_codes WHERE code = 'GIFT10'").pluck().get()).toBe(1000);
   });
 });
 
 describe('checks that need the currency or the transport', () => {
   it('refuses a yen discount with decimals (JPY has none)', async () => {
-    const body = { data: [{ experienceId: foreign.id, sessionTime: '2026-12-01T09:00', participants: [guest('Aoi')], discountAmount: 1.5 }] };
+    const body = {
+      data: [{ experienceId: foreign.id, sessionTime: '2026-12-01T09:00', participants: [guest('Aoi')], discountAmount: 1.5 }],
+    };
     const rest = await t.rest('POST', `/v1/brands/${sister.id}/carts/${randomUUID()}/payment_intents`, { key: sisterKey, body });
     expect(rest.status).toBe(400);
     expect(rest.body.error.details.field).toBe('data.0.discountAmount');
@@ -149,7 +313,10 @@ describe('checks that need the currency or the transport', () => {
   });
 
   it('refuses unknown body fields on REST', async () => {
-    const rest = await t.rest('POST', `/v1/brands/${brand.id}/carts/${randomUUID()}/payment_intents`, { key, body: { data: [item({ colour: 'blue' })] } });
+    const rest = await t.rest('POST', `/v1/brands/${brand.id}/carts/${randomUUID()}/payment_intents`, {
+      key,
+      body: { data: [item({ colour: 'blue' })] },
+    });
     expect(rest.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'data.0.colour' } });
   });
 });
@@ -158,7 +325,9 @@ describe('conditional questions', () => {
   it('are required only when shown, and answers are stored with their question snapshots', async () => {
     const cartId = randomUUID();
     const body = {
-      data: [quizItem([answered('Ana', NONE, [accepted]), answered('Rui', VEG, [{ questionId: kind.id, answer: [{ value: '  Vegan ' }] }])])],
+      data: [
+        quizItem([answered('Ana', NONE, [accepted]), answered('Rui', VEG, [{ questionId: kind.id, answer: [{ value: '  Vegan ' }] }])]),
+      ],
     };
     const res = await t.rest('POST', `/v1/brands/${brand.id}/carts/${cartId}/payment_intents`, { key, body });
     expect(res.status).toBe(201);
@@ -180,11 +349,30 @@ describe('conditional questions', () => {
       {
         id: expect.any(String),
         answer: [{ value: true }],
-        question: { customQuestionId: waiver.id, prompt: 'Waiver', fieldType: 'terms_and_conditions', options: null, termsAndConditions: { label: 'I agree', mediaId: 'm1', isOverrided: false }, config: config(0, 'purchaser') },
+        question: {
+          customQuestionId: waiver.id,
+          prompt: 'Waiver',
+          fieldType: 'terms_and_conditions',
+          options: null,
+          termsAndConditions: { label: 'I agree', mediaId: 'm1', isOverrided: false },
+          config: config(0, 'purchaser'),
+        },
       },
     ]);
-    const dietSnapshot = { customQuestionId: diet.id, prompt: 'Diet?', fieldType: 'single_select', options: [{ key: VEG, value: 'Vegetarian' }, { key: NONE, value: 'None' }], termsAndConditions: null, config: config(1, 'participant') };
-    expect(view.participants[0].customQuestionAnswers).toEqual([{ id: expect.any(String), answer: [{ value: 'None', key: NONE }], question: dietSnapshot }]);
+    const dietSnapshot = {
+      customQuestionId: diet.id,
+      prompt: 'Diet?',
+      fieldType: 'single_select',
+      options: [
+        { key: VEG, value: 'Vegetarian' },
+        { key: NONE, value: 'None' },
+      ],
+      termsAndConditions: null,
+      config: config(1, 'participant'),
+    };
+    expect(view.participants[0].customQuestionAnswers).toEqual([
+      { id: expect.any(String), answer: [{ value: 'None', key: NONE }], question: dietSnapshot },
+    ]);
     expect(view.participants[1].customQuestionAnswers).toEqual([
       { id: expect.any(String), answer: [{ value: 'Vegetarian', key: VEG }], question: dietSnapshot },
       {
@@ -196,7 +384,10 @@ describe('conditional questions', () => {
           fieldType: 'input',
           options: null,
           termsAndConditions: null,
-          config: config(2, 'participant', { conditions: [{ rule: 'value_matches', conditionKey: diet.id, conditionValue: VEG }], conditionsMatchType: 'any' }),
+          config: config(2, 'participant', {
+            conditions: [{ rule: 'value_matches', conditionKey: diet.id, conditionValue: VEG }],
+            conditionsMatchType: 'any',
+          }),
         },
       },
     ]);

@@ -12,7 +12,10 @@ describe('quotes (getOnlyTotalNetAmount: true)', () => {
     const s = session();
     const cartId = randomUUID();
     const calls = payments.intentCalls;
-    const body = { getOnlyTotalNetAmount: true, data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Ana'), guest('Rui', 'Child')] }] };
+    const body = {
+      getOnlyTotalNetAmount: true,
+      data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Ana'), guest('Rui', 'Child')] }],
+    };
     const res = await checkout(body, cartId);
     // 45.50 + 20.00 = 65.50; VAT 23 % = 15.065 -> 15.07; 80.57.
     expect(res.status).toBe(200);
@@ -34,8 +37,19 @@ describe('creating a payment intent', () => {
     const res = await checkout(
       {
         data: [
-          { experienceId: sail.id, sessionTime: at(first), participants: [guest('Ana', 'Adult', { emailAddress: 'ana@example.test', phoneNumber: '+351 900' }), guest('Rui', 'Child')], notes: 'Birthday' },
-          { experienceId: sail.id, sessionTime: `${at(second)}:00`, sessionDuration: 120, participants: [guest('Eva')], internalNotes: 'VIP' },
+          {
+            experienceId: sail.id,
+            sessionTime: at(first),
+            participants: [guest('Ana', 'Adult', { emailAddress: 'ana@example.test', phoneNumber: '+351 900' }), guest('Rui', 'Child')],
+            notes: 'Birthday',
+          },
+          {
+            experienceId: sail.id,
+            sessionTime: `${at(second)}:00`,
+            sessionDuration: 120,
+            participants: [guest('Eva')],
+            internalNotes: 'VIP',
+          },
         ],
       },
       cartId,
@@ -79,7 +93,13 @@ describe('creating a payment intent', () => {
       event: { timezone: 'Europe/Lisbon', startDateTime: first.startLocal },
       experience: { id: sail.id, title: 'Sunset Sail' },
     });
-    expect(view.body.purchaser).toEqual({ id: expect.any(String), firstName: 'Ana', lastName: 'Silva', emailAddress: 'ana@example.test', phoneNumber: '+351 900' });
+    expect(view.body.purchaser).toEqual({
+      id: expect.any(String),
+      firstName: 'Ana',
+      lastName: 'Silva',
+      emailAddress: 'ana@example.test',
+      phoneNumber: '+351 900',
+    });
     expect(view.body.participants.map((p: any) => [p.firstName, p.priceTierName, p.emailAddress, p.cancelledAt])).toEqual([
       ['Ana', 'Adult', 'ana@example.test', null],
       ['Rui', 'Child', null, null],
@@ -98,7 +118,13 @@ describe('creating a payment intent', () => {
     expect(res.status).toBe(201);
     const [booking] = rows.bookingsOfCart(cartId);
     const view = await t().rest('GET', `/v1/bookings/${booking!.id}`, { key: keys.brand });
-    expect(view.body.purchaser).toEqual({ id: expect.any(String), firstName: 'Marta', lastName: 'Reis', emailAddress: 'marta@example.test', phoneNumber: null });
+    expect(view.body.purchaser).toEqual({
+      id: expect.any(String),
+      firstName: 'Marta',
+      lastName: 'Reis',
+      emailAddress: 'marta@example.test',
+      phoneNumber: null,
+    });
     expect(view.body.participants.map((p: any) => p.firstName)).toEqual(['Ana']);
   });
 
@@ -132,7 +158,11 @@ describe('creating a payment intent', () => {
 
   it('answers 201 through an organization key acting for the brand in the path', async () => {
     const s = session();
-    const res = await checkout({ data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Ana')] }] }, randomUUID(), keys.org);
+    const res = await checkout(
+      { data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Ana')] }] },
+      randomUUID(),
+      keys.org,
+    );
     expect(res.status).toBe(201);
     expect(rows.reserved(s.id)).toBe(1);
   });
@@ -140,7 +170,10 @@ describe('creating a payment intent', () => {
   it('gives the GraphQL face the same checkout, with the cart and its bookings', async () => {
     const s = session();
     const cartId = randomUUID();
-    const g = await gqlCheckout({ data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Ana'), guest('Rui', 'Child')] }] }, cartId);
+    const g = await gqlCheckout(
+      { data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Ana'), guest('Rui', 'Child')] }] },
+      cartId,
+    );
     const payload = g.body.data.createPaymentIntent;
     expect(payload.totalNetAmount).toBe(80.57);
     expect(payload.paymentIntentSecret).toMatch(/^pi_sbx_/);
@@ -152,7 +185,15 @@ describe('creating a payment intent', () => {
       paymentIntentStatus: 'REQUIRES_PAYMENT',
       totalAmount: 80.57,
       currency: 'EUR',
-      bookings: [{ id: booking!.id, status: 'PROCESSING', confirmationCode: booking!.confirmationCode, cartConfirmationCode: rows.cart(cartId)!.confirmationCode, amount: 80.57 }],
+      bookings: [
+        {
+          id: booking!.id,
+          status: 'PROCESSING',
+          confirmationCode: booking!.confirmationCode,
+          cartConfirmationCode: rows.cart(cartId)!.confirmationCode,
+          amount: 80.57,
+        },
+      ],
     });
     expect(rows.reserved(s.id)).toBe(2);
   });

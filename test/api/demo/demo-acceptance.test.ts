@@ -35,7 +35,8 @@ describe('demo data through the API', () => {
     expect(rest.body.data.map((l: { id: string }) => l.id)).toEqual(gql.body.data.featuredListings.map((l: { id: string }) => l.id));
     expect(rest.body.data.length).toBeGreaterThanOrEqual(5);
     const latest = await t.rest('GET', '/v3/listings/featured?version=latest', { key: LISBON });
-    const sintra = (body: { data: Array<{ id: string; title: string }> }) => body.data.find((l) => l.id === demoIds.listings.sintraDayTrip)!.title;
+    const sintra = (body: { data: Array<{ id: string; title: string }> }) =>
+      body.data.find((l) => l.id === demoIds.listings.sintraDayTrip)!.title;
     expect(sintra(latest.body)).not.toBe(sintra(rest.body));
     const unlisted = await t.rest('GET', '/v3/listings/featured?unlisted=true', { key: LISBON });
     expect(unlisted.body.data.map((l: { id: string }) => l.id)).toContain(demoIds.listings.azulejoStudioVisit);
@@ -64,8 +65,13 @@ describe('demo data through the API', () => {
       { key: LISBON },
     );
     expect(res.body.errors).toBeUndefined();
-    const questions = res.body.data.sail.customQuestions as Array<{ fieldType: string; config: { scope: string; conditions: unknown[] | null } }>;
-    expect(new Set(questions.map((q) => q.fieldType))).toEqual(new Set(['INPUT', 'TEXTAREA', 'MULTIPLE_SELECT', 'SINGLE_SELECT', 'TERMS_AND_CONDITIONS']));
+    const questions = res.body.data.sail.customQuestions as Array<{
+      fieldType: string;
+      config: { scope: string; conditions: unknown[] | null };
+    }>;
+    expect(new Set(questions.map((q) => q.fieldType))).toEqual(
+      new Set(['INPUT', 'TEXTAREA', 'MULTIPLE_SELECT', 'SINGLE_SELECT', 'TERMS_AND_CONDITIONS']),
+    );
     expect(new Set(questions.map((q) => q.config.scope))).toEqual(new Set(['PURCHASER', 'PARTICIPANT']));
     expect(questions.some((q) => q.config.conditions?.length)).toBe(true);
     const english = await t.rest('GET', `/v1/brands/${brands.lisbon}/experiences/${experiences.alfamaFadoNight}`, { key: LISBON });
@@ -75,18 +81,31 @@ describe('demo data through the API', () => {
   it('has two parties waiting for the sold-out sail; freeing two places offers them to the couple first in line', async () => {
     const soldOut = demoSoldOutSession();
     const day = soldOut.startDateTime.slice(0, 10);
-    const availability = await t.rest('GET', `/v1/brands/${brands.lisbon}/experiences/${experiences.tagusSunsetSail}/availability?from=${day}&to=${day}`, { key: LISBON });
+    const availability = await t.rest(
+      'GET',
+      `/v1/brands/${brands.lisbon}/experiences/${experiences.tagusSunsetSail}/availability?from=${day}&to=${day}`,
+      { key: LISBON },
+    );
     const session = availability.body.data.find((s: { startDateTime: string }) => s.startDateTime === soldOut.startDateTime);
     expect(session.remaining).toBe(0);
     const entries = `/v1/brands/${brands.lisbon}/waitlists/${session.waitlistId}/entries?sessionStartDateTime=${soldOut.startDateTime}`;
     const line = (await t.rest('GET', entries, { key: LISBON })).body.data as Array<{ purchaser: { lastName: string }; status: string }>;
-    expect(line.map((e) => [e.purchaser.lastName, e.status])).toEqual([['Nakamura', 'waiting'], ['Oliveira', 'waiting']]);
+    expect(line.map((e) => [e.purchaser.lastName, e.status])).toEqual([
+      ['Nakamura', 'waiting'],
+      ['Oliveira', 'waiting'],
+    ]);
 
     const whitaker = (key: string) => demoId('lisbon', key, 'whitaker-couple');
     const participants = [1, 2].map((n) => demoId('lisbon', 'participant', `whitaker-couple/${n}`));
-    const cancel = await t.rest('POST', '/v1/bookings/cancel', { key: LISBON, body: { bookings: [{ bookingId: whitaker('booking'), participants }] } });
+    const cancel = await t.rest('POST', '/v1/bookings/cancel', {
+      key: LISBON,
+      body: { bookings: [{ bookingId: whitaker('booking'), participants }] },
+    });
     expect(cancel.status).toBe(200);
     const after = (await t.rest('GET', entries, { key: LISBON })).body.data as Array<{ purchaser: { lastName: string }; status: string }>;
-    expect(after.map((e) => [e.purchaser.lastName, e.status])).toEqual([['Nakamura', 'offered'], ['Oliveira', 'waiting']]);
+    expect(after.map((e) => [e.purchaser.lastName, e.status])).toEqual([
+      ['Nakamura', 'offered'],
+      ['Oliveira', 'waiting'],
+    ]);
   });
 });

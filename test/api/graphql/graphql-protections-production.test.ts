@@ -22,7 +22,10 @@ beforeAll(async () => {
   development = await startApp(db);
 });
 
-const introspectionOff = { message: 'Introspection is disabled on this server.', extensions: { code: 'GRAPHQL_VALIDATION_FAILED', reason: 'INTROSPECTION_DISABLED' } };
+const introspectionOff = {
+  message: 'Introspection is disabled on this server.',
+  extensions: { code: 'GRAPHQL_VALIDATION_FAILED', reason: 'INTROSPECTION_DISABLED' },
+};
 
 describe('introspection in production', () => {
   it('refuses __schema and __type, and still answers __typename', async () => {
@@ -37,7 +40,12 @@ describe('introspection in production', () => {
   it('is on again with GRAPHQL_INTROSPECTION=true', async () => {
     expect(graphqlProtections({ production: true }).introspection).toBe(false);
     expect(graphqlProtections({ production: false }).introspection).toBe(true);
-    const config = loadConfig({ NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox', ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'), GRAPHQL_INTROSPECTION: 'true' });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      PAYMENT_PROCESSOR: 'sandbox',
+      ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+      GRAPHQL_INTROSPECTION: 'true',
+    });
     expect(graphqlProtections(config).introspection).toBe(true);
 
     const open = await startApp(db, { production: true, graphql: { introspection: true } });
@@ -53,10 +61,18 @@ describe('introspection in production', () => {
 describe('field suggestions', () => {
   it('names the unknown field without guessing what was meant in production', async () => {
     const typo = '{ featuredListing { id } }';
-    expect((await development.gql(typo, {}, { key })).body.errors[0].message).toBe('Cannot query field "featuredListing" on type "Query". Did you mean "featuredListings"?');
+    expect((await development.gql(typo, {}, { key })).body.errors[0].message).toBe(
+      'Cannot query field "featuredListing" on type "Query". Did you mean "featuredListings"?',
+    );
     const res = await production.gql(typo, {}, { key });
     expect(res.status).toBe(400);
-    expect(res.body.errors).toEqual([{ message: 'Cannot query field "featuredListing" on type "Query".', locations: [{ line: 1, column: 3 }], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }]);
+    expect(res.body.errors).toEqual([
+      {
+        message: 'Cannot query field "featuredListing" on type "Query".',
+        locations: [{ line: 1, column: 3 }],
+        extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+      },
+    ]);
   });
 
   it('hides suggestions of arguments, types and enum values too', async () => {
@@ -93,7 +109,14 @@ describe('unexpected failures in production', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       data: null,
-      errors: [{ message: 'Internal server error', locations: [{ line: 1, column: 20 }], path: ['hosts'], extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: res.headers['x-request-id'] } }],
+      errors: [
+        {
+          message: 'Internal server error',
+          locations: [{ line: 1, column: 20 }],
+          path: ['hosts'],
+          extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: res.headers['x-request-id'] },
+        },
+      ],
     });
   });
 });

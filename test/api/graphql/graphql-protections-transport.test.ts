@@ -32,7 +32,11 @@ async function post(app: TestApp, payload: unknown, headers: Record<string, stri
   return { status: res.statusCode, body: res.json() };
 }
 
-async function get(app: TestApp, params: Record<string, string>, headers: Record<string, string> = { ...auth, 'apollo-require-preflight': 'true' }) {
+async function get(
+  app: TestApp,
+  params: Record<string, string>,
+  headers: Record<string, string> = { ...auth, 'apollo-require-preflight': 'true' },
+) {
   const res = await app.app.inject({ method: 'GET', url: `/graphql?${new URLSearchParams(params)}`, headers });
   return { status: res.statusCode, body: res.json() };
 }
@@ -53,12 +57,21 @@ describe('CSRF prevention', () => {
     expect(blocked.status).toBe(400);
     expect(blocked.body.errors[0].message).toMatch(csrf);
     expect(blocked.body.data).toBeUndefined();
-    expect((await get(t, { query: '{ __typename }' }, { ...auth, 'apollo-require-preflight': 'true' })).body).toEqual({ data: { __typename: 'Query' } });
-    expect((await get(t, { query: '{ __typename }' }, { ...auth, 'x-apollo-operation-name': 'Anything' })).body).toEqual({ data: { __typename: 'Query' } });
+    expect((await get(t, { query: '{ __typename }' }, { ...auth, 'apollo-require-preflight': 'true' })).body).toEqual({
+      data: { __typename: 'Query' },
+    });
+    expect((await get(t, { query: '{ __typename }' }, { ...auth, 'x-apollo-operation-name': 'Anything' })).body).toEqual({
+      data: { __typename: 'Query' },
+    });
   });
 
   it('refuses a text/plain POST (a form can send one cross-site)', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'text/plain', ...auth }, payload: '{"query":"{ __typename }"}' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'text/plain', ...auth },
+      payload: '{"query":"{ __typename }"}',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0].message).toMatch(csrf);
   });
@@ -76,7 +89,9 @@ describe('automatic persisted queries', () => {
     const registered = await post(t, { query, extensions: persisted(hash), variables: { b: brand.id } });
     expect(registered.body).toEqual({ data: { hosts: [{ firstName: 'Rita' }] } });
 
-    expect((await post(t, { extensions: persisted(hash), variables: { b: brand.id } })).body).toEqual({ data: { hosts: [{ firstName: 'Rita' }] } });
+    expect((await post(t, { extensions: persisted(hash), variables: { b: brand.id } })).body).toEqual({
+      data: { hosts: [{ firstName: 'Rita' }] },
+    });
     expect((await get(t, { extensions: JSON.stringify(persisted(hash)), variables: JSON.stringify({ b: brand.id }) })).body).toEqual({
       data: { hosts: [{ firstName: 'Rita' }] },
     });
@@ -87,14 +102,22 @@ describe('automatic persisted queries', () => {
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([{ message: 'provided sha does not match query', extensions: { code: 'BAD_REQUEST' } }]);
     const version = await post(t, { query, extensions: { persistedQuery: { version: 2, sha256Hash: hash } } });
-    expect(version).toEqual({ status: 400, body: { errors: [{ message: 'Unsupported persisted query version', extensions: { code: 'BAD_REQUEST' } }] } });
+    expect(version).toEqual({
+      status: 400,
+      body: { errors: [{ message: 'Unsupported persisted query version', extensions: { code: 'BAD_REQUEST' } }] },
+    });
   });
 });
 
 describe('trusted documents mode', () => {
   const hostsQuery = 'query Hosts($b: UUID!) { hosts(brandId: $b) { firstName } }';
   const typename = 'query Typename { __typename }';
-  const notTrusted = [{ message: 'This server runs only the operations of its trusted documents manifest.', extensions: { code: 'PERSISTED_QUERY_NOT_TRUSTED' } }];
+  const notTrusted = [
+    {
+      message: 'This server runs only the operations of its trusted documents manifest.',
+      extensions: { code: 'PERSISTED_QUERY_NOT_TRUSTED' },
+    },
+  ];
   let trusted: TestApp;
 
   const manifest = (operations: unknown[]) => ({ format: 'apollo-persisted-query-manifest', version: 1, operations });
@@ -107,15 +130,21 @@ describe('trusted documents mode', () => {
   };
 
   beforeAll(async () => {
-    trusted = await startApp(db, { graphql: { trustedDocumentsFile: file('manifest.json', manifest([operation('Hosts', hostsQuery), operation('Typename', typename)])) } });
+    trusted = await startApp(db, {
+      graphql: { trustedDocumentsFile: file('manifest.json', manifest([operation('Hosts', hostsQuery), operation('Typename', typename)])) },
+    });
   });
 
   it('runs a listed operation sent in full, by hash alone (POST or GET), or registered as APQ', async () => {
     const expected = { data: { hosts: [{ firstName: 'Rita' }] } };
     expect((await post(trusted, { query: hostsQuery, variables: { b: brand.id } })).body).toEqual(expected);
     expect((await post(trusted, { extensions: persisted(sha256(hostsQuery)), variables: { b: brand.id } })).body).toEqual(expected);
-    expect((await post(trusted, { query: hostsQuery, extensions: persisted(sha256(hostsQuery)), variables: { b: brand.id } })).body).toEqual(expected);
-    expect((await get(trusted, { extensions: JSON.stringify(persisted(sha256(typename))) })).body).toEqual({ data: { __typename: 'Query' } });
+    expect(
+      (await post(trusted, { query: hostsQuery, extensions: persisted(sha256(hostsQuery)), variables: { b: brand.id } })).body,
+    ).toEqual(expected);
+    expect((await get(trusted, { extensions: JSON.stringify(persisted(sha256(typename))) })).body).toEqual({
+      data: { __typename: 'Query' },
+    });
   });
 
   it('refuses anything else with 400 PERSISTED_QUERY_NOT_TRUSTED, before parsing: no schema hints', async () => {
@@ -141,11 +170,20 @@ describe('trusted documents mode', () => {
     const cases: Array<[string, string]> = [
       [join(dir, 'missing.json'), 'cannot read the manifest: ENOENT'],
       [file('broken.json', '{"format":'), 'the manifest is not valid JSON'],
-      [file('format.json', { ...manifest([operation('Typename', typename)]), format: 'persisted-queries' }), '"format" must be "apollo-persisted-query-manifest"'],
+      [
+        file('format.json', { ...manifest([operation('Typename', typename)]), format: 'persisted-queries' }),
+        '"format" must be "apollo-persisted-query-manifest"',
+      ],
       [file('version.json', { ...manifest([operation('Typename', typename)]), version: 2 }), '"version" must be 1'],
       [file('empty.json', manifest([])), '"operations" must list at least one operation'],
-      [file('id.json', manifest([operation('Typename', typename), { ...operation('Hosts', hostsQuery), id: sha256('other') }])), 'operations[1] "id" must be the SHA-256 (hex) of its body'],
-      [file('type.json', manifest([{ ...operation('Typename', typename), type: 'fragment' }])), 'operations[0] "type" must be query, mutation or subscription'],
+      [
+        file('id.json', manifest([operation('Typename', typename), { ...operation('Hosts', hostsQuery), id: sha256('other') }])),
+        'operations[1] "id" must be the SHA-256 (hex) of its body',
+      ],
+      [
+        file('type.json', manifest([{ ...operation('Typename', typename), type: 'fragment' }])),
+        'operations[0] "type" must be query, mutation or subscription',
+      ],
       [file('body.json', manifest([{ id: sha256(''), name: 'Nothing', type: 'query' }])), 'operations[0] has no "body"'],
     ];
     for (const [path, problem] of cases) {

@@ -17,7 +17,11 @@ const brand = createBrand(db);
 const key = createApiKey(db, { brandId: brand.id }).secret;
 const sail = createExperience(db, brand.id);
 createReviews(db, { brandId: brand.id, experienceId: sail.experience.id, hostId: sail.host.id }, 3);
-const booking = createBooking(db, { brandId: brand.id, session: createSession(db, sail.experience), participants: [{ firstName: 'Ana' }, { firstName: 'Rui' }] }).booking;
+const booking = createBooking(db, {
+  brandId: brand.id,
+  session: createSession(db, sail.experience),
+  participants: [{ firstName: 'Ana' }, { firstName: 'Rui' }],
+}).booking;
 let t: TestApp;
 
 beforeAll(async () => {
@@ -43,7 +47,10 @@ describe('depth', () => {
     const res = await t.gql(cyclicIntrospection(30));
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([
-      { message: 'Query depth limit of 15 exceeded, found 32.', extensions: { code: 'GRAPHQL_VALIDATION_FAILED', reason: 'MAX_DEPTH', limit: 15 } },
+      {
+        message: 'Query depth limit of 15 exceeded, found 32.',
+        extensions: { code: 'GRAPHQL_VALIDATION_FAILED', reason: 'MAX_DEPTH', limit: 15 },
+      },
       {
         message: 'Introspection nests fields, inputFields, interfaces or possibleTypes three levels deep; two is the limit.',
         extensions: { code: 'GRAPHQL_VALIDATION_FAILED', reason: 'MAX_INTROSPECTION_DEPTH' },
@@ -58,7 +65,10 @@ describe('depth', () => {
   });
 
   it('answers the standard introspection query (the Sandbox’s) outside production', async () => {
-    for (const query of [getIntrospectionQuery(), getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, inputValueDeprecation: true })]) {
+    for (const query of [
+      getIntrospectionQuery(),
+      getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, inputValueDeprecation: true }),
+    ]) {
       const res = await t.gql(query);
       expect(res.status).toBe(200);
       expect(res.body.errors).toBeUndefined();
@@ -71,7 +81,11 @@ describe('depth', () => {
     const query = `query($b: UUID!) { brandSettings(brandId: $b) { ...Logo } } fragment Logo on BrandSettings { designElement { logo { uri { original } } } }`;
     const error = await refusal(query, { b: brand.id }, shallow);
     expect(error).toMatchObject({ message: 'Query depth limit of 4 exceeded, found 5.', extensions: { reason: 'MAX_DEPTH', limit: 4 } });
-    const fits = await shallow.gql(`query($b: UUID!) { brandSettings(brandId: $b) { ...Logo } } fragment Logo on BrandSettings { designElement { logo { id } } }`, { b: brand.id }, { key });
+    const fits = await shallow.gql(
+      `query($b: UUID!) { brandSettings(brandId: $b) { ...Logo } } fragment Logo on BrandSettings { designElement { logo { id } } }`,
+      { b: brand.id },
+      { key },
+    );
     expect(fits.body.errors).toBeUndefined();
   });
 });
@@ -84,7 +98,10 @@ describe('aliases and directives', () => {
     expect(ok.status).toBe(200);
     expect(Object.keys(ok.body.data)).toHaveLength(30);
     const error = await refusal(aliased(31));
-    expect(error).toEqual({ message: 'Aliases limit of 30 exceeded, found 31.', extensions: { code: 'GRAPHQL_VALIDATION_FAILED', reason: 'MAX_ALIASES', limit: 30 } });
+    expect(error).toEqual({
+      message: 'Aliases limit of 30 exceeded, found 31.',
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED', reason: 'MAX_ALIASES', limit: 30 },
+    });
   });
 
   it('runs 50 directives and refuses 51', async () => {
@@ -92,7 +109,10 @@ describe('aliases and directives', () => {
     const ok = await t.gql(directed(50));
     expect(ok.body.data.t49).toBe('Query');
     const error = await refusal(directed(51));
-    expect(error).toEqual({ message: 'Directives limit of 50 exceeded, found 51.', extensions: { code: 'GRAPHQL_VALIDATION_FAILED', reason: 'MAX_DIRECTIVES', limit: 50 } });
+    expect(error).toEqual({
+      message: 'Directives limit of 50 exceeded, found 51.',
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED', reason: 'MAX_DIRECTIVES', limit: 50 },
+    });
   });
 
   it('answers a directive flood on one field with the refusal alone, not a hundred duplicate errors', async () => {
@@ -111,7 +131,10 @@ describe('document size', () => {
     expect(ok.status).toBe(200);
     expect(Object.keys(ok.body.data)).toHaveLength(666);
     const error = await refusal(aliasedTypenames(666).replace(/ }$/, ' __typename }'));
-    expect(error).toEqual({ message: 'The GraphQL document has more than 2000 tokens.', extensions: { code: 'GRAPHQL_VALIDATION_FAILED', reason: 'MAX_TOKENS', limit: 2000 } });
+    expect(error).toEqual({
+      message: 'The GraphQL document has more than 2000 tokens.',
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED', reason: 'MAX_TOKENS', limit: 2000 },
+    });
   });
 
   it('gives graphql’s own cap on validation work a reason: one field repeated 1998 times', async () => {
@@ -138,16 +161,20 @@ describe('document size', () => {
   it('follows GRAPHQL_MAX_TOKENS and GRAPHQL_MAX_DOCUMENT_BYTES', async () => {
     const small = await startApp(db, { graphql: { maxTokens: 100, maxDocumentBytes: 2048 } });
     expect((await refusal(typenames(101), undefined, small)).extensions).toMatchObject({ reason: 'MAX_TOKENS', limit: 100 });
-    expect((await refusal(`{ __typename } # ${'x'.repeat(2048)}`, undefined, small)).extensions).toMatchObject({ reason: 'MAX_DOCUMENT_SIZE', limit: 2048 });
+    expect((await refusal(`{ __typename } # ${'x'.repeat(2048)}`, undefined, small)).extensions).toMatchObject({
+      reason: 'MAX_DOCUMENT_SIZE',
+      limit: 2048,
+    });
   });
 });
 
 describe('cost budget', () => {
   // Each alias: the connection (1) + `first` edges, each an edge (1), its node (1) and the reviewer (1).
-  const reviewPages = (aliases: number) => `query($id: UUID!, $first: Int) { ${Array.from(
-    { length: aliases },
-    (_, i) => `p${i}: experienceReviews(experienceId: $id, first: $first) { edges { node { id reviewer { firstName } } } }`,
-  ).join(' ')} }`;
+  const reviewPages = (aliases: number) =>
+    `query($id: UUID!, $first: Int) { ${Array.from(
+      { length: aliases },
+      (_, i) => `p${i}: experienceReviews(experienceId: $id, first: $first) { edges { node { id reviewer { firstName } } } }`,
+    ).join(' ')} }`;
 
   it('weighs lists by the page size in the variables, on every request of a cached document', async () => {
     const query = reviewPages(17);
@@ -168,7 +195,11 @@ describe('cost budget', () => {
     const budget = await startApp(db, { graphql: { maxCost: 60 } });
     const one = `query($id: UUID!) { experienceReviews(experienceId: $id) { edges { node { id } } } }`;
     expect((await budget.gql(one, { id: sail.experience.id }, { key })).body.errors).toBeUndefined();
-    const error = await refusal(`query($id: UUID!) { a: experienceReviews(experienceId: $id) { edges { node { id } } } b: experienceReviews(experienceId: $id, first: 10) { edges { node { id } } } }`, { id: sail.experience.id }, budget);
+    const error = await refusal(
+      `query($id: UUID!) { a: experienceReviews(experienceId: $id) { edges { node { id } } } b: experienceReviews(experienceId: $id, first: 10) { edges { node { id } } } }`,
+      { id: sail.experience.id },
+      budget,
+    );
     expect(error.extensions).toEqual({ code: 'GRAPHQL_VALIDATION_FAILED', reason: 'MAX_COST', limit: 60, cost: 62 });
   });
 
@@ -199,7 +230,9 @@ describe('the queries our clients send', () => {
     const res = await t.gql(query, { b: brand.id }, { key });
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.bookings.edges.map((e: { node: { id: string; participants: unknown[] } }) => [e.node.id, e.node.participants.length])).toEqual([[booking.id, 2]]);
+    expect(
+      res.body.data.bookings.edges.map((e: { node: { id: string; participants: unknown[] } }) => [e.node.id, e.node.participants.length]),
+    ).toEqual([[booking.id, 2]]);
   });
 
   it('runs an experience with its reviews, reviewers’ pictures, questions and their conditions', async () => {

@@ -23,7 +23,12 @@ describe('error model', () => {
   });
 
   it('answers malformed JSON with 400 VALIDATION_FAILED', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload: '{"query": ' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"query": ',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toBe('VALIDATION_FAILED');
   });
@@ -59,7 +64,9 @@ describe('unexpected failures are masked', () => {
 
     const rest = await app.rest('GET', `/v1/brands/${b.id}/hosts`, { key: k });
     expect(rest.status).toBe(500);
-    expect(rest.body).toEqual({ error: { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error', requestId: rest.headers['x-request-id'] } });
+    expect(rest.body).toEqual({
+      error: { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error', requestId: rest.headers['x-request-id'] },
+    });
 
     const gql = await app.gql(`query($b: UUID!) { hosts(brandId: $b) { id } }`, { b: b.id }, { key: k });
     expect(gql.body.errors).toHaveLength(1);

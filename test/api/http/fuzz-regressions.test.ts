@@ -43,16 +43,36 @@ describe('faults found by the fuzz test', () => {
   it('refuses checkout metadata nested deeper than 10 levels on both faces (20 000 levels overflowed the stack: a 500)', async () => {
     const url = `/v1/brands/${brand.id}/carts/${randomUUID()}/payment_intents`;
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const rest = await t.app.inject({ method: 'POST', url, headers, payload: `{"getOnlyTotalNetAmount":true,"data":[${cartItem(nested(20_000))}]}` });
+    const rest = await t.app.inject({
+      method: 'POST',
+      url,
+      headers,
+      payload: `{"getOnlyTotalNetAmount":true,"data":[${cartItem(nested(20_000))}]}`,
+    });
     expect(rest.statusCode).toBe(400);
-    expect(rest.json().error).toMatchObject({ code: 'VALIDATION_FAILED', message: 'data.0.metadata must nest at most 10 levels', details: { field: 'data.0.metadata' } });
+    expect(rest.json().error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'data.0.metadata must nest at most 10 levels',
+      details: { field: 'data.0.metadata' },
+    });
 
-    const query = 'mutation($b: UUID!, $c: UUID!, $input: CreatePaymentIntentInput!) { createPaymentIntent(brandId: $b, cartId: $c, input: $input) { totalNetAmount } }';
+    const query =
+      'mutation($b: UUID!, $c: UUID!, $input: CreatePaymentIntentInput!) { createPaymentIntent(brandId: $b, cartId: $c, input: $input) { totalNetAmount } }';
     const variables = `{"b":"${brand.id}","c":"${randomUUID()}","input":{"getOnlyTotalNetAmount":true,"data":[${cartItem(nested(20_000))}]}}`;
-    const graph = await t.app.inject({ method: 'POST', url: '/graphql', headers, payload: `{"query":${JSON.stringify(query)},"variables":${variables}}` });
+    const graph = await t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers,
+      payload: `{"query":${JSON.stringify(query)},"variables":${variables}}`,
+    });
     expect(graph.json().errors[0].extensions).toEqual({ code: 'VALIDATION_FAILED', field: 'data.0.metadata' });
 
-    const ten = await t.app.inject({ method: 'POST', url, headers, payload: `{"getOnlyTotalNetAmount":true,"data":[${cartItem(nested(9))}]}` });
+    const ten = await t.app.inject({
+      method: 'POST',
+      url,
+      headers,
+      payload: `{"getOnlyTotalNetAmount":true,"data":[${cartItem(nested(9))}]}`,
+    });
     expect(ten.statusCode).toBe(200);
   });
 

@@ -54,7 +54,12 @@ beforeAll(async () => {
   intent = { secret, reference: secret.split('_secret_')[0]! };
 });
 
-const person = (name: string) => ({ firstName: name, lastName: 'Silva', emailAddress: `${name.toLowerCase()}@example.test`, phoneNumber: '+351 900 000 000' });
+const person = (name: string) => ({
+  firstName: name,
+  lastName: 'Silva',
+  emailAddress: `${name.toLowerCase()}@example.test`,
+  phoneNumber: '+351 900 000 000',
+});
 /** Ids that differ on every call but repeat from run to run, so a seed replays the same requests. */
 let serial = 0;
 const nextId = () => `00000000-0000-4000-8000-${String(++serial).padStart(12, '0')}`;
@@ -66,7 +71,10 @@ const cart = () => ({
       experienceId: experience.id,
       sessionTime: '2026-12-01T09:00',
       sessionDuration: 120,
-      participants: [{ ...person('Ana'), priceTierName: 'Adult', customQuestionResponses: [{ questionId: question.id, answer: [{ value: 'None' }] }] }, { ...person('Rui'), priceTierName: 'Child' }],
+      participants: [
+        { ...person('Ana'), priceTierName: 'Adult', customQuestionResponses: [{ questionId: question.id, answer: [{ value: 'None' }] }] },
+        { ...person('Rui'), priceTierName: 'Child' },
+      ],
       couponCode: coupon.code,
       discountAmount: 1.5,
       discountPercentage: 5,
@@ -79,8 +87,19 @@ const cart = () => ({
   getOnlyTotalNetAmount: false,
   purchaser: person('Eva'),
 });
-const cancel = () => ({ bookings: paid.map(({ booking, participants }, i) => ({ bookingId: booking.id, ...[{ cancel: true }, { participants: [participants[0]!.id] }, { refundAmount: 1 }][i % 3] })) });
-const join = () => ({ sessionStartDate: '2026-12-02', sessionStartTime: '09:00', sessionDuration: 120, purchaser: person('Lia'), participants: [{ ...person('Lia'), priceTierName: 'Adult' }] });
+const cancel = () => ({
+  bookings: paid.map(({ booking, participants }, i) => ({
+    bookingId: booking.id,
+    ...[{ cancel: true }, { participants: [participants[0]!.id] }, { refundAmount: 1 }][i % 3],
+  })),
+});
+const join = () => ({
+  sessionStartDate: '2026-12-02',
+  sessionStartTime: '09:00',
+  sessionDuration: 120,
+  purchaser: person('Lia'),
+  participants: [{ ...person('Lia'), priceTierName: 'Adult' }],
+});
 const webhook = () => ({ url: 'http://127.0.0.1:9/hooks', events: ['booking.confirmed', 'booking.cancelled'] });
 const processorEvent = () => ({ id: `evt_${nextId()}`, type: 'payment_intent.succeeded', data: { intentReference: intent.reference } });
 
@@ -93,10 +112,19 @@ interface RestTarget {
 
 const restTargets: Record<string, RestTarget> = {
   '/v1/bookings/cancel': { url: () => '/v1/bookings/cancel', body: cancel },
-  '/v1/brands/{brandId}/carts/{cartId}/payment_intents': { url: () => `/v1/brands/${brand.id}/carts/${nextId()}/payment_intents`, body: cart },
-  '/v1/brands/{brandId}/waitlists/{waitlistId}/entries': { url: () => `/v1/brands/${brand.id}/waitlists/${waitlist.id}/entries`, body: join },
+  '/v1/brands/{brandId}/carts/{cartId}/payment_intents': {
+    url: () => `/v1/brands/${brand.id}/carts/${nextId()}/payment_intents`,
+    body: cart,
+  },
+  '/v1/brands/{brandId}/waitlists/{waitlistId}/entries': {
+    url: () => `/v1/brands/${brand.id}/waitlists/${waitlist.id}/entries`,
+    body: join,
+  },
   '/v1/brands/{brandId}/webhooks': { url: () => `/v1/brands/${brand.id}/webhooks`, body: webhook },
-  '/v1/sandbox/payment_intents/confirm': { url: () => '/v1/sandbox/payment_intents/confirm', body: () => ({ paymentIntentSecret: intent.secret, outcome: 'succeeded' }) },
+  '/v1/sandbox/payment_intents/confirm': {
+    url: () => '/v1/sandbox/payment_intents/confirm',
+    body: () => ({ paymentIntentSecret: intent.secret, outcome: 'succeeded' }),
+  },
   '/v1/webhooks/payments': { url: () => '/v1/webhooks/payments', body: processorEvent, signed: true },
   '/graphql': { url: () => '/graphql', body: () => ({ query: 'mutation { __typename }', variables: {} }) },
 };
@@ -129,7 +157,12 @@ function tally(target: string, answer: Answer): void {
   outcomes.set(target, counts);
 }
 
-async function post(target: string, url: string, { payload, contentType, idempotencyKey }: FuzzBody, extra: Record<string, string> = {}): Promise<Answer> {
+async function post(
+  target: string,
+  url: string,
+  { payload, contentType, idempotencyKey }: FuzzBody,
+  extra: Record<string, string> = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { authorization: `Bearer ${key}`, ...extra };
   if (contentType) headers['content-type'] = contentType;
   if (idempotencyKey !== null) headers['idempotency-key'] = idempotencyKey;
@@ -142,7 +175,11 @@ async function post(target: string, url: string, { payload, contentType, idempot
 describe('fuzz: REST POST routes', () => {
   it('covers every POST route of the OpenAPI document', async () => {
     const paths = (await t.rest('GET', '/openapi.json')).body.paths as Record<string, { post?: unknown }>;
-    expect(Object.keys(paths).filter((p) => paths[p]!.post).sort()).toEqual(Object.keys(restTargets).sort());
+    expect(
+      Object.keys(paths)
+        .filter((p) => paths[p]!.post)
+        .sort(),
+    ).toEqual(Object.keys(restTargets).sort());
   });
 
   for (const [route, target] of Object.entries(restTargets)) {
@@ -161,15 +198,18 @@ describe('fuzz: REST POST routes', () => {
 
 const mutations: Record<string, { query: string; variables: () => any }> = {
   createPaymentIntent: {
-    query: 'mutation($brandId: UUID!, $cartId: UUID!, $input: CreatePaymentIntentInput!) { createPaymentIntent(brandId: $brandId, cartId: $cartId, input: $input) { totalNetAmount paymentIntentSecret } }',
+    query:
+      'mutation($brandId: UUID!, $cartId: UUID!, $input: CreatePaymentIntentInput!) { createPaymentIntent(brandId: $brandId, cartId: $cartId, input: $input) { totalNetAmount paymentIntentSecret } }',
     variables: () => ({ brandId: brand.id, cartId: nextId(), input: cart() }),
   },
   cancelBookings: {
-    query: 'mutation($input: CancelBookingsInput!) { cancelBookings(input: $input) { items { id status amountRefunded } errors { index code field } } }',
+    query:
+      'mutation($input: CancelBookingsInput!) { cancelBookings(input: $input) { items { id status amountRefunded } errors { index code field } } }',
     variables: () => ({ input: cancel() }),
   },
   joinWaitlist: {
-    query: 'mutation($brandId: UUID!, $waitlistId: UUID!, $input: JoinWaitlistInput!) { joinWaitlist(brandId: $brandId, waitlistId: $waitlistId, input: $input) { id position } }',
+    query:
+      'mutation($brandId: UUID!, $waitlistId: UUID!, $input: JoinWaitlistInput!) { joinWaitlist(brandId: $brandId, waitlistId: $waitlistId, input: $input) { id position } }',
     variables: () => ({ brandId: brand.id, waitlistId: waitlist.id, input: join() }),
   },
   leaveWaitlist: {
@@ -177,7 +217,8 @@ const mutations: Record<string, { query: string; variables: () => any }> = {
     variables: () => ({ brandId: brand.id, entryId: entry.id }),
   },
   createWebhookEndpoint: {
-    query: 'mutation($brandId: UUID!, $url: URL!, $events: [String!]!) { createWebhookEndpoint(brandId: $brandId, url: $url, events: $events) { endpoint { id } } }',
+    query:
+      'mutation($brandId: UUID!, $url: URL!, $events: [String!]!) { createWebhookEndpoint(brandId: $brandId, url: $url, events: $events) { endpoint { id } } }',
     variables: () => ({ brandId: brand.id, ...webhook() }),
   },
   deleteWebhookEndpoint: {

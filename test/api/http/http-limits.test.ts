@@ -65,7 +65,13 @@ describe('timeouts (real port)', () => {
     expect(responses(received)).toEqual(['HTTP/1.1 408']);
     expect(received).toMatch(/\r\nConnection: close\r\n/);
     const body = bodyOf(received);
-    expect(body).toEqual({ error: { code: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time', requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) } });
+    expect(body).toEqual({
+      error: {
+        code: 'REQUEST_TIMEOUT',
+        message: 'The request did not arrive in time',
+        requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      },
+    });
     expect(received).toContain(`X-Request-Id: ${body.error.requestId}`);
     expect(closedAfterMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 50);
     expect(closedAfterMs).toBeLessThan(REQUEST_TIMEOUT_MS * 4);
@@ -131,16 +137,31 @@ describe('request size limits', () => {
   it('answers a body over 1 MiB with 413 PAYLOAD_TOO_LARGE on every REST POST', async () => {
     const payload = JSON.stringify({ padding: 'x'.repeat(1024 * 1024) });
     for (const url of postRoutes) {
-      const res = await t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        payload,
+      });
       expect({ url, status: res.statusCode, code: res.json().error.code }).toEqual({ url, status: 413, code: 'PAYLOAD_TOO_LARGE' });
     }
   });
 
   it('answers malformed JSON with 400 VALIDATION_FAILED on every REST POST', async () => {
     for (const url of postRoutes) {
-      const res = await t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: '{"data": [' });
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        payload: '{"data": [',
+      });
       const { error } = res.json();
-      expect({ url, status: res.statusCode, code: error.code, requestId: error.requestId }).toEqual({ url, status: 400, code: 'VALIDATION_FAILED', requestId: res.headers['x-request-id'] });
+      expect({ url, status: res.statusCode, code: error.code, requestId: error.requestId }).toEqual({
+        url,
+        status: 400,
+        code: 'VALIDATION_FAILED',
+        requestId: res.headers['x-request-id'],
+      });
     }
   });
 });

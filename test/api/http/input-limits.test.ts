@@ -37,7 +37,10 @@ describe('cancel: participant ids per item', () => {
 
   it('takes at most 100 (a booking holds no more)', async () => {
     const bookings = [{ bookingId: randomUUID(), participants: ids(101) }];
-    expect(await restError('POST', '/v1/bookings/cancel', { bookings })).toMatchObject({ code: 'VALIDATION_FAILED', field: 'bookings.0.participants' });
+    expect(await restError('POST', '/v1/bookings/cancel', { bookings })).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      field: 'bookings.0.participants',
+    });
     expect(await gqlError(cancel, { input: { bookings } })).toEqual({
       code: 'VALIDATION_FAILED',
       field: 'bookings.0.participants',
@@ -52,8 +55,15 @@ describe('webhook endpoints: event types', () => {
   it(`takes at most one entry per type (${eventTypes.length})`, async () => {
     const events = [...eventTypes, eventTypes[0]];
     const url = `/v1/brands/${brand.id}/webhooks`;
-    expect(await restError('POST', url, { url: 'http://127.0.0.1:9/x', events })).toMatchObject({ code: 'VALIDATION_FAILED', field: 'events' });
-    expect(await gqlError(create, { events })).toEqual({ code: 'VALIDATION_FAILED', field: 'events', message: `events must list at most ${eventTypes.length} event types` });
+    expect(await restError('POST', url, { url: 'http://127.0.0.1:9/x', events })).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      field: 'events',
+    });
+    expect(await gqlError(create, { events })).toEqual({
+      code: 'VALIDATION_FAILED',
+      field: 'events',
+      message: `events must list at most ${eventTypes.length} event types`,
+    });
   });
 });
 
@@ -81,7 +91,11 @@ describe('events feed: filters and cursors', () => {
   it('refuses a cursor longer than 512 characters before decoding it', async () => {
     const after = Buffer.from(JSON.stringify(['1'.padStart(600, '0')])).toString('base64url');
     expect(await restError('GET', url(`after=${after}`))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'after' });
-    expect(await gqlError(feed, { after })).toEqual({ code: 'VALIDATION_FAILED', field: 'after', message: 'after is not a cursor issued by this API' });
+    expect(await gqlError(feed, { after })).toEqual({
+      code: 'VALIDATION_FAILED',
+      field: 'after',
+      message: 'after is not a cursor issued by this API',
+    });
   });
 });
 

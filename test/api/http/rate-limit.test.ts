@@ -124,8 +124,13 @@ describe('requests without a valid key', () => {
     expect(res.status).toBe(200);
   });
 
-  it('leave the payment processor its own per-address budget, the size of a key\'s (its webhooks come in bursts)', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/webhooks/payments', headers: { 'content-type': 'application/json' }, payload: '{}' });
+  it("leave the payment processor its own per-address budget, the size of a key's (its webhooks come in bursts)", async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/webhooks/payments',
+      headers: { 'content-type': 'application/json' },
+      payload: '{}',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.headers['x-ratelimit-limit']).toBe('3');
   });

@@ -60,7 +60,9 @@ describe('REST catalogue reads', () => {
   it('never answer from before a write of this process', async () => {
     await t.rest('GET', '/v3/listings/featured', { key: harborKey.secret });
     rename('Sunset sail, now with dinner');
-    expect(titles((await t.rest('GET', '/v3/listings/featured', { key: harborKey.secret })).body)).toEqual(['Sunset sail, now with dinner']);
+    expect(titles((await t.rest('GET', '/v3/listings/featured', { key: harborKey.secret })).body)).toEqual([
+      'Sunset sail, now with dinner',
+    ]);
     rename('Sunset sail');
     expect(titles((await t.rest('GET', '/v3/listings/featured', { key: harborKey.secret })).body)).toEqual(['Sunset sail']);
   });
@@ -133,7 +135,11 @@ describe('GraphQL catalogue queries', () => {
     expect(again.count).toBe(1);
     // Answers depend on the caller's key: no browser or proxy may keep one, replayed or not.
     expect([first.result.headers['cache-control'], again.result.headers['cache-control']]).toEqual(['no-store', 'no-store']);
-    expect(logs.find((l) => l.msg === 'request completed')).toMatchObject({ operationName: 'Featured', operationType: 'query', statusCode: 200 });
+    expect(logs.find((l) => l.msg === 'request completed')).toMatchObject({
+      operationName: 'Featured',
+      operationType: 'query',
+      statusCode: 200,
+    });
     const other = await countStatements(db, () => t.gql(FEATURED, { brandId: kayak.id }, { key: orgKey }));
     expect(titles(other.result.body)).toEqual(['Kayak rental']);
     expect(other.count).toBeGreaterThan(1);
@@ -188,7 +194,13 @@ describe('the cache itself', () => {
 
   it('stays within its memory budget', async () => {
     const cache = new ResponseCache(async () => 'g', 64 * 1024);
-    for (let i = 0; i < 100; i++) await cache.set(`key-${i}`, 'g', { body: Buffer.alloc(2000), contentType: 'application/json', cacheControl: undefined, operation: undefined });
+    for (let i = 0; i < 100; i++)
+      await cache.set(`key-${i}`, 'g', {
+        body: Buffer.alloc(2000),
+        contentType: 'application/json',
+        cacheControl: undefined,
+        operation: undefined,
+      });
     expect(cache.size).toBeLessThan(100);
     expect(cache.size * 2000).toBeLessThanOrEqual(64 * 1024);
     expect(cache.get('key-99', 'g')).toBeDefined();

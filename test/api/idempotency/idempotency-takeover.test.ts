@@ -78,11 +78,17 @@ async function post(url: string, payload: string, key: string) {
   });
   return { status: res.statusCode, body: res.body, replayed: res.headers['idempotent-replayed'] === 'true' };
 }
-const refundBody = (bookingId: string, amount: number, extra: object = {}) => JSON.stringify({ bookings: [{ bookingId, refundAmount: amount, ...extra }] });
+const refundBody = (bookingId: string, amount: number, extra: object = {}) =>
+  JSON.stringify({ bookings: [{ bookingId, refundAmount: amount, ...extra }] });
 const cancelRefund = (bookingId: string, amount: number, key: string) => post('/v1/bookings/cancel', refundBody(bookingId, amount), key);
 const ledger = (bookingId: string) =>
-  db.$client.prepare('SELECT id, amount_minor AS amountMinor, status FROM refunds WHERE booking_id = ?').all(bookingId) as Array<{ id: string; amountMinor: number; status: string }>;
-const eventTypes = (bookingId: string) => db.$client.prepare('SELECT type FROM events WHERE resource_id = ? ORDER BY sequence').pluck().all(bookingId);
+  db.$client.prepare('SELECT id, amount_minor AS amountMinor, status FROM refunds WHERE booking_id = ?').all(bookingId) as Array<{
+    id: string;
+    amountMinor: number;
+    status: string;
+  }>;
+const eventTypes = (bookingId: string) =>
+  db.$client.prepare('SELECT type FROM events WHERE resource_id = ? ORDER BY sequence').pluck().all(bookingId);
 const inUse = { code: 'IDEMPOTENCY_KEY_IN_USE', message: 'A request with this Idempotency-Key is still being processed; retry later' };
 
 describe('a running Idempotency-Key whose lease ended', () => {
@@ -147,9 +153,22 @@ describe('a running Idempotency-Key whose lease ended', () => {
     const booking = paidBooking();
     const body = refundBody(booking.id, 30, { cancel: true });
     const started = new Date(clock.getTime() - LEASE_MS);
-    const ids = createCutOffRequest(db, { apiKeyId: apiKey.id, key: 'crashed-1', url: '/v1/bookings/cancel', body, at: started, leaseExpiresAt: clock });
+    const ids = createCutOffRequest(db, {
+      apiKeyId: apiKey.id,
+      key: 'crashed-1',
+      url: '/v1/bookings/cancel',
+      body,
+      at: started,
+      leaseExpiresAt: clock,
+    });
     const refundId = ids();
-    await createReservedRefund(db, { id: refundId, bookingId: booking.id, amountMinor: 3000, effect: { cancel: true, participantIds: null, also: null }, at: started });
+    await createReservedRefund(db, {
+      id: refundId,
+      bookingId: booking.id,
+      amountMinor: 3000,
+      effect: { cancel: true, participantIds: null, also: null },
+      at: started,
+    });
 
     const retry = await post('/v1/bookings/cancel', body, 'crashed-1');
     expect(retry.status).toBe(200);
@@ -163,11 +182,25 @@ describe('a running Idempotency-Key whose lease ended', () => {
 
   it('through GraphQL too, and for a record written before leases existed (its lease counted from its creation)', async () => {
     const booking = paidBooking();
-    const query = 'mutation($input: CancelBookingsInput!) { cancelBookings(input: $input) { items { id amountRefunded } errors { code } } }';
+    const query =
+      'mutation($input: CancelBookingsInput!) { cancelBookings(input: $input) { items { id amountRefunded } errors { code } } }';
     const body = JSON.stringify({ query, variables: { input: { bookings: [{ bookingId: booking.id, refundAmount: 20 }] } } });
-    const ids = createCutOffRequest(db, { apiKeyId: apiKey.id, key: 'crashed-gql', url: '/graphql', body, at: clock, leaseExpiresAt: null });
+    const ids = createCutOffRequest(db, {
+      apiKeyId: apiKey.id,
+      key: 'crashed-gql',
+      url: '/graphql',
+      body,
+      at: clock,
+      leaseExpiresAt: null,
+    });
     const refundId = ids();
-    await createReservedRefund(db, { id: refundId, bookingId: booking.id, amountMinor: 2000, effect: { cancel: false, participantIds: null, also: null }, at: clock });
+    await createReservedRefund(db, {
+      id: refundId,
+      bookingId: booking.id,
+      amountMinor: 2000,
+      effect: { cancel: false, participantIds: null, also: null },
+      at: clock,
+    });
 
     later(LEASE_MS - 1);
     const early = await post('/graphql', body, 'crashed-gql');
@@ -181,7 +214,14 @@ describe('a running Idempotency-Key whose lease ended', () => {
 
   it('is never taken over by another request with the same key: 422 as ever', async () => {
     const booking = paidBooking();
-    createCutOffRequest(db, { apiKeyId: apiKey.id, key: 'crashed-2', url: '/v1/bookings/cancel', body: refundBody(booking.id, 10), at: clock, leaseExpiresAt: clock });
+    createCutOffRequest(db, {
+      apiKeyId: apiKey.id,
+      key: 'crashed-2',
+      url: '/v1/bookings/cancel',
+      body: refundBody(booking.id, 10),
+      at: clock,
+      leaseExpiresAt: clock,
+    });
     later(1);
     const other = await cancelRefund(booking.id, 11, 'crashed-2');
     expect(other.status).toBe(422);

@@ -33,7 +33,8 @@ function paidBooking() {
 }
 const refunded = (id: string) =>
   (db.$client.prepare('SELECT amount_refunded_minor AS m FROM bookings WHERE id = ?').get(id) as { m: number }).m;
-const ledgerSize = (id: string) => (db.$client.prepare('SELECT count(*) AS n FROM refunds WHERE booking_id = ?').get(id) as { n: number }).n;
+const ledgerSize = (id: string) =>
+  (db.$client.prepare('SELECT count(*) AS n FROM refunds WHERE booking_id = ?').get(id) as { n: number }).n;
 
 /** A raw POST, so the exact bytes of the body are under the test's control. */
 async function post(url: string, payload: string, headers: Record<string, string>) {

@@ -142,7 +142,10 @@ describe('a server killed with SIGKILL mid-burst', () => {
       phase('burst', bursting);
       console.log(`seed ${seed}, cycle ${cycle}: killed ${killAfter.ms} ms after customer ${killAfter.journeys}; ${JSON.stringify(tally)}`);
       expect(interrupted, `seed ${seed}`).toBe(WORKERS);
-      expect(Object.keys(tally).filter((outcome) => /\b5\d\d\b|_ERROR|UNAVAILABLE|PROCESSING|unknown|429/.test(outcome)), `seed ${seed}: server errors`).toEqual([]);
+      expect(
+        Object.keys(tally).filter((outcome) => /\b5\d\d\b|_ERROR|UNAVAILABLE|PROCESSING|unknown|429/.test(outcome)),
+        `seed ${seed}: server errors`,
+      ).toEqual([]);
       expect(violationsOnDisk(), `seed ${seed}, cycle ${cycle}, right after the kill`).toEqual([]);
     }
 
@@ -156,7 +159,13 @@ describe('a server killed with SIGKILL mid-burst', () => {
     const db = openDatabase(file);
     try {
       const eventIds = new Set(db.$client.prepare('SELECT id FROM events').pluck().all() as string[]);
-      const delivered = () => new Set(receiver.at('/crash').filter((r) => r.status === 200).map((r) => JSON.parse(r.body).id as string));
+      const delivered = () =>
+        new Set(
+          receiver
+            .at('/crash')
+            .filter((r) => r.status === 200)
+            .map((r) => JSON.parse(r.body).id as string),
+        );
       await waitFor(
         'every event delivered to the webhook receiver',
         () => {
@@ -165,12 +174,18 @@ describe('a server killed with SIGKILL mid-burst', () => {
         },
         20_000,
       );
-      await waitFor('every lapsed hold failed', () => db.$client.prepare("SELECT count(*) FROM bookings WHERE status = 'processing'").pluck().get() === 0, 10_000);
+      await waitFor(
+        'every lapsed hold failed',
+        () => db.$client.prepare("SELECT count(*) FROM bookings WHERE status = 'processing'").pluck().get() === 0,
+        10_000,
+      );
       const count = (sql: string) => db.$client.prepare(sql).pluck().get() as number;
       await waitFor('every cut-off refund reconciled', () => count("SELECT count(*) FROM refunds WHERE status = 'pending'") === 0, 10_000);
       phase('catch-up', catchingUp);
       // An Idempotency-Key whose request was cut off stays `running` until a retry takes it over after its lease.
-      phases.push(`reconciled: ${cutOff} cut-off refund(s); left running: ${count("SELECT count(*) FROM idempotency_keys WHERE state = 'running'")} idempotency key(s)`);
+      phases.push(
+        `reconciled: ${cutOff} cut-off refund(s); left running: ${count("SELECT count(*) FROM idempotency_keys WHERE state = 'running'")} idempotency key(s)`,
+      );
       const statuses = new Set(db.$client.prepare('SELECT DISTINCT status FROM bookings').pluck().all());
       expect(statuses, `seed ${seed}`).toEqual(new Set(['confirmed', 'cancelled', 'refunded', 'failed']));
     } finally {

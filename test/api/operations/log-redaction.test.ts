@@ -68,15 +68,22 @@ describe('secrets in logs', () => {
     const gqlSecret: string = graph.data.createPaymentIntent.paymentIntentSecret;
     secrets.push(restSecret, gqlSecret);
 
-    const confirmed = await rest('POST', '/v1/sandbox/payment_intents/confirm', { body: { paymentIntentSecret: restSecret, outcome: 'succeeded' } });
+    const confirmed = await rest('POST', '/v1/sandbox/payment_intents/confirm', {
+      body: { paymentIntentSecret: restSecret, outcome: 'succeeded' },
+    });
     expect(confirmed.body).toEqual({ paymentIntentStatus: 'succeeded' });
     const unknown = `${restSecret.split('_secret_')[0]}_secret_${'0'.repeat(32)}`;
     secrets.push(unknown);
-    expect((await rest('POST', '/v1/sandbox/payment_intents/confirm', { body: { paymentIntentSecret: unknown, outcome: 'failed' } })).status).toBe(404);
+    expect(
+      (await rest('POST', '/v1/sandbox/payment_intents/confirm', { body: { paymentIntentSecret: unknown, outcome: 'failed' } })).status,
+    ).toBe(404);
   });
 
   it('never logs webhook signing secrets, returned at creation on both faces', async () => {
-    const created = await rest('POST', `/v1/brands/${brand.id}/webhooks`, { key, body: { url: 'http://127.0.0.1:9/hooks', events: ['*'] } });
+    const created = await rest('POST', `/v1/brands/${brand.id}/webhooks`, {
+      key,
+      body: { url: 'http://127.0.0.1:9/hooks', events: ['*'] },
+    });
     const graph = await gql(
       `mutation($b: UUID!) { createWebhookEndpoint(brandId: $b, url: "http://127.0.0.1:9/other", events: ["booking.confirmed"]) { secret } }`,
       { b: brand.id },

@@ -21,7 +21,9 @@ describe('/metrics access', () => {
     const t = await startApp(freshDb(), { production: true });
     const res = await metrics(t, `Bearer ${TOKEN}`);
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'No route for GET /metrics', requestId: res.headers['x-request-id'] } });
+    expect(res.json()).toEqual({
+      error: { code: 'NOT_FOUND', message: 'No route for GET /metrics', requestId: res.headers['x-request-id'] },
+    });
   });
 
   it('with METRICS_TOKEN, answers only the bearer of that token (401 with WWW-Authenticate otherwise), in production or not', async () => {
@@ -43,7 +45,9 @@ describe('/metrics access', () => {
   it('reads METRICS_TOKEN from the environment: 16 to 256 characters, never echoed in a config error', () => {
     expect(loadConfig({ METRICS_TOKEN: TOKEN }).METRICS_TOKEN).toBe(TOKEN);
     expect(loadConfig({}).METRICS_TOKEN).toBeUndefined();
-    expect(() => loadConfig({ METRICS_TOKEN: 'short-secret' })).toThrow(/METRICS_TOKEN: must be 16 to 256 characters without spaces \(openssl rand -hex 32\) \(got <redacted>\)/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short-secret' })).toThrow(
+      /METRICS_TOKEN: must be 16 to 256 characters without spaces \(openssl rand -hex 32\) \(got <redacted>\)/,
+    );
   });
 
   it('leaves /metrics, /readyz and /healthz out of the OpenAPI document', async () => {
@@ -71,7 +75,11 @@ describe('/readyz', () => {
     expect(Object.keys(res.body)).toEqual(['status', 'reason']);
     expect((await t.rest('GET', '/healthz')).status).toBe(200);
     // The cause goes to the log, with the request id.
-    expect(lines.find((l) => l.msg === 'not ready')).toMatchObject({ reqId: res.headers['x-request-id'], reason: 'database unavailable', err: { message: 'The database connection is not open' } });
+    expect(lines.find((l) => l.msg === 'not ready')).toMatchObject({
+      reqId: res.headers['x-request-id'],
+      reason: 'database unavailable',
+      err: { message: 'The database connection is not open' },
+    });
 
     // Metrics still answer: process metrics, and the database-read gauges as unknown.
     const scraped = await t.app.inject({ method: 'GET', url: '/metrics' });

@@ -39,13 +39,20 @@ async function paidBooking(): Promise<string> {
   const body = { data: [{ experienceId: experience.id, sessionTime: s.startLocal.slice(0, 16), participants: [guest('Ana')] }] };
   const created = await t.rest('POST', `/v1/brands/${brand.id}/carts/${cartId}/payment_intents`, { key, body });
   expect(created.status).toBe(201);
-  const paid = await t.rest('POST', '/v1/sandbox/payment_intents/confirm', { body: { paymentIntentSecret: created.body.paymentIntentSecret, outcome: 'succeeded' } });
+  const paid = await t.rest('POST', '/v1/sandbox/payment_intents/confirm', {
+    body: { paymentIntentSecret: created.body.paymentIntentSecret, outcome: 'succeeded' },
+  });
   expect(paid.body).toEqual({ paymentIntentStatus: 'succeeded' });
-  const cart = await t.gql(`query($b: UUID!, $c: UUID!) { cart(brandId: $b, cartId: $c) { bookings { id } } }`, { b: brand.id, c: cartId }, { key });
+  const cart = await t.gql(
+    `query($b: UUID!, $c: UUID!) { cart(brandId: $b, cartId: $c) { bookings { id } } }`,
+    { b: brand.id, c: cartId },
+    { key },
+  );
   return cart.body.data.cart.bookings[0].id;
 }
 
-const refund = (bookingId: string, refundAmount: number) => t.rest('POST', '/v1/bookings/cancel', { key, body: { bookings: [{ bookingId, refundAmount }] } });
+const refund = (bookingId: string, refundAmount: number) =>
+  t.rest('POST', '/v1/bookings/cancel', { key, body: { bookings: [{ bookingId, refundAmount }] } });
 
 describe('bookings and refunds counters', () => {
   it('counts committed booking events since start and every refund by outcome, with the refunded amount', async () => {
@@ -61,7 +68,9 @@ describe('bookings and refunds counters', () => {
     processor.failure = null;
 
     const text = await scrape(t);
-    expect([bookings(text, 'created'), bookings(text, 'confirmed'), bookings(text, 'refunded'), bookings(text, 'cancelled')]).toEqual([1, 1, 1, 0]);
+    expect([bookings(text, 'created'), bookings(text, 'confirmed'), bookings(text, 'refunded'), bookings(text, 'cancelled')]).toEqual([
+      1, 1, 1, 0,
+    ]);
     expect([refunds(text, 'succeeded'), refunds(text, 'declined'), refunds(text, 'unknown')]).toEqual([1, 1, 1]);
     expect(sample(text, 'refunded_amount_minor_total', { currency: 'EUR' })).toBe(1000);
     // Per-item outcomes of a cancel request are data of a 200 answer, not request errors.
@@ -78,13 +87,19 @@ describe('bookings and refunds counters', () => {
       body: { data: [{ experienceId: experience.id, sessionTime: s.startLocal.slice(0, 16), participants: [guest('Rui')] }] },
     });
     expect(sample(await scrape(t), 'holds_active')).toBe(1);
-    await t.rest('POST', '/v1/sandbox/payment_intents/confirm', { body: { paymentIntentSecret: held.body.paymentIntentSecret, outcome: 'failed' } });
+    await t.rest('POST', '/v1/sandbox/payment_intents/confirm', {
+      body: { paymentIntentSecret: held.body.paymentIntentSecret, outcome: 'failed' },
+    });
     expect(sample(await scrape(t), 'holds_active')).toBe(0);
     const bookingId = await paidBooking();
-    expect((await t.rest('POST', '/v1/bookings/cancel', { key, body: { bookings: [{ bookingId, cancel: true }] } })).body.errors).toEqual([]);
+    expect((await t.rest('POST', '/v1/bookings/cancel', { key, body: { bookings: [{ bookingId, cancel: true }] } })).body.errors).toEqual(
+      [],
+    );
 
     const text = await scrape(t);
-    expect([bookings(text, 'created'), bookings(text, 'failed'), bookings(text, 'confirmed'), bookings(text, 'cancelled')]).toEqual([3, 1, 2, 1]);
+    expect([bookings(text, 'created'), bookings(text, 'failed'), bookings(text, 'confirmed'), bookings(text, 'cancelled')]).toEqual([
+      3, 1, 2, 1,
+    ]);
   });
 });
 
@@ -96,20 +111,31 @@ describe('queue gauges', () => {
     const s = createSession(fresh, exp, { startLocal: '2026-12-20T09:00:00' });
     const app = await startApp(fresh, { now: () => NOW });
     const gauges = (text: string) =>
-      ['holds_active', 'waitlist_offers_active', 'webhook_deliveries_pending', 'webhook_deliveries_failed'].map((name) => sample(text, name));
+      ['holds_active', 'waitlist_offers_active', 'webhook_deliveries_pending', 'webhook_deliveries_failed'].map((name) =>
+        sample(text, name),
+      );
     expect(gauges(await scrape(app))).toEqual([0, 0, 0, 0]);
 
     createBooking(fresh, { brandId: b.id, session: s, status: 'processing', overrides: { holdExpiresAt: '2026-11-25T12:15:00.000Z' } });
     createBooking(fresh, { brandId: b.id, session: s, status: 'confirmed' });
     const waitlist = createWaitlist(fresh, exp.id);
-    createWaitlistEntry(fresh, { waitlist, session: s, brandId: b.id, position: 1, status: 'offered', offerExpiresAt: '2026-11-26T12:00:00.000Z' });
+    createWaitlistEntry(fresh, {
+      waitlist,
+      session: s,
+      brandId: b.id,
+      position: 1,
+      status: 'offered',
+      offerExpiresAt: '2026-11-26T12:00:00.000Z',
+    });
     createWaitlistEntry(fresh, { waitlist, session: s, brandId: b.id, position: 2 });
     createWebhookEndpoint(fresh, b.id, { url: 'https://hooks.example.test/a' });
     createWebhookEndpoint(fresh, b.id, { url: 'https://hooks.example.test/b' });
     await recordTestEvent(fresh, { brandId: b.id, type: 'booking.confirmed' });
     expect(gauges(await scrape(app))).toEqual([1, 1, 2, 0]);
 
-    fresh.$client.prepare(`UPDATE webhook_deliveries SET status = 'failed' WHERE rowid = (SELECT min(rowid) FROM webhook_deliveries)`).run();
+    fresh.$client
+      .prepare(`UPDATE webhook_deliveries SET status = 'failed' WHERE rowid = (SELECT min(rowid) FROM webhook_deliveries)`)
+      .run();
     const text = await scrape(app);
     expect(gauges(text)).toEqual([1, 1, 1, 1]);
     expect(sample(text, 'bookings_total', { event: 'confirmed' })).toBe(1);

@@ -26,11 +26,18 @@ async function logged<T>(send: () => Promise<T>): Promise<{ result: T; lines: Ar
 }
 
 const gql = (query: string, variables: Record<string, unknown>, key: string, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...headers }, payload: { query, variables } });
+  t.app.inject({
+    method: 'POST',
+    url: '/graphql',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...headers },
+    payload: { query, variables },
+  });
 
 describe('access lines', () => {
   it('logs one line per REST request: request id, route pattern, path, status, duration, key id and brand, never the key', async () => {
-    const { result, lines: mine } = await logged(() => t.rest('GET', `/v1/brands/${brand.id}/settings?include=cancellationPolicy`, { key: brandKey.secret }));
+    const { result, lines: mine } = await logged(() =>
+      t.rest('GET', `/v1/brands/${brand.id}/settings?include=cancellationPolicy`, { key: brandKey.secret }),
+    );
     expect(result.status).toBe(200);
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({
@@ -73,9 +80,15 @@ describe('access lines', () => {
   it('logs the header brand of an org key, no key id for a request without one, and never a body', async () => {
     const marker = `Marker-${randomUUID()}`;
     const { lines: mine } = await logged(() =>
-      t.rest('POST', '/v1/bookings/cancel', { key: orgKey.secret, headers: { 'tessera-brand-id': sister.id }, body: { bookings: [{ bookingId: randomUUID(), cancel: true }], note: marker } }),
+      t.rest('POST', '/v1/bookings/cancel', {
+        key: orgKey.secret,
+        headers: { 'tessera-brand-id': sister.id },
+        body: { bookings: [{ bookingId: randomUUID(), cancel: true }], note: marker },
+      }),
     );
-    expect(mine).toEqual([expect.objectContaining({ route: '/v1/bookings/cancel', statusCode: 400, keyId: orgKey.id, brandId: sister.id })]);
+    expect(mine).toEqual([
+      expect.objectContaining({ route: '/v1/bookings/cancel', statusCode: 400, keyId: orgKey.id, brandId: sister.id }),
+    ]);
     const anonymous = await logged(() => t.rest('GET', `/v1/bookings/${randomUUID()}?secretish=${marker}`));
     expect(anonymous.lines).toHaveLength(1);
     expect(anonymous.lines[0]).toMatchObject({ route: '/v1/bookings/:bookingId', statusCode: 401 });
@@ -148,7 +161,11 @@ describe('background jobs', () => {
   it('name their job on every line, having no request', async () => {
     const gone = freshDb();
     const captured: Array<Record<string, any>> = [];
-    const app = await startApp(gone, { ready: false, logStream: { write: (line) => captured.push(JSON.parse(line)) }, webhooks: { dispatch: true, tickMs: 10 } });
+    const app = await startApp(gone, {
+      ready: false,
+      logStream: { write: (line) => captured.push(JSON.parse(line)) },
+      webhooks: { dispatch: true, tickMs: 10 },
+    });
     gone.$client.close();
     await app.app.ready();
     await new Promise((resolve) => setTimeout(resolve, 60));

@@ -32,7 +32,11 @@ describe('REST requests', () => {
     expect(sample(text, 'http_requests_total', { method: 'GET', route: 'unmatched', status_code: '404' })).toBe(1);
     expect(sample(text, 'http_request_duration_seconds_count', { method: 'GET', route, status_code: '200' })).toBe(2);
     expect(sample(text, 'http_request_duration_seconds_bucket', { method: 'GET', route, status_code: '200', le: '+Inf' })).toBe(2);
-    expect(samples(text).filter((s) => s.name === 'errors_total' && s.value > 0).map((s) => [s.labels.api, s.labels.code, s.value])).toEqual([
+    expect(
+      samples(text)
+        .filter((s) => s.name === 'errors_total' && s.value > 0)
+        .map((s) => [s.labels.api, s.labels.code, s.value]),
+    ).toEqual([
       ['rest', 'FORBIDDEN', 1],
       ['rest', 'UNAUTHENTICATED', 1],
       ['rest', 'NOT_FOUND', 1],
@@ -57,7 +61,8 @@ describe('REST requests', () => {
 describe('GraphQL operations', () => {
   it('counts operations by name and type, anonymous ones and refused documents, and every error code', async () => {
     const t = await startApp(db);
-    for (let i = 0; i < 2; i++) expect((await t.gql(SETTINGS_QUERY, { b: brand.id }, { key })).body.data.brandSettings.name).toBe('Test Brand');
+    for (let i = 0; i < 2; i++)
+      expect((await t.gql(SETTINGS_QUERY, { b: brand.id }, { key })).body.data.brandSettings.name).toBe('Test Brand');
     expect((await t.gql(`{ brandSettings(brandId: "${brand.id}") { name } }`, {}, { key })).status).toBe(200);
     const forbidden = await t.gql(`query OtherBrand { brandSettings(brandId: "${other.id}") { name } }`, {}, { key });
     expect(forbidden.body.errors[0].extensions.code).toBe('FORBIDDEN');
@@ -81,7 +86,11 @@ describe('GraphQL operations', () => {
     expect(sample(text, 'http_requests_total', { method: 'POST', route: '/graphql', status_code: '200' })).toBe(5);
     expect(sample(text, 'http_requests_total', { method: 'POST', route: '/graphql', status_code: '400' })).toBe(2);
     expect(sample(text, 'http_requests_total', { method: 'GET', route: '/graphql', status_code: '400' })).toBe(1);
-    expect(samples(text).filter((s) => s.name === 'errors_total' && s.value > 0).map((s) => [s.labels.api, s.labels.code, s.value])).toEqual([
+    expect(
+      samples(text)
+        .filter((s) => s.name === 'errors_total' && s.value > 0)
+        .map((s) => [s.labels.api, s.labels.code, s.value]),
+    ).toEqual([
       ['graphql', 'FORBIDDEN', 1],
       ['graphql', 'GRAPHQL_VALIDATION_FAILED', 2],
       ['graphql', 'UNAUTHENTICATED', 1],
@@ -97,7 +106,9 @@ describe('GraphQL operations', () => {
 
     const text = await scrape(t);
     expect(text).not.toContain(long.slice(0, 80));
-    const names = samples(text).filter((s) => s.name === 'graphql_operations_total').map((s) => s.labels.operation_name);
+    const names = samples(text)
+      .filter((s) => s.name === 'graphql_operations_total')
+      .map((s) => s.labels.operation_name);
     expect(names).toHaveLength(101);
     expect(names).toContain('Name99');
     expect(names).not.toContain('Name100');

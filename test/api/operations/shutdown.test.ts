@@ -49,7 +49,8 @@ const checkoutRequest = (shop: Shop, sessionTime: string, count: number): RawReq
 });
 
 /** A checkout the server has taken up but whose last bytes have not arrived yet: a client on a slow network. */
-const checkoutInFlight = (srv: ServerProcess, shop: Shop, sessionTime: string) => slowRequest(srv.port, checkoutRequest(shop, sessionTime, 2));
+const checkoutInFlight = (srv: ServerProcess, shop: Shop, sessionTime: string) =>
+  slowRequest(srv.port, checkoutRequest(shop, sessionTime, 2));
 
 const refused = async (url: string) => {
   try {
@@ -76,61 +77,68 @@ function readDb(file: string) {
 }
 
 describe('SIGTERM', () => {
-  it('drains: the request in flight is answered, later ones are refused and never run, the delivery in flight is recorded, exit 0', { timeout: 40_000 }, async () => {
-    const held: ServerResponse[] = [];
-    receiver.respond = ({ path, count }) => (path === '/drain' && held.length === 0 && count === 0 ? (res) => held.push(res) : 200);
-    const { file, shop, sessionTimes } = world('/drain');
-    server = await startServerProcess(file);
+  it(
+    'drains: the request in flight is answered, later ones are refused and never run, the delivery in flight is recorded, exit 0',
+    { timeout: 40_000 },
+    async () => {
+      const held: ServerResponse[] = [];
+      receiver.respond = ({ path, count }) => (path === '/drain' && held.length === 0 && count === 0 ? (res) => held.push(res) : 200);
+      const { file, shop, sessionTimes } = world('/drain');
+      server = await startServerProcess(file);
 
-    expect((await checkout(fetchSender(server.url), shop, sessionTimes[0]!, 1)).status).toBe(201);
-    await waitFor('the booking.created delivery to reach the receiver', () => held.length === 1);
-    // Taken up before the signal: a checkout begun on a kept-alive connection (only its first line
-    // has arrived), then a checkout whose body is still arriving.
-    const late = await requestBegunOnKeptAliveConnection(server.port, checkoutRequest(shop, sessionTimes[0]!, 1));
-    const slow = await checkoutInFlight(server, shop, sessionTimes[1]!);
+      expect((await checkout(fetchSender(server.url), shop, sessionTimes[0]!, 1)).status).toBe(201);
+      await waitFor('the booking.created delivery to reach the receiver', () => held.length === 1);
+      // Taken up before the signal: a checkout begun on a kept-alive connection (only its first line
+      // has arrived), then a checkout whose body is still arriving.
+      const late = await requestBegunOnKeptAliveConnection(server.port, checkoutRequest(shop, sessionTimes[0]!, 1));
+      const slow = await checkoutInFlight(server, shop, sessionTimes[1]!);
 
-    const signalled = Date.now();
-    server.child.kill('SIGTERM');
-    await server.waitForOutput('shutting down: draining');
-    let state = await refused(server.url);
-    while (state !== 'ECONNREFUSED' && Date.now() - signalled < 2000) state = await refused(server.url);
-    expect(state).toBe('ECONNREFUSED');
+      const signalled = Date.now();
+      server.child.kill('SIGTERM');
+      await server.waitForOutput('shutting down: draining');
+      let state = await refused(server.url);
+      while (state !== 'ECONNREFUSED' && Date.now() - signalled < 2000) state = await refused(server.url);
+      expect(state).toBe('ECONNREFUSED');
 
-    // The begun request completes during the drain: refused in the API's error shape, not run.
-    late.finish();
-    const [turnedAway, ...noMore] = await late.responses;
-    expect(turnedAway!.status).toBe(503);
-    expect(turnedAway!.headers).toMatchObject({ connection: 'close', 'retry-after': '1' });
-    expect(JSON.parse(turnedAway!.body).error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: 'The server is shutting down; retry the request' });
-    expect(noMore).toEqual([]);
+      // The begun request completes during the drain: refused in the API's error shape, not run.
+      late.finish();
+      const [turnedAway, ...noMore] = await late.responses;
+      expect(turnedAway!.status).toBe(503);
+      expect(turnedAway!.headers).toMatchObject({ connection: 'close', 'retry-after': '1' });
+      expect(JSON.parse(turnedAway!.body).error).toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'The server is shutting down; retry the request',
+      });
+      expect(noMore).toEqual([]);
 
-    // The rest of the slow body, and another checkout pipelined behind it: the first is answered and its
-    // connection closed (no idle keep-alive to wait for); the pipelined one is never run.
-    slow.finish(checkoutRequest(shop, sessionTimes[0]!, 1));
-    const [answered, ...dropped] = await slow.responses;
-    expect(answered!.status).toBe(201);
-    expect(answered!.headers.connection).toBe('close');
-    expect(JSON.parse(answered!.body).paymentIntentSecret).toMatch(/^pi_sbx_/);
-    expect(dropped).toEqual([]);
+      // The rest of the slow body, and another checkout pipelined behind it: the first is answered and its
+      // connection closed (no idle keep-alive to wait for); the pipelined one is never run.
+      slow.finish(checkoutRequest(shop, sessionTimes[0]!, 1));
+      const [answered, ...dropped] = await slow.responses;
+      expect(answered!.status).toBe(201);
+      expect(answered!.headers.connection).toBe('close');
+      expect(JSON.parse(answered!.body).paymentIntentSecret).toMatch(/^pi_sbx_/);
+      expect(dropped).toEqual([]);
 
-    // The webhook delivery is still in flight: the process waits for it.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(server.child.exitCode).toBe(null);
-    held[0]!.writeHead(200).end();
-    expect(await server.exited).toEqual({ code: 0, signal: null });
-    expect(server.output()).toContain('shut down cleanly');
+      // The webhook delivery is still in flight: the process waits for it.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(server.child.exitCode).toBe(null);
+      held[0]!.writeHead(200).end();
+      expect(await server.exited).toEqual({ code: 0, signal: null });
+      expect(server.output()).toContain('shut down cleanly');
 
-    const after = readDb(file);
-    expect(after.violations).toEqual([]);
-    // The first checkout and the slow one; neither refused request left anything.
-    expect(after.bookings).toEqual([{ status: 'processing', n: 2 }]);
-    // The delivery in flight was recorded as delivered. The slow checkout's event came during the drain,
-    // when no new delivery starts: it waits, never attempted nor leased, for the next process.
-    expect(after.deliveries).toEqual([
-      { status: 'delivered', attempts: 1, leased: 1 },
-      { status: 'pending', attempts: 0, leased: 0 },
-    ]);
-  });
+      const after = readDb(file);
+      expect(after.violations).toEqual([]);
+      // The first checkout and the slow one; neither refused request left anything.
+      expect(after.bookings).toEqual([{ status: 'processing', n: 2 }]);
+      // The delivery in flight was recorded as delivered. The slow checkout's event came during the drain,
+      // when no new delivery starts: it waits, never attempted nor leased, for the next process.
+      expect(after.deliveries).toEqual([
+        { status: 'delivered', attempts: 1, leased: 1 },
+        { status: 'pending', attempts: 0, leased: 0 },
+      ]);
+    },
+  );
 
   it('gives up after SHUTDOWN_TIMEOUT_MS with a log line and exit code 1', { timeout: 40_000 }, async () => {
     const { file, shop, sessionTimes } = world('/timeout');
@@ -161,35 +169,47 @@ describe('SIGTERM', () => {
 });
 
 describe('a restart', () => {
-  it('fails the holds that lapsed while no server ran, returning their places, and sends the pending deliveries', { timeout: 40_000 }, async () => {
-    let up = false;
-    receiver.respond = ({ path }) => (path === '/restart' && !up ? 503 : 200);
-    const { file, shop, sessionTimes } = world('/restart');
-    server = await startServerProcess(file, { HOLD_TTL_SECONDS: '1', WEBHOOK_RETRY_BASE_SECONDS: '0.1' });
-    const send = fetchSender(server.url);
-    const held = await checkout(send, shop, sessionTimes[0]!, 3);
-    expect(held.status).toBe(201);
-    await waitFor('a refused delivery attempt', () => receiver.at('/restart').length >= 1);
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toEqual({ code: 0, signal: null });
-    const down = readDb(file);
-    expect(down.bookings).toEqual([{ status: 'processing', n: 1 }]);
-    expect(down.deliveries.map((d) => d.status)).toEqual(['pending']);
+  it(
+    'fails the holds that lapsed while no server ran, returning their places, and sends the pending deliveries',
+    { timeout: 40_000 },
+    async () => {
+      let up = false;
+      receiver.respond = ({ path }) => (path === '/restart' && !up ? 503 : 200);
+      const { file, shop, sessionTimes } = world('/restart');
+      server = await startServerProcess(file, { HOLD_TTL_SECONDS: '1', WEBHOOK_RETRY_BASE_SECONDS: '0.1' });
+      const send = fetchSender(server.url);
+      const held = await checkout(send, shop, sessionTimes[0]!, 3);
+      expect(held.status).toBe(201);
+      await waitFor('a refused delivery attempt', () => receiver.at('/restart').length >= 1);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toEqual({ code: 0, signal: null });
+      const down = readDb(file);
+      expect(down.bookings).toEqual([{ status: 'processing', n: 1 }]);
+      expect(down.deliveries.map((d) => d.status)).toEqual(['pending']);
 
-    await new Promise((resolve) => setTimeout(resolve, 1100)); // the hold lapses while nothing runs
-    up = true;
-    server = await startServerProcess(file, { HOLD_TTL_SECONDS: '1' });
-    const availability = await fetchSender(server.url)(
-      'GET',
-      `/v1/brands/${shop.brandId}/experiences/${shop.experienceId}/availability?from=${sessionTimes[0]!.slice(0, 10)}&to=${sessionTimes[0]!.slice(0, 10)}`,
-      { key: shop.key },
-    );
-    expect(availability.body.data[0]).toMatchObject({ startDateTime: `${sessionTimes[0]}:00`, remaining: 4 });
-    const restarted = readDb(file);
-    expect(restarted.bookings).toEqual([{ status: 'failed', n: 1 }]);
-    expect(restarted.violations).toEqual([]);
+      await new Promise((resolve) => setTimeout(resolve, 1100)); // the hold lapses while nothing runs
+      up = true;
+      server = await startServerProcess(file, { HOLD_TTL_SECONDS: '1' });
+      const availability = await fetchSender(server.url)(
+        'GET',
+        `/v1/brands/${shop.brandId}/experiences/${shop.experienceId}/availability?from=${sessionTimes[0]!.slice(0, 10)}&to=${sessionTimes[0]!.slice(0, 10)}`,
+        { key: shop.key },
+      );
+      expect(availability.body.data[0]).toMatchObject({ startDateTime: `${sessionTimes[0]}:00`, remaining: 4 });
+      const restarted = readDb(file);
+      expect(restarted.bookings).toEqual([{ status: 'failed', n: 1 }]);
+      expect(restarted.violations).toEqual([]);
 
-    await waitFor('booking.created then booking.failed delivered', () => receiver.at('/restart').filter((r) => r.status === 200).length === 2);
-    expect(receiver.at('/restart').filter((r) => r.status === 200).map((r) => JSON.parse(r.body).type)).toEqual(['booking.created', 'booking.failed']);
-  });
+      await waitFor(
+        'booking.created then booking.failed delivered',
+        () => receiver.at('/restart').filter((r) => r.status === 200).length === 2,
+      );
+      expect(
+        receiver
+          .at('/restart')
+          .filter((r) => r.status === 200)
+          .map((r) => JSON.parse(r.body).type),
+      ).toEqual(['booking.created', 'booking.failed']);
+    },
+  );
 });

@@ -12,7 +12,12 @@ const after = (bookingId: string) =>
   w
     .eventsOf(bookingId)
     .slice(2)
-    .map((e) => [e.type, e.payload.status, e.payload.amountRefunded, e.payload.participants.filter((p: any) => p.cancelledAt !== null).length]);
+    .map((e) => [
+      e.type,
+      e.payload.status,
+      e.payload.amountRefunded,
+      e.payload.participants.filter((p: any) => p.cancelledAt !== null).length,
+    ]);
 const lastPayload = (bookingId: string) => w.eventsOf(bookingId).at(-1)!.payload;
 
 describe('cancelling', () => {
@@ -105,7 +110,15 @@ describe('webhook deliveries', () => {
   it("queues one pending delivery per event for the brand's live endpoints subscribed to its type, and no others", async () => {
     const other = createBrand(w.db);
     const endpoint = (brandId: string, eventTypes: string[], deletedAt: string | null = null) => {
-      const row = { id: randomUUID(), brandId, url: 'https://hooks.example.test/in', eventTypes, secretCiphertext: 'x', createdAt: EVENTS_NOW, deletedAt };
+      const row = {
+        id: randomUUID(),
+        brandId,
+        url: 'https://hooks.example.test/in',
+        eventTypes,
+        secretCiphertext: 'x',
+        createdAt: EVENTS_NOW,
+        deletedAt,
+      };
       w.db.insert(webhookEndpoints).values(row).run();
       return row.id;
     };
@@ -123,12 +136,10 @@ describe('webhook deliveries', () => {
       )
       .all(id);
     const due = { resourceId: id, status: 'pending', attempts: 0, nextAttemptAt: EVENTS_NOW };
-    expect(deliveries).toEqual(
-      [
-        { type: 'booking.created', endpointId: everything, ...due },
-        ...[everything, confirmations].sort().map((endpointId) => ({ type: 'booking.confirmed', endpointId, ...due })),
-        { type: 'booking.cancelled', endpointId: everything, ...due },
-      ],
-    );
+    expect(deliveries).toEqual([
+      { type: 'booking.created', endpointId: everything, ...due },
+      ...[everything, confirmations].sort().map((endpointId) => ({ type: 'booking.confirmed', endpointId, ...due })),
+      { type: 'booking.cancelled', endpointId: everything, ...due },
+    ]);
   });
 });

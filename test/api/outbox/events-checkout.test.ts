@@ -48,7 +48,11 @@ describe('checkout', () => {
     const old = await w.checkout([w.item(s), w.item(s)], cartId);
     const fresh = await w.checkout([w.item(s, 3)], cartId);
     expect(fresh.res.status).toBe(201);
-    for (const id of old.ids) expect(statuses(id)).toEqual([['booking.created', 'processing'], ['booking.failed', 'failed']]);
+    for (const id of old.ids)
+      expect(statuses(id)).toEqual([
+        ['booking.created', 'processing'],
+        ['booking.failed', 'failed'],
+      ]);
     expect(statuses(fresh.ids[0]!)).toEqual([['booking.created', 'processing']]);
     const failed = old.ids.map((id) => w.eventsOf(id)[1]!.sequence);
     expect(Math.max(...failed)).toBeLessThan(w.eventsOf(fresh.ids[0]!)[0]!.sequence);
@@ -63,7 +67,12 @@ describe('checkout', () => {
     payments.holdUntil(1);
     const [won, lost] = a.res.status === 201 ? [a, b] : [b, a];
     // Both passed the early checks before either wrote: the loser failed inside its transaction, after writing its first booking.
-    expect([won.res.status, lost.res.status, lost.res.body.error.code, lost.res.body.error.details.field]).toEqual([201, 409, 'CAPACITY_EXCEEDED', 'data.1.participants']);
+    expect([won.res.status, lost.res.status, lost.res.body.error.code, lost.res.body.error.details.field]).toEqual([
+      201,
+      409,
+      'CAPACITY_EXCEEDED',
+      'data.1.participants',
+    ]);
     expect(lost.ids).toEqual([]);
     expect(won.ids.map((id) => w.typesOf(id))).toEqual([['booking.created'], ['booking.created']]);
     expect(w.eventCount() - before).toBe(2);
@@ -77,7 +86,10 @@ describe('holds', () => {
     clock.now = at(HOLD_TTL);
     // Any checkout sweeps lapsed holds first.
     await w.checkout([w.item(w.session())]);
-    expect(statuses(ids[0]!)).toEqual([['booking.created', 'processing'], ['booking.failed', 'failed']]);
+    expect(statuses(ids[0]!)).toEqual([
+      ['booking.created', 'processing'],
+      ['booking.failed', 'failed'],
+    ]);
     expect(w.eventsOf(ids[0]!)[1]!.createdAt).toBe(at(HOLD_TTL).toISOString());
     expect(w.eventsOf(ids[0]!)[1]!.payload).toEqual(await w.view(ids[0]!));
     clock.now = at(0);
@@ -88,7 +100,11 @@ describe('payment outcomes (sandbox confirm)', () => {
   it('a succeeded payment: booking.confirmed for each booking; the same event again records nothing', async () => {
     const { secret, ids } = await w.checkout([w.item(w.session()), w.item(w.session(), 2)]);
     expect((await w.confirm(secret)).status).toBe(200);
-    for (const id of ids) expect(statuses(id)).toEqual([['booking.created', 'processing'], ['booking.confirmed', 'confirmed']]);
+    for (const id of ids)
+      expect(statuses(id)).toEqual([
+        ['booking.created', 'processing'],
+        ['booking.confirmed', 'confirmed'],
+      ]);
     expect(w.eventsOf(ids[1]!)[1]!.payload).toEqual(await w.view(ids[1]!));
     const count = w.eventCount();
     await w.confirm(secret);
@@ -98,7 +114,10 @@ describe('payment outcomes (sandbox confirm)', () => {
   it('a failed payment: booking.failed; a later failure notice records nothing', async () => {
     const { secret, ids } = await w.checkout([w.item(w.session())]);
     await w.confirm(secret, 'failed');
-    expect(statuses(ids[0]!)).toEqual([['booking.created', 'processing'], ['booking.failed', 'failed']]);
+    expect(statuses(ids[0]!)).toEqual([
+      ['booking.created', 'processing'],
+      ['booking.failed', 'failed'],
+    ]);
     const count = w.eventCount();
     await w.confirm(secret, 'failed');
     expect(w.eventCount()).toBe(count);
@@ -110,7 +129,11 @@ describe('payment outcomes (sandbox confirm)', () => {
     clock.now = at(HOLD_TTL);
     await w.checkout([w.item(w.session())]);
     await w.confirm(secret);
-    expect(statuses(ids[0]!)).toEqual([['booking.created', 'processing'], ['booking.failed', 'failed'], ['booking.confirmed', 'confirmed']]);
+    expect(statuses(ids[0]!)).toEqual([
+      ['booking.created', 'processing'],
+      ['booking.failed', 'failed'],
+      ['booking.confirmed', 'confirmed'],
+    ]);
     clock.now = at(0);
   });
 
@@ -139,6 +162,10 @@ describe('payment outcomes (sandbox confirm)', () => {
     } finally {
       payments.declineRefunds = false;
     }
-    expect(statuses(old.ids[0]!)).toEqual([['booking.created', 'processing'], ['booking.failed', 'failed'], ['booking.cancelled', 'cancelled']]);
+    expect(statuses(old.ids[0]!)).toEqual([
+      ['booking.created', 'processing'],
+      ['booking.failed', 'failed'],
+      ['booking.cancelled', 'cancelled'],
+    ]);
   });
 });

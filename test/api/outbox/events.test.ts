@@ -22,7 +22,9 @@ let minute = 0;
 async function record(brandId: string, type: EventType): Promise<StoredEvent> {
   minute += 1;
   const at = new Date(Date.UTC(2026, 10, 25, 12, minute)).toISOString();
-  return portOf(db).transaction(async (tx) => recordEvent(tx, { brandId, type, resourceId: `r${minute}`, payload: { id: `r${minute}`, n: minute }, at }));
+  return portOf(db).transaction(async (tx) =>
+    recordEvent(tx, { brandId, type, resourceId: `r${minute}`, payload: { id: `r${minute}`, n: minute }, at }),
+  );
 }
 // Interleaved with the sister brand's, so sequences of one brand have gaps.
 const ours: StoredEvent[] = [];
@@ -72,13 +74,22 @@ describe('GraphQL events', () => {
       after = p.pageInfo.hasNextPage ? p.pageInfo.endCursor : null;
     } while (after);
     expect(seen).toEqual(envelopes(ours));
-    expect(infos.map((i) => [i.hasNextPage, i.hasPreviousPage])).toEqual([[true, false], [true, true], [false, true]]);
+    expect(infos.map((i) => [i.hasNextPage, i.hasPreviousPage])).toEqual([
+      [true, false],
+      [true, true],
+      [false, true],
+    ]);
   });
 
   it('answers 50 by default, with edge cursors that continue right after their event', async () => {
     const all = await page({});
     expect(nodes(all)).toEqual(envelopes(ours));
-    expect(all.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: false, startCursor: all.edges[0].cursor, endCursor: all.edges[11].cursor });
+    expect(all.pageInfo).toMatchObject({
+      hasNextPage: false,
+      hasPreviousPage: false,
+      startCursor: all.edges[0].cursor,
+      endCursor: all.edges[11].cursor,
+    });
     expect(nodes(await page({ after: all.edges[6].cursor }))).toEqual(envelopes(ours.slice(7)));
   });
 
@@ -97,7 +108,11 @@ describe('GraphQL events', () => {
       pageInfo: { hasNextPage: false, hasPreviousPage: true, startCursor: null, endCursor: null },
       edges: [],
     });
-    const later = [await record(brand.id, 'booking.refunded'), await record(sister.id, 'booking.failed'), await record(brand.id, 'waitlist.expired')];
+    const later = [
+      await record(brand.id, 'booking.refunded'),
+      await record(sister.id, 'booking.failed'),
+      await record(brand.id, 'waitlist.expired'),
+    ];
     ours.push(later[0]!, later[2]!);
     theirs.push(later[1]!);
     expect(nodes(await page({ after: cursor }))).toEqual(envelopes([later[0]!, later[2]!]));
@@ -112,7 +127,7 @@ describe('REST events feed', () => {
     expect(first.body.hasMore).toBe(true);
     const rest: any[] = [];
     let next = first.body.next;
-    for (let body = first.body; body.hasMore; ) {
+    for (let body = first.body; body.hasMore;) {
       body = (await feed(`?limit=5&after=${next}`)).body;
       rest.push(...body.data);
       next = body.next;

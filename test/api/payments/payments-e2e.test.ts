@@ -52,7 +52,9 @@ describe('checkout, then the guest pays in the sandbox', () => {
     const co = await checkout();
     expect(await getBooking(co.bookingId)).toMatchObject({ status: 'processing', amount: 100, amountRefunded: 0 });
 
-    const res = await t.rest('POST', '/v1/sandbox/payment_intents/confirm', { body: { paymentIntentSecret: co.secret, outcome: 'succeeded' } });
+    const res = await t.rest('POST', '/v1/sandbox/payment_intents/confirm', {
+      body: { paymentIntentSecret: co.secret, outcome: 'succeeded' },
+    });
     expect(res).toMatchObject({ status: 200, body: { paymentIntentStatus: 'succeeded' } });
     expect(await getBooking(co.bookingId)).toMatchObject({ status: 'confirmed', amount: 100, amountRefunded: 0, cartId: co.cartId });
     expect(state.cartStatus(co.cartId)).toBe('paid');
@@ -61,7 +63,9 @@ describe('checkout, then the guest pays in the sandbox', () => {
 
   it('checkout -> sandbox confirm failed -> the booking failed and its places are free again', async () => {
     const co = await checkout();
-    const res = await t.rest('POST', '/v1/sandbox/payment_intents/confirm', { body: { paymentIntentSecret: co.secret, outcome: 'failed' } });
+    const res = await t.rest('POST', '/v1/sandbox/payment_intents/confirm', {
+      body: { paymentIntentSecret: co.secret, outcome: 'failed' },
+    });
     expect(res.body).toEqual({ paymentIntentStatus: 'failed' });
     expect((await getBooking(co.bookingId)).status).toBe('failed');
     expect(state.reserved(co.session.id)).toBe(0);

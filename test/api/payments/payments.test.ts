@@ -45,7 +45,8 @@ describe('sandbox confirm: succeeded', () => {
 
     const res = await confirm(co.secret);
     expect(res).toMatchObject({ status: 200, body: { paymentIntentStatus: 'succeeded' } });
-    for (const { booking } of co.bookings) expect(state.booking(booking.id)).toEqual({ status: 'confirmed', holdExpiresAt: null, refundedMinor: 0 });
+    for (const { booking } of co.bookings)
+      expect(state.booking(booking.id)).toEqual({ status: 'confirmed', holdExpiresAt: null, refundedMinor: 0 });
     expect(state.intentStatus(co.intent.id)).toBe('succeeded');
     expect(state.cartStatus(co.cart.id)).toBe('paid');
     expect(state.reserved(s.id)).toBe(3);
@@ -58,7 +59,11 @@ describe('sandbox confirm: succeeded', () => {
 
   it('needs no API key: the secret is the credential', async () => {
     const co = createCheckout(db, { brandId: brand.id, items: [{ session: session() }] });
-    const res = await t.app.inject({ method: 'POST', url: '/v1/sandbox/payment_intents/confirm', payload: { paymentIntentSecret: co.secret, outcome: 'succeeded' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/sandbox/payment_intents/confirm',
+      payload: { paymentIntentSecret: co.secret, outcome: 'succeeded' },
+    });
     expect(res.statusCode).toBe(200);
   });
 
@@ -88,14 +93,20 @@ describe('sandbox confirm: succeeded', () => {
 
   it('refunds in full a booking whose hold lapsed when others took its places meanwhile', async () => {
     const s = session(3);
-    const co = createCheckout(db, { brandId: brand.id, items: [{ session: s, participants: two, status: 'failed' }], intent: { status: 'canceled' } });
+    const co = createCheckout(db, {
+      brandId: brand.id,
+      items: [{ session: s, participants: two, status: 'failed' }],
+      intent: { status: 'canceled' },
+    });
     createBooking(db, { brandId: brand.id, session: s, participants: [{}, {}] });
     const booking = co.bookings[0]!.booking;
 
     expect((await confirm(co.secret)).body).toEqual({ paymentIntentStatus: 'succeeded' });
     expect(state.booking(booking.id)).toEqual({ status: 'refunded', holdExpiresAt: null, refundedMinor: 9000 });
     expect(state.ledger(booking.id)).toEqual([{ amountMinor: 9000, status: 'succeeded' }]);
-    expect(processor.refundCalls).toEqual([{ intentReference: co.reference, amountMinor: 9000, currency: 'EUR', idempotencyKey: expect.any(String) }]);
+    expect(processor.refundCalls).toEqual([
+      { intentReference: co.reference, amountMinor: 9000, currency: 'EUR', idempotencyKey: expect.any(String) },
+    ]);
     expect(state.reserved(s.id)).toBe(2);
     expect(state.cancelledAt(booking.id)).toEqual([NOW, NOW]);
     expect(state.cartStatus(co.cart.id)).toBe('paid');
@@ -105,7 +116,10 @@ describe('sandbox confirm: succeeded', () => {
   it('refunds a lapsed booking whose credit was spent meanwhile, leaving the places it could have taken free', async () => {
     const s = session(5);
     const code = createCreditCode(db, brand.id, { code: `GONE${day}`, balanceMinor: 0 });
-    const co = createCheckout(db, { brandId: brand.id, items: [{ session: s, status: 'failed', overrides: { pricing: creditPricing(code.code) } }] });
+    const co = createCheckout(db, {
+      brandId: brand.id,
+      items: [{ session: s, status: 'failed', overrides: { pricing: creditPricing(code.code) } }],
+    });
     await confirm(co.secret);
     expect(state.booking(co.bookings[0]!.booking.id)).toMatchObject({ status: 'refunded', refundedMinor: 4500 });
     expect(state.reserved(s.id)).toBe(0);
@@ -117,7 +131,9 @@ describe('sandbox confirm: succeeded', () => {
     const s = session();
     const co = createCheckout(db, { brandId: brand.id, items: [{ session: s }, { session: s, participants: two }] });
     const [kept, cancelled] = co.bookings.map((b) => b.booking.id) as [string, string];
-    expect((await t.rest('POST', '/v1/bookings/cancel', { key, body: { bookings: [{ bookingId: cancelled, cancel: true }] } })).body.errors).toEqual([]);
+    expect(
+      (await t.rest('POST', '/v1/bookings/cancel', { key, body: { bookings: [{ bookingId: cancelled, cancel: true }] } })).body.errors,
+    ).toEqual([]);
     expect(state.reserved(s.id)).toBe(1);
 
     await confirm(co.secret);
@@ -132,7 +148,12 @@ describe('sandbox confirm: succeeded', () => {
   it('never honours the payment of a checkout a later one replaced: it is refunded and the cart stays open', async () => {
     const s = session();
     const old = createCheckout(db, { brandId: brand.id, items: [{ session: s, status: 'failed' }], intent: { status: 'canceled' } });
-    const later = createCheckout(db, { brandId: brand.id, cart: old.cart, items: [{ session: s }], intent: { createdAt: '2026-11-21T10:00:00.000Z' } });
+    const later = createCheckout(db, {
+      brandId: brand.id,
+      cart: old.cart,
+      items: [{ session: s }],
+      intent: { createdAt: '2026-11-21T10:00:00.000Z' },
+    });
 
     await confirm(old.secret);
     expect(state.booking(old.bookings[0]!.booking.id)).toMatchObject({ status: 'refunded', refundedMinor: 4500 });
@@ -163,11 +184,15 @@ describe('sandbox confirm: failed', () => {
   it('fails the processing bookings, releases their places and gives their credit back', async () => {
     const s = session();
     const code = createCreditCode(db, brand.id, { code: `FAIL${day}`, balanceMinor: 3000 });
-    const co = createCheckout(db, { brandId: brand.id, items: [{ session: s, participants: two, credit: { code, amountMinor: 1000 } }, { session: s }] });
+    const co = createCheckout(db, {
+      brandId: brand.id,
+      items: [{ session: s, participants: two, credit: { code, amountMinor: 1000 } }, { session: s }],
+    });
     expect([state.reserved(s.id), state.balance(code.id)]).toEqual([3, 2000]);
 
     expect(await confirm(co.secret, 'failed')).toMatchObject({ status: 200, body: { paymentIntentStatus: 'failed' } });
-    for (const { booking } of co.bookings) expect(state.booking(booking.id)).toEqual({ status: 'failed', holdExpiresAt: null, refundedMinor: 0 });
+    for (const { booking } of co.bookings)
+      expect(state.booking(booking.id)).toEqual({ status: 'failed', holdExpiresAt: null, refundedMinor: 0 });
     expect(state.reserved(s.id)).toBe(0);
     expect(state.balance(code.id)).toBe(3000);
     expect(state.redemptions(co.bookings[0]!.booking.id)).toEqual([]);
@@ -256,7 +281,9 @@ describe('sandbox confirm with another processor', () => {
       },
     };
     const other = await startApp(freshDb(), { payments: real });
-    const res = await other.rest('POST', '/v1/sandbox/payment_intents/confirm', { body: { paymentIntentSecret: 'cs_real', outcome: 'succeeded' } });
+    const res = await other.rest('POST', '/v1/sandbox/payment_intents/confirm', {
+      body: { paymentIntentSecret: 'cs_real', outcome: 'succeeded' },
+    });
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('NOT_FOUND');
   });

@@ -25,7 +25,10 @@ const [small, large] = [randomUUID(), randomUUID()];
 const size = createQuestion(db, brand.id, {
   prompt: 'Wetsuit size',
   fieldType: 'single_select',
-  options: [{ key: small, value: 'S' }, { key: large, value: 'L' }],
+  options: [
+    { key: small, value: 'S' },
+    { key: large, value: 'L' },
+  ],
 });
 const extras = createQuestion(db, brand.id, { prompt: 'Extras', fieldType: 'multiple_select', options: [] });
 // Options stored on a text question are not part of its snapshot.
@@ -73,17 +76,45 @@ const config = (a: { id: string; experienceId: string; isRequired: boolean; isAc
 });
 
 const expectedTour = [
-  { customQuestionId: size.id, prompt: 'Wetsuit size', fieldType: 'single_select', options: [{ key: small, value: 'S' }, { key: large, value: 'L' }], termsAndConditions: null, config: config(aSize) },
+  {
+    customQuestionId: size.id,
+    prompt: 'Wetsuit size',
+    fieldType: 'single_select',
+    options: [
+      { key: small, value: 'S' },
+      { key: large, value: 'L' },
+    ],
+    termsAndConditions: null,
+    config: config(aSize),
+  },
   {
     customQuestionId: extras.id,
     prompt: 'Extras',
     fieldType: 'multiple_select',
     options: [],
     termsAndConditions: null,
-    config: { ...config(aExtras), conditions: [{ rule: 'value_matches', conditionKey: size.id, conditionValue: large }], conditionsMatchType: 'any' },
+    config: {
+      ...config(aExtras),
+      conditions: [{ rule: 'value_matches', conditionKey: size.id, conditionValue: large }],
+      conditionsMatchType: 'any',
+    },
   },
-  { customQuestionId: allergies.id, prompt: 'Allergies', fieldType: 'input', options: null, termsAndConditions: null, config: config(aAllergies) },
-  { customQuestionId: notes.id, prompt: 'Notes for the skipper', fieldType: 'textarea', options: null, termsAndConditions: null, config: config(aNotes) },
+  {
+    customQuestionId: allergies.id,
+    prompt: 'Allergies',
+    fieldType: 'input',
+    options: null,
+    termsAndConditions: null,
+    config: config(aAllergies),
+  },
+  {
+    customQuestionId: notes.id,
+    prompt: 'Notes for the skipper',
+    fieldType: 'textarea',
+    options: null,
+    termsAndConditions: null,
+    config: config(aNotes),
+  },
   {
     customQuestionId: waiver.id,
     prompt: 'Accept the waiver',
@@ -157,7 +188,11 @@ const asGraphQL = (q: (typeof expectedTour)[number]) => ({
 
 describe('GraphQL Experience.customQuestions', () => {
   it('agrees with REST', async () => {
-    const res = await t.gql(`query($b: UUID!, $id: UUID!) { experience(brandId: $b, id: $id) { ${fields} } }`, { b: brand.id, id: tour.id }, { key: brandKey });
+    const res = await t.gql(
+      `query($b: UUID!, $id: UUID!) { experience(brandId: $b, id: $id) { ${fields} } }`,
+      { b: brand.id, id: tour.id },
+      { key: brandKey },
+    );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.experience.customQuestions).toEqual(expectedTour.map(asGraphQL));
   });
@@ -175,7 +210,14 @@ describe('GraphQL Experience.customQuestions', () => {
     const { one, two, three } = result.body.data;
     expect(one.customQuestions.map((q: { prompt: string }) => q.prompt)).toEqual(expectedTour.map((q) => q.prompt));
     expect(two.customQuestions).toEqual([
-      { customQuestionId: notes.id, prompt: 'Notes for the skipper', fieldType: 'TEXTAREA', options: null, termsAndConditions: null, config: { ...config(aOther), scope: 'PARTICIPANT' } },
+      {
+        customQuestionId: notes.id,
+        prompt: 'Notes for the skipper',
+        fieldType: 'TEXTAREA',
+        options: null,
+        termsAndConditions: null,
+        config: { ...config(aOther), scope: 'PARTICIPANT' },
+      },
     ]);
     expect(three.customQuestions).toEqual([]);
     expect(sql.filter((s) => s.includes('from "experience_questions"'))).toHaveLength(1);

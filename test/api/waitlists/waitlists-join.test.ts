@@ -20,7 +20,11 @@ const quizSession = createSession(db, quiz, { startLocal: '2027-02-01T18:00:00',
 createBooking(db, { brandId: brand.id, session: quizSession });
 const NONE = randomUUID();
 const diet = createQuestion(db, brand.id, { prompt: 'Diet?', fieldType: 'single_select', options: [{ key: NONE, value: 'None' }] });
-const waiver = createQuestion(db, brand.id, { prompt: 'Waiver', fieldType: 'terms_and_conditions', termsAndConditions: { label: 'I agree', mediaId: 'm1', isOverrided: false } });
+const waiver = createQuestion(db, brand.id, {
+  prompt: 'Waiver',
+  fieldType: 'terms_and_conditions',
+  termsAndConditions: { label: 'I agree', mediaId: 'm1', isOverrided: false },
+});
 assignQuestion(db, quiz.id, diet.id, { isRequired: true, order: 1 });
 assignQuestion(db, quiz.id, waiver.id, { isRequired: true, order: 0, scope: 'purchaser' });
 const accepted = { questionId: waiver.id, answer: [{ value: 'true' }] };
@@ -44,7 +48,11 @@ const withBody = (change: (body: ReturnType<typeof base>) => void) => {
 };
 const quizBody = (participantResponses: object[], purchaserResponses: object[] = [accepted]) => {
   const body = w.body(quizSession, 1);
-  return { ...body, purchaser: { ...body.purchaser, customQuestionResponses: purchaserResponses }, participants: [{ ...body.participants[0]!, customQuestionResponses: participantResponses }] };
+  return {
+    ...body,
+    purchaser: { ...body.purchaser, customQuestionResponses: purchaserResponses },
+    participants: [{ ...body.participants[0]!, customQuestionResponses: participantResponses }],
+  };
 };
 
 type Case = [name: string, body: object, status: number, code: string, field: string | undefined, waitlistId?: string];
@@ -61,15 +69,34 @@ const cases: Case[] = [
   ['a duration of 0', withBody((b) => (b.sessionDuration = 0)), 400, 'VALIDATION_FAILED', 'sessionDuration'],
   ['a duration unlike the session', withBody((b) => (b.sessionDuration = 90)), 422, 'SESSION_NOT_FOUND', 'sessionDuration'],
   ['a time with no session', withBody((b) => (b.sessionStartTime = '19:00')), 422, 'SESSION_NOT_FOUND', 'sessionStartTime'],
-  ['a session that has started', { ...w.body(started, 1), sessionStartDate: '2026-11-25', sessionStartTime: '11:00' }, 422, 'SESSION_STARTED', 'sessionStartTime'],
+  [
+    'a session that has started',
+    { ...w.body(started, 1), sessionStartDate: '2026-11-25', sessionStartTime: '11:00' },
+    422,
+    'SESSION_STARTED',
+    'sessionStartTime',
+  ],
   ['no participants', withBody((b) => (b.participants = [])), 400, 'VALIDATION_FAILED', 'participants'],
-  ['an unknown price tier', withBody((b) => (b.participants[1]!.priceTierName = 'VIP')), 422, 'UNKNOWN_PRICE_TIER', 'participants.1.priceTierName'],
+  [
+    'an unknown price tier',
+    withBody((b) => (b.participants[1]!.priceTierName = 'VIP')),
+    422,
+    'UNKNOWN_PRICE_TIER',
+    'participants.1.priceTierName',
+  ],
   ['more participants than the maximum', w.body(soldOut, 7), 422, 'PARTICIPANT_COUNT_OUT_OF_RANGE', 'participants'],
   ['a malformed email', withBody((b) => (b.purchaser.emailAddress = 'marta-at-home')), 400, 'VALIDATION_FAILED', 'purchaser.emailAddress'],
   ['an empty email', withBody((b) => (b.purchaser.emailAddress = '')), 400, 'VALIDATION_FAILED', 'purchaser.emailAddress'],
   ['a blank first name', withBody((b) => (b.participants[0]!.firstName = '')), 400, 'VALIDATION_FAILED', 'participants.0.firstName'],
   ['a required answer missing', quizBody([]), 422, 'ANSWER_REQUIRED', 'participants.0.customQuestionResponses', quizWaitlist.id],
-  ['terms not accepted by the purchaser', quizBody([dietNone], []), 422, 'ANSWER_REQUIRED', 'purchaser.customQuestionResponses', quizWaitlist.id],
+  [
+    'terms not accepted by the purchaser',
+    quizBody([dietNone], []),
+    422,
+    'ANSWER_REQUIRED',
+    'purchaser.customQuestionResponses',
+    quizWaitlist.id,
+  ],
   [
     'an unknown question',
     quizBody([dietNone, { questionId: randomUUID(), answer: [{ value: 'x' }] }]),
@@ -79,7 +106,14 @@ const cases: Case[] = [
     quizWaitlist.id,
   ],
   ['a session with room for the party', w.body(roomy, 3), 409, 'SESSION_AVAILABLE', undefined],
-  ['an experience not bookable', { ...w.body(soldOut, 1), sessionStartDate: '2027-02-01' }, 422, 'EXPERIENCE_NOT_BOOKABLE', 'waitlistId', closedWaitlist.id],
+  [
+    'an experience not bookable',
+    { ...w.body(soldOut, 1), sessionStartDate: '2027-02-01' },
+    422,
+    'EXPERIENCE_NOT_BOOKABLE',
+    'waitlistId',
+    closedWaitlist.id,
+  ],
 ];
 
 describe('refused joins, on both faces', () => {
@@ -104,8 +138,14 @@ describe('refused joins, on both faces', () => {
   });
 
   it('refuses unknown body fields and ids that are not UUIDs', async () => {
-    expect((await w.join({ ...base(), colour: 'blue' })).body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'colour' } });
-    expect((await w.join(base(), keys.brand, 'sunset-sail')).body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'waitlistId' } });
+    expect((await w.join({ ...base(), colour: 'blue' })).body.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { field: 'colour' },
+    });
+    expect((await w.join(base(), keys.brand, 'sunset-sail')).body.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { field: 'waitlistId' },
+    });
     expect((await w.gqlJoin(base(), keys.brand, 'sunset-sail')).body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 });
@@ -131,7 +171,7 @@ describe('who may join', () => {
 });
 
 describe('a joined entry', () => {
-  it('waits at the end of its session\'s line, shown alike on both faces', async () => {
+  it("waits at the end of its session's line, shown alike on both faces", async () => {
     const s = w.session(3);
     const first = await w.join({ ...w.body(s, 2, 'marta@example.test'), sessionStartTime: '18:00:00' });
     expect(first.status).toBe(201);
@@ -168,18 +208,28 @@ describe('a joined entry', () => {
   it('keeps the answers as checkout validated them', async () => {
     const res = await w.join(quizBody([dietNone]), keys.brand, quizWaitlist.id);
     expect(res.status).toBe(201);
-    const row = db.$client.prepare('SELECT purchaser, participants, party_size AS partySize FROM waitlist_entries WHERE id = ?').get(res.body.id) as Record<string, string>;
+    const row = db.$client
+      .prepare('SELECT purchaser, participants, party_size AS partySize FROM waitlist_entries WHERE id = ?')
+      .get(res.body.id) as Record<string, string>;
     const purchaser = JSON.parse(row.purchaser!);
     const [participant] = JSON.parse(row.participants!);
     expect(purchaser.answers.map((a: any) => [a.question.customQuestionId, a.answer])).toEqual([[waiver.id, [{ value: true }]]]);
-    expect(participant.answers.map((a: any) => [a.question.customQuestionId, a.answer])).toEqual([[diet.id, [{ value: 'None', key: NONE }]]]);
+    expect(participant.answers.map((a: any) => [a.question.customQuestionId, a.answer])).toEqual([
+      [diet.id, [{ value: 'None', key: NONE }]],
+    ]);
     expect(row.partySize).toBe(1);
   });
 
   it('records waitlist.entry_created with the entry as REST shows it', async () => {
     const res = await w.join(w.body(w.session(2), 1));
-    const event = db.$client.prepare('SELECT type, brand_id AS brandId, payload FROM events WHERE resource_id = ?').get(res.body.id) as Record<string, string>;
-    expect({ ...event, payload: JSON.parse(event.payload!) }).toEqual({ type: 'waitlist.entry_created', brandId: brand.id, payload: res.body });
+    const event = db.$client
+      .prepare('SELECT type, brand_id AS brandId, payload FROM events WHERE resource_id = ?')
+      .get(res.body.id) as Record<string, string>;
+    expect({ ...event, payload: JSON.parse(event.payload!) }).toEqual({
+      type: 'waitlist.entry_created',
+      brandId: brand.id,
+      payload: res.body,
+    });
   });
 });
 
@@ -188,8 +238,14 @@ describe('one live entry per purchaser email and session', () => {
     const s = w.session(2);
     expect((await w.join(w.body(s, 1, 'Rita.Lobo@Example.test'))).status).toBe(201);
     const rest = await w.join(w.body(s, 2, 'rita.lobo@example.TEST'));
-    expect([rest.status, rest.body.error.code, rest.body.error.details.field]).toEqual([409, 'ALREADY_ON_WAITLIST', 'purchaser.emailAddress']);
-    const gql = await w.t().gql(JOIN, { brandId: brand.id, waitlistId: waitlist.id, input: w.body(s, 1, 'RITA.LOBO@example.test') }, { key: keys.brand });
+    expect([rest.status, rest.body.error.code, rest.body.error.details.field]).toEqual([
+      409,
+      'ALREADY_ON_WAITLIST',
+      'purchaser.emailAddress',
+    ]);
+    const gql = await w
+      .t()
+      .gql(JOIN, { brandId: brand.id, waitlistId: waitlist.id, input: w.body(s, 1, 'RITA.LOBO@example.test') }, { key: keys.brand });
     expect(gql.body.errors[0].extensions).toMatchObject({ code: 'ALREADY_ON_WAITLIST', field: 'purchaser.emailAddress' });
     // Another session is another line.
     expect((await w.join(w.body(w.session(2), 1, 'rita.lobo@example.test'))).status).toBe(201);
@@ -199,7 +255,9 @@ describe('one live entry per purchaser email and session', () => {
     const s = w.session(2);
     const first = await w.join(w.body(s, 1, 'ines@example.test'));
     await w.join(w.body(s, 1));
-    const left = await w.t().rest('DELETE', `/v1/brands/${brand.id}/waitlists/${waitlist.id}/entries/${first.body.id}`, { key: keys.brand });
+    const left = await w
+      .t()
+      .rest('DELETE', `/v1/brands/${brand.id}/waitlists/${waitlist.id}/entries/${first.body.id}`, { key: keys.brand });
     expect(left.body.status).toBe('cancelled');
     const again = await w.join(w.body(s, 1, 'Ines@example.test'));
     expect([again.status, again.body.position]).toEqual([201, 3]);

@@ -43,13 +43,22 @@ const item = (s: Session, size: number, extra: object = {}) => ({
 const statuses = (ids: string[]) => ids.map(w.status);
 const remaining = async (s: Session) => {
   const day = s.startLocal.slice(0, 10);
-  const res = await w.t().rest('GET', `/v1/brands/${brand.id}/experiences/${sail.id}/availability?from=${day}&to=${day}`, { key: keys.brand });
+  const res = await w
+    .t()
+    .rest('GET', `/v1/brands/${brand.id}/experiences/${sail.id}/availability?from=${day}&to=${day}`, { key: keys.brand });
   return res.body.data[0].remaining as number;
 };
 const offerExpiry = db.$client.prepare('SELECT offer_expires_at FROM waitlist_entries WHERE id = ?').pluck();
-const eventTypes = (entryId: string) => db.$client.prepare('SELECT type FROM events WHERE resource_id = ? ORDER BY sequence').pluck().all(entryId);
+const eventTypes = (entryId: string) =>
+  db.$client.prepare('SELECT type FROM events WHERE resource_id = ? ORDER BY sequence').pluck().all(entryId);
 const sweepErrors: unknown[] = [];
-const sweep = async () => sweepOnce({ db: portOf(db), now: () => w.clock.now, waitlistOfferTtlSeconds: OFFER_TTL, log: { error: (details) => sweepErrors.push(details) } });
+const sweep = async () =>
+  sweepOnce({
+    db: portOf(db),
+    now: () => w.clock.now,
+    waitlistOfferTtlSeconds: OFFER_TTL,
+    log: { error: (details) => sweepErrors.push(details) },
+  });
 const confirmPayment = (secret: string, outcome: 'succeeded' | 'failed') =>
   w.t().rest('POST', '/v1/sandbox/payment_intents/confirm', { body: { paymentIntentSecret: secret, outcome } });
 
@@ -67,7 +76,9 @@ describe('places freed by cancelling participants', () => {
     expect(eventTypes(pair!)).toEqual(['waitlist.entry_created', 'waitlist.offered']);
     const rest = await w.entries(`?status=offered&sessionStartDateTime=${s.startLocal}`);
     expect(rest).toEqual([expect.objectContaining({ id: pair, status: 'offered', offerExpiresAt: w.later(OFFER_TTL).toISOString() })]);
-    const gql = await w.t().gql(WAITLIST, { brandId: brand.id, id: w.waitlist.id, at: s.startLocal, statuses: ['OFFERED'] }, { key: keys.brand });
+    const gql = await w
+      .t()
+      .gql(WAITLIST, { brandId: brand.id, id: w.waitlist.id, at: s.startLocal, statuses: ['OFFERED'] }, { key: keys.brand });
     expect(gql.body.data.waitlist.entries).toEqual(rest.map((e) => ({ ...e, status: 'OFFERED' })));
   });
 });
@@ -80,8 +91,14 @@ describe('an offer', () => {
     const cartId = randomUUID();
 
     const plain = await w.checkout({ data: [item(s, 1)] });
-    expect([plain.status, plain.body.error.code, plain.body.error.details.field]).toEqual([409, 'CAPACITY_EXCEEDED', 'data.0.participants']);
-    const gqlPlain = await w.t().gql(CREATE_PAYMENT_INTENT, { brandId: brand.id, cartId: randomUUID(), input: { data: [item(s, 1)] } }, { key: keys.brand });
+    expect([plain.status, plain.body.error.code, plain.body.error.details.field]).toEqual([
+      409,
+      'CAPACITY_EXCEEDED',
+      'data.0.participants',
+    ]);
+    const gqlPlain = await w
+      .t()
+      .gql(CREATE_PAYMENT_INTENT, { brandId: brand.id, cartId: randomUUID(), input: { data: [item(s, 1)] } }, { key: keys.brand });
     expect(gqlPlain.body.errors[0].extensions).toMatchObject({ code: 'CAPACITY_EXCEEDED', field: 'data.0.participants' });
 
     const refusals: Array<[object, number, string, string]> = [
@@ -95,16 +112,33 @@ describe('an offer', () => {
       expect([res.status, res.body.error.code, res.body.error.details.field]).toEqual([status, code, field]);
     }
     // Another brand's entry is as unknown as a made-up one.
-    const sisterItem = { experienceId: w.walk.id, sessionTime: '2027-03-01T18:00', participants: [{ firstName: 'Aoi', lastName: 'Sato', priceTierName: 'Adult' }], waitlistEntryId: pair };
-    w.db.$client.prepare("INSERT INTO sessions (id, experience_id, start_local, starts_at, duration_minutes, capacity) VALUES (?, ?, '2027-03-01T18:00:00', '2027-03-01T09:00:00.000Z', 120, 0)").run(randomUUID(), w.walk.id);
-    const foreign = await w.t().rest('POST', `/v1/brands/${w.sister.id}/carts/${randomUUID()}/payment_intents`, { key: keys.sister, body: { data: [sisterItem] } });
+    const sisterItem = {
+      experienceId: w.walk.id,
+      sessionTime: '2027-03-01T18:00',
+      participants: [{ firstName: 'Aoi', lastName: 'Sato', priceTierName: 'Adult' }],
+      waitlistEntryId: pair,
+    };
+    w.db.$client
+      .prepare(
+        "INSERT INTO sessions (id, experience_id, start_local, starts_at, duration_minutes, capacity) VALUES (?, ?, '2027-03-01T18:00:00', '2027-03-01T09:00:00.000Z', 120, 0)",
+      )
+      .run(randomUUID(), w.walk.id);
+    const foreign = await w
+      .t()
+      .rest('POST', `/v1/brands/${w.sister.id}/carts/${randomUUID()}/payment_intents`, { key: keys.sister, body: { data: [sisterItem] } });
     expect(foreign.body.error).toMatchObject({ code: 'WAITLIST_OFFER_NOT_AVAILABLE', details: { field: 'data.0.waitlistEntryId' } });
 
     const quote = await w.checkout({ data: [item(s, 2, { waitlistEntryId: pair })], getOnlyTotalNetAmount: true });
     expect([quote.status, quote.body.totalNetAmount]).toEqual([200, 111.93]);
     expect(w.status(pair!)).toBe('offered');
 
-    const gql = await w.t().gql(CREATE_PAYMENT_INTENT, { brandId: brand.id, cartId, input: { data: [item(s, 2, { waitlistEntryId: pair })] } }, { key: keys.brand });
+    const gql = await w
+      .t()
+      .gql(
+        CREATE_PAYMENT_INTENT,
+        { brandId: brand.id, cartId, input: { data: [item(s, 2, { waitlistEntryId: pair })] } },
+        { key: keys.brand },
+      );
     const [booking] = gql.body.data.createPaymentIntent.cart.bookings;
     expect(booking.status).toBe('PROCESSING');
     expect(statuses([pair!, solo!])).toEqual(['converted', 'waiting']);
@@ -112,7 +146,8 @@ describe('an offer', () => {
     expect(db.$client.prepare('SELECT metadata FROM bookings WHERE id = ?').pluck().get(booking.id)).toBeNull();
     expect(w.invariants(s.id)).toEqual({ capacity: 4, reserved: 4, held: 0 });
     expect(eventTypes(pair!)).toEqual(['waitlist.entry_created', 'waitlist.offered', 'waitlist.converted']);
-    const converted = "SELECT json_extract(payload, '$.convertedBookingId') FROM events WHERE resource_id = ? AND type = 'waitlist.converted'";
+    const converted =
+      "SELECT json_extract(payload, '$.convertedBookingId') FROM events WHERE resource_id = ? AND type = 'waitlist.converted'";
     expect(db.$client.prepare(converted).pluck().get(pair)).toBe(booking.id);
     // Converted once: the entry cannot be used by another cart.
     const again = await w.checkout({ data: [item(s, 2, { waitlistEntryId: pair })] });
@@ -189,7 +224,7 @@ describe('places freed by a lapsed hold or a failed payment', () => {
     expect(w.invariants(s.id)).toEqual({ capacity: 2, reserved: 0, held: 1 });
   });
 
-  it('of a converted entry\'s booking go on to the next entry; the converted entry stays converted', async () => {
+  it("of a converted entry's booking go on to the next entry; the converted entry stays converted", async () => {
     const s = w.session(2);
     const [pair, next] = await line(s, [2, 2]);
     await cancelGuests(s, 2);
@@ -226,7 +261,10 @@ describe('a cart posted again while unpaid', () => {
     const again = await w.checkout(body, cartId);
     expect(again.status).toBe(201);
     const current = db.$client.prepare("SELECT id FROM bookings WHERE cart_id = ? AND status = 'processing'").pluck().get(cartId);
-    expect(db.$client.prepare('SELECT status, converted_booking_id AS booking FROM waitlist_entries WHERE id = ?').get(pair)).toEqual({ status: 'converted', booking: current });
+    expect(db.$client.prepare('SELECT status, converted_booking_id AS booking FROM waitlist_entries WHERE id = ?').get(pair)).toEqual({
+      status: 'converted',
+      booking: current,
+    });
     expect(w.invariants(s.id)).toEqual({ capacity: 2, reserved: 2, held: 0 });
   });
 });

@@ -16,12 +16,19 @@ let sisterEntry = '';
 
 beforeAll(async () => {
   // Joined out of session order: the list still runs by session start, then position.
-  for (const [name, s, size] of [['lateA', late, 1], ['earlyA', early, 2], ['lateB', late, 2], ['earlyB', early, 1]] as const) {
+  for (const [name, s, size] of [
+    ['lateA', late, 1],
+    ['earlyA', early, 2],
+    ['lateB', late, 2],
+    ['earlyB', early, 1],
+  ] as const) {
     const res = await w.join(w.body(s, size));
     ids[name] = res.body.id;
   }
   await w.t().rest('DELETE', `/v1/brands/${brand.id}/waitlists/${waitlist.id}/entries/${ids.earlyB}`, { key: keys.brand });
-  const walkSession = w.db.$client.prepare("INSERT INTO sessions (id, experience_id, start_local, starts_at, duration_minutes, capacity) VALUES (?, ?, '2027-03-01T18:00:00', '2027-03-01T09:00:00.000Z', 120, 0)");
+  const walkSession = w.db.$client.prepare(
+    "INSERT INTO sessions (id, experience_id, start_local, starts_at, duration_minutes, capacity) VALUES (?, ?, '2027-03-01T18:00:00', '2027-03-01T09:00:00.000Z', 120, 0)",
+  );
   walkSession.run(randomUUID(), w.walk.id);
   const body = { ...w.body({ startLocal: '2027-03-01T18:00:00', durationMinutes: 120 }, 1) };
   sisterEntry = (await w.join(body, keys.sister, w.sisterWaitlist.id, w.sister.id)).body.id;
@@ -38,7 +45,12 @@ describe('the entries of a waitlist', () => {
     const rest = await list('');
     expect(rest.status).toBe(200);
     expect(idsOf(rest.body.data)).toEqual(['earlyA', 'earlyB', 'lateA', 'lateB']);
-    expect(rest.body.data.map((e: any) => [e.position, e.status])).toEqual([[1, 'waiting'], [2, 'cancelled'], [1, 'waiting'], [2, 'waiting']]);
+    expect(rest.body.data.map((e: any) => [e.position, e.status])).toEqual([
+      [1, 'waiting'],
+      [2, 'cancelled'],
+      [1, 'waiting'],
+      [2, 'waiting'],
+    ]);
     const gql = await gqlWaitlist();
     expect(gql.body.data.waitlist.entries).toEqual(rest.body.data.map((e: any) => ({ ...e, status: e.status.toUpperCase() })));
   });
@@ -55,13 +67,19 @@ describe('the entries of a waitlist', () => {
   });
 
   it('refuse malformed filters', async () => {
-    expect((await list('?sessionStartDateTime=tomorrow')).body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'sessionStartDateTime' } });
+    expect((await list('?sessionStartDateTime=tomorrow')).body.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { field: 'sessionStartDateTime' },
+    });
     expect((await list('?status=pending')).body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'status.0' } });
-    expect((await gqlWaitlist({ at: 'tomorrow' })).body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', field: 'sessionStartDateTime' });
+    expect((await gqlWaitlist({ at: 'tomorrow' })).body.errors[0].extensions).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      field: 'sessionStartDateTime',
+    });
     expect((await gqlWaitlist({ statuses: ['PENDING'] })).body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 
-  it('are the brand\'s own: 401 without a key, 403 for another brand\'s key, 404 / null for another brand\'s waitlist', async () => {
+  it("are the brand's own: 401 without a key, 403 for another brand's key, 404 / null for another brand's waitlist", async () => {
     expect((await list('', '')).status).toBe(401);
     expect((await list('', keys.sister)).status).toBe(403);
     expect((await gqlWaitlist({}, keys.outsider)).body.errors[0].extensions.code).toBe('FORBIDDEN');
@@ -87,7 +105,11 @@ describe('leaving', () => {
   it("answers NOT_FOUND for another brand's entry, an unknown one, or one of another waitlist", async () => {
     const gql = await w.t().gql(LEAVE, { brandId: brand.id, entryId: sisterEntry }, { key: keys.org });
     expect(gql.body.errors[0].extensions.code).toBe('NOT_FOUND');
-    for (const [waitlistId, entryId] of [[waitlist.id, randomUUID()], [w.sisterWaitlist.id, ids.lateB], [waitlist.id, sisterEntry]]) {
+    for (const [waitlistId, entryId] of [
+      [waitlist.id, randomUUID()],
+      [w.sisterWaitlist.id, ids.lateB],
+      [waitlist.id, sisterEntry],
+    ]) {
       const res = await w.t().rest('DELETE', `/v1/brands/${brand.id}/waitlists/${waitlistId}/entries/${entryId}`, { key: keys.brand });
       expect([res.status, res.body.error.code]).toEqual([404, 'NOT_FOUND']);
     }
@@ -99,7 +121,9 @@ describe('leaving', () => {
     const path = `/v1/brands/${brand.id}/waitlists/${waitlist.id}/entries/${ids.lateB}`;
     expect((await w.t().rest('DELETE', path, {})).status).toBe(401);
     expect((await w.t().rest('DELETE', path, { key: keys.sister })).status).toBe(403);
-    expect((await w.t().rest('DELETE', `/v1/brands/${brand.id}/waitlists/${waitlist.id}/entries/not-a-uuid`, { key: keys.brand })).body.error).toMatchObject({
+    expect(
+      (await w.t().rest('DELETE', `/v1/brands/${brand.id}/waitlists/${waitlist.id}/entries/not-a-uuid`, { key: keys.brand })).body.error,
+    ).toMatchObject({
       code: 'VALIDATION_FAILED',
       details: { field: 'entryId' },
     });

@@ -23,14 +23,24 @@ await recordTestEvent(db, { brandId: outsider.id, at: at(6) });
 const [aCreated, aConfirmed] = deliveriesOf(db, hookA.id);
 const [bConfirmed] = deliveriesOf(db, hookB.id);
 db.update(webhookDeliveries)
-  .set({ status: 'delivered', attempts: 2, lastAttemptAt: at(20).toISOString(), lastStatusCode: 200, deliveredAt: at(21).toISOString(), lastError: null })
+  .set({
+    status: 'delivered',
+    attempts: 2,
+    lastAttemptAt: at(20).toISOString(),
+    lastStatusCode: 200,
+    deliveredAt: at(21).toISOString(),
+    lastError: null,
+  })
   .where(eq(webhookDeliveries.id, aCreated!.id))
   .run();
 db.update(webhookDeliveries)
   .set({ attempts: 1, lastAttemptAt: at(5).toISOString(), lastStatusCode: 500, lastError: 'HTTP 500', nextAttemptAt: at(15).toISOString() })
   .where(eq(webhookDeliveries.id, aConfirmed!.id))
   .run();
-db.update(webhookDeliveries).set({ status: 'failed', attempts: 14, lastError: 'timed out after 10000 ms' }).where(eq(webhookDeliveries.id, bConfirmed!.id)).run();
+db.update(webhookDeliveries)
+  .set({ status: 'failed', attempts: 14, lastError: 'timed out after 10000 ms' })
+  .where(eq(webhookDeliveries.id, bConfirmed!.id))
+  .run();
 
 let t: TestApp;
 beforeAll(async () => {
@@ -84,7 +94,11 @@ describe('webhookDeliveries', () => {
       deliveredAt: at(21).toISOString(),
       createdAt: at(0).toISOString(),
     });
-    expect(nodes.find((n: { id: string }) => n.id === bConfirmed!.id)).toMatchObject({ status: 'FAILED', attempts: 14, nextAttemptAt: null });
+    expect(nodes.find((n: { id: string }) => n.id === bConfirmed!.id)).toMatchObject({
+      status: 'FAILED',
+      attempts: 14,
+      nextAttemptAt: null,
+    });
   });
 
   it('filters by endpoint and by status', async () => {

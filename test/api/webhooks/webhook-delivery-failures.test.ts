@@ -72,7 +72,9 @@ describe('failed deliveries', () => {
       `t=${T0 / 1000 + 10}`,
       `t=${T0 / 1000 + 30}`,
     ]);
-    expect(verifyTesseraSignature(attempts[2]!.body, String(attempts[2]!.headers['tessera-signature']), endpoint.secret, T0 + 30_000)).toBe(true);
+    expect(verifyTesseraSignature(attempts[2]!.body, String(attempts[2]!.headers['tessera-signature']), endpoint.secret, T0 + 30_000)).toBe(
+      true,
+    );
   });
 
   it('does not follow redirects: a 3xx is a failure', async () => {
@@ -91,7 +93,11 @@ describe('failed deliveries', () => {
     const endpoint = endpointAt('/slow');
     await recordTestEvent(db, { brandId: brand.id, at: new Date(clock) });
     await waitFor('the attempt recorded', () => deliveriesOf(db, endpoint.id)[0]?.attempts === 1);
-    expect(deliveriesOf(db, endpoint.id)[0]).toMatchObject({ status: 'pending', lastStatusCode: null, lastError: 'timed out after 300 ms' });
+    expect(deliveriesOf(db, endpoint.id)[0]).toMatchObject({
+      status: 'pending',
+      lastStatusCode: null,
+      lastError: 'timed out after 300 ms',
+    });
   });
 
   it('fails an attempt whose connection is refused', async () => {

@@ -33,7 +33,11 @@ describe('delivery to a real HTTP receiver', () => {
   it('POSTs the event envelope, signed as the README shows', async () => {
     const endpoint = await register('/signed', ['booking.confirmed']);
     await recordTestEvent(db, { brandId: brand.id, type: 'booking.created' });
-    const event = await recordTestEvent(db, { brandId: brand.id, type: 'booking.confirmed', payload: { id: 'b-1', status: 'confirmed', amount: 25.5 } });
+    const event = await recordTestEvent(db, {
+      brandId: brand.id,
+      type: 'booking.confirmed',
+      payload: { id: 'b-1', status: 'confirmed', amount: 25.5 },
+    });
     await waitFor('the signed delivery', () => receiver.at('/signed').length === 1);
 
     const [request] = receiver.at('/signed') as [ReceivedWebhook];
@@ -85,9 +89,16 @@ describe('delivery to a real HTTP receiver', () => {
   it("delivers one booking's events strictly in order, even when the first fails once", async () => {
     const booking = crypto.randomUUID();
     const other = crypto.randomUUID();
-    receiver.respond = ({ path, body, count }) => (path === '/ordered' && JSON.parse(body).type === 'booking.created' && count === 0 ? 500 : 200);
+    receiver.respond = ({ path, body, count }) =>
+      path === '/ordered' && JSON.parse(body).type === 'booking.created' && count === 0 ? 500 : 200;
     await register('/ordered');
-    const types = ['booking.created', 'booking.confirmed', 'booking.participants_cancelled', 'booking.cancelled', 'booking.refunded'] as const;
+    const types = [
+      'booking.created',
+      'booking.confirmed',
+      'booking.participants_cancelled',
+      'booking.cancelled',
+      'booking.refunded',
+    ] as const;
     const events: StoredEvent[] = [];
     for (const [i, type] of types.entries()) {
       events.push(await recordTestEvent(db, { brandId: brand.id, type, resourceId: booking, payload: { id: booking, step: i } }));
@@ -96,10 +107,7 @@ describe('delivery to a real HTTP receiver', () => {
     await waitFor('every event of the booking', () => receiver.at('/ordered').filter((r) => r.status === 200).length === 6);
 
     const ofBooking = receiver.at('/ordered').filter((r) => resourceOf(r) === booking);
-    expect(ofBooking.map((r) => [eventIdOf(r), r.status])).toEqual([
-      [events[0]!.id, 500],
-      ...events.map((e) => [e.id, 200]),
-    ]);
+    expect(ofBooking.map((r) => [eventIdOf(r), r.status])).toEqual([[events[0]!.id, 500], ...events.map((e) => [e.id, 200])]);
     // Another booking's event is not held up by this one's retry.
     const all = receiver.at('/ordered');
     const otherAt = all.findIndex((r) => resourceOf(r) === other);

@@ -86,8 +86,18 @@ describe('across a restart', () => {
     const leaseEnds = Date.now() + 400;
     // Queued and leased in one transaction, as a dispatcher that then crashed would have left it.
     const event = await portOf(server.db).transaction(async (tx) => {
-      const stored = await recordEvent(tx, { brandId: brand.id, type: 'booking.failed', resourceId: crypto.randomUUID(), payload: {}, at: new Date().toISOString() });
-      server.db.update(webhookDeliveries).set({ nextAttemptAt: new Date(leaseEnds).toISOString() }).where(eq(webhookDeliveries.eventSequence, stored.sequence)).run();
+      const stored = await recordEvent(tx, {
+        brandId: brand.id,
+        type: 'booking.failed',
+        resourceId: crypto.randomUUID(),
+        payload: {},
+        at: new Date().toISOString(),
+      });
+      server.db
+        .update(webhookDeliveries)
+        .set({ nextAttemptAt: new Date(leaseEnds).toISOString() })
+        .where(eq(webhookDeliveries.eventSequence, stored.sequence))
+        .run();
       return stored;
     });
     await waitFor('the delivery after the lease', () => receiver.received.some((r) => idOf(r) === event.id), 3000);

@@ -159,13 +159,16 @@ describe('SSRF: private targets in production', () => {
     expect(res.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', field: 'url' });
   });
 
-  it.each(['http://127.0.0.1:9999/hook', 'http://localhost:3000/hook', 'http://10.0.0.5/hook', 'http://[::1]/hook', 'http://169.254.169.254/'])(
-    'accepts %s outside production',
-    async (url) => {
-      const res = await create({ url, events: ['*'] });
-      expect(res.status).toBe(201);
-    },
-  );
+  it.each([
+    'http://127.0.0.1:9999/hook',
+    'http://localhost:3000/hook',
+    'http://10.0.0.5/hook',
+    'http://[::1]/hook',
+    'http://169.254.169.254/',
+  ])('accepts %s outside production', async (url) => {
+    const res = await create({ url, events: ['*'] });
+    expect(res.status).toBe(201);
+  });
 });
 
 describe('listing endpoints', () => {
@@ -174,10 +177,21 @@ describe('listing endpoints', () => {
   const path = `/v1/brands/${lister.id}/webhooks`;
 
   it('lists live endpoints oldest first, without secrets, the same on both faces', async () => {
-    const first = await t.rest('POST', path, { key: listerKey, body: { url: 'https://hooks.partner.test/1', events: ['booking.created'] } });
-    const second = await t.gql(createGql, { brandId: lister.id, url: 'https://hooks.partner.test/2', events: ['waitlist.offered'] }, { key: listerKey });
+    const first = await t.rest('POST', path, {
+      key: listerKey,
+      body: { url: 'https://hooks.partner.test/1', events: ['booking.created'] },
+    });
+    const second = await t.gql(
+      createGql,
+      { brandId: lister.id, url: 'https://hooks.partner.test/2', events: ['waitlist.offered'] },
+      { key: listerKey },
+    );
     expect(second.body.data.createWebhookEndpoint.secret).toMatch(secretShape);
-    expect(second.body.data.createWebhookEndpoint.endpoint).toMatchObject({ url: 'https://hooks.partner.test/2', events: ['waitlist.offered'], createdAt: NOW.toISOString() });
+    expect(second.body.data.createWebhookEndpoint.endpoint).toMatchObject({
+      url: 'https://hooks.partner.test/2',
+      events: ['waitlist.offered'],
+      createdAt: NOW.toISOString(),
+    });
 
     const rest = await t.rest('GET', path, { key: listerKey });
     expect(rest.status).toBe(200);
@@ -227,7 +241,9 @@ describe('deleting endpoints', () => {
     const res = await t.rest('DELETE', `${base}/${theirs.id}`, { key });
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('NOT_FOUND');
-    expect((await t.rest('GET', `/v1/brands/${outsider.id}/webhooks`, { key: outsiderKey })).body.data.map((e: { id: string }) => e.id)).toEqual([theirs.id]);
+    expect(
+      (await t.rest('GET', `/v1/brands/${outsider.id}/webhooks`, { key: outsiderKey })).body.data.map((e: { id: string }) => e.id),
+    ).toEqual([theirs.id]);
   });
 
   it('refuses a malformed endpoint id', async () => {
@@ -255,9 +271,14 @@ describe('auth', () => {
   });
 
   it("lets an organization key manage its brands' endpoints", async () => {
-    const res = await t.rest('POST', `/v1/brands/${sister.id}/webhooks`, { key: orgKey, body: { url: 'https://hooks.partner.test/org', events: ['*'] } });
+    const res = await t.rest('POST', `/v1/brands/${sister.id}/webhooks`, {
+      key: orgKey,
+      body: { url: 'https://hooks.partner.test/org', events: ['*'] },
+    });
     expect(res.status).toBe(201);
-    expect((await t.rest('GET', `/v1/brands/${sister.id}/webhooks`, { key: orgKey })).body.data.map((e: { id: string }) => e.id)).toEqual([res.body.endpoint.id]);
+    expect((await t.rest('GET', `/v1/brands/${sister.id}/webhooks`, { key: orgKey })).body.data.map((e: { id: string }) => e.id)).toEqual([
+      res.body.endpoint.id,
+    ]);
     expect((await t.rest('DELETE', `/v1/brands/${sister.id}/webhooks/${res.body.endpoint.id}`, { key: orgKey })).status).toBe(200);
   });
 });

@@ -34,10 +34,18 @@ const session = (capacity = 10) => {
   return createSession(db, experience, { startLocal: `2026-12-${String(day).padStart(2, '0')}T09:00:00`, capacity });
 };
 const checkout = (s = session()) => createCheckout(db, { brandId: brand.id, items: [{ session: s, participants: [{}, {}] }] });
-const signed = (reference: string, type: 'payment_intent.succeeded' | 'payment_intent.payment_failed' = 'payment_intent.succeeded', signer: SandboxProcessor = processor) =>
-  signer.signEvent({ type, intentReference: reference });
+const signed = (
+  reference: string,
+  type: 'payment_intent.succeeded' | 'payment_intent.payment_failed' = 'payment_intent.succeeded',
+  signer: SandboxProcessor = processor,
+) => signer.signEvent({ type, intentReference: reference });
 const deliver = async (body: string, headers: Record<string, string>, contentType = 'application/json') => {
-  const res = await t.app.inject({ method: 'POST', url: '/v1/webhooks/payments', headers: { 'content-type': contentType, ...headers }, payload: body });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/v1/webhooks/payments',
+    headers: { 'content-type': contentType, ...headers },
+    payload: body,
+  });
   return { status: res.statusCode, body: res.json() };
 };
 
@@ -51,7 +59,10 @@ describe('POST /v1/webhooks/payments with a genuine signature', () => {
     expect(state.intentStatus(co.intent.id)).toBe('succeeded');
     expect(state.cartStatus(co.cart.id)).toBe('paid');
     expect(state.reserved(s.id)).toBe(2);
-    expect((await t.rest('GET', `/v1/bookings/${co.bookings[0]!.booking.id}`, { key })).body).toMatchObject({ status: 'confirmed', amountRefunded: 0 });
+    expect((await t.rest('GET', `/v1/bookings/${co.bookings[0]!.booking.id}`, { key })).body).toMatchObject({
+      status: 'confirmed',
+      amountRefunded: 0,
+    });
   });
 
   it('fails the bookings of a failed payment and releases their places', async () => {
@@ -100,17 +111,23 @@ describe('POST /v1/webhooks/payments that is not genuine', () => {
   const impostor = new SandboxProcessor({ webhookSecret: 'whsec_someone_else', now: () => NOW });
 
   const cases: Array<[string, (reference: string) => { body: string; headers: Record<string, string>; contentType?: string }]> = [
-    ['a tampered body', (ref) => {
-      const event = signed(ref, 'payment_intent.payment_failed');
-      return { ...event, body: event.body.replace('payment_failed', 'succeeded') };
-    }],
+    [
+      'a tampered body',
+      (ref) => {
+        const event = signed(ref, 'payment_intent.payment_failed');
+        return { ...event, body: event.body.replace('payment_failed', 'succeeded') };
+      },
+    ],
     ['a signature made with another secret', (ref) => signed(ref, 'payment_intent.succeeded', impostor)],
     ['no signature header', (ref) => ({ body: signed(ref).body, headers: {} })],
     ['a malformed signature header', (ref) => ({ body: signed(ref).body, headers: { 'sandbox-signature': 'garbage' } })],
     ['a timestamp older than 5 minutes', (ref) => signed(ref, 'payment_intent.succeeded', late)],
     ['a timestamp more than 5 minutes ahead', (ref) => signed(ref, 'payment_intent.succeeded', early)],
     ['a signed body that is not JSON', (ref) => signedRaw(`not json ${ref}`)],
-    ['a signed body that is not a payment event', (ref) => signedRaw(JSON.stringify({ id: 'evt_1', type: 'charge.refunded', data: { intentReference: ref } }))],
+    [
+      'a signed body that is not a payment event',
+      (ref) => signedRaw(JSON.stringify({ id: 'evt_1', type: 'charge.refunded', data: { intentReference: ref } })),
+    ],
   ];
 
   it.each(cases)('is 400 VALIDATION_FAILED for %s, changing nothing', async (_name, make) => {
@@ -120,7 +137,11 @@ describe('POST /v1/webhooks/payments that is not genuine', () => {
     const res = await deliver(body, headers);
     expect(res.status).toBe(400);
     // The same answer whatever did not match: a forger learns nothing.
-    expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: 'The webhook could not be verified', details: { field: 'Sandbox-Signature' } });
+    expect(res.body.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'The webhook could not be verified',
+      details: { field: 'Sandbox-Signature' },
+    });
     expect(state.snapshot()).toEqual(before);
   });
 

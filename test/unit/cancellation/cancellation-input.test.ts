@@ -30,13 +30,23 @@ describe('cancel request shape, shared by both faces', () => {
     ['a zero refund', [{ bookingId: A, refundAmount: 0 }], 'bookings.0.refundAmount'],
     ['a negative refund', [{ bookingId: A, refundAmount: -1 }], 'bookings.0.refundAmount'],
     ['an infinite refund', [{ bookingId: A, refundAmount: Infinity }], 'bookings.0.refundAmount'],
-    ['the same booking twice', [{ bookingId: A, cancel: true }, { bookingId: A, refundAmount: 1 }], 'bookings.1.bookingId'],
+    [
+      'the same booking twice',
+      [
+        { bookingId: A, cancel: true },
+        { bookingId: A, refundAmount: 1 },
+      ],
+      'bookings.1.bookingId',
+    ],
   ])('refuses %s, naming %s', (_, items, field) => {
     expect(fieldOf(items)).toBe(field);
   });
 
   it('accepts 100 items and normalises omitted fields', () => {
-    const items = Array.from({ length: 100 }, (_, i) => ({ bookingId: `6f1c0a52-3d4e-4c1a-9b7e-${String(i).padStart(12, '0')}`, cancel: true }));
+    const items = Array.from({ length: 100 }, (_, i) => ({
+      bookingId: `6f1c0a52-3d4e-4c1a-9b7e-${String(i).padStart(12, '0')}`,
+      cancel: true,
+    }));
     expect(parseCancelItems(items)).toHaveLength(100);
     expect(parseCancelItems([{ bookingId: A, participants: [B], refundAmount: 12.5 }])).toEqual([
       { bookingId: A, cancel: false, participantIds: [B], refundAmount: 12.5 },

@@ -24,7 +24,10 @@ import { anyItem, materialize, type ItemSpec } from '../../support/cancellation-
 import { decimalOf, placesHeld, predictCancel, predictLapse, predictPayment, type Model } from '../../support/cancellation-model.ts';
 import { buildWorld, storedBooking, storedReserved, type BookingKind, type World } from '../../support/cancellation-world.ts';
 
-const params = { numRuns: Number(process.env.FC_RUNS ?? 100), ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED), path: process.env.FC_PATH } : {}) };
+const params = {
+  numRuns: Number(process.env.FC_RUNS ?? 100),
+  ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED), path: process.env.FC_PATH } : {}),
+};
 
 type Real = World;
 
@@ -72,7 +75,11 @@ class CancelCommand implements fc.AsyncCommand<Model, Real> {
     expect(answer.items.map((b) => b.id)).toEqual(predicted.items);
     for (const shown of answer.items) {
       const b = model.bookings.find((m) => m.id === shown.id)!;
-      expect({ status: shown.status, amountRefunded: shown.amountRefunded, cancelled: shown.participants.map((p) => p.cancelledAt !== null) }).toEqual({
+      expect({
+        status: shown.status,
+        amountRefunded: shown.amountRefunded,
+        cancelled: shown.participants.map((p) => p.cancelledAt !== null),
+      }).toEqual({
         status: b.status,
         amountRefunded: decimalOf(b.refunded, b.exponent),
         cancelled: b.participants.map((id) => !b.active.has(id)),
@@ -132,10 +139,17 @@ class HoldsLapse implements fc.AsyncCommand<Model, Real> {
 type Cmd = fc.AsyncCommand<Model, Real>;
 const cancelRequest: fc.Arbitrary<Cmd> = fc
   // Mostly one item per request; sometimes several (bookings are then judged one after the other).
-  .oneof({ weight: 4, arbitrary: anyItem.map((item) => [item]) }, { weight: 1, arbitrary: fc.array(anyItem, { minLength: 2, maxLength: 3 }) })
+  .oneof(
+    { weight: 4, arbitrary: anyItem.map((item) => [item]) },
+    { weight: 1, arbitrary: fc.array(anyItem, { minLength: 2, maxLength: 3 }) },
+  )
   .map((items) => new CancelCommand(items));
 const paymentEvent: fc.Arbitrary<Cmd> = fc
-  .record({ index: fc.nat(20), outcome: fc.constantFrom('succeeded' as const, 'failed' as const), via: fc.constantFrom('webhook' as const, 'sandbox' as const) })
+  .record({
+    index: fc.nat(20),
+    outcome: fc.constantFrom('succeeded' as const, 'failed' as const),
+    via: fc.constantFrom('webhook' as const, 'sandbox' as const),
+  })
   .map(({ index, outcome, via }) => new PaymentEvent(index, outcome, via));
 const commands = [
   fc.oneof(
@@ -149,10 +163,13 @@ const commands = [
 const kind = fc.constantFrom<BookingKind>('paid', 'paid', 'paid', 'processing', 'processing', 'pair', 'failed', 'free', 'outsider');
 const world = fc.record({
   currencies: fc.tuple(fc.constantFrom('JPY', 'KRW', 'CLP', 'VND'), fc.constantFrom('EUR', 'USD'), fc.constantFrom('KWD', 'BHD')),
-  bookings: fc.array(fc.record({ kind, brand: fc.nat(2), prices: fc.array(fc.integer({ min: 1, max: 20_000 }), { minLength: 1, maxLength: 4 }) }), {
-    minLength: 2,
-    maxLength: 6,
-  }),
+  bookings: fc.array(
+    fc.record({ kind, brand: fc.nat(2), prices: fc.array(fc.integer({ min: 1, max: 20_000 }), { minLength: 1, maxLength: 4 }) }),
+    {
+      minLength: 2,
+      maxLength: 6,
+    },
+  ),
   slack: fc.nat(3),
 });
 

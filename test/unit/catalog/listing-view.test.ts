@@ -103,8 +103,13 @@ describe('toListing', () => {
   const build = (parts: Partial<FeaturedListingRow>, currency = 'EUR') =>
     toListing({ row: row(parts), content: published, translation: null, currency, medias: [], vibes: [], ratings: undefined });
 
-  it("takes category and host from the listing, else from its experience, else null", () => {
-    const own = build({ listingCategory: { id: 'c1', name: 'Own' }, experienceCategory: { id: 'c2', name: 'Exp' }, listingHost: hostRow('h1'), experienceHost: hostRow('h2') });
+  it('takes category and host from the listing, else from its experience, else null', () => {
+    const own = build({
+      listingCategory: { id: 'c1', name: 'Own' },
+      experienceCategory: { id: 'c2', name: 'Exp' },
+      listingHost: hostRow('h1'),
+      experienceHost: hostRow('h2'),
+    });
     expect([own.category?.id, own.hostedBy?.id]).toEqual(['c1', 'h1']);
     const inherited = build({ experienceCategory: { id: 'c2', name: 'Exp' }, experienceHost: hostRow('h2') });
     expect([inherited.category?.id, inherited.hostedBy?.id]).toEqual(['c2', 'h2']);
@@ -128,7 +133,13 @@ describe('toListing', () => {
       vibes: [],
       ratings: { rating: 4.7, recommendability: 9, total: 3 },
     });
-    expect(translated).toMatchObject({ title: 'Título', summary: 'Resumo', slug: 'base-slug', rating: { rating: 4.7, total: 3 }, order: 7 });
+    expect(translated).toMatchObject({
+      title: 'Título',
+      summary: 'Resumo',
+      slug: 'base-slug',
+      rating: { rating: 4.7, total: 3 },
+      order: 7,
+    });
     expect(translated.rating).not.toHaveProperty('recommendability');
   });
 });

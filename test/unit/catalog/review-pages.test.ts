@@ -34,7 +34,9 @@ describe('review page queries', () => {
   });
 
   it('returns the ranks asked for, newest first', () => {
-    const ranks = reviewsByRankQuery(db, experience.id, 20, 10).all().map((row) => row.rank);
+    const ranks = reviewsByRankQuery(db, experience.id, 20, 10)
+      .all()
+      .map((row) => row.rank);
     expect(ranks).toEqual([21, 22, 23, 24, 25, 26, 27, 28, 29, 30]);
   });
 });

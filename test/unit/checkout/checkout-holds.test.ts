@@ -40,10 +40,14 @@ describe('failProcessingBookings', () => {
     const processing = held(s, RUNNING, 3);
     const confirmed = held(s, RUNNING, 2, 'confirmed');
     const credit = createCreditCode(db, brand.id, { balanceMinor: 0 });
-    db.$client.prepare('INSERT INTO credit_redemptions (id, booking_id, credit_code_id, amount_minor) VALUES (?, ?, ?, 700)').run(randomUUID(), processing.booking.id, credit.id);
+    db.$client
+      .prepare('INSERT INTO credit_redemptions (id, booking_id, credit_code_id, amount_minor) VALUES (?, ?, ?, 700)')
+      .run(randomUUID(), processing.booking.id, credit.id);
     expect(rows.reserved(s.id)).toBe(5);
 
-    const failed = await portOf(db).transaction(async (tx) => failProcessingBookings(tx, [processing.booking.id, confirmed.booking.id, randomUUID()], NOW, 86_400));
+    const failed = await portOf(db).transaction(async (tx) =>
+      failProcessingBookings(tx, [processing.booking.id, confirmed.booking.id, randomUUID()], NOW, 86_400),
+    );
     expect(failed).toEqual([processing.booking.id]);
     expect([status(processing.booking.id), status(confirmed.booking.id)]).toEqual(['failed', 'confirmed']);
     expect(rows.reserved(s.id)).toBe(2);
@@ -86,7 +90,11 @@ describe('expireDueHolds', () => {
     const failed = await portOf(db).transaction(async (tx) => expireDueHolds(tx, NOW, 86_400));
     expect(failed.sort()).toEqual([lapsed.booking.id, alone.booking.id].sort());
     expect([lapsed, running, sibling, alone].map((b) => status(b.booking.id))).toEqual(['failed', 'processing', 'processing', 'failed']);
-    expect([intentStatus(lapsed.intent.id), intentStatus(alone.intent.id), intentStatus(running.intent.id)]).toEqual(['requires_payment', 'canceled', 'requires_payment']);
+    expect([intentStatus(lapsed.intent.id), intentStatus(alone.intent.id), intentStatus(running.intent.id)]).toEqual([
+      'requires_payment',
+      'canceled',
+      'requires_payment',
+    ]);
     expect(rows.reserved(s.id)).toBe(4);
   });
 

@@ -11,7 +11,11 @@ const coupon = fc.oneof(
 const credits = fc
   .uniqueArray(fc.integer({ min: 0, max: 50 }), { maxLength: 4 })
   .chain((sequences) =>
-    fc.tuple(...sequences.map((sequence) => minor(100_000).map((appliedMinor) => ({ code: `C${sequence}`, creditCodeId: `id${sequence}`, appliedMinor, sequence })))),
+    fc.tuple(
+      ...sequences.map((sequence) =>
+        minor(100_000).map((appliedMinor) => ({ code: `C${sequence}`, creditCodeId: `id${sequence}`, appliedMinor, sequence })),
+      ),
+    ),
   );
 
 const itemInput = (currency: string): fc.Arbitrary<PriceItemInput> =>

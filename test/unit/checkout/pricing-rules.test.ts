@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkParticipantCount, parsePercentage, resolveCoupon, resolveCredits, type CouponLike } from '../../../src/domain/checkout/pricing.ts';
+import {
+  checkParticipantCount,
+  parsePercentage,
+  resolveCoupon,
+  resolveCredits,
+  type CouponLike,
+} from '../../../src/domain/checkout/pricing.ts';
 import { codeAndField, domainErrorOf } from '../../support/domain-error.ts';
 
 const now = new Date('2025-06-15T12:00:00Z');
@@ -63,7 +69,12 @@ describe('resolveCredits', () => {
 
   it.each<[string, Array<{ code: string; appliedValue: number; sequence: number }>, string, string]>([
     ['an unknown code', [{ code: 'NOPE', appliedValue: 1, sequence: 1 }], 'INVALID_CREDIT_CODE', `${prefix}.0.code`],
-    ['a value above the balance', [{ code: 'GOODWILL', appliedValue: 10.01, sequence: 1 }], 'INVALID_CREDIT_CODE', `${prefix}.0.appliedValue`],
+    [
+      'a value above the balance',
+      [{ code: 'GOODWILL', appliedValue: 10.01, sequence: 1 }],
+      'INVALID_CREDIT_CODE',
+      `${prefix}.0.appliedValue`,
+    ],
     ['too many decimals', [{ code: 'GOODWILL', appliedValue: 1.001, sequence: 1 }], 'VALIDATION_FAILED', `${prefix}.0.appliedValue`],
     ['a negative value', [{ code: 'GOODWILL', appliedValue: -1, sequence: 1 }], 'VALIDATION_FAILED', `${prefix}.0.appliedValue`],
     ['a fractional sequence', [{ code: 'GOODWILL', appliedValue: 1, sequence: 1.5 }], 'VALIDATION_FAILED', `${prefix}.0.sequence`],

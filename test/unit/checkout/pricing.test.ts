@@ -3,7 +3,13 @@ import { toDecimal } from '../../../src/domain/shared/money.ts';
 import { creditRedemptions, priceItem, sumTotals, type PriceItemInput } from '../../../src/domain/checkout/pricing.ts';
 
 const vat = { name: 'VAT', rateBasisPoints: 2300 };
-const base = (overrides: Partial<PriceItemInput>): PriceItemInput => ({ currency: 'EUR', tierPricesMinor: [], addOns: [], taxes: [], ...overrides });
+const base = (overrides: Partial<PriceItemInput>): PriceItemInput => ({
+  currency: 'EUR',
+  tierPricesMinor: [],
+  addOns: [],
+  taxes: [],
+  ...overrides,
+});
 const credit = (code: string, appliedMinor: number, sequence: number) => ({ code, creditCodeId: `id-${code}`, appliedMinor, sequence });
 
 describe('priceItem worked examples', () => {
@@ -49,7 +55,9 @@ describe('priceItem worked examples', () => {
   });
 
   it('EUR: the item percentage applies before a percentage coupon, each on the running amount', () => {
-    const breakdown = priceItem(base({ tierPricesMinor: [10000], discountPercentBasisPoints: 1000, coupon: { code: 'P20', percentOffBasisPoints: 2000 } }));
+    const breakdown = priceItem(
+      base({ tierPricesMinor: [10000], discountPercentBasisPoints: 1000, coupon: { code: 'P20', percentOffBasisPoints: 2000 } }),
+    );
     expect(breakdown.discounts).toEqual([
       { kind: 'percentage', amountMinor: 1000 },
       { kind: 'coupon', code: 'P20', amountMinor: 1800 },
@@ -78,11 +86,21 @@ describe('priceItem worked examples', () => {
       discountPercentBasisPoints: 500,
       taxes: [{ name: 'Consumption tax', rateBasisPoints: 1000 }],
     });
-    expect([breakdown.discounts[0]?.amountMinor, breakdown.netMinor, breakdown.taxes[0]?.amountMinor, breakdown.totalMinor]).toEqual([62, 1172, 117, 1289]);
+    expect([breakdown.discounts[0]?.amountMinor, breakdown.netMinor, breakdown.taxes[0]?.amountMinor, breakdown.totalMinor]).toEqual([
+      62, 1172, 117, 1289,
+    ]);
   });
 
   it('each tax is computed and rounded on its own: 2 x 5 % of 0.10 = 0.01 + 0.01', () => {
-    const breakdown = priceItem(base({ tierPricesMinor: [10], taxes: [{ name: 'A', rateBasisPoints: 500 }, { name: 'B', rateBasisPoints: 500 }] }));
+    const breakdown = priceItem(
+      base({
+        tierPricesMinor: [10],
+        taxes: [
+          { name: 'A', rateBasisPoints: 500 },
+          { name: 'B', rateBasisPoints: 500 },
+        ],
+      }),
+    );
     expect(breakdown.taxes.map((tax) => tax.amountMinor)).toEqual([1, 1]);
     expect(breakdown.totalMinor).toBe(12);
   });
@@ -115,13 +133,51 @@ describe('priceItem rounds percentages half up at .5', () => {
 describe('priceItem caps every discount at what is left', () => {
   it.each<[string, Partial<PriceItemInput>, Array<[string, number]>, number]>([
     ['a 100 % discount takes everything', { discountPercentBasisPoints: 10000 }, [['percentage', 5000]], 0],
-    ['a percentage coupon above 100 % takes only what is left', { coupon: { code: 'X', percentOffBasisPoints: 15000 } }, [['coupon', 5000]], 0],
+    [
+      'a percentage coupon above 100 % takes only what is left',
+      { coupon: { code: 'X', percentOffBasisPoints: 15000 } },
+      [['coupon', 5000]],
+      0,
+    ],
     ['a fixed discount above the subtotal', { discountAmountMinor: 9999 }, [['amount', 5000]], 0],
     ['an amount coupon above the subtotal', { coupon: { code: 'X', amountOffMinor: 6000 } }, [['coupon', 5000]], 0],
-    ['an amount coupon after a discount that took everything', { discountAmountMinor: 5000, coupon: { code: 'X', amountOffMinor: 100 } }, [['amount', 5000], ['coupon', 0]], 0],
-    ['a fixed discount after 100 % off', { discountPercentBasisPoints: 10000, discountAmountMinor: 100 }, [['percentage', 5000], ['amount', 0]], 0],
-    ['credits beyond the net: the first takes the rest, the next nothing', { credits: [credit('A', 4000, 1), credit('B', 3000, 2)] }, [['credit', 4000], ['credit', 1000]], 0],
-    ['credits after a partial discount', { discountAmountMinor: 4500, credits: [credit('A', 400, 1), credit('B', 300, 2)] }, [['amount', 4500], ['credit', 400], ['credit', 100]], 0],
+    [
+      'an amount coupon after a discount that took everything',
+      { discountAmountMinor: 5000, coupon: { code: 'X', amountOffMinor: 100 } },
+      [
+        ['amount', 5000],
+        ['coupon', 0],
+      ],
+      0,
+    ],
+    [
+      'a fixed discount after 100 % off',
+      { discountPercentBasisPoints: 10000, discountAmountMinor: 100 },
+      [
+        ['percentage', 5000],
+        ['amount', 0],
+      ],
+      0,
+    ],
+    [
+      'credits beyond the net: the first takes the rest, the next nothing',
+      { credits: [credit('A', 4000, 1), credit('B', 3000, 2)] },
+      [
+        ['credit', 4000],
+        ['credit', 1000],
+      ],
+      0,
+    ],
+    [
+      'credits after a partial discount',
+      { discountAmountMinor: 4500, credits: [credit('A', 400, 1), credit('B', 300, 2)] },
+      [
+        ['amount', 4500],
+        ['credit', 400],
+        ['credit', 100],
+      ],
+      0,
+    ],
     ['a 0 % discount is recorded as 0', { discountPercentBasisPoints: 0 }, [['percentage', 0]], 5000],
   ])('%s', (_name, discounts, applied, net) => {
     const breakdown = priceItem(base({ tierPricesMinor: [5000], taxes: [vat], ...discounts }));

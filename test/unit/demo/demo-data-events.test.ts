@@ -40,9 +40,19 @@ const entries = [
 const bookingId = (key: string) => demoId('lisbon', 'booking', key);
 const expected = [
   ...bookings.flatMap(([key, hours]) =>
-    (['booking.created', 'booking.confirmed'] as const).map((type) => ({ key, type, resourceId: bookingId(key), createdAt: hoursAgo(hours) })),
+    (['booking.created', 'booking.confirmed'] as const).map((type) => ({
+      key,
+      type,
+      resourceId: bookingId(key),
+      createdAt: hoursAgo(hours),
+    })),
   ),
-  ...entries.map(([key, hours]) => ({ key, type: 'waitlist.entry_created', resourceId: demoId('lisbon', 'waitlist-entry', key), createdAt: hoursAgo(hours) })),
+  ...entries.map(([key, hours]) => ({
+    key,
+    type: 'waitlist.entry_created',
+    resourceId: demoId('lisbon', 'waitlist-entry', key),
+    createdAt: hoursAgo(hours),
+  })),
 ];
 
 interface Envelope {
@@ -135,7 +145,10 @@ describe('a webhook endpoint created on the demo', () => {
     const history = await feed(brands.lisbon, LISBON);
 
     const participants = [1, 2].map((n) => demoId('lisbon', 'participant', `whitaker-couple/${n}`));
-    const cancel = await t.rest('POST', '/v1/bookings/cancel', { key: LISBON, body: { bookings: [{ bookingId: bookingId('whitaker-couple'), participants }] } });
+    const cancel = await t.rest('POST', '/v1/bookings/cancel', {
+      key: LISBON,
+      body: { bookings: [{ bookingId: bookingId('whitaker-couple'), participants }] },
+    });
     expect(cancel.status).toBe(200);
     const newer = (await feed(brands.lisbon, LISBON, history.next!)).data;
     expect(newer.map((e) => [e.type, e.data.id])).toEqual([

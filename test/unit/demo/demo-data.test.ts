@@ -97,12 +97,14 @@ describe('organization, brands and keys', () => {
 });
 
 const specFlags = new Set(
-  ('reviews exclusiveExperiences experienceComments customBookingEmailMessage smsNotifications enhancedHostCommission ' +
+  (
+    'reviews exclusiveExperiences experienceComments customBookingEmailMessage smsNotifications enhancedHostCommission ' +
     'priceTiers shoppingCart customQuestions enhancedNotifications emailCustomization conditionalPricing unlistedExperience ' +
     'check-in inAppMessaging backendBooking emailDnsSettings aiCuration flexibleDuration newSessionUi creditCard ' +
     'guestMicroSurvey enableWalletsPayment roomMemberCharge unlimitedHost experienceListingType ticketScanning seatChart ' +
     'apiAccess enablePromoter bypassCTABlock enableTranslations payUponArrival enableBookingSurcharge enableRescheduleBookings ' +
-    'enableHideAddToCartButton enableNewLandingPage autoUnpublishListingsWithoutAvailability enableCompoundTaxCalculation').split(' '),
+    'enableHideAddToCartButton enableNewLandingPage autoUnpublishListingsWithoutAvailability enableCompoundTaxCalculation'
+  ).split(' '),
 );
 
 describe.each([
@@ -110,10 +112,11 @@ describe.each([
   ['tokyo', brands.tokyo, 'integrations:line_messaging', 2, 'Asia/Tokyo'],
   ['kayak', brands.kayak, 'integrations:mailchimp', 2, 'America/Los_Angeles'],
 ])('brand %s', (slug, brandId, integration, hostCount, zone) => {
-  const brand = () => one<{ features_active: string; design_element: string; cancellation_policy_id: string; reschedule_policy_id: string }>(
-    'SELECT * FROM brands WHERE id = ?',
-    brandId,
-  );
+  const brand = () =>
+    one<{ features_active: string; design_element: string; cancellation_policy_id: string; reschedule_policy_id: string }>(
+      'SELECT * FROM brands WHERE id = ?',
+      brandId,
+    );
 
   it('has spec feature flags, the core ones and one integration flag', () => {
     const flags: string[] = JSON.parse(brand().features_active);
@@ -202,7 +205,10 @@ describe('catalog content', () => {
       { id: lst.santosPopularesStreetParty, start: '2026-06-12', end: '2026-06-13' },
       { id: lst.sumidaFireworksCruise, start: '2026-07-25', end: '2026-07-25' },
     ]);
-    expect(one('SELECT kind, experience_id FROM listings WHERE id = ?', lst.singleKayakRental)).toEqual({ kind: 'resource', experience_id: null });
+    expect(one('SELECT kind, experience_id FROM listings WHERE id = ?', lst.singleKayakRental)).toEqual({
+      kind: 'resource',
+      experience_id: null,
+    });
   });
 
   it("orders Lisbon's featured listings by the dashboard order, the unlisted one apart", () => {

@@ -50,11 +50,15 @@ describe('demo sessions', () => {
       one('SELECT starts_at FROM sessions WHERE experience_id = ? AND start_local = ?', exp.tagusSunsetSail, startLocal);
     expect(at('2026-03-28T18:00:00')).toEqual({ starts_at: '2026-03-28T18:00:00.000Z' });
     expect(at('2026-03-29T18:00:00')).toEqual({ starts_at: '2026-03-29T17:00:00.000Z' });
-    const tokyo = one('SELECT starts_at FROM sessions WHERE experience_id = ? AND start_local = ?', exp.tsukijiBreakfastWalk, '2026-03-29T07:00:00');
+    const tokyo = one(
+      'SELECT starts_at FROM sessions WHERE experience_id = ? AND start_local = ?',
+      exp.tsukijiBreakfastWalk,
+      '2026-03-29T07:00:00',
+    );
     expect(tokyo).toEqual({ starts_at: '2026-03-28T22:00:00.000Z' });
   });
 
-  it('keeps every session\'s reserved places equal to the active participants of its live bookings', () => {
+  it("keeps every session's reserved places equal to the active participants of its live bookings", () => {
     const mismatches = rows(
       `SELECT s.id, s.reserved, (SELECT COUNT(*) FROM participants p JOIN bookings b ON b.id = p.booking_id
          WHERE b.session_id = s.id AND b.status IN ('processing', 'confirmed') AND p.cancelled_at IS NULL) AS active
@@ -90,7 +94,14 @@ describe('the sold-out sail', () => {
        WHERE b.session_id = ? ORDER BY b.created_at`,
       soldOut.sessionId,
     );
-    const common = { status: 'confirmed', payment_method: 'credit-card', currency: 'EUR', session_start_local: '2026-03-29T18:00:00', cart: 'paid', intent: 'succeeded' };
+    const common = {
+      status: 'confirmed',
+      payment_method: 'credit-card',
+      currency: 'EUR',
+      session_start_local: '2026-03-29T18:00:00',
+      cart: 'paid',
+      intent: 'succeeded',
+    };
     // 2 adults + 2 children: 2 x 65 + 2 x 35 = 200.00 + 12.00; 2 adults: 130.00 + 7.80; 3 adults + 1 senior: 250.00 + 15.00.
     expect(bookings.map(({ confirmation_code: _, cart_confirmation_code: __, ...b }) => b)).toEqual([
       { ...common, purchaser: 'Sophie Laurent', amount_minor: 21200, charged: 21200, guests: 4 },
@@ -119,7 +130,7 @@ describe('the sold-out sail', () => {
   });
 });
 
-describe('the sold-out sail\'s waitlist', () => {
+describe("the sold-out sail's waitlist", () => {
   const soldOut = demoSoldOutSession(NOW);
 
   it('has a couple, then a family of three, waiting in line', () => {
@@ -139,7 +150,8 @@ describe('the sold-out sail\'s waitlist', () => {
       'Lucas Child',
     ]);
     // Answers as joining stores them: every shown question of the sail, required ones answered.
-    const prompts = (answers: Array<{ question: { prompt: string }; answer: unknown }>) => answers.map((a) => [a.question.prompt, a.answer]);
+    const prompts = (answers: Array<{ question: { prompt: string }; answer: unknown }>) =>
+      answers.map((a) => [a.question.prompt, a.answer]);
     expect(prompts(couple!.purchaser.answers)).toEqual([
       ['Mobile number the skipper can reach you on during the day', [{ value: '+81 90 3412 7788' }]],
       ['Are you celebrating anything on board?', [{ value: 'Anniversary', key: expect.any(String) }]],

@@ -18,13 +18,29 @@ describe('operation cost', () => {
     ['an object', `{ brandSettings(brandId: ${id}) { id } }`, 1],
     ['nested objects', `{ brandSettings(brandId: ${id}) { designElement { logo { uri { original } } } } }`, 4],
     ['a list without a page size counts once', `{ featuredListings { id medias { links { url } } } }`, 3],
-    ['a connection: first x (edge + node)', `{ experienceReviews(experienceId: ${id}, first: 10) { totalCount edges { node { id } } } }`, 21],
+    [
+      'a connection: first x (edge + node)',
+      `{ experienceReviews(experienceId: ${id}, first: 10) { totalCount edges { node { id } } } }`,
+      21,
+    ],
     ['pageInfo is not multiplied', `{ experienceReviews(experienceId: ${id}, first: 10) { pageInfo { hasNextPage } } }`, 2],
     ['the schema default (20) without first', `{ experienceReviews(experienceId: ${id}) { edges { node { id } } } }`, 41],
-    ['a page size above the domain maximum counts as 100', `{ experienceReviews(experienceId: ${id}, first: 5000) { edges { cursor } } }`, 101],
-    ['a page inside an object', `{ experience(brandId: ${id}, id: ${id}) { reviews(first: 5) { edges { node { reviewer { profilePicture { id } } } } } } }`, 22],
+    [
+      'a page size above the domain maximum counts as 100',
+      `{ experienceReviews(experienceId: ${id}, first: 5000) { edges { cursor } } }`,
+      101,
+    ],
+    [
+      'a page inside an object',
+      `{ experience(brandId: ${id}, id: ${id}) { reviews(first: 5) { edges { node { reviewer { profilePicture { id } } } } } } }`,
+      22,
+    ],
     ['introspection', '{ __schema { types { name fields { name type { name } } } } }', 4],
-    ['aliases add up', `{ a: experienceReviews(experienceId: ${id}, first: 10) { edges { cursor } } b: experienceReviews(experienceId: ${id}, first: 30) { edges { cursor } } }`, 42],
+    [
+      'aliases add up',
+      `{ a: experienceReviews(experienceId: ${id}, first: 10) { edges { cursor } } b: experienceReviews(experienceId: ${id}, first: 30) { edges { cursor } } }`,
+      42,
+    ],
   ])('%s', (_, query, expected) => {
     expect(cost(query)).toBe(expected);
   });
@@ -42,7 +58,10 @@ describe('operation cost', () => {
     const query = `{ experienceReviews(experienceId: ${id}, first: 10) { ...Page } } fragment Page on ReviewConnection { edges { ...Edge } } fragment Edge on ReviewEdge { node { id } }`;
     expect(cost(query)).toBe(21);
     // 2^40 spreads if walked naively; each fragment is costed once.
-    const chain = Array.from({ length: 40 }, (_, i) => `fragment F${i} on Query { a${i}: __typename ...F${i + 1} b${i}: __typename ...F${i + 1} }`).join(' ');
+    const chain = Array.from(
+      { length: 40 },
+      (_, i) => `fragment F${i} on Query { a${i}: __typename ...F${i + 1} b${i}: __typename ...F${i + 1} }`,
+    ).join(' ');
     const started = Date.now();
     expect(cost(`{ ...F0 } ${chain} fragment F40 on Query { brandSettings(brandId: ${id}) { id } }`)).toBe(2 ** 40);
     expect(Date.now() - started).toBeLessThan(1000);

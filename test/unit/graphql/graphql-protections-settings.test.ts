@@ -23,7 +23,11 @@ describe('GraphQL protection settings', () => {
       introspection: false,
       trustedDocuments: null,
     });
-    expect(graphqlProtections(config, { maxCost: 100, introspection: true })).toMatchObject({ maxCost: 100, introspection: true, maxDepth: 12 });
+    expect(graphqlProtections(config, { maxCost: 100, introspection: true })).toMatchObject({
+      maxCost: 100,
+      introspection: true,
+      maxDepth: 12,
+    });
   });
 
   it('names a bad limit', () => {

@@ -5,7 +5,9 @@ import { loadTypeDefs } from '../../../src/graphql/server.ts';
 /** The SDL is the contract a frontend developer reads in Sandbox: every type, field and argument says what it is. */
 describe('schema documentation', () => {
   const schema = buildSchema(loadTypeDefs());
-  const types = Object.values(schema.getTypeMap()).filter((t) => !t.name.startsWith('__') && !['String', 'Int', 'Float', 'Boolean', 'ID'].includes(t.name));
+  const types = Object.values(schema.getTypeMap()).filter(
+    (t) => !t.name.startsWith('__') && !['String', 'Int', 'Float', 'Boolean', 'ID'].includes(t.name),
+  );
 
   it('documents every type', () => {
     expect(types.filter((t) => !t.description?.trim()).map((t) => t.name)).toEqual([]);

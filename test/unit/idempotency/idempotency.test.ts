@@ -14,7 +14,13 @@ import { freshDb, portOf } from '../../support/db.ts';
 describe('idempotency records', () => {
   let clock = new Date('2026-11-25T12:00:00.000Z');
   const raw = freshDb();
-  const deps: Deps = { db: portOf(raw), now: () => clock, payments: new SandboxProcessor(), holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400 };
+  const deps: Deps = {
+    db: portOf(raw),
+    now: () => clock,
+    payments: new SandboxProcessor(),
+    holdTtlSeconds: 900,
+    waitlistOfferTtlSeconds: 86_400,
+  };
   const encryptionKey = Buffer.alloc(32, 7);
   const LEASE_MS = 60_000;
   const claim = (key: string, requestHash = 'h1', withKey = encryptionKey) =>
@@ -43,7 +49,11 @@ describe('idempotency records', () => {
 
   it('stores answers sealed, and refuses (never re-runs) one the current key cannot read', async () => {
     await claim('s');
-    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 's', lease: lease(), status: 201, body: '{"paymentIntentSecret":"pi_secret_123"}' }, encryptionKey);
+    await completeIdempotentRequest(
+      deps,
+      { apiKeyId: 'k1', key: 's', lease: lease(), status: 201, body: '{"paymentIntentSecret":"pi_secret_123"}' },
+      encryptionKey,
+    );
     const stored = raw.$client.prepare("SELECT response_body FROM idempotency_keys WHERE key = 's'").pluck().get() as string;
     expect(stored).not.toContain('pi_secret_123');
     expect(await claim('s')).toEqual({ outcome: 'replay', status: 201, body: '{"paymentIntentSecret":"pi_secret_123"}' });
@@ -67,7 +77,9 @@ describe('idempotency records', () => {
   });
 
   it.each([['x'.repeat(256)], [''], ['  '], ['tab\there'], ['été']])('refuses the key %j', (key) => {
-    expect(() => checkIdempotencyKey(key)).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED', details: { field: 'Idempotency-Key' } }));
+    expect(() => checkIdempotencyKey(key)).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_FAILED', details: { field: 'Idempotency-Key' } }),
+    );
   });
 
   it('refuses the header sent twice', () => {
@@ -78,10 +90,17 @@ describe('idempotency records', () => {
 describe('idempotency leases', () => {
   let clock = new Date('2026-11-25T12:00:00.000Z');
   const raw = freshDb();
-  const deps: Deps = { db: portOf(raw), now: () => clock, payments: new SandboxProcessor(), holdTtlSeconds: 900, waitlistOfferTtlSeconds: 86_400 };
+  const deps: Deps = {
+    db: portOf(raw),
+    now: () => clock,
+    payments: new SandboxProcessor(),
+    holdTtlSeconds: 900,
+    waitlistOfferTtlSeconds: 86_400,
+  };
   const encryptionKey = Buffer.alloc(32, 7);
   const LEASE_MS = 60_000;
-  const claim = (key: string, requestHash = 'h1') => beginIdempotentRequest(deps, { apiKeyId: 'k1', key, requestHash }, encryptionKey, LEASE_MS);
+  const claim = (key: string, requestHash = 'h1') =>
+    beginIdempotentRequest(deps, { apiKeyId: 'k1', key, requestHash }, encryptionKey, LEASE_MS);
   const later = (ms: number) => (clock = new Date(clock.getTime() + ms));
 
   it('refuses a running key until its lease ends, then hands it to one retry, under a new lease', async () => {

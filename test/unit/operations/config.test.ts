@@ -44,8 +44,18 @@ describe('loadConfig', () => {
 
   it('reads the refund reconciliation settings and refuses unusable ones', () => {
     expect(
-      loadConfig({ REFUND_RECONCILE_INTERVAL_MS: '500', REFUND_RECONCILE_GRACE_SECONDS: '1.5', REFUND_RECONCILE_RETRY_BASE_SECONDS: '0.2', REFUND_RECONCILE_MAX_AGE_SECONDS: '3600' }),
-    ).toMatchObject({ REFUND_RECONCILE_INTERVAL_MS: 500, REFUND_RECONCILE_GRACE_SECONDS: 1.5, REFUND_RECONCILE_RETRY_BASE_SECONDS: 0.2, REFUND_RECONCILE_MAX_AGE_SECONDS: 3600 });
+      loadConfig({
+        REFUND_RECONCILE_INTERVAL_MS: '500',
+        REFUND_RECONCILE_GRACE_SECONDS: '1.5',
+        REFUND_RECONCILE_RETRY_BASE_SECONDS: '0.2',
+        REFUND_RECONCILE_MAX_AGE_SECONDS: '3600',
+      }),
+    ).toMatchObject({
+      REFUND_RECONCILE_INTERVAL_MS: 500,
+      REFUND_RECONCILE_GRACE_SECONDS: 1.5,
+      REFUND_RECONCILE_RETRY_BASE_SECONDS: 0.2,
+      REFUND_RECONCILE_MAX_AGE_SECONDS: 3600,
+    });
     expect(() => loadConfig({ REFUND_RECONCILE_INTERVAL_MS: '0' })).toThrow(/REFUND_RECONCILE_INTERVAL_MS/);
     expect(() => loadConfig({ REFUND_RECONCILE_GRACE_SECONDS: '0' })).toThrow(/REFUND_RECONCILE_GRACE_SECONDS/);
     expect(() => loadConfig({ REFUND_RECONCILE_RETRY_BASE_SECONDS: 'soon' })).toThrow(/REFUND_RECONCILE_RETRY_BASE_SECONDS/);
@@ -73,13 +83,25 @@ describe('loadConfig', () => {
 
   it('names a malformed webhook secret key without echoing it', () => {
     const tooShort = Buffer.alloc(16, 1).toString('base64');
-    expect(() => loadConfig({ ENCRYPTION_KEY: tooShort })).toThrow('ENCRYPTION_KEY: must be 32 bytes, base64 encoded (openssl rand -base64 32) (got <redacted>)');
+    expect(() => loadConfig({ ENCRYPTION_KEY: tooShort })).toThrow(
+      'ENCRYPTION_KEY: must be 32 bytes, base64 encoded (openssl rand -base64 32) (got <redacted>)',
+    );
   });
 
   it('reads the webhook delivery settings', () => {
     expect(
-      loadConfig({ WEBHOOK_TIMEOUT_MS: '2500', WEBHOOK_RETRY_BASE_SECONDS: '0.5', WEBHOOK_MAX_AGE_SECONDS: '3600', WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }),
-    ).toMatchObject({ WEBHOOK_TIMEOUT_MS: 2500, WEBHOOK_RETRY_BASE_SECONDS: 0.5, WEBHOOK_MAX_AGE_SECONDS: 3600, WEBHOOK_ALLOW_PRIVATE_URLS: false });
+      loadConfig({
+        WEBHOOK_TIMEOUT_MS: '2500',
+        WEBHOOK_RETRY_BASE_SECONDS: '0.5',
+        WEBHOOK_MAX_AGE_SECONDS: '3600',
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'false',
+      }),
+    ).toMatchObject({
+      WEBHOOK_TIMEOUT_MS: 2500,
+      WEBHOOK_RETRY_BASE_SECONDS: 0.5,
+      WEBHOOK_MAX_AGE_SECONDS: 3600,
+      WEBHOOK_ALLOW_PRIVATE_URLS: false,
+    });
     expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'yes' })).toThrow(/WEBHOOK_ALLOW_PRIVATE_URLS/);
   });
 
@@ -89,8 +111,24 @@ describe('loadConfig', () => {
 
   it('reads the HTTP protections and refuses values that would switch them off', () => {
     expect(
-      loadConfig({ RATE_LIMIT_PER_MINUTE: '100', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '5', REQUEST_TIMEOUT_MS: '2000', KEEP_ALIVE_TIMEOUT_MS: '1000', CONNECTION_TIMEOUT_MS: '9000', MAX_HEADER_BYTES: '8192', TRUST_PROXY: '10.0.0.0/8, loopback' }),
-    ).toMatchObject({ RATE_LIMIT_PER_MINUTE: 100, RATE_LIMIT_ANONYMOUS_PER_MINUTE: 5, REQUEST_TIMEOUT_MS: 2000, KEEP_ALIVE_TIMEOUT_MS: 1000, CONNECTION_TIMEOUT_MS: 9000, MAX_HEADER_BYTES: 8192, TRUST_PROXY: ['10.0.0.0/8', 'loopback'] });
+      loadConfig({
+        RATE_LIMIT_PER_MINUTE: '100',
+        RATE_LIMIT_ANONYMOUS_PER_MINUTE: '5',
+        REQUEST_TIMEOUT_MS: '2000',
+        KEEP_ALIVE_TIMEOUT_MS: '1000',
+        CONNECTION_TIMEOUT_MS: '9000',
+        MAX_HEADER_BYTES: '8192',
+        TRUST_PROXY: '10.0.0.0/8, loopback',
+      }),
+    ).toMatchObject({
+      RATE_LIMIT_PER_MINUTE: 100,
+      RATE_LIMIT_ANONYMOUS_PER_MINUTE: 5,
+      REQUEST_TIMEOUT_MS: 2000,
+      KEEP_ALIVE_TIMEOUT_MS: 1000,
+      CONNECTION_TIMEOUT_MS: 9000,
+      MAX_HEADER_BYTES: 8192,
+      TRUST_PROXY: ['10.0.0.0/8', 'loopback'],
+    });
     expect(() => loadConfig({ RATE_LIMIT_PER_MINUTE: '0' })).toThrow(/RATE_LIMIT_PER_MINUTE/);
     expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow(/REQUEST_TIMEOUT_MS/);
     expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);

@@ -11,8 +11,15 @@ function capture() {
 describe('log redaction', () => {
   it('blanks credentials in request headers, whatever their shape', () => {
     const { log, text } = capture();
-    log.info({ req: { headers: { authorization: 'Bearer opaque-token-1', 'tessera-secret-key': 'opaque-token-2', 'user-agent': 'curl' } } }, 'incoming');
-    expect(JSON.parse(text()).req.headers).toEqual({ authorization: '[Redacted]', 'tessera-secret-key': '[Redacted]', 'user-agent': 'curl' });
+    log.info(
+      { req: { headers: { authorization: 'Bearer opaque-token-1', 'tessera-secret-key': 'opaque-token-2', 'user-agent': 'curl' } } },
+      'incoming',
+    );
+    expect(JSON.parse(text()).req.headers).toEqual({
+      authorization: '[Redacted]',
+      'tessera-secret-key': '[Redacted]',
+      'user-agent': 'curl',
+    });
   });
 
   it('blanks secret fields of logged bodies, answers and GraphQL variables', () => {
@@ -37,7 +44,8 @@ describe('log redaction', () => {
     const err = new Error('processor refused pi_sbx_abc123_secret_0123456789abcdef for whsec_AbC-123_xyz');
     log.error({ err, url: '/v1/x?key=sk_live_AbCdEf123' }, 'failed with Authorization: Bearer sk_test_lisbon_demo');
     const output = text();
-    for (const leaked of ['0123456789abcdef', 'whsec_AbC', 'sk_live_AbCdEf123', 'sk_test_lisbon_demo']) expect(output).not.toContain(leaked);
+    for (const leaked of ['0123456789abcdef', 'whsec_AbC', 'sk_live_AbCdEf123', 'sk_test_lisbon_demo'])
+      expect(output).not.toContain(leaked);
     // The intent reference is not a secret and stays, to trace the payment.
     expect(output).toContain('pi_sbx_abc123_secret_[Redacted]');
   });

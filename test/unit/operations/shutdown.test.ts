@@ -6,7 +6,10 @@ import { exitOnSignals, signalExitCode } from '../../../src/shutdown.ts';
 function harness(close: () => Promise<void>, timeoutMs = 1000) {
   const exits: number[] = [];
   const lines: string[] = [];
-  const log = { info: (_: object, message: string) => lines.push(`info: ${message}`), error: (_: object, message: string) => lines.push(`error: ${message}`) };
+  const log = {
+    info: (_: object, message: string) => lines.push(`info: ${message}`),
+    error: (_: object, message: string) => lines.push(`error: ${message}`),
+  };
   // No real signals: the test calls the handler itself.
   const signal = exitOnSignals({ close, timeoutMs, log, exit: (code) => exits.push(code) }, []);
   return { signal, exits, lines };

@@ -17,7 +17,15 @@ const other = createBrand(db);
 const AT = '2026-11-25T12:00:00.000Z';
 
 function endpoint(brandId: string, eventTypes: string[], deletedAt: string | null = null) {
-  const row = { id: randomUUID(), brandId, url: 'https://hooks.example.test/in', eventTypes, secretCiphertext: 'x', createdAt: AT, deletedAt };
+  const row = {
+    id: randomUUID(),
+    brandId,
+    url: 'https://hooks.example.test/in',
+    eventTypes,
+    secretCiphertext: 'x',
+    createdAt: AT,
+    deletedAt,
+  };
   db.insert(webhookEndpoints).values(row).run();
   return row;
 }
@@ -40,7 +48,9 @@ const count = (table: string) => db.$client.prepare(`SELECT count(*) FROM ${tabl
 describe('recordEvent', () => {
   it('stores the event and a pending delivery for the subscribed endpoint only: not a deleted one, not another brand', async () => {
     const resourceId = randomUUID();
-    const event = await portOf(db).transaction(async (tx) => recordEvent(tx, { brandId: brand.id, type: 'booking.created', resourceId, payload: { id: resourceId }, at: AT }));
+    const event = await portOf(db).transaction(async (tx) =>
+      recordEvent(tx, { brandId: brand.id, type: 'booking.created', resourceId, payload: { id: resourceId }, at: AT }),
+    );
     expect(event).toEqual({
       sequence: expect.any(Number),
       id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
@@ -51,14 +61,30 @@ describe('recordEvent', () => {
       createdAt: AT,
     });
     expect(deliveriesOf(event.sequence)).toEqual([
-      { endpointId: subscribedToBoth.id, resourceId, status: 'pending', attempts: 0, nextAttemptAt: AT, lastAttemptAt: null, deliveredAt: null },
+      {
+        endpointId: subscribedToBoth.id,
+        resourceId,
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: AT,
+        lastAttemptAt: null,
+        deliveredAt: null,
+      },
     ]);
   });
 
   it('queues for every subscribed endpoint, and for none when no endpoint wants the type', async () => {
-    const confirmed = await portOf(db).transaction(async (tx) => recordEvent(tx, { brandId: brand.id, type: 'booking.confirmed', resourceId: 'r1', payload: {}, at: AT }));
-    expect(deliveriesOf(confirmed.sequence).map((d: any) => d.endpointId).sort()).toEqual([subscribedToBoth.id, confirmedOnly.id].sort());
-    const failed = await portOf(db).transaction(async (tx) => recordEvent(tx, { brandId: brand.id, type: 'booking.failed', resourceId: 'r1', payload: {}, at: AT }));
+    const confirmed = await portOf(db).transaction(async (tx) =>
+      recordEvent(tx, { brandId: brand.id, type: 'booking.confirmed', resourceId: 'r1', payload: {}, at: AT }),
+    );
+    expect(
+      deliveriesOf(confirmed.sequence)
+        .map((d: any) => d.endpointId)
+        .sort(),
+    ).toEqual([subscribedToBoth.id, confirmedOnly.id].sort());
+    const failed = await portOf(db).transaction(async (tx) =>
+      recordEvent(tx, { brandId: brand.id, type: 'booking.failed', resourceId: 'r1', payload: {}, at: AT }),
+    );
     expect(deliveriesOf(failed.sequence)).toEqual([]);
     expect(failed.sequence).toBeGreaterThan(confirmed.sequence);
   });
@@ -78,7 +104,9 @@ describe('recordEvent', () => {
 describe('eventEnvelope', () => {
   it('is the id, type, creation time and the resource under data, nothing else', () => {
     const envelope = eventEnvelope({ id: 'e1', type: 'booking.refunded', createdAt: AT, payload: { id: 'b1', status: 'refunded' } });
-    expect(JSON.stringify(envelope)).toBe('{"id":"e1","type":"booking.refunded","createdAt":"2026-11-25T12:00:00.000Z","data":{"id":"b1","status":"refunded"}}');
+    expect(JSON.stringify(envelope)).toBe(
+      '{"id":"e1","type":"booking.refunded","createdAt":"2026-11-25T12:00:00.000Z","data":{"id":"b1","status":"refunded"}}',
+    );
   });
 });
 
@@ -89,11 +117,18 @@ describe('recordBookingEvent', () => {
     const stored = await portOf(db).transaction(async (tx) => {
       db.$client.prepare("UPDATE bookings SET status = 'cancelled' WHERE id = ?").run(booking.id);
       await recordBookingEvent(tx, 'booking.cancelled', booking.id, AT);
-      return db.$client.prepare('SELECT brand_id AS brandId, type, resource_id AS resourceId, payload FROM events ORDER BY sequence DESC LIMIT 1').get() as any;
+      return db.$client
+        .prepare('SELECT brand_id AS brandId, type, resource_id AS resourceId, payload FROM events ORDER BY sequence DESC LIMIT 1')
+        .get() as any;
     });
     const { brandId, ...view } = (await bookingViewsIn(portOf(db), [booking.id]))[0]!;
     expect(brandId).toBe(other.id);
-    expect({ ...stored, payload: JSON.parse(stored.payload) }).toEqual({ brandId: other.id, type: 'booking.cancelled', resourceId: booking.id, payload: view });
+    expect({ ...stored, payload: JSON.parse(stored.payload) }).toEqual({
+      brandId: other.id,
+      type: 'booking.cancelled',
+      resourceId: booking.id,
+      payload: view,
+    });
     expect(view.status).toBe('cancelled');
   });
 });

@@ -16,7 +16,11 @@ function state(status: BookingStatus, cancelled: boolean[] = [false, false], ref
   };
 }
 
-const request = (cancel: boolean, participantIds: string[] | null = null, refundMinor: number | null = null): CancelRequest => ({ cancel, participantIds, refundMinor });
+const request = (cancel: boolean, participantIds: string[] | null = null, refundMinor: number | null = null): CancelRequest => ({
+  cancel,
+  participantIds,
+  refundMinor,
+});
 
 /** With a refund, the state is read after it settled: its amount is in amountRefundedMinor. */
 const cases: Array<[string, BookingState, CancelRequest, string[]]> = [
@@ -30,11 +34,31 @@ const cases: Array<[string, BookingState, CancelRequest, string[]]> = [
   ['cancel a refunded booking', state('refunded'), request(true), []],
   ['refund part of a confirmed booking', state('confirmed', [false, false], 3000), request(false, null, 3000), ['booking.refunded']],
   ['refund all of a confirmed booking', state('confirmed', [false, false], 10_000), request(false, null, 10_000), ['booking.refunded']],
-  ['refund all while another refund is pending', state('confirmed', [false, false], 10_000, 1), request(false, null, 5000), ['booking.refunded']],
+  [
+    'refund all while another refund is pending',
+    state('confirmed', [false, false], 10_000, 1),
+    request(false, null, 5000),
+    ['booking.refunded'],
+  ],
   ['refund a cancelled booking', state('cancelled', [true, true], 10_000), request(false, null, 10_000), ['booking.refunded']],
-  ['cancel with a partial refund', state('confirmed', [false, false], 4550), request(true, null, 4550), ['booking.cancelled', 'booking.refunded']],
-  ['cancel with a full refund', state('confirmed', [false, false], 10_000), request(true, null, 10_000), ['booking.cancelled', 'booking.refunded']],
-  ['cancel one participant with a refund', state('confirmed', [false, false], 5000), request(false, ['p1'], 5000), ['booking.participants_cancelled', 'booking.refunded']],
+  [
+    'cancel with a partial refund',
+    state('confirmed', [false, false], 4550),
+    request(true, null, 4550),
+    ['booking.cancelled', 'booking.refunded'],
+  ],
+  [
+    'cancel with a full refund',
+    state('confirmed', [false, false], 10_000),
+    request(true, null, 10_000),
+    ['booking.cancelled', 'booking.refunded'],
+  ],
+  [
+    'cancel one participant with a refund',
+    state('confirmed', [false, false], 5000),
+    request(false, ['p1'], 5000),
+    ['booking.participants_cancelled', 'booking.refunded'],
+  ],
 ];
 
 describe('cancellationEventTypes', () => {

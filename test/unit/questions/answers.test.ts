@@ -24,7 +24,12 @@ describe('validateAnswers: each field type', () => {
     ['input left blank (optional)', question('q', 'input'), [text('q', '   ')], [{ value: null }]],
     ['input with an empty answer list (optional)', question('q', 'input'), [{ questionId: 'q', answer: [] }], [{ value: null }]],
     ['input not sent (optional)', question('q', 'input'), [], [{ value: null }]],
-    ['single select: the label comes from the question', question('q', 'single_select'), [pick('q', 'k-no')], [{ value: 'No', key: 'k-no' }]],
+    [
+      'single select: the label comes from the question',
+      question('q', 'single_select'),
+      [pick('q', 'k-no')],
+      [{ value: 'No', key: 'k-no' }],
+    ],
     [
       'multiple select: several options, in the order sent',
       question('q', 'multiple_select'),
@@ -44,22 +49,106 @@ describe('validateAnswers: each field type', () => {
   });
 
   it.each<[string, QuestionSnapshotJson, QuestionResponse[], string, string]>([
-    ['input over 500 characters', question('q', 'input'), [text('q', longText(501))], 'INVALID_ANSWER', `${P}.0.customQuestionResponses.0.answer.0.value`],
-    ['textarea over 2000 characters', question('q', 'textarea'), [text('q', longText(2001))], 'INVALID_ANSWER', `${P}.0.customQuestionResponses.0.answer.0.value`],
+    [
+      'input over 500 characters',
+      question('q', 'input'),
+      [text('q', longText(501))],
+      'INVALID_ANSWER',
+      `${P}.0.customQuestionResponses.0.answer.0.value`,
+    ],
+    [
+      'textarea over 2000 characters',
+      question('q', 'textarea'),
+      [text('q', longText(2001))],
+      'INVALID_ANSWER',
+      `${P}.0.customQuestionResponses.0.answer.0.value`,
+    ],
     ['input with two values', question('q', 'input'), [text('q', 'a', 'b')], 'INVALID_ANSWER', `${P}.0.customQuestionResponses.0.answer`],
-    ['input with a key but no text', question('q', 'input'), [{ questionId: 'q', answer: [{ key: 'k' }] }], 'INVALID_ANSWER', `${P}.0.customQuestionResponses.0.answer.0.value`],
-    ['required input left blank', question('q', 'input', { required: true }), [text('q', ' ')], 'ANSWER_REQUIRED', `${P}.0.customQuestionResponses`],
+    [
+      'input with a key but no text',
+      question('q', 'input'),
+      [{ questionId: 'q', answer: [{ key: 'k' }] }],
+      'INVALID_ANSWER',
+      `${P}.0.customQuestionResponses.0.answer.0.value`,
+    ],
+    [
+      'required input left blank',
+      question('q', 'input', { required: true }),
+      [text('q', ' ')],
+      'ANSWER_REQUIRED',
+      `${P}.0.customQuestionResponses`,
+    ],
     ['required textarea not sent', question('q', 'textarea', { required: true }), [], 'ANSWER_REQUIRED', `${P}.0.customQuestionResponses`],
-    ['single select with an unknown key', question('q', 'single_select'), [pick('q', 'k-other')], 'INVALID_ANSWER', `${P}.0.customQuestionResponses.0.answer.0.key`],
-    ['single select with a label but no key', question('q', 'single_select'), [text('q', 'Yes')], 'INVALID_ANSWER', `${P}.0.customQuestionResponses.0.answer.0.key`],
-    ['single select with two options', question('q', 'single_select'), [pick('q', 'k-yes', 'k-no')], 'INVALID_ANSWER', `${P}.0.customQuestionResponses.0.answer`],
-    ['multiple select with a repeated option', question('q', 'multiple_select'), [pick('q', 'k-yes', 'k-yes')], 'INVALID_ANSWER', `${P}.0.customQuestionResponses.0.answer.1.key`],
-    ['multiple select with a bad key among good ones', question('q', 'multiple_select'), [pick('q', 'k-yes', 'nope')], 'INVALID_ANSWER', `${P}.0.customQuestionResponses.0.answer.1.key`],
-    ['required multiple select with nothing chosen', question('q', 'multiple_select', { required: true }), [{ questionId: 'q', answer: [] }], 'ANSWER_REQUIRED', `${P}.0.customQuestionResponses`],
-    ['terms answered "yes"', question('q', 'terms_and_conditions'), [text('q', 'yes')], 'INVALID_ANSWER', `${P}.0.customQuestionResponses.0.answer.0.value`],
-    ['terms answered twice', question('q', 'terms_and_conditions'), [text('q', 'true', 'true')], 'INVALID_ANSWER', `${P}.0.customQuestionResponses.0.answer`],
-    ['required terms declined', question('q', 'terms_and_conditions', { required: true }), [text('q', 'false')], 'ANSWER_REQUIRED', `${P}.0.customQuestionResponses`],
-    ['required terms not sent', question('q', 'terms_and_conditions', { required: true }), [], 'ANSWER_REQUIRED', `${P}.0.customQuestionResponses`],
+    [
+      'single select with an unknown key',
+      question('q', 'single_select'),
+      [pick('q', 'k-other')],
+      'INVALID_ANSWER',
+      `${P}.0.customQuestionResponses.0.answer.0.key`,
+    ],
+    [
+      'single select with a label but no key',
+      question('q', 'single_select'),
+      [text('q', 'Yes')],
+      'INVALID_ANSWER',
+      `${P}.0.customQuestionResponses.0.answer.0.key`,
+    ],
+    [
+      'single select with two options',
+      question('q', 'single_select'),
+      [pick('q', 'k-yes', 'k-no')],
+      'INVALID_ANSWER',
+      `${P}.0.customQuestionResponses.0.answer`,
+    ],
+    [
+      'multiple select with a repeated option',
+      question('q', 'multiple_select'),
+      [pick('q', 'k-yes', 'k-yes')],
+      'INVALID_ANSWER',
+      `${P}.0.customQuestionResponses.0.answer.1.key`,
+    ],
+    [
+      'multiple select with a bad key among good ones',
+      question('q', 'multiple_select'),
+      [pick('q', 'k-yes', 'nope')],
+      'INVALID_ANSWER',
+      `${P}.0.customQuestionResponses.0.answer.1.key`,
+    ],
+    [
+      'required multiple select with nothing chosen',
+      question('q', 'multiple_select', { required: true }),
+      [{ questionId: 'q', answer: [] }],
+      'ANSWER_REQUIRED',
+      `${P}.0.customQuestionResponses`,
+    ],
+    [
+      'terms answered "yes"',
+      question('q', 'terms_and_conditions'),
+      [text('q', 'yes')],
+      'INVALID_ANSWER',
+      `${P}.0.customQuestionResponses.0.answer.0.value`,
+    ],
+    [
+      'terms answered twice',
+      question('q', 'terms_and_conditions'),
+      [text('q', 'true', 'true')],
+      'INVALID_ANSWER',
+      `${P}.0.customQuestionResponses.0.answer`,
+    ],
+    [
+      'required terms declined',
+      question('q', 'terms_and_conditions', { required: true }),
+      [text('q', 'false')],
+      'ANSWER_REQUIRED',
+      `${P}.0.customQuestionResponses`,
+    ],
+    [
+      'required terms not sent',
+      question('q', 'terms_and_conditions', { required: true }),
+      [],
+      'ANSWER_REQUIRED',
+      `${P}.0.customQuestionResponses`,
+    ],
   ])('refuses %s', (_name, q, responses, code, field) => {
     expect(errorOne(q, responses)).toEqual({ code, field });
   });
@@ -87,7 +176,9 @@ describe('validateAnswers: scopes', () => {
     validateAnswers({ questions, purchaserResponses: purchaserOk, participants: [], fieldPrefix: 'data.0', ...input });
 
   it('answers purchaser questions once and participant questions per participant, in question order', () => {
-    const result = run({ participants: [{ responses: [pick('q-diet', 'k-yes'), text('q-name', 'Ana')] }, { responses: [text('q-name', 'Rui')] }] });
+    const result = run({
+      participants: [{ responses: [pick('q-diet', 'k-yes'), text('q-name', 'Ana')] }, { responses: [text('q-name', 'Rui')] }],
+    });
     expect(result.purchaser.map((a) => [a.question.customQuestionId, a.answer])).toEqual([
       ['q-company', [{ value: 'Acme' }]],
       ['q-terms', [{ value: true }]],
@@ -106,7 +197,10 @@ describe('validateAnswers: scopes', () => {
   });
 
   it('returns empty lists when the experience has no questions', () => {
-    expect(validateAnswers({ questions: [], participants: [{}, { responses: [] }], fieldPrefix: 'data.0' })).toEqual({ purchaser: [], participants: [[], []] });
+    expect(validateAnswers({ questions: [], participants: [{}, { responses: [] }], fieldPrefix: 'data.0' })).toEqual({
+      purchaser: [],
+      participants: [[], []],
+    });
   });
 
   const says = (...responses: QuestionResponse[]) => ({ responses });
@@ -162,17 +256,34 @@ describe('validateAnswers: scopes', () => {
   });
 
   describe('when the first participant is the purchaser', () => {
-    const merged = (participants: ValidateAnswersInput['participants']) => run({ purchaserResponses: undefined, purchaserIsFirstParticipant: true, participants });
+    const merged = (participants: ValidateAnswersInput['participants']) =>
+      run({ purchaserResponses: undefined, purchaserIsFirstParticipant: true, participants });
 
     it("takes both scopes from the first participant's list", () => {
-      const result = merged([{ responses: [text('q-name', 'Ana'), text('q-company', 'Acme'), text('q-terms', 'true')] }, { responses: [text('q-name', 'Rui')] }]);
+      const result = merged([
+        { responses: [text('q-name', 'Ana'), text('q-company', 'Acme'), text('q-terms', 'true')] },
+        { responses: [text('q-name', 'Rui')] },
+      ]);
       expect(result.purchaser.map((a) => a.answer)).toEqual([[{ value: 'Acme' }], [{ value: true }]]);
       expect(result.participants.map((list) => list[0]?.answer)).toEqual([[{ value: 'Ana' }], [{ value: 'Rui' }]]);
     });
 
     it.each<[string, ValidateAnswersInput['participants'], string, string]>([
-      ['purchaser answers from the second participant', [{ responses: [text('q-name', 'A'), text('q-company', 'Acme'), text('q-terms', 'true')] }, { responses: [text('q-name', 'B'), text('q-company', 'x')] }], 'UNKNOWN_QUESTION', `${P}.1.customQuestionResponses.1.questionId`],
-      ['a required purchaser answer missing', [{ responses: [text('q-name', 'A'), text('q-terms', 'true')] }], 'ANSWER_REQUIRED', `${P}.0.customQuestionResponses`],
+      [
+        'purchaser answers from the second participant',
+        [
+          { responses: [text('q-name', 'A'), text('q-company', 'Acme'), text('q-terms', 'true')] },
+          { responses: [text('q-name', 'B'), text('q-company', 'x')] },
+        ],
+        'UNKNOWN_QUESTION',
+        `${P}.1.customQuestionResponses.1.questionId`,
+      ],
+      [
+        'a required purchaser answer missing',
+        [{ responses: [text('q-name', 'A'), text('q-terms', 'true')] }],
+        'ANSWER_REQUIRED',
+        `${P}.0.customQuestionResponses`,
+      ],
     ])('refuses %s', (_name, participants, code, field) => {
       expect(codeAndField(() => merged(participants))).toEqual({ code, field });
     });

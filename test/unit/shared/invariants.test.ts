@@ -41,7 +41,12 @@ describe('invariantViolations', () => {
     const shop = createShop(events, { sessions: 1, capacity: 4 });
     const { booking } = createBooking(events, { brandId: shop.brand.id, session: shop.sessions[0]! });
     createWebhookEndpoint(events, shop.brand.id, { url: 'http://127.0.0.1:9/hook', createdAt: '2020-01-01T00:00:00.000Z' });
-    await recordTestEvent(events, { brandId: shop.brand.id, type: 'booking.created', resourceId: booking.id, payload: { id: booking.id, status: 'processing' } });
+    await recordTestEvent(events, {
+      brandId: shop.brand.id,
+      type: 'booking.created',
+      resourceId: booking.id,
+      payload: { id: booking.id, status: 'processing' },
+    });
     await recordTestEvent(events, { brandId: shop.brand.id, type: 'booking.created', resourceId: crypto.randomUUID() });
     events.$client.prepare('DELETE FROM webhook_deliveries WHERE rowid = (SELECT min(rowid) FROM webhook_deliveries)').run();
 

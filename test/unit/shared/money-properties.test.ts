@@ -102,7 +102,12 @@ describe('toDecimal / fromDecimal', () => {
   });
 
   it('never round any number: an accepted value is shown back exactly, anything else is VALIDATION_FAILED', () => {
-    const anyNumber = fc.oneof(fc.double(), fc.double({ min: 0, max: 1e16 }), amount.map((m) => m / 1000), amount.map((m) => m / 7));
+    const anyNumber = fc.oneof(
+      fc.double(),
+      fc.double({ min: 0, max: 1e16 }),
+      amount.map((m) => m / 1000),
+      amount.map((m) => m / 7),
+    );
     fc.assert(
       fc.property(anyNumber, currency, (value, code) => {
         let minor: number;
@@ -179,10 +184,11 @@ describe('checkout charges what the items add up to', () => {
   // No function splits an amount across items or participants (refunds are single amounts, taxes are
   // per item), so the allocation to check is the cart: the processor is charged the sum of the items'
   // totals, each item priced by the README's rules, in every kind of currency.
-  it.each([['zero-decimal', byExponent[0]], ['2-decimal', byExponent[2]], ['3-decimal', byExponent[3]]] as const)(
-    '%s currencies',
-    async (_, codes) => {
-      await fc.assert(checkoutProperty(fc.constantFrom(...codes)), { numRuns: 40, ...params });
-    },
-  );
+  it.each([
+    ['zero-decimal', byExponent[0]],
+    ['2-decimal', byExponent[2]],
+    ['3-decimal', byExponent[3]],
+  ] as const)('%s currencies', async (_, codes) => {
+    await fc.assert(checkoutProperty(fc.constantFrom(...codes)), { numRuns: 40, ...params });
+  });
 });

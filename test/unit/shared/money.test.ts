@@ -91,7 +91,12 @@ describe('percentOf rounds half up to the minor unit', () => {
     expect(percentOf(minor, basisPoints)).toBe(expected);
   });
 
-  it.each([[-1, 100], [1.5, 100], [100, -1], [100, 0.5]])('refuses %s at %s bp (a programming error)', (minor, basisPoints) => {
+  it.each([
+    [-1, 100],
+    [1.5, 100],
+    [100, -1],
+    [100, 0.5],
+  ])('refuses %s at %s bp (a programming error)', (minor, basisPoints) => {
     expect(() => percentOf(minor, basisPoints)).toThrow(RangeError);
   });
 });

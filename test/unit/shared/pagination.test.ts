@@ -40,10 +40,15 @@ describe('cursors', () => {
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(decodeCursor(cursor, 2, 'after')).toEqual(['2026-03-01T10:00:00.000Z', 'a/b+c']);
   });
-  it.each([['garbage!!'], [''], [encodeCursor(['one'])], [Buffer.from('{"a":1}').toString('base64url')], [Buffer.from('[1,2]').toString('base64url')]])(
-    'rejects %j naming the field',
-    (cursor) => {
-      expect(() => decodeCursor(cursor, 2, 'after')).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED', details: { field: 'after' } }));
-    },
-  );
+  it.each([
+    ['garbage!!'],
+    [''],
+    [encodeCursor(['one'])],
+    [Buffer.from('{"a":1}').toString('base64url')],
+    [Buffer.from('[1,2]').toString('base64url')],
+  ])('rejects %j naming the field', (cursor) => {
+    expect(() => decodeCursor(cursor, 2, 'after')).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_FAILED', details: { field: 'after' } }),
+    );
+  });
 });

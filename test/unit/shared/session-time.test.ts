@@ -45,7 +45,7 @@ describe('normalizeSessionTime', () => {
     ['both instants of the repeated hour, second (UTC+0)', '2026-10-25T01:30:00Z', LISBON, '2026-10-25T01:30:00'],
     ['an offset from another zone', '2026-11-22T18:30+09:00', LISBON, '2026-11-22T09:30:00'],
     ['a negative offset crossing midnight', '2026-11-21T19:30:00-05:00', TOKYO, '2026-11-22T09:30:00'],
-    ['the zone\'s own offset', '2026-11-22T09:30:00+09:00', TOKYO, '2026-11-22T09:30:00'],
+    ["the zone's own offset", '2026-11-22T09:30:00+09:00', TOKYO, '2026-11-22T09:30:00'],
   ])('%s: %s in %s -> %s', (_, input, zone, expected) => {
     expect(normalizeSessionTime(input, zone, 'data.0.sessionTime')).toBe(expected);
   });
@@ -112,13 +112,17 @@ describe('sessionForItem', () => {
   });
 
   it('answers SESSION_NOT_FOUND with the field when no session starts then', async () => {
-    const error = await rejection(sessionForItem({ db: portOf(db) }, { experience, sessionTime: '2026-03-29T18:00:00Z', field: 'data.2.sessionTime' }));
+    const error = await rejection(
+      sessionForItem({ db: portOf(db) }, { experience, sessionTime: '2026-03-29T18:00:00Z', field: 'data.2.sessionTime' }),
+    );
     expect(error.code).toBe('SESSION_NOT_FOUND');
     expect(error.details).toEqual({ field: 'data.2.sessionTime', startDateTime: '2026-03-29T19:00:00', timezone: LISBON });
   });
 
   it('validates the time before looking', async () => {
-    const error = await rejection(sessionForItem({ db: portOf(db) }, { experience, sessionTime: '2026-03-29T01:30', field: 'data.0.sessionTime' }));
+    const error = await rejection(
+      sessionForItem({ db: portOf(db) }, { experience, sessionTime: '2026-03-29T01:30', field: 'data.0.sessionTime' }),
+    );
     expect(error.code).toBe('VALIDATION_FAILED');
   });
 });

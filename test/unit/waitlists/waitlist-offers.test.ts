@@ -27,12 +27,20 @@ let day = 0;
 function sessionWithLine(free: number, parties: number[], startLocal?: string) {
   day += 1;
   const s = createSession(db, sail, { startLocal: startLocal ?? `2027-01-${String(day).padStart(2, '0')}T18:00:00`, capacity: 10 });
-  const booking = free < 10 ? createBooking(db, { brandId: brand.id, session: s, participants: Array.from({ length: 10 - free }, () => ({})) }) : null;
-  const entries = parties.map((partySize, i) => createWaitlistEntry(db, { waitlist, session: s, brandId: brand.id, position: i + 1, partySize }));
+  const booking =
+    free < 10 ? createBooking(db, { brandId: brand.id, session: s, participants: Array.from({ length: 10 - free }, () => ({})) }) : null;
+  const entries = parties.map((partySize, i) =>
+    createWaitlistEntry(db, { waitlist, session: s, brandId: brand.id, position: i + 1, partySize }),
+  );
   return { s, entries, booking };
 }
-const row = (id: string) => db.$client.prepare('SELECT status, offer_expires_at AS expires FROM waitlist_entries WHERE id = ?').get(id) as { status: string; expires: string | null };
-const held = (sessionId: string) => db.$client.prepare('SELECT held_for_offers FROM sessions WHERE id = ?').pluck().get(sessionId) as number;
+const row = (id: string) =>
+  db.$client.prepare('SELECT status, offer_expires_at AS expires FROM waitlist_entries WHERE id = ?').get(id) as {
+    status: string;
+    expires: string | null;
+  };
+const held = (sessionId: string) =>
+  db.$client.prepare('SELECT held_for_offers FROM sessions WHERE id = ?').pluck().get(sessionId) as number;
 
 describe('offerFreedPlaces', () => {
   it.each([
@@ -75,7 +83,9 @@ describe('releaseSessionPlaces', () => {
     const { s, entries, booking } = sessionWithLine(0, [2]);
     await portOf(db).transaction(async (tx) => {
       // As a cancellation does: the participants change and their places are released together (one connection).
-      db.$client.prepare("UPDATE participants SET cancelled_at = '2026-11-25T12:00:00.000Z' WHERE booking_id = ? AND position < 2").run(booking!.booking.id);
+      db.$client
+        .prepare("UPDATE participants SET cancelled_at = '2026-11-25T12:00:00.000Z' WHERE booking_id = ? AND position < 2")
+        .run(booking!.booking.id);
       await releaseSessionPlaces(tx, s.id, 2, NOW, TTL);
     });
     expect(row(entries[0]!.id).status).toBe('offered');
@@ -95,8 +105,24 @@ describe('releaseSessionPlaces', () => {
 describe('expireDueOffers', () => {
   it('expires offers due at or before now and passes their places to the next entries that fit', async () => {
     const { s } = sessionWithLine(3, []);
-    const due = createWaitlistEntry(db, { waitlist, session: s, brandId: brand.id, position: 1, partySize: 2, status: 'offered', offerExpiresAt: NOW.toISOString() });
-    const running = createWaitlistEntry(db, { waitlist, session: s, brandId: brand.id, position: 2, partySize: 1, status: 'offered', offerExpiresAt: '2026-11-25T12:00:00.001Z' });
+    const due = createWaitlistEntry(db, {
+      waitlist,
+      session: s,
+      brandId: brand.id,
+      position: 1,
+      partySize: 2,
+      status: 'offered',
+      offerExpiresAt: NOW.toISOString(),
+    });
+    const running = createWaitlistEntry(db, {
+      waitlist,
+      session: s,
+      brandId: brand.id,
+      position: 2,
+      partySize: 1,
+      status: 'offered',
+      offerExpiresAt: '2026-11-25T12:00:00.001Z',
+    });
     const big = createWaitlistEntry(db, { waitlist, session: s, brandId: brand.id, position: 3, partySize: 3 });
     const pair = createWaitlistEntry(db, { waitlist, session: s, brandId: brand.id, position: 4, partySize: 2 });
 
@@ -115,7 +141,9 @@ describe('places held for offers', () => {
     await portOf(db).transaction(async (tx) => offerFreedPlaces(tx, s.id, NOW, TTL));
     expect(takePlaces(db, s.id, 1)).toBe(false);
     expect(holdForOffer(db, s.id, 1)).toBe(false);
-    expect(() => db.$client.prepare('UPDATE sessions SET held_for_offers = held_for_offers + 1 WHERE id = ?').run(s.id)).toThrow(/CHECK constraint failed/);
+    expect(() => db.$client.prepare('UPDATE sessions SET held_for_offers = held_for_offers + 1 WHERE id = ?').run(s.id)).toThrow(
+      /CHECK constraint failed/,
+    );
     expect(placeInvariants(db, s.id)).toEqual({ capacity: 10, reserved: 8, held: 2 });
   });
 });

@@ -40,12 +40,19 @@ describe('nonPublicKind', () => {
     expect(nonPublicKind(ip)).toBe(kind);
   });
 
-  it.each(['8.8.8.8', '172.15.255.255', '172.32.0.1', '192.169.0.1', '100.128.0.1', '169.255.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2002:0808:0808::'])(
-    '%s is public',
-    (ip) => {
-      expect(nonPublicKind(ip)).toBeNull();
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '172.15.255.255',
+    '172.32.0.1',
+    '192.169.0.1',
+    '100.128.0.1',
+    '169.255.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '2002:0808:0808::',
+  ])('%s is public', (ip) => {
+    expect(nonPublicKind(ip)).toBeNull();
+  });
 });
 
 const dns: Record<string, string[]> = {
@@ -106,12 +113,15 @@ describe('checkWebhookUrl in production', () => {
 });
 
 describe('checkWebhookUrl outside production', () => {
-  it.each(['http://127.0.0.1:8080/hook', 'http://localhost/hook', 'http://10.0.0.5/hook', 'http://[::1]/hook', 'http://nowhere.partner.test/'])(
-    'accepts %s without resolving it',
-    async (url) => {
-      expect(await refusal(development, url)).toBeNull();
-    },
-  );
+  it.each([
+    'http://127.0.0.1:8080/hook',
+    'http://localhost/hook',
+    'http://10.0.0.5/hook',
+    'http://[::1]/hook',
+    'http://nowhere.partner.test/',
+  ])('accepts %s without resolving it', async (url) => {
+    expect(await refusal(development, url)).toBeNull();
+  });
 
   it('still refuses what is not an http(s) URL', async () => {
     expect(await refusal(development, 'file:///etc/passwd')).toEqual({ code: 'VALIDATION_FAILED', field: 'url' });

@@ -24,7 +24,10 @@ describe('HttpSender', () => {
     expect(await send(receiver.url('/ok'))).toEqual({ status: 200 });
     expect(await send(receiver.url('/fail'))).toEqual({ status: 500 });
     const [request] = receiver.at('/ok');
-    expect(request).toMatchObject({ body: '{"a":1}', headers: { 'content-type': 'application/json', 'x-test': 'yes', 'content-length': '7' } });
+    expect(request).toMatchObject({
+      body: '{"a":1}',
+      headers: { 'content-type': 'application/json', 'x-test': 'yes', 'content-length': '7' },
+    });
   });
 
   it('returns a redirect as it is, without following it', async () => {
@@ -46,7 +49,9 @@ describe('HttpSender', () => {
 
   it('refuses to connect to a host name that resolves to a private address when those are not allowed', async () => {
     const guarded = new HttpSender({ allowPrivateAddresses: false });
-    await expect(send(`http://localhost:${receiver.port}/guarded`, guarded)).rejects.toThrow(/^localhost resolves to a non-public address \((127\.0\.0\.1|::1)\)$/);
+    await expect(send(`http://localhost:${receiver.port}/guarded`, guarded)).rejects.toThrow(
+      /^localhost resolves to a non-public address \((127\.0\.0\.1|::1)\)$/,
+    );
     expect(receiver.at('/guarded')).toEqual([]);
     expect(await send(`http://localhost:${receiver.port}/open`)).toEqual({ status: 200 });
   });

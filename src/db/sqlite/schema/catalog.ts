@@ -1,6 +1,21 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import type { DesignElement, ImageRef, IntegrationMeta, MediaRendition, PaymentMethodFlags, TemplateElement } from '../../../domain/shared/json-types.ts';
-import { bookingAvailabilityModes, contentVersions, listingKinds, mediaRoles, paymentPlatforms, productLines, serviceVersions } from '../../../domain/shared/values.ts';
+import type {
+  DesignElement,
+  ImageRef,
+  IntegrationMeta,
+  MediaRendition,
+  PaymentMethodFlags,
+  TemplateElement,
+} from '../../../domain/shared/json-types.ts';
+import {
+  bookingAvailabilityModes,
+  contentVersions,
+  listingKinds,
+  mediaRoles,
+  paymentPlatforms,
+  productLines,
+  serviceVersions,
+} from '../../../domain/shared/values.ts';
 import { createdAt } from './columns.ts';
 
 export const organizations = sqliteTable('organizations', {

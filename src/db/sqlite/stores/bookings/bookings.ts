@@ -55,12 +55,7 @@ export function participantsOfBookings(db: Db, bookingIds: readonly string[]): P
 }
 
 const answersOf = preparedPerDb((db) =>
-  db
-    .select()
-    .from(answers)
-    .where(inIdList(answers.bookingId, 'ids'))
-    .orderBy(asc(answers.bookingId), asc(answers.position))
-    .prepare(),
+  db.select().from(answers).where(inIdList(answers.bookingId, 'ids')).orderBy(asc(answers.bookingId), asc(answers.position)).prepare(),
 );
 
 export function answersOfBookings(db: Db, bookingIds: readonly string[]): AnswerRow[] {

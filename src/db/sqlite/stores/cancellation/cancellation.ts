@@ -61,7 +61,11 @@ const cancellableBookingList = preparedPerDb((db) =>
 /** `findCancellableBooking` for many ids in one statement, by id (unknown ids are absent). */
 export function findCancellableBookings(db: Db, ids: readonly string[]): Map<string, CancellableBooking> {
   if (ids.length === 0) return new Map();
-  return new Map(cancellableBookingList(db).all({ ids: idList(ids) }).map((row) => [row.id, row]));
+  return new Map(
+    cancellableBookingList(db)
+      .all({ ids: idList(ids) })
+      .map((row) => [row.id, row]),
+  );
 }
 
 const participantStatesOf = preparedPerDb((db) =>
@@ -129,7 +133,10 @@ const reserveAmount = preparedPerDb((db) =>
     .update(bookings)
     .set({ amountRefundedMinor: sql`${bookings.amountRefundedMinor} + ${sql.placeholder('amount')}`, updatedAt: setTo('at') })
     .where(
-      and(eq(bookings.id, sql.placeholder('id')), sql`${bookings.amountRefundedMinor} + ${sql.placeholder('amount')} <= ${bookings.amountMinor}`),
+      and(
+        eq(bookings.id, sql.placeholder('id')),
+        sql`${bookings.amountRefundedMinor} + ${sql.placeholder('amount')} <= ${bookings.amountMinor}`,
+      ),
     )
     .prepare(),
 );

@@ -71,7 +71,10 @@ const pendingRefundInsert = preparedPerDb((db) =>
 );
 
 /** A new `pending` refund, due for reconciliation from `at` on (the reconciler adds its grace period). */
-export function insertPendingRefund(db: Db, row: { id: string; bookingId: string; amountMinor: number; effect: RefundEffectJson; at: string }): void {
+export function insertPendingRefund(
+  db: Db,
+  row: { id: string; bookingId: string; amountMinor: number; effect: RefundEffectJson; at: string },
+): void {
   pendingRefundInsert(db).run(row);
 }
 

@@ -10,14 +10,24 @@ export type CancellationPolicyRow = typeof cancellationPolicies.$inferSelect;
 export type ReschedulePolicyRow = typeof reschedulePolicies.$inferSelect;
 
 /** Nearly every request loads its brand: prepared once. */
-const brandById = preparedPerDb((db) => db.select().from(brands).where(eq(brands.id, sql.placeholder('id'))).prepare());
+const brandById = preparedPerDb((db) =>
+  db
+    .select()
+    .from(brands)
+    .where(eq(brands.id, sql.placeholder('id')))
+    .prepare(),
+);
 
 export function findBrand(db: Db, id: string): BrandRow | undefined {
   return brandById(db).get({ id });
 }
 
 const cancellationPolicyById = preparedPerDb((db) =>
-  db.select().from(cancellationPolicies).where(eq(cancellationPolicies.id, sql.placeholder('id'))).prepare(),
+  db
+    .select()
+    .from(cancellationPolicies)
+    .where(eq(cancellationPolicies.id, sql.placeholder('id')))
+    .prepare(),
 );
 
 export function findCancellationPolicy(db: Db, id: string): CancellationPolicyRow | undefined {
@@ -25,7 +35,11 @@ export function findCancellationPolicy(db: Db, id: string): CancellationPolicyRo
 }
 
 const reschedulePolicyById = preparedPerDb((db) =>
-  db.select().from(reschedulePolicies).where(eq(reschedulePolicies.id, sql.placeholder('id'))).prepare(),
+  db
+    .select()
+    .from(reschedulePolicies)
+    .where(eq(reschedulePolicies.id, sql.placeholder('id')))
+    .prepare(),
 );
 
 export function findReschedulePolicy(db: Db, id: string): ReschedulePolicyRow | undefined {

@@ -25,14 +25,24 @@ export interface NamedRow {
 
 // The experience page and every checkout item read these: each is prepared once per connection.
 
-const experienceById = preparedPerDb((db) => db.select().from(experiences).where(eq(experiences.id, sql.placeholder('id'))).prepare());
+const experienceById = preparedPerDb((db) =>
+  db
+    .select()
+    .from(experiences)
+    .where(eq(experiences.id, sql.placeholder('id')))
+    .prepare(),
+);
 
 export function findExperienceRow(db: Db, id: string): ExperienceRow | undefined {
   return experienceById(db).get({ id });
 }
 
 const translationsOf = preparedPerDb((db) =>
-  db.select().from(experienceTranslations).where(eq(experienceTranslations.experienceId, sql.placeholder('experienceId'))).prepare(),
+  db
+    .select()
+    .from(experienceTranslations)
+    .where(eq(experienceTranslations.experienceId, sql.placeholder('experienceId')))
+    .prepare(),
 );
 
 export function translationsOfExperience(db: Db, experienceId: string): ExperienceTranslationRow[] {
@@ -40,7 +50,11 @@ export function translationsOfExperience(db: Db, experienceId: string): Experien
 }
 
 const categoryById = preparedPerDb((db) =>
-  db.select({ id: categories.id, name: categories.name }).from(categories).where(eq(categories.id, sql.placeholder('id'))).prepare(),
+  db
+    .select({ id: categories.id, name: categories.name })
+    .from(categories)
+    .where(eq(categories.id, sql.placeholder('id')))
+    .prepare(),
 );
 
 export function findCategory(db: Db, id: string): NamedRow | undefined {

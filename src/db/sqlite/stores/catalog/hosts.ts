@@ -8,7 +8,12 @@ import type { SqliteStore } from '../../store-binding.ts';
 export type HostRow = typeof hosts.$inferSelect;
 
 const hostsOfBrand = preparedPerDb((db) =>
-  db.select().from(hosts).where(eq(hosts.brandId, sql.placeholder('brandId'))).orderBy(asc(hosts.lastName), asc(hosts.firstName)).prepare(),
+  db
+    .select()
+    .from(hosts)
+    .where(eq(hosts.brandId, sql.placeholder('brandId')))
+    .orderBy(asc(hosts.lastName), asc(hosts.firstName))
+    .prepare(),
 );
 
 export function listHostsOfBrand(db: Db, brandId: string): HostRow[] {

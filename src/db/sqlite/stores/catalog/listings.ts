@@ -104,11 +104,7 @@ const contentTranslationsOf = preparedPerDb((db) =>
 );
 
 /** Translations of several contents whose locale is one of `locales` (compared case-insensitively). */
-export function findContentTranslations(
-  db: Db,
-  contentIds: readonly string[],
-  locales: readonly string[],
-): ListingContentTranslationRow[] {
+export function findContentTranslations(db: Db, contentIds: readonly string[], locales: readonly string[]): ListingContentTranslationRow[] {
   if (contentIds.length === 0 || locales.length === 0) return [];
   return contentTranslationsOf(db).all({ ids: idList(contentIds), locales: idList(locales.map((l) => l.toLowerCase())) });
 }

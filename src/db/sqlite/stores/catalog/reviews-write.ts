@@ -19,7 +19,12 @@ export function insertReviews(db: Db, rows: readonly ReviewInsert[]): void {
   db.transaction(
     (tx) => {
       // Stored ranks are always >= 1, so -1, -2, ... are free until renumbering.
-      rows.forEach((row, i) => tx.insert(reviews).values({ ...canonical(row), rank: -(i + 1) }).run());
+      rows.forEach((row, i) =>
+        tx
+          .insert(reviews)
+          .values({ ...canonical(row), rank: -(i + 1) })
+          .run(),
+      );
       renumber(tx as unknown as Db, experienceIds);
     },
     { behavior: 'immediate' },
@@ -27,7 +32,11 @@ export function insertReviews(db: Db, rows: readonly ReviewInsert[]): void {
 }
 
 function canonical(row: ReviewInsert): ReviewInsert {
-  return { ...row, reviewedAt: isoInstant(row.reviewedAt, 'reviewedAt'), experiencedDate: isoInstant(row.experiencedDate, 'experiencedDate') };
+  return {
+    ...row,
+    reviewedAt: isoInstant(row.reviewedAt, 'reviewedAt'),
+    experiencedDate: isoInstant(row.experiencedDate, 'experiencedDate'),
+  };
 }
 
 function isoInstant(value: string, field: string): string {
@@ -39,7 +48,10 @@ function isoInstant(value: string, field: string): string {
 function renumber(db: Db, experienceIds: readonly string[]): void {
   const ids = [...experienceIds];
   // Two passes through negative numbers: the unique index is checked row by row in SQLite.
-  db.update(reviews).set({ rank: sql`-1000000000 - ${reviews.rank}` }).where(inArray(reviews.experienceId, ids)).run();
+  db.update(reviews)
+    .set({ rank: sql`-1000000000 - ${reviews.rank}` })
+    .where(inArray(reviews.experienceId, ids))
+    .run();
   db.run(sql`
     UPDATE reviews SET rank = ordered.position
     FROM (

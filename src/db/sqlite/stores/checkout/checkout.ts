@@ -27,7 +27,13 @@ export type IntentInsert = Required<Omit<typeof paymentIntents.$inferInsert, 'at
 // Every quote and checkout runs the reads from here to holdsOfCart, per item or per cart: each is
 // prepared once per connection.
 
-const addOnsOf = preparedPerDb((db) => db.select().from(addOns).where(eq(addOns.experienceId, sql.placeholder('experienceId'))).prepare());
+const addOnsOf = preparedPerDb((db) =>
+  db
+    .select()
+    .from(addOns)
+    .where(eq(addOns.experienceId, sql.placeholder('experienceId')))
+    .prepare(),
+);
 
 export function addOnsOfExperience(db: Db, experienceId: string): AddOnRow[] {
   return addOnsOf(db).all({ experienceId });
@@ -168,7 +174,13 @@ const releaseCode = preparedPerDb((db) =>
   db
     .update(bookings)
     .set({ confirmationCode: sql`${bookings.confirmationCode} || '~' || substr(${bookings.id}, 1, 8)` })
-    .where(and(eq(bookings.cartId, sql.placeholder('cartId')), eq(bookings.confirmationCode, sql.placeholder('code')), eq(bookings.status, 'failed')))
+    .where(
+      and(
+        eq(bookings.cartId, sql.placeholder('cartId')),
+        eq(bookings.confirmationCode, sql.placeholder('code')),
+        eq(bookings.status, 'failed'),
+      ),
+    )
     .prepare(),
 );
 
@@ -278,7 +290,20 @@ const bookingInsert = preparedPerDb((db) =>
 const participantInsert = preparedPerDb((db) =>
   db
     .insert(participants)
-    .values(placeholders('id', 'bookingId', 'position', 'firstName', 'lastName', 'emailAddress', 'phoneNumber', 'priceTierName', 'priceMinor', 'cancelledAt'))
+    .values(
+      placeholders(
+        'id',
+        'bookingId',
+        'position',
+        'firstName',
+        'lastName',
+        'emailAddress',
+        'phoneNumber',
+        'priceTierName',
+        'priceMinor',
+        'cancelledAt',
+      ),
+    )
     .prepare(),
 );
 
@@ -290,7 +315,12 @@ const answerInsert = preparedPerDb((db) =>
 );
 
 /** A booking with its participants and answers (one prepared single-row insert each), written together. */
-export function insertBooking(db: Db, booking: BookingInsert, people: readonly ParticipantInsert[], answerRows: readonly AnswerInsert[]): void {
+export function insertBooking(
+  db: Db,
+  booking: BookingInsert,
+  people: readonly ParticipantInsert[],
+  answerRows: readonly AnswerInsert[],
+): void {
   bookingInsert(db).run({ ...booking, metadata: booking.metadata === null ? null : JSON.stringify(booking.metadata) });
   for (const person of people) participantInsert(db).run(person);
   for (const row of answerRows) answerInsert(db).run(row);
@@ -305,7 +335,10 @@ const takeCredit = preparedPerDb((db) =>
 );
 
 const redemptionInsert = preparedPerDb((db) =>
-  db.insert(creditRedemptions).values(placeholders('id', 'bookingId', 'creditCodeId', 'amountMinor')).prepare(),
+  db
+    .insert(creditRedemptions)
+    .values(placeholders('id', 'bookingId', 'creditCodeId', 'amountMinor'))
+    .prepare(),
 );
 
 /**

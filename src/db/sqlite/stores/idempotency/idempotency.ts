@@ -8,14 +8,20 @@ export type IdempotencyRecord = typeof idempotencyKeys.$inferSelect;
 
 const byKey = (apiKeyId: string, key: string) => and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key));
 const running = eq(idempotencyKeys.state, 'running');
-const leaseIs = (lease: string | null) => (lease === null ? isNull(idempotencyKeys.leaseExpiresAt) : eq(idempotencyKeys.leaseExpiresAt, lease));
+const leaseIs = (lease: string | null) =>
+  lease === null ? isNull(idempotencyKeys.leaseExpiresAt) : eq(idempotencyKeys.leaseExpiresAt, lease);
 
 export function findIdempotencyRecord(db: Db, apiKeyId: string, key: string): IdempotencyRecord | undefined {
   return db.select().from(idempotencyKeys).where(byKey(apiKeyId, key)).get();
 }
 
-export function insertRunningRecord(db: Db, row: { apiKeyId: string; key: string; requestHash: string; leaseExpiresAt: string; createdAt: string }): void {
-  db.insert(idempotencyKeys).values({ ...row, state: 'running' }).run();
+export function insertRunningRecord(
+  db: Db,
+  row: { apiKeyId: string; key: string; requestHash: string; leaseExpiresAt: string; createdAt: string },
+): void {
+  db.insert(idempotencyKeys)
+    .values({ ...row, state: 'running' })
+    .run();
 }
 
 /**

@@ -31,7 +31,9 @@ export function pingDatabase(db: Db): void {
 
 /** Whether the newest migration this build ships is recorded as applied. */
 export function migrationsCurrent(db: Db): boolean {
-  const table = db.get<{ name: string } | undefined>(sql`SELECT name FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'`);
+  const table = db.get<{ name: string } | undefined>(
+    sql`SELECT name FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'`,
+  );
   if (!table) return false;
   const row = db.get<{ newest: number | null }>(sql`SELECT max(created_at) AS newest FROM __drizzle_migrations`);
   return row.newest !== null && Number(row.newest) >= newestShippedMigration();
@@ -59,7 +61,12 @@ export function queueSizes(db: Db): QueueSizes {
 
 /** The newest event's sequence (0 when there is none). */
 export function newestEventSequence(db: Db): number {
-  return db.select({ newest: max(events.sequence) }).from(events).get()?.newest ?? 0;
+  return (
+    db
+      .select({ newest: max(events.sequence) })
+      .from(events)
+      .get()?.newest ?? 0
+  );
 }
 
 /**

@@ -33,7 +33,9 @@ const intentByReference = preparedPerDb((db) =>
   db
     .select(intentColumns)
     .from(paymentIntents)
-    .where(and(eq(paymentIntents.processor, sql.placeholder('processor')), eq(paymentIntents.processorReference, sql.placeholder('reference'))))
+    .where(
+      and(eq(paymentIntents.processor, sql.placeholder('processor')), eq(paymentIntents.processorReference, sql.placeholder('reference'))),
+    )
     .prepare(),
 );
 
@@ -168,7 +170,10 @@ const creditCodeOfBrand = preparedPerDb((db) =>
  * was given back when its hold lapsed): false, and nothing changed, when the code is gone or its balance
  * no longer covers it.
  */
-export function redeemCreditAgain(db: Db, input: { id: string; bookingId: string; brandId: string; code: string; amountMinor: number }): boolean {
+export function redeemCreditAgain(
+  db: Db,
+  input: { id: string; bookingId: string; brandId: string; code: string; amountMinor: number },
+): boolean {
   const row = creditCodeOfBrand(db).get({ brandId: input.brandId, code: input.code });
   if (!row) return false;
   return redeemCredit(db, { id: input.id, bookingId: input.bookingId, creditCodeId: row.id, amountMinor: input.amountMinor });

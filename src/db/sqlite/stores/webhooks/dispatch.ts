@@ -72,7 +72,9 @@ export function leaseDelivery(db: Db, id: string, seenNextAttemptAt: string, unt
   const result = db
     .update(webhookDeliveries)
     .set({ nextAttemptAt: until })
-    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending'), eq(webhookDeliveries.nextAttemptAt, seenNextAttemptAt)))
+    .where(
+      and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending'), eq(webhookDeliveries.nextAttemptAt, seenNextAttemptAt)),
+    )
     .run();
   return result.changes === 1;
 }

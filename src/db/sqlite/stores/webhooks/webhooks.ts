@@ -29,7 +29,10 @@ export function findWebhookEndpoint(db: Db, id: string): WebhookEndpointRow | un
 
 /** Marks the endpoint deleted at `at` (once) and gives up its pending deliveries with `reason`. */
 export function deleteWebhookEndpointRow(db: Db, id: string, at: string, reason: string): void {
-  db.update(webhookEndpoints).set({ deletedAt: at }).where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.deletedAt))).run();
+  db.update(webhookEndpoints)
+    .set({ deletedAt: at })
+    .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.deletedAt)))
+    .run();
   db.update(webhookDeliveries)
     .set({ status: 'failed', lastError: reason })
     .where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, 'pending')))
