@@ -25,7 +25,7 @@ const schema = z.object({
     .min(1)
     .max(7 * 86_400)
     .default(86_400),
-  /** Only `sandbox` exists today; production must name it explicitly (see README). */
+  /** Only `sandbox` exists today; production must name it explicitly (see docs/operations.md). */
   PAYMENT_PROCESSOR: z.enum(['sandbox']).optional(),
   /** Encrypts secrets the server must read back (webhook signing secrets, stored idempotent answers): 32 random bytes, base64. Required in production. */
   ENCRYPTION_KEY: z

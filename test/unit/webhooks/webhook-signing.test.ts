@@ -30,7 +30,7 @@ describe('signing secrets', () => {
   });
 });
 
-describe('the signature and the README verifier', () => {
+describe('the signature and the documented verifier', () => {
   const header = signatureHeader('whsec_test', body, at);
 
   it('signs "<t>.<body>" with HMAC-SHA256', () => {
@@ -57,8 +57,8 @@ describe('the signature and the README verifier', () => {
     expect(verifyTesseraSignature(rawBody, signature, 'whsec_test', now)).toBe(false);
   });
 
-  it('is the very code the README shows', () => {
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  it('is the very code docs/api.md shows', () => {
+    const readme = readFileSync(new URL('../../../docs/api.md', import.meta.url), 'utf8');
     const example = readFileSync(new URL('../../../examples/webhook-receiver/verify-signature.ts', import.meta.url), 'utf8');
     expect(readme).toContain('```ts\n' + example.trimEnd() + '\n```');
   });
