@@ -23,6 +23,7 @@ import { serverOptions, trackAnswersBeforeBody } from './http/server-options.ts'
 import { httpSettings, type HttpConfig } from './http/settings.ts';
 import { drainOptions, refuseWhileDraining } from './rest/draining.ts';
 import { restErrorHandler, sendError } from './rest/errors.ts';
+import { validatorCompiler } from './rest/validation.ts';
 import { idempotencyLeaseMs, installIdempotency } from './rest/idempotency.ts';
 import { createObservability, type ObservabilityConfig } from './observability/index.ts';
 import { SandboxProcessor } from './adapters/sandbox-processor.ts';
@@ -76,8 +77,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: observability.logController,
     bodyLimit: 1024 * 1024,
     ...drainOptions,
-    // Unknown body fields are an error, not silently dropped: a misspelt `refundAmount` must not pass.
-    ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRequest', async (request, reply) => {
@@ -85,6 +84,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   refuseWhileDraining(app);
   app.setErrorHandler(restErrorHandler);
+  // Bodies exactly as sent, query strings and path parameters parsed from text (src/rest/validation.ts).
+  app.setValidatorCompiler(validatorCompiler);
   await installRateLimit(app, deps.db, http);
   trackAnswersBeforeBody(app);
   observability.install(app);

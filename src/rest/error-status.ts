@@ -18,6 +18,9 @@ export const errorStatus: Record<ErrorCode, number> = {
   CONFIRMATION_CODE_TAKEN: 409,
   BOOKING_NOT_CANCELLABLE: 409,
   BOOKING_NOT_PAID: 409,
+  /** Cancel requests that would change nothing: the booking, or every participant named, is already cancelled. */
+  BOOKING_ALREADY_CANCELLED: 409,
+  PARTICIPANT_ALREADY_CANCELLED: 409,
   IDEMPOTENCY_KEY_IN_USE: 409,
   /** Waitlists: the session has places for this party (book it instead). */
   SESSION_AVAILABLE: 409,

@@ -1,19 +1,21 @@
 /**
- * A simple model of bookings under cancel, refund and payment events, written from the rules in README
- * ("Cancel and refund", "Payment") and the issue 3 decisions, not from the implementation. The model
+ * A simple model of bookings under cancel, refund and payment events, written from the rules in docs/api.md
+ * ("Cancel and refund", "Payment") and the issue 3 and 16 decisions, not from the implementation. The model
  * test (test/unit/cancellation/cancellation-model.test.ts) predicts each answer with it and compares the database.
  *
  * Rules encoded here, in the order an item is judged:
- * 1. request shape: refundAmount > 0, participants non-empty without repeats, no booking twice, else the
- *    whole request is VALIDATION_FAILED and nothing happens;
+ * 1. item shape, item by item: refundAmount > 0, participants non-empty without repeats, asking for
+ *    something, else the item is VALIDATION_FAILED naming the field; an item naming a booking an earlier
+ *    good item names is VALIDATION_FAILED on its bookingId; the other items go ahead;
  * 2. a booking not visible to the key is NOT_FOUND; a refundAmount with more decimals than the booking's
  *    currency is VALIDATION_FAILED (it is read in that currency);
  * 3. a failed booking is BOOKING_NOT_CANCELLABLE; a participant id not of the booking is
  *    PARTICIPANT_NOT_IN_BOOKING; a refund of an unpaid booking is BOOKING_NOT_PAID, one taking the refunded
- *    total above the amount REFUND_EXCEEDS_BALANCE; a declined refund PAYMENT_PROCESSOR_ERROR. A failed
- *    item changes nothing;
- * 4. cancelling: only processing/confirmed bookings change (cancelled/refunded: unchanged); the listed
- *    participants, else all with `cancel`; the booking is cancelled when none is left;
+ *    total above the amount REFUND_EXCEEDS_BALANCE; a declined refund PAYMENT_PROCESSOR_ERROR. Without a
+ *    refund the item must change something: PARTICIPANT_ALREADY_CANCELLED when every participant named
+ *    is, BOOKING_ALREADY_CANCELLED for `cancel` with none active. A failed item changes nothing;
+ * 4. cancelling: processing, confirmed and refunded bookings change (a refunded one holds no places);
+ *    the listed participants, else all with `cancel`; the booking is cancelled when none is left;
  * 5. the refund adds to amountRefunded; reaching the amount makes a confirmed/cancelled booking refunded;
  * 6. places held on a session = active participants of its processing and confirmed bookings.
  * Holds: when they lapse, the sweeper fails processing bookings (places back) and cancels their intents
@@ -78,7 +80,10 @@ export interface ItemError {
   field?: string;
 }
 
-export type Prediction = { rejected: string[] } | { items: string[]; errors: ItemError[] };
+export interface Prediction {
+  items: string[];
+  errors: ItemError[];
+}
 
 const holds = (status: Status) => status === 'processing' || status === 'confirmed';
 
@@ -93,20 +98,15 @@ export function decimalOf(minor: number, exponent: number): number {
   return Number(`${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`);
 }
 
-/** The fields a malformed request may be refused for (any of them, when several are wrong). */
-function shapeProblems(items: readonly ModelItem[]): string[] {
-  const problems: string[] = [];
-  items.forEach((item, i) => {
-    if (item.refundAmount !== undefined && !(item.refundAmount > 0)) problems.push(`bookings.${i}.refundAmount`);
-    const listed = item.participants;
-    if (listed && listed.length === 0) problems.push(`bookings.${i}.participants`);
-    listed?.forEach((id, j) => {
-      if (listed.indexOf(id) !== j) problems.push(`bookings.${i}.participants.${j}`);
-    });
-    if (!item.cancel && !listed && item.refundAmount === undefined) problems.push(`bookings.${i}`);
-    if (items.findIndex((other) => other.bookingId === item.bookingId) !== i) problems.push(`bookings.${i}.bookingId`);
-  });
-  return problems;
+/** The field of the first thing wrong with the item's shape, in the order the domain checks, or null. */
+function shapeProblem(item: ModelItem, i: number): string | null {
+  if (item.refundAmount !== undefined && !(item.refundAmount > 0)) return `bookings.${i}.refundAmount`;
+  const listed = item.participants;
+  if (listed && listed.length === 0) return `bookings.${i}.participants`;
+  const duplicate = listed ? listed.findIndex((id, j) => listed.indexOf(id) !== j) : -1;
+  if (duplicate >= 0) return `bookings.${i}.participants.${duplicate}`;
+  if (!item.cancel && !listed && item.refundAmount === undefined) return `bookings.${i}`;
+  return null;
 }
 
 /** The processor is asked for a refund: false when it declines (it then declines no further ones). */
@@ -120,7 +120,8 @@ function askProcessor(model: Model, booking: MBooking, amountMinor: number): boo
 
 /** Cancels what the item asks for; returns the event type of the change, if anything changed. */
 function cancelParticipants(booking: MBooking, item: ModelItem): string | null {
-  if (!holds(booking.status)) return null;
+  // A refunded booking keeps its guests until cancelled (the spec's table: any booking may be cancelled).
+  if (booking.status === 'failed' || booking.status === 'cancelled') return null;
   const targets = item.participants ? item.participants.filter((id) => booking.active.has(id)) : item.cancel ? [...booking.active] : [];
   for (const id of targets) booking.active.delete(id);
   if (item.participants ? booking.active.size === 0 : item.cancel) {
@@ -143,6 +144,13 @@ function judgeItem(model: Model, item: ModelItem, index: number): ItemError | nu
   const stranger = (item.participants ?? []).findIndex((id) => !booking.participants.includes(id));
   if (stranger >= 0) return { index, code: 'PARTICIPANT_NOT_IN_BOOKING', field: `bookings.${index}.participants.${stranger}` };
   const refund = item.refundMinor ?? null;
+  if (refund === null) {
+    // Without a refund, the request must change something.
+    if (item.participants && !item.participants.some((id) => booking.active.has(id))) {
+      return { index, code: 'PARTICIPANT_ALREADY_CANCELLED', field: `bookings.${index}.participants` };
+    }
+    if (!item.participants && item.cancel && booking.active.size === 0) return { index, code: 'BOOKING_ALREADY_CANCELLED' };
+  }
   if (refund !== null) {
     if (booking.intent?.status !== 'succeeded') return { index, code: 'BOOKING_NOT_PAID' };
     if (booking.refunded + refund > booking.amount) return { index, code: 'REFUND_EXCEEDS_BALANCE', field: refundField };
@@ -160,11 +168,15 @@ function judgeItem(model: Model, item: ModelItem, index: number): ItemError | nu
 
 /** What a cancel request answers, applying its effects to `model`. */
 export function predictCancel(model: Model, items: readonly ModelItem[]): Prediction {
-  const problems = shapeProblems(items);
-  if (problems.length > 0) return { rejected: problems };
   const done: string[] = [];
   const errors: ItemError[] = [];
+  // Each item on its own: a malformed one, or one naming a booking an earlier good item names, is an error.
+  const named = new Set<string>();
   items.forEach((item, index) => {
+    const problem = shapeProblem(item, index);
+    if (problem !== null) return errors.push({ index, code: 'VALIDATION_FAILED', field: problem });
+    if (named.has(item.bookingId)) return errors.push({ index, code: 'VALIDATION_FAILED', field: `bookings.${index}.bookingId` });
+    named.add(item.bookingId);
     const error = judgeItem(model, item, index);
     if (error) errors.push(error);
     else done.push(item.bookingId);

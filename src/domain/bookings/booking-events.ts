@@ -60,7 +60,9 @@ export function cancellationEventTypes(before: BookingState, effect: Cancellatio
   const active = before.participants.filter((p) => p.cancelledAt === null).length;
   const cancelled = effect.cancelParticipantIds.length;
   const types: BookingEventType[] = [];
-  if (holdsPlaces(before.status) && cancelled > 0 && cancelled === active) types.push('booking.cancelled');
+  // The booking is cancelled when its last active participants are: held places or, refunded, none.
+  const cancellable = holdsPlaces(before.status) || before.status === 'refunded';
+  if (cancellable && cancelled > 0 && cancelled === active) types.push('booking.cancelled');
   else if (cancelled > 0) types.push('booking.participants_cancelled');
   if (refundSettled) types.push('booking.refunded');
   return types;

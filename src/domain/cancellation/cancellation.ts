@@ -8,7 +8,7 @@ import { canSee } from '../access/principal.ts';
 import { type CancellableBooking } from '../../db/port/cancellation.ts';
 import { bookingViews, type Booking } from '../bookings/booking-view.ts';
 import { applyEffect, readState } from './effects.ts';
-import { parseCancelItems, type CancelItem, type CancelItemInput } from './input.ts';
+import { parseCancelItems, type CancelItem } from './input.ts';
 import { refusal, type BookingState, type CancelRequest, type Refusal } from './rules.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { DomainError, notFound, type ErrorCode } from '../shared/errors.ts';
@@ -18,7 +18,8 @@ import { completeRefund, refundDeclined, reserveRefund, reservedRefundOf, type R
 export interface CancelItemError {
   /** Position of the item in the request, from 0. */
   index: number;
-  bookingId: string;
+  /** The item's `bookingId`, when it sent one as a string. */
+  bookingId?: string;
   code: ErrorCode;
   message: string;
   /** The input field concerned, when the error is about one (`bookings.2.participants.0`). */
@@ -31,27 +32,42 @@ export interface CancelBookingsResult {
   errors: CancelItemError[];
 }
 
-export async function cancelBookings(deps: CallerDeps, input: { bookings: readonly CancelItemInput[] }): Promise<CancelBookingsResult> {
-  const items = parseCancelItems(input.bookings);
+export async function cancelBookings(deps: CallerDeps, input: { bookings: unknown }): Promise<CancelBookingsResult> {
+  const parsed = parseCancelItems(input.bookings);
+  const errors: CancelItemError[] = [];
+  const report = (index: number, bookingId: string | undefined, error: DomainError) => {
+    const field = error.details?.field;
+    errors.push({
+      index,
+      ...(bookingId === undefined ? {} : { bookingId }),
+      code: error.code,
+      message: error.message,
+      ...(field ? { field } : {}),
+    });
+  };
+  const items: Array<{ index: number; item: CancelItem }> = [];
+  for (const entry of parsed) {
+    if ('error' in entry) report(entry.index, entry.bookingId, entry.error);
+    else items.push(entry);
+  }
   // Drawn from the input alone, before anything can fail: a run of the same request again (an
   // Idempotency-Key retry taking over one cut off by a crash) gives each refund the id it had before.
-  const refundIds = items.map((item) => (item.refundAmount === null ? undefined : deps.requestIds?.()));
+  const refundIds = items.map(({ item }) => (item.refundAmount === null ? undefined : deps.requestIds?.()));
   // The visibility check and the currency of every item, in one statement: neither the brand nor the
   // currency of a booking ever changes, and a booking unknown when the request began is not found.
-  const found = await deps.db.cancellation.findCancellableBookings(items.map((item) => item.bookingId));
+  const found = await deps.db.cancellation.findCancellableBookings(items.map(({ item }) => item.bookingId));
   const updated: string[] = [];
-  const errors: CancelItemError[] = [];
   // One item after the other: each is its own unit of work, and a request's processor calls never interleave.
-  for (const [index, item] of items.entries()) {
+  for (const [position, { index, item }] of items.entries()) {
     try {
-      await processItem(deps, item, found.get(item.bookingId), `bookings.${index}`, refundIds[index]);
+      await processItem(deps, item, found.get(item.bookingId), `bookings.${index}`, refundIds[position]);
       updated.push(item.bookingId);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      const field = error.details?.field;
-      errors.push({ index, bookingId: item.bookingId, code: error.code, message: error.message, ...(field ? { field } : {}) });
+      report(index, item.bookingId, error);
     }
   }
+  errors.sort((a, b) => a.index - b.index);
   return { items: await bookingViews(deps, updated), errors };
 }
 

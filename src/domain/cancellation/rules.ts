@@ -36,7 +36,8 @@ export interface Refusal {
 /** Statuses whose active participants count against the session's capacity. */
 export const holdsPlaces = (status: BookingStatus) => status === 'processing' || status === 'confirmed';
 
-const isTerminal = (status: BookingStatus) => status === 'failed' || status === 'cancelled' || status === 'refunded';
+/** Whose participants a cancel request may still cancel: a refunded booking keeps its guests until cancelled. */
+const hasCancellableParticipants = (status: BookingStatus) => status !== 'failed' && status !== 'cancelled';
 
 /**
  * Why `request` cannot apply to the booking as it stands, or null. `field` is the item's path in the
@@ -56,7 +57,7 @@ export function refusal(state: BookingState, request: CancelRequest, field: stri
       field: at,
     };
   }
-  if (request.refundMinor === null) return null;
+  if (request.refundMinor === null) return nothingToCancel(state, request, field);
   if (state.status === 'processing' || !state.paid) {
     return { code: 'BOOKING_NOT_PAID', message: 'Nothing was paid for this booking, so nothing can be refunded' };
   }
@@ -66,6 +67,26 @@ export function refusal(state: BookingState, request: CancelRequest, field: stri
       message: 'The refund would take the refunded total above the booking amount',
       field: `${field}.refundAmount`,
     };
+  }
+  return null;
+}
+
+/**
+ * A request without a refund must change something: naming only participants already cancelled, or
+ * cancelling a booking none of whose participants is active, is refused with a code that says so.
+ */
+function nothingToCancel(state: BookingState, request: CancelRequest, field: string): Refusal | null {
+  const active = new Set(state.participants.filter((p) => p.cancelledAt === null).map((p) => p.id));
+  if (request.participantIds) {
+    if (request.participantIds.some((id) => active.has(id))) return null;
+    return {
+      code: 'PARTICIPANT_ALREADY_CANCELLED',
+      message: 'Every participant named is already cancelled: nothing would change',
+      field: `${field}.participants`,
+    };
+  }
+  if (request.cancel && active.size === 0) {
+    return { code: 'BOOKING_ALREADY_CANCELLED', message: 'The booking is already cancelled: nothing would change' };
   }
   return null;
 }
@@ -80,15 +101,16 @@ export interface CancellationEffect {
 
 /**
  * What an accepted request does to the booking. With a refund, `state` is read after the refund
- * succeeded (its amount counted in `amountRefundedMinor`). Cancelling a cancelled or refunded booking
- * changes nothing; the booking is refunded once the refunded total reaches the amount and no other
- * refund is still pending (one of them may yet fail and give its amount back).
+ * succeeded (its amount counted in `amountRefundedMinor`). A refunded booking cancelled becomes
+ * `cancelled` (the spec's state table: any booking), its money and places unchanged (it held none);
+ * the booking is refunded once the refunded total reaches the amount and no other refund is still
+ * pending (one of them may yet fail and give its amount back).
  */
 export function cancellationEffect(state: BookingState, request: CancelRequest): CancellationEffect {
   const active = state.participants.filter((p) => p.cancelledAt === null).map((p) => p.id);
   let cancelIds: string[] = [];
   let status = state.status;
-  if (!isTerminal(state.status)) {
+  if (hasCancellableParticipants(state.status)) {
     const listed = request.participantIds ? new Set(request.participantIds) : null;
     if (listed) cancelIds = active.filter((id) => listed.has(id));
     else if (request.cancel) cancelIds = active;

@@ -16,6 +16,9 @@ export const errorCodes = [
   'CONFIRMATION_CODE_TAKEN',
   'BOOKING_NOT_CANCELLABLE',
   'BOOKING_NOT_PAID',
+  /** Cancel requests that would change nothing: the booking, or every participant named, is already cancelled. */
+  'BOOKING_ALREADY_CANCELLED',
+  'PARTICIPANT_ALREADY_CANCELLED',
   'IDEMPOTENCY_KEY_IN_USE',
   /** Waitlists: the session has places for this party (book it instead). */
   'SESSION_AVAILABLE',

@@ -1,7 +1,10 @@
 import { cancelBookings } from '../../domain/cancellation/cancellation.ts';
 import type { RestApp } from '../plugin.ts';
-import { cancelBookingsSchema } from '../schemas/cancellation.ts';
+import { cancelBookingsSchema, cancelEnvelope } from '../schemas/cancellation.ts';
+import { validateBodyAs } from '../validation.ts';
 
 export function cancellationRoutes(app: RestApp) {
-  app.post('/v1/bookings/cancel', { schema: cancelBookingsSchema }, async (request) => cancelBookings(request.caller, request.body));
+  app.post('/v1/bookings/cancel', { schema: cancelBookingsSchema, validatorCompiler: validateBodyAs(cancelEnvelope) }, async (request) =>
+    cancelBookings(request.caller, request.body),
+  );
 }

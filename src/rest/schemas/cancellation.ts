@@ -27,7 +27,7 @@ const CancelItem = Type.Object(
 
 const CancelItemError = Type.Object({
   index: Type.Integer({ description: 'Position of the item in the request, from 0' }),
-  bookingId: Type.String({ description: "The item's booking id" }),
+  bookingId: Type.Optional(Type.String({ description: "The item's `bookingId` as sent; absent when the item had none (or not a string)" })),
   code: Type.String({
     description:
       'NOT_FOUND, BOOKING_NOT_CANCELLABLE, BOOKING_NOT_PAID, PARTICIPANT_NOT_IN_BOOKING, REFUND_EXCEEDS_BALANCE, PAYMENT_PROCESSOR_ERROR, VALIDATION_FAILED',
@@ -36,14 +36,22 @@ const CancelItemError = Type.Object({
   field: Type.Optional(Type.String({ description: 'The input field concerned, e.g. `bookings.2.participants.0`' })),
 });
 
+/** What the route itself checks: the envelope. The domain checks each item on its own (src/domain/cancellation/input.ts). */
+export const cancelEnvelope = Type.Object(
+  { bookings: Type.Array(Type.Unknown(), { minItems: 1, maxItems: MAX_CANCEL_ITEMS }) },
+  { additionalProperties: false },
+);
+
 export const cancelBookingsSchema = {
   tags: ['Bookings'],
   summary: 'Cancel bookings',
   description:
-    'Cancels bookings or some of their participants, and refunds, item by item. Each item is processed on its ' +
-    'own: the answer is 200 with the updated bookings in `items` (request order) and the failed items in ' +
-    '`errors`, even when every item failed; nothing changed for a failed item. Malformed input is a 400 for ' +
-    'the whole request. Send an `Idempotency-Key` header to retry safely.',
+    'Cancels bookings or some of their participants, and refunds, item by item. Each item is checked and processed ' +
+    'on its own: the answer is 200 with the updated bookings in `items` (request order) and the failed items in ' +
+    '`errors` (a malformed item, a booking already named by an earlier item, an unknown booking, a refused change), ' +
+    'even when every item failed; nothing changed for a failed item. Only a malformed envelope (`bookings` missing, ' +
+    'not an array, empty, over 100 items, an unknown top-level field) is a 400. Send an `Idempotency-Key` header to ' +
+    'retry safely.',
   headers: Type.Object({
     'idempotency-key': Type.Optional(
       Type.String({

@@ -27,7 +27,8 @@ let day = 0;
 /** A fresh session (capacity 10) so each test can read its own `reserved`. */
 function session(exp = experience) {
   day += 1;
-  return createSession(db, exp, { startLocal: `2026-12-${String(day).padStart(2, '0')}T09:00:00` });
+  const date = new Date(Date.UTC(2026, 11, day)).toISOString().slice(0, 10);
+  return createSession(db, exp, { startLocal: `${date}T09:00:00` });
 }
 const reserved = (sessionId: string) =>
   (db.$client.prepare('SELECT reserved FROM sessions WHERE id = ?').get(sessionId) as { reserved: number }).reserved;
@@ -71,7 +72,7 @@ describe('POST /v1/bookings/cancel: whole bookings', () => {
     expect(reserved(s.id)).toBe(0);
   });
 
-  it('answers a cancelled booking unchanged (a no-op), keeping the first cancellation time', async () => {
+  it('refuses to cancel a cancelled booking again with BOOKING_ALREADY_CANCELLED, keeping the first cancellation time', async () => {
     const s = session();
     const { booking } = createBooking(db, {
       brandId: brand.id,
@@ -80,9 +81,19 @@ describe('POST /v1/bookings/cancel: whole bookings', () => {
       participants: [{ cancelledAt: '2026-11-21T08:00:00.000Z' }],
     });
     const res = await cancel([{ bookingId: booking.id, cancel: true }]);
-    expect(res.body.errors).toEqual([]);
-    expect(res.body.items[0].status).toBe('cancelled');
-    expect(res.body.items[0].participants[0].cancelledAt).toBe('2026-11-21T08:00:00.000Z');
+    expect(res.body).toEqual({
+      items: [],
+      errors: [
+        {
+          index: 0,
+          bookingId: booking.id,
+          code: 'BOOKING_ALREADY_CANCELLED',
+          message: 'The booking is already cancelled: nothing would change',
+        },
+      ],
+    });
+    const view = await t.rest('GET', `/v1/bookings/${booking.id}`, { key: brandKey });
+    expect([view.body.status, view.body.participants[0].cancelledAt]).toEqual(['cancelled', '2026-11-21T08:00:00.000Z']);
     expect(reserved(s.id)).toBe(0);
   });
 
@@ -115,12 +126,24 @@ describe('POST /v1/bookings/cancel: whole bookings', () => {
     expect(row(booking.id)).toMatchObject({ status: 'failed' });
   });
 
-  it('answers a refunded booking unchanged: its participants stay as they were', async () => {
+  it('cancels a refunded booking as the spec table says: cancelled, its guests cancelled now, money and places unchanged', async () => {
     const s = session();
-    const { booking } = createPaidBooking(db, { brandId: brand.id, session: s, status: 'refunded', amountRefundedMinor: 4500 });
+    // A refunded booking holds no places (they went back when it was refunded).
+    const { booking } = createPaidBooking(db, {
+      brandId: brand.id,
+      session: s,
+      status: 'refunded',
+      amountRefundedMinor: 4500,
+      participants: [{}, {}],
+    });
+    db.$client.prepare('UPDATE sessions SET reserved = 0 WHERE id = ?').run(s.id);
     const res = await cancel([{ bookingId: booking.id, cancel: true }]);
-    expect(res.body.items[0]).toMatchObject({ status: 'refunded', amountRefunded: 45 });
-    expect(res.body.items[0].participants[0].cancelledAt).toBeNull();
+    expect(res.body.errors).toEqual([]);
+    expect(res.body.items[0]).toMatchObject({ status: 'cancelled', amount: 90, amountRefunded: 45 });
+    expect(res.body.items[0].participants.map((p: any) => p.cancelledAt)).toEqual([NOW, NOW]);
+    expect(reserved(s.id)).toBe(0);
+    const again = await cancel([{ bookingId: booking.id, cancel: true }]);
+    expect(again.body.errors.map((e: any) => e.code)).toEqual(['BOOKING_ALREADY_CANCELLED']);
   });
 });
 
@@ -136,8 +159,20 @@ describe('POST /v1/bookings/cancel: participants', () => {
     expect(first.body.items[0].participants.map((p: any) => p.cancelledAt)).toEqual([NOW, NOW, null]);
     expect(reserved(s.id)).toBe(1);
 
+    // Naming only participants already cancelled changes nothing: an error says so.
     const again = await cancel([{ bookingId: booking.id, participants: [a!.id] }]);
-    expect(again.body.items[0].status).toBe('confirmed');
+    expect(again.body).toEqual({
+      items: [],
+      errors: [
+        {
+          index: 0,
+          bookingId: booking.id,
+          code: 'PARTICIPANT_ALREADY_CANCELLED',
+          field: 'bookings.0.participants',
+          message: 'Every participant named is already cancelled: nothing would change',
+        },
+      ],
+    });
     expect(reserved(s.id)).toBe(1);
 
     const last = await cancel([{ bookingId: booking.id, participants: [c!.id] }]);
@@ -255,35 +290,67 @@ describe('POST /v1/bookings/cancel: items and visibility', () => {
   });
 });
 
-describe('POST /v1/bookings/cancel: malformed input is a 400 naming the field', () => {
+describe('POST /v1/bookings/cancel: a malformed envelope is a 400 naming the field', () => {
   const id = '6f1c0a52-3d4e-4c1a-9b7e-0b00000000ff';
   it.each<[string, unknown, string]>([
     ['no body', undefined, 'body'],
     ['no bookings', {}, 'bookings'],
+    ['bookings not an array', { bookings: { bookingId: id, cancel: true } }, 'bookings'],
     ['empty bookings', { bookings: [] }, 'bookings'],
     ['101 items', { bookings: Array.from({ length: 101 }, () => ({ bookingId: id, cancel: true })) }, 'bookings'],
-    ['an item asking for nothing', { bookings: [{ bookingId: id }] }, 'bookings.0'],
-    ['cancel: false', { bookings: [{ bookingId: id, cancel: false }] }, 'bookings.0.cancel'],
-    ['empty participants', { bookings: [{ bookingId: id, participants: [] }] }, 'bookings.0.participants'],
-    ['a participant twice', { bookings: [{ bookingId: id, participants: [id, id] }] }, 'bookings.0.participants'],
-    ['a participant that is no UUID', { bookings: [{ bookingId: id, participants: ['p1'] }] }, 'bookings.0.participants.0'],
-    ['a booking id that is no UUID', { bookings: [{ bookingId: 'TST00001', cancel: true }] }, 'bookings.0.bookingId'],
-    ['a zero refund', { bookings: [{ bookingId: id, refundAmount: 0 }] }, 'bookings.0.refundAmount'],
-    ['a refund as text', { bookings: [{ bookingId: id, refundAmount: 'ten' }] }, 'bookings.0.refundAmount'],
-    [
-      'the same booking twice',
-      {
-        bookings: [
-          { bookingId: id, cancel: true },
-          { bookingId: id, refundAmount: 1 },
-        ],
-      },
-      'bookings.1.bookingId',
-    ],
+    ['an unknown top-level field', { bookings: [{ bookingId: id, cancel: true }], refund: true }, 'refund'],
   ])('%s', async (_, body, field) => {
     const res = await t.rest('POST', '/v1/bookings/cancel', { key: brandKey, ...(body === undefined ? {} : { body }) });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: { field } });
+  });
+});
+
+describe('POST /v1/bookings/cancel: a malformed item is reported on its own while the others are processed', () => {
+  const id = '6f1c0a52-3d4e-4c1a-9b7e-0b00000000ff';
+  it.each<[string, unknown, string, string | undefined]>([
+    ['an item asking for nothing', { bookingId: id }, 'bookings.1', id],
+    ['cancel: false', { bookingId: id, cancel: false }, 'bookings.1.cancel', id],
+    ['cancel as text', { bookingId: id, cancel: 'true' }, 'bookings.1.cancel', id],
+    ['empty participants', { bookingId: id, participants: [] }, 'bookings.1.participants', id],
+    ['one participant id instead of a list', { bookingId: id, participants: id }, 'bookings.1.participants', id],
+    ['a participant twice', { bookingId: id, participants: [id, id] }, 'bookings.1.participants.1', id],
+    ['a participant that is no UUID', { bookingId: id, participants: ['p1'] }, 'bookings.1.participants.0', id],
+    ['a booking id that is no UUID', { bookingId: 'TST00001', cancel: true }, 'bookings.1.bookingId', 'TST00001'],
+    ['no booking id', { cancel: true }, 'bookings.1.bookingId', undefined],
+    ['a zero refund', { bookingId: id, refundAmount: 0 }, 'bookings.1.refundAmount', id],
+    ['a refund as text', { bookingId: id, refundAmount: '5' }, 'bookings.1.refundAmount', id],
+    ['an unknown field', { bookingId: id, cancel: true, refund: 5 }, 'bookings.1.refund', id],
+    ['a string instead of an item', 'cancel everything', 'bookings.1', undefined],
+  ])('%s', async (_, bad, field, bookingId) => {
+    const s = session();
+    const { booking } = createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}] });
+    const res = await cancel([{ bookingId: booking.id, cancel: true }, bad]);
+    expect(res.status).toBe(200);
+    expect(res.body.items.map((b: any) => [b.id, b.status])).toEqual([[booking.id, 'cancelled']]);
+    expect(res.body.errors).toEqual([
+      { index: 1, ...(bookingId === undefined ? {} : { bookingId }), code: 'VALIDATION_FAILED', field, message: expect.any(String) },
+    ]);
+    expect(reserved(s.id)).toBe(0);
+  });
+
+  it('processes the first item naming a booking and reports the later one, changing nothing for it', async () => {
+    const s = session();
+    const { booking } = createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}] });
+    const res = await cancel([
+      { bookingId: booking.id, cancel: true },
+      { bookingId: booking.id, refundAmount: 10 },
+    ]);
+    expect(res.body.items.map((b: any) => [b.id, b.status, b.amountRefunded])).toEqual([[booking.id, 'cancelled', 0]]);
+    expect(res.body.errors).toEqual([
+      {
+        index: 1,
+        bookingId: booking.id,
+        code: 'VALIDATION_FAILED',
+        field: 'bookings.1.bookingId',
+        message: `Booking ${booking.id} is already named by bookings.0; combine the two items`,
+      },
+    ]);
   });
 });
 
@@ -302,7 +369,7 @@ describe('GraphQL cancelBookings', () => {
     const g = gql.body.data.cancelBookings;
     expect(g.errors).toEqual([]);
     expect(reserved(s.id)).toBe(0);
-    const rest = (await cancel([{ bookingId: booking.id, cancel: true }])).body.items[0];
+    const rest = (await t.rest('GET', `/v1/bookings/${booking.id}`, { key: brandKey })).body;
     expect(g.items[0]).toEqual({
       id: rest.id,
       status: 'CANCELLED',
@@ -353,16 +420,25 @@ describe('GraphQL cancelBookings', () => {
   });
 
   const id = '6f1c0a52-3d4e-4c1a-9b7e-0b00000000ff';
-  it.each<[string, unknown[], string]>([
-    ['101 items', Array.from({ length: 101 }, () => ({ bookingId: id, cancel: true })), 'bookings'],
-    ['no items', [], 'bookings'],
-    ['an item asking for nothing', [{ bookingId: id }], 'bookings.0'],
-    ['cancel: false', [{ bookingId: id, cancel: false }], 'bookings.0.cancel'],
-    ['empty participants', [{ bookingId: id, participants: [] }], 'bookings.0.participants'],
-    ['a negative refund', [{ bookingId: id, refundAmount: -5 }], 'bookings.0.refundAmount'],
-  ])('refuses %s as VALIDATION_FAILED naming the field', async (_, bookings, field) => {
+  it.each<[string, unknown[]]>([
+    ['101 items', Array.from({ length: 101 }, () => ({ bookingId: id, cancel: true }))],
+    ['no items', []],
+  ])('refuses %s as a whole, VALIDATION_FAILED naming bookings', async (_, bookings) => {
     const res = await t.gql(mutation, { input: { bookings } }, { key: brandKey });
-    expect(res.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', field });
+    expect(res.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', field: 'bookings' });
+  });
+
+  it.each<[string, unknown, string]>([
+    ['an item asking for nothing', { bookingId: id }, 'bookings.1'],
+    ['cancel: false', { bookingId: id, cancel: false }, 'bookings.1.cancel'],
+    ['empty participants', { bookingId: id, participants: [] }, 'bookings.1.participants'],
+    ['a negative refund', { bookingId: id, refundAmount: -5 }, 'bookings.1.refundAmount'],
+  ])('reports %s as an item error and processes the other items', async (_, bad, field) => {
+    const { booking } = createPaidBooking(db, { brandId: brand.id, session: session() });
+    const res = await t.gql(mutation, { input: { bookings: [{ bookingId: booking.id, cancel: true }, bad] } }, { key: brandKey });
+    const payload = res.body.data.cancelBookings;
+    expect(payload.items.map((b: any) => [b.id, b.status])).toEqual([[booking.id, 'CANCELLED']]);
+    expect(payload.errors).toEqual([{ index: 1, bookingId: id, code: 'VALIDATION_FAILED', message: expect.any(String), field }]);
   });
 
   it('refuses a malformed booking id as BAD_USER_INPUT, and a missing key as UNAUTHENTICATED', async () => {

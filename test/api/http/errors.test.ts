@@ -36,14 +36,29 @@ describe('error model', () => {
   it('refuses an unknown body field instead of ignoring it, naming the field', async () => {
     const res = await t.rest('POST', '/v1/bookings/cancel', {
       key,
-      body: { bookings: [{ bookingId: '00000000-0000-4000-8000-000000000000', cancel: true, refundAmmount: 10 }] },
+      body: { bookings: [{ bookingId: '00000000-0000-4000-8000-000000000000', cancel: true }], refundAll: true },
     });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({
       code: 'VALIDATION_FAILED',
-      message: 'bookings.0.refundAmmount is not a known field',
-      details: { field: 'bookings.0.refundAmmount' },
+      message: 'refundAll is not a known field',
+      details: { field: 'refundAll' },
     });
+    // In a cancel item, which is judged on its own: an error of that item.
+    const item = await t.rest('POST', '/v1/bookings/cancel', {
+      key,
+      body: { bookings: [{ bookingId: '00000000-0000-4000-8000-000000000000', cancel: true, refundAmmount: 10 }] },
+    });
+    expect([item.status, item.body.errors[0]]).toEqual([
+      200,
+      {
+        index: 0,
+        bookingId: '00000000-0000-4000-8000-000000000000',
+        code: 'VALIDATION_FAILED',
+        message: 'bookings.0.refundAmmount is not a known field',
+        field: 'bookings.0.refundAmmount',
+      },
+    ]);
   });
 
   it('answers a body over 1 MiB with 413 PAYLOAD_TOO_LARGE', async () => {

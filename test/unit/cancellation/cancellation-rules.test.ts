@@ -48,100 +48,208 @@ const p1Cancelled = {
   ],
 };
 
-describe('booking state rules (spec transition table + decided moves), from every status', () => {
-  const rows: Array<[string, BookingState, CancelRequest, ReturnType<typeof outcome>]> = [
-    // cancel: true -> cancelled, every active participant cancelled, held places back
-    ['cancel processing', booking('processing'), cancel, { status: 'cancelled', cancelled: ['p1', 'p2'], released: 2 }],
-    ['cancel confirmed', booking('confirmed'), cancel, { status: 'cancelled', cancelled: ['p1', 'p2'], released: 2 }],
-    [
-      'cancel confirmed, one already out',
-      booking('confirmed', p1Cancelled),
-      cancel,
-      { status: 'cancelled', cancelled: ['p2'], released: 1 },
-    ],
-    ['cancel cancelled is a no-op', booking('cancelled'), cancel, { status: 'cancelled', cancelled: [], released: 0 }],
-    ['cancel refunded is a no-op', booking('refunded'), cancel, { status: 'refunded', cancelled: [], released: 0 }],
-    ['cancel failed', booking('failed'), cancel, 'BOOKING_NOT_CANCELLABLE'],
-    // participants: only those; the last one out cancels the booking
-    ['one participant of processing', booking('processing'), only('p1'), { status: 'processing', cancelled: ['p1'], released: 1 }],
-    ['one participant of confirmed', booking('confirmed'), only('p2'), { status: 'confirmed', cancelled: ['p2'], released: 1 }],
-    [
-      'every participant of confirmed',
-      booking('confirmed'),
-      only('p1', 'p2'),
-      { status: 'cancelled', cancelled: ['p1', 'p2'], released: 2 },
-    ],
-    ['the last active participant', booking('confirmed', p1Cancelled), only('p2'), { status: 'cancelled', cancelled: ['p2'], released: 1 }],
-    [
-      'an already cancelled participant',
-      booking('confirmed', p1Cancelled),
-      only('p1'),
-      { status: 'confirmed', cancelled: [], released: 0 },
-    ],
-    ['participants of cancelled', booking('cancelled'), only('p1'), { status: 'cancelled', cancelled: [], released: 0 }],
-    ['participants of refunded', booking('refunded'), only('p1'), { status: 'refunded', cancelled: [], released: 0 }],
-    ['participants of failed', booking('failed'), only('p1'), 'BOOKING_NOT_CANCELLABLE'],
-    ['a stranger', booking('confirmed'), only('p1', 'p9'), 'PARTICIPANT_NOT_IN_BOOKING'],
-    [
-      'participants narrow cancel: true',
-      booking('confirmed'),
-      { ...only('p1'), cancel: true },
-      { status: 'confirmed', cancelled: ['p1'], released: 1 },
-    ],
-    // refunds: the running total never passes the amount; reaching it refunds the booking
-    ['partial refund of confirmed', booking('confirmed'), refund(3000), { status: 'confirmed', cancelled: [], released: 0 }],
-    ['full refund of confirmed', booking('confirmed'), refund(10000), { status: 'refunded', cancelled: [], released: 2 }],
-    [
-      'last part of a refund',
-      booking('confirmed', { amountRefundedMinor: 7000 }),
-      refund(3000),
-      { status: 'refunded', cancelled: [], released: 2 },
-    ],
-    [
-      'full, another refund still pending',
-      booking('confirmed', { amountRefundedMinor: 7000, otherPendingRefunds: 1 }),
-      refund(3000),
-      { status: 'confirmed', cancelled: [], released: 0 },
-    ],
-    ['refund above the balance', booking('confirmed', { amountRefundedMinor: 7000 }), refund(3001), 'REFUND_EXCEEDS_BALANCE'],
-    ['partial refund of cancelled', booking('cancelled'), refund(3000), { status: 'cancelled', cancelled: [], released: 0 }],
-    ['full refund of cancelled', booking('cancelled'), refund(10000), { status: 'refunded', cancelled: [], released: 0 }],
-    ['refund of refunded', booking('refunded'), refund(1), 'REFUND_EXCEEDS_BALANCE'],
-    ['refund of processing', booking('processing'), refund(1000), 'BOOKING_NOT_PAID'],
-    ['refund of failed', booking('failed'), refund(1000), 'BOOKING_NOT_CANCELLABLE'],
-    ['refund of an unpaid (free) confirmed', booking('confirmed', { paid: false }), refund(1000), 'BOOKING_NOT_PAID'],
-    ['refund of a cancelled never paid', booking('cancelled', { paid: false }), refund(1000), 'BOOKING_NOT_PAID'],
-    // refund with cancellation
-    [
-      'cancel + partial refund',
-      booking('confirmed'),
-      refund(4000, { cancel: true }),
-      { status: 'cancelled', cancelled: ['p1', 'p2'], released: 2 },
-    ],
-    [
-      'cancel + full refund',
-      booking('confirmed'),
-      refund(10000, { cancel: true }),
-      { status: 'refunded', cancelled: ['p1', 'p2'], released: 2 },
-    ],
-    [
-      'participant + full refund',
-      booking('confirmed'),
-      refund(10000, { participantIds: ['p1'] }),
-      { status: 'refunded', cancelled: ['p1'], released: 2 },
-    ],
-    ['cancel + refund of processing', booking('processing'), refund(1000, { cancel: true }), 'BOOKING_NOT_PAID'],
-    ['cancel + refund above the balance', booking('confirmed'), refund(10001, { cancel: true }), 'REFUND_EXCEEDS_BALANCE'],
-  ];
+const statuses: BookingStatus[] = ['processing', 'confirmed', 'failed', 'cancelled', 'refunded'];
+
+type Outcome = ReturnType<typeof outcome>;
+const done = (status: BookingStatus, cancelled: string[], released: number): Outcome => ({ status, cancelled, released });
+
+/**
+ * Every status x every kind of request: the spec's table (any booking with `cancel: true` becomes
+ * cancelled; listed participants get `cancelledAt`; a refund adds to `amountRefunded`) and the decided
+ * moves. A request that would change nothing is refused with a code saying why (docs/api.md, "Cancel
+ * and refund"). Each row names the state it starts from (see `booking`) and the request.
+ */
+const table: Record<
+  string,
+  {
+    state: (status: BookingStatus) => BookingState;
+    request: (status: BookingStatus) => CancelRequest;
+    expected: Record<BookingStatus, Outcome>;
+  }
+> = {
+  'cancel: true': {
+    state: (s) => booking(s),
+    request: () => cancel,
+    expected: {
+      processing: done('cancelled', ['p1', 'p2'], 2),
+      confirmed: done('cancelled', ['p1', 'p2'], 2),
+      failed: 'BOOKING_NOT_CANCELLABLE',
+      cancelled: 'BOOKING_ALREADY_CANCELLED',
+      // Refunded: its places went back when it was refunded; its guests are cancelled now, money unchanged.
+      refunded: done('cancelled', ['p1', 'p2'], 0),
+    },
+  },
+  'one participant': {
+    state: (s) => booking(s),
+    request: () => only('p1'),
+    expected: {
+      processing: done('processing', ['p1'], 1),
+      confirmed: done('confirmed', ['p1'], 1),
+      failed: 'BOOKING_NOT_CANCELLABLE',
+      cancelled: 'PARTICIPANT_ALREADY_CANCELLED',
+      refunded: done('refunded', ['p1'], 0),
+    },
+  },
+  'every participant': {
+    state: (s) => booking(s),
+    request: () => only('p1', 'p2'),
+    expected: {
+      processing: done('cancelled', ['p1', 'p2'], 2),
+      confirmed: done('cancelled', ['p1', 'p2'], 2),
+      failed: 'BOOKING_NOT_CANCELLABLE',
+      cancelled: 'PARTICIPANT_ALREADY_CANCELLED',
+      refunded: done('cancelled', ['p1', 'p2'], 0),
+    },
+  },
+  'a participant already cancelled': {
+    state: (s) => booking(s, s === 'cancelled' ? {} : p1Cancelled),
+    request: () => only('p1'),
+    expected: {
+      processing: 'PARTICIPANT_ALREADY_CANCELLED',
+      confirmed: 'PARTICIPANT_ALREADY_CANCELLED',
+      failed: 'BOOKING_NOT_CANCELLABLE',
+      cancelled: 'PARTICIPANT_ALREADY_CANCELLED',
+      refunded: 'PARTICIPANT_ALREADY_CANCELLED',
+    },
+  },
+  'the last active participant': {
+    state: (s) => booking(s, s === 'cancelled' ? {} : p1Cancelled),
+    request: () => only('p2'),
+    expected: {
+      processing: done('cancelled', ['p2'], 1),
+      confirmed: done('cancelled', ['p2'], 1),
+      failed: 'BOOKING_NOT_CANCELLABLE',
+      cancelled: 'PARTICIPANT_ALREADY_CANCELLED',
+      refunded: done('cancelled', ['p2'], 0),
+    },
+  },
+  'a stranger among the participants': {
+    state: (s) => booking(s),
+    request: () => only('p1', 'p9'),
+    expected: {
+      processing: 'PARTICIPANT_NOT_IN_BOOKING',
+      confirmed: 'PARTICIPANT_NOT_IN_BOOKING',
+      failed: 'BOOKING_NOT_CANCELLABLE',
+      cancelled: 'PARTICIPANT_NOT_IN_BOOKING',
+      refunded: 'PARTICIPANT_NOT_IN_BOOKING',
+    },
+  },
+  'a partial refund': {
+    state: (s) => booking(s),
+    request: () => refund(3000),
+    expected: {
+      processing: 'BOOKING_NOT_PAID',
+      confirmed: done('confirmed', [], 0),
+      failed: 'BOOKING_NOT_CANCELLABLE',
+      cancelled: done('cancelled', [], 0),
+      refunded: 'REFUND_EXCEEDS_BALANCE',
+    },
+  },
+  'a refund of what is left': {
+    state: (s) => booking(s),
+    request: (s) => refund(s === 'refunded' ? 1 : 10000),
+    expected: {
+      processing: 'BOOKING_NOT_PAID',
+      confirmed: done('refunded', [], 2),
+      failed: 'BOOKING_NOT_CANCELLABLE',
+      cancelled: done('refunded', [], 0),
+      refunded: 'REFUND_EXCEEDS_BALANCE',
+    },
+  },
+  'a refund above the balance': {
+    state: (s) => booking(s),
+    request: () => refund(10001),
+    expected: {
+      processing: 'BOOKING_NOT_PAID',
+      confirmed: 'REFUND_EXCEEDS_BALANCE',
+      failed: 'BOOKING_NOT_CANCELLABLE',
+      cancelled: 'REFUND_EXCEEDS_BALANCE',
+      refunded: 'REFUND_EXCEEDS_BALANCE',
+    },
+  },
+  'cancel + a partial refund': {
+    state: (s) => booking(s),
+    request: () => refund(4000, { cancel: true }),
+    expected: {
+      processing: 'BOOKING_NOT_PAID',
+      confirmed: done('cancelled', ['p1', 'p2'], 2),
+      failed: 'BOOKING_NOT_CANCELLABLE',
+      // The refund changes the booking; the cancellation was done before.
+      cancelled: done('cancelled', [], 0),
+      refunded: 'REFUND_EXCEEDS_BALANCE',
+    },
+  },
+  'cancel + a full refund': {
+    state: (s) => booking(s),
+    request: () => refund(10000, { cancel: true }),
+    expected: {
+      processing: 'BOOKING_NOT_PAID',
+      confirmed: done('refunded', ['p1', 'p2'], 2),
+      failed: 'BOOKING_NOT_CANCELLABLE',
+      cancelled: done('refunded', [], 0),
+      refunded: 'REFUND_EXCEEDS_BALANCE',
+    },
+  },
+  'one participant + a full refund': {
+    state: (s) => booking(s),
+    request: () => refund(10000, { participantIds: ['p1'] }),
+    expected: {
+      processing: 'BOOKING_NOT_PAID',
+      confirmed: done('refunded', ['p1'], 2),
+      failed: 'BOOKING_NOT_CANCELLABLE',
+      cancelled: done('refunded', [], 0),
+      refunded: 'REFUND_EXCEEDS_BALANCE',
+    },
+  },
+  'participants narrowing cancel: true': {
+    state: (s) => booking(s),
+    request: () => ({ ...only('p1'), cancel: true }),
+    expected: {
+      processing: done('processing', ['p1'], 1),
+      confirmed: done('confirmed', ['p1'], 1),
+      failed: 'BOOKING_NOT_CANCELLABLE',
+      cancelled: 'PARTICIPANT_ALREADY_CANCELLED',
+      refunded: done('refunded', ['p1'], 0),
+    },
+  },
+};
+
+describe('booking state rules (the spec transition table + decided moves), every status x every request', () => {
+  const rows = Object.entries(table).flatMap(([name, row]) =>
+    statuses.map((status) => [`${name} on ${status}`, row.state(status), row.request(status), row.expected[status]] as const),
+  );
 
   it.each(rows)('%s', (_, state, request, expected) => {
     expect(outcome(state, request)).toEqual(expected);
+  });
+
+  it('has an answer for every status in every row', () => {
+    expect(rows).toHaveLength(Object.keys(table).length * statuses.length);
+  });
+
+  it('refuses refunds of a booking never paid (a free one), confirmed or cancelled', () => {
+    expect(outcome(booking('confirmed', { paid: false }), refund(1000))).toBe('BOOKING_NOT_PAID');
+    expect(outcome(booking('cancelled', { paid: false }), refund(1000))).toBe('BOOKING_NOT_PAID');
+  });
+
+  it('keeps a booking confirmed when another refund is still pending, though the total reached the amount', () => {
+    expect(outcome(booking('confirmed', { amountRefundedMinor: 7000, otherPendingRefunds: 1 }), refund(3000))).toEqual(
+      done('confirmed', [], 0),
+    );
+    expect(outcome(booking('confirmed', { amountRefundedMinor: 7000 }), refund(3000))).toEqual(done('refunded', [], 2));
   });
 
   it('names the stranger participant by its position in the request', () => {
     expect(refusal(booking('confirmed'), only('p1', 'p9'), 'bookings.3')).toMatchObject({
       code: 'PARTICIPANT_NOT_IN_BOOKING',
       field: 'bookings.3.participants.1',
+    });
+  });
+
+  it('names the participants when all of them were already cancelled', () => {
+    expect(refusal(booking('confirmed', p1Cancelled), only('p1'), 'bookings.2')).toMatchObject({
+      code: 'PARTICIPANT_ALREADY_CANCELLED',
+      field: 'bookings.2.participants',
     });
   });
 

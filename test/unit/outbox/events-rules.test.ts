@@ -31,7 +31,8 @@ const cases: Array<[string, BookingState, CancelRequest, string[]]> = [
   ['list every participant at once', state('confirmed'), request(false, ['p0', 'p1']), ['booking.cancelled']],
   ['list only already-cancelled participants', state('confirmed', [true, false]), request(false, ['p0']), []],
   ['cancel a cancelled booking', state('cancelled', [true, true]), request(true), []],
-  ['cancel a refunded booking', state('refunded'), request(true), []],
+  // A refunded booking keeps its guests until cancelled: cancelling it now is a cancellation (no places move).
+  ['cancel a refunded booking', state('refunded', [false, false], 10_000), request(true), ['booking.cancelled']],
   ['refund part of a confirmed booking', state('confirmed', [false, false], 3000), request(false, null, 3000), ['booking.refunded']],
   ['refund all of a confirmed booking', state('confirmed', [false, false], 10_000), request(false, null, 10_000), ['booking.refunded']],
   [
