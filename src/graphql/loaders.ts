@@ -7,7 +7,12 @@ import { customQuestionsByExperience } from '../domain/questions/questions.ts';
 export function createLoaders(deps: Deps) {
   return {
     host: new DataLoader((ids: readonly string[]) => hostsByIds(deps, ids)),
-    customQuestions: new DataLoader((experienceIds: readonly string[]) => customQuestionsByExperience(deps, experienceIds)),
+    customQuestions: new DataLoader(
+      (experiences: ReadonlyArray<{ id: string; brandId: string }>) => customQuestionsByExperience(deps, experiences),
+      {
+        cacheKeyFn: (experience) => experience.id,
+      },
+    ),
   };
 }
 

@@ -47,6 +47,8 @@ export const errorStatus: Record<ErrorCode, number> = {
   UNKNOWN_QUESTION: 422,
   PARTICIPANT_NOT_IN_BOOKING: 422,
   REFUND_EXCEEDS_BALANCE: 422,
+  /** The brand's features.active lacks the flag the request needs (`details.flag`). */
+  FEATURE_NOT_ENABLED: 422,
   /** Too many requests for the API key (or, without one, the client address) this minute: see Retry-After. */
   RATE_LIMITED: 429,
   /** Request line and headers above MAX_HEADER_BYTES. */

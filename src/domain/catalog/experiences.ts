@@ -2,6 +2,7 @@ import { type ExperienceMediaRow, type ExperienceRow, type NamedRow } from '../.
 import type { ImageRef, IntegrationMeta } from '../shared/json-types.ts';
 import type { BrandRow } from '../../db/port/catalog.ts';
 import { loadBrand } from './brands.ts';
+import { hasFeature, offeredTiers, requireFeature } from './features.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { notFound } from '../shared/errors.ts';
 import { toHost, type Host } from './hosts.ts';
@@ -11,6 +12,8 @@ import { ratingsByExperience, type Ratings } from './ratings.ts';
 
 /** The spec's Experience resource. Optional fields are absent (not null) when they have no value. */
 export interface Experience {
+  /** The brand the experience belongs to (not shown by the API: it decides what the brand's features allow). */
+  brandId: string;
   id: string;
   title: string;
   slug: string;
@@ -54,7 +57,9 @@ export async function loadExperienceOfBrand(
 ): Promise<{ brand: BrandRow; row: ExperienceRow } | null> {
   const brand = await loadBrand(deps, brandId);
   const row = await deps.db.experiences.findExperienceRow(experienceId);
-  return row && row.brandId === brand.id ? { brand, row } : null;
+  if (!row || row.brandId !== brand.id) return null;
+  if (row.isUnlisted) requireFeature(brand, 'unlistedExperience', `Experience ${row.id} is unlisted: reading it`);
+  return { brand, row };
 }
 
 /** Picture shape of the spec: rendition name (`original`, `480w`) -> URL. */
@@ -92,8 +97,9 @@ async function toExperience(deps: CallerDeps, brand: BrandRow, row: ExperienceRo
   const category = await deps.db.experiences.findCategory(row.categoryId);
   const [host] = await deps.db.hosts.findHostsByIds([row.hostId]);
   if (!category || !host) throw new Error(`Experience ${row.id} references a missing category or host`);
-  const ratings = (await ratingsByExperience(deps, [row.id])).get(row.id);
+  const ratings = hasFeature(brand, 'reviews') ? (await ratingsByExperience(deps, [row.id])).get(row.id) : undefined;
   return {
+    brandId: brand.id,
     id: row.id,
     title: text.title,
     slug: row.slug,
@@ -123,7 +129,7 @@ async function toExperience(deps: CallerDeps, brand: BrandRow, row: ExperienceRo
     type: row.type,
     hostedBy: toHost(host),
     paymentMethods: row.paymentMethods,
-    priceTiers: (await deps.db.experiences.priceTiersOfExperience(row.id)).map((t) => ({
+    priceTiers: offeredTiers(brand, await deps.db.experiences.priceTiersOfExperience(row.id)).map((t) => ({
       name: t.name,
       price: toDecimal(t.priceMinor, brand.currency),
     })),

@@ -24,9 +24,10 @@ export const toHost = (row: HostRow): Host => ({
   allowOverlappingBookings: row.allowOverlappingBookings,
 });
 
+/** The brand's hosts, at most `features.hostsLimit` of them (its plan's limit), in the list's order. */
 export async function listHosts(deps: CallerDeps, input: { brandId: string }): Promise<Host[]> {
   const brand = await loadBrand(deps, input.brandId);
-  return (await deps.db.hosts.listHostsOfBrand(brand.id)).map(toHost);
+  return (await deps.db.hosts.listHostsOfBrand(brand.id)).slice(0, Math.max(0, brand.hostsLimit)).map(toHost);
 }
 
 /** Hosts by id, in the order asked (null for unknown ids): the batch function of a DataLoader. */

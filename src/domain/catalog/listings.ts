@@ -4,6 +4,7 @@ import type { CallerDeps } from '../shared/deps.ts';
 import { groupBy } from '../shared/group-by.ts';
 import { chooseContent, toListing, translationLocales, versionsFor, type ContentVersion, type Listing } from './listing-view.ts';
 import { pickTranslation } from '../shared/locale.ts';
+import { hasFeature, requireFeature } from './features.ts';
 import { ratingsByExperience } from './ratings.ts';
 
 export type { ContentVersion, EventDates, Listing, ListingRating } from './listing-view.ts';
@@ -26,6 +27,7 @@ export interface FeaturedListingsInput {
  */
 export async function getFeaturedListings(deps: CallerDeps, input: FeaturedListingsInput): Promise<Listing[]> {
   const brand = await loadBrand(deps, actingBrand(deps.principal, input.brandId));
+  if (input.unlisted) requireFeature(brand, 'unlistedExperience', 'Unlisted listings', 'unlisted');
   const version = input.version ?? 'published';
   const rows = await deps.db.listings.findFeaturedListings(brand.id, input.unlisted ?? false);
   const contentsByListing = groupBy(
@@ -51,7 +53,7 @@ export async function getFeaturedListings(deps: CallerDeps, input: FeaturedListi
   const medias = groupBy(await deps.db.listings.findListingMedia(listingIds), (m) => m.listingId);
   const vibes = groupBy(await deps.db.listings.findListingVibes(listingIds), (v) => v.listingId);
   const experienceIds = [...new Set(shown.flatMap((s) => (s.row.listing.experienceId ? [s.row.listing.experienceId] : [])))];
-  const ratings = await ratingsByExperience(deps, experienceIds);
+  const ratings = hasFeature(brand, 'reviews') ? await ratingsByExperience(deps, experienceIds) : new Map();
 
   return shown.map(({ row, content }) =>
     toListing({

@@ -3,6 +3,7 @@ import type { ImageRef } from '../shared/json-types.ts';
 import { type PersonRow, type ReviewKey, type ReviewPageRow, type ReviewedExperienceRow } from '../../db/port/catalog.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { notFound, invalid } from '../shared/errors.ts';
+import { requireFeature } from './features.ts';
 import {
   decodeCursor,
   connection,
@@ -67,10 +68,15 @@ const toReview = (row: ReviewPageRow, experience: ReviewedExperienceRow): Review
   experiencedDate: row.experiencedDate,
 });
 
-/** The experience, when the caller may see it; another brand's experience is NOT_FOUND, never FORBIDDEN. */
+/**
+ * The experience, when the caller may see it (another brand's experience is NOT_FOUND, never FORBIDDEN)
+ * and its brand shows reviews (the `reviews` feature).
+ */
 async function visibleExperience(deps: CallerDeps, experienceId: string): Promise<ReviewedExperienceRow> {
   const experience = await deps.db.reviews.findReviewedExperience(experienceId);
   if (!experience || !canSee(deps.principal, experience.brandId)) throw notFound('Experience', experienceId);
+  const brand = await deps.db.brands.findBrand(experience.brandId);
+  if (brand) requireFeature(brand, 'reviews', 'Reviews');
   return experience;
 }
 

@@ -18,7 +18,8 @@ import type { CallerDeps, Deps } from '../shared/deps.ts';
 import { DomainError } from '../shared/errors.ts';
 import { toDecimal } from '../shared/money.ts';
 import { sumTotals } from './pricing.ts';
-import { customQuestionsByExperience } from '../questions/questions.ts';
+import { customQuestionsByExperience, refuseAnswersWithoutFeature } from '../questions/questions.ts';
+import { requireFeature } from '../catalog/features.ts';
 
 export type { CreatePaymentIntentInput } from './input.ts';
 
@@ -36,7 +37,11 @@ export interface PaymentIntentResult {
 async function prepareItems(deps: CallerDeps, brand: BrandRow, input: CreatePaymentIntentInput, now: Date): Promise<PreparedItem[]> {
   const experienceIds = input.data.map((item) => item.experienceId);
   const distinct = [...new Set(experienceIds)];
-  const lists = await customQuestionsByExperience(deps, distinct);
+  refuseAnswersWithoutFeature(brand, answerLists(input));
+  const lists = await customQuestionsByExperience(
+    deps,
+    distinct.map((id) => ({ id, brandId: brand.id })),
+  );
   const questions = new Map(distinct.map((id, k) => [id, lists[k] ?? []]));
   const questionIds = experienceIds.map((id) => (questions.get(id) ?? []).map((q) => q.customQuestionId));
   const otherItemQuestionIds = (index: number) => new Set(questionIds.flatMap((ids, j) => (j === index ? [] : ids)));
@@ -61,6 +66,19 @@ async function prepareItems(deps: CallerDeps, brand: BrandRow, input: CreatePaym
     );
   }
   return prepared;
+}
+
+/** Every answer list of the body, with its field. */
+function answerLists(input: CreatePaymentIntentInput) {
+  return [
+    { field: 'purchaser.customQuestionResponses', responses: input.purchaser?.customQuestionResponses },
+    ...input.data.flatMap((item, i) =>
+      item.participants.map((p, j) => ({
+        field: `data.${i}.participants.${j}.customQuestionResponses`,
+        responses: p.customQuestionResponses,
+      })),
+    ),
+  ];
 }
 
 async function openIntent(deps: Deps, brand: BrandRow, cartId: string, amountMinor: number) {
@@ -88,6 +106,7 @@ async function openIntent(deps: Deps, brand: BrandRow, cartId: string, amountMin
 export async function createPaymentIntent(deps: CallerDeps, input: CreatePaymentIntentInput): Promise<PaymentIntentResult> {
   const brand = await loadBrand(deps, input.brandId);
   checkCheckoutShape(input);
+  if (input.data.length > 1) requireFeature(brand, 'shoppingCart', 'A cart of more than one item', 'data');
   const now = deps.now();
   const items = await prepareItems(deps, brand, input, now);
   const totalMinor = sumTotals(items.map((item) => item.pricing));

@@ -29,6 +29,7 @@ import {
 } from './pricing.ts';
 import { assertNotStarted, remainingPlaces, sessionForItem } from '../availability/sessions.ts';
 import { placesHeldForItem } from '../waitlists/conversion.ts';
+import { requireFeature, tierPrice } from '../catalog/features.ts';
 
 export interface PreparedParticipant {
   firstName: string;
@@ -83,6 +84,8 @@ async function bookableExperience(ctx: CartContext, item: CartItemInput, field: 
       id: item.experienceId,
     });
   }
+  if (experience.isUnlisted)
+    requireFeature(ctx.brand, 'unlistedExperience', `Experience ${experience.id} is unlisted: booking it`, `${field}.experienceId`);
   if (!experience.isBookable) {
     throw new DomainError('EXPERIENCE_NOT_BOOKABLE', `Experience ${experience.id} is not bookable`, { field: `${field}.experienceId` });
   }
@@ -128,15 +131,9 @@ async function itemParticipants(
   item: CartItemInput,
   field: string,
 ): Promise<PreparedParticipant[]> {
-  const tiers = new Map((await ctx.db.experiences.priceTiersOfExperience(experience.id)).map((tier) => [tier.name, tier.priceMinor]));
+  const tiers = await ctx.db.experiences.priceTiersOfExperience(experience.id);
   const participants = item.participants.map((p, j) => {
-    const priceMinor = tiers.get(p.priceTierName);
-    if (priceMinor === undefined) {
-      throw new DomainError('UNKNOWN_PRICE_TIER', `Experience ${experience.id} has no price tier "${p.priceTierName}"`, {
-        field: `${field}.participants.${j}.priceTierName`,
-        tiers: [...tiers.keys()],
-      });
-    }
+    const priceMinor = tierPrice(ctx.brand, experience.id, tiers, p.priceTierName, `${field}.participants.${j}.priceTierName`);
     const { firstName, lastName, priceTierName } = p;
     return { firstName, lastName, emailAddress: orNull(p.emailAddress), phoneNumber: orNull(p.phoneNumber), priceTierName, priceMinor };
   });

@@ -2,7 +2,9 @@ import type { QuestionCondition, QuestionOption, TermsAndConditions } from '../s
 import { type ExperienceQuestionRow, type QuestionRow } from '../../db/port/questions.ts';
 import type { CallerDeps, Deps } from '../shared/deps.ts';
 import { notFound } from '../shared/errors.ts';
+import type { BrandRow } from '../../db/port/catalog.ts';
 import { loadExperienceOfBrand } from '../catalog/experiences.ts';
+import { hasFeature, requireFeature } from '../catalog/features.ts';
 
 /** The spec's QuestionConfig: how a question applies to one experience. */
 export interface QuestionConfig {
@@ -63,18 +65,43 @@ export function toQuestionSnapshot(question: QuestionRow, assignment: Experience
   };
 }
 
-/** Active questions of each experience, in `order`, one statement for all: a DataLoader batch function. */
-export async function customQuestionsByExperience(deps: Deps, experienceIds: readonly string[]): Promise<QuestionSnapshot[][]> {
-  const byExperience = new Map<string, QuestionSnapshot[]>(experienceIds.map((id) => [id, []]));
-  for (const { question, assignment } of await deps.db.questions.activeQuestionsOfExperiences(experienceIds)) {
-    byExperience.get(assignment.experienceId)?.push(toQuestionSnapshot(question, assignment));
+/**
+ * The questions each experience asks: its active ones, in `order`, one statement for all (a DataLoader
+ * batch function), none for an experience of a brand without the `customQuestions` feature.
+ */
+export async function customQuestionsByExperience(
+  deps: Deps,
+  experiences: ReadonlyArray<{ id: string; brandId: string }>,
+): Promise<QuestionSnapshot[][]> {
+  const brandIds = [...new Set(experiences.map((e) => e.brandId))];
+  const brands = await Promise.all(brandIds.map((id) => deps.db.brands.findBrand(id)));
+  const asking = new Set(brands.flatMap((brand) => (brand && hasFeature(brand, 'customQuestions') ? [brand.id] : [])));
+  const asked = experiences.filter((e) => asking.has(e.brandId)).map((e) => e.id);
+  const byExperience = new Map<string, QuestionSnapshot[]>(experiences.map((e) => [e.id, []]));
+  if (asked.length > 0) {
+    for (const { question, assignment } of await deps.db.questions.activeQuestionsOfExperiences(asked)) {
+      byExperience.get(assignment.experienceId)?.push(toQuestionSnapshot(question, assignment));
+    }
   }
-  return experienceIds.map((id) => byExperience.get(id) ?? []);
+  return experiences.map((e) => byExperience.get(e.id) ?? []);
 }
 
-/** The active custom questions of a brand's experience (NOT_FOUND when it is not that brand's). */
+/**
+ * Without the `customQuestions` feature the brand asks nothing, so answers are refused (FEATURE_NOT_ENABLED
+ * naming the first list sent) rather than silently dropped.
+ */
+export function refuseAnswersWithoutFeature(
+  brand: BrandRow,
+  lists: ReadonlyArray<{ field: string; responses: readonly unknown[] | null | undefined }>,
+): void {
+  const sent = lists.find((list) => (list.responses?.length ?? 0) > 0);
+  if (sent) requireFeature(brand, 'customQuestions', 'Answering custom questions', sent.field);
+}
+
+/** The custom questions a brand's experience asks (NOT_FOUND when it is not that brand's). */
 export async function listCustomQuestions(deps: CallerDeps, input: { brandId: string; experienceId: string }): Promise<QuestionSnapshot[]> {
-  if (!(await loadExperienceOfBrand(deps, input.brandId, input.experienceId))) throw notFound('Experience', input.experienceId);
-  const [questions] = await customQuestionsByExperience(deps, [input.experienceId]);
+  const found = await loadExperienceOfBrand(deps, input.brandId, input.experienceId);
+  if (!found) throw notFound('Experience', input.experienceId);
+  const [questions] = await customQuestionsByExperience(deps, [found.row]);
   return questions ?? [];
 }

@@ -45,6 +45,8 @@ export const errorCodes = [
   'UNKNOWN_QUESTION',
   'PARTICIPANT_NOT_IN_BOOKING',
   'REFUND_EXCEEDS_BALANCE',
+  /** The brand's features.active lacks the flag the request needs (`details.flag`). */
+  'FEATURE_NOT_ENABLED',
   /** Too many requests for the API key (or, without one, the client address) this minute: see Retry-After. */
   'RATE_LIMITED',
   /** Request line and headers above MAX_HEADER_BYTES. */

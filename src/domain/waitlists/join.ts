@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { WaitlistPerson } from '../shared/json-types.ts';
-import { type ExperienceRow } from '../../db/port/catalog.ts';
+import { type BrandRow, type ExperienceRow } from '../../db/port/catalog.ts';
 import { type SessionRow } from '../../db/port/availability.ts';
 import { validateAnswers, type StoredAnswer, type ValidatedAnswers } from '../questions/answers.ts';
 import { loadBrand } from '../catalog/brands.ts';
@@ -17,7 +17,8 @@ import type { CallerDeps } from '../shared/deps.ts';
 import { DomainError, notFound } from '../shared/errors.ts';
 import { expireDueHolds } from '../checkout/holds.ts';
 import { checkParticipantCount } from '../checkout/pricing.ts';
-import { customQuestionsByExperience } from '../questions/questions.ts';
+import { customQuestionsByExperience, refuseAnswersWithoutFeature } from '../questions/questions.ts';
+import { requireFeature, tierPrice } from '../catalog/features.ts';
 import { assertNotStarted, normalizeSessionTime, remainingPlaces } from '../availability/sessions.ts';
 import { checkJoinShape, localStart, type JoinWaitlistInput } from './input.ts';
 import { expireDueOffers, recordEntryEvent } from './offers.ts';
@@ -27,13 +28,15 @@ export type { JoinWaitlistInput } from './input.ts';
 
 async function waitlistExperience(
   deps: CallerDeps,
-  brandId: string,
+  brand: BrandRow,
   waitlistId: string,
 ): Promise<{ waitlistId: string; experience: ExperienceRow }> {
   const waitlist = await deps.db.waitlists.findWaitlistRow(waitlistId);
-  if (!waitlist || waitlist.brandId !== brandId) throw notFound('Waitlist', waitlistId);
+  if (!waitlist || waitlist.brandId !== brand.id) throw notFound('Waitlist', waitlistId);
   const experience = await deps.db.experiences.findExperienceRow(waitlist.experienceId);
   if (!experience) throw notFound('Waitlist', waitlistId);
+  if (experience.isUnlisted)
+    requireFeature(brand, 'unlistedExperience', `Experience ${experience.id} is unlisted: waiting for it`, 'waitlistId');
   if (!experience.isBookable) {
     throw new DomainError('EXPERIENCE_NOT_BOOKABLE', `Experience ${experience.id} of this waitlist is not bookable`, {
       field: 'waitlistId',
@@ -71,23 +74,25 @@ async function waitedSession(deps: CallerDeps, experience: ExperienceRow, input:
   return session;
 }
 
-async function checkParty(deps: CallerDeps, experience: ExperienceRow, input: JoinWaitlistInput): Promise<void> {
-  const tiers = new Set((await deps.db.experiences.priceTiersOfExperience(experience.id)).map((tier) => tier.name));
-  input.participants.forEach((p, j) => {
-    if (!tiers.has(p.priceTierName)) {
-      throw new DomainError('UNKNOWN_PRICE_TIER', `Experience ${experience.id} has no price tier "${p.priceTierName}"`, {
-        field: `participants.${j}.priceTierName`,
-        tiers: [...tiers],
-      });
-    }
-  });
+async function checkParty(deps: CallerDeps, brand: BrandRow, experience: ExperienceRow, input: JoinWaitlistInput): Promise<void> {
+  const tiers = await deps.db.experiences.priceTiersOfExperience(experience.id);
+  input.participants.forEach((p, j) => tierPrice(brand, experience.id, tiers, p.priceTierName, `participants.${j}.priceTierName`));
   // The experience's bounds only: a waitlist is for parties the session cannot take now.
   const limits = { min: experience.minimumRequiredToBook, max: experience.maximumAllowedToBook, remaining: Number.POSITIVE_INFINITY };
   checkParticipantCount(input.participants.length, limits, 'participants');
 }
 
-async function checkAnswers(deps: CallerDeps, experience: ExperienceRow, input: JoinWaitlistInput): Promise<ValidatedAnswers> {
-  const [questions = []] = await customQuestionsByExperience(deps, [experience.id]);
+async function checkAnswers(
+  deps: CallerDeps,
+  brand: BrandRow,
+  experience: ExperienceRow,
+  input: JoinWaitlistInput,
+): Promise<ValidatedAnswers> {
+  refuseAnswersWithoutFeature(brand, [
+    { field: 'purchaser.customQuestionResponses', responses: input.purchaser.customQuestionResponses },
+    ...input.participants.map((p, j) => ({ field: `participants.${j}.customQuestionResponses`, responses: p.customQuestionResponses })),
+  ]);
+  const [questions = []] = await customQuestionsByExperience(deps, [experience]);
   return validateAnswers({
     questions,
     purchaserResponses: input.purchaser.customQuestionResponses,
@@ -112,10 +117,10 @@ function person(p: JoinWaitlistInput['purchaser'], answers: StoredAnswer[], pric
 export async function joinWaitlist(deps: CallerDeps, input: JoinWaitlistInput): Promise<WaitlistEntry> {
   checkJoinShape(input);
   const brand = await loadBrand(deps, input.brandId);
-  const { waitlistId, experience } = await waitlistExperience(deps, brand.id, input.waitlistId);
+  const { waitlistId, experience } = await waitlistExperience(deps, brand, input.waitlistId);
   const { id: sessionId } = await waitedSession(deps, experience, input);
-  await checkParty(deps, experience, input);
-  const answers = await checkAnswers(deps, experience, input);
+  await checkParty(deps, brand, experience, input);
+  const answers = await checkAnswers(deps, brand, experience, input);
   const partySize = input.participants.length;
   const email = input.purchaser.emailAddress!.trim();
 

@@ -7,7 +7,7 @@ export const experienceResolvers: Resolvers = {
     experience: (_, { brandId, id, language }, ctx) => findExperience(ctx.caller(), { brandId, experienceId: id, language }),
   },
   Experience: {
-    customQuestions: (experience, _, ctx) => ctx.loaders.customQuestions.load(experience.id),
+    customQuestions: (experience, _, ctx) => ctx.loaders.customQuestions.load(experience),
   },
   PaymentMethod: enumValues.PaymentMethod,
   QuestionFieldType: enumValues.QuestionFieldType,

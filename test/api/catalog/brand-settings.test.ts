@@ -12,7 +12,12 @@ import {
 const db = freshDb();
 let t: TestApp;
 const org = createOrganization(db, { name: 'Coast Group' });
-const brand = createBrand(db, { name: 'Coast Lisbon', organizationId: org.id, currency: 'EUR' });
+const brand = createBrand(db, {
+  name: 'Coast Lisbon',
+  organizationId: org.id,
+  currency: 'EUR',
+  featuresActive: ['reviews', 'customQuestions'],
+});
 const sister = createBrand(db, { name: 'Coast Porto', organizationId: org.id });
 const outsider = createBrand(db, { name: 'Elsewhere' });
 const policy = createCancellationPolicy(db, brand.id, { name: 'Moderate', fullRefundHoursBefore: 48, lateRefundPercent: 50 });
