@@ -49,6 +49,10 @@ export const errorStatus: Record<ErrorCode, number> = {
   REFUND_EXCEEDS_BALANCE: 422,
   /** The brand's features.active lacks the flag the request needs (`details.flag`). */
   FEATURE_NOT_ENABLED: 422,
+  /** Payment methods: one the gateway cannot take, one an item's experience does not accept, one it cannot check. */
+  PAYMENT_METHOD_NOT_SUPPORTED: 422,
+  PAYMENT_METHOD_NOT_ACCEPTED: 422,
+  PAYMENT_METHOD_NOT_VERIFIABLE: 422,
   /** Too many requests for the API key (or, without one, the client address) this minute: see Retry-After. */
   RATE_LIMITED: 429,
   /** Request line and headers above MAX_HEADER_BYTES. */

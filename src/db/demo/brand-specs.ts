@@ -80,6 +80,8 @@ export const brandSpecs: readonly BrandSpec[] = [
       'enableRescheduleBookings',
       'enableWalletsPayment',
       'creditCard',
+      'payUponArrival',
+      'roomMemberCharge',
       'apiAccess',
       'integrations:google_analytics',
     ],

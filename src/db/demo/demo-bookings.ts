@@ -11,7 +11,10 @@ import { confirmationCodeFromBytes } from '../../domain/checkout/confirmation-co
 import type { Stores } from '../port/index.ts';
 import type { Db } from '../sqlite/client.ts';
 import type { PricingBreakdown } from '../../domain/shared/json-types.ts';
-import { bookings, carts, participants, paymentIntents, sessions } from '../sqlite/schema/index.ts';
+import { answers, bookings, carts, participants, paymentIntents, sessions } from '../sqlite/schema/index.ts';
+import { activeQuestionsOfExperiences } from '../sqlite/stores/questions/questions.ts';
+import { toQuestionSnapshot } from '../../domain/questions/questions.ts';
+import { sailAnswers, type SailGuest } from './sail-answers.ts';
 import type { BrandCatalog, ExperienceSpec } from './catalog-types.ts';
 import { demoEventIds, demoId, demoIds, type DemoBrandKey } from './ids.ts';
 import { lisbonCatalog } from './lisbon.ts';
@@ -22,10 +25,10 @@ export function demoConfirmationCode(name: string): string {
   return confirmationCodeFromBytes(createHash('sha256').update(`tessera-demo/code/${name}`).digest());
 }
 
-interface Guest {
-  firstName: string;
-  lastName: string;
+interface Guest extends Omit<SailGuest, 'canSwim'> {
   tier: string;
+  /** The sail asks each guest; other experiences do not. */
+  canSwim?: SailGuest['canSwim'];
 }
 
 interface DemoBooking {
@@ -37,6 +40,8 @@ interface DemoBooking {
   guests: Guest[];
   email: string;
   phone: string;
+  /** The purchaser's answer to the sail's occasion question. */
+  occasion?: string;
   /** How long before the seeder's "now" the guest booked. */
   bookedHoursAgo: number;
 }
@@ -47,12 +52,13 @@ const SOLD_OUT = { experience: 'tagus-sunset-sail', time: '18:00' };
 const demoBookings: DemoBooking[] = [
   {
     key: 'laurent-family',
+    occasion: 'Birthday',
     ...SOLD_OUT,
     guests: [
-      { firstName: 'Sophie', lastName: 'Laurent', tier: 'Adult' },
-      { firstName: 'Antoine', lastName: 'Laurent', tier: 'Adult' },
-      { firstName: 'Camille', lastName: 'Laurent', tier: 'Child' },
-      { firstName: 'Jules', lastName: 'Laurent', tier: 'Child' },
+      { firstName: 'Sophie', lastName: 'Laurent', tier: 'Adult', canSwim: 'Yes' },
+      { firstName: 'Antoine', lastName: 'Laurent', tier: 'Adult', canSwim: 'Yes' },
+      { firstName: 'Camille', lastName: 'Laurent', tier: 'Child', canSwim: 'No' },
+      { firstName: 'Jules', lastName: 'Laurent', tier: 'Child', canSwim: 'No' },
     ],
     email: 'sophie.laurent@example.com',
     phone: '+33 6 12 48 73 90',
@@ -60,10 +66,11 @@ const demoBookings: DemoBooking[] = [
   },
   {
     key: 'whitaker-couple',
+    occasion: 'Anniversary',
     ...SOLD_OUT,
     guests: [
-      { firstName: 'James', lastName: 'Whitaker', tier: 'Adult' },
-      { firstName: 'Olivia', lastName: 'Whitaker', tier: 'Adult' },
+      { firstName: 'James', lastName: 'Whitaker', tier: 'Adult', canSwim: 'Yes' },
+      { firstName: 'Olivia', lastName: 'Whitaker', tier: 'Adult', canSwim: 'Yes' },
     ],
     email: 'james.whitaker@example.co.uk',
     phone: '+44 7700 900481',
@@ -71,12 +78,13 @@ const demoBookings: DemoBooking[] = [
   },
   {
     key: 'ferreira-friends',
+    occasion: 'No special occasion',
     ...SOLD_OUT,
     guests: [
-      { firstName: 'Ana', lastName: 'Ferreira', tier: 'Adult' },
-      { firstName: 'Miguel', lastName: 'Ferreira', tier: 'Senior' },
-      { firstName: 'Beatriz', lastName: 'Lopes', tier: 'Adult' },
-      { firstName: 'Tiago', lastName: 'Lopes', tier: 'Adult' },
+      { firstName: 'Ana', lastName: 'Ferreira', tier: 'Adult', canSwim: 'Yes' },
+      { firstName: 'Miguel', lastName: 'Ferreira', tier: 'Senior', canSwim: 'Yes' },
+      { firstName: 'Beatriz', lastName: 'Lopes', tier: 'Adult', canSwim: 'Yes' },
+      { firstName: 'Tiago', lastName: 'Lopes', tier: 'Adult', canSwim: 'Yes' },
     ],
     email: 'ana.ferreira@example.pt',
     phone: '+351 917 334 208',
@@ -195,12 +203,43 @@ async function insertBooking(db: Db, tx: Stores, catalog: BrandCatalog, currency
       })),
     )
     .run();
+  insertAnswers(db, demo, id('booking'), (i) => demoId(brand, 'participant', `${demo.key}/${i + 1}`));
   // Active participants of confirmed bookings hold places: keep `reserved` in step, as checkout does.
   db.update(sessions)
     .set({ reserved: sql`${sessions.reserved} + ${demo.guests.length}` })
     .where(eq(sessions.id, session))
     .run();
   await recordCheckoutEvents(db, tx, brand, demo.key, id('booking'), at);
+}
+
+/**
+ * The booking's answers to its experience's questions, validated and stored as checkout stores them: the
+ * purchaser's first, then each participant's, numbered in that order, each with its question's snapshot.
+ */
+function insertAnswers(db: Db, demo: DemoBooking, bookingId: string, participantId: (index: number) => string): void {
+  const experienceId = demoId('lisbon', 'experience', demo.experience);
+  const questions = activeQuestionsOfExperiences(db, [experienceId]).map(({ question, assignment }) =>
+    toQuestionSnapshot(question, assignment),
+  );
+  if (questions.length === 0) return;
+  const guests = demo.guests.map((g) => ({ ...g, canSwim: g.canSwim! }));
+  const validated = sailAnswers(questions, { phone: demo.phone, occasion: demo.occasion!, guests });
+  const groups = [
+    { participantId: null, answers: validated.purchaser },
+    ...validated.participants.map((list, i) => ({ participantId: participantId(i), answers: list })),
+  ];
+  let position = 0;
+  const rows = groups.flatMap((group) =>
+    group.answers.map((stored) => ({
+      id: demoId('lisbon', 'answer', `${demo.key}/${position}`),
+      bookingId,
+      participantId: group.participantId,
+      question: stored.question,
+      answer: stored.answer,
+      position: position++,
+    })),
+  );
+  if (rows.length > 0) db.insert(answers).values(rows).run();
 }
 
 /**

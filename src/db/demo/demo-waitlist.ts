@@ -3,8 +3,7 @@
  * shows an offer at once. Their answers satisfy the sail's questions and are validated exactly as
  * joining validates them; each entry has the `waitlist.entry_created` event joining records.
  */
-import { validateAnswers } from '../../domain/questions/answers.ts';
-import { toQuestionSnapshot, type QuestionSnapshot } from '../../domain/questions/questions.ts';
+import { toQuestionSnapshot } from '../../domain/questions/questions.ts';
 import { recordEntryEvent } from '../../domain/waitlists/offers.ts';
 import type { Stores } from '../port/index.ts';
 import type { Db } from '../sqlite/client.ts';
@@ -13,13 +12,10 @@ import { waitlistEntries } from '../sqlite/schema/index.ts';
 import { waitlistId } from './commerce.ts';
 import { demoSoldOutSession } from './demo-bookings.ts';
 import { demoEventIds, demoId } from './ids.ts';
-import { questionIds } from './questions.ts';
+import { sailAnswers, type SailGuest } from './sail-answers.ts';
 
-interface WaitingGuest {
-  firstName: string;
-  lastName: string;
+interface WaitingGuest extends SailGuest {
   tier: string;
-  canSwim: 'Yes' | 'No';
 }
 
 interface DemoEntry {
@@ -58,35 +54,13 @@ const demoEntries: DemoEntry[] = [
   },
 ];
 
-const q = questionIds('lisbon');
-const choice = (question: string, label: string) => [{ key: q.option(question, label) }];
-
-/** The entry's answers to the sail's questions, validated as joining validates them. */
-function answersOf(entry: DemoEntry, questions: readonly QuestionSnapshot[]) {
-  return validateAnswers({
-    questions,
-    purchaserResponses: [
-      { questionId: q.question('day-phone'), answer: [{ value: entry.phone }] },
-      { questionId: q.question('occasion'), answer: choice('occasion', entry.occasion) },
-      { questionId: q.question('safety-rules'), answer: [{ value: 'true' }] },
-    ],
-    participants: entry.guests.map((g) => ({
-      responses: [
-        { questionId: q.question('passenger-name'), answer: [{ value: `${g.firstName} ${g.lastName}` }] },
-        { questionId: q.question('can-swim'), answer: choice('can-swim', g.canSwim) },
-      ],
-    })),
-    fieldPrefix: '',
-  });
-}
-
 export async function seedDemoWaitlist(db: Db, tx: Stores, now: Date): Promise<void> {
   const soldOut = demoSoldOutSession(now);
   const questions = activeQuestionsOfExperiences(db, [soldOut.experienceId]).map(({ question, assignment }) =>
     toQuestionSnapshot(question, assignment),
   );
   for (const [index, entry] of demoEntries.entries()) {
-    const answers = answersOf(entry, questions);
+    const answers = sailAnswers(questions, { phone: entry.phone, occasion: entry.occasion, guests: entry.guests });
     const [purchaser] = entry.guests;
     const at = new Date(now.getTime() - entry.joinedHoursAgo * 3_600_000).toISOString();
     const id = demoId('lisbon', 'waitlist-entry', entry.key);

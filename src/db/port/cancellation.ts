@@ -1,4 +1,4 @@
-import type { BookingStatus, PaymentIntentStatus, RefundStatus } from '../../domain/shared/values.ts';
+import type { BookingStatus, PaymentIntentStatus, PaymentMethod, RefundStatus } from '../../domain/shared/values.ts';
 export type { RefundStatus } from '../../domain/shared/values.ts';
 import type { RefundEffectJson } from '../../domain/shared/json-types.ts';
 
@@ -11,7 +11,8 @@ export interface CancellableBooking {
   currency: string;
   amountMinor: number;
   amountRefundedMinor: number;
-  /** The processor's id of the booking's payment intent; null when the booking has none (free). */
+  paymentMethod: PaymentMethod;
+  /** The processor's id of the booking's payment intent; null when the booking has none (free, or paid outside Tessera). */
   intentReference: string | null;
   intentStatus: PaymentIntentStatus | null;
 }

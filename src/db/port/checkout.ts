@@ -68,6 +68,10 @@ export interface BookingInsert {
   /** How the amount was reached (tiers, add-ons, discounts, taxes), in minor units. */
   pricing: PricingBreakdown;
   paymentMethod: PaymentMethod;
+  /** What the guest still owes, collected outside Tessera (pay upon arrival, pay later, room or member charge); 0 when paid by card. */
+  amountDueMinor: number;
+  /** The room or member number charged (room-charge, member-number); null otherwise. */
+  chargedTo: string | null;
   purchaserId: string;
   purchaserFirstName: string;
   purchaserLastName: string;

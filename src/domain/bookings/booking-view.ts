@@ -54,6 +54,10 @@ export interface Booking {
   purchaser: Purchaser;
   participants: Participant[];
   paymentMethod: PaymentMethod;
+  /** Not part of the spec's Booking (GraphQL only): what the guest still owes, collected by the brand. */
+  amountDue: number;
+  /** Not part of the spec's Booking (GraphQL only): the room or member number charged. */
+  chargedTo: string | null;
   createdAt: string;
   notes: string | null;
   internalNotes: string | null;
@@ -110,6 +114,8 @@ export function toBooking(
     ),
     participants: participantRows.map((p) => toParticipant(p, byParticipant.get(p.id) ?? [])),
     paymentMethod: b.paymentMethod,
+    amountDue: toDecimal(b.amountDueMinor, b.currency),
+    chargedTo: b.chargedTo,
     createdAt: b.createdAt,
     notes: b.notes,
     internalNotes: b.internalNotes,

@@ -25,6 +25,7 @@ export async function readState(db: Stores, bookingId: string): Promise<BookingW
       amountMinor: booking.amountMinor,
       amountRefundedMinor: booking.amountRefundedMinor,
       paid: booking.intentStatus === 'succeeded',
+      paymentMethod: booking.paymentMethod,
       otherPendingRefunds: await db.cancellation.countPendingRefunds(bookingId),
       participants: await db.cancellation.participantStates(bookingId),
     },

@@ -3,7 +3,7 @@
  * cancel item. The transactions in cancellation.ts read the state, ask these rules, and write the answer.
  */
 import type { ErrorCode } from '../shared/errors.ts';
-import type { BookingStatus } from '../shared/values.ts';
+import type { BookingStatus, PaymentMethod } from '../shared/values.ts';
 
 export type { BookingStatus };
 
@@ -14,6 +14,8 @@ export interface BookingState {
   amountRefundedMinor: number;
   /** Whether the guest's money was captured: the booking's payment intent succeeded. */
   paid: boolean;
+  /** How the booking is paid: a method paid outside Tessera (pay upon arrival...) has nothing to refund here. */
+  paymentMethod: PaymentMethod;
   /** Pending refunds other than the one being settled; the booking is refunded only once all settled. */
   otherPendingRefunds: number;
   participants: ReadonlyArray<{ id: string; cancelledAt: string | null }>;
@@ -58,6 +60,12 @@ export function refusal(state: BookingState, request: CancelRequest, field: stri
     };
   }
   if (request.refundMinor === null) return nothingToCancel(state, request, field);
+  if (state.paymentMethod !== 'credit-card') {
+    return {
+      code: 'BOOKING_NOT_PAID',
+      message: `The booking is paid by ${state.paymentMethod}, outside Tessera: no money was taken here, so none can be refunded here`,
+    };
+  }
   if (state.status === 'processing' || !state.paid) {
     return { code: 'BOOKING_NOT_PAID', message: 'Nothing was paid for this booking, so nothing can be refunded' };
   }

@@ -20,13 +20,14 @@ import { toDecimal } from '../shared/money.ts';
 import { sumTotals } from './pricing.ts';
 import { customQuestionsByExperience, refuseAnswersWithoutFeature } from '../questions/questions.ts';
 import { requireFeature } from '../catalog/features.ts';
+import { choosePayment } from '../payments/methods.ts';
 
 export type { CreatePaymentIntentInput } from './input.ts';
 
 export interface PaymentIntentResult {
   /** What the guest pays, in the brand's currency. */
   totalNetAmount: number;
-  /** The client confirms the payment with it; absent for quotes and for carts that cost nothing. */
+  /** The client confirms the payment with it; absent for quotes, for carts that cost nothing and for methods paid outside Tessera. */
   paymentIntentSecret?: string;
   brandId: string;
   /** The cart checked out; null for a quote (nothing was written). */
@@ -109,16 +110,23 @@ export async function createPaymentIntent(deps: CallerDeps, input: CreatePayment
   if (input.data.length > 1) requireFeature(brand, 'shoppingCart', 'A cart of more than one item', 'data');
   const now = deps.now();
   const items = await prepareItems(deps, brand, input, now);
+  const payment = choosePayment(
+    brand,
+    items.map((item) => item.experience),
+    input,
+  );
   const totalMinor = sumTotals(items.map((item) => item.pricing));
   const totalNetAmount = toDecimal(totalMinor, brand.currency);
   if (input.getOnlyTotalNetAmount) return { totalNetAmount, brandId: brand.id, cartId: null };
 
-  const intent = totalMinor > 0 ? await openIntent(deps, brand, input.cartId, totalMinor) : null;
+  // Only a card payment goes through the processor; the other methods confirm at once with the amount due.
+  const intent = payment.charged && totalMinor > 0 ? await openIntent(deps, brand, input.cartId, totalMinor) : null;
   await writeCheckout(deps.db, {
     brand,
     cartId: input.cartId,
     items,
     purchaser: purchaserOf(input),
+    payment,
     totalMinor,
     intent,
     // Holds run from when they are taken, after the processor answered.

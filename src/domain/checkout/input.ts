@@ -5,6 +5,7 @@
  */
 import type { QuestionResponse } from '../questions/answers.ts';
 import { invalid } from '../shared/errors.ts';
+import type { PaymentMethod } from '../shared/values.ts';
 
 /** Cart items per request. */
 export const MAX_CART_ITEMS = 50;
@@ -79,6 +80,10 @@ export interface CreatePaymentIntentInput {
   /** A quote: price the cart, hold and write nothing. */
   getOnlyTotalNetAmount?: Opt<boolean>;
   purchaser?: Opt<PurchaserInput>;
+  /** How the cart is paid (`credit-card` when absent), and the room or member number charged. */
+  paymentMethod?: Opt<PaymentMethod>;
+  roomNumber?: Opt<string>;
+  memberNumber?: Opt<string>;
 }
 
 function text(value: Opt<string>, field: string, limit: number, required = false): void {

@@ -6,6 +6,7 @@
  * back are offered to the sessions' waitlists before it commits.
  */
 import { randomUUID } from 'node:crypto';
+import type { PaymentChoice } from '../payments/methods.ts';
 import { hashSecret } from '../access/secrets.ts';
 import type { Database, Stores } from '../../db/port/index.ts';
 import type { BrandRow } from '../../db/port/catalog.ts';
@@ -25,6 +26,7 @@ export interface CheckoutPlan {
   cartId: string;
   items: readonly PreparedItem[];
   purchaser: PreparedPurchaser;
+  payment: PaymentChoice;
   totalMinor: number;
   /** The processor's intent; null when the cart costs nothing (its bookings confirm at once). */
   intent: { processor: string; reference: string; clientSecret: string } | null;
@@ -134,7 +136,8 @@ async function takeItemPlaces(tx: Stores, plan: CheckoutPlan, item: PreparedItem
 async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, written: Written): Promise<string> {
   await takeItemPlaces(tx, plan, item, written);
   const id = randomUUID();
-  const paid = plan.intent === null;
+  // Without a processor intent (a free cart, or a method paid outside Tessera) nothing is pending: confirmed now.
+  const settled = plan.intent === null;
   const people: ParticipantInsert[] = item.participants.map((p, position) => ({
     id: randomUUID(),
     bookingId: id,
@@ -159,11 +162,14 @@ async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, wri
       confirmationCode: await bookingCode(tx, plan, item),
       cartConfirmationCode: written.cartCode,
       cartPosition: item.index,
-      status: paid ? 'confirmed' : 'processing',
+      status: settled ? 'confirmed' : 'processing',
       currency: plan.brand.currency,
       amountMinor: item.pricing.totalMinor,
       pricing: item.pricing,
-      paymentMethod: 'credit-card',
+      paymentMethod: plan.payment.method,
+      // Nothing taken now: the guest owes the whole amount, collected by the brand.
+      amountDueMinor: plan.payment.charged ? 0 : item.pricing.totalMinor,
+      chargedTo: plan.payment.chargedTo,
       purchaserId: purchaser.id,
       purchaserFirstName: purchaser.firstName,
       purchaserLastName: purchaser.lastName,
@@ -172,7 +178,7 @@ async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, wri
       notes: item.notes,
       internalNotes: item.internalNotes,
       metadata: item.metadata,
-      holdExpiresAt: paid ? null : new Date(plan.now.getTime() + plan.holdTtlSeconds * 1000).toISOString(),
+      holdExpiresAt: settled ? null : new Date(plan.now.getTime() + plan.holdTtlSeconds * 1000).toISOString(),
       createdAt: written.at,
       updatedAt: written.at,
     },
@@ -195,7 +201,7 @@ async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, wri
     }
   }
   // A free booking is confirmed as it is created: both events, each showing it confirmed.
-  await recordBookingEvents(tx, [id], paid ? ['booking.created', 'booking.confirmed'] : ['booking.created'], written.at);
+  await recordBookingEvents(tx, [id], settled ? ['booking.created', 'booking.confirmed'] : ['booking.created'], written.at);
   if (item.waitlistEntryId) await markConverted(tx, item.waitlistEntryId, id, written.at);
   return id;
 }

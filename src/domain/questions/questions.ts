@@ -70,7 +70,7 @@ export function toQuestionSnapshot(question: QuestionRow, assignment: Experience
  * batch function), none for an experience of a brand without the `customQuestions` feature.
  */
 export async function customQuestionsByExperience(
-  deps: Deps,
+  deps: Pick<Deps, 'db'>,
   experiences: ReadonlyArray<{ id: string; brandId: string }>,
 ): Promise<QuestionSnapshot[][]> {
   const brandIds = [...new Set(experiences.map((e) => e.brandId))];

@@ -47,6 +47,10 @@ export const errorCodes = [
   'REFUND_EXCEEDS_BALANCE',
   /** The brand's features.active lacks the flag the request needs (`details.flag`). */
   'FEATURE_NOT_ENABLED',
+  /** Payment methods: one the gateway cannot take, one an item's experience does not accept, one it cannot check. */
+  'PAYMENT_METHOD_NOT_SUPPORTED',
+  'PAYMENT_METHOD_NOT_ACCEPTED',
+  'PAYMENT_METHOD_NOT_VERIFIABLE',
   /** Too many requests for the API key (or, without one, the client address) this minute: see Retry-After. */
   'RATE_LIMITED',
   /** Request line and headers above MAX_HEADER_BYTES. */

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { paymentMethods } from '../../domain/shared/values.ts';
 import {
   EMAIL_PATTERN,
   MAX_ADD_ONS,
@@ -130,6 +131,19 @@ export const createPaymentIntentSchema = {
       data: Type.Array(CartItem, { minItems: 1, maxItems: MAX_CART_ITEMS }),
       getOnlyTotalNetAmount: Type.Optional(Type.Boolean({ description: 'True: only compute the total' })),
       purchaser: Type.Optional(Purchaser),
+      paymentMethod: Type.Optional(
+        Type.Enum(paymentMethods, {
+          description:
+            'How the cart is paid (default `credit-card`, through the payment processor). `pay-upon-arrival`, `pay-later`, ' +
+            '`room-charge` and `member-number` confirm the bookings at once with the amount due, collected by the brand; ' +
+            '`loyalty`, `regional-processor` and `cash` are refused (PAYMENT_METHOD_NOT_SUPPORTED). Needs the brand feature ' +
+            'and every experience of the cart to accept it.',
+        }),
+      ),
+      roomNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'The room charged, with `room-charge`' })),
+      memberNumber: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 32, description: 'The membership charged, with `member-number`' }),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -142,7 +156,10 @@ export const createPaymentIntentSchema = {
       {
         totalNetAmount: Type.Number({ description: "What the guest pays, in the brand's currency" }),
         paymentIntentSecret: Type.Optional(
-          Type.String({ description: 'Confirms the payment at the processor; absent when the cart costs nothing' }),
+          Type.String({
+            description:
+              'Confirms the payment at the processor; absent when the cart costs nothing or is paid outside Tessera (any method but `credit-card`)',
+          }),
         ),
       },
       { description: 'The checkout: bookings held (or confirmed when free)' },

@@ -71,6 +71,9 @@ const bodies: Record<string, { url: string; body: Record<string, unknown> }> = {
       ],
       getOnlyTotalNetAmount: false,
       purchaser: { ...person, customQuestionResponses: answers },
+      paymentMethod: 'room-charge',
+      roomNumber: '412',
+      memberNumber: 'GOLD-1',
     },
   },
   'POST /v1/brands/{brandId}/waitlists/{waitlistId}/entries': {

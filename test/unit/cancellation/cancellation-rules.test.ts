@@ -14,6 +14,7 @@ function booking(status: BookingStatus, over: Partial<BookingState> = {}): Booki
     amountMinor: 10000,
     amountRefundedMinor: status === 'refunded' ? 10000 : 0,
     paid: status !== 'processing' && status !== 'failed',
+    paymentMethod: 'credit-card',
     otherPendingRefunds: 0,
     participants: [
       { id: 'p1', cancelledAt: status === 'cancelled' ? 'earlier' : null },
@@ -231,6 +232,17 @@ describe('booking state rules (the spec transition table + decided moves), every
     expect(outcome(booking('confirmed', { paid: false }), refund(1000))).toBe('BOOKING_NOT_PAID');
     expect(outcome(booking('cancelled', { paid: false }), refund(1000))).toBe('BOOKING_NOT_PAID');
   });
+
+  it.each(['pay-upon-arrival', 'pay-later', 'room-charge', 'member-number'] as const)(
+    'refuses a refund of a booking paid by %s, outside Tessera, saying so',
+    (paymentMethod) => {
+      expect(refusal(booking('confirmed', { paid: false, paymentMethod }), refund(1000), 'bookings.0')).toEqual({
+        code: 'BOOKING_NOT_PAID',
+        message: `The booking is paid by ${paymentMethod}, outside Tessera: no money was taken here, so none can be refunded here`,
+      });
+      expect(outcome(booking('confirmed', { paid: false, paymentMethod }), cancel)).toEqual(done('cancelled', ['p1', 'p2'], 2));
+    },
+  );
 
   it('keeps a booking confirmed when another refund is still pending, though the total reached the amount', () => {
     expect(outcome(booking('confirmed', { amountRefundedMinor: 7000, otherPendingRefunds: 1 }), refund(3000))).toEqual(

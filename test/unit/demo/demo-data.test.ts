@@ -6,6 +6,8 @@ import type { Db } from '../../../src/db/sqlite/client.ts';
 import { demoIds } from '../../../src/db/demo/ids.ts';
 import { demoKeys, seedDemoDataIfEmpty } from '../../../src/db/demo/index.ts';
 import { freshDb } from '../../support/db.ts';
+import { validateAnswers } from '../../../src/domain/questions/answers.ts';
+import { customQuestionsByExperience } from '../../../src/domain/questions/questions.ts';
 import { createBrand } from '../../../fixtures/factories/brands.ts';
 
 /** The seeder's "today": the sessions start on 28 March 2026, the eve of Lisbon's spring-forward night. */
@@ -325,5 +327,44 @@ describe('custom questions of the sunset sail', () => {
     const parent = list.find((q) => q.question_id === condition.conditionKey)!;
     expect(parent.field_type).toBe('single_select');
     expect(JSON.parse(parent.options!)).toContainEqual({ key: condition.conditionValue, value: 'Marriage proposal' });
+  });
+});
+
+describe('answers to custom questions', () => {
+  /** A stored answer sent back as the client would: option keys for select questions, text otherwise (nothing when unanswered). */
+  const answered = (stored: { answer: Array<{ value: unknown }> }) => stored.answer.some((a) => a.value !== null);
+  const asResponse = (stored: { question: { customQuestionId: string }; answer: Array<{ value: unknown; key?: string | null }> }) => ({
+    questionId: stored.question.customQuestionId,
+    answer: stored.answer.map((a) => (a.key ? { key: a.key } : { value: String(a.value) })),
+  });
+
+  it('answers every question each demo booking should, as checkout would accept and store them', async () => {
+    const bookings = rows<{ id: string; experience_id: string; brand_id: string }>(
+      'SELECT id, experience_id, brand_id FROM bookings ORDER BY id',
+    );
+    expect(bookings).toHaveLength(4);
+    let total = 0;
+    for (const booking of bookings) {
+      const [questions = []] = await customQuestionsByExperience({ db: portOf(db) }, [
+        { id: booking.experience_id, brandId: booking.brand_id },
+      ]);
+      const stored = rows<{ participant_id: string | null; question: string; answer: string }>(
+        'SELECT participant_id, question, answer FROM answers WHERE booking_id = ? ORDER BY position',
+        booking.id,
+      ).map((r) => ({ participantId: r.participant_id, question: JSON.parse(r.question), answer: JSON.parse(r.answer) }));
+      const people = rows<{ id: string }>('SELECT id FROM participants WHERE booking_id = ? ORDER BY position', booking.id);
+      // Throws (ANSWER_REQUIRED, INVALID_ANSWER...) when a real checkout would have refused these answers.
+      const validated = validateAnswers({
+        questions,
+        purchaserResponses: stored.filter((s) => s.participantId === null && answered(s)).map(asResponse),
+        participants: people.map((p) => ({ responses: stored.filter((s) => s.participantId === p.id && answered(s)).map(asResponse) })),
+        fieldPrefix: '',
+      });
+      expect(validated.purchaser.map((a) => a.answer)).toEqual(stored.filter((s) => s.participantId === null).map((s) => s.answer));
+      total += stored.length;
+    }
+    // The three sail bookings (ten guests): every active question stored, answered or not (as checkout does):
+    // three purchaser questions each shown (the proposal plan only for a proposal), three per guest.
+    expect(total).toBe(3 * 3 + 10 * 3);
   });
 });

@@ -11,6 +11,7 @@ function state(status: BookingStatus, cancelled: boolean[] = [false, false], ref
     amountMinor: 10_000,
     amountRefundedMinor: refundedMinor,
     paid: true,
+    paymentMethod: 'credit-card',
     otherPendingRefunds,
     participants: cancelled.map((c, i) => ({ id: `p${i}`, cancelledAt: c ? AT : null })),
   };

@@ -35,6 +35,10 @@ export const bookings = sqliteTable(
     /** How the amount was reached (tiers, add-ons, discounts, taxes), in minor units. */
     pricing: text('pricing', { mode: 'json' }).$type<PricingBreakdown>().notNull(),
     paymentMethod: text('payment_method', { enum: paymentMethods }).notNull(),
+    /** What the guest still owes, collected outside Tessera (pay upon arrival, pay later, room or member charge); 0 when paid by card. */
+    amountDueMinor: integer('amount_due_minor').notNull().default(0),
+    /** The room or member number charged (room-charge, member-number); null otherwise. */
+    chargedTo: text('charged_to'),
     purchaserId: text('purchaser_id').notNull(),
     purchaserFirstName: text('purchaser_first_name').notNull(),
     purchaserLastName: text('purchaser_last_name').notNull(),

@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb, setTo } from '../../prepared.ts';
 import { bookings, participants, paymentIntents, refunds } from '../../schema/index.ts';
-import type { CancellationStore } from '../../../port/cancellation.ts';
+import type { CancellableBooking, CancellationStore } from '../../../port/cancellation.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 
 // A cancel request runs these once per item, each in the item's own transaction: prepared once per
@@ -11,19 +11,6 @@ import type { SqliteStore } from '../../store-binding.ts';
 export type BookingStatusValue = (typeof bookings.$inferSelect)['status'];
 
 /** What cancelling and refunding one booking needs: its row and the state of its payment. */
-export interface CancellableBooking {
-  id: string;
-  brandId: string;
-  sessionId: string;
-  status: BookingStatusValue;
-  currency: string;
-  amountMinor: number;
-  amountRefundedMinor: number;
-  /** The processor's id of the booking's payment intent; null when the booking has none (free). */
-  intentReference: string | null;
-  intentStatus: (typeof paymentIntents.$inferSelect)['status'] | null;
-}
-
 const cancellableColumns = {
   id: bookings.id,
   brandId: bookings.brandId,
@@ -32,6 +19,7 @@ const cancellableColumns = {
   currency: bookings.currency,
   amountMinor: bookings.amountMinor,
   amountRefundedMinor: bookings.amountRefundedMinor,
+  paymentMethod: bookings.paymentMethod,
   intentReference: paymentIntents.processorReference,
   intentStatus: paymentIntents.status,
 };

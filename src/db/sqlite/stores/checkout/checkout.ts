@@ -249,39 +249,46 @@ export function insertPaymentIntent(db: Db, row: IntentInsert): void {
   intentInsert(db).run(row);
 }
 
+/** Every column of a booking bound by name (metadata apart, encoded by hand); the check below proves none is left out. */
+const bookingColumns = [
+  'id',
+  'brandId',
+  'cartId',
+  'experienceId',
+  'sessionId',
+  'sessionStartLocal',
+  'paymentIntentId',
+  'confirmationCode',
+  'cartConfirmationCode',
+  'cartPosition',
+  'status',
+  'currency',
+  'amountMinor',
+  'pricing',
+  'paymentMethod',
+  'amountDueMinor',
+  'chargedTo',
+  'purchaserId',
+  'purchaserFirstName',
+  'purchaserLastName',
+  'purchaserEmail',
+  'purchaserPhone',
+  'notes',
+  'internalNotes',
+  'holdExpiresAt',
+  'createdAt',
+  'updatedAt',
+] as const satisfies ReadonlyArray<keyof BookingInsert>;
+const everyBookingColumn: Exclude<keyof BookingInsert, (typeof bookingColumns)[number] | 'metadata'> extends never ? true : never = true;
+void everyBookingColumn;
+
 // Every column but `amountRefundedMinor` (0 for a new booking). `metadata` is nullable JSON: bound as
 // SQL, not through the column's encoder, which would store a null as the text 'null'.
 const bookingInsert = preparedPerDb((db) =>
   db
     .insert(bookings)
     .values({
-      ...placeholders(
-        'id',
-        'brandId',
-        'cartId',
-        'experienceId',
-        'sessionId',
-        'sessionStartLocal',
-        'paymentIntentId',
-        'confirmationCode',
-        'cartConfirmationCode',
-        'cartPosition',
-        'status',
-        'currency',
-        'amountMinor',
-        'pricing',
-        'paymentMethod',
-        'purchaserId',
-        'purchaserFirstName',
-        'purchaserLastName',
-        'purchaserEmail',
-        'purchaserPhone',
-        'notes',
-        'internalNotes',
-        'holdExpiresAt',
-        'createdAt',
-        'updatedAt',
-      ),
+      ...placeholders(...bookingColumns),
       metadata: sql`${sql.placeholder('metadata')}`,
     })
     .prepare(),
