@@ -21,6 +21,8 @@ export const errorStatus: Record<ErrorCode, number> = {
   /** Cancel requests that would change nothing: the booking, or every participant named, is already cancelled. */
   BOOKING_ALREADY_CANCELLED: 409,
   PARTICIPANT_ALREADY_CANCELLED: 409,
+  /** A move the booking's state or the brand's reschedule policy does not allow (`details.rule`). */
+  RESCHEDULE_NOT_ALLOWED: 409,
   IDEMPOTENCY_KEY_IN_USE: 409,
   /** Waitlists: the session has places for this party (book it instead). */
   SESSION_AVAILABLE: 409,

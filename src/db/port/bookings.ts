@@ -129,3 +129,40 @@ export interface CartsStore {
   /** Every booking ever created for the cart: checkouts in creation order, each in its items' order. */
   bookingsOfCart(cartId: string): Promise<CartBookingRow[]>;
 }
+
+/** What moving a booking to another session needs to know of it. */
+export interface ReschedulableBooking {
+  id: string;
+  brandId: string;
+  status: BookingStatus;
+  experienceId: string;
+  sessionId: string;
+  sessionStartLocal: string;
+  /** Participants not cancelled: the places the booking holds, and takes on the new session. */
+  activeParticipants: number;
+  /** How many times it was moved already. */
+  reschedules: number;
+}
+
+/** One move of a booking: from where, to where, when, by which API key. */
+export interface RescheduleRecord {
+  id: string;
+  bookingId: string;
+  /** 1 for the booking's first move, 2 for its second... */
+  sequence: number;
+  fromSessionId: string;
+  fromStartLocal: string;
+  toSessionId: string;
+  toStartLocal: string;
+  apiKeyId: string;
+  at: string;
+}
+
+export interface ReschedulesStore {
+  findReschedulable(bookingId: string): Promise<ReschedulableBooking | undefined>;
+  /** Puts the booking on `to` (its session and the local start copied onto it). */
+  moveBooking(bookingId: string, to: { sessionId: string; startLocal: string }, at: string): Promise<void>;
+  recordReschedule(row: RescheduleRecord): Promise<void>;
+  /** The moves of each booking, in order. */
+  reschedulesOfBookings(bookingIds: readonly string[]): Promise<RescheduleRecord[]>;
+}

@@ -6,7 +6,7 @@
  */
 import type { ApiKeysStore, OrganizationsStore } from './access.ts';
 import type { CapacityStore, SessionsStore } from './availability.ts';
-import type { BookingsStore, CartsStore } from './bookings.ts';
+import type { BookingsStore, CartsStore, ReschedulesStore } from './bookings.ts';
 import type { CancellationStore, RefundsStore } from './cancellation.ts';
 import type { BrandsStore, ExperiencesStore, HostsStore, ListingsStore, ReviewStatsStore, ReviewsStore } from './catalog.ts';
 import type { CheckoutStore, HoldsStore } from './checkout.ts';
@@ -35,6 +35,7 @@ export interface Stores {
   holds: HoldsStore;
   bookings: BookingsStore;
   carts: CartsStore;
+  reschedules: ReschedulesStore;
   cancellation: CancellationStore;
   refunds: RefundsStore;
   payments: PaymentsStore;

@@ -107,6 +107,23 @@ export async function sessionForItem(
 }
 
 /** A session can be sold (or waited for) only until it starts. SESSION_STARTED otherwise. */
+/** When a duration is given it must be the session's: SESSION_NOT_FOUND on `field` otherwise. */
+export function assertDuration(
+  session: Pick<SessionRow, 'startLocal' | 'durationMinutes'>,
+  duration: number | null | undefined,
+  field: string,
+): void {
+  if (duration === null || duration === undefined || duration === session.durationMinutes) return;
+  throw new DomainError(
+    'SESSION_NOT_FOUND',
+    `The session at ${session.startLocal} lasts ${session.durationMinutes} minutes, not ${duration}`,
+    {
+      field,
+      duration: session.durationMinutes,
+    },
+  );
+}
+
 export function assertNotStarted(session: Pick<SessionRow, 'startLocal' | 'startsAt'>, now: Date, field: string): void {
   if (Date.parse(session.startsAt) <= now.getTime()) {
     throw new DomainError('SESSION_STARTED', `The session at ${session.startLocal} has already started`, { field });

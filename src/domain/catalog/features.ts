@@ -22,6 +22,8 @@ export const governingFlags = [
   'payUponArrival',
   /** The room-charge and member-number payment methods. */
   'roomMemberCharge',
+  /** Moving a confirmed booking to another session of its experience. */
+  'enableRescheduleBookings',
 ] as const;
 
 export type GoverningFlag = (typeof governingFlags)[number];

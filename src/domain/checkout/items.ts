@@ -27,7 +27,7 @@ import {
   type PriceItemInput,
   type ResolvedCredit,
 } from './pricing.ts';
-import { assertNotStarted, remainingPlaces, sessionForItem } from '../availability/sessions.ts';
+import { assertDuration, assertNotStarted, remainingPlaces, sessionForItem } from '../availability/sessions.ts';
 import { placesHeldForItem } from '../waitlists/conversion.ts';
 import { requireFeature, tierPrice } from '../catalog/features.ts';
 
@@ -95,17 +95,7 @@ async function bookableExperience(ctx: CartContext, item: CartItemInput, field: 
 async function itemSession(ctx: CartContext, experience: ExperienceRow, item: CartItemInput, field: string): Promise<SessionRow> {
   const session = await sessionForItem({ db: ctx.db }, { experience, sessionTime: item.sessionTime, field: `${field}.sessionTime` });
   assertNotStarted(session, ctx.now, `${field}.sessionTime`);
-  const duration = item.sessionDuration;
-  if (duration !== null && duration !== undefined && duration !== session.durationMinutes) {
-    throw new DomainError(
-      'SESSION_NOT_FOUND',
-      `The session at ${session.startLocal} lasts ${session.durationMinutes} minutes, not ${duration}`,
-      {
-        field: `${field}.sessionDuration`,
-        duration: session.durationMinutes,
-      },
-    );
-  }
+  assertDuration(session, item.sessionDuration, `${field}.sessionDuration`);
   return session;
 }
 

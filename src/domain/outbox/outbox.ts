@@ -14,6 +14,7 @@ export const eventTypes = [
   'booking.cancelled',
   'booking.participants_cancelled',
   'booking.refunded',
+  'booking.rescheduled',
   'waitlist.entry_created',
   'waitlist.offered',
   'waitlist.converted',

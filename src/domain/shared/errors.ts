@@ -19,6 +19,8 @@ export const errorCodes = [
   /** Cancel requests that would change nothing: the booking, or every participant named, is already cancelled. */
   'BOOKING_ALREADY_CANCELLED',
   'PARTICIPANT_ALREADY_CANCELLED',
+  /** A move the booking's state or the brand's reschedule policy does not allow (`details.rule`). */
+  'RESCHEDULE_NOT_ALLOWED',
   'IDEMPOTENCY_KEY_IN_USE',
   /** Waitlists: the session has places for this party (book it instead). */
   'SESSION_AVAILABLE',

@@ -1,5 +1,6 @@
 import { findBooking, listBookings } from '../../domain/bookings/bookings.ts';
 import { findCart } from '../../domain/bookings/carts.ts';
+import { rescheduleBooking, rescheduleHistory } from '../../domain/bookings/reschedule.ts';
 import { enumValues } from '../enums.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 
@@ -9,6 +10,12 @@ export const bookingResolvers: Resolvers = {
     cart: (_, { brandId, cartId }, ctx) => findCart(ctx.caller(), { brandId, cartId }),
     bookings: (_, { brandId, status, from, to, first, after }, ctx) =>
       listBookings(ctx.caller(), { brandId, status, from, to, first, after }),
+  },
+  Mutation: {
+    rescheduleBooking: (_, { input }, ctx) => rescheduleBooking(ctx.caller(), input),
+  },
+  Booking: {
+    reschedules: (booking, _, ctx) => rescheduleHistory(ctx.caller(), booking.id),
   },
   BookingStatus: enumValues.BookingStatus,
   CartStatus: enumValues.CartStatus,

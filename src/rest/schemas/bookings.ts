@@ -63,3 +63,35 @@ export const getBookingSchema = {
   params: Type.Object({ bookingId: Uuid }),
   response: { 200: Booking, ...errorResponses(404) },
 };
+
+const SessionStart = Type.Object(
+  { timezone: Type.String(), startDateTime: Type.String({ description: 'Local date-time in that zone, no offset' }) },
+  { description: 'Where a booking was before a move' },
+);
+
+export const rescheduleBookingSchema = {
+  tags: ['Bookings'],
+  summary: 'Reschedule a booking',
+  description:
+    'Moves a confirmed booking to another session of its experience: its active participants take places there ' +
+    '(409 CAPACITY_EXCEEDED when too few remain) and give theirs back on the old session (offered to its waitlist ' +
+    'first). The booking keeps its id, confirmation code and amounts (prices belong to the experience, not to a ' +
+    "session). Needs the brand feature enableRescheduleBookings (422 FEATURE_NOT_ENABLED); the brand's reschedule " +
+    'policy sets a notice window before the old session and a maximum number of moves (409 RESCHEDULE_NOT_ALLOWED ' +
+    'with `details.rule`: status, notice, limit, same-session); a session that has started is 422 SESSION_STARTED. ' +
+    'Records a `booking.rescheduled` event. Send an `Idempotency-Key` header to retry safely.',
+  params: Type.Object({ bookingId: Uuid }),
+  body: Type.Object(
+    {
+      sessionTime: Type.String({ maxLength: 40, description: "The new session's local start, as in checkout (`YYYY-MM-DDTHH:MM[:SS]`)" }),
+      sessionDuration: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: 100_000, description: "When given, the new session's length in minutes" }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  response: {
+    200: Type.Object({ data: Booking, previousSession: SessionStart }, { description: 'The booking after the move, and where it was' }),
+    ...errorResponses(404, 409, 422),
+  },
+};

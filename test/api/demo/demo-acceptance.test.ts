@@ -109,3 +109,35 @@ describe('demo data through the API', () => {
     ]);
   });
 });
+
+describe('rescheduling the demo brands’ bookings', () => {
+  /** Books one adult on the experience's session in 5 days, paying on arrival, and moves it to the next one. */
+  async function bookAndMove(brandId: string, experienceId: string, key: string) {
+    const from = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+    const to = new Date(Date.now() + 9 * 86_400_000).toISOString().slice(0, 10);
+    const sessions = (await t.rest('GET', `/v1/brands/${brandId}/experiences/${experienceId}/availability?from=${from}&to=${to}`, { key }))
+      .body.data;
+    const [first, second] = sessions.filter((s: { remaining: number }) => s.remaining > 0);
+    const tier = (await t.rest('GET', `/v1/brands/${brandId}/experiences/${experienceId}`, { key })).body.priceTiers[0].name;
+    const cartId = crypto.randomUUID();
+    const participants = [{ firstName: 'Rita', lastName: 'Demo', priceTierName: tier }];
+    const checkout = await t.rest('POST', `/v1/brands/${brandId}/carts/${cartId}/payment_intents`, {
+      key,
+      body: { data: [{ experienceId, sessionTime: first.startDateTime, participants }], paymentMethod: 'pay-upon-arrival' },
+    });
+    expect(checkout.status).toBe(201);
+    const booking = db.$client.prepare('SELECT id FROM bookings WHERE cart_id = ?').get(cartId) as { id: string };
+    return t.rest('POST', `/v1/bookings/${booking.id}/reschedule`, { key, body: { sessionTime: second.startDateTime } });
+  }
+
+  it('moves a Harbor Lisbon booking (the feature and a policy are on) and refuses a Sunset Kayak Co one (no feature)', async () => {
+    const lisbon = await bookAndMove(brands.lisbon, demoId('lisbon', 'experience', 'lx-factory-street-art'), LISBON);
+    expect([lisbon.status, lisbon.body.data.status]).toEqual([200, 'confirmed']);
+    const kayak = await bookAndMove(brands.kayak, experiences.sunrisePaddle, 'sk_test_kayak_demo');
+    expect([kayak.status, kayak.body.error.code, kayak.body.error.details.flag]).toEqual([
+      422,
+      'FEATURE_NOT_ENABLED',
+      'enableRescheduleBookings',
+    ]);
+  });
+});

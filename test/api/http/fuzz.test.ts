@@ -29,7 +29,18 @@ const PROCESSOR_SECRET = 'fuzz-processor-secret';
 console.info(`fuzz: seed ${SEED}, ${RUNS} bodies per target (FUZZ_SEED / FUZZ_RUNS to change)`);
 
 const db = freshDb();
-const brand = createBrand(db, { currency: 'EUR' });
+const brand = createBrand(db, {
+  currency: 'EUR',
+  featuresActive: [
+    'reviews',
+    'customQuestions',
+    'priceTiers',
+    'shoppingCart',
+    'unlistedExperience',
+    'creditCard',
+    'enableRescheduleBookings',
+  ],
+});
 const key = createApiKey(db, { brandId: brand.id }).secret;
 const { experience } = createExperience(db, brand.id);
 const open = createSession(db, experience, { startLocal: '2026-12-01T09:00:00', capacity: 100_000 });
@@ -126,6 +137,10 @@ const restTargets: Record<string, RestTarget> = {
     body: () => ({ paymentIntentSecret: intent.secret, outcome: 'succeeded' }),
   },
   '/v1/webhooks/payments': { url: () => '/v1/webhooks/payments', body: processorEvent, signed: true },
+  '/v1/bookings/{bookingId}/reschedule': {
+    url: () => `/v1/bookings/${paid[0]!.booking.id}/reschedule`,
+    body: () => ({ sessionTime: '2026-12-02T09:00', sessionDuration: 120 }),
+  },
   '/graphql': { url: () => '/graphql', body: () => ({ query: 'mutation { __typename }', variables: {} }) },
 };
 
@@ -220,6 +235,11 @@ const mutations: Record<string, { query: string; variables: () => any }> = {
     query:
       'mutation($brandId: UUID!, $url: URL!, $events: [String!]!) { createWebhookEndpoint(brandId: $brandId, url: $url, events: $events) { endpoint { id } } }',
     variables: () => ({ brandId: brand.id, ...webhook() }),
+  },
+  rescheduleBooking: {
+    query:
+      'mutation($input: RescheduleBookingInput!) { rescheduleBooking(input: $input) { booking { id } previousSession { startDateTime } } }',
+    variables: () => ({ input: { bookingId: paid[1]!.booking.id, sessionTime: '2026-12-02T09:00', sessionDuration: 120 } }),
   },
   deleteWebhookEndpoint: {
     query: 'mutation($brandId: UUID!, $id: UUID!) { deleteWebhookEndpoint(brandId: $brandId, id: $id) { id } }',

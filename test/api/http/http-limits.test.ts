@@ -126,6 +126,7 @@ describe('request size limits', () => {
   it('knows every REST POST route (the checks below cover each)', () => {
     expect(postRoutes.map((route) => route.replace(/[0-9a-f-]{36}/g, '{id}')).sort()).toEqual([
       '/v1/bookings/cancel',
+      '/v1/bookings/{id}/reschedule',
       '/v1/brands/{id}/carts/{id}/payment_intents',
       '/v1/brands/{id}/waitlists/{id}/entries',
       '/v1/brands/{id}/webhooks',

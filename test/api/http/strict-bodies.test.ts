@@ -90,6 +90,10 @@ const bodies: Record<string, { url: string; body: Record<string, unknown> }> = {
     url: `/v1/brands/${brand.id}/webhooks`,
     body: { url: 'http://127.0.0.1:9/hooks', events: ['booking.created'] },
   },
+  'POST /v1/bookings/{bookingId}/reschedule': {
+    url: `/v1/bookings/${paid.booking.id}/reschedule`,
+    body: { sessionTime: '2027-03-02T10:00', sessionDuration: 120 },
+  },
   'POST /v1/sandbox/payment_intents/confirm': {
     url: '/v1/sandbox/payment_intents/confirm',
     body: { paymentIntentSecret: checkout.secret, outcome: 'succeeded' },

@@ -81,7 +81,7 @@ describe('POST /v1/brands/{brandId}/webhooks', () => {
     const res = await create({ url: 'https://hooks.partner.test/all', events: ['*'] });
     expect(res.status).toBe(201);
     expect(res.body.endpoint.events).toEqual([...eventTypes]);
-    expect(eventTypes).toHaveLength(10);
+    expect(eventTypes).toHaveLength(11);
   });
 
   it('normalizes the URL', async () => {

@@ -111,3 +111,28 @@ export const creditRedemptions = sqliteTable('credit_redemptions', {
     .references(() => creditCodes.id),
   amountMinor: integer('amount_minor').notNull(),
 });
+
+/** Every move of a booking to another session of its experience: from where, to where, when, by which key. */
+export const bookingReschedules = sqliteTable(
+  'booking_reschedules',
+  {
+    id: text('id').primaryKey(),
+    bookingId: text('booking_id')
+      .notNull()
+      .references(() => bookings.id),
+    /** 1 for the booking's first move, 2 for its second...: a move counts the ones before it. */
+    sequence: integer('sequence').notNull(),
+    fromSessionId: text('from_session_id')
+      .notNull()
+      .references(() => sessions.id),
+    fromStartLocal: text('from_start_local').notNull(),
+    toSessionId: text('to_session_id')
+      .notNull()
+      .references(() => sessions.id),
+    toStartLocal: text('to_start_local').notNull(),
+    /** The API key that asked for the move. */
+    apiKeyId: text('api_key_id').notNull(),
+    at: text('at').notNull(),
+  },
+  (t) => [uniqueIndex('booking_reschedules_booking_sequence_idx').on(t.bookingId, t.sequence)],
+);

@@ -5,6 +5,7 @@ import { brandsStore } from './catalog/brands.ts';
 import { cancellationStore } from './cancellation/cancellation.ts';
 import { capacityStore } from './availability/capacity.ts';
 import { cartsStore } from './bookings/carts.ts';
+import { reschedulesStore } from './bookings/reschedules.ts';
 import { checkoutStore } from './checkout/checkout.ts';
 import { eventsStore } from './outbox/events.ts';
 import { experiencesStore } from './catalog/experiences.ts';
@@ -32,6 +33,7 @@ export const sqliteStores: SqliteStores = {
   sessions: sessionsStore,
   bookings: bookingsStore,
   carts: cartsStore,
+  reschedules: reschedulesStore,
   cancellation: cancellationStore,
   refunds: refundsStore,
   brands: brandsStore,
