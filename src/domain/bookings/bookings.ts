@@ -65,19 +65,40 @@ export function sessionStartRange(from?: string | null, to?: string | null): Pic
  * so bookings created while a client pages never shift what it sees next. A page costs the same
  * statements wherever it sits: the brand, the page's ids, the booking views (three) and one count.
  */
-export async function listBookings(
+export interface BookingListInput {
+  brandId: string;
+  status?: BookingStatus | null;
+  from?: string | null;
+  to?: string | null;
+  first?: number | null;
+  after?: string | null;
+}
+
+export async function listBookings(deps: CallerDeps, input: BookingListInput): Promise<BookingConnection> {
+  return bookingPage(deps, input, { first: 'first', after: 'after' });
+}
+
+/**
+ * The same list as REST pages it (`GET /v1/brands/{brandId}/bookings`): `limit` bookings after `cursor`,
+ * newest first, and the `next` cursor while more follow (null on the last page).
+ */
+export async function listBookingsPage(
   deps: CallerDeps,
-  input: {
-    brandId: string;
-    status?: BookingStatus | null;
-    from?: string | null;
-    to?: string | null;
-    first?: number | null;
-    after?: string | null;
-  },
+  input: Omit<BookingListInput, 'first' | 'after'> & { limit?: number | null; cursor?: string | null },
+): Promise<{ items: Booking[]; next: string | null }> {
+  const { limit, cursor, ...filter } = input;
+  const page = await bookingPage(deps, { ...filter, first: limit, after: cursor }, { first: 'limit', after: 'cursor' });
+  return { items: page.edges.map((edge) => edge.node), next: page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null };
+}
+
+/** One page of a brand's bookings; `fields` names the page size and cursor as the caller's face does. */
+async function bookingPage(
+  deps: CallerDeps,
+  input: BookingListInput,
+  fields: { first: string; after: string },
 ): Promise<BookingConnection> {
-  const first = pageSize(input.first, 'first');
-  const after = input.after == null ? null : bookingKey(input.after, 'after');
+  const first = pageSize(input.first, fields.first);
+  const after = input.after == null ? null : bookingKey(input.after, fields.after);
   const range = sessionStartRange(input.from, input.to);
   const brand = await loadBrand(deps, input.brandId);
   const filter: BookingFilter = { brandId: brand.id, status: input.status, ...range };

@@ -13,7 +13,7 @@ import { loadBrand } from '../catalog/brands.ts';
 import { checkCheckoutShape, type CreatePaymentIntentInput } from './input.ts';
 import { prepareItem, type CartContext, type PreparedItem } from './items.ts';
 import { answersOfItem, purchaserOf } from './purchaser.ts';
-import { writeCheckout } from './write.ts';
+import { writeCheckout, type WrittenBooking } from './write.ts';
 import type { CallerDeps, Deps } from '../shared/deps.ts';
 import { DomainError } from '../shared/errors.ts';
 import { toDecimal } from '../shared/money.ts';
@@ -32,6 +32,9 @@ export interface PaymentIntentResult {
   brandId: string;
   /** The cart checked out; null for a quote (nothing was written). */
   cartId: string | null;
+  /** What the checkout wrote (absent for a quote): the cart's code and its bookings, in item order. */
+  cartConfirmationCode?: string;
+  bookings?: WrittenBooking[];
 }
 
 /** Every item checked and priced, in order; the first problem is thrown. */
@@ -121,7 +124,7 @@ export async function createPaymentIntent(deps: CallerDeps, input: CreatePayment
 
   // Only a card payment goes through the processor; the other methods confirm at once with the amount due.
   const intent = payment.charged && totalMinor > 0 ? await openIntent(deps, brand, input.cartId, totalMinor) : null;
-  await writeCheckout(deps.db, {
+  const written = await writeCheckout(deps.db, {
     brand,
     cartId: input.cartId,
     items,
@@ -134,5 +137,11 @@ export async function createPaymentIntent(deps: CallerDeps, input: CreatePayment
     holdTtlSeconds: deps.holdTtlSeconds,
     waitlistOfferTtlSeconds: deps.waitlistOfferTtlSeconds,
   });
-  return { totalNetAmount, ...(intent ? { paymentIntentSecret: intent.clientSecret } : {}), brandId: brand.id, cartId: input.cartId };
+  return {
+    totalNetAmount,
+    ...(intent ? { paymentIntentSecret: intent.clientSecret } : {}),
+    brandId: brand.id,
+    cartId: input.cartId,
+    ...written,
+  };
 }

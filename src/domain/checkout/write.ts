@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { PaymentChoice } from '../payments/methods.ts';
+import type { BookingStatus } from '../shared/values.ts';
 import { hashSecret } from '../access/secrets.ts';
 import type { Database, Stores } from '../../db/port/index.ts';
 import type { BrandRow } from '../../db/port/catalog.ts';
@@ -133,7 +134,14 @@ async function takeItemPlaces(tx: Stores, plan: CheckoutPlan, item: PreparedItem
   }
 }
 
-async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, written: Written): Promise<string> {
+/** What checkout tells of each booking it wrote. */
+export interface WrittenBooking {
+  id: string;
+  confirmationCode: string;
+  status: BookingStatus;
+}
+
+async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, written: Written): Promise<WrittenBooking> {
   await takeItemPlaces(tx, plan, item, written);
   const id = randomUUID();
   // Without a processor intent (a free cart, or a method paid outside Tessera) nothing is pending: confirmed now.
@@ -150,6 +158,8 @@ async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, wri
     ...people.map((p, j) => ({ participantId: p.id, answers: item.answers.participants[j] ?? [] })),
   ];
   const { purchaser } = plan;
+  const confirmationCode = await bookingCode(tx, plan, item);
+  const status = settled ? 'confirmed' : 'processing';
   await tx.checkout.insertBooking(
     {
       id,
@@ -159,10 +169,10 @@ async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, wri
       sessionId: item.session.id,
       sessionStartLocal: item.session.startLocal,
       paymentIntentId: written.intentId,
-      confirmationCode: await bookingCode(tx, plan, item),
+      confirmationCode,
       cartConfirmationCode: written.cartCode,
       cartPosition: item.index,
-      status: settled ? 'confirmed' : 'processing',
+      status,
       currency: plan.brand.currency,
       amountMinor: item.pricing.totalMinor,
       pricing: item.pricing,
@@ -203,11 +213,14 @@ async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, wri
   // A free booking is confirmed as it is created: both events, each showing it confirmed.
   await recordBookingEvents(tx, [id], settled ? ['booking.created', 'booking.confirmed'] : ['booking.created'], written.at);
   if (item.waitlistEntryId) await markConverted(tx, item.waitlistEntryId, id, written.at);
-  return id;
+  return { id, confirmationCode, status };
 }
 
-/** Writes the checkout in one transaction; returns the new bookings' ids in item order. */
-export async function writeCheckout(db: Database, plan: CheckoutPlan): Promise<string[]> {
+/** Writes the checkout in one transaction; returns the cart's code and the new bookings, in item order. */
+export async function writeCheckout(
+  db: Database,
+  plan: CheckoutPlan,
+): Promise<{ cartConfirmationCode: string; bookings: WrittenBooking[] }> {
   return db.transaction(async (tx) => {
     const at = plan.now.toISOString();
     await expireDueOffers(tx, plan.now, plan.waitlistOfferTtlSeconds);
@@ -231,10 +244,10 @@ export async function writeCheckout(db: Database, plan: CheckoutPlan): Promise<s
         updatedAt: at,
       });
     }
-    const ids: string[] = [];
-    for (const item of plan.items) ids.push(await writeItem(tx, plan, item, { at, cartCode, intentId, ...replacement }));
+    const bookings: WrittenBooking[] = [];
+    for (const item of plan.items) bookings.push(await writeItem(tx, plan, item, { at, cartCode, intentId, ...replacement }));
     if (!plan.intent) await tx.payments.markCartPaid(plan.cartId, at);
     for (const sessionId of replacement.freed) await offerFreedPlaces(tx, sessionId, plan.now, plan.waitlistOfferTtlSeconds);
-    return ids;
+    return { cartConfirmationCode: cartCode, bookings };
   });
 }

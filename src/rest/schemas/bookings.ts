@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { bookingStatuses, paymentMethods } from '../../domain/shared/values.ts';
+import { bookingStatuses, cartStatuses, paymentIntentStatuses, paymentMethods } from '../../domain/shared/values.ts';
 import { DateTime, Nullable, Uuid, errorResponses } from './common.ts';
 import { QuestionSnapshot } from './questions.ts';
 
@@ -93,5 +93,51 @@ export const rescheduleBookingSchema = {
   response: {
     200: Type.Object({ data: Booking, previousSession: SessionStart }, { description: 'The booking after the move, and where it was' }),
     ...errorResponses(404, 409, 422),
+  },
+};
+
+export const getCartSchema = {
+  tags: ['Carts & Checkout'],
+  summary: 'Get a cart',
+  description:
+    "The cart with its current checkout's bookings (a new checkout of an unpaid cart replaces them). 404 when the " +
+    "cart is unknown or another brand's.",
+  params: Type.Object({ brandId: Uuid, cartId: Uuid }),
+  response: {
+    200: Type.Object({
+      data: Type.Object({
+        id: Uuid,
+        confirmationCode: Type.String(),
+        status: Type.Enum(cartStatuses, { description: '`paid` once its checkout is settled: no further checkout' }),
+        paymentIntentStatus: Nullable(
+          Type.Enum(paymentIntentStatuses, { description: "The current checkout's intent; null when it has none" }),
+        ),
+        totalAmount: Type.Number({ description: "Sum of the bookings' amounts" }),
+        currency: Type.String(),
+        bookings: Type.Array(Booking),
+      }),
+    }),
+    ...errorResponses(403, 404),
+  },
+};
+
+export const listBookingsSchema = {
+  tags: ['Bookings'],
+  summary: "List a brand's bookings",
+  description:
+    'Newest first. Filter by `status` and by the session date (`from`, `to`: local dates, both included). Pages of ' +
+    "`limit` (1 to 100, default 20); pass the answer's `next` as `cursor` for the following page (null on the last). " +
+    'Cursors hold the position, so bookings created meanwhile never shift the pages that follow.',
+  params: Type.Object({ brandId: Uuid }),
+  querystring: Type.Object({
+    status: Type.Optional(Type.Enum(bookingStatuses)),
+    from: Type.Optional(Type.String({ format: 'date', description: 'First session date, YYYY-MM-DD' })),
+    to: Type.Optional(Type.String({ format: 'date', description: 'Last session date, YYYY-MM-DD' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+  }),
+  response: {
+    200: Type.Object({ items: Type.Array(Booking), next: Nullable(Type.String({ description: 'The cursor of the next page' })) }),
+    ...errorResponses(403),
   },
 };

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { paymentMethods } from '../../domain/shared/values.ts';
+import { bookingStatuses, paymentMethods } from '../../domain/shared/values.ts';
 import {
   EMAIL_PATTERN,
   MAX_ADD_ONS,
@@ -155,6 +155,18 @@ export const createPaymentIntentSchema = {
     201: Type.Object(
       {
         totalNetAmount: Type.Number({ description: "What the guest pays, in the brand's currency" }),
+        cartConfirmationCode: Type.String({ description: "The cart's confirmation code, shared by its bookings" }),
+        bookings: Type.Array(
+          Type.Object({
+            id: Uuid,
+            confirmationCode: Type.String(),
+            status: Type.Enum(bookingStatuses, { description: '`processing` until paid by card; `confirmed` at once otherwise' }),
+          }),
+          {
+            description:
+              'The bookings created, one per item, in item order: read them with GET /v1/bookings/{id}, cancel them with POST /v1/bookings/cancel',
+          },
+        ),
         paymentIntentSecret: Type.Optional(
           Type.String({
             description:

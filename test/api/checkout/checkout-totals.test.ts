@@ -112,7 +112,11 @@ describe('carts that cost nothing', () => {
       cartId,
     );
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ totalNetAmount: 0 });
+    expect(res.body).toEqual({
+      totalNetAmount: 0,
+      cartConfirmationCode: expect.any(String),
+      bookings: [{ id: expect.any(String), confirmationCode: expect.any(String), status: 'confirmed' }],
+    });
     expect(payments.intentCalls).toBe(calls);
     expect(rows.cart(cartId)!.status).toBe('paid');
     expect(rows.intentsOfCart(cartId)).toEqual([]);

@@ -65,9 +65,16 @@ describe.each([
     const cartId = randomUUID();
     const before = reserved();
     const res = await checkout({ paymentMethod: method, ...extra }, cartId);
-    // 45.50 + 23 % VAT; no payment intent to confirm.
-    expect([res.status, res.body]).toEqual([201, { totalNetAmount: 55.97 }]);
     const booking = bookingOfCart(cartId);
+    // 45.50 + 23 % VAT; no payment intent to confirm.
+    expect([res.status, res.body]).toEqual([
+      201,
+      {
+        totalNetAmount: 55.97,
+        cartConfirmationCode: expect.any(String),
+        bookings: [{ id: booking.id, confirmationCode: expect.any(String), status: 'confirmed' }],
+      },
+    ]);
     expect(booking).toEqual({ id: booking.id, status: 'confirmed', method, amount: 5597, due: 5597, chargedTo, intentId: null });
     expect(eventsOf(booking.id)).toEqual(['booking.created', 'booking.confirmed']);
     expect(reserved()).toBe(before + 1);
