@@ -9,6 +9,7 @@ function spell<const V extends string>(values: readonly V[]) {
 }
 
 export const enumValues = {
+  ApiKeyKind: spell(['brand', 'organization']),
   PaymentPlatform: spell(['processor-us', 'processor-eu', 'regional-processor']),
   ProductLine: spell(['activate', 'host', 'reserve']),
   ListingKind: spell(['experience', 'resource', 'event', 'auction']),

@@ -13,6 +13,7 @@ import { eventRoutes } from './routes/events.ts';
 import { experienceRoutes } from './routes/experiences.ts';
 import { hostRoutes } from './routes/hosts.ts';
 import { listingRoutes } from './routes/listings.ts';
+import { organizationRoutes } from './routes/organizations.ts';
 import { paymentRoutes } from './routes/payments.ts';
 import { reviewRoutes } from './routes/reviews.ts';
 import { waitlistRoutes } from './routes/waitlists.ts';
@@ -32,6 +33,7 @@ export function restRoutes(deps: Deps, webhooks: WebhookSettings) {
     app.addHook('onRequest', async (request) => {
       request.caller = { ...deps, principal: requirePrincipal(await authenticateRequest(deps.db, request)) };
     });
+    organizationRoutes(app);
     brandRoutes(app);
     hostRoutes(app);
     experienceRoutes(app);

@@ -39,6 +39,16 @@ export interface ApiKeysStore {
   revokeApiKey(id: string, at: string): Promise<boolean>;
 }
 
+/** A brand as a brand picker shows it. */
+export interface BrandSummaryRow {
+  id: string;
+  name: string;
+  currency: string;
+}
+
 export interface OrganizationsStore {
   findOrganization(id: string): Promise<{ id: string; name: string; createdAt: string } | undefined>;
+  /** The organization's brands, by name. */
+  brandsOfOrganization(organizationId: string): Promise<BrandSummaryRow[]>;
+  brandSummary(brandId: string): Promise<BrandSummaryRow | undefined>;
 }

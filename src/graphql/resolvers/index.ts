@@ -9,12 +9,14 @@ import { eventResolvers } from './events.ts';
 import { experienceResolvers } from './experiences.ts';
 import { hostResolvers } from './hosts.ts';
 import { listingResolvers } from './listings.ts';
+import { organizationResolvers } from './organizations.ts';
 import { reviewResolvers } from './reviews.ts';
 import { waitlistResolvers } from './waitlists.ts';
 import { webhookResolvers } from './webhooks.ts';
 
 /** Every area's resolvers; each area owns distinct type names, so a shallow merge per type is enough. */
 const areas: Resolvers[] = [
+  organizationResolvers,
   brandResolvers,
   hostResolvers,
   experienceResolvers,
