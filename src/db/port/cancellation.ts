@@ -63,6 +63,8 @@ export interface RefundsStore {
   settleRefund(id: string, status: Exclude<RefundStatus, 'pending'>, processorReference: string | null, at: string): Promise<boolean>;
   /** Pending refunds due at `now` and created at or before `createdBy`, oldest first. */
   dueRefunds(now: string, createdBy: string, limit: number): Promise<RefundRow[]>;
+  /** Every pending refund created at or before `createdBy`, oldest first. */
+  pendingRefunds(createdBy: string): Promise<RefundRow[]>;
   /**
    * Moves a pending refund's next attempt to `until`, unless someone else (another process on the same
    * file) did first: true when this caller now holds it and may ask the processor.

@@ -109,6 +109,14 @@ export function dueRefunds(db: Db, now: string, createdBy: string, limit: number
     .all();
 }
 
+/** Every pending refund created at or before `createdBy`, oldest first. */
+export function pendingRefunds(db: Db, createdBy: string): RefundRow[] {
+  return withBooking(db)
+    .where(and(eq(refunds.status, 'pending'), lte(refunds.createdAt, createdBy)))
+    .orderBy(asc(refunds.createdAt), asc(refunds.id))
+    .all();
+}
+
 /**
  * Moves a pending refund's next attempt to `until`, unless someone else (another process on the same
  * file) did first: true when this caller now holds it and may ask the processor.
@@ -143,6 +151,7 @@ export const refundsStore = {
   insertPendingRefund,
   settleRefund,
   dueRefunds,
+  pendingRefunds,
   leaseRefund,
   recordUnansweredAttempt,
 } satisfies SqliteStore<RefundsStore>;
