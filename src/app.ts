@@ -97,7 +97,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('preClose', async () => jobs.beginStop());
   app.addHook('onClose', async () => jobs.stopped());
   // Before any route is registered: its hooks and JSON parser must cover every POST, /graphql included.
-  installIdempotency(app, deps, webhooks.settings.encryptionKey, idempotencyLeaseMs(http));
+  installIdempotency(app, deps, webhooks.settings.encryptionKeys, idempotencyLeaseMs(http));
   const cachePlugins = http.responseCacheMaxBytes > 0 ? [cacheableAnswers(markCacheable)] : [];
   if (http.responseCacheMaxBytes > 0) {
     installResponseCache(app, {

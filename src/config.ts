@@ -7,10 +7,14 @@ import { httpDefaults } from './http/settings.ts';
 export const webhookDefaults = { timeoutMs: 10_000, retryBaseSeconds: 10, maxAgeSeconds: 3 * 86_400 } as const;
 
 /**
- * The key used outside production when ENCRYPTION_KEY is unset. It is public (it is in this file),
+ * The key used outside production when neither ENCRYPTION_KEYS nor ENCRYPTION_KEY is set. It is public (it is in this file),
  * so production refuses it: secrets encrypted under it are only as safe as the database file.
  */
 export const DEVELOPMENT_ENCRYPTION_KEY = Buffer.from('tessera-development-webhooks-key').toString('base64');
+
+function isEncryptionKey(value: string): boolean {
+  return /^[A-Za-z0-9+/]+={0,2}$/.test(value) && Buffer.from(value, 'base64').length === 32;
+}
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
@@ -28,12 +32,16 @@ const schema = z.object({
   /** Only `sandbox` exists today; production must name it explicitly (see docs/operations.md). */
   PAYMENT_PROCESSOR: z.enum(['sandbox']).optional(),
   /** Encrypts secrets the server must read back (webhook signing secrets, stored idempotent answers): 32 random bytes, base64. Required in production. */
-  ENCRYPTION_KEY: z
+  ENCRYPTION_KEY: z.string().refine(isEncryptionKey, 'must be 32 bytes, base64 encoded (openssl rand -base64 32)').optional(),
+  /** The same keys during a rotation, comma-separated, newest first: the newest seals, every one opens (see docs/operations.md). */
+  ENCRYPTION_KEYS: z
     .string()
+    .transform((v) => v.split(',').map((key) => key.trim()))
     .refine(
-      (v) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32,
-      'must be 32 bytes, base64 encoded (openssl rand -base64 32)',
+      (keys) => keys.every(isEncryptionKey),
+      'must list keys of 32 bytes, base64 encoded (openssl rand -base64 32), comma-separated, newest first',
     )
+    .refine((keys) => new Set(keys).size === keys.length, 'lists a key twice')
     .optional(),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(webhookDefaults.timeoutMs),
   WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().max(3_600).default(webhookDefaults.retryBaseSeconds),
@@ -100,16 +108,20 @@ const schema = z.object({
     .optional(),
 });
 
-export type Config = Omit<z.infer<typeof schema>, 'PAYMENT_PROCESSOR' | 'ENCRYPTION_KEY' | 'WEBHOOK_ALLOW_PRIVATE_URLS'> & {
+export type Config = Omit<
+  z.infer<typeof schema>,
+  'PAYMENT_PROCESSOR' | 'ENCRYPTION_KEY' | 'ENCRYPTION_KEYS' | 'WEBHOOK_ALLOW_PRIVATE_URLS'
+> & {
   PAYMENT_PROCESSOR: 'sandbox';
-  ENCRYPTION_KEY: string;
+  /** Base64 keys, newest first (ENCRYPTION_KEYS, or ENCRYPTION_KEY alone, or the development key). */
+  ENCRYPTION_KEYS: [string, ...string[]];
   WEBHOOK_ALLOW_PRIVATE_URLS: boolean;
   production: boolean;
 };
 
 export class ConfigError extends Error {}
 
-const secretVariables = new Set(['ENCRYPTION_KEY', 'METRICS_TOKEN']);
+const secretVariables = new Set(['ENCRYPTION_KEY', 'ENCRYPTION_KEYS', 'METRICS_TOKEN']);
 
 /** Reads every setting from the environment; throws a ConfigError naming each bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -127,17 +139,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  PAYMENT_PROCESSOR: required in production; the only processor built in is the sandbox, set PAYMENT_PROCESSOR=sandbox to run with simulated payments',
     );
   }
-  const encryptionKey = parsed.data.ENCRYPTION_KEY;
-  if (production && (!encryptionKey || encryptionKey === DEVELOPMENT_ENCRYPTION_KEY)) {
+  const { ENCRYPTION_KEY: encryptionKey, ENCRYPTION_KEYS: encryptionKeys, ...settings } = parsed.data;
+  if (encryptionKey && encryptionKeys) {
     throw new ConfigError(
-      'Invalid configuration:\n  ENCRYPTION_KEY: required in production (32 random bytes, base64: openssl rand -base64 32); it encrypts webhook signing secrets and stored idempotent answers at rest',
+      'Invalid configuration:\n  ENCRYPTION_KEYS: set it or ENCRYPTION_KEY, not both (ENCRYPTION_KEYS lists every key newest first, ENCRYPTION_KEY is a single key)',
+    );
+  }
+  const keys = encryptionKeys ?? (encryptionKey ? [encryptionKey] : undefined);
+  if (production && (!keys || keys.includes(DEVELOPMENT_ENCRYPTION_KEY))) {
+    throw new ConfigError(
+      'Invalid configuration:\n  ENCRYPTION_KEY: required in production (32 random bytes, base64: openssl rand -base64 32; or ENCRYPTION_KEYS during a rotation) and never the public development key; it encrypts webhook signing secrets and stored idempotent answers at rest',
     );
   }
   return {
-    ...parsed.data,
-    PAYMENT_PROCESSOR: parsed.data.PAYMENT_PROCESSOR ?? 'sandbox',
-    ENCRYPTION_KEY: encryptionKey ?? DEVELOPMENT_ENCRYPTION_KEY,
-    WEBHOOK_ALLOW_PRIVATE_URLS: parsed.data.WEBHOOK_ALLOW_PRIVATE_URLS ?? !production,
+    ...settings,
+    PAYMENT_PROCESSOR: settings.PAYMENT_PROCESSOR ?? 'sandbox',
+    ENCRYPTION_KEYS: keys ? [keys[0]!, ...keys.slice(1)] : [DEVELOPMENT_ENCRYPTION_KEY],
+    WEBHOOK_ALLOW_PRIVATE_URLS: settings.WEBHOOK_ALLOW_PRIVATE_URLS ?? !production,
     production,
   };
 }

@@ -10,6 +10,7 @@ import { loadConfig } from '../config.ts';
 import { connect } from '../db/connect.ts';
 import { issueApiKey, listKeys, revokeKey } from '../domain/access/api-keys.ts';
 import { DomainError } from '../domain/shared/errors.ts';
+import { runWhenMain } from './main.ts';
 
 const usage = `Usage:
   npm run keys -- create --brand <brandId> [--label <text>]
@@ -67,12 +68,4 @@ export async function runKeysCli(argv: string[], out: (line: string) => void): P
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  runKeysCli(process.argv.slice(2), (line) => process.stdout.write(`${line}\n`)).then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runWhenMain(import.meta.url, (argv, out) => runKeysCli(argv, out));

@@ -11,6 +11,7 @@ import { connect } from '../db/connect.ts';
 import { pendingRefunds, settleRefundByHand } from '../domain/cancellation/manual-refunds.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import { toDecimal } from '../domain/shared/money.ts';
+import { runWhenMain } from './main.ts';
 
 const usage = `Usage:
   npm run refunds -- pending [--all]        refunds pending past the reconciler's age (--all: every pending one)
@@ -78,12 +79,4 @@ export async function runRefundsCli(argv: string[], out: (line: string) => void,
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  runRefundsCli(process.argv.slice(2), (line) => process.stdout.write(`${line}\n`)).then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runWhenMain(import.meta.url, (argv, out) => runRefundsCli(argv, out));

@@ -1,12 +1,13 @@
 /** The webhook settings and sender a server runs with: its configuration, overridden by `buildApp`'s options. */
 import { DEVELOPMENT_ENCRYPTION_KEY, webhookDefaults, type Config } from '../config.ts';
+import { keyring } from '../domain/shared/encryption.ts';
 import type { DispatcherOptions } from '../domain/webhooks/dispatcher.ts';
 import type { WebhookSender, WebhookSettings } from '../domain/webhooks/settings.ts';
 import { lookupAll } from '../adapters/webhooks/dns.ts';
 import { HttpSender } from '../adapters/webhooks/http-sender.ts';
 
 type WebhookConfigKey =
-  'ENCRYPTION_KEY' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_BASE_SECONDS' | 'WEBHOOK_MAX_AGE_SECONDS' | 'WEBHOOK_ALLOW_PRIVATE_URLS';
+  'ENCRYPTION_KEYS' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_BASE_SECONDS' | 'WEBHOOK_MAX_AGE_SECONDS' | 'WEBHOOK_ALLOW_PRIVATE_URLS';
 
 /** What the webhook area reads from the configuration; each setting falls back to its documented default. */
 export type WebhookConfig = Pick<Config, 'production'> & Partial<Pick<Config, WebhookConfigKey>>;
@@ -29,7 +30,7 @@ export function webhookRuntime(config: WebhookConfig, options: WebhookAppOptions
   const { sender, dispatch, tickMs, concurrency, leaseMarginMs, ...overrides } = options;
   const allowPrivateUrls = overrides.allowPrivateUrls ?? config.WEBHOOK_ALLOW_PRIVATE_URLS ?? !config.production;
   const settings: WebhookSettings = {
-    encryptionKey: Buffer.from(config.ENCRYPTION_KEY ?? DEVELOPMENT_ENCRYPTION_KEY, 'base64'),
+    encryptionKeys: keyring(config.ENCRYPTION_KEYS ?? [DEVELOPMENT_ENCRYPTION_KEY]),
     httpsOnly: config.production,
     lookup: lookupAll,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS ?? webhookDefaults.timeoutMs,

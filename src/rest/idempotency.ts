@@ -3,6 +3,7 @@
  * instance, before any route, so its hooks and its JSON parser (which keeps the raw body for the
  * request fingerprint) apply everywhere.
  */
+import type { Keyring } from '../domain/shared/encryption.ts';
 import { authenticateRequest } from '../auth/request-principal.ts';
 import type { Principal } from '../domain/access/principal.ts';
 import type { Deps } from '../domain/shared/deps.ts';
@@ -52,7 +53,7 @@ async function principalOf(deps: Deps, request: { headers: Record<string, string
   }
 }
 
-export function installIdempotency(app: RestApp, deps: Deps, encryptionKey: Buffer, leaseMs: number): void {
+export function installIdempotency(app: RestApp, deps: Deps, encryptionKeys: Keyring, leaseMs: number): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     request.rawBody = body as string;
@@ -70,7 +71,7 @@ export function installIdempotency(app: RestApp, deps: Deps, encryptionKey: Buff
     const start = await beginIdempotentRequest(
       deps,
       { ...claim, requestHash: requestFingerprint(request.method, request.url, rawBody) },
-      encryptionKey,
+      encryptionKeys,
       leaseMs,
     );
     if (start.outcome === 'proceed') {
@@ -92,7 +93,7 @@ export function installIdempotency(app: RestApp, deps: Deps, encryptionKey: Buff
     if (!claim || claim.settled) return payload;
     claim.settled = true;
     if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
-      await completeIdempotentRequest(deps, { ...claim, status: reply.statusCode, body: payload.toString() }, encryptionKey);
+      await completeIdempotentRequest(deps, { ...claim, status: reply.statusCode, body: payload.toString() }, encryptionKeys);
     } else {
       await abandonIdempotentRequest(deps, claim);
     }

@@ -36,4 +36,17 @@ export interface IdempotencyStore {
   deleteRunningRecord(apiKeyId: string, key: string, lease: string): Promise<void>;
   /** Removes every record created before `cutoff` (ISO 8601); an indexed range delete. */
   deleteRecordsBefore(cutoff: string): Promise<void>;
+  /** Up to `limit` stored (sealed) answers after `after` in key order, for re-encryption. */
+  sealedAnswersPage(after: SealedAnswerKey | null, limit: number): Promise<SealedAnswer[]>;
+  /** Swaps the stored answer `previous` for `next`, unless it changed meanwhile: true when swapped. */
+  replaceSealedAnswer(apiKeyId: string, key: string, previous: string, next: string): Promise<boolean>;
+}
+
+export interface SealedAnswerKey {
+  apiKeyId: string;
+  key: string;
+}
+
+export interface SealedAnswer extends SealedAnswerKey {
+  responseBody: string;
 }

@@ -111,4 +111,8 @@ export interface WebhooksStore {
   findDeliveryPage(filter: DeliveryFilter, after: DeliveryKey | null, limit: number): Promise<DeliveryLogRow[]>;
   /** How many deliveries match, and how many sit at or before `after` in newest-first order. */
   countDeliveries(filter: DeliveryFilter, after: DeliveryKey | null): Promise<{ total: number; before: number }>;
+  /** Up to `limit` endpoints' sealed secrets (deleted ones too) with ids after `afterId`, in id order, for re-encryption. */
+  sealedSecretsPage(afterId: string | null, limit: number): Promise<Array<{ id: string; secretCiphertext: string }>>;
+  /** Swaps the endpoint's sealed secret `previous` for `next`, unless it changed meanwhile: true when swapped. */
+  replaceSealedSecret(id: string, previous: string, next: string): Promise<boolean>;
 }

@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import { type IdempotencyRecord } from '../../db/port/idempotency.ts';
 import type { Deps } from '../shared/deps.ts';
-import { seal, unseal } from '../shared/encryption.ts';
+import { seal, unseal, type Keyring } from '../shared/encryption.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -84,7 +84,7 @@ function leaseEnd(record: IdempotencyRecord, leaseMs: number): number {
 export async function beginIdempotentRequest(
   deps: Deps,
   input: IdempotentRequest & { requestHash: string },
-  encryptionKey: Buffer,
+  encryptionKeys: Keyring,
   leaseMs: number,
 ): Promise<IdempotencyStart> {
   const now = deps.now();
@@ -121,21 +121,25 @@ export async function beginIdempotentRequest(
       field: IDEMPOTENCY_HEADER,
     });
   }
-  return { outcome: 'replay', status: existing.responseStatus, body: readStoredBody(existing.responseBody, input, encryptionKey) };
+  return { outcome: 'replay', status: existing.responseStatus, body: readStoredBody(existing.responseBody, input, encryptionKeys) };
 }
 
-/** Stored answers are sealed: they can carry a payment intent's or a webhook endpoint's secret. */
-const bodyContext = (input: IdempotentRequest) => `idempotency/${input.apiKeyId}/${input.key}`;
+/**
+ * Stored answers are sealed: they can carry a payment intent's or a webhook endpoint's secret. The key
+ * they answer is the context, so an answer copied onto another record does not open.
+ */
+export const answerContext = (apiKeyId: string, key: string) => `idempotency/${apiKeyId}/${key}`;
+const bodyContext = (input: IdempotentRequest) => answerContext(input.apiKeyId, input.key);
 
-function readStoredBody(sealed: string | null, input: IdempotentRequest, encryptionKey: Buffer): string {
+function readStoredBody(sealed: string | null, input: IdempotentRequest, encryptionKeys: Keyring): string {
   if (sealed === null) return '';
   try {
-    return unseal(encryptionKey, sealed, bodyContext(input));
+    return unseal(encryptionKeys, sealed, bodyContext(input));
   } catch {
     // Running the request again could apply it twice (a refund, a checkout): refuse instead.
     throw new DomainError(
       'IDEMPOTENCY_KEY_REUSED',
-      `The stored answer for this ${IDEMPOTENCY_HEADER} can no longer be read (the server's encryption key changed); check the resource and use a new key`,
+      `The stored answer for this ${IDEMPOTENCY_HEADER} can no longer be read (no key of the server's ENCRYPTION_KEYS opens it); check the resource and use a new key`,
       { field: IDEMPOTENCY_HEADER },
     );
   }
@@ -149,11 +153,11 @@ function readStoredBody(sealed: string | null, input: IdempotentRequest, encrypt
 export async function completeIdempotentRequest(
   deps: Deps,
   input: IdempotentRequest & { lease: string; status: number; body: string },
-  encryptionKey: Buffer,
+  encryptionKeys: Keyring,
 ): Promise<void> {
   if (input.status >= 500) await deps.db.idempotency.deleteRunningRecord(input.apiKeyId, input.key, input.lease);
   else
-    await deps.db.idempotency.completeRecord(input.apiKeyId, input.key, input.status, seal(encryptionKey, input.body, bodyContext(input)));
+    await deps.db.idempotency.completeRecord(input.apiKeyId, input.key, input.status, seal(encryptionKeys, input.body, bodyContext(input)));
 }
 
 /** Frees the key of a request that ended without an answer (the client went away first), if this run still holds it. */

@@ -56,9 +56,12 @@ async function attempt(deps: DispatcherDeps, options: DispatcherOptions, due: Du
   if (problem) return { statusCode: null, error: `url ${problem}` };
   let secret: string;
   try {
-    secret = decryptSecret(options.encryptionKey, due.secretCiphertext, due.endpointId);
+    secret = decryptSecret(options.encryptionKeys, due.secretCiphertext, due.endpointId);
   } catch {
-    return { statusCode: null, error: 'signing secret cannot be decrypted (was ENCRYPTION_KEY changed?)' };
+    return {
+      statusCode: null,
+      error: 'signing secret cannot be decrypted: no key in ENCRYPTION_KEYS opens it (was the key that sealed it removed?)',
+    };
   }
   const body = JSON.stringify(eventEnvelope(due.event));
   const headers = {

@@ -67,7 +67,7 @@ export async function createWebhookEndpoint(
     brandId: brand.id,
     url,
     eventTypes: types,
-    secretCiphertext: encryptSecret(deps.webhooks.encryptionKey, secret, id),
+    secretCiphertext: encryptSecret(deps.webhooks.encryptionKeys, secret, id),
     createdAt: deps.now().toISOString(),
   });
   return { endpoint: toEndpoint(row), secret };

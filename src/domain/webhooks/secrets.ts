@@ -3,17 +3,17 @@
  * sign, so a hash will not do), and the signature partners verify.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { seal, unseal } from '../shared/encryption.ts';
+import { seal, unseal, type Keyring } from '../shared/encryption.ts';
 
 export function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString('base64url')}`;
 }
 
 /** The endpoint id is the context: a ciphertext copied onto another endpoint's row does not decrypt. */
-export const encryptSecret = (key: Buffer, secret: string, endpointId: string): string => seal(key, secret, endpointId);
+export const encryptSecret = (key: Keyring, secret: string, endpointId: string): string => seal(key, secret, endpointId);
 
 /** The secret `encryptSecret` stored; throws when the key, the endpoint id or the bytes differ. */
-export const decryptSecret = (key: Buffer, stored: string, endpointId: string): string => unseal(key, stored, endpointId);
+export const decryptSecret = (key: Keyring, stored: string, endpointId: string): string => unseal(key, stored, endpointId);
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed with the secret>`. */
 export function signatureHeader(secret: string, body: string, at: Date): string {

@@ -2,6 +2,7 @@
  * What the webhook area needs beyond the common Deps: the rules for target URLs, the key that keeps
  * signing secrets encrypted at rest, the delivery timings, and the port through which requests leave.
  */
+import type { Keyring } from '../shared/encryption.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 
 /** Every address `hostname` resolves to (IPv4 and IPv6); rejects when the name does not resolve. */
@@ -17,7 +18,7 @@ export interface WebhookUrlPolicy {
 
 export interface WebhookSettings extends WebhookUrlPolicy {
   /** AES-256-GCM key (32 bytes) under which endpoint signing secrets are stored. */
-  encryptionKey: Buffer;
+  encryptionKeys: Keyring;
   /** How long one delivery attempt may take, connection to response headers. */
   timeoutMs: number;
   /** The first retry comes this many seconds after a failure; each later one waits twice as long. */

@@ -67,7 +67,7 @@ describe('POST /v1/brands/{brandId}/webhooks', () => {
     expect(row.secretCiphertext).not.toContain(secret.slice('whsec_'.length));
     expect(Buffer.from(row.secretCiphertext, 'base64').toString('latin1')).not.toContain(secret.slice(6, 20));
     expect(decryptSecret(testWebhookKey, row.secretCiphertext, id)).toBe(secret);
-    expect(() => decryptSecret(Buffer.alloc(32, 1), row.secretCiphertext, id)).toThrow();
+    expect(() => decryptSecret([Buffer.alloc(32, 1)], row.secretCiphertext, id)).toThrow();
     expect(() => decryptSecret(testWebhookKey, row.secretCiphertext, brand.id)).toThrow();
   });
 

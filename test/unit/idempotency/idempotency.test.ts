@@ -1,3 +1,4 @@
+import type { Keyring } from '../../../src/domain/shared/encryption.ts';
 import { describe, expect, it } from 'vitest';
 import type { Deps } from '../../../src/domain/shared/deps.ts';
 import {
@@ -21,9 +22,9 @@ describe('idempotency records', () => {
     holdTtlSeconds: 900,
     waitlistOfferTtlSeconds: 86_400,
   };
-  const encryptionKey = Buffer.alloc(32, 7);
+  const encryptionKeys: Keyring = [Buffer.alloc(32, 7)];
   const LEASE_MS = 60_000;
-  const claim = (key: string, requestHash = 'h1', withKey = encryptionKey) =>
+  const claim = (key: string, requestHash = 'h1', withKey = encryptionKeys) =>
     beginIdempotentRequest(deps, { apiKeyId: 'k1', key, requestHash }, withKey, LEASE_MS);
   /** The lease a run claiming now holds. */
   const lease = () => new Date(clock.getTime() + LEASE_MS).toISOString();
@@ -32,9 +33,9 @@ describe('idempotency records', () => {
 
   it('drops a 5xx answer so a retry runs again, and keeps a 4xx one', async () => {
     expect(await claim('a')).toMatchObject(proceed);
-    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'a', lease: lease(), status: 502, body: '{"error":{}}' }, encryptionKey);
+    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'a', lease: lease(), status: 502, body: '{"error":{}}' }, encryptionKeys);
     expect(await claim('a')).toMatchObject(proceed);
-    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'a', lease: lease(), status: 404, body: '{"nope":1}' }, encryptionKey);
+    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'a', lease: lease(), status: 404, body: '{"nope":1}' }, encryptionKeys);
     expect(await claim('a')).toEqual({ outcome: 'replay', status: 404, body: '{"nope":1}' });
   });
 
@@ -42,7 +43,7 @@ describe('idempotency records', () => {
     await claim('b');
     await abandonIdempotentRequest(deps, { apiKeyId: 'k1', key: 'b', lease: lease() });
     expect(await claim('b')).toMatchObject(proceed);
-    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'b', lease: lease(), status: 200, body: '{}' }, encryptionKey);
+    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'b', lease: lease(), status: 200, body: '{}' }, encryptionKeys);
     await abandonIdempotentRequest(deps, { apiKeyId: 'k1', key: 'b', lease: lease() });
     expect(await claim('b')).toEqual({ outcome: 'replay', status: 200, body: '{}' });
   });
@@ -52,12 +53,12 @@ describe('idempotency records', () => {
     await completeIdempotentRequest(
       deps,
       { apiKeyId: 'k1', key: 's', lease: lease(), status: 201, body: '{"paymentIntentSecret":"pi_secret_123"}' },
-      encryptionKey,
+      encryptionKeys,
     );
     const stored = raw.$client.prepare("SELECT response_body FROM idempotency_keys WHERE key = 's'").pluck().get() as string;
     expect(stored).not.toContain('pi_secret_123');
     expect(await claim('s')).toEqual({ outcome: 'replay', status: 201, body: '{"paymentIntentSecret":"pi_secret_123"}' });
-    await expect(claim('s', 'h1', Buffer.alloc(32, 8))).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+    await expect(claim('s', 'h1', [Buffer.alloc(32, 8)])).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
     raw.$client.prepare("DELETE FROM idempotency_keys WHERE key = 's'").run();
   });
 
@@ -97,10 +98,10 @@ describe('idempotency leases', () => {
     holdTtlSeconds: 900,
     waitlistOfferTtlSeconds: 86_400,
   };
-  const encryptionKey = Buffer.alloc(32, 7);
+  const encryptionKeys: Keyring = [Buffer.alloc(32, 7)];
   const LEASE_MS = 60_000;
   const claim = (key: string, requestHash = 'h1') =>
-    beginIdempotentRequest(deps, { apiKeyId: 'k1', key, requestHash }, encryptionKey, LEASE_MS);
+    beginIdempotentRequest(deps, { apiKeyId: 'k1', key, requestHash }, encryptionKeys, LEASE_MS);
   const later = (ms: number) => (clock = new Date(clock.getTime() + ms));
 
   it('refuses a running key until its lease ends, then hands it to one retry, under a new lease', async () => {
@@ -132,10 +133,14 @@ describe('idempotency leases', () => {
     const second = await claim('c');
     if (first.outcome !== 'proceed' || second.outcome !== 'proceed') throw new Error('expected both to proceed');
     await abandonIdempotentRequest(deps, { apiKeyId: 'k1', key: 'c', lease: first.lease });
-    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'c', lease: first.lease, status: 503, body: '{}' }, encryptionKey);
+    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'c', lease: first.lease, status: 503, body: '{}' }, encryptionKeys);
     expect(await deps.db.idempotency.findIdempotencyRecord('k1', 'c')).toMatchObject({ state: 'running', leaseExpiresAt: second.lease });
-    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'c', lease: first.lease, status: 200, body: '{"run":1}' }, encryptionKey);
-    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'c', lease: second.lease, status: 200, body: '{"run":2}' }, encryptionKey);
+    await completeIdempotentRequest(deps, { apiKeyId: 'k1', key: 'c', lease: first.lease, status: 200, body: '{"run":1}' }, encryptionKeys);
+    await completeIdempotentRequest(
+      deps,
+      { apiKeyId: 'k1', key: 'c', lease: second.lease, status: 200, body: '{"run":2}' },
+      encryptionKeys,
+    );
     expect(await claim('c')).toEqual({ outcome: 'replay', status: 200, body: '{"run":1}' });
   });
 

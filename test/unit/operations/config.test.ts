@@ -14,7 +14,7 @@ describe('loadConfig', () => {
       HOLD_TTL_SECONDS: 900,
       WAITLIST_OFFER_TTL_SECONDS: 86_400,
       PAYMENT_PROCESSOR: 'sandbox',
-      ENCRYPTION_KEY: DEVELOPMENT_ENCRYPTION_KEY,
+      ENCRYPTION_KEYS: [DEVELOPMENT_ENCRYPTION_KEY],
       WEBHOOK_TIMEOUT_MS: 10_000,
       WEBHOOK_RETRY_BASE_SECONDS: 10,
       WEBHOOK_MAX_AGE_SECONDS: 259_200,
@@ -69,7 +69,7 @@ describe('loadConfig', () => {
       PORT: 4000,
       production: true,
       DATABASE_URL: ':memory:',
-      ENCRYPTION_KEY: webhookKey,
+      ENCRYPTION_KEYS: [webhookKey],
       WEBHOOK_ALLOW_PRIVATE_URLS: false,
     });
   });
@@ -79,6 +79,26 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox', ENCRYPTION_KEY: DEVELOPMENT_ENCRYPTION_KEY })).toThrow(
       /ENCRYPTION_KEY: required in production/,
     );
+  });
+
+  it('reads a keyring from ENCRYPTION_KEYS, newest first, and refuses a ring it cannot use', () => {
+    const older = Buffer.alloc(32, 8).toString('base64');
+    expect(loadConfig({ ENCRYPTION_KEYS: `${webhookKey}, ${older}` }).ENCRYPTION_KEYS).toEqual([webhookKey, older]);
+    expect(
+      loadConfig({ NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox', ENCRYPTION_KEYS: `${webhookKey},${older}` }).ENCRYPTION_KEYS,
+    ).toEqual([webhookKey, older]);
+    expect(() => loadConfig({ ENCRYPTION_KEYS: `${webhookKey},${webhookKey}` })).toThrow(
+      'ENCRYPTION_KEYS: lists a key twice (got <redacted>)',
+    );
+    expect(() => loadConfig({ ENCRYPTION_KEYS: `${webhookKey},` })).toThrow(
+      'ENCRYPTION_KEYS: must list keys of 32 bytes, base64 encoded (openssl rand -base64 32), comma-separated, newest first (got <redacted>)',
+    );
+    expect(() => loadConfig({ ENCRYPTION_KEYS: webhookKey, ENCRYPTION_KEY: older })).toThrow(
+      'ENCRYPTION_KEYS: set it or ENCRYPTION_KEY, not both',
+    );
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox', ENCRYPTION_KEYS: `${webhookKey},${DEVELOPMENT_ENCRYPTION_KEY}` }),
+    ).toThrow(/ENCRYPTION_KEY: required in production .* never the public development key/);
   });
 
   it('names a malformed webhook secret key without echoing it', () => {

@@ -1,10 +1,11 @@
+import type { Keyring } from '../../../src/domain/shared/encryption.ts';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decryptSecret, encryptSecret, newSigningSecret, signatureHeader } from '../../../src/domain/webhooks/secrets.ts';
 import { verifyTesseraSignature } from '../../../examples/webhook-receiver/verify-signature.ts';
 
-const key = Buffer.alloc(32, 9);
+const key: Keyring = [Buffer.alloc(32, 9)];
 const at = new Date('2026-11-25T12:00:00.000Z');
 const body = '{"id":"e1","type":"booking.confirmed","createdAt":"2026-11-25T12:00:00.000Z","data":{"id":"b1"}}';
 
@@ -23,7 +24,7 @@ describe('signing secrets', () => {
     expect(Buffer.from(stored, 'base64')).toHaveLength(12 + 16 + secret.length);
     expect(decryptSecret(key, stored, 'endpoint-1')).toBe(secret);
     expect(() => decryptSecret(key, stored, 'endpoint-2')).toThrow();
-    expect(() => decryptSecret(Buffer.alloc(32, 8), stored, 'endpoint-1')).toThrow();
+    expect(() => decryptSecret([Buffer.alloc(32, 8)], stored, 'endpoint-1')).toThrow();
     const tampered = Buffer.from(stored, 'base64');
     tampered[30] = tampered[30]! ^ 1;
     expect(() => decryptSecret(key, tampered.toString('base64'), 'endpoint-1')).toThrow();

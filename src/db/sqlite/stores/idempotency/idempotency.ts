@@ -1,7 +1,7 @@
-import { and, eq, isNull, lt } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idempotencyKeys } from '../../schema/index.ts';
-import type { IdempotencyStore } from '../../../port/idempotency.ts';
+import type { IdempotencyStore, SealedAnswer, SealedAnswerKey } from '../../../port/idempotency.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 
 export type IdempotencyRecord = typeof idempotencyKeys.$inferSelect;
@@ -57,6 +57,34 @@ export function deleteRecordsBefore(db: Db, cutoff: string): void {
   db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, cutoff)).run();
 }
 
+/** Up to `limit` stored (sealed) answers after `after` in key order: a range of the primary key. */
+export function sealedAnswersPage(db: Db, after: SealedAnswerKey | null, limit: number): SealedAnswer[] {
+  const rest = after
+    ? or(
+        gt(idempotencyKeys.apiKeyId, after.apiKeyId),
+        and(eq(idempotencyKeys.apiKeyId, after.apiKeyId), gt(idempotencyKeys.key, after.key)),
+      )
+    : undefined;
+  const rows = db
+    .select({ apiKeyId: idempotencyKeys.apiKeyId, key: idempotencyKeys.key, responseBody: idempotencyKeys.responseBody })
+    .from(idempotencyKeys)
+    .where(and(isNotNull(idempotencyKeys.responseBody), rest))
+    .orderBy(asc(idempotencyKeys.apiKeyId), asc(idempotencyKeys.key))
+    .limit(limit)
+    .all();
+  return rows.map((row) => ({ ...row, responseBody: row.responseBody! }));
+}
+
+/** Swaps the stored answer `previous` for `next`, unless it changed meanwhile: true when swapped. */
+export function replaceSealedAnswer(db: Db, apiKeyId: string, key: string, previous: string, next: string): boolean {
+  const result = db
+    .update(idempotencyKeys)
+    .set({ responseBody: next })
+    .where(and(byKey(apiKeyId, key), eq(idempotencyKeys.responseBody, previous)))
+    .run();
+  return result.changes === 1;
+}
+
 export const idempotencyStore = {
   findIdempotencyRecord,
   insertRunningRecord,
@@ -64,4 +92,6 @@ export const idempotencyStore = {
   completeRecord,
   deleteRunningRecord,
   deleteRecordsBefore,
+  sealedAnswersPage,
+  replaceSealedAnswer,
 } satisfies SqliteStore<IdempotencyStore>;

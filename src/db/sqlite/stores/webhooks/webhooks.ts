@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { events, webhookDeliveries, webhookEndpoints } from '../../schema/index.ts';
 import type { WebhooksStore } from '../../../port/webhooks.ts';
@@ -94,6 +94,27 @@ export function countDeliveries(db: Db, filter: DeliveryFilter, after: DeliveryK
   return { total: row?.total ?? 0, before: row?.before ?? 0 };
 }
 
+/** Up to `limit` endpoints' sealed secrets (deleted ones too) with ids after `afterId`, in id order: a primary key range. */
+export function sealedSecretsPage(db: Db, afterId: string | null, limit: number): Array<{ id: string; secretCiphertext: string }> {
+  return db
+    .select({ id: webhookEndpoints.id, secretCiphertext: webhookEndpoints.secretCiphertext })
+    .from(webhookEndpoints)
+    .where(afterId === null ? undefined : gt(webhookEndpoints.id, afterId))
+    .orderBy(asc(webhookEndpoints.id))
+    .limit(limit)
+    .all();
+}
+
+/** Swaps the endpoint's sealed secret `previous` for `next`, unless it changed meanwhile: true when swapped. */
+export function replaceSealedSecret(db: Db, id: string, previous: string, next: string): boolean {
+  const result = db
+    .update(webhookEndpoints)
+    .set({ secretCiphertext: next })
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.secretCiphertext, previous)))
+    .run();
+  return result.changes === 1;
+}
+
 export const webhooksStore = {
   insertWebhookEndpoint,
   liveWebhookEndpoints,
@@ -101,4 +122,6 @@ export const webhooksStore = {
   deleteWebhookEndpointRow,
   findDeliveryPage,
   countDeliveries,
+  sealedSecretsPage,
+  replaceSealedSecret,
 } satisfies SqliteStore<WebhooksStore>;
