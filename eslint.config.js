@@ -33,5 +33,20 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { globals: { process: 'readonly', module: 'writable', require: 'readonly', console: 'readonly' } },
   },
+  {
+    // The example booking page runs in browsers, unbundled.
+    files: ['examples/booking-page/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        fetch: 'readonly',
+        crypto: 'readonly',
+        Intl: 'readonly',
+        URLSearchParams: 'readonly',
+      },
+    },
+  },
   prettier,
 );

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { installCors } from './http/cors.ts';
 import fastifyApollo from '@as-integrations/fastify';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -36,6 +37,7 @@ import { ErrorResponse } from './rest/schemas/common.ts';
 export interface AppOptions {
   db: Database;
   config: Pick<Config, 'production' | 'LOG_LEVEL' | 'HOLD_TTL_SECONDS' | 'WAITLIST_OFFER_TTL_SECONDS'> &
+    Partial<Pick<Config, 'CORS_ORIGINS'>> &
     WebhookConfig &
     HttpConfig &
     GraphQLConfig &
@@ -82,6 +84,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // Before the rate limit and authentication: preflights carry no key and use no budget.
+  await installCors(app, deps.db, { origins: options.config.CORS_ORIGINS ?? [], localhost: !options.config.production });
   refuseWhileDraining(app);
   app.setErrorHandler(restErrorHandler);
   // Bodies exactly as sent, query strings and path parameters parsed from text (src/rest/validation.ts).

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseOrigin } from './domain/access/publishable.ts';
 import { graphqlDefaults } from './graphql/protections/defaults.ts';
 import { refundReconcilerDefaults } from './domain/cancellation/refund-reconciler.ts';
 import { httpDefaults } from './http/settings.ts';
@@ -81,6 +82,19 @@ const schema = z.object({
   MAX_HEADER_BYTES: z.coerce.number().int().min(1_024).max(1_048_576).default(httpDefaults.maxHeaderBytes),
   /** Bytes of memory for cached catalogue answers, invalidated by every write; 0 turns the cache off. */
   RESPONSE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).max(1_073_741_824).default(httpDefaults.responseCacheMaxBytes),
+  /** Browser origins allowed by CORS besides publishable keys' own (and localhost outside production): comma-separated. */
+  CORS_ORIGINS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const origins = v ? v.split(',').map((entry) => entry.trim()) : [];
+      try {
+        return origins.map(parseOrigin);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+        return z.NEVER;
+      }
+    }),
   /** Proxies whose X-Forwarded-For names the client: comma-separated addresses, CIDRs or loopback/linklocal/uniquelocal. */
   TRUST_PROXY: z
     .string()

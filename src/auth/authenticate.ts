@@ -1,6 +1,7 @@
 import type { Database } from '../db/port/index.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import { findActiveKey } from '../domain/access/key-lookup.ts';
+import { assertOriginAllowed } from '../domain/access/publishable.ts';
 import { hashSecret } from '../domain/access/secrets.ts';
 import type { Principal } from '../domain/access/principal.ts';
 
@@ -56,11 +57,12 @@ export async function authenticate(db: Database, headers: Headers, generation?: 
   const active = await findActiveKey(db, hashSecret(secret), generation);
   if (!active) throw unauthenticated('The API key is not valid');
   const key = active.record;
+  assertOriginAllowed(key.allowedOrigins, header(headers, 'origin'));
 
   const principal: Principal = {
     kind: key.kind,
     keyId: key.id,
-    organizationId: key.kind === 'brand' ? null : key.organizationId,
+    organizationId: key.kind === 'organization' ? key.organizationId : null,
     brandIds: [...active.brandIds],
     headerBrandId: null,
   };
@@ -70,7 +72,7 @@ export async function authenticate(db: Database, headers: Headers, generation?: 
   }
   if (brandHeader) {
     if (!principal.brandIds.includes(brandHeader)) {
-      if (legacySecret && key.kind === 'brand') throw unauthenticated('Tessera-Brand-Id does not match the API key');
+      if (legacySecret && key.kind !== 'organization') throw unauthenticated('Tessera-Brand-Id does not match the API key');
       throw new DomainError('FORBIDDEN', `This API key may not act for brand ${brandHeader}`, { brandId: brandHeader });
     }
     principal.headerBrandId = brandHeader;

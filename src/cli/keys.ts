@@ -1,6 +1,7 @@
 /**
  * Issues, lists and revokes API keys on the configured database (DATABASE_URL).
  *   npm run keys -- create --brand <brandId> [--label <text>]
+ *   npm run keys -- create --brand <brandId> --publishable --origin <origin> [--origin <origin> ...] [--label <text>]
  *   npm run keys -- create --organization <organizationId> [--label <text>]
  *   npm run keys -- list
  *   npm run keys -- revoke <keyId>
@@ -14,6 +15,7 @@ import { runWhenMain } from './main.ts';
 
 const usage = `Usage:
   npm run keys -- create --brand <brandId> [--label <text>]
+  npm run keys -- create --brand <brandId> --publishable --origin <origin> [--origin <origin> ...] [--label <text>]
   npm run keys -- create --organization <organizationId> [--label <text>]
   npm run keys -- list
   npm run keys -- revoke <keyId>`;
@@ -24,7 +26,13 @@ export async function runKeysCli(argv: string[], out: (line: string) => void): P
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { brand: { type: 'string' }, organization: { type: 'string' }, label: { type: 'string' } },
+      options: {
+        brand: { type: 'string' },
+        organization: { type: 'string' },
+        label: { type: 'string' },
+        publishable: { type: 'boolean' },
+        origin: { type: 'string', multiple: true },
+      },
     });
   } catch (error) {
     out(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
@@ -36,16 +44,23 @@ export async function runKeysCli(argv: string[], out: (line: string) => void): P
   const deps = { db, now: () => new Date() };
   try {
     const [command, argument] = positionals;
-    if (command === 'create' && (values.brand ? !values.organization : values.organization)) {
+    const origins = values.publishable ? (values.origin ?? []) : undefined;
+    if (command === 'create' && (values.brand ? !values.organization : values.organization) && (values.publishable || !values.origin)) {
       const owner = values.brand ? { brandId: values.brand } : { organizationId: values.organization! };
-      const key = await issueApiKey(deps, { owner, label: values.label, live: config.production });
+      const key = await issueApiKey(deps, { owner, label: values.label, live: config.production, origins });
       out(`Created ${key.kind} key ${key.id}`);
-      out(`Secret (shown once, store it now): ${key.secret}`);
+      if (key.kind === 'publishable') out(`Key (public: put it in your web pages on ${key.allowedOrigins!.join(', ')}): ${key.secret}`);
+      else out(`Secret (shown once, store it now): ${key.secret}`);
       return 0;
     }
     if (command === 'list' && positionals.length === 1) {
       for (const k of await listKeys(deps)) {
-        const owner = k.kind === 'brand' ? `brand ${k.brandId}` : `organization ${k.organizationId}`;
+        const owner =
+          k.kind === 'organization'
+            ? `organization ${k.organizationId}`
+            : k.kind === 'publishable'
+              ? `publishable, brand ${k.brandId}, origins ${k.allowedOrigins?.join(' ')}`
+              : `brand ${k.brandId}`;
         out(`${k.id}  ${k.prefix}…  ${owner}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}  ${k.label}`);
       }
       return 0;

@@ -9,7 +9,7 @@ function spell<const V extends string>(values: readonly V[]) {
 }
 
 export const enumValues = {
-  ApiKeyKind: spell(['brand', 'organization']),
+  ApiKeyKind: spell(['brand', 'organization', 'publishable']),
   PaymentPlatform: spell(['processor-us', 'processor-eu', 'regional-processor']),
   ProductLine: spell(['activate', 'host', 'reserve']),
   ListingKind: spell(['experience', 'resource', 'event', 'auction']),

@@ -56,6 +56,8 @@ export async function installRateLimit(
   app.addHook('onRequest', async (request, reply) => {
     const route = request.routeOptions.url;
     if (route && RATE_LIMIT_EXEMPT_ROUTES.has(route)) return;
+    // CORS preflights (src/http/cors.ts) carry no key and do no work: a page's budget is spent by its requests.
+    if (request.method === 'OPTIONS') return;
     const limit = await spend(request);
     if (limit.isAllowed) return;
     reply.header('x-ratelimit-limit', limit.max);

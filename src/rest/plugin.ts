@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import { requirePrincipal } from '../auth/authenticate.ts';
 import { authenticateRequest } from '../auth/request-principal.ts';
+import { assertKeyMayUse } from '../domain/access/publishable.ts';
 import type { Deps } from '../domain/shared/deps.ts';
 import type { WebhookSettings } from '../domain/webhooks/settings.ts';
 import { availabilityRoutes } from './routes/availability.ts';
@@ -31,7 +32,9 @@ export type RestApp = FastifyInstance<
 export function restRoutes(deps: Deps, webhooks: WebhookSettings) {
   return async function rest(app: RestApp) {
     app.addHook('onRequest', async (request) => {
-      request.caller = { ...deps, principal: requirePrincipal(await authenticateRequest(deps.db, request)) };
+      const principal = requirePrincipal(await authenticateRequest(deps.db, request));
+      assertKeyMayUse(principal, request.routeOptions.config.publishable, `call ${request.method} ${request.routeOptions.url}`);
+      request.caller = { ...deps, principal };
     });
     organizationRoutes(app);
     brandRoutes(app);

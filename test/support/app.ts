@@ -54,6 +54,8 @@ export interface StartOptions {
   logLevel?: 'info' | 'debug' | 'trace';
   /** METRICS_TOKEN: the bearer token GET /metrics then requires. */
   metricsToken?: string;
+  /** CORS_ORIGINS. */
+  corsOrigins?: string[];
 }
 
 const unlimited: HttpConfig = { RATE_LIMIT_PER_MINUTE: 1_000_000, RATE_LIMIT_ANONYMOUS_PER_MINUTE: 1_000_000 };
@@ -68,6 +70,7 @@ export async function startApp(db: Db, options: StartOptions = {}): Promise<Test
       WAITLIST_OFFER_TTL_SECONDS: options.waitlistOfferTtlSeconds ?? 86_400,
       ...unlimited,
       METRICS_TOKEN: options.metricsToken,
+      CORS_ORIGINS: options.corsOrigins,
       ...options.http,
     },
     logStream: options.logStream,

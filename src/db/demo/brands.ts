@@ -4,7 +4,7 @@ import type { Db } from '../sqlite/client.ts';
 import type { DesignElement, TemplateElement } from '../../domain/shared/json-types.ts';
 import { apiKeys, brands, cancellationPolicies, media, organizations, reschedulePolicies } from '../sqlite/schema/index.ts';
 import { brandSpecs, organizationSpec, type BrandSpec } from './brand-specs.ts';
-import { demoId, stableId, type DemoBrandKey } from './ids.ts';
+import { demoId, demoIds, stableId, type DemoBrandKey } from './ids.ts';
 import { brandImage, MP4, mediaObject, mediaRow, PNG } from './media.ts';
 
 /** Fixed instants: the demo data must be identical on every run. */
@@ -74,16 +74,23 @@ function insertBrand(db: Db, spec: BrandSpec): void {
   db.insert(media).values(brandMedia(spec)).run();
 }
 
-function insertKey(db: Db, owner: { brandId: string } | { organizationId: string }, secret: string, label: string): void {
+function insertKey(
+  db: Db,
+  owner: { brandId: string } | { organizationId: string },
+  secret: string,
+  label: string,
+  allowedOrigins: string[] | null = null,
+): void {
   db.insert(apiKeys)
     .values({
       id: stableId(`api-key/${secret}`),
-      kind: 'brandId' in owner ? 'brand' : 'organization',
+      kind: allowedOrigins ? 'publishable' : 'brandId' in owner ? 'brand' : 'organization',
       brandId: 'brandId' in owner ? owner.brandId : null,
       organizationId: 'organizationId' in owner ? owner.organizationId : null,
       secretHash: hashSecret(secret),
       prefix: secret.slice(0, 12),
       label,
+      allowedOrigins,
       createdAt: CREATED_AT,
     })
     .run();
@@ -94,10 +101,19 @@ export function seedBrands(db: Db): void {
   for (const spec of brandSpecs) insertBrand(db, spec);
   insertKey(db, { organizationId: organizationSpec.id }, organizationSpec.apiKey.secret, organizationSpec.apiKey.label);
   for (const spec of brandSpecs) insertKey(db, { brandId: spec.id }, spec.apiKey.secret, spec.apiKey.label);
+  insertKey(db, { brandId: demoIds.brands.lisbon }, demoPublishableKey.secret, demoPublishableKey.label, [...demoPublishableKey.origins]);
 }
+
+/** Lisbon's publishable key, for the example booking page (examples/booking-page, served on port 5173). */
+export const demoPublishableKey = {
+  secret: 'pk_test_lisbon_demo',
+  label: 'Publishable key: Harbor Lisbon, for pages on http://localhost:5173 and http://127.0.0.1:5173',
+  origins: ['http://localhost:5173', 'http://127.0.0.1:5173'],
+} as const;
 
 /** The demo keys in the order start-up prints them: the organization's, then each brand's. */
 export const demoKeys: ReadonlyArray<{ secret: string; label: string }> = [
   organizationSpec.apiKey,
   ...brandSpecs.map((spec) => spec.apiKey),
+  demoPublishableKey,
 ];

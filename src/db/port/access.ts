@@ -5,6 +5,8 @@ export interface KeyRecord {
   kind: ApiKeyKind;
   brandId: string | null;
   organizationId: string | null;
+  /** A publishable key's origins; null for secret keys. */
+  allowedOrigins: string[] | null;
 }
 
 export interface ApiKeysStore {
@@ -20,6 +22,7 @@ export interface ApiKeysStore {
     organizationId?: string | null | undefined;
     brandId?: string | null | undefined;
     label?: string | undefined;
+    allowedOrigins?: string[] | null | undefined;
     revokedAt?: string | null | undefined;
   }): Promise<void>;
   listApiKeys(): Promise<
@@ -31,12 +34,15 @@ export interface ApiKeysStore {
       secretHash: string;
       prefix: string;
       label: string;
+      allowedOrigins: string[] | null;
       createdAt: string;
       revokedAt: string | null;
     }[]
   >;
   /** Marks a key revoked; returns false when no active key has that id. */
   revokeApiKey(id: string, at: string): Promise<boolean>;
+  /** Every origin an active publishable key lists, once each. */
+  publishableKeyOrigins(): Promise<string[]>;
 }
 
 /** A brand as a brand picker shows it. */

@@ -4,7 +4,7 @@ import { type KeyRecord } from '../../db/port/access.ts';
 
 export interface ActiveKey {
   record: KeyRecord;
-  /** An organization key's brands; a brand key's one brand. */
+  /** An organization key's brands; a brand's (secret or publishable) key's one brand. */
   brandIds: readonly string[];
 }
 
@@ -18,7 +18,7 @@ async function read(db: Database, secretHash: string): Promise<ActiveKey | undef
   if (!record) return undefined;
   return {
     record,
-    brandIds: record.kind === 'brand' ? [record.brandId!] : await db.apiKeys.brandIdsOfOrganization(record.organizationId!),
+    brandIds: record.kind === 'organization' ? await db.apiKeys.brandIdsOfOrganization(record.organizationId!) : [record.brandId!],
   };
 }
 

@@ -23,10 +23,12 @@ export interface Viewer {
   brands: BrandSummaryRow[];
 }
 
-/** The key's own organization, or null for any other (unknown or not its own: never confirmed); FORBIDDEN for a brand key. */
+/** The key's own organization, or null for any other (unknown or not its own: never confirmed); FORBIDDEN for a brand's keys. */
 export async function findOrganization(deps: CallerDeps, organizationId: string): Promise<Organization | null> {
   const { principal } = deps;
-  if (principal.kind === 'brand') throw new DomainError('FORBIDDEN', 'A brand key cannot read organizations; use an organization key');
+  if (principal.kind !== 'organization') {
+    throw new DomainError('FORBIDDEN', `A ${principal.kind} key cannot read organizations; use an organization key`);
+  }
   if (principal.organizationId !== organizationId) return null;
   const organization = await deps.db.organizations.findOrganization(organizationId);
   if (!organization) return null;
@@ -42,8 +44,8 @@ export async function getOrganization(deps: CallerDeps, organizationId: string):
 export async function viewer(deps: CallerDeps): Promise<Viewer> {
   const { principal } = deps;
   const organization = principal.organizationId ? await getOrganization(deps, principal.organizationId) : null;
-  // One brand: a brand key's own, or the one `Tessera-Brand-Id` narrows an organization key to.
-  const one = principal.headerBrandId ?? (principal.kind === 'brand' ? principal.brandIds[0] : undefined);
+  // One brand: a brand's (secret or publishable) key's own, or the one `Tessera-Brand-Id` narrows an organization key to.
+  const one = principal.headerBrandId ?? (principal.kind !== 'organization' ? principal.brandIds[0] : undefined);
   if (one === undefined) return { kind: principal.kind, organization, brands: organization?.brands ?? [] };
   const brand = await deps.db.organizations.brandSummary(one);
   return { kind: principal.kind, organization, brands: brand ? [brand] : [] };

@@ -1,8 +1,10 @@
 import { DomainError } from '../shared/errors.ts';
+import type { ApiKeyKind } from '../shared/values.ts';
 
 /** Who is calling: the API key's identity and the brands it may act for. */
 export interface Principal {
-  kind: 'brand' | 'organization';
+  /** A publishable key acts for its one brand, as a brand key does, within the narrow scope of publishable.ts. */
+  kind: ApiKeyKind;
   keyId: string;
   organizationId: string | null;
   /** Every brand this key may act for (one for a brand key, all of the organization's for an org key). */
@@ -42,7 +44,7 @@ export function actingBrand(principal: Principal, requested?: string | null): st
     return requested;
   }
   if (principal.headerBrandId) return principal.headerBrandId;
-  if (principal.kind === 'brand' && principal.brandIds[0]) return principal.brandIds[0];
+  if (principal.kind !== 'organization' && principal.brandIds[0]) return principal.brandIds[0];
   throw new DomainError('VALIDATION_FAILED', 'An organization key acts for several brands: name one with the Tessera-Brand-Id header', {
     field: 'Tessera-Brand-Id',
   });

@@ -37,7 +37,8 @@ export type WebhookDeliveryStatus = (typeof webhookDeliveryStatuses)[number];
 export const idempotencyStates = ['running', 'completed'] as const;
 export type IdempotencyState = (typeof idempotencyStates)[number];
 
-export const apiKeyKinds = ['brand', 'organization'] as const;
+/** Secret keys of a brand or an organization, and a brand's publishable key (for browsers: narrow scope, listed origins). */
+export const apiKeyKinds = ['brand', 'organization', 'publishable'] as const;
 export type ApiKeyKind = (typeof apiKeyKinds)[number];
 
 export const paymentPlatforms = ['processor-us', 'processor-eu', 'regional-processor'] as const;

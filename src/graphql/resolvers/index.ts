@@ -1,4 +1,5 @@
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
+import { guardRootFields } from '../publishable.ts';
 import { scalarResolvers } from '../scalars.ts';
 import { availabilityResolvers } from './availability.ts';
 import { bookingResolvers } from './bookings.ts';
@@ -38,3 +39,4 @@ for (const area of areas) {
     merged[typeName] = { ...merged[typeName], ...fields };
   }
 }
+guardRootFields(resolvers);

@@ -3,7 +3,11 @@ import type { RestApp } from '../plugin.ts';
 import { listAvailabilitySchema } from '../schemas/availability.ts';
 
 export function availabilityRoutes(app: RestApp) {
-  app.get('/v1/brands/:brandId/experiences/:experienceId/availability', { schema: listAvailabilitySchema }, async (request) => ({
-    data: await listAvailability(request.caller, { ...request.params, ...request.query }),
-  }));
+  app.get(
+    '/v1/brands/:brandId/experiences/:experienceId/availability',
+    { schema: listAvailabilitySchema, config: { publishable: 'availability' } },
+    async (request) => ({
+      data: await listAvailability(request.caller, { ...request.params, ...request.query }),
+    }),
+  );
 }

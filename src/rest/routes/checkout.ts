@@ -3,11 +3,15 @@ import type { RestApp } from '../plugin.ts';
 import { createPaymentIntentSchema } from '../schemas/checkout.ts';
 
 export function checkoutRoutes(app: RestApp) {
-  app.post('/v1/brands/:brandId/carts/:cartId/payment_intents', { schema: createPaymentIntentSchema }, async (request, reply) => {
-    const { brandId, cartId } = request.params;
-    const result = await createPaymentIntent(request.caller, { brandId, cartId, ...request.body });
-    // A quote creates nothing: 200. A checkout creates bookings: 201.
-    reply.code(request.body.getOnlyTotalNetAmount ? 200 : 201);
-    return result;
-  });
+  app.post(
+    '/v1/brands/:brandId/carts/:cartId/payment_intents',
+    { schema: createPaymentIntentSchema, config: { publishable: 'checkout' } },
+    async (request, reply) => {
+      const { brandId, cartId } = request.params;
+      const result = await createPaymentIntent(request.caller, { brandId, cartId, ...request.body });
+      // A quote creates nothing: 200. A checkout creates bookings: 201.
+      reply.code(request.body.getOnlyTotalNetAmount ? 200 : 201);
+      return result;
+    },
+  );
 }

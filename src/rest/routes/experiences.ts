@@ -6,13 +6,13 @@ import { getExperienceSchema, listCustomQuestionsSchema } from '../schemas/exper
 export function experienceRoutes(app: RestApp) {
   app.get(
     '/v1/brands/:brandId/experiences/:experienceId',
-    { schema: getExperienceSchema, config: { responseCache: true } },
+    { schema: getExperienceSchema, config: { responseCache: true, publishable: 'catalogue' } },
     async (request) => getExperience(request.caller, { ...request.params, language: request.query.language }),
   );
 
   app.get(
     '/v1/brands/:brandId/experiences/:experienceId/custom-questions',
-    { schema: listCustomQuestionsSchema, config: { responseCache: true } },
+    { schema: listCustomQuestionsSchema, config: { responseCache: true, publishable: 'catalogue' } },
     async (request) => ({
       data: await listCustomQuestions(request.caller, request.params),
     }),

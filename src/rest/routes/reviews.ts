@@ -10,10 +10,14 @@ function links(experienceId: string, limit: number, pages: NumberedPages) {
 }
 
 export function reviewRoutes(app: RestApp) {
-  app.get('/v1/experiences/:experienceId/reviews', { schema: listReviewsSchema, config: { responseCache: true } }, async (request) => {
-    const { experienceId } = request.params;
-    const { page, limit } = request.query;
-    const result = await listExperienceReviews(request.caller, { experienceId, page, limit });
-    return [{ items: result.items, links: links(experienceId, result.limit, result.pages) }];
-  });
+  app.get(
+    '/v1/experiences/:experienceId/reviews',
+    { schema: listReviewsSchema, config: { responseCache: true, publishable: 'catalogue' } },
+    async (request) => {
+      const { experienceId } = request.params;
+      const { page, limit } = request.query;
+      const result = await listExperienceReviews(request.caller, { experienceId, page, limit });
+      return [{ items: result.items, links: links(experienceId, result.limit, result.pages) }];
+    },
+  );
 }

@@ -31,10 +31,10 @@ async function run(...argv: string[]) {
   return { code, output: lines.join('\n') };
 }
 
-const principalFor = async (secret: string) => {
+const principalFor = async (secret: string, origin?: string) => {
   const db = openDatabase(file);
   try {
-    return await authenticate(portOf(db), { authorization: `Bearer ${secret}` });
+    return await authenticate(portOf(db), { authorization: `Bearer ${secret}`, origin });
   } finally {
     closeDatabase(db);
   }
@@ -62,6 +62,60 @@ describe('npm run keys', () => {
     const created = await run('create', '--organization', organizationId);
     const secret = /Secret .*: (\S+)/.exec(created.output)?.[1];
     expect(await principalFor(secret!)).toMatchObject({ kind: 'organization', organizationId, brandIds: [brandId] });
+  });
+
+  it('creates a publishable key for the origins given, usable only from them', async () => {
+    const created = await run(
+      'create',
+      '--brand',
+      brandId,
+      '--publishable',
+      '--origin',
+      'https://Shop.Example',
+      '--origin',
+      'http://localhost:5173',
+      '--label',
+      'storefront',
+    );
+    expect(created.code).toBe(0);
+    const id = /Created publishable key (\S+)/.exec(created.output)?.[1];
+    const key =
+      /Key \(public: put it in your web pages on https:\/\/shop\.example, http:\/\/localhost:5173\): (pk_test_[A-Za-z0-9_-]{32})$/.exec(
+        created.output,
+      )?.[1];
+    expect(key).toBeDefined();
+    expect(await principalFor(key!, 'https://shop.example')).toMatchObject({
+      kind: 'publishable',
+      keyId: id,
+      organizationId: null,
+      brandIds: [brandId],
+    });
+    expect(await principalFor(key!)).toMatchObject({ kind: 'publishable', brandIds: [brandId] });
+    await expect(principalFor(key!, 'https://evil.example')).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'This publishable key may not be used from https://evil.example: it lists https://shop.example, http://localhost:5173',
+    });
+    expect((await run('list')).output).toContain(
+      `${id}  ${key!.slice(0, 12)}…  publishable, brand ${brandId}, origins https://shop.example http://localhost:5173  active  storefront`,
+    );
+  });
+
+  it('refuses a publishable key without an origin, with a path, or for an organization', async () => {
+    expect(await run('create', '--brand', brandId, '--publishable')).toEqual({
+      code: 1,
+      output: 'Error: A publishable key needs at least one origin (--origin https://shop.example)',
+    });
+    expect(await run('create', '--brand', brandId, '--publishable', '--origin', 'https://shop.example/checkout')).toEqual({
+      code: 1,
+      output:
+        'Error: "https://shop.example/checkout" is not an origin: write it as scheme://host[:port], without a path, e.g. https://shop.example',
+    });
+    expect((await run('create', '--brand', brandId, '--publishable', '--origin', 'ftp://shop.example')).code).toBe(1);
+    expect(await run('create', '--organization', organizationId, '--publishable', '--origin', 'https://shop.example')).toEqual({
+      code: 1,
+      output: 'Error: A publishable key belongs to one brand: issue it with --brand',
+    });
+    expect((await run('create', '--brand', brandId, '--origin', 'https://shop.example')).code).toBe(2);
   });
 
   it('refuses an unknown brand, and prints usage for wrong arguments', async () => {

@@ -79,6 +79,7 @@ describe('organization, brands and keys', () => {
     ['sk_test_lisbon_demo', 'brand', [brands.lisbon]],
     ['sk_test_tokyo_demo', 'brand', [brands.tokyo]],
     ['sk_test_kayak_demo', 'brand', [brands.kayak]],
+    ['pk_test_lisbon_demo', 'publishable', [brands.lisbon]],
   ])('%s authenticates as a %s key for its brands', async (secret, kind, brandIds) => {
     const principal = (await authenticate(portOf(db), { authorization: `Bearer ${secret}` }))!;
     expect(principal.kind).toBe(kind);
@@ -92,6 +93,7 @@ describe('organization, brands and keys', () => {
       'sk_test_lisbon_demo',
       'sk_test_tokyo_demo',
       'sk_test_kayak_demo',
+      'pk_test_lisbon_demo',
     ]);
     const stored = rows<{ secret_hash: string; prefix: string }>('SELECT secret_hash, prefix FROM api_keys ORDER BY rowid');
     expect(stored).toEqual(demoKeys.map((k) => ({ secret_hash: hashSecret(k.secret), prefix: k.secret.slice(0, 12) })));

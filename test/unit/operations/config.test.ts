@@ -34,6 +34,7 @@ describe('loadConfig', () => {
       MAX_HEADER_BYTES: 16_384,
       RESPONSE_CACHE_MAX_BYTES: 33_554_432,
       TRUST_PROXY: [],
+      CORS_ORIGINS: [],
       REFUND_RECONCILE_INTERVAL_MS: 30_000,
       REFUND_RECONCILE_GRACE_SECONDS: 60,
       REFUND_RECONCILE_RETRY_BASE_SECONDS: 60,
@@ -78,6 +79,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox' })).toThrow(/ENCRYPTION_KEY: required in production/);
     expect(() => loadConfig({ NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox', ENCRYPTION_KEY: DEVELOPMENT_ENCRYPTION_KEY })).toThrow(
       /ENCRYPTION_KEY: required in production/,
+    );
+  });
+
+  it('reads CORS_ORIGINS as browsers send origins, and refuses anything else', () => {
+    expect(loadConfig({ CORS_ORIGINS: 'https://Shop.Example, http://localhost:5173' }).CORS_ORIGINS).toEqual([
+      'https://shop.example',
+      'http://localhost:5173',
+    ]);
+    expect(() => loadConfig({ CORS_ORIGINS: 'https://shop.example/app' })).toThrow(
+      'CORS_ORIGINS: "https://shop.example/app" is not an origin: write it as scheme://host[:port], without a path, e.g. https://shop.example (got "https://shop.example/app")',
     );
   });
 

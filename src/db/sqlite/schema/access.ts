@@ -15,6 +15,8 @@ export const apiKeys = sqliteTable(
     /** First characters of the secret, to tell keys apart in listings. */
     prefix: text('prefix').notNull(),
     label: text('label').notNull().default(''),
+    /** A publishable key's origins (`https://shop.example`), JSON; null for secret keys. */
+    allowedOrigins: text('allowed_origins', { mode: 'json' }).$type<string[]>(),
     createdAt: createdAt(),
     revokedAt: text('revoked_at'),
   },

@@ -2,19 +2,18 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
 import { apiKeys, brands } from '../../schema/index.ts';
-import type { ApiKeysStore } from '../../../port/access.ts';
+import type { ApiKeysStore, KeyRecord } from '../../../port/access.ts';
 import type { SqliteStore } from '../../store-binding.ts';
-
-export interface KeyRecord {
-  id: string;
-  kind: 'brand' | 'organization';
-  brandId: string | null;
-  organizationId: string | null;
-}
 
 const activeKeyByHash = preparedPerDb((db) =>
   db
-    .select({ id: apiKeys.id, kind: apiKeys.kind, brandId: apiKeys.brandId, organizationId: apiKeys.organizationId })
+    .select({
+      id: apiKeys.id,
+      kind: apiKeys.kind,
+      brandId: apiKeys.brandId,
+      organizationId: apiKeys.organizationId,
+      allowedOrigins: apiKeys.allowedOrigins,
+    })
     .from(apiKeys)
     .where(and(eq(apiKeys.secretHash, sql.placeholder('secretHash')), isNull(apiKeys.revokedAt)))
     .prepare(),
@@ -57,10 +56,21 @@ export function revokeApiKey(db: Db, id: string, at: string): boolean {
   return result.changes > 0;
 }
 
+/** Every origin an active publishable key lists, once each (what CORS lets in besides CORS_ORIGINS). */
+export function publishableKeyOrigins(db: Db): string[] {
+  const rows = db
+    .select({ origins: apiKeys.allowedOrigins })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.kind, 'publishable'), isNull(apiKeys.revokedAt)))
+    .all();
+  return [...new Set(rows.flatMap((row) => row.origins ?? []))];
+}
+
 export const apiKeysStore = {
   findActiveKeyByHash,
   brandIdsOfOrganization,
   insertApiKey,
   listApiKeys,
   revokeApiKey,
+  publishableKeyOrigins,
 } satisfies SqliteStore<ApiKeysStore>;

@@ -1,0 +1,45 @@
+/**
+ * The GraphQL root fields a publishable key may use, with the use each belongs to
+ * (src/domain/access/publishable.ts). Every other root field answers FORBIDDEN to a publishable key.
+ */
+import type { GraphQLFieldResolver } from 'graphql';
+import { assertKeyMayUse, type PublishableUse } from '../domain/access/publishable.ts';
+import type { MutationResolvers, QueryResolvers, Resolvers } from './__generated__/resolvers-types.ts';
+import type { GraphQLContext } from './context.ts';
+
+export const publishableQueryFields: Partial<Record<keyof QueryResolvers, PublishableUse>> = {
+  brandSettings: 'catalogue',
+  featuredListings: 'catalogue',
+  experience: 'catalogue',
+  experienceReviews: 'catalogue',
+  hosts: 'catalogue',
+  availability: 'availability',
+  viewer: 'identity',
+};
+
+export const publishableMutationFields: Partial<Record<keyof MutationResolvers, PublishableUse>> = {
+  createPaymentIntent: 'checkout',
+  joinWaitlist: 'waitlist',
+  leaveWaitlist: 'waitlist',
+};
+
+type RootResolver = GraphQLFieldResolver<unknown, GraphQLContext>;
+
+/** Wraps each Query and Mutation resolver so a publishable key reaches only the fields listed above. */
+export function guardRootFields(resolvers: Resolvers): void {
+  const roots = [
+    [resolvers.Query, publishableQueryFields],
+    [resolvers.Mutation, publishableMutationFields],
+  ] as const;
+  for (const [fields, uses] of roots) {
+    if (!fields) continue;
+    const table = fields as Record<string, RootResolver>;
+    for (const [name, resolve] of Object.entries(table)) {
+      const use = (uses as Record<string, PublishableUse | undefined>)[name];
+      table[name] = (parent, args, ctx, info) => {
+        if (ctx.principal) assertKeyMayUse(ctx.principal, use, `use ${name}`);
+        return resolve(parent, args, ctx, info);
+      };
+    }
+  }
+}
