@@ -20,7 +20,15 @@ function isEncryptionKey(value: string): boolean {
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
-  DATABASE_URL: z.string().min(1).default('./data/tessera.sqlite'),
+  /** A SQLite file path or `:memory:`. A URL (`postgres://...`) is refused rather than taken as a file name. */
+  DATABASE_URL: z
+    .string()
+    .min(1)
+    .default('./data/tessera.sqlite')
+    .refine(
+      (v) => !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(v),
+      'must be a SQLite file path or :memory: (this build has no PostgreSQL adapter; URLs such as postgres://... are not accepted)',
+    ),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HOLD_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
@@ -137,13 +145,19 @@ export class ConfigError extends Error {}
 
 const secretVariables = new Set(['ENCRYPTION_KEY', 'ENCRYPTION_KEYS', 'METRICS_TOKEN']);
 
+/** A database URL's password is a secret: `postgres://user:<redacted>@host/db`. */
+function withoutPassword(value: string | undefined): string | undefined {
+  return value?.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/, '$1:<redacted>@');
+}
+
 /** Reads every setting from the environment; throws a ConfigError naming each bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const blankAsUnset = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
   const parsed = schema.safeParse(blankAsUnset);
   if (!parsed.success) {
     // A malformed secret is still a secret: name the variable, never echo its value.
-    const shown = (name: string) => (secretVariables.has(name) ? '<redacted>' : JSON.stringify(env[name]));
+    const shown = (name: string) =>
+      secretVariables.has(name) ? '<redacted>' : JSON.stringify(name === 'DATABASE_URL' ? withoutPassword(env[name]) : env[name]);
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message} (got ${shown(String(i.path[0]))})`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }

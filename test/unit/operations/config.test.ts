@@ -82,6 +82,14 @@ describe('loadConfig', () => {
     );
   });
 
+  it('refuses a database URL rather than taking it for a file name, without echoing its password', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://tessera:s3cret@db.internal:5432/tessera' })).toThrow(
+      'DATABASE_URL: must be a SQLite file path or :memory: (this build has no PostgreSQL adapter; URLs such as postgres://... are not accepted) (got "postgres://tessera:<redacted>@db.internal:5432/tessera")',
+    );
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://localhost/tessera' })).toThrow(/DATABASE_URL: must be a SQLite file path/);
+    expect(loadConfig({ DATABASE_URL: './data/other.sqlite' }).DATABASE_URL).toBe('./data/other.sqlite');
+  });
+
   it('reads CORS_ORIGINS as browsers send origins, and refuses anything else', () => {
     expect(loadConfig({ CORS_ORIGINS: 'https://Shop.Example, http://localhost:5173' }).CORS_ORIGINS).toEqual([
       'https://shop.example',
