@@ -1,6 +1,7 @@
 /**
  * Per-API-key rate limits on both faces (REST and /graphql share the budget). A request with a valid
- * key spends that key's budget; anything else (no key, a wrong key, wrong brand headers) spends the
+ * secret key spends that key's budget, one with a publishable key the budget of that key from the
+ * client's address; anything else (no key, a wrong key, wrong brand headers) spends the
  * budget of its client address, much smaller, so guessing keys is slow too. Every limited answer
  * carries X-RateLimit-Limit, -Remaining and -Reset; a refused one is 429 RATE_LIMITED with Retry-After.
  */
@@ -24,14 +25,16 @@ const PROCESSOR_ROUTES: ReadonlySet<string> = new Set(['/v1/webhooks/payments'])
 const WINDOW_MS = 60_000;
 
 async function budgetKey(db: Database, request: FastifyRequest): Promise<string> {
+  // One budget per IPv6 /64, as the plugin does by default: a client holds a whole /64 and could rotate within it.
+  const address = normalizeIP(request.ip, 64);
   try {
     const principal = await authenticateRequest(db, request);
+    // A publishable key is shared by every visitor of a shop: each visitor's address gets a key's budget.
+    if (principal?.kind === 'publishable') return `key:${principal.keyId}:${address}`;
     if (principal) return `key:${principal.keyId}`;
   } catch {
     // Bad credentials are refused later by the route; meanwhile they spend the address's budget.
   }
-  // One budget per IPv6 /64, as the plugin does by default: a client holds a whole /64 and could rotate within it.
-  const address = normalizeIP(request.ip, 64);
   const route = request.routeOptions.url;
   return route && PROCESSOR_ROUTES.has(route) ? `processor:${address}` : `ip:${address}`;
 }

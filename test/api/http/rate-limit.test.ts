@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startApp, type TestApp } from '../../support/app.ts';
 import { freshDb } from '../../support/db.ts';
-import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts';
+import { createApiKey, createBrand, createPublishableKey } from '../../../fixtures/factories/brands.ts';
 
 // The limiter's window follows the clock: freezing Date makes Reset exact and lets a test jump a minute.
 const start = new Date('2026-06-01T10:00:00.000Z');
@@ -72,6 +72,17 @@ describe('per-API-key rate limit', () => {
     expect(gql.status).toBe(429);
     expect(gql.body.error.code).toBe('RATE_LIMITED');
     expect(gql.headers['retry-after']).toBe('45');
+  });
+
+  it("gives a publishable key a key's budget per visitor address, since every visitor of the shop shares it", async () => {
+    const shopKey = createPublishableKey(db, brand.id, ['https://shop.example']).secret;
+    const from = (remoteAddress: string) =>
+      t.app.inject({ method: 'GET', url: settings, remoteAddress, headers: { authorization: `Bearer ${shopKey}` } });
+    for (const remaining of ['2', '1', '0']) expect((await from('203.0.113.7')).headers['x-ratelimit-remaining']).toBe(remaining);
+    expect((await from('203.0.113.7')).statusCode).toBe(429);
+    const neighbour = await from('198.51.100.20');
+    expect(neighbour.statusCode).toBe(200);
+    expect(neighbour.headers['x-ratelimit-remaining']).toBe('2');
   });
 
   it('leaves another key its own budget', async () => {
