@@ -31,7 +31,8 @@ import { refundReconcilerSettings, type RefundReconcileAppOptions, type RefundRe
 import { webhookRuntime, type WebhookAppOptions, type WebhookConfig } from './jobs/webhook-settings.ts';
 import { backgroundJobs } from './jobs/index.ts';
 import { publicRoutes, restRoutes } from './rest/plugin.ts';
-import { ErrorResponse } from './rest/schemas/common.ts';
+import { openapiOptions } from './rest/openapi/document.ts';
+import { namedSchemas } from './rest/schemas/components.ts';
 
 export interface AppOptions {
   db: Database;
@@ -112,24 +113,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sendError(reply, request, 'NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`),
   );
 
-  app.addSchema(ErrorResponse);
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Tessera Partner Booking Service API',
-        version: '1.0',
-        description: 'REST face of the Tessera gateway. GraphQL lives at /graphql.',
-      },
-      components: {
-        securitySchemes: {
-          'Brand-API-Key': { type: 'http', scheme: 'bearer', description: 'A brand secret key' },
-          'Organization-API-Key': { type: 'http', scheme: 'bearer', description: 'An organization secret key' },
-        },
-      },
-      security: [{ 'Brand-API-Key': [] }, { 'Organization-API-Key': [] }],
-    },
-  });
+  for (const schema of namedSchemas) app.addSchema(schema);
+  await app.register(fastifySwagger, openapiOptions);
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
