@@ -16,6 +16,7 @@ import { cacheableAnswers } from './graphql/cacheable.ts';
 import { linkContext } from './graphql/request-link.ts';
 import { createGraphQLServer } from './graphql/server.ts';
 import { loggerOptions, type LogDestination } from './http/logging.ts';
+import { trackAllowedMethods } from './http/allowed-methods.ts';
 import { dataVersionFor } from './http/data-version.ts';
 import { installRateLimit } from './http/rate-limit.ts';
 import { installResponseCache, markCacheable, ResponseCache } from './http/response-cache.ts';
@@ -83,6 +84,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  const allowedMethods = trackAllowedMethods(app);
   refuseWhileDraining(app);
   app.setErrorHandler(restErrorHandler);
   // Bodies exactly as sent, query strings and path parameters parsed from text (src/rest/validation.ts).
@@ -109,9 +111,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       replayedOperation: (request, operation, seconds) => observability.replayedOperation(request, operation, seconds),
     });
   }
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, request, 'NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = allowedMethods(path);
+    if (allowed.length === 0) return sendError(reply, request, 'NOT_FOUND', `No route for ${request.method} ${path}`);
+    reply.header('allow', allowed.join(', '));
+    return sendError(reply, request, 'METHOD_NOT_ALLOWED', `${path} does not take ${request.method}; it takes ${allowed.join(', ')}`);
+  });
 
   for (const schema of namedSchemas) app.addSchema(schema);
   await app.register(fastifySwagger, openapiOptions);
