@@ -45,5 +45,6 @@ export const openapiOptions: FastifyDynamicSwaggerOptions = {
     const method = Array.isArray(route.method) ? String(route.method[0]) : route.method;
     return { schema: documentedOperation(schema as RouteSchema, url, method) as typeof schema, url };
   },
-  transformObject: (documentObject) => addExamples('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject),
+  transformObject: (documentObject) =>
+    addExamples('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject),
 };
