@@ -26,7 +26,7 @@ export const ErrorResponse = Type.Object(
 );
 
 /** Route-specific error statuses; those every route shares are added by src/rest/openapi/operation.ts. */
-export function errorResponses(...statuses: Array<404 | 409 | 422>) {
+export function errorResponses(...statuses: Array<400 | 401 | 403 | 404 | 409 | 413 | 415 | 422>) {
   return Object.fromEntries(statuses.map((s) => [s, ref(ErrorResponse)]));
 }
 
