@@ -19,7 +19,7 @@ export interface RouteSchema {
 const errorDescriptions: Record<number, string> = {
   400: 'VALIDATION_FAILED: malformed input; `details.field` names the parameter, header or body field',
   401: 'UNAUTHENTICATED: no API key, or an unknown or revoked one',
-  403: 'FORBIDDEN: the key may not act for the brand named (in the path or by Tessera-Brand-Id)',
+  403: 'FORBIDDEN: the key may not act for the brand named (in the path or by Tessera-Brand-Id), or may not use this operation',
   404: 'NOT_FOUND: unknown, or belonging to a brand the key may not see',
   409: 'A conflict with the current state (the code says which); IDEMPOTENCY_KEY_IN_USE while the first request with this Idempotency-Key runs',
   413: 'PAYLOAD_TOO_LARGE: the body is over 1 MiB',
