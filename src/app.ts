@@ -17,6 +17,7 @@ import { cacheableAnswers } from './graphql/cacheable.ts';
 import { linkContext } from './graphql/request-link.ts';
 import { createGraphQLServer } from './graphql/server.ts';
 import { loggerOptions, type LogDestination } from './http/logging.ts';
+import { trackAllowedMethods } from './http/allowed-methods.ts';
 import { dataVersionFor } from './http/data-version.ts';
 import { installRateLimit } from './http/rate-limit.ts';
 import { installResponseCache, markCacheable, ResponseCache } from './http/response-cache.ts';
@@ -32,7 +33,8 @@ import { refundReconcilerSettings, type RefundReconcileAppOptions, type RefundRe
 import { webhookRuntime, type WebhookAppOptions, type WebhookConfig } from './jobs/webhook-settings.ts';
 import { backgroundJobs } from './jobs/index.ts';
 import { publicRoutes, restRoutes } from './rest/plugin.ts';
-import { ErrorResponse } from './rest/schemas/common.ts';
+import { openapiOptions } from './rest/openapi/document.ts';
+import { namedSchemas } from './rest/schemas/components.ts';
 
 export interface AppOptions {
   db: Database;
@@ -86,6 +88,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // Before the rate limit and authentication: preflights carry no key and use no budget.
   await installCors(app, deps.db, { origins: options.config.CORS_ORIGINS ?? [], localhost: !options.config.production });
+  const allowedMethods = trackAllowedMethods(app);
   refuseWhileDraining(app);
   app.setErrorHandler(restErrorHandler);
   // Bodies exactly as sent, query strings and path parameters parsed from text (src/rest/validation.ts).
@@ -112,28 +115,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       replayedOperation: (request, operation, seconds) => observability.replayedOperation(request, operation, seconds),
     });
   }
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, request, 'NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`),
-  );
-
-  app.addSchema(ErrorResponse);
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Tessera Partner Booking Service API',
-        version: '1.0',
-        description: 'REST face of the Tessera gateway. GraphQL lives at /graphql.',
-      },
-      components: {
-        securitySchemes: {
-          'Brand-API-Key': { type: 'http', scheme: 'bearer', description: 'A brand secret key' },
-          'Organization-API-Key': { type: 'http', scheme: 'bearer', description: 'An organization secret key' },
-        },
-      },
-      security: [{ 'Brand-API-Key': [] }, { 'Organization-API-Key': [] }],
-    },
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = allowedMethods(path);
+    if (allowed.length === 0) return sendError(reply, request, 'NOT_FOUND', `No route for ${request.method} ${path}`);
+    reply.header('allow', allowed.join(', '));
+    return sendError(reply, request, 'METHOD_NOT_ALLOWED', `${path} does not take ${request.method}; it takes ${allowed.join(', ')}`);
   });
+
+  for (const schema of namedSchemas) app.addSchema(schema);
+  await app.register(fastifySwagger, openapiOptions);
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));

@@ -28,9 +28,19 @@ export type RestApp = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
+/**
+ * REST bodies are JSON: without Fastify's text/plain parser, any other Content-Type is 415
+ * UNSUPPORTED_MEDIA_TYPE instead of a string the body schema then refuses. (The payment webhook's scope
+ * takes any body, as the processor sends it; /graphql keeps text/plain for Apollo's CSRF answer.)
+ */
+function refuseNonJsonBodies(app: RestApp): void {
+  app.removeContentTypeParser('text/plain');
+}
+
 /** The partner REST face: every route authenticates first, then validates, then calls the domain. */
 export function restRoutes(deps: Deps, webhooks: WebhookSettings) {
   return async function rest(app: RestApp) {
+    refuseNonJsonBodies(app);
     app.addHook('onRequest', async (request) => {
       const principal = requirePrincipal(await authenticateRequest(deps.db, request));
       assertKeyMayUse(principal, request.routeOptions.config.publishable, `call ${request.method} ${request.routeOptions.url}`);
@@ -55,6 +65,7 @@ export function restRoutes(deps: Deps, webhooks: WebhookSettings) {
 /** Routes that take no API key (a webhook signature or a client secret is their credential): outside `rest`'s auth hook. */
 export function publicRoutes(deps: Deps) {
   return async function publicRest(app: RestApp) {
+    refuseNonJsonBodies(app);
     paymentRoutes(app, deps);
   };
 }

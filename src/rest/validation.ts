@@ -8,8 +8,11 @@ import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 
-/** Fastify's own defaults, but unknown fields are refused rather than dropped (a misspelt `refundAmount` must not pass). */
-const common: Options = { useDefaults: true, removeAdditional: false, addUsedSchema: false, allErrors: false };
+/**
+ * Fastify's own defaults, but unknown fields are refused rather than dropped (a misspelt `refundAmount` must not pass).
+ * `multipleOf` is compared to 9 decimals: in binary floating point 33.33 / 0.01 is not a whole number.
+ */
+const common: Options = { useDefaults: true, removeAdditional: false, addUsedSchema: false, allErrors: false, multipleOfPrecision: 9 };
 
 const forText = addFormats.default(new Ajv({ ...common, coerceTypes: 'array' }));
 const forBodies = addFormats.default(new Ajv({ ...common, coerceTypes: false }));

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { bookingStatuses, cartStatuses, paymentIntentStatuses, paymentMethods } from '../../domain/shared/values.ts';
-import { DateTime, Nullable, Uuid, errorResponses } from './common.ts';
+import { DateTime, Nullable, Uuid, errorResponses, ref } from './common.ts';
 import { QuestionSnapshot } from './questions.ts';
 
 const AnswerValue = Type.Object({
@@ -11,7 +11,7 @@ const AnswerValue = Type.Object({
 const CustomQuestionAnswer = Type.Object({
   id: Type.String(),
   answer: Type.Array(AnswerValue),
-  question: QuestionSnapshot,
+  question: ref(QuestionSnapshot),
 });
 
 const Purchaser = Type.Object({
@@ -35,33 +35,37 @@ const Participant = Type.Object({
 });
 
 /** The spec's Booking resource, field for field. */
-export const Booking = Type.Object({
-  id: Type.String(),
-  confirmationCode: Type.String(),
-  cartId: Nullable(Uuid),
-  cartConfirmationCode: Nullable(Type.String()),
-  amount: Type.Number(),
-  currency: Type.String(),
-  amountRefunded: Type.Number(),
-  status: Type.Enum(bookingStatuses),
-  purchaser: Purchaser,
-  participants: Type.Array(Participant),
-  paymentMethod: Type.Enum(paymentMethods),
-  createdAt: DateTime,
-  notes: Nullable(Type.String()),
-  internalNotes: Nullable(Type.String()),
-  event: Type.Object({ timezone: Type.String(), startDateTime: Type.String() }),
-  experience: Type.Object({ id: Uuid, title: Type.String() }),
-});
+export const Booking = Type.Object(
+  {
+    id: Type.String(),
+    confirmationCode: Type.String(),
+    cartId: Nullable(Uuid),
+    cartConfirmationCode: Nullable(Type.String()),
+    amount: Type.Number(),
+    currency: Type.String(),
+    amountRefunded: Type.Number(),
+    status: Type.Enum(bookingStatuses),
+    purchaser: Purchaser,
+    participants: Type.Array(Participant),
+    paymentMethod: Type.Enum(paymentMethods),
+    createdAt: DateTime,
+    notes: Nullable(Type.String()),
+    internalNotes: Nullable(Type.String()),
+    event: Type.Object({ timezone: Type.String(), startDateTime: Type.String() }),
+    experience: Type.Object({ id: Uuid, title: Type.String() }),
+  },
+  { $id: 'Booking', description: "The spec's Booking resource" },
+);
 
 export const getBookingSchema = {
   tags: ['Bookings'],
+  operationId: 'getBooking',
   summary: 'Get a booking',
   description:
     'The booking with this id. 404 when it does not exist or belongs to a brand the key may not see ' +
     '(an organization key narrowed by the Tessera-Brand-Id header sees that brand only).',
   params: Type.Object({ bookingId: Uuid }),
-  response: { 200: Booking, ...errorResponses(404) },
+  response: { 200: ref(Booking, 'The booking'), ...errorResponses(404) },
 };
 
 const SessionStart = Type.Object(
@@ -71,6 +75,7 @@ const SessionStart = Type.Object(
 
 export const rescheduleBookingSchema = {
   tags: ['Bookings'],
+  operationId: 'rescheduleBooking',
   summary: 'Reschedule a booking',
   description:
     'Moves a confirmed booking to another session of its experience: its active participants take places there ' +
@@ -91,38 +96,46 @@ export const rescheduleBookingSchema = {
     { additionalProperties: false },
   ),
   response: {
-    200: Type.Object({ data: Booking, previousSession: SessionStart }, { description: 'The booking after the move, and where it was' }),
+    200: Type.Object(
+      { data: ref(Booking), previousSession: SessionStart },
+      { description: 'The booking after the move, and where it was' },
+    ),
     ...errorResponses(404, 409, 422),
   },
 };
 
+export const Cart = Type.Object(
+  {
+    id: Uuid,
+    confirmationCode: Type.String(),
+    status: Type.Enum(cartStatuses, { description: '`paid` once its checkout is settled: no further checkout' }),
+    paymentIntentStatus: Nullable(
+      Type.Enum(paymentIntentStatuses, { description: "The current checkout's intent; null when it has none" }),
+    ),
+    totalAmount: Type.Number({ description: "Sum of the bookings' amounts" }),
+    currency: Type.String(),
+    bookings: Type.Array(ref(Booking)),
+  },
+  { $id: 'Cart', description: "A cart with its current checkout's bookings" },
+);
+
 export const getCartSchema = {
   tags: ['Carts & Checkout'],
+  operationId: 'getCart',
   summary: 'Get a cart',
   description:
     "The cart with its current checkout's bookings (a new checkout of an unpaid cart replaces them). 404 when the " +
     "cart is unknown or another brand's.",
   params: Type.Object({ brandId: Uuid, cartId: Uuid }),
   response: {
-    200: Type.Object({
-      data: Type.Object({
-        id: Uuid,
-        confirmationCode: Type.String(),
-        status: Type.Enum(cartStatuses, { description: '`paid` once its checkout is settled: no further checkout' }),
-        paymentIntentStatus: Nullable(
-          Type.Enum(paymentIntentStatuses, { description: "The current checkout's intent; null when it has none" }),
-        ),
-        totalAmount: Type.Number({ description: "Sum of the bookings' amounts" }),
-        currency: Type.String(),
-        bookings: Type.Array(Booking),
-      }),
-    }),
-    ...errorResponses(403, 404),
+    200: Type.Object({ data: ref(Cart) }, { description: 'The cart' }),
+    ...errorResponses(404),
   },
 };
 
 export const listBookingsSchema = {
   tags: ['Bookings'],
+  operationId: 'listBookings',
   summary: "List a brand's bookings",
   description:
     'Newest first. Filter by `status` and by the session date (`from`, `to`: local dates, both included). Pages of ' +
@@ -137,7 +150,9 @@ export const listBookingsSchema = {
     cursor: Type.Optional(Type.String({ maxLength: 200 })),
   }),
   response: {
-    200: Type.Object({ items: Type.Array(Booking), next: Nullable(Type.String({ description: 'The cursor of the next page' })) }),
-    ...errorResponses(403),
+    200: Type.Object(
+      { items: Type.Array(ref(Booking)), next: Nullable(Type.String({ description: 'The cursor of the next page' })) },
+      { description: 'One page of bookings, newest first' },
+    ),
   },
 };

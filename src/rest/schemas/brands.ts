@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { brandSettingsIncludes } from '../../domain/catalog/brands.ts';
-import { BrandParams, MediaObject, Nullable, errorResponses } from './common.ts';
+import { BrandParams, MediaObject, Nullable, errorResponses, ref } from './common.ts';
 
 const BrandImage = Type.Object({ id: Type.String(), mimeType: Type.String(), uri: Type.Object({ original: Type.String() }) });
 
@@ -20,59 +20,63 @@ const ReschedulePolicy = Type.Object({
   maxReschedules: Type.Integer(),
 });
 
-export const BrandSettings = Type.Object({
-  name: Type.String(),
-  brandEmail: Type.String(),
-  countryCode: Type.String(),
-  isLimited: Type.Boolean(),
-  designElement: Type.Object({
-    logoId: Type.String(),
-    logo: BrandImage,
-    identityImageId: Type.String(),
-    identityImage: BrandImage,
-    primaryColor: Type.String(),
-    secondaryColor: Type.String(),
-    buttonColor: Type.String(),
-    primaryFont: Type.String(),
-    secondaryFont: Type.String(),
-    theme: Type.String(),
-  }),
-  templateElement: Type.Object({
-    hero: Type.Object({
-      intro: Type.String(),
-      heading: Type.String(),
-      description: Type.String(),
-      mobileImageId: Type.String(),
-      desktopImageId: Type.String(),
-      mobileImage: BrandImage,
-      desktopImage: BrandImage,
-      desktopMedia: MediaObject,
-      mobileMedia: MediaObject,
+export const BrandSettings = Type.Object(
+  {
+    name: Type.String(),
+    brandEmail: Type.String(),
+    countryCode: Type.String(),
+    isLimited: Type.Boolean(),
+    designElement: Type.Object({
+      logoId: Type.String(),
+      logo: BrandImage,
+      identityImageId: Type.String(),
+      identityImage: BrandImage,
+      primaryColor: Type.String(),
+      secondaryColor: Type.String(),
+      buttonColor: Type.String(),
+      primaryFont: Type.String(),
+      secondaryFont: Type.String(),
+      theme: Type.String(),
     }),
-  }),
-  features: Type.Object({ active: Type.Array(Type.String()), updatedAt: Type.String(), hostsLimit: Type.Integer() }),
-  promotion: Type.Object({ exclusiveTag: Type.String() }),
-  customStyle: Type.String(),
-  paymentPlatform: Type.Union([Type.Literal('processor-us'), Type.Literal('processor-eu'), Type.Literal('regional-processor')]),
-  shouldValidateComplimentaryBooking: Type.Object({ roomCharge: Type.Boolean(), memberCharge: Type.Boolean() }),
-  currency: Type.String(),
-  serviceVersion: Type.Union([Type.Literal('V1'), Type.Literal('V2'), Type.Literal('V3')]),
-  products: Type.Array(Type.Union([Type.Literal('activate'), Type.Literal('host'), Type.Literal('reserve')])),
-  paymentMethods: Type.Object({
-    applePay: Type.Boolean(),
-    googlePay: Type.Boolean(),
-    paypal: Type.Boolean(),
-    klarna: Type.Boolean(),
-    link: Type.Boolean(),
-  }),
-  cancellationPolicyId: Nullable(Type.String()),
-  reschedulePolicyId: Nullable(Type.String()),
-  cancellationPolicy: Type.Optional(Nullable(CancellationPolicy)),
-  reschedulePolicy: Type.Optional(Nullable(ReschedulePolicy)),
-});
+    templateElement: Type.Object({
+      hero: Type.Object({
+        intro: Type.String(),
+        heading: Type.String(),
+        description: Type.String(),
+        mobileImageId: Type.String(),
+        desktopImageId: Type.String(),
+        mobileImage: BrandImage,
+        desktopImage: BrandImage,
+        desktopMedia: MediaObject,
+        mobileMedia: MediaObject,
+      }),
+    }),
+    features: Type.Object({ active: Type.Array(Type.String()), updatedAt: Type.String(), hostsLimit: Type.Integer() }),
+    promotion: Type.Object({ exclusiveTag: Type.String() }),
+    customStyle: Type.String(),
+    paymentPlatform: Type.Union([Type.Literal('processor-us'), Type.Literal('processor-eu'), Type.Literal('regional-processor')]),
+    shouldValidateComplimentaryBooking: Type.Object({ roomCharge: Type.Boolean(), memberCharge: Type.Boolean() }),
+    currency: Type.String(),
+    serviceVersion: Type.Union([Type.Literal('V1'), Type.Literal('V2'), Type.Literal('V3')]),
+    products: Type.Array(Type.Union([Type.Literal('activate'), Type.Literal('host'), Type.Literal('reserve')])),
+    paymentMethods: Type.Object({
+      applePay: Type.Boolean(),
+      googlePay: Type.Boolean(),
+      paypal: Type.Boolean(),
+      klarna: Type.Boolean(),
+      link: Type.Boolean(),
+    }),
+    cancellationPolicyId: Nullable(Type.String()),
+    reschedulePolicyId: Nullable(Type.String()),
+    cancellationPolicy: Type.Optional(Nullable(CancellationPolicy)),
+    reschedulePolicy: Type.Optional(Nullable(ReschedulePolicy)),
+  },
+  { $id: 'BrandSettings', description: "A brand's public configuration" },
+);
 
 export const getBrandSettingsSchema = {
   tags: ['Brand Configuration'],
+  operationId: 'getBrandSettings',
   summary: 'Get brand settings',
   params: BrandParams,
   querystring: Type.Object({
@@ -84,5 +88,5 @@ export const getBrandSettingsSchema = {
       }),
     ),
   }),
-  response: { 200: Type.Object({ data: BrandSettings }), ...errorResponses(403, 404) },
+  response: { 200: Type.Object({ data: ref(BrandSettings) }, { description: "The brand's settings" }), ...errorResponses(404) },
 };

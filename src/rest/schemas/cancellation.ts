@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { MAX_CANCEL_ITEMS, MAX_CANCEL_PARTICIPANTS } from '../../domain/cancellation/input.ts';
 import { Booking } from './bookings.ts';
-import { Uuid, errorResponses } from './common.ts';
+import { MoneyInput, Uuid, ref } from './common.ts';
 
 const CancelItem = Type.Object(
   {
@@ -15,26 +15,26 @@ const CancelItem = Type.Object(
         description: 'Participant ids to cancel; only these are cancelled, even with `cancel: true`. Omit to cancel the whole booking',
       }),
     ),
-    refundAmount: Type.Optional(
-      Type.Number({
-        exclusiveMinimum: 0,
-        description: "Amount to refund, in the booking's currency, with no more decimals than it has (0.01 EUR, 1 JPY)",
-      }),
-    ),
+    refundAmount: Type.Optional(MoneyInput('Amount to refund', { exclusiveMinimum: 0 })),
   },
   { additionalProperties: false, description: 'At least one of cancel, participants, refundAmount' },
 );
 
-const CancelItemError = Type.Object({
-  index: Type.Integer({ description: 'Position of the item in the request, from 0' }),
-  bookingId: Type.Optional(Type.String({ description: "The item's `bookingId` as sent; absent when the item had none (or not a string)" })),
-  code: Type.String({
-    description:
-      'NOT_FOUND, BOOKING_NOT_CANCELLABLE, BOOKING_NOT_PAID, PARTICIPANT_NOT_IN_BOOKING, REFUND_EXCEEDS_BALANCE, PAYMENT_PROCESSOR_ERROR, VALIDATION_FAILED',
-  }),
-  message: Type.String(),
-  field: Type.Optional(Type.String({ description: 'The input field concerned, e.g. `bookings.2.participants.0`' })),
-});
+export const CancelItemError = Type.Object(
+  {
+    index: Type.Integer({ description: 'Position of the item in the request, from 0' }),
+    bookingId: Type.Optional(
+      Type.String({ description: "The item's `bookingId` as sent; absent when the item had none (or not a string)" }),
+    ),
+    code: Type.String({
+      description:
+        'NOT_FOUND, BOOKING_NOT_CANCELLABLE, BOOKING_NOT_PAID, PARTICIPANT_NOT_IN_BOOKING, REFUND_EXCEEDS_BALANCE, PAYMENT_PROCESSOR_ERROR, VALIDATION_FAILED',
+    }),
+    message: Type.String(),
+    field: Type.Optional(Type.String({ description: 'The input field concerned, e.g. `bookings.2.participants.0`' })),
+  },
+  { $id: 'CancelItemError', description: 'A cancel item that failed: nothing changed for it' },
+);
 
 /** What the route itself checks: the envelope. The domain checks each item on its own (src/domain/cancellation/input.ts). */
 export const cancelEnvelope = Type.Object(
@@ -44,6 +44,7 @@ export const cancelEnvelope = Type.Object(
 
 export const cancelBookingsSchema = {
   tags: ['Bookings'],
+  operationId: 'cancelBookings',
   summary: 'Cancel bookings',
   description:
     'Cancels bookings or some of their participants, and refunds, item by item. Each item is checked and processed ' +
@@ -52,19 +53,11 @@ export const cancelBookingsSchema = {
     'even when every item failed; nothing changed for a failed item. Only a malformed envelope (`bookings` missing, ' +
     'not an array, empty, over 100 items, an unknown top-level field) is a 400. Send an `Idempotency-Key` header to ' +
     'retry safely.',
-  headers: Type.Object({
-    'idempotency-key': Type.Optional(
-      Type.String({
-        description:
-          'Any 1 to 255 printable ASCII characters. The same key and body within 24 hours (per API key) replays the ' +
-          'first answer with `Idempotent-Replayed: true`; another body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while ' +
-          'the first runs is 409 IDEMPOTENCY_KEY_IN_USE.',
-      }),
-    ),
-  }),
   body: Type.Object({ bookings: Type.Array(CancelItem, { minItems: 1, maxItems: MAX_CANCEL_ITEMS }) }, { additionalProperties: false }),
   response: {
-    200: Type.Object({ items: Type.Array(Booking), errors: Type.Array(CancelItemError) }),
-    ...errorResponses(403, 409, 422),
+    200: Type.Object(
+      { items: Type.Array(ref(Booking)), errors: Type.Array(ref(CancelItemError)) },
+      { description: 'The bookings updated and the items that failed' },
+    ),
   },
 };

@@ -11,7 +11,7 @@ import {
   MAX_RESPONSES,
   maxLength,
 } from '../../domain/checkout/input.ts';
-import { Uuid, errorResponses } from './common.ts';
+import { ErrorResponse, MoneyInput, Uuid, errorResponses, ref } from './common.ts';
 
 const Text = (limit: number, description: string, minLength = 0) => Type.String({ maxLength: limit, minLength, description });
 
@@ -63,10 +63,10 @@ const CartItem = Type.Object(
       Type.Integer({ minimum: 1, maximum: 100_000, description: "Minutes; when given it must equal the session's" }),
     ),
     couponCode: Type.Optional(Text(maxLength.code, 'A brand coupon code (case-insensitive)')),
-    discountAmount: Type.Optional(
-      Type.Number({ minimum: 0, description: "A fixed discount in the brand's currency, no more decimals than it has" }),
+    discountAmount: Type.Optional(MoneyInput('A fixed discount', { minimum: 0 })),
+    discountPercentage: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 100, multipleOf: 0.01, description: 'A percentage discount, at most 2 decimals (12.5, 33.33)' }),
     ),
-    discountPercentage: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'A percentage discount, up to 2 decimals' })),
     accessCode: Type.Optional(Text(maxLength.code, 'Access code (kept with the booking)')),
     notes: Type.Optional(Text(maxLength.notes, 'Notes on the booking')),
     metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form data kept with the booking' })),
@@ -85,7 +85,7 @@ const CartItem = Type.Object(
         Type.Object(
           {
             code: Text(maxLength.code, 'A credit code of the brand', 1),
-            appliedValue: Type.Number({ minimum: 0, description: "Credit to use, in the brand's currency" }),
+            appliedValue: MoneyInput('Credit to use', { minimum: 0 }),
             sequence: Type.Integer({ description: 'Order in which credits apply' }),
           },
           { additionalProperties: false },
@@ -114,8 +114,39 @@ const CartItem = Type.Object(
   { additionalProperties: false },
 );
 
+export const Quote = Type.Object(
+  { totalNetAmount: Type.Number({ description: "What the guest pays, in the brand's currency" }) },
+  { $id: 'Quote', description: 'What the cart would cost' },
+);
+
+export const PaymentIntent = Type.Object(
+  {
+    totalNetAmount: Type.Number({ description: "What the guest pays, in the brand's currency" }),
+    cartConfirmationCode: Type.String({ description: "The cart's confirmation code, shared by its bookings" }),
+    bookings: Type.Array(
+      Type.Object({
+        id: Uuid,
+        confirmationCode: Type.String(),
+        status: Type.Enum(bookingStatuses, { description: '`processing` until paid by card; `confirmed` at once otherwise' }),
+      }),
+      {
+        description:
+          'The bookings created, one per item, in item order: read them with GET /v1/bookings/{id}, cancel them with POST /v1/bookings/cancel',
+      },
+    ),
+    paymentIntentSecret: Type.Optional(
+      Type.String({
+        description:
+          'Confirms the payment at the processor; absent when the cart costs nothing or is paid outside Tessera (any method but `credit-card`)',
+      }),
+    ),
+  },
+  { $id: 'PaymentIntent', description: 'A checkout: the bookings it created and how to pay for them' },
+);
+
 export const createPaymentIntentSchema = {
   tags: ['Carts & Checkout'],
+  operationId: 'createPaymentIntent',
   summary: 'Create a payment intent',
   description:
     'Prices the cart. With `getOnlyTotalNetAmount: true` it is a quote (200, nothing held or written). Otherwise ' +
@@ -148,35 +179,9 @@ export const createPaymentIntentSchema = {
     { additionalProperties: false },
   ),
   response: {
-    200: Type.Object(
-      { totalNetAmount: Type.Number({ description: "What the guest pays, in the brand's currency" }) },
-      { description: 'A quote' },
-    ),
-    201: Type.Object(
-      {
-        totalNetAmount: Type.Number({ description: "What the guest pays, in the brand's currency" }),
-        cartConfirmationCode: Type.String({ description: "The cart's confirmation code, shared by its bookings" }),
-        bookings: Type.Array(
-          Type.Object({
-            id: Uuid,
-            confirmationCode: Type.String(),
-            status: Type.Enum(bookingStatuses, { description: '`processing` until paid by card; `confirmed` at once otherwise' }),
-          }),
-          {
-            description:
-              'The bookings created, one per item, in item order: read them with GET /v1/bookings/{id}, cancel them with POST /v1/bookings/cancel',
-          },
-        ),
-        paymentIntentSecret: Type.Optional(
-          Type.String({
-            description:
-              'Confirms the payment at the processor; absent when the cart costs nothing or is paid outside Tessera (any method but `credit-card`)',
-          }),
-        ),
-      },
-      { description: 'The checkout: bookings held (or confirmed when free)' },
-    ),
-    ...errorResponses(403, 404, 409, 422),
-    502: Type.Unsafe<unknown>({ $ref: 'ErrorResponse#', description: 'The payment processor failed; nothing was held' }),
+    200: ref(Quote, 'A quote: nothing held or written'),
+    201: ref(PaymentIntent, 'The checkout: bookings held (or confirmed when free)'),
+    ...errorResponses(404, 409, 422),
+    502: ref(ErrorResponse, 'PAYMENT_PROCESSOR_ERROR: the payment processor failed; nothing was held'),
   },
 };

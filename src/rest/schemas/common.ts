@@ -1,8 +1,15 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 
 export const Uuid = Type.String({ format: 'uuid', description: 'A UUID' });
 export const DateTime = Type.String({ format: 'date-time' });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/**
+ * A named schema: registered once with the app (`components.ts`) and referenced by `$ref`, so the OpenAPI
+ * document lists it under components.schemas by its `$id`; the type is the schema's own.
+ */
+export const ref = <T extends TSchema>(schema: T, description?: string) =>
+  Type.Unsafe<Static<T>>({ $ref: `${(schema as { $id?: string }).$id}#`, ...(description ? { description } : {}) });
 
 export const ErrorResponse = Type.Object(
   {
@@ -15,15 +22,26 @@ export const ErrorResponse = Type.Object(
       requestId: Type.String({ description: 'Quote it when asking for help' }),
     }),
   },
-  { $id: 'ErrorResponse', description: 'Every failure has this shape' },
+  { $id: 'Error', description: 'Every failure has this shape' },
 );
 
-const ref = Type.Unsafe<unknown>({ $ref: 'ErrorResponse#' });
-
-/** Error responses every authenticated route can give (429: the key's rate limit), documented in the OpenAPI output. */
+/** Route-specific error statuses; those every route shares are added by src/rest/openapi/operation.ts. */
 export function errorResponses(...statuses: Array<400 | 401 | 403 | 404 | 409 | 413 | 415 | 422>) {
-  return Object.fromEntries([400, 401, 429, ...statuses].map((s) => [s, ref]));
+  return Object.fromEntries(statuses.map((s) => [s, ref(ErrorResponse)]));
 }
+
+/**
+ * A decimal amount a client sends in the brand's currency. Its precision follows the currency (the server
+ * refuses more decimals than the currency has: src/domain/shared/money.ts), so no fixed `multipleOf` fits
+ * every brand: the description states the rule.
+ */
+export const MoneyInput = (description: string, options: { exclusiveMinimum?: number; minimum?: number } = {}) =>
+  Type.Number({
+    ...options,
+    description:
+      `${description}, in the brand's currency (a booking's currency) with at most as many decimals as that currency has ` +
+      '(EUR, USD: 2, e.g. 12.5 or 12.55; JPY: 0, e.g. 1500; KWD: 3); more decimals are 400 VALIDATION_FAILED naming the field',
+  });
 
 export const BrandParams = Type.Object({ brandId: Uuid });
 

@@ -1,65 +1,69 @@
 import { Type } from 'typebox';
 import { MAX_LOCALE_LENGTH } from '../../domain/shared/locale.ts';
-import { ImageRef, Uuid, errorResponses } from './common.ts';
+import { ImageRef, Uuid, errorResponses, ref } from './common.ts';
 import { Host } from './hosts.ts';
 import { QuestionSnapshot } from './questions.ts';
 
 const Named = Type.Object({ id: Type.String(), name: Type.String() });
 
 /** The spec's Experience resource; the optional fields are omitted when they have no value. */
-export const Experience = Type.Object({
-  id: Type.String(),
-  title: Type.String(),
-  slug: Type.String(),
-  headline: Type.String(),
-  description: Type.String(),
-  vibes: Type.Array(Named),
-  category: Named,
-  location: Type.Object({
-    longitude: Type.Number(),
-    latitude: Type.Number(),
-    name: Type.String(),
-    timezoneId: Type.String({ description: 'IANA zone; session times are local to it' }),
-    additionalInfo: Type.String(),
-  }),
-  maxParticipantsCount: Type.Integer(),
-  sessionDurationMinutes: Type.Integer(),
-  currency: Type.String({ description: 'ISO 4217 code of the brand' }),
-  coverPicture: ImageRef,
-  pictures: Type.Array(ImageRef),
-  medias: Type.Array(ImageRef, { description: 'The cover picture, then the pictures' }),
-  bookingAvailabilityMode: Type.Enum(['private', 'group', 'non-restricted']),
-  providedItems: Type.Array(Type.String()),
-  healthAndSafety: Type.String(),
-  isExclusive: Type.Boolean(),
-  isBookable: Type.Boolean(),
-  isUnlisted: Type.Boolean(),
-  type: Type.String(),
-  hostedBy: Host,
-  paymentMethods: Type.Array(Type.String()),
-  priceTiers: Type.Array(Type.Object({ name: Type.String(), price: Type.Number({ description: 'In the brand currency' }) })),
-  taxes: Type.Array(Type.Object({ name: Type.String(), amount: Type.Number({ description: 'Tax rate in percent, e.g. 23 or 6.5' }) })),
-  integrationMeta: Type.Array(
-    Type.Object({ type: Type.String(), key: Type.String(), value: Type.Object({}, { additionalProperties: true }) }),
-  ),
-  ratings: Type.Optional(
-    Type.Object({
-      rating: Type.Number({ description: 'Average, one decimal' }),
-      recommendability: Type.Number({ description: 'Average, one decimal' }),
-      total: Type.Integer({ description: 'Number of reviews' }),
+export const Experience = Type.Object(
+  {
+    id: Type.String(),
+    title: Type.String(),
+    slug: Type.String(),
+    headline: Type.String(),
+    description: Type.String(),
+    vibes: Type.Array(Named),
+    category: Named,
+    location: Type.Object({
+      longitude: Type.Number(),
+      latitude: Type.Number(),
+      name: Type.String(),
+      timezoneId: Type.String({ description: 'IANA zone; session times are local to it' }),
+      additionalInfo: Type.String(),
     }),
-  ),
-  externalField: Type.Optional(Type.Object({ type: Type.String(), value: Type.String() })),
-  minimumRequiredToBook: Type.Optional(Type.Integer()),
-  maximumAllowedToBook: Type.Optional(Type.Integer()),
-  displayedCapacity: Type.Optional(Type.Integer()),
-  cancellationPolicyId: Type.Optional(Type.String()),
-});
+    maxParticipantsCount: Type.Integer(),
+    sessionDurationMinutes: Type.Integer(),
+    currency: Type.String({ description: 'ISO 4217 code of the brand' }),
+    coverPicture: ImageRef,
+    pictures: Type.Array(ImageRef),
+    medias: Type.Array(ImageRef, { description: 'The cover picture, then the pictures' }),
+    bookingAvailabilityMode: Type.Enum(['private', 'group', 'non-restricted']),
+    providedItems: Type.Array(Type.String()),
+    healthAndSafety: Type.String(),
+    isExclusive: Type.Boolean(),
+    isBookable: Type.Boolean(),
+    isUnlisted: Type.Boolean(),
+    type: Type.String(),
+    hostedBy: ref(Host),
+    paymentMethods: Type.Array(Type.String()),
+    priceTiers: Type.Array(Type.Object({ name: Type.String(), price: Type.Number({ description: 'In the brand currency' }) })),
+    taxes: Type.Array(Type.Object({ name: Type.String(), amount: Type.Number({ description: 'Tax rate in percent, e.g. 23 or 6.5' }) })),
+    integrationMeta: Type.Array(
+      Type.Object({ type: Type.String(), key: Type.String(), value: Type.Object({}, { additionalProperties: true }) }),
+    ),
+    ratings: Type.Optional(
+      Type.Object({
+        rating: Type.Number({ description: 'Average, one decimal' }),
+        recommendability: Type.Number({ description: 'Average, one decimal' }),
+        total: Type.Integer({ description: 'Number of reviews' }),
+      }),
+    ),
+    externalField: Type.Optional(Type.Object({ type: Type.String(), value: Type.String() })),
+    minimumRequiredToBook: Type.Optional(Type.Integer()),
+    maximumAllowedToBook: Type.Optional(Type.Integer()),
+    displayedCapacity: Type.Optional(Type.Integer()),
+    cancellationPolicyId: Type.Optional(Type.String()),
+  },
+  { $id: 'Experience', description: "The spec's Experience resource" },
+);
 
 const ExperienceParams = Type.Object({ brandId: Uuid, experienceId: Uuid });
 
 export const getExperienceSchema = {
   tags: ['Experiences'],
+  operationId: 'getExperience',
   summary: 'Get experience',
   params: ExperienceParams,
   querystring: Type.Object({
@@ -71,12 +75,16 @@ export const getExperienceSchema = {
       }),
     ),
   }),
-  response: { 200: Experience, ...errorResponses(403, 404) },
+  response: { 200: ref(Experience, 'The experience'), ...errorResponses(404) },
 };
 
 export const listCustomQuestionsSchema = {
   tags: ['Experiences'],
+  operationId: 'listCustomQuestions',
   summary: 'List the active custom questions of an experience',
   params: ExperienceParams,
-  response: { 200: Type.Object({ data: Type.Array(QuestionSnapshot) }), ...errorResponses(403, 404) },
+  response: {
+    200: Type.Object({ data: Type.Array(ref(QuestionSnapshot)) }, { description: 'The active questions, in order' }),
+    ...errorResponses(404),
+  },
 };

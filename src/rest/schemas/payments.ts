@@ -1,7 +1,6 @@
 import { paymentIntentStatuses } from '../../domain/shared/values.ts';
 import { Type } from 'typebox';
-
-const errorRef = Type.Unsafe<unknown>({ $ref: 'ErrorResponse#' });
+import { errorResponses } from './common.ts';
 
 const IntentStatus = Type.Enum(paymentIntentStatuses, {
   description: "The payment intent's status after the outcome was handled",
@@ -9,6 +8,7 @@ const IntentStatus = Type.Enum(paymentIntentStatuses, {
 
 export const paymentWebhookSchema = {
   tags: ['Integrations'],
+  operationId: 'receivePaymentWebhook',
   summary: 'Receive a payment processor webhook',
   description:
     "The payment processor announces payment outcomes here. No API key: the body must carry the processor's " +
@@ -20,14 +20,16 @@ export const paymentWebhookSchema = {
     'unknown intent is acknowledged and ignored.',
   security: [],
   response: {
-    200: Type.Object({ received: Type.Boolean({ description: 'Always true: the event was verified and handled' }) }),
-    400: errorRef,
-    429: errorRef,
+    200: Type.Object(
+      { received: Type.Boolean({ description: 'Always true: the event was verified and handled' }) },
+      { description: 'The event was verified and handled' },
+    ),
   },
 };
 
 export const sandboxConfirmSchema = {
   tags: ['Carts & Checkout'],
+  operationId: 'confirmSandboxPayment',
   summary: 'Settle a payment intent in the sandbox',
   description:
     'Development and tests only (404 unless the payment processor is the built-in sandbox). Plays the ' +
@@ -42,9 +44,7 @@ export const sandboxConfirmSchema = {
     { additionalProperties: false },
   ),
   response: {
-    200: Type.Object({ paymentIntentStatus: IntentStatus }),
-    400: errorRef,
-    404: errorRef,
-    429: errorRef,
+    200: Type.Object({ paymentIntentStatus: IntentStatus }, { description: 'The outcome was delivered' }),
+    ...errorResponses(404),
   },
 };

@@ -22,18 +22,21 @@ export const QuestionConfig = Type.Object({
 });
 
 /** The spec's QuestionSnapshot: a question as configured on an experience. */
-export const QuestionSnapshot = Type.Object({
-  customQuestionId: Type.String(),
-  prompt: Type.String(),
-  fieldType: Type.Enum(['input', 'textarea', 'multiple_select', 'single_select', 'terms_and_conditions']),
-  options: Nullable(Type.Array(Type.Object({ key: Type.String(), value: Type.String() }))),
-  termsAndConditions: Nullable(
-    Type.Object({
-      label: Type.String(),
-      mediaId: Type.String(),
-      isOverrided: Type.Boolean(),
-      mediaUrl: Type.Optional(Type.String({ description: 'URL of the document' })),
-    }),
-  ),
-  config: QuestionConfig,
-});
+export const QuestionSnapshot = Type.Object(
+  {
+    customQuestionId: Type.String(),
+    prompt: Type.String(),
+    fieldType: Type.Enum(['input', 'textarea', 'multiple_select', 'single_select', 'terms_and_conditions']),
+    options: Nullable(Type.Array(Type.Object({ key: Type.String(), value: Type.String() }))),
+    termsAndConditions: Nullable(
+      Type.Object({
+        label: Type.String(),
+        mediaId: Type.String(),
+        isOverrided: Type.Boolean(),
+        mediaUrl: Type.Optional(Type.String({ description: 'URL of the document' })),
+      }),
+    ),
+    config: QuestionConfig,
+  },
+  { $id: 'QuestionSnapshot', description: 'A custom question as configured on an experience' },
+);

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/shared/pagination.ts';
-import { DateTime, ImageRef, Uuid, errorResponses } from './common.ts';
+import { DateTime, ImageRef, Uuid, errorResponses, ref } from './common.ts';
 
 /** The spec's Person: a reviewer, or the host who led the reviewed session. */
 export const Person = Type.Object({
@@ -13,29 +13,36 @@ export const Person = Type.Object({
   profilePicture: ImageRef,
 });
 
-export const Review = Type.Object({
-  id: Type.String(),
-  rating: Type.Number(),
-  recommendability: Type.Number(),
-  text: Type.String(),
-  reviewer: Person,
-  reviewedAt: DateTime,
-  experience: Type.Object({ id: Type.String(), title: Type.String() }),
-  hostedBy: Person,
-  experiencedDate: DateTime,
-});
+export const Review = Type.Object(
+  {
+    id: Type.String(),
+    rating: Type.Number(),
+    recommendability: Type.Number(),
+    text: Type.String(),
+    reviewer: Person,
+    reviewedAt: DateTime,
+    experience: Type.Object({ id: Type.String(), title: Type.String() }),
+    hostedBy: Person,
+    experiencedDate: DateTime,
+  },
+  { $id: 'Review', description: 'A guest review of an experience' },
+);
 
 const link = (description: string) => Type.String({ description: `${description} Root-relative URL, usable as-is.` });
 
-export const Links = Type.Object({
-  first: link('Page 1.'),
-  previous: link('Page N-1, clamped to [1, last].'),
-  next: link('Page N+1, clamped to [1, last]: on the last page it equals `last`; stop there.'),
-  last: link('The last page holding reviews (page 1 when there are none).'),
-});
+export const Links = Type.Object(
+  {
+    first: link('Page 1.'),
+    previous: link('Page N-1, clamped to [1, last].'),
+    next: link('Page N+1, clamped to [1, last]: on the last page it equals `last`; stop there.'),
+    last: link('The last page holding reviews (page 1 when there are none).'),
+  },
+  { $id: 'ReviewLinks', description: 'The pages around this one' },
+);
 
 export const listReviewsSchema = {
   tags: ['Experiences'],
+  operationId: 'listExperienceReviews',
   summary: 'Get reviews for experience',
   description:
     'Reviews newest first, one page per request. The body is an array with exactly one element. ' +
@@ -47,7 +54,11 @@ export const listReviewsSchema = {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'Reviews per page' })),
   }),
   response: {
-    200: Type.Array(Type.Object({ items: Type.Array(Review), links: Links }), { minItems: 1, maxItems: 1 }),
+    200: Type.Array(Type.Object({ items: Type.Array(ref(Review)), links: ref(Links) }), {
+      minItems: 1,
+      maxItems: 1,
+      description: 'One page of reviews, newest first',
+    }),
     ...errorResponses(404),
   },
 };

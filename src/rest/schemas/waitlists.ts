@@ -4,7 +4,7 @@ import { EMAIL_PATTERN, MAX_PARTICIPANTS, maxLength } from '../../domain/checkou
 import { MAX_DURATION_MINUTES, SESSION_DATE_PATTERN, SESSION_TIME_PATTERN } from '../../domain/waitlists/input.ts';
 import { MAX_STATUS_FILTERS } from '../../domain/waitlists/waitlists.ts';
 import { CheckoutParticipant, personFields } from './checkout.ts';
-import { DateTime, Nullable, Uuid, errorResponses } from './common.ts';
+import { DateTime, Nullable, Uuid, errorResponses, ref } from './common.ts';
 
 const Person = {
   firstName: Type.String(),
@@ -14,28 +14,32 @@ const Person = {
 };
 
 /** A party waiting for places on one session. */
-export const WaitlistEntry = Type.Object({
-  id: Type.String({ format: 'uuid', description: 'Entry id; name it as `waitlistEntryId` in checkout once offered places' }),
-  waitlistId: Type.String({ format: 'uuid' }),
-  status: Type.Enum(waitlistEntryStatuses, {
-    description: 'waiting -> offered (places held for it) -> converted (booked); offered -> expired; waiting/offered -> cancelled (left)',
-  }),
-  position: Type.Integer({ description: "Place in the session's line, from 1, in joining order" }),
-  sessionStartDateTime: Type.String({ description: 'Local start of the session in `timezone`, `YYYY-MM-DDTHH:MM:SS`' }),
-  timezone: Type.String({ description: 'IANA zone of the experience' }),
-  purchaser: Type.Object(Person, { description: 'Who receives the offer' }),
-  participants: Type.Array(Type.Object({ ...Person, priceTierName: Type.String() })),
-  createdAt: DateTime,
-  offerExpiresAt: Nullable(
-    Type.String({ format: 'date-time', description: "When an offer's held places pass to the next entry; null until offered" }),
-  ),
-  convertedBookingId: Nullable(Type.String({ format: 'uuid', description: 'The booking the offer became; null until converted' })),
-});
+export const WaitlistEntry = Type.Object(
+  {
+    id: Type.String({ format: 'uuid', description: 'Entry id; name it as `waitlistEntryId` in checkout once offered places' }),
+    waitlistId: Type.String({ format: 'uuid' }),
+    status: Type.Enum(waitlistEntryStatuses, {
+      description: 'waiting -> offered (places held for it) -> converted (booked); offered -> expired; waiting/offered -> cancelled (left)',
+    }),
+    position: Type.Integer({ description: "Place in the session's line, from 1, in joining order" }),
+    sessionStartDateTime: Type.String({ description: 'Local start of the session in `timezone`, `YYYY-MM-DDTHH:MM:SS`' }),
+    timezone: Type.String({ description: 'IANA zone of the experience' }),
+    purchaser: Type.Object(Person, { description: 'Who receives the offer' }),
+    participants: Type.Array(Type.Object({ ...Person, priceTierName: Type.String() })),
+    createdAt: DateTime,
+    offerExpiresAt: Nullable(
+      Type.String({ format: 'date-time', description: "When an offer's held places pass to the next entry; null until offered" }),
+    ),
+    convertedBookingId: Nullable(Type.String({ format: 'uuid', description: 'The booking the offer became; null until converted' })),
+  },
+  { $id: 'WaitlistEntry', description: 'A party waiting for places on one session' },
+);
 
 const WaitlistParams = Type.Object({ brandId: Uuid, waitlistId: Uuid });
 
 export const joinWaitlistSchema = {
   tags: ['Waitlists'],
+  operationId: 'joinWaitlist',
   summary: 'Join waitlist',
   description:
     "Queues a party for a sold-out session of the waitlist's experience (201 with the entry, `waiting`). When places " +
@@ -66,11 +70,12 @@ export const joinWaitlistSchema = {
     },
     { additionalProperties: false },
   ),
-  response: { 201: WaitlistEntry, ...errorResponses(403, 404, 409, 422) },
+  response: { 201: ref(WaitlistEntry, 'The entry, waiting'), ...errorResponses(404, 409, 422) },
 };
 
 export const listWaitlistEntriesSchema = {
   tags: ['Waitlists'],
+  operationId: 'listWaitlistEntries',
   summary: 'List waitlist entries',
   description: 'Entries of the waitlist by session start, then position; optionally of one session and some statuses.',
   params: WaitlistParams,
@@ -88,15 +93,19 @@ export const listWaitlistEntriesSchema = {
     },
     { additionalProperties: false },
   ),
-  response: { 200: Type.Object({ data: Type.Array(WaitlistEntry) }), ...errorResponses(403, 404) },
+  response: {
+    200: Type.Object({ data: Type.Array(ref(WaitlistEntry)) }, { description: 'The entries, by session and position' }),
+    ...errorResponses(404),
+  },
 };
 
 export const leaveWaitlistSchema = {
   tags: ['Waitlists'],
+  operationId: 'leaveWaitlist',
   summary: 'Leave waitlist',
   description:
     'The entry leaves the line (`cancelled`). Places held for an offered entry pass to the next entries that fit, or ' +
     'back on sale. 409 WAITLIST_ENTRY_CLOSED for an entry already converted, expired or cancelled.',
   params: Type.Object({ brandId: Uuid, waitlistId: Uuid, entryId: Uuid }),
-  response: { 200: WaitlistEntry, ...errorResponses(403, 404, 409) },
+  response: { 200: ref(WaitlistEntry, 'The entry, cancelled'), ...errorResponses(404, 409) },
 };

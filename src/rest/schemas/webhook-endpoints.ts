@@ -2,19 +2,23 @@ import { Type } from 'typebox';
 import { eventTypes } from '../../domain/outbox/outbox.ts';
 import { ALL_EVENTS } from '../../domain/webhooks/endpoints.ts';
 import { MAX_WEBHOOK_URL_LENGTH } from '../../domain/webhooks/urls.ts';
-import { BrandParams, DateTime, Uuid, errorResponses } from './common.ts';
+import { BrandParams, DateTime, Uuid, errorResponses, ref } from './common.ts';
 
-const WebhookEndpoint = Type.Object({
-  id: Uuid,
-  url: Type.String({ description: 'Where events are POSTed (normalized, e.g. `https://example.com/hooks`)' }),
-  events: Type.Array(Type.String(), { description: 'Event types delivered to it (`["*"]` at creation lists every type here)' }),
-  createdAt: DateTime,
-});
+export const WebhookEndpoint = Type.Object(
+  {
+    id: Uuid,
+    url: Type.String({ description: 'Where events are POSTed (normalized, e.g. `https://example.com/hooks`)' }),
+    events: Type.Array(Type.String(), { description: 'Event types delivered to it (`["*"]` at creation lists every type here)' }),
+    createdAt: DateTime,
+  },
+  { $id: 'WebhookEndpoint', description: 'Where a brand receives events' },
+);
 
 const tags = ['Integrations'];
 
 export const createWebhookEndpointSchema = {
   tags,
+  operationId: 'createWebhookEndpoint',
   summary: 'Register a webhook endpoint',
   description:
     'Events of the types listed are POSTed to `url`, signed with the secret returned here, which is shown ' +
@@ -33,26 +37,30 @@ export const createWebhookEndpointSchema = {
     { additionalProperties: false },
   ),
   response: {
-    201: Type.Object({
-      endpoint: WebhookEndpoint,
-      secret: Type.String({ description: 'The signing secret (`whsec_...`), shown only in this answer' }),
-    }),
-    ...errorResponses(403),
+    201: Type.Object(
+      {
+        endpoint: ref(WebhookEndpoint),
+        secret: Type.String({ description: 'The signing secret (`whsec_...`), shown only in this answer' }),
+      },
+      { description: 'The endpoint and its signing secret' },
+    ),
   },
 };
 
 export const listWebhookEndpointsSchema = {
   tags,
+  operationId: 'listWebhookEndpoints',
   summary: "List a brand's webhook endpoints",
   description: 'Oldest first; deleted endpoints are left out and secrets are never shown.',
   params: BrandParams,
-  response: { 200: Type.Object({ data: Type.Array(WebhookEndpoint) }), ...errorResponses(403) },
+  response: { 200: Type.Object({ data: Type.Array(ref(WebhookEndpoint)) }, { description: 'The live endpoints, oldest first' }) },
 };
 
 export const deleteWebhookEndpointSchema = {
   tags,
+  operationId: 'deleteWebhookEndpoint',
   summary: 'Delete a webhook endpoint',
   description: 'It receives nothing more; its pending deliveries are given up (`failed`, "endpoint deleted").',
   params: Type.Object({ brandId: Uuid, endpointId: Uuid }),
-  response: { 200: Type.Object({ endpoint: WebhookEndpoint }), ...errorResponses(403, 404) },
+  response: { 200: Type.Object({ endpoint: ref(WebhookEndpoint) }, { description: 'The endpoint deleted' }), ...errorResponses(404) },
 };

@@ -22,6 +22,49 @@ describe('error model', () => {
     expect(res.body.error.requestId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('answers a method a known path does not take with 405 METHOD_NOT_ALLOWED and an Allow header', async () => {
+    const path = '/v1/bookings/00000000-0000-4000-8000-000000000000/reschedule';
+    const reschedule = await t.rest('DELETE', path, { key });
+    expect([reschedule.status, reschedule.headers.allow, reschedule.body]).toEqual([
+      405,
+      'POST',
+      {
+        error: {
+          code: 'METHOD_NOT_ALLOWED',
+          message: `${path} does not take DELETE; it takes POST`,
+          requestId: reschedule.headers['x-request-id'],
+        },
+      },
+    ]);
+    const hooks = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/brands/${brand.id}/webhooks?x=1`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect([hooks.statusCode, hooks.headers.allow, hooks.json().error.code]).toEqual([405, 'GET, HEAD, POST', 'METHOD_NOT_ALLOWED']);
+    const graphql = await t.app.inject({ method: 'DELETE', url: '/graphql' });
+    expect([graphql.statusCode, graphql.headers.allow]).toEqual([405, 'GET, HEAD, OPTIONS, POST']);
+  });
+
+  it('answers a body that is not JSON with 415 UNSUPPORTED_MEDIA_TYPE on REST routes', async () => {
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/bookings/cancel',
+        headers: { authorization: `Bearer ${key}`, 'content-type': contentType },
+        payload: '{"bookings":[{"bookingId":"00000000-0000-4000-8000-000000000000","cancel":true}]}',
+      });
+      expect([res.statusCode, res.json().error.code], contentType).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    }
+    const sandbox = await t.app.inject({
+      method: 'POST',
+      url: '/v1/sandbox/payment_intents/confirm',
+      headers: { 'content-type': 'text/plain' },
+      payload: '{"paymentIntentSecret":"pi_secret","outcome":"succeeded"}',
+    });
+    expect([sandbox.statusCode, sandbox.json().error.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+  });
+
   it('answers malformed JSON with 400 VALIDATION_FAILED', async () => {
     const res = await t.app.inject({
       method: 'POST',
