@@ -44,7 +44,7 @@ const config: CodegenConfig = {
           Experience: '../../domain/catalog/experiences.ts#Experience',
           Host: '../../domain/catalog/hosts.ts#Host',
           Listing: '../../domain/catalog/listings.ts#Listing',
-          PaymentIntentPayload: '../../domain/checkout/checkout.ts#PaymentIntentResult',
+          CreatePaymentIntentPayload: '../../domain/checkout/checkout.ts#PaymentIntentResult',
           Person: '../../domain/catalog/reviews.ts#Person',
           Review: '../../domain/catalog/reviews.ts#Review',
           ReviewConnection: '../../domain/catalog/reviews.ts#ReviewConnection',
