@@ -13,12 +13,13 @@ import type { FastifyInstance } from 'fastify';
 export const GRAPHIQL_PATH = '/graphiql';
 const ASSETS_PREFIX = `${GRAPHIQL_PATH}/assets/`;
 
-const here = dirname(fileURLToPath(import.meta.url));
+/** The page and its start script; found from src/ and from the compiled dist/ alike (as schema/ is). */
+const pageDir = join(dirname(fileURLToPath(import.meta.url)), '../../../src/graphql/explorer');
 const require = createRequire(import.meta.url);
 const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
 
 /** Where each file the page loads lives; nothing else under the prefix is served. */
-const roots = [join(packageDir('react'), 'umd'), join(packageDir('react-dom'), 'umd'), join(packageDir('graphiql'), 'dist'), here];
+const roots = [join(packageDir('react'), 'umd'), join(packageDir('react-dom'), 'umd'), join(packageDir('graphiql'), 'dist'), pageDir];
 const assets = new Set([
   '/react.production.min.js',
   '/react-dom.production.min.js',
@@ -45,7 +46,7 @@ const contentSecurityPolicy = [
 ].join('; ');
 
 export async function registerGraphiQL(app: FastifyInstance): Promise<void> {
-  const page = readFileSync(join(here, 'graphiql.html'), 'utf8');
+  const page = readFileSync(join(pageDir, 'graphiql.html'), 'utf8');
   await app.register(fastifyStatic, {
     root: roots,
     prefix: ASSETS_PREFIX,
