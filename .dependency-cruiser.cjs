@@ -41,6 +41,13 @@ module.exports = {
       to: { path: '^(test|bench)/', pathNot: ['^$1/'] },
     },
     {
+      name: 'examples-are-outside-clients',
+      comment: 'Example clients use Tessera only over HTTP, as a partner would: never its code, tests or fixtures.',
+      severity: 'error',
+      from: { path: '^examples/' },
+      to: { path: '^(src|test|bench|fixtures)/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { CodegenConfig } from '@graphql-codegen/cli';
 import { enumValues } from './src/graphql/enums.ts';
+import { graphqlClientTarget } from './examples/clients/graphql/codegen.ts';
 
 const sdl = readdirSync('schema')
   .map((f) => readFileSync(`schema/${f}`, 'utf8'))
@@ -9,7 +10,8 @@ const sdl = readdirSync('schema')
 const definedEnumValues = Object.fromEntries(Object.entries(enumValues).filter(([name]) => new RegExp(`^enum ${name}\\b`, 'm').test(sdl)));
 
 /**
- * Resolver types from the SDL in schema/. `mappers` make each resolver's parent the domain's own
+ * Resolver types from the SDL in schema/, and the example GraphQL client's typed documents (so `tsc`
+ * fails when a schema change breaks that client). `mappers` make each resolver's parent the domain's own
  * object, so the compiler checks that every field the SDL promises is produced.
  */
 const config: CodegenConfig = {
@@ -44,7 +46,7 @@ const config: CodegenConfig = {
           Experience: '../../domain/catalog/experiences.ts#Experience',
           Host: '../../domain/catalog/hosts.ts#Host',
           Listing: '../../domain/catalog/listings.ts#Listing',
-          PaymentIntentPayload: '../../domain/checkout/checkout.ts#PaymentIntentResult',
+          CreatePaymentIntentPayload: '../../domain/checkout/checkout.ts#PaymentIntentResult',
           Person: '../../domain/catalog/reviews.ts#Person',
           Review: '../../domain/catalog/reviews.ts#Review',
           ReviewConnection: '../../domain/catalog/reviews.ts#ReviewConnection',
@@ -58,6 +60,7 @@ const config: CodegenConfig = {
         },
       },
     },
+    ...graphqlClientTarget,
   },
 };
 

@@ -16,6 +16,7 @@ import { authenticateRequest } from './auth/request-principal.ts';
 import { cacheableAnswers } from './graphql/cacheable.ts';
 import { linkContext } from './graphql/request-link.ts';
 import { createGraphQLServer } from './graphql/server.ts';
+import { registerGraphiQL } from './graphql/explorer/graphiql.ts';
 import { loggerOptions, type LogDestination } from './http/logging.ts';
 import { trackAllowedMethods } from './http/allowed-methods.ts';
 import { dataVersionFor } from './http/data-version.ts';
@@ -126,6 +127,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   for (const schema of namedSchemas) app.addSchema(schema);
   await app.register(fastifySwagger, openapiOptions);
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  // GraphiQL from node_modules goes with Apollo's landing page (outside production), which links to it.
+  if (!options.config.production) await registerGraphiQL(app);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -1,11 +1,16 @@
+import { eventTypes } from '../domain/outbox/outbox.ts';
+
 /**
  * GraphQL enum values (SCREAMING_SNAKE_CASE) and the spec's strings they stand for. Apollo maps them
- * through enum resolvers; codegen types the domain side with the same strings.
+ * through enum resolvers; codegen types the domain side with the same strings. Enum values may not
+ * hold dashes or dots, so both become underscores (`booking.created` is BOOKING_CREATED).
  */
-type EnumName<S extends string> = Uppercase<S extends `${infer A}-${infer B}` ? `${A}_${EnumName<B>}` : S>;
+type EnumName<S extends string> = Uppercase<
+  S extends `${infer A}-${infer B}` ? `${A}_${EnumName<B>}` : S extends `${infer A}.${infer B}` ? `${A}_${EnumName<B>}` : S
+>;
 
 function spell<const V extends string>(values: readonly V[]) {
-  return Object.fromEntries(values.map((v) => [v.toUpperCase().replace(/-/g, '_'), v])) as { [K in V as EnumName<K>]: K };
+  return Object.fromEntries(values.map((v) => [v.toUpperCase().replace(/[-.]/g, '_'), v])) as { [K in V as EnumName<K>]: K };
 }
 
 export const enumValues = {
@@ -23,6 +28,7 @@ export const enumValues = {
   ConditionsMatchType: spell(['any', 'all']),
   ConditionRule: spell(['value_matches']),
   WaitlistEntryStatus: spell(['waiting', 'offered', 'converted', 'expired', 'cancelled']),
+  EventType: spell(eventTypes),
   WebhookDeliveryStatus: spell(['pending', 'delivered', 'failed']),
   PaymentMethod: spell([
     'credit-card',

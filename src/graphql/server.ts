@@ -4,11 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { FastifyBaseLogger } from 'fastify';
 import { DomainError } from '../domain/shared/errors.ts';
 import type { GraphQLContext } from './context.ts';
+import { landingPageWithOfflineLinks } from './landing-page.ts';
 import { apolloProtections, withoutSuggestions } from './protections/index.ts';
 import { graphqlProtections, type GraphQLProtections } from './protections/settings.ts';
 import { resolvers } from './resolvers/index.ts';
@@ -154,7 +154,7 @@ export function createGraphQLServer(options: GraphQLServerOptions): ApolloServer
       noStore,
       errorReporting(options.log),
       ...protectionPlugins,
-      options.production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
+      options.production ? ApolloServerPluginLandingPageDisabled() : landingPageWithOfflineLinks<GraphQLContext>(),
       ...(options.plugins ?? []),
     ],
   });

@@ -19,12 +19,12 @@ export const ENTRY_FIELDS = `id waitlistId status position sessionStartDateTime 
 
 export const JOIN = /* GraphQL */ `
   mutation Join($brandId: UUID!, $waitlistId: UUID!, $input: JoinWaitlistInput!) {
-    joinWaitlist(brandId: $brandId, waitlistId: $waitlistId, input: $input) { ${ENTRY_FIELDS} }
+    joinWaitlist(brandId: $brandId, waitlistId: $waitlistId, input: $input) { entry { ${ENTRY_FIELDS} } }
   }
 `;
 
 export const LEAVE = /* GraphQL */ `
-  mutation Leave($brandId: UUID!, $entryId: UUID!) { leaveWaitlist(brandId: $brandId, entryId: $entryId) { ${ENTRY_FIELDS} } }
+  mutation Leave($brandId: UUID!, $entryId: UUID!) { leaveWaitlist(brandId: $brandId, entryId: $entryId) { entry { ${ENTRY_FIELDS} } } }
 `;
 
 export const WAITLIST = /* GraphQL */ `

@@ -7,7 +7,7 @@ export const checkoutResolvers: Resolvers = {
     // The GraphQL input mirrors the REST body field for field (absent fields arrive as null or undefined).
     createPaymentIntent: (_, { brandId, cartId, input }, ctx) => createPaymentIntent(ctx.caller(), { brandId, cartId, ...input }),
   },
-  PaymentIntentPayload: {
+  CreatePaymentIntentPayload: {
     paymentIntentSecret: (payload) => payload.paymentIntentSecret ?? null,
     cart: (payload, _, ctx) => (payload.cartId ? findCart(ctx.caller(), { brandId: payload.brandId, cartId: payload.cartId }) : null),
   },

@@ -10,8 +10,10 @@ export const waitlistResolvers: Resolvers = {
   },
   Mutation: {
     // The GraphQL input mirrors the REST body field for field.
-    joinWaitlist: (_, { brandId, waitlistId, input }, ctx) => joinWaitlist(ctx.caller(), { brandId, waitlistId, ...input }),
-    leaveWaitlist: (_, { brandId, entryId }, ctx) => leaveWaitlist(ctx.caller(), { brandId, entryId }),
+    joinWaitlist: async (_, { brandId, waitlistId, input }, ctx) => ({
+      entry: await joinWaitlist(ctx.caller(), { brandId, waitlistId, ...input }),
+    }),
+    leaveWaitlist: async (_, { brandId, entryId }, ctx) => ({ entry: await leaveWaitlist(ctx.caller(), { brandId, entryId }) }),
   },
   Waitlist: {
     entries: (waitlist, { sessionStartDateTime, statuses }, ctx) => entriesOf(ctx.caller(), waitlist, { sessionStartDateTime, statuses }),

@@ -1,5 +1,5 @@
 import { listWebhookDeliveries } from '../../domain/webhooks/deliveries.ts';
-import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints } from '../../domain/webhooks/endpoints.ts';
+import { ALL_EVENTS, createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints } from '../../domain/webhooks/endpoints.ts';
 import { enumValues } from '../enums.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 
@@ -11,9 +11,13 @@ export const webhookResolvers: Resolvers = {
   },
   Mutation: {
     // The URL scalar hands over a URL object; the domain takes the text and normalizes it itself.
+    // No `events` is GraphQL's spelling of REST's ["*"] (an enum value cannot be "*").
     createWebhookEndpoint: (_, { brandId, url, events }, ctx) =>
-      createWebhookEndpoint({ ...ctx.caller(), webhooks: ctx.webhooks }, { brandId, url: String(url), events }),
-    deleteWebhookEndpoint: (_, { brandId, id }, ctx) => deleteWebhookEndpoint(ctx.caller(), { brandId, endpointId: id }),
+      createWebhookEndpoint({ ...ctx.caller(), webhooks: ctx.webhooks }, { brandId, url: String(url), events: events ?? [ALL_EVENTS] }),
+    deleteWebhookEndpoint: async (_, { brandId, id }, ctx) => ({
+      endpoint: await deleteWebhookEndpoint(ctx.caller(), { brandId, endpointId: id }),
+    }),
   },
   WebhookDeliveryStatus: enumValues.WebhookDeliveryStatus,
+  EventType: enumValues.EventType,
 };

@@ -220,17 +220,17 @@ const mutations: Record<string, { query: string; variables: () => any }> = {
   },
   joinWaitlist: {
     query:
-      'mutation($brandId: UUID!, $waitlistId: UUID!, $input: JoinWaitlistInput!) { joinWaitlist(brandId: $brandId, waitlistId: $waitlistId, input: $input) { id position } }',
+      'mutation($brandId: UUID!, $waitlistId: UUID!, $input: JoinWaitlistInput!) { joinWaitlist(brandId: $brandId, waitlistId: $waitlistId, input: $input) { entry { id position } } }',
     variables: () => ({ brandId: brand.id, waitlistId: waitlist.id, input: join() }),
   },
   leaveWaitlist: {
-    query: 'mutation($brandId: UUID!, $entryId: UUID!) { leaveWaitlist(brandId: $brandId, entryId: $entryId) { id status } }',
+    query: 'mutation($brandId: UUID!, $entryId: UUID!) { leaveWaitlist(brandId: $brandId, entryId: $entryId) { entry { id status } } }',
     variables: () => ({ brandId: brand.id, entryId: entry.id }),
   },
   createWebhookEndpoint: {
     query:
-      'mutation($brandId: UUID!, $url: URL!, $events: [String!]!) { createWebhookEndpoint(brandId: $brandId, url: $url, events: $events) { endpoint { id } } }',
-    variables: () => ({ brandId: brand.id, ...webhook() }),
+      'mutation($brandId: UUID!, $url: URL!, $events: [EventType!]) { createWebhookEndpoint(brandId: $brandId, url: $url, events: $events) { endpoint { id } } }',
+    variables: () => ({ brandId: brand.id, url: webhook().url, events: ['BOOKING_CONFIRMED', 'BOOKING_CANCELLED'] }),
   },
   rescheduleBooking: {
     query:
@@ -238,7 +238,7 @@ const mutations: Record<string, { query: string; variables: () => any }> = {
     variables: () => ({ input: { bookingId: paid[1]!.booking.id, sessionTime: '2026-12-02T09:00', sessionDuration: 120 } }),
   },
   deleteWebhookEndpoint: {
-    query: 'mutation($brandId: UUID!, $id: UUID!) { deleteWebhookEndpoint(brandId: $brandId, id: $id) { id } }',
+    query: 'mutation($brandId: UUID!, $id: UUID!) { deleteWebhookEndpoint(brandId: $brandId, id: $id) { endpoint { id } } }',
     variables: () => ({ brandId: brand.id, id: endpoint.id }),
   },
 };

@@ -85,7 +85,7 @@ describe('secrets in logs', () => {
       body: { url: 'http://127.0.0.1:9/hooks', events: ['*'] },
     });
     const graph = await gql(
-      `mutation($b: UUID!) { createWebhookEndpoint(brandId: $b, url: "http://127.0.0.1:9/other", events: ["booking.confirmed"]) { secret } }`,
+      `mutation($b: UUID!) { createWebhookEndpoint(brandId: $b, url: "http://127.0.0.1:9/other", events: [BOOKING_CONFIRMED]) { secret } }`,
       { b: brand.id },
     );
     secrets.push(created.body.secret, graph.data.createWebhookEndpoint.secret);

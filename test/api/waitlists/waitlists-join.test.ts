@@ -166,7 +166,7 @@ describe('who may join', () => {
   it('lets an organization key join for any of its brands', async () => {
     const s = w.session(2);
     expect((await w.join(w.body(s, 1), keys.org)).status).toBe(201);
-    expect((await w.gqlJoin(w.body(s, 1), keys.org)).body.data.joinWaitlist.position).toBe(2);
+    expect((await w.gqlJoin(w.body(s, 1), keys.org)).body.data.joinWaitlist.entry.position).toBe(2);
   });
 });
 
@@ -193,8 +193,8 @@ describe('a joined entry', () => {
     });
     const second = await w.gqlJoin(w.body(s, 3));
     const third = await w.join(w.body(s, 1));
-    expect([second.body.data.joinWaitlist.position, third.body.position]).toEqual([2, 3]);
-    expect(second.body.data.joinWaitlist.status).toBe('WAITING');
+    expect([second.body.data.joinWaitlist.entry.position, third.body.position]).toEqual([2, 3]);
+    expect(second.body.data.joinWaitlist.entry.status).toBe('WAITING');
 
     const rest = await w.entries(`?sessionStartDateTime=${s.startLocal.slice(0, 16)}`);
     expect(rest.map((e) => e.position)).toEqual([1, 2, 3]);

@@ -37,11 +37,16 @@ beforeAll(async () => {
 
 const base = `/v1/brands/${brand.id}/webhooks`;
 const create = (body: unknown, app = t, k = key) => app.rest('POST', base, { key: k, body });
-const createGql = `mutation($brandId: UUID!, $url: URL!, $events: [String!]!) {
+const createGql = `mutation($brandId: UUID!, $url: URL!, $events: [EventType!]) {
   createWebhookEndpoint(brandId: $brandId, url: $url, events: $events) { endpoint { id url events createdAt } secret }
 }`;
 const listGql = `query($brandId: UUID!) { webhookEndpoints(brandId: $brandId) { id url events createdAt } }`;
-const deleteGql = `mutation($brandId: UUID!, $id: UUID!) { deleteWebhookEndpoint(brandId: $brandId, id: $id) { id url events createdAt } }`;
+const deleteGql = `mutation($brandId: UUID!, $id: UUID!) { deleteWebhookEndpoint(brandId: $brandId, id: $id) { endpoint { id url events createdAt } } }`;
+/** An endpoint as REST shows it, with GraphQL's spelling of its event types (`booking.created` is BOOKING_CREATED). */
+const asGraphQL = (endpoint: { events: string[] }) => ({
+  ...endpoint,
+  events: endpoint.events.map((e) => e.toUpperCase().replace('.', '_')),
+});
 const secretShape = /^whsec_[A-Za-z0-9_-]{43}$/;
 
 describe('POST /v1/brands/{brandId}/webhooks', () => {
@@ -154,7 +159,7 @@ describe('SSRF: private targets in production', () => {
   });
 
   it('refuses the same through GraphQL', async () => {
-    const res = await prod.gql(createGql, { brandId: brand.id, url: 'https://[::1]/hook', events: ['*'] }, { key });
+    const res = await prod.gql(createGql, { brandId: brand.id, url: 'https://[::1]/hook' }, { key });
     expect(res.body.data).toBeNull();
     expect(res.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', field: 'url' });
   });
@@ -183,24 +188,24 @@ describe('listing endpoints', () => {
     });
     const second = await t.gql(
       createGql,
-      { brandId: lister.id, url: 'https://hooks.partner.test/2', events: ['waitlist.offered'] },
+      { brandId: lister.id, url: 'https://hooks.partner.test/2', events: ['WAITLIST_OFFERED'] },
       { key: listerKey },
     );
     expect(second.body.data.createWebhookEndpoint.secret).toMatch(secretShape);
     expect(second.body.data.createWebhookEndpoint.endpoint).toMatchObject({
       url: 'https://hooks.partner.test/2',
-      events: ['waitlist.offered'],
+      events: ['WAITLIST_OFFERED'],
       createdAt: NOW.toISOString(),
     });
 
     const rest = await t.rest('GET', path, { key: listerKey });
     expect(rest.status).toBe(200);
     expect(rest.body).toEqual({
-      data: [first.body.endpoint, second.body.data.createWebhookEndpoint.endpoint],
+      data: [first.body.endpoint, { ...second.body.data.createWebhookEndpoint.endpoint, events: ['waitlist.offered'] }],
     });
     expect(JSON.stringify(rest.body)).not.toContain('whsec_');
     const gql = await t.gql(listGql, { brandId: lister.id }, { key: listerKey });
-    expect(gql.body.data.webhookEndpoints).toEqual(rest.body.data);
+    expect(gql.body.data.webhookEndpoints).toEqual(rest.body.data.map(asGraphQL));
   });
 
   it('lists nothing for a brand without endpoints', async () => {
@@ -216,7 +221,7 @@ describe('deleting endpoints', () => {
     const rest = await t.rest('DELETE', `${base}/${a.id}`, { key });
     expect(rest).toMatchObject({ status: 200, body: { endpoint: a } });
     const gql = await t.gql(deleteGql, { brandId: brand.id, id: b.id }, { key });
-    expect(gql.body.data.deleteWebhookEndpoint).toEqual(b);
+    expect(gql.body.data.deleteWebhookEndpoint).toEqual({ endpoint: asGraphQL(b) });
 
     const ids = (await t.rest('GET', base, { key })).body.data.map((e: { id: string }) => e.id);
     expect(ids).not.toContain(a.id);
@@ -266,7 +271,7 @@ describe('auth', () => {
     expect((await create({ url: 'https://hooks.partner.test/', events: ['*'] }, t, outsiderKey)).status).toBe(403);
     expect((await t.rest('GET', base, { key: outsiderKey })).status).toBe(403);
     expect((await t.rest('DELETE', `${base}/${crypto.randomUUID()}`, { key: outsiderKey })).status).toBe(403);
-    const res = await t.gql(createGql, { brandId: brand.id, url: 'https://hooks.partner.test/', events: ['*'] }, { key: outsiderKey });
+    const res = await t.gql(createGql, { brandId: brand.id, url: 'https://hooks.partner.test/' }, { key: outsiderKey });
     expect(res.body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 
@@ -285,17 +290,45 @@ describe('auth', () => {
 
 describe('GraphQL input', () => {
   it('refuses a value that is not a URL as BAD_USER_INPUT', async () => {
-    const res = await t.gql(createGql, { brandId: brand.id, url: 'not a url', events: ['*'] }, { key });
+    const res = await t.gql(createGql, { brandId: brand.id, url: 'not a url' }, { key });
     expect(res.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });
+
+  it('subscribes to every event type when events is omitted, as REST\'s ["*"] does', async () => {
+    const res = await t.gql(createGql, { brandId: brand.id, url: 'https://hooks.partner.test/every' }, { key });
+    expect(res.body.data.createWebhookEndpoint.endpoint.events).toEqual([
+      'BOOKING_CREATED',
+      'BOOKING_CONFIRMED',
+      'BOOKING_FAILED',
+      'BOOKING_CANCELLED',
+      'BOOKING_PARTICIPANTS_CANCELLED',
+      'BOOKING_REFUNDED',
+      'BOOKING_RESCHEDULED',
+      'WAITLIST_ENTRY_CREATED',
+      'WAITLIST_OFFERED',
+      'WAITLIST_CONVERTED',
+      'WAITLIST_EXPIRED',
+    ]);
+    const rest = (await t.rest('GET', base, { key })).body.data.find(
+      (e: { id: string }) => e.id === res.body.data.createWebhookEndpoint.endpoint.id,
+    );
+    expect(rest.events).toEqual([...eventTypes]);
+  });
+
+  it.each([['booking.created'], ['*'], ['BOOKING_PAID']])(
+    'refuses the event type %s (not an EventType value) as BAD_USER_INPUT',
+    async (type) => {
+      const res = await t.gql(createGql, { brandId: brand.id, url: 'https://hooks.partner.test/', events: [type] }, { key });
+      expect(res.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    },
+  );
 
   it.each([
     [{ url: 'ftp://hooks.partner.test/' }, 'url'],
     [{ events: [] }, 'events'],
-    [{ events: ['booking.paid'] }, 'events.0'],
-    [{ events: ['booking.created', '*'] }, 'events.1'],
+    [{ events: ['BOOKING_CREATED', 'BOOKING_CREATED'] }, 'events'],
   ])('refuses %j as VALIDATION_FAILED on %s', async (override, field) => {
-    const res = await t.gql(createGql, { brandId: brand.id, url: 'https://hooks.partner.test/', events: ['*'], ...override }, { key });
+    const res = await t.gql(createGql, { brandId: brand.id, url: 'https://hooks.partner.test/', ...override }, { key });
     expect(res.body.data).toBeNull();
     expect(res.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', field });
   });
