@@ -35,6 +35,12 @@ export const openapiOptions: FastifyDynamicSwaggerOptions = {
       securitySchemes: {
         'Brand-API-Key': { type: 'http', scheme: 'bearer', description: 'A brand secret key' },
         'Organization-API-Key': { type: 'http', scheme: 'bearer', description: 'An organization secret key' },
+        'Publishable-Key': {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'A brand publishable key (pk_...) for browser pages on the origins it lists: only the operations that name it (catalogue, availability, checkout, waitlists)',
+        },
       },
     },
     security: [{ 'Brand-API-Key': [] }, { 'Organization-API-Key': [] }],
@@ -43,7 +49,8 @@ export const openapiOptions: FastifyDynamicSwaggerOptions = {
   transform: ({ schema, url, route }) => {
     if (!schema) return { schema: { hide: true }, url };
     const method = Array.isArray(route.method) ? String(route.method[0]) : route.method;
-    return { schema: documentedOperation(schema as RouteSchema, url, method) as typeof schema, url };
+    const publishable = route.config?.publishable !== undefined;
+    return { schema: documentedOperation(schema as RouteSchema, url, method, publishable) as typeof schema, url };
   },
   transformObject: (documentObject) =>
     addExamples('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject),

@@ -53,7 +53,7 @@ const brandId = (url: string) =>
 
 /** The error statuses a request can meet before its handler runs, by what the route takes. */
 function sharedStatuses(schema: RouteSchema, method: string): number[] {
-  const authenticated = schema.security === undefined;
+  const authenticated = schema.security?.length !== 0;
   const post = method === 'POST';
   return [
     400,
@@ -67,9 +67,16 @@ function sharedStatuses(schema: RouteSchema, method: string): number[] {
   ];
 }
 
-/** The route's schema as the document shows it (`url` in Fastify's `:param` form): its headers and every error status, each described. */
-export function documentedOperation(schema: RouteSchema, url: string, method: string): RouteSchema {
-  const authenticated = schema.security === undefined;
+/** Who may call a route a publishable key may use (src/domain/access/publishable.ts): the secret keys, and it. */
+const withPublishableKey = [{ 'Brand-API-Key': [] }, { 'Organization-API-Key': [] }, { 'Publishable-Key': [] }];
+
+/**
+ * The route's schema as the document shows it (`url` in Fastify's `:param` form): its headers, every
+ * error status, each described, and the publishable key among its credentials when it may use the route.
+ */
+export function documentedOperation(schema: RouteSchema, url: string, method: string, publishable = false): RouteSchema {
+  if (publishable) schema = { ...schema, security: withPublishableKey };
+  const authenticated = schema.security?.length !== 0;
   const headers = {
     ...schema.headers?.properties,
     ...(authenticated && method === 'POST' ? { 'Idempotency-Key': Type.Optional(idempotencyKey) } : {}),

@@ -51,10 +51,13 @@ describe('REST with a publishable key', () => {
       paths: Record<string, Record<string, { security?: unknown[] }>>;
     };
     const open: string[] = [];
+    const documented: string[] = [];
     for (const [path, operations] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
         if (Array.isArray(operation.security) && operation.security.length === 0) continue; // no key at all
         if (path === '/graphql') continue;
+        const schemes = (operation.security ?? []).flatMap((requirement) => Object.keys(requirement as object));
+        if (schemes.includes('Publishable-Key')) documented.push(`${method.toUpperCase()} ${path}`);
         const url = path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'brandId' ? brand.id : randomUUID()));
         const res = await t.rest(method.toUpperCase() as 'GET' | 'POST' | 'DELETE', url, {
           headers: { authorization: `Bearer ${key}`, ...fromShop },
@@ -80,6 +83,8 @@ describe('REST with a publishable key', () => {
       'POST /v1/brands/{brandId}/carts/{cartId}/payment_intents',
       'POST /v1/brands/{brandId}/waitlists/{waitlistId}/entries',
     ]);
+    // The document tells generated clients the same.
+    expect(documented.sort()).toEqual(open);
   });
 
   it('checks out and pays through the client secret, but may not read or cancel what it sold', async () => {
