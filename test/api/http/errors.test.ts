@@ -141,11 +141,13 @@ describe('operational endpoints', () => {
     expect(res).toMatchObject({ status: 200, body: { status: 'ok' } });
   });
 
-  it('GET /openapi.json documents the REST paths with the spec’s security schemes', async () => {
+  it('GET /openapi.json documents the REST paths with the spec’s security schemes, and the publishable key', async () => {
     const res = await t.rest('GET', '/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
-    expect(Object.keys(res.body.components.securitySchemes)).toEqual(['Brand-API-Key', 'Organization-API-Key']);
+    expect(Object.keys(res.body.components.securitySchemes)).toEqual(['Brand-API-Key', 'Organization-API-Key', 'Publishable-Key']);
+    // The spec's two schemes are the default; operations open to publishable keys list all three.
+    expect(res.body.security).toEqual([{ 'Brand-API-Key': [] }, { 'Organization-API-Key': [] }]);
     expect(res.body.paths['/v1/brands/{brandId}/settings'].get.parameters).toContainEqual(
       expect.objectContaining({ name: 'brandId', in: 'path', required: true }),
     );
