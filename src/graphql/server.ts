@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import { compiledGateway } from './compiled-executor.ts';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
@@ -134,9 +136,10 @@ export interface GraphQLServerOptions {
 export function createGraphQLServer(options: GraphQLServerOptions): ApolloServer<GraphQLContext> {
   const protections = options.protections ?? graphqlProtections({ production: options.production });
   const { plugins: protectionPlugins, ...limits } = apolloProtections(protections);
+  // Built as Apollo builds it from typeDefs and resolvers; run by the compiled executor (compiled-executor.ts).
+  const schema = makeExecutableSchema<GraphQLContext>({ typeDefs: loadTypeDefs(), resolvers: resolvers as never });
   return new ApolloServer<GraphQLContext>({
-    typeDefs: loadTypeDefs(),
-    resolvers,
+    gateway: compiledGateway(schema),
     // Suggestions name fields a client did not know of: they go with introspection.
     formatError: protections.introspection ? formatError : (formatted, error) => withoutSuggestions(formatError(formatted, error)),
     includeStacktraceInErrorResponses: false,
