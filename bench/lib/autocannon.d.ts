@@ -11,6 +11,14 @@ declare module 'autocannon' {
     timeout?: number;
     /** Called with each response body; false counts a mismatch. */
     verifyBody?: (body: string) => boolean;
+    /** Request templates, in turn; `setupRequest` may change each request before it is sent. */
+    requests?: Array<{ setupRequest?: (request: RequestParams) => RequestParams }>;
+  }
+  interface RequestParams {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
   }
   interface Histogram {
     average: number;

@@ -33,11 +33,14 @@ function bodyChecker(expected: string): (body: string) => boolean {
 
 /** Loads `baseUrl` with `spec` for `seconds`; throws a LoadError on any error, timeout, non-2xx or wrong body. */
 export async function measure(name: string, baseUrl: string, spec: RequestSpec, expected: Buffer, seconds: number): Promise<Measurement> {
+  let sent = 0;
+  const vary = spec.varyBody;
   const result = await autocannon({
     url: baseUrl + spec.path,
     method: spec.method,
     headers: spec.headers,
     body: spec.body,
+    ...(vary ? { requests: [{ setupRequest: (request) => ({ ...request, body: vary((sent += 1)) }) }] } : {}),
     connections: CONNECTIONS,
     duration: seconds,
     timeout: 10,

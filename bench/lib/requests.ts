@@ -5,6 +5,8 @@ export interface RequestSpec {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /** Under load, the n-th request's body instead of `body` (answered with the same bytes): caches cannot serve it. */
+  varyBody?: (n: number) => string;
 }
 
 export interface Answer {

@@ -2,11 +2,12 @@
  * What the bench times: each target is one request (or, for T6, the write mix) against one server.
  * Peers P1 (default Apollo Server) and P2 (Mercurius + graphql-jit) answer T1's and T3's GraphQL, and
  * so does Tessera without its response cache (T1u, T3u: no target of the issue, the engine's share);
+ * T1v asks Tessera, cache on, with a variable that changes on every request, as varied traffic does;
  * L (bare node:http) answers T1's and T2's precomputed bytes.
  */
 import { demoIds } from '../../src/db/demo/index.ts';
 import { LISBON, LISBON_KEY } from './data.ts';
-import { experienceQuery, featuredListingsQuery, quoteMutation } from '../../fixtures/graphql/documents.ts';
+import { experienceQuery, featuredListingsByLocaleQuery, featuredListingsQuery, quoteMutation } from '../../fixtures/graphql/documents.ts';
 import { quoteInput } from '../../fixtures/graphql/quote.ts';
 import { bearer, graphqlRequest, type RequestSpec } from './requests.ts';
 
@@ -26,6 +27,10 @@ const { tagusSunsetSail } = demoIds.experiences;
 
 export const requests = {
   featuredGraphql: graphqlRequest(LISBON_KEY, featuredListingsQuery),
+  featuredByLocale: {
+    ...graphqlRequest(LISBON_KEY, featuredListingsByLocaleQuery, { locale: 'en-x-r0' }),
+    varyBody: (n: number) => JSON.stringify({ query: featuredListingsByLocaleQuery, variables: { locale: `en-x-r${n}` } }),
+  },
   featuredRest: { method: 'GET', path: '/v3/listings/featured', headers: bearer(LISBON_KEY) },
   experienceGraphql: graphqlRequest(LISBON_KEY, experienceQuery, { brandId: LISBON, id: tagusSunsetSail }),
   experienceRest: { method: 'GET', path: `/v1/brands/${LISBON}/experiences/${tagusSunsetSail}`, headers: bearer(LISBON_KEY) },
@@ -47,6 +52,13 @@ export const targets: Target[] = [
     request: requests.featuredGraphql,
     unit: 'req/s',
     what: 'Tessera without its response cache, same query',
+  },
+  {
+    name: 'T1v',
+    server: 'tessera',
+    request: requests.featuredByLocale,
+    unit: 'req/s',
+    what: 'Tessera, same query with a $locale changed on every request (the cache never answers)',
   },
   { name: 'P1-T1', server: 'apollo', request: requests.featuredGraphql, unit: 'req/s', what: 'default Apollo Server 5, same query' },
   { name: 'P2-T1', server: 'mercurius', request: requests.featuredGraphql, unit: 'req/s', what: 'Mercurius + graphql-jit, same query' },
