@@ -80,6 +80,8 @@ export function checks(summaries: TargetSummary[], rssMb: number, scaling: Scali
     atLeast('T1 / L-T1', rate('T1') / rate('L-T1'), 0.5),
     atLeast('T2 / L-T2', rate('T2') / rate('L-T2'), 0.7),
     atLeast('T3 / P2-T3', rate('T3') / rate('P2-T3'), 1.0),
+    atLeast('T5 / P2-T5', rate('T5') / rate('P2-T5'), 1.0),
+    atLeast('T7 / P2-T7', rate('T7') / rate('P2-T7'), 1.0),
     below('p99 T1 (ms)', p99('T1'), 25),
     below('p99 T2 (ms)', p99('T2'), 25),
     below('Tessera max RSS (MB)', rssMb, 250),

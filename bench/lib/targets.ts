@@ -7,7 +7,13 @@
  */
 import { demoIds } from '../../src/db/demo/index.ts';
 import { LISBON, LISBON_KEY } from './data.ts';
-import { experienceQuery, featuredListingsByLocaleQuery, featuredListingsQuery, quoteMutation } from '../../fixtures/graphql/documents.ts';
+import {
+  availabilityQuery,
+  experienceQuery,
+  featuredListingsByLocaleQuery,
+  featuredListingsQuery,
+  quoteMutation,
+} from '../../fixtures/graphql/documents.ts';
 import { quoteInput } from '../../fixtures/graphql/quote.ts';
 import { bearer, graphqlRequest, type RequestSpec } from './requests.ts';
 
@@ -25,6 +31,9 @@ export interface Target {
 
 const { tagusSunsetSail } = demoIds.experiences;
 
+/** A local date `days` from today (the demo sessions run 60 days from the day the bench builds its database). */
+const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
 export const requests = {
   featuredGraphql: graphqlRequest(LISBON_KEY, featuredListingsQuery),
   featuredByLocale: {
@@ -34,6 +43,12 @@ export const requests = {
   featuredRest: { method: 'GET', path: '/v3/listings/featured', headers: bearer(LISBON_KEY) },
   experienceGraphql: graphqlRequest(LISBON_KEY, experienceQuery, { brandId: LISBON, id: tagusSunsetSail }),
   experienceRest: { method: 'GET', path: `/v1/brands/${LISBON}/experiences/${tagusSunsetSail}`, headers: bearer(LISBON_KEY) },
+  availability: graphqlRequest(LISBON_KEY, availabilityQuery, {
+    brandId: LISBON,
+    experienceId: tagusSunsetSail,
+    from: day(1),
+    to: day(30),
+  }),
   quote: graphqlRequest(LISBON_KEY, quoteMutation, { brandId: LISBON, cartId: '00000000-0000-4000-8000-00000000b5e1', input: quoteInput }),
 } satisfies Record<string, RequestSpec>;
 
@@ -83,5 +98,14 @@ export const targets: Target[] = [
   { name: 'P2-T3', server: 'mercurius', request: requests.experienceGraphql, unit: 'req/s', what: 'Mercurius + graphql-jit, same query' },
   { name: 'T4', server: 'tessera', request: requests.experienceRest, unit: 'req/s', what: 'Tessera REST GET experience' },
   { name: 'T5', server: 'tessera', request: requests.quote, unit: 'req/s', what: 'Tessera GraphQL createPaymentIntent quote, 2 items' },
+  { name: 'P2-T5', server: 'mercurius', request: requests.quote, unit: 'req/s', what: 'Mercurius + graphql-jit, same quote' },
+  {
+    name: 'T7',
+    server: 'tessera',
+    request: requests.availability,
+    unit: 'req/s',
+    what: 'Tessera GraphQL availability, a month of sessions',
+  },
+  { name: 'P2-T7', server: 'mercurius', request: requests.availability, unit: 'req/s', what: 'Mercurius + graphql-jit, same availability' },
   { name: 'T6', server: 'tessera', unit: 'bookings/s', what: 'hold, confirm, cancel a guest, refund part' },
 ];
