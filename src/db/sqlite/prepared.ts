@@ -1,5 +1,8 @@
-import { sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
+import { fillPlaceholders, is, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
+import { PreparedQuery } from 'drizzle-orm/better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { Db } from './client.ts';
+import { compileRowMapper } from './row-mapper.ts';
 
 /**
  * The connection a query runs on. `inTransaction` hands out the database itself, but a Drizzle
@@ -19,11 +22,41 @@ export function preparedPerDb<P>(build: (db: Db) => P): (db: Db) => P {
     const connection = connectionOf(db);
     let statement = prepared.get(connection);
     if (!statement) {
-      statement = build(db);
+      statement = withCompiledRowMapping(build(db));
       prepared.set(connection, statement);
     }
     return statement;
   };
+}
+
+/** The parts of Drizzle's prepared select that its own `all` and `get` read. */
+interface PreparedSelect {
+  stmt: Database.Statement;
+  query: { params: unknown[] };
+  fields?: Parameters<typeof compileRowMapper>[0];
+  joinsNotNullableMap?: Record<string, boolean>;
+  customResultMapper?: unknown;
+  all(values?: Record<string, unknown>): unknown[];
+  get(values?: Record<string, unknown>): unknown;
+}
+
+/**
+ * A prepared select whose `all` and `get` map rows with a mapper compiled once for its columns
+ * (row-mapper.ts) instead of Drizzle's per-row `mapResultRow`: the same objects, in about half the time
+ * on the hot reads. Statements without selected fields (run, raw SQL) are left as they are.
+ */
+function withCompiledRowMapping<P>(statement: P): P {
+  if (!is(statement, PreparedQuery)) return statement;
+  const select = statement as unknown as PreparedSelect;
+  if (!select.fields || select.customResultMapper) return statement;
+  const mapRow = compileRowMapper(select.fields, select.joinsNotNullableMap);
+  const raw = select.stmt.raw(true);
+  select.all = (values) => (raw.all(...fillPlaceholders(select.query.params, values ?? {})) as unknown[][]).map(mapRow);
+  select.get = (values) => {
+    const row = raw.get(...fillPlaceholders(select.query.params, values ?? {})) as unknown[] | undefined;
+    return row === undefined ? undefined : mapRow(row);
+  };
+  return statement;
 }
 
 /**
