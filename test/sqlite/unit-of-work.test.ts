@@ -141,4 +141,121 @@ describe('SQLite unit of work', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  describe('group commit', () => {
+    /** Counts the COMMITs the port runs on `db` (its statements are prepared when the port is built). */
+    function countCommits(db: ReturnType<typeof world>['db']) {
+      const client = db.$client;
+      const prepare = client.prepare.bind(client);
+      const counter = { commits: 0 };
+      client.prepare = ((source: string) => {
+        const statement = prepare(source);
+        if (source !== 'COMMIT') return statement;
+        const run = statement.run.bind(statement);
+        statement.run = (...args: unknown[]) => {
+          counter.commits += 1;
+          return run(...(args as []));
+        };
+        return statement;
+      }) as typeof client.prepare;
+      return counter;
+    }
+
+    function groupWorld() {
+      const db = freshDb();
+      const counter = countCommits(db);
+      const brand = createBrand(db);
+      const { experience } = createExperience(db, brand.id);
+      const session = createSession(db, experience, { capacity: 10 });
+      const reserved = () => db.$client.prepare('SELECT reserved FROM sessions WHERE id = ?').pluck().get(session.id) as number;
+      return { db, database: portOf(db), session, reserved, counter };
+    }
+
+    it('commits units that queue behind each other once, and answers each with its own result', async () => {
+      const { database, session, reserved, counter } = groupWorld();
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () => database.transaction(async (tx) => tx.capacity.takePlaces(session.id, 2))),
+      );
+      // 5 x 2 places fit in 10; each unit saw the ones before it.
+      expect(results).toEqual([true, true, true, true, true, false, false, false]);
+      expect(reserved()).toBe(10);
+      expect(counter.commits).toBe(1);
+    });
+
+    it('undoes only the unit that throws; the rest of its group commits', async () => {
+      const { database, session, reserved, counter } = groupWorld();
+      const outcomes = await Promise.allSettled([
+        database.transaction(async (tx) => tx.capacity.takePlaces(session.id, 1)),
+        database.transaction(async (tx) => {
+          await tx.capacity.takePlaces(session.id, 4);
+          throw new Error('payment refused');
+        }),
+        database.transaction(async (tx) => tx.capacity.takePlaces(session.id, 2)),
+      ]);
+      expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : (o.reason as Error).message))).toEqual([
+        true,
+        'payment refused',
+        true,
+      ]);
+      expect(reserved()).toBe(3);
+      expect(counter.commits).toBe(1);
+    });
+
+    it('keeps a read outside any transaction away from an uncommitted group: it runs after the COMMIT', async () => {
+      const { database, session, counter } = groupWorld();
+      const write = database.transaction(async (tx) => tx.capacity.takePlaces(session.id, 3));
+      await Promise.resolve();
+      const read = database.sessions
+        .sessionsInRange(session.experienceId, '2026-01-01T00:00:00', '2027-01-01T00:00:00')
+        .then((rows) => ({ reserved: rows[0]!.session.reserved, commitsBefore: counter.commits }));
+      await write;
+      expect(await read).toEqual({ reserved: 3, commitsBefore: 1 });
+    });
+
+    it('answers a unit only once its group is on disk: another connection already sees its write', async () => {
+      const { mkdtempSync, rmSync } = await import('node:fs');
+      const { join } = await import('node:path');
+      const { tmpdir } = await import('node:os');
+      const { openDatabase, closeDatabase } = await import('../../src/db/sqlite/client.ts');
+      const dir = mkdtempSync(join(tmpdir(), 'tessera-group-'));
+      const one = openDatabase(join(dir, 'db.sqlite'));
+      const other = openDatabase(join(dir, 'db.sqlite'));
+      try {
+        const brand = createBrand(one);
+        const { experience } = createExperience(one, brand.id);
+        const session = createSession(one, experience, { capacity: 10 });
+        const seenByOther = () => other.$client.prepare('SELECT reserved FROM sessions WHERE id = ?').pluck().get(session.id);
+        const database = portOf(one);
+        const seen = await Promise.all(
+          [1, 2, 3].map((count) => database.transaction(async (tx) => tx.capacity.takePlaces(session.id, count)).then(() => seenByOther())),
+        );
+        expect(seen).toEqual([6, 6, 6]);
+      } finally {
+        closeDatabase(one);
+        closeDatabase(other);
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('fails every unit of a group whose COMMIT fails, and keeps none of their writes', async () => {
+      const { db, database, session, reserved } = groupWorld();
+      const outcomes = await Promise.allSettled([
+        database.transaction(async (tx) => tx.capacity.takePlaces(session.id, 2)),
+        database.transaction(async (tx) => {
+          await tx.capacity.takePlaces(session.id, 1);
+          // A foreign key checked only at COMMIT, broken: SQLite refuses the COMMIT itself.
+          db.$client.exec("PRAGMA defer_foreign_keys = ON; INSERT INTO categories (id, brand_id, name) VALUES ('c', 'no-such-brand', 'x')");
+          return true;
+        }),
+      ]);
+      expect(outcomes.map((o) => o.status === 'rejected' && (o.reason as Error).message)).toEqual([
+        'FOREIGN KEY constraint failed',
+        'FOREIGN KEY constraint failed',
+      ]);
+      expect(reserved()).toBe(0);
+      expect(db.$client.inTransaction).toBe(false);
+      expect(await database.transaction(async (tx) => tx.capacity.takePlaces(session.id, 4))).toBe(true);
+      expect(reserved()).toBe(4);
+    });
+  });
 });

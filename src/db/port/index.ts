@@ -59,9 +59,11 @@ export interface Transaction extends Stores {
 export interface Database extends Stores {
   /**
    * Runs `work` in one transaction that holds the database's write lock from its start, so what it reads
-   * cannot change before it writes: committed when `work` resolves, rolled back when it throws. No other
-   * request sees its changes before it commits or ever joins it. Await only the transaction's own stores
-   * inside `work`: a processor call or a timer there would hold every other writer back.
+   * cannot change before it writes: committed when `work` resolves, rolled back when it throws; the
+   * returned promise settles once the commit is durable. No other request sees its changes before they
+   * commit, except units of work an adapter commits together with it (all of them or none), which run
+   * after it and see what it wrote, as they would once it committed. Await only the transaction's own
+   * stores inside `work`: a processor call or a timer there would hold every other writer back.
    */
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   /**
