@@ -3,10 +3,14 @@
  * runs each transaction on the one connection behind an async lock. These tests interleave requests on
  * purpose and prove that none sees or joins another's open transaction.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSession } from '../../fixtures/factories/bookings.ts';
 import { createBrand } from '../../fixtures/factories/brands.ts';
 import { createExperience } from '../../fixtures/factories/catalog.ts';
+import { closeDatabase, openDatabase, type Db } from '../../src/db/sqlite/client.ts';
 import { freshDb, portOf } from '../support/db.ts';
 
 function world() {
@@ -26,6 +30,20 @@ function gate() {
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Two connections to one fresh database file, closed and removed once `use` settles. */
+async function withTwoConnections(use: (one: Db, other: Db) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-uow-'));
+  const one = openDatabase(join(dir, 'db.sqlite'));
+  const other = openDatabase(join(dir, 'db.sqlite'));
+  try {
+    await use(one, other);
+  } finally {
+    closeDatabase(one);
+    closeDatabase(other);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 describe('SQLite unit of work', () => {
   it('keeps an open transaction to itself: a read outside waits for it and never sees what it rolls back', async () => {
@@ -122,24 +140,13 @@ describe('SQLite unit of work', () => {
   });
 
   it('changes its data version when another connection to the same file commits', async () => {
-    const { mkdtempSync, rmSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
-    const { openDatabase, closeDatabase } = await import('../../src/db/sqlite/client.ts');
-    const dir = mkdtempSync(join(tmpdir(), 'tessera-uow-'));
-    const one = openDatabase(join(dir, 'db.sqlite'));
-    const other = openDatabase(join(dir, 'db.sqlite'));
-    try {
+    await withTwoConnections(async (one, other) => {
       const database = portOf(one);
       const before = await database.dataVersion();
       expect(await database.dataVersion()).toBe(before);
       createBrand(other);
       expect(await database.dataVersion()).not.toBe(before);
-    } finally {
-      closeDatabase(one);
-      closeDatabase(other);
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   describe('group commit', () => {
@@ -213,14 +220,7 @@ describe('SQLite unit of work', () => {
     });
 
     it('answers a unit only once its group is on disk: another connection already sees its write', async () => {
-      const { mkdtempSync, rmSync } = await import('node:fs');
-      const { join } = await import('node:path');
-      const { tmpdir } = await import('node:os');
-      const { openDatabase, closeDatabase } = await import('../../src/db/sqlite/client.ts');
-      const dir = mkdtempSync(join(tmpdir(), 'tessera-group-'));
-      const one = openDatabase(join(dir, 'db.sqlite'));
-      const other = openDatabase(join(dir, 'db.sqlite'));
-      try {
+      await withTwoConnections(async (one, other) => {
         const brand = createBrand(one);
         const { experience } = createExperience(one, brand.id);
         const session = createSession(one, experience, { capacity: 10 });
@@ -230,11 +230,7 @@ describe('SQLite unit of work', () => {
           [1, 2, 3].map((count) => database.transaction(async (tx) => tx.capacity.takePlaces(session.id, count)).then(() => seenByOther())),
         );
         expect(seen).toEqual([6, 6, 6]);
-      } finally {
-        closeDatabase(one);
-        closeDatabase(other);
-        rmSync(dir, { recursive: true, force: true });
-      }
+      });
     });
 
     it('fails every unit of a group whose COMMIT fails, and keeps none of their writes', async () => {
