@@ -10,7 +10,7 @@ CREATE TABLE "brands" (
 	"design_element" jsonb NOT NULL,
 	"template_element" jsonb NOT NULL,
 	"features_active" jsonb NOT NULL,
-	"features_updated_at" timestamp with time zone NOT NULL,
+	"features_updated_at" timestamp(3) with time zone NOT NULL,
 	"hosts_limit" integer NOT NULL,
 	"promotion_exclusive_tag" text NOT NULL,
 	"custom_style" text NOT NULL,
@@ -22,7 +22,7 @@ CREATE TABLE "brands" (
 	"payment_methods" jsonb NOT NULL,
 	"cancellation_policy_id" text,
 	"reschedule_policy_id" text,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "cancellation_policies" (
@@ -177,7 +177,7 @@ CREATE TABLE "media" (
 CREATE TABLE "organizations" (
 	"id" text PRIMARY KEY NOT NULL,
 	"name" text NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "price_tiers" (
@@ -215,8 +215,8 @@ CREATE TABLE "reviews" (
 	"rating" integer NOT NULL,
 	"recommendability" integer NOT NULL,
 	"text" text NOT NULL,
-	"reviewed_at" timestamp with time zone NOT NULL,
-	"experienced_date" timestamp with time zone NOT NULL,
+	"reviewed_at" timestamp(3) with time zone NOT NULL,
+	"experienced_date" timestamp(3) with time zone NOT NULL,
 	"rank" integer NOT NULL
 );
 --> statement-breakpoint
@@ -243,8 +243,8 @@ CREATE TABLE "api_keys" (
 	"prefix" text NOT NULL,
 	"label" text DEFAULT '' NOT NULL,
 	"allowed_origins" jsonb,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"revoked_at" timestamp with time zone
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"revoked_at" timestamp(3) with time zone
 );
 --> statement-breakpoint
 CREATE TABLE "experience_questions" (
@@ -272,7 +272,7 @@ CREATE TABLE "sessions" (
 	"id" text PRIMARY KEY NOT NULL,
 	"experience_id" text NOT NULL,
 	"start_local" text NOT NULL,
-	"starts_at" timestamp with time zone NOT NULL,
+	"starts_at" timestamp(3) with time zone NOT NULL,
 	"duration_minutes" integer NOT NULL,
 	"capacity" integer NOT NULL,
 	"reserved" integer DEFAULT 0 NOT NULL,
@@ -293,8 +293,8 @@ CREATE TABLE "carts" (
 	"brand_id" text NOT NULL,
 	"confirmation_code" text NOT NULL,
 	"status" text NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone NOT NULL
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "coupons" (
@@ -328,8 +328,8 @@ CREATE TABLE "payment_intents" (
 	"amount_minor" integer NOT NULL,
 	"currency" text NOT NULL,
 	"status" text NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone NOT NULL
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "answers" (
@@ -350,7 +350,7 @@ CREATE TABLE "booking_reschedules" (
 	"to_session_id" text NOT NULL,
 	"to_start_local" text NOT NULL,
 	"api_key_id" text NOT NULL,
-	"at" timestamp with time zone NOT NULL
+	"at" timestamp(3) with time zone NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "bookings" (
@@ -380,9 +380,9 @@ CREATE TABLE "bookings" (
 	"notes" text,
 	"internal_notes" text,
 	"metadata" jsonb,
-	"hold_expires_at" timestamp with time zone,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone NOT NULL,
+	"hold_expires_at" timestamp(3) with time zone,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone NOT NULL,
 	CONSTRAINT "bookings_refund_within_amount" CHECK ("bookings"."amount_refunded_minor" >= 0 AND "bookings"."amount_refunded_minor" <= "bookings"."amount_minor")
 );
 --> statement-breakpoint
@@ -403,7 +403,7 @@ CREATE TABLE "participants" (
 	"phone_number" text,
 	"price_tier_name" text NOT NULL,
 	"price_minor" integer NOT NULL,
-	"cancelled_at" timestamp with time zone
+	"cancelled_at" timestamp(3) with time zone
 );
 --> statement-breakpoint
 CREATE TABLE "refunds" (
@@ -414,10 +414,10 @@ CREATE TABLE "refunds" (
 	"processor_reference" text,
 	"effect" jsonb DEFAULT '{"cancel":false,"participantIds":null,"also":null}'::jsonb NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
-	"next_attempt_at" timestamp with time zone,
+	"next_attempt_at" timestamp(3) with time zone,
 	"last_error" text,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone NOT NULL,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone NOT NULL,
 	CONSTRAINT "refunds_positive" CHECK ("refunds"."amount_minor" > 0)
 );
 --> statement-breakpoint
@@ -428,8 +428,8 @@ CREATE TABLE "idempotency_keys" (
 	"state" text NOT NULL,
 	"response_status" integer,
 	"response_body" text,
-	"lease_expires_at" timestamp with time zone,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"lease_expires_at" timestamp(3) with time zone,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "idempotency_keys_api_key_id_key_pk" PRIMARY KEY("api_key_id","key")
 );
 --> statement-breakpoint
@@ -444,17 +444,17 @@ CREATE TABLE "waitlist_entries" (
 	"purchaser" jsonb NOT NULL,
 	"purchaser_email_key" text NOT NULL,
 	"participants" jsonb NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone NOT NULL,
-	"offered_at" timestamp with time zone,
-	"offer_expires_at" timestamp with time zone,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone NOT NULL,
+	"offered_at" timestamp(3) with time zone,
+	"offer_expires_at" timestamp(3) with time zone,
 	"converted_booking_id" text
 );
 --> statement-breakpoint
 CREATE TABLE "waitlists" (
 	"id" text PRIMARY KEY NOT NULL,
 	"experience_id" text NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "waitlists_experience_id_unique" UNIQUE("experience_id")
 );
 --> statement-breakpoint
@@ -465,7 +465,7 @@ CREATE TABLE "events" (
 	"type" text NOT NULL,
 	"resource_id" text NOT NULL,
 	"payload" jsonb NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "events_id_unique" UNIQUE("id")
 );
 --> statement-breakpoint
@@ -476,12 +476,12 @@ CREATE TABLE "webhook_deliveries" (
 	"resource_id" text NOT NULL,
 	"status" text NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
-	"next_attempt_at" timestamp with time zone NOT NULL,
-	"last_attempt_at" timestamp with time zone,
+	"next_attempt_at" timestamp(3) with time zone NOT NULL,
+	"last_attempt_at" timestamp(3) with time zone,
 	"last_status_code" integer,
 	"last_error" text,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"delivered_at" timestamp with time zone
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"delivered_at" timestamp(3) with time zone
 );
 --> statement-breakpoint
 CREATE TABLE "webhook_endpoints" (
@@ -490,8 +490,8 @@ CREATE TABLE "webhook_endpoints" (
 	"url" text NOT NULL,
 	"event_types" jsonb NOT NULL,
 	"secret_ciphertext" text NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"deleted_at" timestamp with time zone
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"deleted_at" timestamp(3) with time zone
 );
 --> statement-breakpoint
 ALTER TABLE "brands" ADD CONSTRAINT "brands_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint

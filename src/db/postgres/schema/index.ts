@@ -7,7 +7,8 @@
  *   syntax error instead of "not found".
  * - Money stays `integer` minor units, as on SQLite. `SUM()` of an integer column is a `bigint`, which
  *   node-postgres returns as a string: stores cast sums back to numbers.
- * - Instants (`*_at`, `reviewed_at`, `experienced_date`) are `timestamptz`; local date-times and dates
+ * - Instants (`*_at`, `reviewed_at`, `experienced_date`) are `timestamptz` to the millisecond, read back as
+ *   ISO 8601 UTC strings (schema/columns.ts); local date-times and dates
  *   (`start_local`, `event_start_date`) and coupon validity (an instant or a day) stay `text`.
  * - Enumerated strings stay `text` with Drizzle's `enum` typing, as on SQLite: adding a value needs no
  *   `ALTER TYPE`.
