@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { postgresDefaults } from './defaults.ts';
 import { isoInstant } from './schema/columns.ts';
 import * as schema from './schema/index.ts';
 
@@ -14,8 +15,6 @@ export interface PostgresOptions {
   /** A statement running longer is cancelled by the server, so a stuck query cannot hold a connection and its locks. */
   statementTimeoutMs?: number;
 }
-
-export const postgresDefaults = { poolSize: 10, statementTimeoutMs: 15_000 } as const;
 
 const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), '../../../drizzle/postgres/migrations');
 
