@@ -33,11 +33,12 @@ const types = {
  * A Drizzle database over a pool of connections to the PostgreSQL database at `url`
  * (`postgres://user:password@host:5432/db`). The pool connects lazily; nothing is migrated here.
  *
- * TLS follows the URL's `sslmode`, as node-postgres reads it: `disable` (none), `no-verify` (encrypted,
- * certificate unchecked), and `prefer`, `require`, `verify-ca` and `verify-full`, which all mean
- * verify-full there (encrypted, certificate and host name checked; `prefer` does not fall back to plain
- * text). `sslrootcert=/path/ca.pem` names the CA. Settings in the URL (`application_name`,
- * `statement_timeout`) win over the ones given here.
+ * TLS follows the URL's `sslmode`, as node-postgres reads it: none without it or with `disable`;
+ * `verify-full` encrypts and checks the certificate and host name (the one to use across a network);
+ * `prefer`, `require` and `verify-ca` mean verify-full too there (with a deprecation warning; `prefer`
+ * never falls back to plain text); `no-verify` encrypts without checking. `sslrootcert=/path/ca.pem`
+ * names the CA. Settings in the URL (`application_name`, `statement_timeout`, `options`) win over the
+ * ones given here.
  */
 export function openPostgres(url: string, options: PostgresOptions = {}): PgDb {
   const pool = new pg.Pool({
