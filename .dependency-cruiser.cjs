@@ -11,8 +11,8 @@ module.exports = {
       from: { path: '^src/domain/' },
       to: {
         path: [
-          '^node_modules/(drizzle-orm|better-sqlite3|fastify|@fastify|graphql|@apollo|@as-integrations|pino|prom-client)/',
-          '^src/db/(sqlite|demo)/',
+          '^node_modules/(drizzle-orm|better-sqlite3|pg|fastify|@fastify|graphql|@apollo|@as-integrations|pino|prom-client)/',
+          '^src/db/(sqlite|postgres|demo)/',
           '^src/db/connect\\.ts$',
           '^src/(graphql|rest|http|auth|observability|adapters|jobs|cli)/',
           '^src/(app|main|config)\\.ts$',
@@ -31,7 +31,7 @@ module.exports = {
       comment: 'The port describes what the domain needs, in its own types: no adapter, no driver.',
       severity: 'error',
       from: { path: '^src/db/port/' },
-      to: { path: ['^src/db/(sqlite|demo)/', '^node_modules/(drizzle-orm|better-sqlite3)/'] },
+      to: { path: ['^src/db/(sqlite|postgres|demo)/', '^node_modules/(drizzle-orm|better-sqlite3|pg)/'] },
     },
     {
       name: 'tests-and-benchmarks-apart',

@@ -3,6 +3,7 @@ import { parseOrigin } from './domain/access/publishable.ts';
 import { graphqlDefaults } from './graphql/protections/defaults.ts';
 import { refundReconcilerDefaults } from './domain/cancellation/refund-reconciler.ts';
 import { httpDefaults } from './http/settings.ts';
+import { postgresDefaults } from './db/postgres/defaults.ts';
 
 /** Webhook delivery defaults, shared with `buildApp` callers that pass no full config. */
 export const webhookDefaults = { timeoutMs: 10_000, retryBaseSeconds: 10, maxAgeSeconds: 3 * 86_400 } as const;
@@ -29,6 +30,8 @@ const schema = z.object({
       (v) => !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(v),
       'must be a SQLite file path or :memory: (this build has no PostgreSQL adapter; URLs such as postgres://... are not accepted)',
     ),
+  /** Connections one gateway opens to PostgreSQL at most; every gateway shares the server's max_connections. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(postgresDefaults.poolSize),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HOLD_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),

@@ -120,6 +120,8 @@ describe('secret comparison', () => {
       'db/port/access.ts',
       'db/port/checkout.ts',
       'db/port/payments.ts',
+      'db/postgres/schema/access.ts',
+      'db/postgres/schema/checkout.ts',
       'db/sqlite/schema/access.ts',
       'db/sqlite/schema/checkout.ts',
       'db/sqlite/stores/access/api-keys.ts',

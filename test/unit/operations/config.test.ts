@@ -9,6 +9,7 @@ describe('loadConfig', () => {
       PORT: 4000,
       HOST: '127.0.0.1',
       DATABASE_URL: './data/tessera.sqlite',
+      DATABASE_POOL_SIZE: 10,
       NODE_ENV: 'development',
       LOG_LEVEL: 'info',
       HOLD_TTL_SECONDS: 900,
@@ -88,6 +89,15 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({ DATABASE_URL: 'mysql://localhost/tessera' })).toThrow(/DATABASE_URL: must be a SQLite file path/);
     expect(loadConfig({ DATABASE_URL: './data/other.sqlite' }).DATABASE_URL).toBe('./data/other.sqlite');
+  });
+
+  it('reads DATABASE_POOL_SIZE, a whole number of connections from 1 to 100', () => {
+    expect(loadConfig({ DATABASE_POOL_SIZE: '1' }).DATABASE_POOL_SIZE).toBe(1);
+    expect(loadConfig({ DATABASE_POOL_SIZE: '100' }).DATABASE_POOL_SIZE).toBe(100);
+    for (const bad of ['0', '101', '2.5', 'ten']) {
+      expect(() => loadConfig({ DATABASE_POOL_SIZE: bad })).toThrow(`DATABASE_POOL_SIZE: `);
+    }
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow('(got "0")');
   });
 
   it('reads CORS_ORIGINS as browsers send origins, and refuses anything else', () => {

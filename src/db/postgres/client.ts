@@ -1,0 +1,86 @@
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { postgresDefaults } from './defaults.ts';
+import { isoInstant } from './schema/columns.ts';
+import * as schema from './schema/index.ts';
+
+export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
+
+export interface PostgresOptions {
+  /** Connections this gateway opens at most (DATABASE_POOL_SIZE): the database's max_connections is shared by every gateway. */
+  poolSize?: number;
+  /** A statement running longer is cancelled by the server, so a stuck query cannot hold a connection and its locks. */
+  statementTimeoutMs?: number;
+}
+
+const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), '../../../drizzle/postgres/migrations');
+
+/**
+ * The pool's own parsers, so other users of the `pg` module keep theirs. Drizzle's queries bring their own
+ * parser for `timestamptz` (the schema's `instant` columns convert it); this one serves plain `pool.query`.
+ */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.TIMESTAMPTZ && format !== 'binary'
+      ? isoInstant
+      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+/**
+ * A Drizzle database over a pool of connections to the PostgreSQL database at `url`
+ * (`postgres://user:password@host:5432/db`). The pool connects lazily; nothing is migrated here.
+ *
+ * TLS follows the URL's `sslmode`, as node-postgres reads it: none without it or with `disable`;
+ * `verify-full` encrypts and checks the certificate and host name (the one to use across a network);
+ * `prefer`, `require` and `verify-ca` mean verify-full too there (with a deprecation warning; `prefer`
+ * never falls back to plain text); `no-verify` encrypts without checking. `sslrootcert=/path/ca.pem`
+ * names the CA. Settings in the URL (`application_name`, `statement_timeout`, `options`) win over the
+ * ones given here.
+ */
+export function openPostgres(url: string, options: PostgresOptions = {}): PgDb {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? postgresDefaults.poolSize,
+    application_name: 'tessera',
+    statement_timeout: options.statementTimeoutMs ?? postgresDefaults.statementTimeoutMs,
+    types,
+  });
+  // An idle connection the server closed (restart, failover) is dropped by the pool and the next query
+  // opens a fresh one; without a listener that event would end the process.
+  pool.on('error', () => {});
+  return drizzle(pool, { schema }) as PgDb;
+}
+
+export async function closePostgres(db: PgDb): Promise<void> {
+  await db.$client.end();
+}
+
+/**
+ * Applies every pending migration of drizzle/postgres/migrations. Gateways starting together each call
+ * it: a session-level advisory lock on one connection lets one of them migrate while the others wait,
+ * then find nothing left to do. The connection runs without a statement timeout, since a migration or
+ * the wait for one may take longer than any request should.
+ */
+export async function migratePostgres(db: PgDb): Promise<void> {
+  const client = await db.$client.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('SET statement_timeout = 0');
+    await client.query(`SELECT pg_advisory_lock(hashtextextended('tessera:migrations', 0))`);
+    try {
+      await migrate(drizzle(client, { schema }), { migrationsFolder });
+    } finally {
+      await client.query(`SELECT pg_advisory_unlock(hashtextextended('tessera:migrations', 0))`);
+      await client.query('RESET statement_timeout');
+    }
+  } catch (error) {
+    broken = error instanceof Error ? error : new Error(String(error));
+    throw error;
+  } finally {
+    // A connection that failed here may still hold the lock or the setting: closing it ends both.
+    client.release(broken);
+  }
+}

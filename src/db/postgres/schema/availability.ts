@@ -1,0 +1,34 @@
+import { sql } from 'drizzle-orm';
+import { check, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { experiences } from './catalog.ts';
+import { instant } from './columns.ts';
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    experienceId: text('experience_id')
+      .notNull()
+      .references(() => experiences.id),
+    /** Local start in the experience's zone, `YYYY-MM-DDTHH:MM:SS` (no offset): text, as it is no instant. */
+    startLocal: text('start_local').notNull(),
+    /** The same instant, for clocks and ordering across zones. */
+    startsAt: instant('starts_at').notNull(),
+    durationMinutes: integer('duration_minutes').notNull(),
+    capacity: integer('capacity').notNull(),
+    /**
+     * Places taken by active participants of `processing` and `confirmed` bookings. Changed only in the
+     * transactions that change those participants; the CHECK makes overselling impossible even for a bug.
+     */
+    reserved: integer('reserved').notNull().default(0),
+    /** Places held for waitlist entries that were offered them; only those entries may take them. */
+    heldForOffers: integer('held_for_offers').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('sessions_experience_start_idx').on(t.experienceId, t.startLocal),
+    check(
+      'sessions_reserved_within_capacity',
+      sql`${t.reserved} >= 0 AND ${t.heldForOffers} >= 0 AND ${t.reserved} + ${t.heldForOffers} <= ${t.capacity}`,
+    ),
+  ],
+);

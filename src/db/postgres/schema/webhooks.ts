@@ -1,0 +1,51 @@
+import { bigint, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { webhookDeliveryStatuses } from '../../../domain/shared/values.ts';
+import { brands } from './catalog.ts';
+import { createdAt, instant } from './columns.ts';
+import { events } from './outbox.ts';
+
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    brandId: text('brand_id')
+      .notNull()
+      .references(() => brands.id),
+    url: text('url').notNull(),
+    /** Event types delivered to this endpoint. */
+    eventTypes: jsonb('event_types').$type<string[]>().notNull(),
+    /** The signing secret, encrypted (AES-256-GCM) with the server's key: it must be readable to sign. */
+    secretCiphertext: text('secret_ciphertext').notNull(),
+    createdAt: createdAt(),
+    /** Deleted endpoints keep their delivery log and receive nothing more. */
+    deletedAt: instant('deleted_at'),
+  },
+  (t) => [index('webhook_endpoints_brand_idx').on(t.brandId)],
+);
+
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id),
+    eventSequence: bigint('event_sequence', { mode: 'number' })
+      .notNull()
+      .references(() => events.sequence),
+    /** Copied from the event: an endpoint gets one resource's events strictly in order. */
+    resourceId: text('resource_id').notNull(),
+    status: text('status', { enum: webhookDeliveryStatuses }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: instant('next_attempt_at').notNull(),
+    lastAttemptAt: instant('last_attempt_at'),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    deliveredAt: instant('delivered_at'),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt),
+    index('webhook_deliveries_order_idx').on(t.endpointId, t.resourceId, t.eventSequence),
+  ],
+);

@@ -1,0 +1,63 @@
+/** The pool opens at most DATABASE_POOL_SIZE connections, and the server cancels statements that run too long. */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { closePostgres, openPostgres, type PgDb } from '../../src/db/postgres/client.ts';
+import { loadConfig } from '../../src/config.ts';
+import { describePostgres, freshPostgresDatabase } from '../support/postgres.ts';
+
+describePostgres('the PostgreSQL pool', () => {
+  const database = freshPostgresDatabase();
+  const open: PgDb[] = [];
+  const connect = (options: Parameters<typeof openPostgres>[1]) => {
+    const db = openPostgres(database.url(), options);
+    open.push(db);
+    return db;
+  };
+  let observer: PgDb;
+  beforeAll(() => {
+    observer = connect({ poolSize: 1 });
+  });
+  afterAll(() => Promise.all(open.map(closePostgres)));
+
+  it('opens no more connections than DATABASE_POOL_SIZE, however many queries wait', async () => {
+    const db = connect({ poolSize: loadConfig({ DATABASE_POOL_SIZE: '3' }).DATABASE_POOL_SIZE });
+    expect(db.$client.options.max).toBe(3);
+
+    let running = true;
+    const sleepers = Promise.all(Array.from({ length: 8 }, () => db.$client.query('SELECT pg_sleep(0.4)'))).finally(() => {
+      running = false;
+    });
+    const seen: number[] = [];
+    while (running) {
+      const active = await observer.$client.query<{ n: string }>(
+        `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND query = 'SELECT pg_sleep(0.4)' AND state = 'active'`,
+      );
+      seen.push(Number(active.rows[0]!.n));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await sleepers;
+
+    expect(Math.max(...seen)).toBe(3);
+    expect(db.$client.totalCount).toBe(3);
+  });
+
+  it('names its connections tessera and gives them a 15 s statement timeout by default', async () => {
+    const settings = await observer.$client.query(
+      `SELECT current_setting('application_name') AS name, current_setting('statement_timeout') AS timeout`,
+    );
+
+    expect(settings.rows[0]).toEqual({ name: 'tessera', timeout: '15s' });
+  });
+
+  it('has a statement running past the timeout cancelled by the server', async () => {
+    const db = connect({ statementTimeoutMs: 200 });
+    const started = Date.now();
+
+    await expect(db.$client.query('SELECT pg_sleep(5)')).rejects.toMatchObject({
+      code: '57014',
+      message: 'canceling statement due to statement timeout',
+    });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    const after = await db.$client.query('SELECT 1 AS one');
+    expect(after.rows).toEqual([{ one: 1 }]);
+  });
+});
