@@ -1,0 +1,71 @@
+/**
+ * The port on PostgreSQL, for the stores built so far. A unit of work is one transaction on a connection
+ * of its own from the pool, at SERIALIZABLE isolation: PostgreSQL then guarantees that concurrent
+ * transactions, on this gateway or any other on the same database, have the effect of running one after
+ * another, which is what the port promises ("what it reads cannot change before it writes"). A
+ * transaction PostgreSQL cannot fit into such an order fails with a serialization failure (SQLSTATE
+ * 40001) or a deadlock (40P01) and is run again from its start, up to MAX_ATTEMPTS times: `work` awaits
+ * only the transaction's own stores (the port's rule), so running it again is safe. The guards money and
+ * places depend on stay single conditional statements, so they hold at any isolation level.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { closePostgres, type PgDb } from './client.ts';
+import { bindStores, type PgExecutor, type PostgresStores } from './store-binding.ts';
+
+/** The stores of one open transaction, and savepoints inside it (the port's `Transaction`, for the stores `S`). */
+export type TransactionOf<S> = S & {
+  /** Runs `work` in a savepoint: if it throws, what it wrote is undone and the error goes on. */
+  savepoint<T>(work: (tx: TransactionOf<S>) => Promise<T>): Promise<T>;
+};
+
+/** The port's `Database`, for the stores `S`: once `S` is every store of the port, it is that interface. */
+export type DatabaseOf<S> = S & {
+  transaction<T>(work: (tx: TransactionOf<S>) => Promise<T>): Promise<T>;
+  dataVersion(): Promise<string>;
+  close(): Promise<void>;
+};
+
+/** Runs of a unit of work before its serialization failure is given up on and thrown. */
+const MAX_ATTEMPTS = 10;
+const RETRYABLE = new Set(['40001', '40P01']);
+
+/** The SQLSTATE of a failed statement, through Drizzle's wrapping of the driver's error. */
+function sqlState(error: unknown): string | undefined {
+  for (let current = error; typeof current === 'object' && current !== null; current = (current as { cause?: unknown }).cause) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+export function postgresDatabase<S>(db: PgDb, implementations: PostgresStores<S>): DatabaseOf<S> {
+  const transactionOf = (executor: PgExecutor): TransactionOf<S> => ({
+    ...bindStores(implementations, executor),
+    savepoint: (work) => executor.transaction((inner) => work(transactionOf(inner))),
+  });
+
+  return {
+    ...bindStores(implementations, db),
+    async transaction(work) {
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await db.transaction((tx) => work(transactionOf(tx)), { isolationLevel: 'serializable' });
+        } catch (error) {
+          if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(sqlState(error) ?? '')) throw error;
+          // A short random pause, growing with the attempts, so the transactions that collided do not collide again.
+          await sleep(Math.random() * 2 ** attempt);
+        }
+      }
+    },
+    /**
+     * PostgreSQL's WAL insert position: every commit, by any gateway, writes a commit record and moves
+     * it, so equal values at two moments mean nothing was committed in between. It also moves for work
+     * of other databases of the cluster and for maintenance, which only costs caches a miss. One round trip.
+     */
+    async dataVersion() {
+      const result = await db.$client.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn');
+      return result.rows[0]!.lsn;
+    },
+    close: () => closePostgres(db),
+  } as DatabaseOf<S>;
+}

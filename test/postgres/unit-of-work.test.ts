@@ -1,0 +1,93 @@
+/**
+ * The PostgreSQL unit of work, with two gateways (two pools) on one database: the guards hold across
+ * them, a unit of work that reads then writes runs as if alone (SERIALIZABLE, run again on a
+ * serialization failure), a unit that throws leaves nothing, savepoints undo only their own writes, and
+ * the data version moves when another gateway commits.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createSession } from '../../fixtures/factories/bookings.ts';
+import { createBrand } from '../../fixtures/factories/brands.ts';
+import { createExperience } from '../../fixtures/factories/catalog.ts';
+import { migratePostgres, openPostgres } from '../../src/db/postgres/client.ts';
+import { postgresDatabase, type DatabaseOf } from '../../src/db/postgres/database.ts';
+import { availabilityStores, type AvailabilityStores } from '../../src/db/postgres/stores/index.ts';
+import { freshDb } from '../support/db.ts';
+import { describePostgres, freshPostgresDatabase } from '../support/postgres.ts';
+import { copyRows } from '../support/postgres-rows.ts';
+
+describePostgres('PostgreSQL unit of work', () => {
+  const target = freshPostgresDatabase();
+  const world = freshDb();
+  const brand = createBrand(world);
+  const { experience } = createExperience(world, brand.id);
+  const sessionOf = (day: number, capacity: number, reserved = 0) =>
+    createSession(world, experience, { startLocal: `2027-03-${String(day).padStart(2, '0')}T10:00:00`, capacity, reserved });
+  const lastFour = sessionOf(1, 10, 6);
+  const readThenWrite = sessionOf(2, 10);
+  const rolledBack = sessionOf(3, 10);
+  const versioned = sessionOf(4, 10);
+  let gateways: Array<DatabaseOf<AvailabilityStores>> = [];
+
+  beforeAll(async () => {
+    const [first, second] = [openPostgres(target.url(), { poolSize: 8 }), openPostgres(target.url(), { poolSize: 8 })];
+    await migratePostgres(first);
+    await copyRows(world, first);
+    gateways = [postgresDatabase(first, availabilityStores), postgresDatabase(second, availabilityStores)];
+  });
+  afterAll(() => Promise.all(gateways.map((g) => g.close())));
+
+  const reservedOf = async (session: { startLocal: string }) =>
+    (await gateways[0]!.sessions.findSessionAt(experience.id, session.startLocal))!.reserved;
+
+  it('sells exactly the last 4 places when 30 takes race on two gateways', async () => {
+    const outcomes = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => gateways[i % 2]!.transaction((tx) => tx.capacity.takePlaces(lastFour.id, 1))),
+    );
+    expect(outcomes.filter(Boolean)).toHaveLength(4);
+    expect(await reservedOf(lastFour)).toBe(10);
+  });
+
+  it('runs a unit that reads, then writes as if it were alone: of 12 racing "take 3 if none is taken", one takes', async () => {
+    const outcomes = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        gateways[i % 2]!.transaction(async (tx) => {
+          const session = await tx.sessions.findSessionAt(experience.id, readThenWrite.startLocal);
+          if (session!.reserved > 0) return false;
+          return tx.capacity.takePlaces(readThenWrite.id, 3);
+        }),
+      ),
+    );
+    expect(outcomes.filter(Boolean)).toHaveLength(1);
+    expect(await reservedOf(readThenWrite)).toBe(3);
+  });
+
+  it('leaves nothing of a unit that throws, and undoes only the savepoint that throws', async () => {
+    await expect(
+      gateways[0]!.transaction(async (tx) => {
+        await tx.capacity.takePlaces(rolledBack.id, 5);
+        throw new Error('payment refused');
+      }),
+    ).rejects.toThrow('payment refused');
+    expect(await reservedOf(rolledBack)).toBe(0);
+
+    await gateways[1]!.transaction(async (tx) => {
+      await tx.capacity.takePlaces(rolledBack.id, 2);
+      await expect(
+        tx.savepoint(async (sp) => {
+          await sp.capacity.takePlaces(rolledBack.id, 4);
+          throw new Error('not honoured');
+        }),
+      ).rejects.toThrow('not honoured');
+      expect(await tx.savepoint((sp) => sp.capacity.takePlaces(rolledBack.id, 1))).toBe(true);
+    });
+    expect(await reservedOf(rolledBack)).toBe(3);
+  });
+
+  it('moves the data version of one gateway when another commits', async () => {
+    // Not asserted: that it stays put without writes, since other test files write to other databases
+    // of the same server, and the version is the server's WAL position.
+    const before = await gateways[0]!.dataVersion();
+    await gateways[1]!.transaction((tx) => tx.capacity.takePlaces(versioned.id, 1));
+    expect(await gateways[0]!.dataVersion()).not.toBe(before);
+  });
+});
