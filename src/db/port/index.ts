@@ -63,7 +63,9 @@ export interface Database extends Stores {
    * returned promise settles once the commit is durable. No other request sees its changes before they
    * commit, except units of work an adapter commits together with it (all of them or none), which run
    * after it and see what it wrote, as they would once it committed. Await only the transaction's own
-   * stores inside `work`: a processor call or a timer there would hold every other writer back.
+   * stores inside `work`: a processor call or a timer there would hold every other writer back. `work` may
+   * run more than once (PostgreSQL runs a unit again after a serialization failure), so it keeps what it
+   * builds inside itself and has no effect outside its stores.
    */
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   /**
