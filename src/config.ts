@@ -28,7 +28,7 @@ const schema = z.object({
     .default('./data/tessera.sqlite')
     .refine(
       (v) => !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(v),
-      'must be a SQLite file path or :memory: (this build has no PostgreSQL adapter; URLs such as postgres://... are not accepted)',
+      'must be a SQLite file path or :memory: (the PostgreSQL adapter is not complete yet; URLs such as postgres://... are not accepted)',
     ),
   /** Connections one gateway opens to PostgreSQL at most; every gateway shares the server's max_connections. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(postgresDefaults.poolSize),

@@ -85,7 +85,7 @@ describe('loadConfig', () => {
 
   it('refuses a database URL rather than taking it for a file name, without echoing its password', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://tessera:s3cret@db.internal:5432/tessera' })).toThrow(
-      'DATABASE_URL: must be a SQLite file path or :memory: (this build has no PostgreSQL adapter; URLs such as postgres://... are not accepted) (got "postgres://tessera:<redacted>@db.internal:5432/tessera")',
+      'DATABASE_URL: must be a SQLite file path or :memory: (the PostgreSQL adapter is not complete yet; URLs such as postgres://... are not accepted) (got "postgres://tessera:<redacted>@db.internal:5432/tessera")',
     );
     expect(() => loadConfig({ DATABASE_URL: 'mysql://localhost/tessera' })).toThrow(/DATABASE_URL: must be a SQLite file path/);
     expect(loadConfig({ DATABASE_URL: './data/other.sqlite' }).DATABASE_URL).toBe('./data/other.sqlite');
