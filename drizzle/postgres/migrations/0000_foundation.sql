@@ -379,7 +379,7 @@ CREATE TABLE "bookings" (
 	"purchaser_phone" text,
 	"notes" text,
 	"internal_notes" text,
-	"metadata" jsonb,
+	"metadata" json,
 	"hold_expires_at" timestamp(3) with time zone,
 	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp(3) with time zone NOT NULL,
@@ -464,7 +464,7 @@ CREATE TABLE "events" (
 	"brand_id" text NOT NULL,
 	"type" text NOT NULL,
 	"resource_id" text NOT NULL,
-	"payload" jsonb NOT NULL,
+	"payload" json NOT NULL,
 	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "events_id_unique" UNIQUE("id")
 );

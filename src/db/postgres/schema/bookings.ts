@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, index, integer, json, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { AnswerValueJson, PricingBreakdown, QuestionSnapshotJson } from '../../../domain/shared/json-types.ts';
 import { bookingStatuses, paymentMethods } from '../../../domain/shared/values.ts';
 import { sessions } from './availability.ts';
@@ -47,7 +47,8 @@ export const bookings = pgTable(
     purchaserPhone: text('purchaser_phone'),
     notes: text('notes'),
     internalNotes: text('internal_notes'),
-    metadata: jsonb('metadata').$type<Record<string, unknown>>(),
+    /** The partner's own object, given back as they sent it: `json` keeps its keys' order. */
+    metadata: json('metadata').$type<Record<string, unknown>>(),
     /** While `processing`: when the hold lapses and the booking fails. */
     holdExpiresAt: instant('hold_expires_at'),
     createdAt: createdAt(),

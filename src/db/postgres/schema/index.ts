@@ -12,7 +12,8 @@
  *   (`start_local`, `event_start_date`) and coupon validity (an instant or a day) stay `text`.
  * - Enumerated strings stay `text` with Drizzle's `enum` typing, as on SQLite: adding a value needs no
  *   `ALTER TYPE`.
- * - JSON columns are `jsonb` with the same `$type`.
+ * - JSON columns are `jsonb` with the same `$type`, except the two given back to clients as written (an
+ *   event's payload, a booking's metadata): `json` keeps their keys' order, which `jsonb` does not.
  */
 export * from './catalog.ts';
 export * from './access.ts';

@@ -1,4 +1,4 @@
-import { bigint, index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { bigint, index, json, pgTable, text } from 'drizzle-orm/pg-core';
 import { brands } from './catalog.ts';
 import { createdAt } from './columns.ts';
 
@@ -21,8 +21,11 @@ export const events = pgTable(
     type: text('type').notNull(),
     /** The booking or waitlist entry the event is about; deliveries keep its events in order. */
     resourceId: text('resource_id').notNull(),
-    /** The resource as the API shows it, when the event happened. */
-    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    /**
+     * The resource as the API shows it, when the event happened: `json`, not `jsonb`, so the feed and
+     * the webhook bodies keep the keys in the order the API writes them.
+     */
+    payload: json('payload').$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),
   },
   (t) => [index('events_brand_sequence_idx').on(t.brandId, t.sequence)],
