@@ -6,7 +6,7 @@ import { exitOnSignals } from './shutdown.ts';
 
 async function main() {
   const config = loadConfig();
-  const { database: db, loadDemoDataIfEmpty } = connect(config.DATABASE_URL);
+  const { database: db, loadDemoDataIfEmpty } = await connect(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
   const seeded = config.production ? false : await loadDemoDataIfEmpty();
   const app = await buildApp({ db, config });
 

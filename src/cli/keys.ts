@@ -40,7 +40,7 @@ export async function runKeysCli(argv: string[], out: (line: string) => void): P
   }
   const { values, positionals } = parsed;
   const config = loadConfig();
-  const { database: db } = connect(config.DATABASE_URL);
+  const { database: db } = await connect(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
   const deps = { db, now: () => new Date() };
   try {
     const [command, argument] = positionals;

@@ -29,7 +29,7 @@ function trimmed(value: unknown): unknown {
 }
 
 async function record(): Promise<Record<string, RecordedExamples>> {
-  const { database, loadDemoDataIfEmpty } = connect(':memory:');
+  const { database, loadDemoDataIfEmpty } = await connect(':memory:');
   await loadDemoDataIfEmpty();
   const app = await buildApp({ db: database, config: { ...loadConfig({}), LOG_LEVEL: 'silent' } });
   const examples: Record<string, RecordedExamples> = {};

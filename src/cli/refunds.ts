@@ -38,7 +38,7 @@ export async function runRefundsCli(argv: string[], out: (line: string) => void,
     return 2;
   }
   const config = loadConfig();
-  const { database: db } = connect(config.DATABASE_URL);
+  const { database: db } = await connect(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
   // Settling by hand asks no processor: the operator brings its answer.
   const deps = {
     db,

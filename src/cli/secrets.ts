@@ -32,7 +32,7 @@ export async function runSecretsCli(argv: string[], out: (line: string) => void)
   }
   const config = loadConfig();
   const keys = keyring(config.ENCRYPTION_KEYS);
-  const { database: db } = connect(config.DATABASE_URL);
+  const { database: db } = await connect(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
   try {
     const report = command === 'status' ? await sealedValuesStatus(db, keys) : await reencryptSealedValues(db, keys);
     out(`Keys: ${keys.length} (the first seals, every one opens)`);

@@ -12,7 +12,12 @@ export interface Connection {
   loadDemoDataIfEmpty(now?: Date): Promise<boolean>;
 }
 
-export function connect(url: string): Connection {
+export interface ConnectOptions {
+  /** DATABASE_POOL_SIZE: connections opened at most (PostgreSQL). */
+  poolSize?: number;
+}
+
+export async function connect(url: string, _options: ConnectOptions = {}): Promise<Connection> {
   const { database, connection } = openSqliteDatabase(url);
   return { database, loadDemoDataIfEmpty: (now) => seedDemoDataIfEmpty(database, connection, now) };
 }
