@@ -58,13 +58,18 @@ export function postgresDatabase<S>(db: PgDb, implementations: PostgresStores<S>
       }
     },
     /**
-     * PostgreSQL's WAL insert position: every commit, by any gateway, writes a commit record and moves
-     * it, so equal values at two moments mean nothing was committed in between. It also moves for work
-     * of other databases of the cluster and for maintenance, which only costs caches a miss. One round trip.
+     * The server's current snapshot (`xmin:xmax:in-progress xids`): it changes when a transaction that
+     * wrote ends, at the moment its changes become visible (xmax moves past it, or it leaves the list of
+     * in-progress ones), and not while one is open. Equal values at two moments thus mean the same
+     * committed writes are visible, on every gateway of the database. (The WAL insert position would move
+     * when the commit record is written, before the commit is flushed and visible: a response computed in
+     * that window would be cached under the new position with the old data.) It also moves for other
+     * databases of the cluster and for rolled-back writes, which only costs caches a miss. One round trip,
+     * no lock, nothing written.
      */
     async dataVersion() {
-      const result = await db.$client.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn');
-      return result.rows[0]!.lsn;
+      const result = await db.$client.query<{ snapshot: string }>('SELECT pg_current_snapshot()::text AS snapshot');
+      return result.rows[0]!.snapshot;
     },
     close: () => closePostgres(db),
   } as DatabaseOf<S>;
