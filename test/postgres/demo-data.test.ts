@@ -7,7 +7,9 @@ import { seedPostgresDemoDataIfEmpty } from '../../src/db/demo/postgres.ts';
 import { closePostgres, migratePostgres, openPostgres, type PgDb } from '../../src/db/postgres/client.ts';
 import * as schema from '../../src/db/postgres/schema/index.ts';
 import { openSqliteDatabase } from '../../src/db/sqlite/database.ts';
+import { invariantViolations } from '../support/invariants.ts';
 import { describePostgres, freshPostgresDatabase } from '../support/postgres.ts';
+import { sqliteCopyOf } from '../support/postgres-rows.ts';
 
 const now = new Date('2026-11-25T09:00:00.000Z');
 const tables = (Object.values(schema) as unknown[]).filter((value): value is PgTable => is(value, PgTable)).map(getTableName);
@@ -34,6 +36,13 @@ describePostgres('demo data on PostgreSQL', () => {
     }
     await sqlite.database.close();
     expect(tables.length).toBeGreaterThan(30);
+  });
+
+  it('reads back into SQLite row for row, where every invariant of the booking data holds', async () => {
+    const copy = await sqliteCopyOf(gateways[1]!);
+    expect(invariantViolations(copy.$client)).toEqual([]);
+    expect(copy.get<{ n: number }>(sql`SELECT count(*) AS n FROM bookings`).n).toBeGreaterThan(0);
+    expect(copy.get<{ n: number }>(sql`SELECT count(*) AS n FROM events`).n).toBeGreaterThan(0);
   });
 
   it('is left alone on a database that holds brands', async () => {

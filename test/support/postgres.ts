@@ -37,21 +37,27 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
+/** A new empty database and a way to drop it (with whatever connections are left). */
+export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `tessera_test_${randomBytes(6).toString('hex')}`;
+  await admin((client) => client.query(`CREATE DATABASE ${name}`));
+  const parsed = new URL(adminUrl!);
+  parsed.pathname = `/${name}`;
+  return {
+    url: parsed.toString(),
+    drop: () => admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
+}
+
 /**
- * A new empty database for the calling file, dropped after its tests (with whatever connections are
- * left). `url()` is its URL once `beforeAll` has run.
+ * A new empty database for the calling file, dropped after its tests. `url()` is its URL once
+ * `beforeAll` has run.
  */
 export function freshPostgresDatabase(): { url: () => string } {
-  const name = `tessera_test_${randomBytes(6).toString('hex')}`;
-  let url = '';
+  let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
   beforeAll(async () => {
-    await admin((client) => client.query(`CREATE DATABASE ${name}`));
-    const parsed = new URL(adminUrl!);
-    parsed.pathname = `/${name}`;
-    url = parsed.toString();
+    database = await createTestDatabase();
   });
-  afterAll(async () => {
-    await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-  });
-  return { url: () => url };
+  afterAll(() => database?.drop());
+  return { url: () => database!.url };
 }

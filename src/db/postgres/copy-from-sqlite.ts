@@ -13,7 +13,7 @@ import * as pgSchema from './schema/index.ts';
 import type { PgExecutor } from './store-binding.ts';
 
 /** The PostgreSQL tables, each after every table it references. */
-function inDependencyOrder(): PgTable[] {
+export function inDependencyOrder(): PgTable[] {
   const tables = (Object.values(pgSchema) as unknown[]).filter((value): value is PgTable => is(value, PgTable));
   const ordered: PgTable[] = [];
   const placed = new Set<PgTable>();
