@@ -1,0 +1,127 @@
+import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import type { RefundEffectJson } from '../../../../domain/shared/json-types.ts';
+import type { RefundRow, RefundsStore, RefundStatus } from '../../../port/cancellation.ts';
+import { bookings, paymentIntents, refunds } from '../../schema/index.ts';
+import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
+
+const refundColumns = {
+  id: refunds.id,
+  bookingId: refunds.bookingId,
+  amountMinor: refunds.amountMinor,
+  status: refunds.status,
+  effect: refunds.effect,
+  attempts: refunds.attempts,
+  nextAttemptAt: refunds.nextAttemptAt,
+  createdAt: refunds.createdAt,
+  currency: bookings.currency,
+  intentReference: paymentIntents.processorReference,
+};
+
+const withBooking = (db: PgExecutor) =>
+  db
+    .select(refundColumns)
+    .from(refunds)
+    .innerJoin(bookings, eq(bookings.id, refunds.bookingId))
+    .leftJoin(paymentIntents, eq(paymentIntents.id, bookings.paymentIntentId));
+
+/** Ties between equal instants go by id in byte order, as SQLite compares text, whatever the database's collation. */
+const byIdBytes = asc(sql`${refunds.id} collate "C"`);
+
+export async function findRefund(db: PgExecutor, id: string): Promise<RefundRow | undefined> {
+  const [row] = await withBooking(db).where(eq(refunds.id, id));
+  return row;
+}
+
+/** A new `pending` refund, due for reconciliation from `at` on (the reconciler adds its grace period). */
+export async function insertPendingRefund(
+  db: PgExecutor,
+  row: { id: string; bookingId: string; amountMinor: number; effect: RefundEffectJson; at: string },
+): Promise<void> {
+  await db.insert(refunds).values({
+    id: row.id,
+    bookingId: row.bookingId,
+    amountMinor: row.amountMinor,
+    status: 'pending',
+    effect: row.effect,
+    nextAttemptAt: row.at,
+    createdAt: row.at,
+    updatedAt: row.at,
+  });
+}
+
+/**
+ * Settles a pending refund, counting the processor call that decided it; false when it was not
+ * pending any more (someone else settled it first), and then nothing changed. One conditional UPDATE:
+ * a racing settlement waits for this one's row lock, then finds the refund no longer pending.
+ */
+export async function settleRefund(
+  db: PgExecutor,
+  id: string,
+  status: Exclude<RefundStatus, 'pending'>,
+  processorReference: string | null,
+  at: string,
+): Promise<boolean> {
+  const result = await db
+    .update(refunds)
+    .set({ status, processorReference, nextAttemptAt: null, attempts: sql`${refunds.attempts} + 1`, updatedAt: at })
+    .where(and(eq(refunds.id, id), eq(refunds.status, 'pending')));
+  return result.rowCount === 1;
+}
+
+/** Pending refunds due at `now` and created at or before `createdBy`, oldest first. */
+export async function dueRefunds(db: PgExecutor, now: string, createdBy: string, limit: number): Promise<RefundRow[]> {
+  return withBooking(db)
+    .where(and(eq(refunds.status, 'pending'), lte(refunds.nextAttemptAt, now), lte(refunds.createdAt, createdBy)))
+    .orderBy(asc(refunds.nextAttemptAt), byIdBytes)
+    .limit(limit);
+}
+
+/** Every pending refund created at or before `createdBy`, oldest first. */
+export async function pendingRefunds(db: PgExecutor, createdBy: string): Promise<RefundRow[]> {
+  return withBooking(db)
+    .where(and(eq(refunds.status, 'pending'), lte(refunds.createdAt, createdBy)))
+    .orderBy(asc(refunds.createdAt), byIdBytes);
+}
+
+/**
+ * Moves a pending refund's next attempt to `until`, unless someone else (another process or gateway)
+ * did first: true when this caller now holds it and may ask the processor. A compare-and-set on the
+ * next attempt it saw, in one statement.
+ */
+export async function leaseRefund(db: PgExecutor, id: string, seenNextAttemptAt: string, until: string): Promise<boolean> {
+  const result = await db
+    .update(refunds)
+    .set({ nextAttemptAt: until })
+    .where(and(eq(refunds.id, id), eq(refunds.status, 'pending'), eq(refunds.nextAttemptAt, seenNextAttemptAt)));
+  return result.rowCount === 1;
+}
+
+/**
+ * Records a processor call that gave no answer. `nextAttemptAt` undefined keeps the refund's next
+ * attempt as it is (the request path leaves the timing to the reconciler).
+ */
+export async function recordUnansweredAttempt(
+  db: PgExecutor,
+  id: string,
+  input: { error: string; nextAttemptAt?: string; at: string },
+): Promise<void> {
+  await db
+    .update(refunds)
+    .set({
+      attempts: sql`${refunds.attempts} + 1`,
+      lastError: input.error,
+      updatedAt: input.at,
+      ...(input.nextAttemptAt === undefined ? {} : { nextAttemptAt: input.nextAttemptAt }),
+    })
+    .where(and(eq(refunds.id, id), eq(refunds.status, 'pending')));
+}
+
+export const refundsStore = {
+  findRefund,
+  insertPendingRefund,
+  settleRefund,
+  dueRefunds,
+  pendingRefunds,
+  leaseRefund,
+  recordUnansweredAttempt,
+} satisfies PostgresStore<RefundsStore>;

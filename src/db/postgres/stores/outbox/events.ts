@@ -1,0 +1,88 @@
+import { and, asc, eq, gt, inArray, is, isNull, lte, sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import type { EventInsert, EventRow, EventsStore, PendingDeliveryInsert } from '../../../port/outbox.ts';
+import { events, webhookDeliveries, webhookEndpoints } from '../../schema/index.ts';
+import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
+
+/**
+ * Readers page events by `sequence` and trust it to only grow: an event committed after a reader's page
+ * must land after the page's cursor, never before it, or the reader would skip it for good (see
+ * src/domain/outbox/feed.ts). On SQLite the single writer gives that for free. On PostgreSQL an identity
+ * hands out numbers when rows are inserted, not when they commit: a transaction that took 10 may commit
+ * after one that took 11 was read. So an event's transaction first takes this transaction-scoped
+ * advisory lock, held to its COMMIT or ROLLBACK: transactions writing events then take their numbers
+ * and commit one after another, in number order, on every gateway of the database. (Numbers a rolled
+ * back or retried transaction took are not reused: the sequence may have gaps, which no cursor minds.)
+ */
+const eventsLock = sql`select pg_advisory_xact_lock(hashtextextended('tessera:events', 0))`;
+
+/** Inserts an event; returns it with the sequence the database gave it. */
+export async function insertEvent(db: PgExecutor, event: EventInsert): Promise<EventRow> {
+  // Outside a unit of work, the lock and the insert still need one transaction of their own.
+  if (!is(db, PgTransaction)) return db.transaction((tx) => insertEvent(tx, event));
+  await db.execute(eventsLock);
+  const [row] = await db.insert(events).values(event).returning();
+  return row!;
+}
+
+/** Ids and subscribed types of the brand's endpoints that are not deleted. */
+export async function liveEndpointsOfBrand(db: PgExecutor, brandId: string): Promise<Array<{ id: string; eventTypes: string[] }>> {
+  return db
+    .select({ id: webhookEndpoints.id, eventTypes: webhookEndpoints.eventTypes })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.brandId, brandId), isNull(webhookEndpoints.deletedAt)));
+}
+
+/** One `pending` delivery per row, due at once (`nextAttemptAt` = the event's time): one statement for all. */
+export async function insertPendingDeliveries(db: PgExecutor, rows: readonly PendingDeliveryInsert[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insert(webhookDeliveries).values(
+    rows.map((row) => ({
+      id: row.id,
+      endpointId: row.endpointId,
+      eventSequence: row.eventSequence,
+      resourceId: row.resourceId,
+      status: 'pending' as const,
+      attempts: 0,
+      nextAttemptAt: row.at,
+      createdAt: row.at,
+    })),
+  );
+}
+
+/**
+ * Up to `limit` of the brand's events after sequence `after`, oldest first, optionally of `types`
+ * only: a seek on (brand_id, sequence).
+ */
+export async function findEventPage(
+  db: PgExecutor,
+  brandId: string,
+  after: number,
+  types: readonly string[] | null,
+  limit: number,
+): Promise<EventRow[]> {
+  return db
+    .select()
+    .from(events)
+    .where(and(eq(events.brandId, brandId), gt(events.sequence, after), types ? inArray(events.type, [...types]) : undefined))
+    .orderBy(asc(events.sequence))
+    .limit(limit);
+}
+
+/** Whether the brand has an event at or before sequence `upTo` (of `types`, when given). */
+export async function hasEventsUpTo(db: PgExecutor, brandId: string, upTo: number, types: readonly string[] | null): Promise<boolean> {
+  const [row] = await db
+    .select({ sequence: events.sequence })
+    .from(events)
+    .where(and(eq(events.brandId, brandId), lte(events.sequence, upTo), types ? inArray(events.type, [...types]) : undefined))
+    .limit(1);
+  return row !== undefined;
+}
+
+export const eventsStore = {
+  insertEvent,
+  liveEndpointsOfBrand,
+  insertPendingDeliveries,
+  findEventPage,
+  hasEventsUpTo,
+} satisfies PostgresStore<EventsStore>;
