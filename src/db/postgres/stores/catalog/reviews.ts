@@ -1,0 +1,122 @@
+import { and, asc, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import type { ReviewedExperienceRow, ReviewKey, ReviewPageRow, ReviewsStore } from '../../../port/catalog.ts';
+import { experiences, hosts, reviewers, reviews } from '../../schema/index.ts';
+import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
+import { inByteOrder } from './sql-parts.ts';
+
+/**
+ * The experience a review page belongs to, with its review count, in one statement. Ranks are dense,
+ * so MAX(rank) is the count, read with one seek on (experience_id, rank).
+ */
+export async function findReviewedExperience(db: PgExecutor, experienceId: string): Promise<ReviewedExperienceRow | undefined> {
+  const [row] = await db
+    .select({
+      id: experiences.id,
+      title: experiences.title,
+      brandId: experiences.brandId,
+      total:
+        sql<number>`coalesce((SELECT max(${reviews.rank}) FROM ${reviews} WHERE ${reviews.experienceId} = ${experienceId}), 0)`.mapWith(
+          Number,
+        ),
+    })
+    .from(experiences)
+    .where(eq(experiences.id, experienceId));
+  return row;
+}
+
+/** Reviews with their reviewer and host joined in: a page costs one statement. */
+function selectPage(db: PgExecutor) {
+  return db
+    .select({
+      id: reviews.id,
+      rank: reviews.rank,
+      rating: reviews.rating,
+      recommendability: reviews.recommendability,
+      text: reviews.text,
+      reviewedAt: reviews.reviewedAt,
+      experiencedDate: reviews.experiencedDate,
+      reviewer: {
+        id: reviewers.id,
+        firstName: reviewers.firstName,
+        lastName: reviewers.lastName,
+        emailAddress: reviewers.emailAddress,
+        phoneNumber: reviewers.phoneNumber,
+        profilePicture: reviewers.profilePicture,
+      },
+      host: {
+        id: hosts.id,
+        firstName: hosts.firstName,
+        lastName: hosts.lastName,
+        emailAddress: hosts.emailAddress,
+        phoneNumber: hosts.phoneNumber,
+        profilePicture: hosts.profilePicture,
+      },
+    })
+    .from(reviews)
+    .innerJoin(reviewers, eq(reviewers.id, reviews.reviewerId))
+    .innerJoin(hosts, eq(hosts.id, reviews.hostId));
+}
+
+/**
+ * The `limit` reviews ranked after `afterRank`, newest first: a seek on (experience_id, rank), so page
+ * 500 costs what page 1 costs (no OFFSET). Returned unexecuted so tests can EXPLAIN it.
+ */
+export function reviewsByRankQuery(db: PgExecutor, experienceId: string, afterRank: number, limit: number) {
+  return selectPage(db)
+    .where(and(eq(reviews.experienceId, experienceId), gt(reviews.rank, afterRank)))
+    .orderBy(asc(reviews.rank))
+    .limit(limit);
+}
+
+export async function findReviewsByRank(db: PgExecutor, experienceId: string, afterRank: number, limit: number): Promise<ReviewPageRow[]> {
+  return reviewsByRankQuery(db, experienceId, afterRank, limit);
+}
+
+/** The form SQLite stores instants in (`toISOString()`), which its text comparison of keys relies on. */
+const isCanonicalInstant = (value: string) => {
+  const time = Date.parse(value);
+  return !Number.isNaN(time) && new Date(time).toISOString() === value;
+};
+
+/**
+ * Reviews after `after` in newest-first order. SQLite compares the key as text: `(reviewed_at, id) <
+ * (key)`, chronological since every stored instant has one shape. A key in that shape compares the same
+ * way here as times, written so the (experience_id, reviewed_at, id) index seeks to the key's instant;
+ * ids compare byte by byte (`COLLATE "C"`), as on SQLite. Any other key (an instant in another shape, or
+ * no real date, like February 30th, which a timestamptz parameter would reject) is compared as SQLite
+ * does: as text, against each instant's canonical text.
+ */
+function olderThan(after: ReviewKey): SQL {
+  if (isCanonicalInstant(after.reviewedAt)) {
+    return sql`(${reviews.reviewedAt} <= ${after.reviewedAt} and (${reviews.reviewedAt} < ${after.reviewedAt} or ${inByteOrder(reviews.id)} < ${after.id}))`;
+  }
+  const asText = sql`to_char(${reviews.reviewedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  return sql`(${inByteOrder(asText)}, ${inByteOrder(reviews.id)}) < (${after.reviewedAt}, ${after.id})`;
+}
+
+/**
+ * The `limit` reviews older than `after` (all from the newest without it), newest first: reviewed_at
+ * then id, descending, a seek on (experience_id, reviewed_at, id) that later inserts cannot shift.
+ * Returned unexecuted for EXPLAIN.
+ */
+export function reviewsAfterKeyQuery(db: PgExecutor, experienceId: string, after: ReviewKey | null, limit: number) {
+  return selectPage(db)
+    .where(and(eq(reviews.experienceId, experienceId), after ? olderThan(after) : undefined))
+    .orderBy(desc(reviews.reviewedAt), desc(inByteOrder(reviews.id)))
+    .limit(limit);
+}
+
+export async function findReviewsAfterKey(
+  db: PgExecutor,
+  experienceId: string,
+  after: ReviewKey | null,
+  limit: number,
+): Promise<ReviewPageRow[]> {
+  return reviewsAfterKeyQuery(db, experienceId, after, limit);
+}
+
+export const reviewsStore = {
+  findReviewedExperience,
+  findReviewsByRank,
+  findReviewsAfterKey,
+} satisfies PostgresStore<ReviewsStore>;

@@ -1,0 +1,14 @@
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+
+/**
+ * A text column compared and sorted byte by byte (`COLLATE "C"`), as SQLite's BINARY collation does,
+ * whatever collation the database was created with: orders and paging cursors over text keys then come
+ * out as they do on SQLite.
+ */
+export const inByteOrder = (column: AnyColumn | SQL): SQL => sql`${column} collate "C"`;
+
+/**
+ * `column = ANY($1)` with the values as one text[] parameter: one statement text for any number of
+ * values (and no limit of 65 535 parameters), each still found through the column's index.
+ */
+export const anyOf = (column: AnyColumn | SQL, values: readonly string[]): SQL => sql`${column} = any(${sql.param([...values])}::text[])`;
