@@ -35,7 +35,9 @@ describePostgres('migratePostgres', () => {
 
     const applied = await gateways[1]!.$client.query('SELECT 1 FROM drizzle.__drizzle_migrations');
     expect(applied.rowCount).toBe(journal.entries.length);
-    const locks = await gateways[1]!.$client.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory'`);
+    const locks = await gateways[1]!.$client.query(
+      `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    );
     expect(locks.rowCount).toBe(0);
   });
 });
