@@ -1,0 +1,33 @@
+import { asc, desc, eq } from 'drizzle-orm';
+import type { CartBookingRow, CartIntentRow, CartRow, CartsStore } from '../../../port/bookings.ts';
+import { bookings, carts, paymentIntents } from '../../schema/index.ts';
+import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
+
+export async function findCartRow(db: PgExecutor, cartId: string): Promise<CartRow | undefined> {
+  const [row] = await db.select().from(carts).where(eq(carts.id, cartId));
+  return row;
+}
+
+/** The cart's payment intents, the current (latest) checkout first. */
+export async function paymentIntentsOfCart(db: PgExecutor, cartId: string): Promise<CartIntentRow[]> {
+  return db
+    .select({ id: paymentIntents.id, status: paymentIntents.status, createdAt: paymentIntents.createdAt })
+    .from(paymentIntents)
+    .where(eq(paymentIntents.cartId, cartId))
+    .orderBy(desc(paymentIntents.attempt));
+}
+
+/** Every booking ever created for the cart: checkouts in creation order, each in its items' order. */
+export async function bookingsOfCart(db: PgExecutor, cartId: string): Promise<CartBookingRow[]> {
+  return db
+    .select({ id: bookings.id, paymentIntentId: bookings.paymentIntentId, amountMinor: bookings.amountMinor })
+    .from(bookings)
+    .where(eq(bookings.cartId, cartId))
+    .orderBy(asc(bookings.createdAt), asc(bookings.cartPosition));
+}
+
+export const cartsStore = {
+  findCartRow,
+  paymentIntentsOfCart,
+  bookingsOfCart,
+} satisfies PostgresStore<CartsStore>;

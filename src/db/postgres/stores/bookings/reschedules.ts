@@ -1,0 +1,57 @@
+import { asc, eq, inArray, sql } from 'drizzle-orm';
+import type { ReschedulableBooking, RescheduleRecord, ReschedulesStore } from '../../../port/bookings.ts';
+import { bookingReschedules, bookings } from '../../schema/index.ts';
+import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
+import { bytewise } from '../checkout/checkout.ts';
+
+export async function findReschedulable(db: PgExecutor, bookingId: string): Promise<ReschedulableBooking | undefined> {
+  const [row] = await db
+    .select({
+      id: bookings.id,
+      brandId: bookings.brandId,
+      status: bookings.status,
+      experienceId: bookings.experienceId,
+      sessionId: bookings.sessionId,
+      sessionStartLocal: bookings.sessionStartLocal,
+      // Correlated subqueries written out: Drizzle leaves columns unqualified in a one-table select.
+      activeParticipants: sql<number>`(SELECT count(*)::integer FROM participants p WHERE p.booking_id = "bookings"."id" AND p.cancelled_at IS NULL)`,
+      reschedules: sql<number>`(SELECT count(*)::integer FROM booking_reschedules r WHERE r.booking_id = "bookings"."id")`,
+    })
+    .from(bookings)
+    .where(eq(bookings.id, bookingId));
+  return row;
+}
+
+/** Puts the booking on `to` (its session and the local start copied onto it). */
+export async function moveBooking(
+  db: PgExecutor,
+  bookingId: string,
+  to: { sessionId: string; startLocal: string },
+  at: string,
+): Promise<void> {
+  await db
+    .update(bookings)
+    .set({ sessionId: to.sessionId, sessionStartLocal: to.startLocal, updatedAt: at })
+    .where(eq(bookings.id, bookingId));
+}
+
+export async function recordReschedule(db: PgExecutor, row: RescheduleRecord): Promise<void> {
+  await db.insert(bookingReschedules).values({ ...row });
+}
+
+/** The moves of each booking, in order (bookings by id, compared by their bytes as on SQLite). */
+export async function reschedulesOfBookings(db: PgExecutor, bookingIds: readonly string[]): Promise<RescheduleRecord[]> {
+  if (bookingIds.length === 0) return [];
+  return db
+    .select()
+    .from(bookingReschedules)
+    .where(inArray(bookingReschedules.bookingId, [...bookingIds]))
+    .orderBy(asc(bytewise(bookingReschedules.bookingId)), asc(bookingReschedules.sequence));
+}
+
+export const reschedulesStore = {
+  findReschedulable,
+  moveBooking,
+  recordReschedule,
+  reschedulesOfBookings,
+} satisfies PostgresStore<ReschedulesStore>;

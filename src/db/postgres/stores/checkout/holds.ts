@@ -1,0 +1,127 @@
+import { and, asc, eq, inArray, isNotNull, lte, notExists, sql } from 'drizzle-orm';
+import type { HeldBooking, HoldsStore } from '../../../port/checkout.ts';
+import { bookings, creditCodes, creditRedemptions, participants, paymentIntents } from '../../schema/index.ts';
+import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
+import { bytewise } from './checkout.ts';
+
+const heldColumns = {
+  id: bookings.id,
+  sessionId: bookings.sessionId,
+  paymentIntentId: bookings.paymentIntentId,
+  // Spelled out: Drizzle leaves columns unqualified in a one-table select, where they would resolve to `participants`.
+  places: sql<number>`(SELECT count(*)::integer FROM participants p WHERE p.booking_id = "bookings"."id" AND p.cancelled_at IS NULL)`,
+};
+
+/**
+ * Held bookings in the order SQLite reads them through its hold index (status, hold_expires_at), and so
+ * the order their `booking.failed` events are recorded in: by hold expiry, then as they were written.
+ */
+const holdOrder = [
+  sql`${bookings.holdExpiresAt} ASC NULLS FIRST`,
+  asc(bookings.createdAt),
+  asc(bookings.cartPosition),
+  asc(bytewise(bookings.id)),
+];
+
+/** Those of `ids` that are still `processing`. */
+export async function processingBookings(db: PgExecutor, ids: readonly string[]): Promise<HeldBooking[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select(heldColumns)
+    .from(bookings)
+    .where(and(inArray(bookings.id, [...ids]), eq(bookings.status, 'processing')))
+    .orderBy(...holdOrder);
+}
+
+/** `processing` bookings whose hold lapsed at or before `at` (ISO 8601 UTC): one range of the hold index. */
+export async function lapsedHolds(db: PgExecutor, at: string): Promise<HeldBooking[]> {
+  return db
+    .select(heldColumns)
+    .from(bookings)
+    .where(and(eq(bookings.status, 'processing'), isNotNull(bookings.holdExpiresAt), lte(bookings.holdExpiresAt, at)))
+    .orderBy(...holdOrder);
+}
+
+/** `processing` -> `failed`; the guard keeps a booking that moved on meanwhile untouched. One conditional UPDATE. */
+export async function markBookingsFailed(db: PgExecutor, ids: readonly string[], at: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .update(bookings)
+    .set({ status: 'failed', holdExpiresAt: null, updatedAt: at })
+    .where(and(inArray(bookings.id, [...ids]), eq(bookings.status, 'processing')));
+}
+
+/**
+ * Adds the credit the bookings redeemed back to each code's balance and forgets the redemptions, in one
+ * statement: the redemptions deleted are exactly the ones given back, so a redemption is returned at most
+ * once even when two callers race (the second waits for the first's row locks and finds nothing to delete).
+ */
+export async function returnCreditRedemptions(db: PgExecutor, bookingIds: readonly string[]): Promise<void> {
+  if (bookingIds.length === 0) return;
+  const forgotten = db.$with('forgotten').as(
+    db
+      .delete(creditRedemptions)
+      .where(inArray(creditRedemptions.bookingId, [...bookingIds]))
+      .returning({ creditCodeId: creditRedemptions.creditCodeId, amountMinor: creditRedemptions.amountMinor }),
+  );
+  const returned = db.$with('returned').as(
+    db
+      .select({
+        creditCodeId: forgotten.creditCodeId,
+        amountMinor: sql<number>`sum(${forgotten.amountMinor})`.as('returned_minor'),
+      })
+      .from(forgotten)
+      .groupBy(forgotten.creditCodeId),
+  );
+  await db
+    .with(forgotten, returned)
+    .update(creditCodes)
+    .set({ balanceMinor: sql`${creditCodes.balanceMinor} + ${returned.amountMinor}` })
+    .from(returned)
+    .where(eq(creditCodes.id, returned.creditCodeId));
+}
+
+/**
+ * Of `ids`, the intents still `requires_payment` with no `processing` booking left become `canceled`:
+ * nothing they could pay for is held any more. One conditional UPDATE.
+ */
+export async function cancelIntentsWithoutHolds(db: PgExecutor, ids: readonly string[], at: string): Promise<void> {
+  if (ids.length === 0) return;
+  const stillHeld = db
+    .select({ one: sql`1` })
+    .from(bookings)
+    .where(and(eq(bookings.paymentIntentId, paymentIntents.id), eq(bookings.status, 'processing')));
+  await db
+    .update(paymentIntents)
+    .set({ status: 'canceled', updatedAt: at })
+    .where(and(inArray(paymentIntents.id, [...ids]), eq(paymentIntents.status, 'requires_payment'), notExists(stillHeld)));
+}
+
+/**
+ * Places held on a session by `processing` bookings whose hold lapsed at or before `at` but is not swept
+ * yet. Every quote and checkout item asks: one aggregate over the hold index.
+ */
+export async function lapsedPlaces(db: PgExecutor, sessionId: string, at: string): Promise<number> {
+  const [row] = await db
+    .select({ places: sql<number>`count(*)`.mapWith(Number) })
+    .from(participants)
+    .innerJoin(bookings, eq(bookings.id, participants.bookingId))
+    .where(
+      and(
+        eq(bookings.sessionId, sessionId),
+        eq(bookings.status, 'processing'),
+        lte(bookings.holdExpiresAt, at),
+        sql`${participants.cancelledAt} IS NULL`,
+      ),
+    );
+  return row?.places ?? 0;
+}
+
+export const holdsStore = {
+  processingBookings,
+  lapsedHolds,
+  markBookingsFailed,
+  returnCreditRedemptions,
+  cancelIntentsWithoutHolds,
+  lapsedPlaces,
+} satisfies PostgresStore<HoldsStore>;

@@ -1,0 +1,96 @@
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { IntentBookingRow, IntentRow, PaymentsStore } from '../../../port/payments.ts';
+import type { PaymentIntentStatus } from '../../../../domain/shared/values.ts';
+import { bookings, carts, creditCodes, participants, paymentIntents } from '../../schema/index.ts';
+import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
+import { bytewise, takeCredit } from '../checkout/checkout.ts';
+
+const intentColumns = {
+  id: paymentIntents.id,
+  cartId: paymentIntents.cartId,
+  processor: paymentIntents.processor,
+  processorReference: paymentIntents.processorReference,
+  status: paymentIntents.status,
+};
+
+export async function findIntentByReference(db: PgExecutor, processor: string, reference: string): Promise<IntentRow | undefined> {
+  const [row] = await db
+    .select(intentColumns)
+    .from(paymentIntents)
+    .where(and(eq(paymentIntents.processor, processor), eq(paymentIntents.processorReference, reference)));
+  return row;
+}
+
+export async function findIntentBySecretHash(db: PgExecutor, secretHash: string): Promise<IntentRow | undefined> {
+  const [row] = await db.select(intentColumns).from(paymentIntents).where(eq(paymentIntents.secretHash, secretHash));
+  return row;
+}
+
+export async function findIntentById(db: PgExecutor, id: string): Promise<IntentRow | undefined> {
+  const [row] = await db.select(intentColumns).from(paymentIntents).where(eq(paymentIntents.id, id));
+  return row;
+}
+
+/**
+ * Sets the intent's status, whatever it was (as on SQLite): the domain decides on the status it read in
+ * the same unit of work, which SERIALIZABLE keeps from changing before this write commits.
+ */
+export async function setIntentStatus(db: PgExecutor, id: string, status: PaymentIntentStatus, at: string): Promise<void> {
+  await db.update(paymentIntents).set({ status, updatedAt: at }).where(eq(paymentIntents.id, id));
+}
+
+/** The bookings an intent pays for, in cart item order, each with its active participants counted: one statement. */
+export async function bookingsOfIntent(db: PgExecutor, intentId: string): Promise<IntentBookingRow[]> {
+  return db
+    .select({
+      id: bookings.id,
+      brandId: bookings.brandId,
+      sessionId: bookings.sessionId,
+      status: bookings.status,
+      currency: bookings.currency,
+      amountMinor: bookings.amountMinor,
+      amountRefundedMinor: bookings.amountRefundedMinor,
+      // Spelled out: Drizzle leaves columns unqualified in a one-table select.
+      activeParticipants: sql<number>`(SELECT count(*)::integer FROM participants p WHERE p.booking_id = "bookings"."id" AND p.cancelled_at IS NULL)`,
+      pricing: bookings.pricing,
+    })
+    .from(bookings)
+    .where(eq(bookings.paymentIntentId, intentId))
+    .orderBy(asc(bookings.cartPosition), asc(bytewise(bookings.id)));
+}
+
+/** Marks the booking's still-active participants cancelled at `at`. */
+export async function cancelActiveParticipants(db: PgExecutor, bookingId: string, at: string): Promise<void> {
+  await db
+    .update(participants)
+    .set({ cancelledAt: at })
+    .where(and(eq(participants.bookingId, bookingId), isNull(participants.cancelledAt)));
+}
+
+export async function markCartPaid(db: PgExecutor, cartId: string, at: string): Promise<void> {
+  await db.update(carts).set({ status: 'paid', updatedAt: at }).where(eq(carts.id, cartId));
+}
+
+/**
+ * Takes `amountMinor` from the brand's credit code `code` again for a booking (whose earlier redemption
+ * was given back when its hold lapsed): false, and nothing changed, when the code is gone or its balance
+ * no longer covers it. The code is found, its balance checked and taken, and the redemption recorded in
+ * one statement.
+ */
+export async function redeemCreditAgain(
+  db: PgExecutor,
+  input: { id: string; bookingId: string; brandId: string; code: string; amountMinor: number },
+): Promise<boolean> {
+  return takeCredit(db, and(eq(creditCodes.brandId, input.brandId), eq(creditCodes.code, input.code)), input);
+}
+
+export const paymentsStore = {
+  findIntentByReference,
+  findIntentBySecretHash,
+  findIntentById,
+  setIntentStatus,
+  bookingsOfIntent,
+  cancelActiveParticipants,
+  markCartPaid,
+  redeemCreditAgain,
+} satisfies PostgresStore<PaymentsStore>;
