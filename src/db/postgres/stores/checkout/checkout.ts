@@ -194,17 +194,21 @@ export async function insertBooking(
   if (answerRows.length > 0) await db.insert(answers).values([...answerRows]);
 }
 
+/** A credit code: by id, or by the brand's code (compared exactly). */
+export type CreditCodeKey = { id: string } | { brandId: string; code: string };
+
 /**
- * Takes `amountMinor` from the credit code `which` picks, if its balance covers it, and records the
+ * Takes `amountMinor` from the credit code `key` names, if its balance covers it, and records the
  * redemption, in one statement: the conditional UPDATE is the guard (PostgreSQL's row lock makes a racing
  * taker wait and re-check the balance as the first left it), and the INSERT of the redemption only sees
  * the row the UPDATE returned. True when it was taken.
  */
 export async function takeCredit(
   db: PgExecutor,
-  which: SQL | undefined,
+  key: CreditCodeKey,
   redemption: { id: string; bookingId: string; amountMinor: number },
 ): Promise<boolean> {
+  const which = 'id' in key ? eq(creditCodes.id, key.id) : and(eq(creditCodes.brandId, key.brandId), eq(creditCodes.code, key.code));
   const taken = db.$with('taken').as(
     db
       .update(creditCodes)
@@ -236,7 +240,7 @@ export async function redeemCredit(
   db: PgExecutor,
   row: { id: string; bookingId: string; creditCodeId: string; amountMinor: number },
 ): Promise<boolean> {
-  return takeCredit(db, eq(creditCodes.id, row.creditCodeId), row);
+  return takeCredit(db, { id: row.creditCodeId }, row);
 }
 
 export const checkoutStore = {

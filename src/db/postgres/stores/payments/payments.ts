@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { IntentBookingRow, IntentRow, PaymentsStore } from '../../../port/payments.ts';
 import type { PaymentIntentStatus } from '../../../../domain/shared/values.ts';
-import { bookings, carts, creditCodes, participants, paymentIntents } from '../../schema/index.ts';
+import { bookings, carts, participants, paymentIntents } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 import { bytewise, takeCredit } from '../checkout/checkout.ts';
 
@@ -81,7 +81,7 @@ export async function redeemCreditAgain(
   db: PgExecutor,
   input: { id: string; bookingId: string; brandId: string; code: string; amountMinor: number },
 ): Promise<boolean> {
-  return takeCredit(db, and(eq(creditCodes.brandId, input.brandId), eq(creditCodes.code, input.code)), input);
+  return takeCredit(db, { brandId: input.brandId, code: input.code }, input);
 }
 
 export const paymentsStore = {
