@@ -4,9 +4,10 @@
  * arrive typed and are taken exactly as sent: a string is never a number, a boolean or an array, so a
  * partner's serialization bug (`"refundAmount": "5"`) is a 400 naming the field, never a refund.
  */
-import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
+import type { FastifySchema, FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
+import { NUL_MESSAGE, nulCharacterPath } from '../http/nul-character.ts';
 
 /**
  * Fastify's own defaults, but unknown fields are refused rather than dropped (a misspelt `refundAmount` must not pass).
@@ -17,8 +18,27 @@ const common: Options = { useDefaults: true, removeAdditional: false, addUsedSch
 const forText = addFormats.default(new Ajv({ ...common, coerceTypes: 'array' }));
 const forBodies = addFormats.default(new Ajv({ ...common, coerceTypes: false }));
 
+type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
+
+/** `validate`, then no string anywhere in the input may hold NUL (src/http/nul-character.ts): an Ajv-shaped error naming it. */
+function refusingNul(validate: Validate): Validate {
+  const checked: Validate = (data) => {
+    if (!validate(data)) {
+      checked.errors = validate.errors;
+      return false;
+    }
+    const path = nulCharacterPath(data);
+    if (path === null) return true;
+    checked.errors = [
+      { keyword: 'nul', instancePath: path ? `/${path.replaceAll('.', '/')}` : '', schemaPath: '#', message: NUL_MESSAGE, params: {} },
+    ];
+    return false;
+  };
+  return checked;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<FastifySchema> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? forBodies : forText).compile(schema as object);
+  refusingNul((httpPart === 'body' ? forBodies : forText).compile(schema as object) as Validate);
 
 /**
  * For a route whose body the domain checks part by part: validates the body against `envelope` only,

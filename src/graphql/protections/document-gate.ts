@@ -7,12 +7,14 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { Lexer, Source, TokenKind } from 'graphql';
+import { NUL_MESSAGE, nulCharacterPath } from '../../http/nul-character.ts';
 import { NOT_TRUSTED, refusalExtensions, type RefusalExtensions } from './refusals.ts';
 import type { GraphQLProtections } from './settings.ts';
 
 interface RequestedOperation {
   query?: string;
   hash?: string;
+  variables?: unknown;
 }
 
 interface GraphQLRefusal {
@@ -37,7 +39,11 @@ function requestedOperations(request: FastifyRequest): RequestedOperation[] {
     const fields = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
     const extensions = parseJson(fields.extensions) as { persistedQuery?: { sha256Hash?: unknown } } | undefined;
     const hash = extensions?.persistedQuery?.sha256Hash;
-    return { query: typeof fields.query === 'string' ? fields.query : undefined, hash: typeof hash === 'string' ? hash : undefined };
+    return {
+      query: typeof fields.query === 'string' ? fields.query : undefined,
+      hash: typeof hash === 'string' ? hash : undefined,
+      variables: parseJson(fields.variables),
+    };
   });
 }
 
@@ -52,7 +58,27 @@ function exceedsTokens(query: string, max: number): boolean {
   return false;
 }
 
-export function checkOperation(p: GraphQLProtections, { query, hash }: RequestedOperation): GraphQLRefusal | null {
+/** A NUL escape (`\u0000`, `\u{0}`) in the document's string literals; an escaped backslash before it is taken for one too. */
+const NUL_ESCAPE = /\\u(?:0000|\{0+\})/i;
+
+/** NUL in a variable or in the document's literals: refused as bad input naming it (src/http/nul-character.ts). */
+function nulRefusal(query: string | undefined, variables: unknown): GraphQLRefusal | null {
+  const path = nulCharacterPath(variables);
+  // Named as the domain's own validation errors are, inside the argument: `data.0.participants.0.firstName`.
+  const field =
+    path !== null
+      ? path
+          .split('.')
+          .slice(path.includes('.') ? 1 : 0)
+          .join('.') || 'variables'
+      : query !== undefined && NUL_ESCAPE.test(query)
+        ? 'query'
+        : null;
+  if (field === null) return null;
+  return { message: `${field} ${NUL_MESSAGE}`, extensions: { code: 'VALIDATION_FAILED', field } };
+}
+
+export function checkOperation(p: GraphQLProtections, { query, hash, variables }: RequestedOperation): GraphQLRefusal | null {
   if (query !== undefined) {
     const bytes = Buffer.byteLength(query, 'utf8');
     if (bytes > p.maxDocumentBytes) {
@@ -74,7 +100,7 @@ export function checkOperation(p: GraphQLProtections, { query, hash }: Requested
       extensions: refusalExtensions('MAX_TOKENS', p.maxTokens),
     };
   }
-  return null;
+  return nulRefusal(query, variables);
 }
 
 function documentGate(p: GraphQLProtections): preHandlerAsyncHookHandler {

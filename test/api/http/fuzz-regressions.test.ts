@@ -26,6 +26,50 @@ const cartItem = (metadata: string) =>
   `{"experienceId":"${experience.id}","sessionTime":"2026-12-01T09:00","participants":[{"firstName":"Ana","lastName":"Silva","priceTierName":"Adult"}],"metadata":${metadata}}`;
 
 describe('faults found by the fuzz test', () => {
+  it('refuses the NUL character in any text, naming the field, on both faces (PostgreSQL refused it: a 500)', async () => {
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const item = {
+      experienceId: experience.id,
+      sessionTime: '2026-12-01T09:00',
+      participants: [{ firstName: 'A\u0000na', lastName: 'Silva', priceTierName: 'Adult' }],
+    };
+    const rest = await t.app.inject({
+      method: 'POST',
+      url: `/v1/brands/${brand.id}/carts/${randomUUID()}/payment_intents`,
+      headers,
+      payload: { data: [item] },
+    });
+    expect([rest.statusCode, rest.json().error]).toMatchObject([
+      400,
+      {
+        code: 'VALIDATION_FAILED',
+        message: 'data.0.participants.0.firstName must not contain the NUL character (U+0000)',
+        details: { field: 'data.0.participants.0.firstName' },
+      },
+    ]);
+
+    const mutation =
+      'mutation($b: UUID!, $c: UUID!, $input: CreatePaymentIntentInput!) { createPaymentIntent(brandId: $b, cartId: $c, input: $input) { totalNetAmount } }';
+    const graph = await t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers,
+      payload: { query: mutation, variables: { b: brand.id, c: randomUUID(), input: { data: [item] } } },
+    });
+    expect([graph.statusCode, graph.json().errors[0].extensions]).toEqual([
+      400,
+      { code: 'VALIDATION_FAILED', field: 'data.0.participants.0.firstName' },
+    ]);
+
+    const literal = await t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers,
+      payload: { query: `{ brand(id: "${brand.id}") { name } hosts(brandId: "${brand.id}", search: "a\\u0000") { id } }` },
+    });
+    expect([literal.statusCode, literal.json().errors[0].extensions]).toEqual([400, { code: 'VALIDATION_FAILED', field: 'query' }]);
+  });
+
   it('refuses a validly signed processor webhook whose body is JSON but not an object (was a 500)', async () => {
     const at = Math.floor(NOW.getTime() / 1000);
     for (const payload of ['null', '[]', '"event"', '42']) {
