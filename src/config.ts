@@ -4,6 +4,7 @@ import { graphqlDefaults } from './graphql/protections/defaults.ts';
 import { refundReconcilerDefaults } from './domain/cancellation/refund-reconciler.ts';
 import { httpDefaults } from './http/settings.ts';
 import { postgresDefaults } from './db/postgres/defaults.ts';
+import { isPostgresUrl, redactDatabaseUrl } from './db/engine.ts';
 
 /** Webhook delivery defaults, shared with `buildApp` callers that pass no full config. */
 export const webhookDefaults = { timeoutMs: 10_000, retryBaseSeconds: 10, maxAgeSeconds: 3 * 86_400 } as const;
@@ -21,14 +22,17 @@ function isEncryptionKey(value: string): boolean {
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
-  /** A SQLite file path or `:memory:`. A URL (`postgres://...`) is refused rather than taken as a file name. */
+  /**
+   * The database: a SQLite file path or `:memory:` (embedded), or a `postgres://` / `postgresql://` URL
+   * (PostgreSQL 15 or newer). Any other URL is refused rather than taken for a file name.
+   */
   DATABASE_URL: z
     .string()
     .min(1)
     .default('./data/tessera.sqlite')
     .refine(
-      (v) => !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(v),
-      'must be a SQLite file path or :memory: (the PostgreSQL adapter is not complete yet; URLs such as postgres://... are not accepted)',
+      (v) => !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(v) || (isPostgresUrl(v) && URL.canParse(v)),
+      'must be a SQLite file path, :memory:, or a PostgreSQL URL (postgres://user:password@host:5432/database)',
     ),
   /** Connections one gateway opens to PostgreSQL at most; every gateway shares the server's max_connections. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(postgresDefaults.poolSize),
@@ -148,11 +152,6 @@ export class ConfigError extends Error {}
 
 const secretVariables = new Set(['ENCRYPTION_KEY', 'ENCRYPTION_KEYS', 'METRICS_TOKEN']);
 
-/** A database URL's password is a secret: `postgres://user:<redacted>@host/db`. */
-function withoutPassword(value: string | undefined): string | undefined {
-  return value?.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/, '$1:<redacted>@');
-}
-
 /** Reads every setting from the environment; throws a ConfigError naming each bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const blankAsUnset = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
@@ -160,7 +159,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     // A malformed secret is still a secret: name the variable, never echo its value.
     const shown = (name: string) =>
-      secretVariables.has(name) ? '<redacted>' : JSON.stringify(name === 'DATABASE_URL' ? withoutPassword(env[name]) : env[name]);
+      secretVariables.has(name)
+        ? '<redacted>'
+        : JSON.stringify(name === 'DATABASE_URL' && env[name] !== undefined ? redactDatabaseUrl(env[name]) : env[name]);
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message} (got ${shown(String(i.path[0]))})`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }

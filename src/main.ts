@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { connect } from './db/connect.ts';
+import { connect, DatabaseUnavailableError } from './db/connect.ts';
+import { redactDatabaseUrl } from './db/engine.ts';
 import { demoKeys } from './db/demo/index.ts';
 import { exitOnSignals } from './shutdown.ts';
 
@@ -26,7 +27,7 @@ async function main() {
     `Tessera is listening on ${base}`,
     `  GraphQL:  ${base}/graphql${config.production ? '' : '  (open it in a browser for Apollo Sandbox)'}`,
     `  REST:     ${base}/v1/...   OpenAPI: ${base}/openapi.json   Docs: ${base}/docs`,
-    `  Database: ${config.DATABASE_URL}${seeded ? ' (demo data loaded)' : ''}`,
+    `  Database: ${redactDatabaseUrl(config.DATABASE_URL)}${seeded ? ' (demo data loaded)' : ''}`,
   ];
   if (!config.production) {
     lines.push('  Demo API keys (send as "Authorization: Bearer <key>"):');
@@ -36,7 +37,7 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof DatabaseUnavailableError) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(`Tessera failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);

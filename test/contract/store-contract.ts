@@ -25,6 +25,8 @@ export interface ContractSubject {
 }
 
 const AT = '2026-11-24T12:00:00.000Z';
+/** An instant `seconds` after AT. */
+const later = (seconds: number) => new Date(Date.parse(AT) + seconds * 1000).toISOString();
 
 /** Runs `count` transactions at once, each calling `work`; how many `work` calls answered true. */
 async function race(
@@ -90,8 +92,8 @@ export function describeStoreContract(adapter: string, open: () => Promise<Contr
         const apiKeyId = randomUUID();
         await database.idempotency.insertRunningRecord({ apiKeyId, key: 'k', requestHash: 'h', leaseExpiresAt: AT, createdAt: AT });
         const seen = (await database.idempotency.findIdempotencyRecord(apiKeyId, 'k'))!.leaseExpiresAt;
-        expect(await race(database, 6, (tx, i) => tx.idempotency.takeOverRecord(apiKeyId, 'k', seen, `lease-${i}`))).toBe(1);
-        expect(await database.idempotency.takeOverRecord(apiKeyId, 'k', seen, 'late')).toBe(false);
+        expect(await race(database, 6, (tx, i) => tx.idempotency.takeOverRecord(apiKeyId, 'k', seen, later(i + 1)))).toBe(1);
+        expect(await database.idempotency.takeOverRecord(apiKeyId, 'k', seen, later(60))).toBe(false);
       });
 
       it('refuses a second running record for the same key', async () => {

@@ -1,4 +1,3 @@
-import { portOf } from './db.ts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll } from 'vitest';
 import { buildApp } from '../../src/app.ts';
@@ -9,6 +8,7 @@ import type { LogDestination } from '../../src/http/logging.ts';
 import type { HttpConfig } from '../../src/http/settings.ts';
 import type { RefundReconcileAppOptions } from '../../src/jobs/refund-reconciler-settings.ts';
 import type { WebhookAppOptions } from '../../src/jobs/webhook-settings.ts';
+import { appDatabase } from './engine.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -61,8 +61,9 @@ export interface StartOptions {
 const unlimited: HttpConfig = { RATE_LIMIT_PER_MINUTE: 1_000_000, RATE_LIMIT_ANONYMOUS_PER_MINUTE: 1_000_000 };
 
 export async function startApp(db: Db, options: StartOptions = {}): Promise<TestApp> {
+  const { database, beforeRequest } = await appDatabase(db);
   const app = await buildApp({
-    db: portOf(db),
+    db: database,
     config: {
       production: options.production ?? false,
       LOG_LEVEL: options.logStream ? (options.logLevel ?? 'info') : 'silent',
@@ -80,6 +81,7 @@ export async function startApp(db: Db, options: StartOptions = {}): Promise<Test
     webhooks: { dispatch: false, ...options.webhooks },
     refunds: { reconcile: false, ...options.refunds },
   });
+  if (beforeRequest) app.addHook('onRequest', beforeRequest);
   afterAll(() => app.close());
   // Start-up work (the first sweep of lapsed holds) happens here, not inside a test's first request.
   if (options.ready !== false) await app.ready();

@@ -5,7 +5,7 @@
  * test/support/invariants.ts read it as they read a SQLite file.
  */
 import { getTableName, is } from 'drizzle-orm';
-import { PgTable } from 'drizzle-orm/pg-core';
+import { type PgTable } from 'drizzle-orm/pg-core';
 import { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { PgDb } from '../../src/db/postgres/client.ts';
 import { copyFromSqlite, inDependencyOrder } from '../../src/db/postgres/copy-from-sqlite.ts';

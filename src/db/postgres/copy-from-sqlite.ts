@@ -41,16 +41,24 @@ const BATCH = 500;
 
 /**
  * Copies every row of `from` into `to` (the pool, or an open transaction so the copy is all or nothing).
- * Identity columns go on counting from where the copied rows end.
+ * Identity columns go on counting from where the copied rows end. `skipExisting`: a row whose key is
+ * already there is left as it is (copying a growing database again brings only its new rows). `tables`:
+ * only those.
  */
-export async function copyFromSqlite(from: Db, to: PgExecutor): Promise<void> {
+export async function copyFromSqlite(
+  from: Db,
+  to: PgExecutor,
+  options: { skipExisting?: boolean; tables?: ReadonlySet<string> } = {},
+): Promise<void> {
   for (const table of inDependencyOrder()) {
     const name = getTableName(table);
+    if (options.tables && !options.tables.has(name)) continue;
     const source = sqliteTables.get(name);
     if (!source) throw new Error(`The SQLite schema has no table ${name}`);
     const rows = from.select().from(source).all();
     for (let start = 0; start < rows.length; start += BATCH) {
-      await to.insert(table).values(rows.slice(start, start + BATCH));
+      const insert = to.insert(table).values(rows.slice(start, start + BATCH));
+      await (options.skipExisting ? insert.onConflictDoNothing() : insert);
     }
     for (const column of getTableConfig(table).columns.filter((c) => c.generatedIdentity !== undefined && rows.length > 0)) {
       await to.execute(

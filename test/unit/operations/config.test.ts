@@ -83,11 +83,17 @@ describe('loadConfig', () => {
     );
   });
 
-  it('refuses a database URL rather than taking it for a file name, without echoing its password', () => {
-    expect(() => loadConfig({ DATABASE_URL: 'postgres://tessera:s3cret@db.internal:5432/tessera' })).toThrow(
-      'DATABASE_URL: must be a SQLite file path or :memory: (the PostgreSQL adapter is not complete yet; URLs such as postgres://... are not accepted) (got "postgres://tessera:<redacted>@db.internal:5432/tessera")',
+  it('takes a PostgreSQL URL, and refuses any other URL rather than taking it for a file name, without echoing its password', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://tessera:s3cret@db.internal:5432/tessera' }).DATABASE_URL).toBe(
+      'postgres://tessera:s3cret@db.internal:5432/tessera',
     );
-    expect(() => loadConfig({ DATABASE_URL: 'mysql://localhost/tessera' })).toThrow(/DATABASE_URL: must be a SQLite file path/);
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db.internal/tessera?sslmode=verify-full' }).DATABASE_URL).toBe(
+      'postgresql://db.internal/tessera?sslmode=verify-full',
+    );
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://tessera:s3cret@localhost/tessera' })).toThrow(
+      'DATABASE_URL: must be a SQLite file path, :memory:, or a PostgreSQL URL (postgres://user:password@host:5432/database) (got "mysql://tessera:<redacted>@localhost/tessera")',
+    );
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://tessera:s3cret@[bad' })).toThrow(/DATABASE_URL: must be a SQLite file path/);
     expect(loadConfig({ DATABASE_URL: './data/other.sqlite' }).DATABASE_URL).toBe('./data/other.sqlite');
   });
 

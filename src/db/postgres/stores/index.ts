@@ -1,13 +1,61 @@
 import type { Stores } from '../../port/index.ts';
 import type { PostgresStores } from '../store-binding.ts';
+import { apiKeysStore } from './access/api-keys.ts';
+import { organizationsStore } from './access/organizations.ts';
 import { capacityStore } from './availability/capacity.ts';
 import { sessionsStore } from './availability/sessions.ts';
+import { bookingsStore } from './bookings/bookings.ts';
+import { cartsStore } from './bookings/carts.ts';
+import { reschedulesStore } from './bookings/reschedules.ts';
+import { cancellationStore } from './cancellation/cancellation.ts';
+import { refundsStore } from './cancellation/refunds.ts';
+import { brandsStore } from './catalog/brands.ts';
+import { experiencesStore } from './catalog/experiences.ts';
+import { hostsStore } from './catalog/hosts.ts';
+import { listingsStore } from './catalog/listings.ts';
+import { reviewStatsStore } from './catalog/review-stats.ts';
+import { reviewsStore } from './catalog/reviews.ts';
+import { checkoutStore } from './checkout/checkout.ts';
+import { holdsStore } from './checkout/holds.ts';
+import { idempotencyStore } from './idempotency/idempotency.ts';
+import { operationsStore } from './operations/operations.ts';
+import { eventsStore } from './outbox/events.ts';
+import { paymentsStore } from './payments/payments.ts';
+import { questionsStore } from './questions/questions.ts';
+import { waitlistsStore } from './waitlists/waitlists.ts';
+import { webhookDispatchStore } from './webhooks/dispatch.ts';
+import { webhooksStore } from './webhooks/webhooks.ts';
 
-/**
- * The stores of the port built on PostgreSQL so far. The server does not run on PostgreSQL until every
- * store of `Stores` is here (DATABASE_URL still refuses postgres:// URLs); each one is tested against a
- * real server as it lands.
- */
+/** Every store of the port, as the PostgreSQL adapter implements it. */
+export const postgresStores: PostgresStores<Stores> = {
+  apiKeys: apiKeysStore,
+  organizations: organizationsStore,
+  capacity: capacityStore,
+  sessions: sessionsStore,
+  bookings: bookingsStore,
+  carts: cartsStore,
+  reschedules: reschedulesStore,
+  cancellation: cancellationStore,
+  refunds: refundsStore,
+  brands: brandsStore,
+  experiences: experiencesStore,
+  hosts: hostsStore,
+  listings: listingsStore,
+  reviewStats: reviewStatsStore,
+  reviews: reviewsStore,
+  checkout: checkoutStore,
+  holds: holdsStore,
+  idempotency: idempotencyStore,
+  operations: operationsStore,
+  events: eventsStore,
+  payments: paymentsStore,
+  questions: questionsStore,
+  waitlists: waitlistsStore,
+  webhookDispatch: webhookDispatchStore,
+  webhooks: webhooksStore,
+};
+
+/** The stores of the availability area alone (tests of the unit of work use them). */
 export type AvailabilityStores = Pick<Stores, 'capacity' | 'sessions'>;
 
 export const availabilityStores: PostgresStores<AvailabilityStores> = {

@@ -1,0 +1,192 @@
+/**
+ * Two gateway processes (`src/main.ts`, as `npm start` runs it) on one PostgreSQL database, each with its
+ * own pool, caches and background jobs, taking requests at the same time: the last places, a booking's
+ * refunds and one Idempotency-Key split between them have the effect they have on one process; every
+ * event reaches a webhook endpoint once; a write on one is read at once on the other, cached answers
+ * included; and a hold taken on a gateway that is then killed is released by the survivor.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createApiKey } from '../../fixtures/factories/brands.ts';
+import { createWebhookEndpoint } from '../../fixtures/factories/webhooks.ts';
+import { runKeysCli } from '../../src/cli/keys.ts';
+import { closePostgres, migratePostgres, openPostgres, type PgDb } from '../../src/db/postgres/client.ts';
+import { cancel, cartBookings, checkout, fetchSender, pay, type Send } from '../support/booking-traffic.ts';
+import { freshDb } from '../support/db.ts';
+import { invariantViolations } from '../support/invariants.ts';
+import { describePostgres, freshPostgresDatabase } from '../support/postgres.ts';
+import { copyRows, sqliteCopyOf } from '../support/postgres-rows.ts';
+import { startServerProcess, stopServerProcess, type ServerProcess } from '../support/server-process.ts';
+import { createShop } from '../support/shop-world.ts';
+import { startReceiver, waitFor } from '../support/webhook-receiver.ts';
+
+/** Short holds, so one lapses within the test; rate limits lifted (one client sends everything). */
+const env = {
+  HOLD_TTL_SECONDS: '2',
+  WEBHOOK_TIMEOUT_MS: '1000',
+  WEBHOOK_RETRY_BASE_SECONDS: '0.2',
+  RATE_LIMIT_PER_MINUTE: '1000000',
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000',
+  LOG_LEVEL: 'warn',
+  DATABASE_POOL_SIZE: '6',
+};
+
+describePostgres('two gateways on one PostgreSQL database', () => {
+  const target = freshPostgresDatabase();
+  const world = freshDb();
+  const { shop, sessionTimes } = createShop(world, { sessions: 6, capacity: 4 });
+  const [lastPlaces, refunds, idempotent, cached, killed] = sessionTimes as [string, string, string, string, string];
+  const other = createApiKey(world, { brandId: shop.brandId });
+  const otherKey = other.secret;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let pg: PgDb;
+  let gateways: ServerProcess[] = [];
+  let send: [Send, Send];
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    createWebhookEndpoint(world, shop.brandId, { url: receiver.url('/hooks') });
+    pg = openPostgres(target.url(), { poolSize: 2 });
+    await migratePostgres(pg);
+    await copyRows(world, pg);
+    gateways = await Promise.all([0, 1].map(() => startServerProcess(target.url(), env)));
+    send = [fetchSender(gateways[0]!.url), fetchSender(gateways[1]!.url)];
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(gateways.map(stopServerProcess));
+    await receiver?.close();
+    await closePostgres(pg);
+  });
+
+  const reservedAt = async (sessionTime: string) =>
+    (
+      await pg.$client.query<{ reserved: number }>('SELECT reserved FROM sessions WHERE experience_id = $1 AND start_local = $2', [
+        shop.experienceId,
+        `${sessionTime}:00`,
+      ])
+    ).rows[0]!.reserved;
+
+  it('sells exactly the last 4 places when 30 checkouts race on both gateways', async () => {
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => checkout(send[i % 2]!, shop, lastPlaces, 1)));
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(4);
+    expect(new Set(answers.filter((a) => a.status !== 201).map((a) => `${a.status} ${a.code}`))).toEqual(
+      new Set(['409 CAPACITY_EXCEEDED']),
+    );
+    expect(await reservedAt(lastPlaces)).toBe(4);
+  });
+
+  it('refunds exactly ten tenths when 20 refunds of a tenth race on both gateways', async () => {
+    const bought = await checkout(send[0], shop, refunds, 2);
+    expect(bought.status).toBe(201);
+    await pay(send[1], bought.secret!, 'succeeded');
+    const [booking] = await cartBookings(send[0], shop, bought.cartId);
+    expect(booking!.status).toBe('CONFIRMED');
+    // Two adults at 45.50 and 23 % VAT: 111.93, refunded 11.19 at a time: room for ten, not eleven.
+    expect(booking!.amount).toBe(111.93);
+    const tenth = 11.19;
+
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => cancel(send[i % 2]!, shop, [{ bookingId: booking!.id, refundAmount: tenth }])),
+    );
+    const outcomes = answers.map((a) => (a.status === 200 ? (a.body.errors[0]?.code ?? 'ok') : `HTTP ${a.status}`));
+    expect(outcomes.filter((o) => o === 'ok')).toHaveLength(10);
+    expect(new Set(outcomes.filter((o) => o !== 'ok'))).toEqual(new Set(['REFUND_EXCEEDS_BALANCE']));
+    const [after] = await cartBookings(send[1], shop, bought.cartId);
+    expect(after!.amountRefunded).toBe(111.9);
+  });
+
+  it('gives one Idempotency-Key sent to both gateways at once one effect', async () => {
+    const cartId = randomUUID();
+    const request = {
+      key: shop.key,
+      headers: { 'idempotency-key': `both-${cartId}` },
+      body: {
+        data: [
+          {
+            experienceId: shop.experienceId,
+            sessionTime: idempotent,
+            participants: [{ firstName: 'Ana', lastName: 'Reis', priceTierName: 'Adult' }],
+          },
+        ],
+      },
+    };
+    const url = `/v1/brands/${shop.brandId}/carts/${cartId}/payment_intents`;
+    const answers = await Promise.all(send.map((s) => s('POST', url, request)));
+    const statuses = answers.map((a) => a.status).sort();
+    // The one that lost the race either replays the stored answer or is told the first is still running.
+    expect([
+      [201, 201],
+      [201, 409],
+    ]).toContainEqual(statuses);
+    for (const answer of answers.filter((a) => a.status === 409)) expect(answer.body.error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+    const replay = await send[1]('POST', url, request);
+    expect(replay.status).toBe(201);
+    expect(replay.body).toEqual(answers.find((a) => a.status === 201)!.body);
+    expect(await cartBookings(send[0], shop, cartId)).toHaveLength(1);
+    expect(await reservedAt(idempotent)).toBe(1);
+  });
+
+  it("reads one gateway's write on the other at once, cached answers included", async () => {
+    const day = cached.slice(0, 10);
+    const url = `/v1/brands/${shop.brandId}/experiences/${shop.experienceId}/availability?from=${day}&to=${day}`;
+    const remaining = async (s: Send) => {
+      const answer = await s('GET', url, { key: otherKey });
+      expect(answer.status).toBe(200);
+      return (answer.body.data as Array<{ startDateTime: string; remaining: number }>).find((session) =>
+        session.startDateTime.startsWith(cached),
+      )!.remaining;
+    };
+    // Twice, so the second gateway's response cache holds the answer.
+    expect([await remaining(send[1]), await remaining(send[1])]).toEqual([4, 4]);
+    expect((await checkout(send[0], shop, cached, 3)).status).toBe(201);
+    expect(await remaining(send[1])).toBe(1);
+    expect(await remaining(send[0])).toBe(1);
+  });
+
+  it('refuses a key revoked with the keys command on both gateways at once, though they had it cached', async () => {
+    const url = `/v1/brands/${shop.brandId}/settings`;
+    for (const s of send) expect((await s('GET', url, { key: otherKey })).status).toBe(200);
+    const saved = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = target.url();
+    const lines: string[] = [];
+    try {
+      expect(await runKeysCli(['revoke', other.id], (line) => lines.push(line))).toBe(0);
+    } finally {
+      if (saved === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = saved;
+    }
+    expect(lines).toEqual([`Revoked key ${other.id}`]);
+    for (const s of send) {
+      const answer = await s('GET', url, { key: otherKey });
+      expect([answer.status, answer.body.error.code]).toEqual([401, 'UNAUTHENTICATED']);
+    }
+  });
+
+  it('delivers every event to the webhook endpoint, none twice', async () => {
+    const events = await pg.$client.query<{ id: string }>('SELECT id FROM events WHERE brand_id = $1', [shop.brandId]);
+    expect(events.rowCount).toBeGreaterThan(15);
+    const deliveredIds = () => receiver.at('/hooks').map((r) => JSON.parse(r.body).id as string);
+    await waitFor('every event delivered', () => new Set(deliveredIds()).size === events.rowCount, 20_000);
+    const ids = deliveredIds();
+    expect(ids.length).toBe(new Set(ids).size);
+    expect(new Set(ids)).toEqual(new Set(events.rows.map((e) => e.id)));
+  });
+
+  it('releases a hold taken on a gateway killed with SIGKILL, from the survivor, after its time to live', async () => {
+    const bought = await checkout(send[0], shop, killed, 2);
+    expect(bought.status).toBe(201);
+    expect(await reservedAt(killed)).toBe(2);
+    gateways[0]!.child.kill('SIGKILL');
+    await gateways[0]!.exited;
+    const deadline = Date.now() + 15_000;
+    while ((await reservedAt(killed)) !== 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await reservedAt(killed)).toBe(0);
+    const [booking] = await cartBookings(send[1], shop, bought.cartId);
+    expect(booking!.status).toBe('FAILED');
+  });
+
+  it('leaves a database where every invariant holds', async () => {
+    const copy = await sqliteCopyOf(pg);
+    expect(invariantViolations(copy.$client)).toEqual([]);
+  });
+});
