@@ -1,20 +1,23 @@
 /**
- * The NUL character (U+0000) in input. No text Tessera keeps may hold it: PostgreSQL refuses it in `text`
- * and `json` columns, C libraries and log pipelines cut strings at it, and nothing a partner sends (a
- * name, a note, an answer) needs it. Both faces refuse it as a validation failure naming the field,
- * before anything runs, so it is the same 400 on either engine rather than a database error on one.
+ * Text no store can keep: the NUL character (U+0000) and unpaired UTF-16 surrogates (`"\ud800"` in
+ * JSON), which are not Unicode text at all. PostgreSQL refuses both in `text` and `json` columns (it
+ * cannot encode a lone surrogate as UTF-8), C libraries and log pipelines cut strings at NUL, and nothing
+ * a partner sends (a name, a note, an answer) needs either. Both faces refuse them as a validation
+ * failure naming the field, before anything runs: the same 400 on either engine, not a database error.
  */
+
+const unstorable = (text: string) => text.includes('\0') || !text.isWellFormed();
 
 /**
  * The dot path (`data.0.participants.0.firstName`; `''` for `value` itself) of the first string or key
- * holding NUL, or null. Iterative: a body nested thousands deep (refused later, by depth) must not
+ * holding NUL or a lone surrogate, or null. Iterative: a body nested thousands deep (refused later, by depth) must not
  * overflow the stack here.
  */
 export function nulCharacterPath(value: unknown): string | null {
   const pending: Array<{ value: unknown; path: string }> = [{ value, path: '' }];
   for (let next = pending.pop(); next; next = pending.pop()) {
     if (typeof next.value === 'string') {
-      if (next.value.includes('\0')) return next.path;
+      if (unstorable(next.value)) return next.path;
       continue;
     }
     if (typeof next.value !== 'object' || next.value === null) continue;
@@ -22,11 +25,11 @@ export function nulCharacterPath(value: unknown): string | null {
     for (let i = entries.length - 1; i >= 0; i -= 1) {
       const [key, item] = entries[i]!;
       const path = next.path ? `${next.path}.${key}` : key;
-      if (key.includes('\0')) return path;
+      if (unstorable(key)) return path;
       pending.push({ value: item, path });
     }
   }
   return null;
 }
 
-export const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
+export const NUL_MESSAGE = 'must be Unicode text without the NUL character (U+0000) or unpaired surrogates';

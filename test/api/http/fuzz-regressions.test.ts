@@ -26,7 +26,7 @@ const cartItem = (metadata: string) =>
   `{"experienceId":"${experience.id}","sessionTime":"2026-12-01T09:00","participants":[{"firstName":"Ana","lastName":"Silva","priceTierName":"Adult"}],"metadata":${metadata}}`;
 
 describe('faults found by the fuzz test', () => {
-  it('refuses the NUL character in any text, naming the field, on both faces (PostgreSQL refused it: a 500)', async () => {
+  it('refuses the NUL character and unpaired surrogates in any text, naming the field, on both faces (PostgreSQL refused them: a 500)', async () => {
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const item = {
       experienceId: experience.id,
@@ -43,7 +43,7 @@ describe('faults found by the fuzz test', () => {
       400,
       {
         code: 'VALIDATION_FAILED',
-        message: 'data.0.participants.0.firstName must not contain the NUL character (U+0000)',
+        message: 'data.0.participants.0.firstName must be Unicode text without the NUL character (U+0000) or unpaired surrogates',
         details: { field: 'data.0.participants.0.firstName' },
       },
     ]);
@@ -68,6 +68,14 @@ describe('faults found by the fuzz test', () => {
       payload: { query: `{ brand(id: "${brand.id}") { name } hosts(brandId: "${brand.id}", search: "a\\u0000") { id } }` },
     });
     expect([literal.statusCode, literal.json().errors[0].extensions]).toEqual([400, { code: 'VALIDATION_FAILED', field: 'query' }]);
+
+    const lone = await t.app.inject({
+      method: 'POST',
+      url: `/v1/brands/${brand.id}/carts/${randomUUID()}/payment_intents`,
+      headers,
+      payload: JSON.stringify({ data: [{ ...item, participants: [{ ...item.participants[0], firstName: 'Ana', lastName: '\ud800' }] }] }),
+    });
+    expect([lone.statusCode, lone.json().error.details]).toEqual([400, { field: 'data.0.participants.0.lastName' }]);
   });
 
   it('refuses a validly signed processor webhook whose body is JSON but not an object (was a 500)', async () => {
