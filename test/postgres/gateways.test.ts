@@ -66,6 +66,10 @@ describePostgres('two gateways on one PostgreSQL database', () => {
       ])
     ).rows[0]!.reserved;
 
+  it('reports each gateway ready: the database answers and carries every migration', async () => {
+    for (const s of send) expect(await s('GET', '/readyz')).toEqual({ status: 200, body: { status: 'ready' } });
+  });
+
   it('sells exactly the last 4 places when 30 checkouts race on both gateways', async () => {
     const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => checkout(send[i % 2]!, shop, lastPlaces, 1)));
     expect(answers.filter((a) => a.status === 201)).toHaveLength(4);

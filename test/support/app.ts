@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/db/sqlite/client.ts';
@@ -81,7 +81,14 @@ export async function startApp(db: Db, options: StartOptions = {}): Promise<Test
     webhooks: { dispatch: false, ...options.webhooks },
     refunds: { reconcile: false, ...options.refunds },
   });
-  if (beforeRequest) app.addHook('onRequest', beforeRequest);
+  if (beforeRequest) {
+    // Before any of the app's own hooks (rate limit, authentication) look at the database.
+    const inject = app.inject.bind(app) as (options: InjectOptions) => Promise<LightMyRequestResponse>;
+    app.inject = (async (options: InjectOptions) => {
+      await beforeRequest();
+      return inject(options);
+    }) as typeof app.inject;
+  }
   afterAll(() => app.close());
   // Start-up work (the first sweep of lapsed holds) happens here, not inside a test's first request.
   if (options.ready !== false) await app.ready();
