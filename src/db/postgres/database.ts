@@ -1,16 +1,18 @@
 /**
- * The port on PostgreSQL, for the stores built so far. A unit of work is one transaction on a connection
- * of its own from the pool, at SERIALIZABLE isolation: PostgreSQL then guarantees that concurrent
+ * The port on PostgreSQL. A unit of work is one transaction on a connection of its own from the pool.
+ * It first takes the database's write lock (write-lock.ts), so units run one after another on every
+ * gateway, and it runs at SERIALIZABLE isolation: PostgreSQL then guarantees that concurrent
  * transactions, on this gateway or any other on the same database, have the effect of running one after
  * another, which is what the port promises ("what it reads cannot change before it writes"). A
  * transaction PostgreSQL cannot fit into such an order fails with a serialization failure (SQLSTATE
- * 40001) or a deadlock (40P01) and is run again from its start, up to MAX_ATTEMPTS times: `work` awaits
+ * 40001) or a deadlock (40P01) and is run again from its start, for up to RETRY_BUDGET_MS: `work` awaits
  * only the transaction's own stores (the port's rule), so running it again is safe. The guards money and
  * places depend on stay single conditional statements, so they hold at any isolation level.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { closePostgres, type PgDb } from './client.ts';
 import { bindStores, type PgExecutor, type PostgresStores } from './store-binding.ts';
+import { writeLock } from './write-lock.ts';
 
 /** The stores of one open transaction, and savepoints inside it (the port's `Transaction`, for the stores `S`). */
 export type TransactionOf<S> = S & {
@@ -25,8 +27,15 @@ export type DatabaseOf<S> = S & {
   close(): Promise<void>;
 };
 
-/** Runs of a unit of work before its serialization failure is given up on and thrown. */
-const MAX_ATTEMPTS = 10;
+/**
+ * How long a unit of work is run again after serialization failures before the last one is thrown. A
+ * budget of time rather than of attempts: when many units collide on the same rows (a popular session's
+ * last places, or a small table PostgreSQL scans whole and so watches whole), each round lets about one
+ * of them commit, and a dozen in a burst need a dozen rounds.
+ */
+const RETRY_BUDGET_MS = 10_000;
+/** The longest pause between two runs; the pause is random below it, so colliding units spread out. */
+const MAX_PAUSE_MS = 50;
 const RETRYABLE = new Set(['40001', '40P01']);
 
 /** The SQLSTATE of a failed statement, through Drizzle's wrapping of the driver's error. */
@@ -47,13 +56,20 @@ export function postgresDatabase<S>(db: PgDb, implementations: PostgresStores<S>
   return {
     ...bindStores(implementations, db),
     async transaction(work) {
+      const deadline = Date.now() + RETRY_BUDGET_MS;
       for (let attempt = 1; ; attempt += 1) {
         try {
-          return await db.transaction((tx) => work(transactionOf(tx)), { isolationLevel: 'serializable' });
+          return await db.transaction(
+            async (tx) => {
+              await tx.execute(writeLock);
+              return work(transactionOf(tx));
+            },
+            { isolationLevel: 'serializable' },
+          );
         } catch (error) {
-          if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(sqlState(error) ?? '')) throw error;
-          // A short random pause, growing with the attempts, so the transactions that collided do not collide again.
-          await sleep(Math.random() * 2 ** attempt);
+          if (Date.now() >= deadline || !RETRYABLE.has(sqlState(error) ?? '')) throw error;
+          // A short random pause, growing with the attempts up to MAX_PAUSE_MS, so the units that collided do not collide again.
+          await sleep(Math.random() * Math.min(MAX_PAUSE_MS, 2 ** attempt));
         }
       }
     },

@@ -1,26 +1,26 @@
-import { and, asc, eq, gt, inArray, is, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, is, isNull, lte } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { EventInsert, EventRow, EventsStore, PendingDeliveryInsert } from '../../../port/outbox.ts';
 import { events, webhookDeliveries, webhookEndpoints } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
+import { writeLock } from '../../write-lock.ts';
 
 /**
  * Readers page events by `sequence` and trust it to only grow: an event committed after a reader's page
  * must land after the page's cursor, never before it, or the reader would skip it for good (see
  * src/domain/outbox/feed.ts). On SQLite the single writer gives that for free. On PostgreSQL an identity
  * hands out numbers when rows are inserted, not when they commit: a transaction that took 10 may commit
- * after one that took 11 was read. So an event's transaction first takes this transaction-scoped
- * advisory lock, held to its COMMIT or ROLLBACK: transactions writing events then take their numbers
- * and commit one after another, in number order, on every gateway of the database. (Numbers a rolled
- * back or retried transaction took are not reused: the sequence may have gaps, which no cursor minds.)
+ * after one that took 11 was read. So an event's transaction holds the write lock (src/db/postgres/
+ * write-lock.ts; a unit of work has taken it already) to its COMMIT or ROLLBACK: transactions writing
+ * events then take their numbers and commit one after another, in number order, on every gateway of the
+ * database. (Numbers a rolled back or retried transaction took are not reused: the sequence may have
+ * gaps, which no cursor minds.)
  */
-const eventsLock = sql`select pg_advisory_xact_lock(hashtextextended('tessera:events', 0))`;
-
 /** Inserts an event; returns it with the sequence the database gave it. */
 export async function insertEvent(db: PgExecutor, event: EventInsert): Promise<EventRow> {
   // Outside a unit of work, the lock and the insert still need one transaction of their own.
   if (!is(db, PgTransaction)) return db.transaction((tx) => insertEvent(tx, event));
-  await db.execute(eventsLock);
+  await db.execute(writeLock);
   const [row] = await db.insert(events).values(event).returning();
   return row!;
 }
