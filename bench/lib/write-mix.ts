@@ -88,8 +88,13 @@ async function bookingSequence(gateway: () => string, world: WriteMixWorld, n: n
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
-/** Runs the mix for about `seconds`: clients start no new sequence after that, and the ones under way finish. */
-export async function measureWriteMix(baseUrl: string | readonly string[], world: WriteMixWorld, seconds: number): Promise<Measurement> {
+/** Runs the mix with `clients` clients for about `seconds`: they start no new sequence after that, and the ones under way finish. */
+export async function measureWriteMix(
+  baseUrl: string | readonly string[],
+  world: WriteMixWorld,
+  seconds: number,
+  clients = CONNECTIONS,
+): Promise<Measurement> {
   const gateways = typeof baseUrl === 'string' ? [baseUrl] : baseUrl;
   let sent = 0;
   const gateway = () => gateways[sent++ % gateways.length]!;
@@ -110,7 +115,7 @@ export async function measureWriteMix(baseUrl: string | readonly string[], world
       durations.push(performance.now() - begun);
     }
   };
-  await Promise.all(Array.from({ length: CONNECTIONS }, client));
+  await Promise.all(Array.from({ length: clients }, client));
   if (failure !== null) throw new LoadError(`T6 write mix: ${failure instanceof Error ? failure.message : String(failure)}`);
   const elapsed = (performance.now() - start) / 1000;
   durations.sort((a, b) => a - b);
