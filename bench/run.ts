@@ -15,7 +15,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildMainDatabase, buildScalingDatabase, tempDir } from './lib/data.ts';
 import { CONNECTIONS } from './lib/load.ts';
-import { copySqliteWorld, createBenchDatabase, describeUrl, postgresAdminUrl, probeDatabase, type BenchDatabase } from './lib/postgres.ts';
+import { copySqliteWorld, createBenchDatabase, describeUrl, postgresAdminUrl, probeDatabase } from './lib/postgres.ts';
 import { formatPostgresReport, postgresFailed, timePostgres, type PostgresPhase } from './lib/postgres-rounds.ts';
 import { rssMb, sampleRss } from './lib/proc.ts';
 import { buildCompiled, killChildrenOnExit, root } from './lib/processes.ts';
@@ -43,78 +43,72 @@ async function main() {
   // On every way out, Ctrl-C included (after the servers are killed: see killChildrenOnExit).
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   const postgres = postgresAdminUrl();
-  let postgresDatabase: BenchDatabase | undefined;
-  try {
-    log('Compiling Tessera (npm run build): the bench runs it as production does, node dist/main.js...');
-    buildCompiled();
-    log(`Building the databases in ${dir}...`);
-    const mainDb = join(dir, 'main.sqlite');
-    const world = await buildMainDatabase(mainDb);
-    const scalingDb = join(dir, 'scaling.sqlite');
-    const scalingWorld = buildScalingDatabase(scalingDb, SCALING_REVIEWS, CANCEL_SIZES, CANCEL_SIZES.length * (CANCEL_REPETITIONS + 1));
-    if ('url' in postgres) {
-      // A copy of the main database before any server writes to it: the PostgreSQL rows start from the same rows.
-      postgresDatabase = await createBenchDatabase(postgres.url);
-      log(`  and PostgreSQL database ${postgresDatabase.name} (${describeUrl(postgres.url)}), a copy of the main one...`);
-      await copySqliteWorld(mainDb, postgresDatabase.url);
-    }
-    log(`  done in ${Math.round((Date.now() - started) / 1000)} s`);
-
-    log('Starting Tessera, the peers and the bare server; checking that their answers agree...');
-    const { servers, answers } = await startServers(dir, mainDb);
-    const rssAtStartMb = rssMb(servers.tessera.pid);
-    const rss = sampleRss(servers.tessera.pid);
-    const summaries = await timeTargets(servers, answers, world, settings, log);
-    rss.stop();
-    await Promise.all(Object.values(servers).map((s) => s.stop()));
-
-    log(`Scaling: ${SCALING_REVIEWS} reviews, cancel requests of ${CANCEL_SIZES.join(' and ')} items...`);
-    const scalingServer = await startTessera('Tessera (scaling)', scalingDb);
-    const scaling = await measureScaling(scalingServer, scalingWorld).finally(() => scalingServer.stop());
-
-    let postgresPhases: PostgresPhase[] | undefined;
-    if (postgresDatabase && 'url' in postgres) {
-      log('PostgreSQL: T1u, T3u, T5 and T6 with one gateway (PG1), then two on the same database (PG2)...');
-      const probe = await probeDatabase(postgres.url, postgresDatabase.name);
-      postgresPhases = await timePostgres({
-        databaseUrl: postgresDatabase.url,
-        probe,
-        answers,
-        world,
-        settings,
-        encryptionKey: randomBytes(32).toString('base64'),
-        log,
-      }).finally(() => probe.close());
-    }
-
-    const results = checks(summaries, rss.maxMb(), scaling);
-    const postgresReport = postgresPhases
-      ? formatPostgresReport(postgresPhases, summaries, settings, describeUrl(postgresDatabase!.url))
-      : `PostgreSQL rows skipped: ${'skipped' in postgres ? postgres.skipped : 'no database'}`;
-    log(
-      `\n${formatReport(summaries, results, scaling, settings)}\nTessera RSS: ${rssAtStartMb.toFixed(0)} MB once started, ${rss.maxMb().toFixed(0)} MB at most\n\n${postgresReport}\n`,
-    );
-    const seconds = Math.round((Date.now() - started) / 1000);
-    const memory = { rssAtStartMb, maxRssMb: rss.maxMb() };
-    writeJson(RESULTS, {
-      date: new Date().toISOString(),
-      seconds,
-      machine: machine(),
-      settings,
-      targets: summaries,
-      memory,
-      scaling,
-      checks: results,
-      postgres: postgresPhases ? { database: describeUrl(postgresDatabase!.url), phases: postgresPhases } : { skipped: postgresReport },
-    });
-    log(`Written to ${RESULTS} (${seconds} s in all).`);
-    if (postgresPhases && postgresFailed(postgresPhases)) throw new Error('a PostgreSQL run failed (above)');
-  } finally {
-    // A failed drop must not hide why the bench failed; it names the database left behind.
-    await postgresDatabase?.drop().catch((error: unknown) => {
-      process.stderr.write(`Could not drop ${postgresDatabase!.name}: ${error instanceof Error ? error.message : String(error)}\n`);
-    });
+  log('Compiling Tessera (npm run build): the bench runs it as production does, node dist/main.js...');
+  buildCompiled();
+  log(`Building the databases in ${dir}...`);
+  const mainDb = join(dir, 'main.sqlite');
+  const world = await buildMainDatabase(mainDb);
+  const scalingDb = join(dir, 'scaling.sqlite');
+  const scalingWorld = buildScalingDatabase(scalingDb, SCALING_REVIEWS, CANCEL_SIZES, CANCEL_SIZES.length * (CANCEL_REPETITIONS + 1));
+  // A copy of the main database before any server writes to it, dropped at the end or, on any other way
+  // out, by the 'exit' handler createBenchDatabase sets.
+  const postgresDatabase = 'url' in postgres ? await createBenchDatabase(postgres.url) : undefined;
+  if (postgresDatabase) {
+    log(`  and PostgreSQL database ${postgresDatabase.name} (${describeUrl(postgresDatabase.url)}), a copy of the main one...`);
+    await copySqliteWorld(mainDb, postgresDatabase.url);
   }
+  log(`  done in ${Math.round((Date.now() - started) / 1000)} s`);
+
+  log('Starting Tessera, the peers and the bare server; checking that their answers agree...');
+  const { servers, answers } = await startServers(dir, mainDb);
+  const rssAtStartMb = rssMb(servers.tessera.pid);
+  const rss = sampleRss(servers.tessera.pid);
+  const summaries = await timeTargets(servers, answers, world, settings, log);
+  rss.stop();
+  await Promise.all(Object.values(servers).map((s) => s.stop()));
+
+  log(`Scaling: ${SCALING_REVIEWS} reviews, cancel requests of ${CANCEL_SIZES.join(' and ')} items...`);
+  const scalingServer = await startTessera('Tessera (scaling)', scalingDb);
+  const scaling = await measureScaling(scalingServer, scalingWorld).finally(() => scalingServer.stop());
+
+  let postgresPhases: PostgresPhase[] | undefined;
+  if (postgresDatabase && 'url' in postgres) {
+    log('PostgreSQL: T1u, T3u, T5 and T6 with one gateway (PG1), then two on the same database (PG2)...');
+    const probe = await probeDatabase(postgres.url, postgresDatabase.name);
+    postgresPhases = await timePostgres({
+      databaseUrl: postgresDatabase.url,
+      probe,
+      answers,
+      world,
+      settings,
+      encryptionKey: randomBytes(32).toString('base64'),
+      log,
+    }).finally(() => probe.close());
+    await postgresDatabase.drop();
+  }
+
+  const results = checks(summaries, rss.maxMb(), scaling);
+  const postgresReport = postgresPhases
+    ? formatPostgresReport(postgresPhases, summaries, settings, describeUrl(postgresDatabase!.url))
+    : `PostgreSQL rows skipped: ${'skipped' in postgres ? postgres.skipped : 'no database'}`;
+  log(
+    `\n${formatReport(summaries, results, scaling, settings)}\nTessera RSS: ${rssAtStartMb.toFixed(0)} MB once started, ${rss.maxMb().toFixed(0)} MB at most\n\n${postgresReport}\n`,
+  );
+  const seconds = Math.round((Date.now() - started) / 1000);
+  const memory = { rssAtStartMb, maxRssMb: rss.maxMb() };
+  writeJson(RESULTS, {
+    date: new Date().toISOString(),
+    seconds,
+    machine: machine(),
+    settings,
+    targets: summaries,
+    memory,
+    scaling,
+    checks: results,
+    postgres: postgresPhases ? { database: describeUrl(postgresDatabase!.url), phases: postgresPhases } : { skipped: postgresReport },
+  });
+  log(`Written to ${RESULTS} (${seconds} s in all).`);
+  if (postgresPhases && postgresFailed(postgresPhases)) throw new Error('a PostgreSQL run failed (above)');
 }
 
 main().catch((error: unknown) => {
