@@ -2,14 +2,21 @@
  * `npm run bench [-- <rounds> <seconds per round>]`: Tessera (T1..T6, compiled, in production mode)
  * against a default Apollo Server (P1), Mercurius with graphql-jit (P2) and a bare node:http server (L),
  * each in its own process, on the same demo database and the same answers (checked byte for byte
- * before timing); then the scaling checks against a Tessera of their own. Prints a table, writes bench/results/latest.json.
+ * before timing); then the scaling checks against a Tessera of their own; then, when BENCH_POSTGRES_URL
+ * (or TEST_POSTGRES_URL) names a PostgreSQL role with CREATEDB, T1u, T3u, T5 and T6 on a copy of the
+ * same database in PostgreSQL, with one gateway and with two (lib/postgres-rounds.ts). Prints a table,
+ * writes bench/results/latest.json.
  * Exits 0 when it measured, even when a target is missed; non-zero when the bench itself failed
- * (answers differ, a request failed or was refused, a server did not start).
+ * (answers differ, a request failed or was refused, a server did not start). A PostgreSQL run that
+ * fails is reported in the table, the other runs go on, and the bench exits non-zero at the end.
  */
+import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildMainDatabase, buildScalingDatabase, tempDir } from './lib/data.ts';
 import { CONNECTIONS } from './lib/load.ts';
+import { copySqliteWorld, createBenchDatabase, describeUrl, postgresAdminUrl, probeDatabase } from './lib/postgres.ts';
+import { formatPostgresReport, postgresFailed, timePostgres, type PostgresPhase } from './lib/postgres-rounds.ts';
 import { rssMb, sampleRss } from './lib/proc.ts';
 import { buildCompiled, killChildrenOnExit, root } from './lib/processes.ts';
 import { checks, formatReport, machine, writeJson, type Settings } from './lib/report.ts';
@@ -35,6 +42,7 @@ async function main() {
   const dir = tempDir();
   // On every way out, Ctrl-C included (after the servers are killed: see killChildrenOnExit).
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const postgres = postgresAdminUrl();
   log('Compiling Tessera (npm run build): the bench runs it as production does, node dist/main.js...');
   buildCompiled();
   log(`Building the databases in ${dir}...`);
@@ -42,6 +50,13 @@ async function main() {
   const world = await buildMainDatabase(mainDb);
   const scalingDb = join(dir, 'scaling.sqlite');
   const scalingWorld = buildScalingDatabase(scalingDb, SCALING_REVIEWS, CANCEL_SIZES, CANCEL_SIZES.length * (CANCEL_REPETITIONS + 1));
+  // A copy of the main database before any server writes to it, dropped at the end or, on any other way
+  // out, by the 'exit' handler createBenchDatabase sets.
+  const postgresDatabase = 'url' in postgres ? await createBenchDatabase(postgres.url) : undefined;
+  if (postgresDatabase) {
+    log(`  and PostgreSQL database ${postgresDatabase.name} (${describeUrl(postgresDatabase.url)}), a copy of the main one...`);
+    await copySqliteWorld(mainDb, postgresDatabase.url);
+  }
   log(`  done in ${Math.round((Date.now() - started) / 1000)} s`);
 
   log('Starting Tessera, the peers and the bare server; checking that their answers agree...');
@@ -56,9 +71,28 @@ async function main() {
   const scalingServer = await startTessera('Tessera (scaling)', scalingDb);
   const scaling = await measureScaling(scalingServer, scalingWorld).finally(() => scalingServer.stop());
 
+  let postgresPhases: PostgresPhase[] | undefined;
+  if (postgresDatabase && 'url' in postgres) {
+    log('PostgreSQL: T1u, T3u, T5 and T6 with one gateway (PG1), then two on the same database (PG2)...');
+    const probe = await probeDatabase(postgres.url, postgresDatabase.name);
+    postgresPhases = await timePostgres({
+      databaseUrl: postgresDatabase.url,
+      probe,
+      answers,
+      world,
+      settings,
+      encryptionKey: randomBytes(32).toString('base64'),
+      log,
+    }).finally(() => probe.close());
+    await postgresDatabase.drop();
+  }
+
   const results = checks(summaries, rss.maxMb(), scaling);
+  const postgresReport = postgresPhases
+    ? formatPostgresReport(postgresPhases, summaries, settings, describeUrl(postgresDatabase!.url))
+    : `PostgreSQL rows skipped: ${'skipped' in postgres ? postgres.skipped : 'no database'}`;
   log(
-    `\n${formatReport(summaries, results, scaling, settings)}\nTessera RSS: ${rssAtStartMb.toFixed(0)} MB once started, ${rss.maxMb().toFixed(0)} MB at most\n`,
+    `\n${formatReport(summaries, results, scaling, settings)}\nTessera RSS: ${rssAtStartMb.toFixed(0)} MB once started, ${rss.maxMb().toFixed(0)} MB at most\n\n${postgresReport}\n`,
   );
   const seconds = Math.round((Date.now() - started) / 1000);
   const memory = { rssAtStartMb, maxRssMb: rss.maxMb() };
@@ -71,8 +105,10 @@ async function main() {
     memory,
     scaling,
     checks: results,
+    postgres: postgresPhases ? { database: describeUrl(postgresDatabase!.url), phases: postgresPhases } : { skipped: postgresReport },
   });
   log(`Written to ${RESULTS} (${seconds} s in all).`);
+  if (postgresPhases && postgresFailed(postgresPhases)) throw new Error('a PostgreSQL run failed (above)');
 }
 
 main().catch((error: unknown) => {

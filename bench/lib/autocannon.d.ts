@@ -1,7 +1,8 @@
 /** The part of autocannon's programmatic API the bench uses (the package ships no types). */
 declare module 'autocannon' {
   interface Options {
-    url: string;
+    /** Several URLs: connection i goes to url[i % url.length]. */
+    url: string | string[];
     connections?: number;
     duration?: number;
     method?: 'GET' | 'POST';

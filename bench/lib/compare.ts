@@ -38,3 +38,31 @@ export function requireSameAnswers(what: string, answers: Array<{ server: string
   }
   if (problems.length > 0) throw new MismatchError(`${what}: answers differ\n  ${problems.join('\n  ')}`);
 }
+
+/**
+ * Whether two JSON values hold the same data with only the order of some object's keys differing:
+ * the objects where it differs (a path, `[]` for any array element, with both key orders), or null
+ * when the data differs. PostgreSQL's jsonb keeps an object's keys in its own order (shorter keys
+ * first), not in the order they were written, as SQLite's JSON text does.
+ */
+export function keyOrderDifferences(a: unknown, b: unknown): string[] | null {
+  const found = new Map<string, string>();
+  const same = (x: unknown, y: unknown, path: string): boolean => {
+    if (Array.isArray(x) || Array.isArray(y)) {
+      if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
+      return x.every((value, i) => same(value, y[i], `${path}[]`));
+    }
+    if (typeof x === 'object' && x !== null && typeof y === 'object' && y !== null) {
+      const keys = Object.keys(x);
+      const theirs = Object.keys(y);
+      if (keys.length !== theirs.length || !keys.every((key) => Object.hasOwn(y, key))) return false;
+      if (keys.some((key, i) => key !== theirs[i]) && !found.has(path))
+        found.set(path, `${path || '(root)'}: {${keys.join(', ')}} against {${theirs.join(', ')}}`);
+      return keys.every((key) =>
+        same((x as Record<string, unknown>)[key], (y as Record<string, unknown>)[key], path ? `${path}.${key}` : key),
+      );
+    }
+    return x === y;
+  };
+  return same(a, b, '') ? [...found.values()] : null;
+}

@@ -31,12 +31,22 @@ function bodyChecker(expected: string): (body: string) => boolean {
   return (body) => body === expected || ascii(body) === expectedAscii;
 }
 
-/** Loads `baseUrl` with `spec` for `seconds`; throws a LoadError on any error, timeout, non-2xx or wrong body. */
-export async function measure(name: string, baseUrl: string, spec: RequestSpec, expected: Buffer, seconds: number): Promise<Measurement> {
+/**
+ * Loads `baseUrl` with `spec` for `seconds`; throws a LoadError on any error, timeout, non-2xx or wrong body.
+ * Given several base URLs (gateways on one database), the connections are split evenly between them
+ * (connection i to the i-th modulo their number), all counted in one histogram.
+ */
+export async function measure(
+  name: string,
+  baseUrl: string | readonly string[],
+  spec: RequestSpec,
+  expected: Buffer,
+  seconds: number,
+): Promise<Measurement> {
   let sent = 0;
   const vary = spec.varyBody;
   const result = await autocannon({
-    url: baseUrl + spec.path,
+    url: typeof baseUrl === 'string' ? baseUrl + spec.path : baseUrl.map((url) => url + spec.path),
     method: spec.method,
     headers: spec.headers,
     body: spec.body,

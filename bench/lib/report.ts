@@ -117,8 +117,8 @@ function busyMachineWarning(summaries: TargetSummary[]): string[] {
   ];
 }
 
-const fixed = (n: number, digits = 1) => n.toFixed(digits);
-const row = (cells: string[], widths: number[]) =>
+export const fixed = (n: number, digits = 1) => n.toFixed(digits);
+export const row = (cells: string[], widths: number[]) =>
   cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
 
 export function formatReport(summaries: TargetSummary[], results: Check[], scaling: ScalingResult, settings: Settings): string {

@@ -4,6 +4,8 @@
  * the only face it has), cancel one of the two guests (GraphQL cancelBookings), refund part of the
  * rest (GraphQL cancelBookings with refundAmount). Every answer is checked; one failure fails the run.
  * The figure is completed sequences (bookings) per second; latencies are those of whole sequences.
+ * Given several gateways on one database, each request goes to the next gateway in turn, as a
+ * round-robin load balancer without stickiness would send it: a booking's four steps cross gateways.
  */
 import { randomUUID } from 'node:crypto';
 import { LISBON, LISBON_KEY, type WriteMixWorld } from './data.ts';
@@ -46,8 +48,8 @@ async function cancel(baseUrl: string, item: Record<string, unknown>, what: stri
   return result.items[0]!;
 }
 
-/** One booking's life; throws on any answer that is not the expected one. */
-async function bookingSequence(baseUrl: string, world: WriteMixWorld, n: number): Promise<void> {
+/** One booking's life, each request to the gateway `gateway()` names; throws on any answer that is not the expected one. */
+async function bookingSequence(gateway: () => string, world: WriteMixWorld, n: number): Promise<void> {
   const input = {
     data: [
       {
@@ -58,7 +60,7 @@ async function bookingSequence(baseUrl: string, world: WriteMixWorld, n: number)
     ],
   };
   const hold = await sendOk<{ data: Hold }>(
-    baseUrl,
+    gateway(),
     graphqlRequest(LISBON_KEY, holdMutation, { brandId: LISBON, cartId: randomUUID(), input }),
     'hold',
   );
@@ -72,22 +74,30 @@ async function bookingSequence(baseUrl: string, world: WriteMixWorld, n: number)
     headers: { 'content-type': 'application/json' },
     body: confirmBody,
   } as const;
-  const confirmed = await sendOk<{ paymentIntentStatus: string }>(baseUrl, confirm, 'confirm');
+  const confirmed = await sendOk<{ paymentIntentStatus: string }>(gateway(), confirm, 'confirm');
   if (confirmed.paymentIntentStatus !== 'succeeded') throw new Error(`confirm: ${JSON.stringify(confirmed)}`);
 
   const second = booking.participants[1]!.id;
-  const afterCancel = await cancel(baseUrl, { bookingId: booking.id, participants: [second] }, 'cancel participant');
+  const afterCancel = await cancel(gateway(), { bookingId: booking.id, participants: [second] }, 'cancel participant');
   if (!afterCancel.participants.find((p) => p.id === second)?.cancelledAt)
     throw new Error(`cancel participant: ${JSON.stringify(afterCancel)}`);
 
-  const afterRefund = await cancel(baseUrl, { bookingId: booking.id, refundAmount: REFUND_AMOUNT }, 'refund');
+  const afterRefund = await cancel(gateway(), { bookingId: booking.id, refundAmount: REFUND_AMOUNT }, 'refund');
   if (afterRefund.amountRefunded !== REFUND_AMOUNT) throw new Error(`refund: ${JSON.stringify(afterRefund)}`);
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
-/** Runs the mix for about `seconds`: clients start no new sequence after that, and the ones under way finish. */
-export async function measureWriteMix(baseUrl: string, world: WriteMixWorld, seconds: number): Promise<Measurement> {
+/** Runs the mix with `clients` clients for about `seconds`: they start no new sequence after that, and the ones under way finish. */
+export async function measureWriteMix(
+  baseUrl: string | readonly string[],
+  world: WriteMixWorld,
+  seconds: number,
+  clients = CONNECTIONS,
+): Promise<Measurement> {
+  const gateways = typeof baseUrl === 'string' ? [baseUrl] : baseUrl;
+  let sent = 0;
+  const gateway = () => gateways[sent++ % gateways.length]!;
   const durations: number[] = [];
   const start = performance.now();
   const deadline = start + seconds * 1000;
@@ -97,7 +107,7 @@ export async function measureWriteMix(baseUrl: string, world: WriteMixWorld, sec
     while (performance.now() < deadline && failure === null) {
       const begun = performance.now();
       try {
-        await bookingSequence(baseUrl, world, started++);
+        await bookingSequence(gateway, world, started++);
       } catch (error) {
         failure ??= error;
         return;
@@ -105,7 +115,7 @@ export async function measureWriteMix(baseUrl: string, world: WriteMixWorld, sec
       durations.push(performance.now() - begun);
     }
   };
-  await Promise.all(Array.from({ length: CONNECTIONS }, client));
+  await Promise.all(Array.from({ length: clients }, client));
   if (failure !== null) throw new LoadError(`T6 write mix: ${failure instanceof Error ? failure.message : String(failure)}`);
   const elapsed = (performance.now() - start) / 1000;
   durations.sort((a, b) => a - b);
