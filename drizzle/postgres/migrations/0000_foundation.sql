@@ -7,9 +7,9 @@ CREATE TABLE "brands" (
 	"currency" text NOT NULL,
 	"language" text NOT NULL,
 	"is_limited" boolean DEFAULT false NOT NULL,
-	"design_element" jsonb NOT NULL,
-	"template_element" jsonb NOT NULL,
-	"features_active" jsonb NOT NULL,
+	"design_element" json NOT NULL,
+	"template_element" json NOT NULL,
+	"features_active" json NOT NULL,
 	"features_updated_at" timestamp(3) with time zone NOT NULL,
 	"hosts_limit" integer NOT NULL,
 	"promotion_exclusive_tag" text NOT NULL,
@@ -18,8 +18,8 @@ CREATE TABLE "brands" (
 	"validate_room_charge" boolean DEFAULT false NOT NULL,
 	"validate_member_charge" boolean DEFAULT false NOT NULL,
 	"service_version" text NOT NULL,
-	"products" jsonb NOT NULL,
-	"payment_methods" jsonb NOT NULL,
+	"products" json NOT NULL,
+	"payment_methods" json NOT NULL,
 	"cancellation_policy_id" text,
 	"reschedule_policy_id" text,
 	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL
@@ -75,7 +75,7 @@ CREATE TABLE "experiences" (
 	"headline" text NOT NULL,
 	"description" text NOT NULL,
 	"health_and_safety" text NOT NULL,
-	"provided_items" jsonb NOT NULL,
+	"provided_items" json NOT NULL,
 	"location_name" text NOT NULL,
 	"longitude" text NOT NULL,
 	"latitude" text NOT NULL,
@@ -88,8 +88,8 @@ CREATE TABLE "experiences" (
 	"is_bookable" boolean DEFAULT true NOT NULL,
 	"is_unlisted" boolean DEFAULT false NOT NULL,
 	"type" text NOT NULL,
-	"payment_methods" jsonb NOT NULL,
-	"integration_meta" jsonb NOT NULL,
+	"payment_methods" json NOT NULL,
+	"integration_meta" json NOT NULL,
 	"external_field_type" text,
 	"external_field_value" text,
 	"minimum_required_to_book" integer,
@@ -106,7 +106,7 @@ CREATE TABLE "hosts" (
 	"email_address" text NOT NULL,
 	"phone_number" text DEFAULT '' NOT NULL,
 	"description" text NOT NULL,
-	"profile_picture" jsonb NOT NULL,
+	"profile_picture" json NOT NULL,
 	"allow_overlapping_bookings" boolean DEFAULT false NOT NULL
 );
 --> statement-breakpoint
@@ -171,7 +171,7 @@ CREATE TABLE "media" (
 	"brand_id" text NOT NULL,
 	"type" text DEFAULT 'image' NOT NULL,
 	"alt_text" text,
-	"renditions" jsonb NOT NULL
+	"renditions" json NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "organizations" (
@@ -204,7 +204,7 @@ CREATE TABLE "reviewers" (
 	"last_name" text NOT NULL,
 	"email_address" text NOT NULL,
 	"phone_number" text DEFAULT '' NOT NULL,
-	"profile_picture" jsonb NOT NULL
+	"profile_picture" json NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "reviews" (
@@ -242,7 +242,7 @@ CREATE TABLE "api_keys" (
 	"secret_hash" text NOT NULL,
 	"prefix" text NOT NULL,
 	"label" text DEFAULT '' NOT NULL,
-	"allowed_origins" jsonb,
+	"allowed_origins" json,
 	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
 	"revoked_at" timestamp(3) with time zone
 );
@@ -255,7 +255,7 @@ CREATE TABLE "experience_questions" (
 	"is_active" boolean NOT NULL,
 	"order" integer NOT NULL,
 	"scope" text NOT NULL,
-	"conditions" jsonb,
+	"conditions" json,
 	"conditions_match_type" text
 );
 --> statement-breakpoint
@@ -264,8 +264,8 @@ CREATE TABLE "questions" (
 	"brand_id" text NOT NULL,
 	"prompt" text NOT NULL,
 	"field_type" text NOT NULL,
-	"options" jsonb,
-	"terms_and_conditions" jsonb
+	"options" json,
+	"terms_and_conditions" json
 );
 --> statement-breakpoint
 CREATE TABLE "sessions" (
@@ -336,8 +336,8 @@ CREATE TABLE "answers" (
 	"id" text PRIMARY KEY NOT NULL,
 	"booking_id" text NOT NULL,
 	"participant_id" text,
-	"question" jsonb NOT NULL,
-	"answer" jsonb NOT NULL,
+	"question" json NOT NULL,
+	"answer" json NOT NULL,
 	"position" integer NOT NULL
 );
 --> statement-breakpoint
@@ -368,7 +368,7 @@ CREATE TABLE "bookings" (
 	"currency" text NOT NULL,
 	"amount_minor" integer NOT NULL,
 	"amount_refunded_minor" integer DEFAULT 0 NOT NULL,
-	"pricing" jsonb NOT NULL,
+	"pricing" json NOT NULL,
 	"payment_method" text NOT NULL,
 	"amount_due_minor" integer DEFAULT 0 NOT NULL,
 	"charged_to" text,
@@ -412,7 +412,7 @@ CREATE TABLE "refunds" (
 	"amount_minor" integer NOT NULL,
 	"status" text NOT NULL,
 	"processor_reference" text,
-	"effect" jsonb DEFAULT '{"cancel":false,"participantIds":null,"also":null}'::jsonb NOT NULL,
+	"effect" json DEFAULT '{"cancel":false,"participantIds":null,"also":null}'::json NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"next_attempt_at" timestamp(3) with time zone,
 	"last_error" text,
@@ -441,9 +441,9 @@ CREATE TABLE "waitlist_entries" (
 	"status" text NOT NULL,
 	"position" integer NOT NULL,
 	"party_size" integer NOT NULL,
-	"purchaser" jsonb NOT NULL,
+	"purchaser" json NOT NULL,
 	"purchaser_email_key" text NOT NULL,
-	"participants" jsonb NOT NULL,
+	"participants" json NOT NULL,
 	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp(3) with time zone NOT NULL,
 	"offered_at" timestamp(3) with time zone,
@@ -488,7 +488,7 @@ CREATE TABLE "webhook_endpoints" (
 	"id" text PRIMARY KEY NOT NULL,
 	"brand_id" text NOT NULL,
 	"url" text NOT NULL,
-	"event_types" jsonb NOT NULL,
+	"event_types" json NOT NULL,
 	"secret_ciphertext" text NOT NULL,
 	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
 	"deleted_at" timestamp(3) with time zone

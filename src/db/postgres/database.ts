@@ -12,7 +12,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { closePostgres, type PgDb } from './client.ts';
 import { bindStores, type PgExecutor, type PostgresStores } from './store-binding.ts';
-import { writeLock } from './write-lock.ts';
+import { underWriteLock } from './write-lock.ts';
 
 /** The stores of one open transaction, and savepoints inside it (the port's `Transaction`, for the stores `S`). */
 export type TransactionOf<S> = S & {
@@ -53,25 +53,33 @@ export function postgresDatabase<S>(db: PgDb, implementations: PostgresStores<S>
     savepoint: (work) => executor.transaction((inner) => work(transactionOf(inner))),
   });
 
+  const runUnit = async <T>(work: (tx: TransactionOf<S>) => Promise<T>): Promise<T> => {
+    const deadline = Date.now() + RETRY_BUDGET_MS;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await underWriteLock(db, (locked) =>
+          locked.transaction((tx) => work(transactionOf(tx)), { isolationLevel: 'serializable' }),
+        );
+      } catch (error) {
+        if (Date.now() >= deadline || !RETRYABLE.has(sqlState(error) ?? '')) throw error;
+        // A short random pause, growing with the attempts up to MAX_PAUSE_MS, so the units that collided do not collide again.
+        await sleep(Math.random() * Math.min(MAX_PAUSE_MS, 2 ** attempt));
+      }
+    }
+  };
+  let queue: Promise<unknown> = Promise.resolve();
+
   return {
     ...bindStores(implementations, db),
-    async transaction(work) {
-      const deadline = Date.now() + RETRY_BUDGET_MS;
-      for (let attempt = 1; ; attempt += 1) {
-        try {
-          return await db.transaction(
-            async (tx) => {
-              await tx.execute(writeLock);
-              return work(transactionOf(tx));
-            },
-            { isolationLevel: 'serializable' },
-          );
-        } catch (error) {
-          if (Date.now() >= deadline || !RETRYABLE.has(sqlState(error) ?? '')) throw error;
-          // A short random pause, growing with the attempts up to MAX_PAUSE_MS, so the units that collided do not collide again.
-          await sleep(Math.random() * Math.min(MAX_PAUSE_MS, 2 ** attempt));
-        }
-      }
+    transaction(work) {
+      // One unit at a time per gateway holds or waits for the write lock (and a pooled connection); the
+      // others wait here, so reads keep the rest of the pool however many units queue up.
+      const turn = queue.then(() => runUnit(work));
+      queue = turn.then(
+        () => undefined,
+        () => undefined,
+      );
+      return turn;
     },
     /**
      * The server's current snapshot (`xmin:xmax:in-progress xids`): it changes when a transaction that

@@ -1,15 +1,45 @@
 import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import type { PgDb } from './client.ts';
+import * as schema from './schema/index.ts';
+import type { PgExecutor } from './store-binding.ts';
 
 /**
- * The database's write lock: a transaction-level advisory lock, held to COMMIT or ROLLBACK. Every unit of
- * work takes it first (src/db/postgres/database.ts), so units that write run one after another across
- * every gateway of the database, as they do on SQLite, and:
+ * The database's write lock: one advisory lock key. Every unit of work holds it from before its BEGIN
+ * to after its COMMIT or ROLLBACK (`underWriteLock`), so units run one after another across every gateway
+ * of the database, as they do on SQLite, and:
  * - events take their sequence numbers in commit order, so a reader paging by sequence never skips one
  *   committed later with a lower number (see stores/outbox/events.ts);
- * - no two units hold row locks while waiting for each other: without it, a unit holding a session's row
- *   and waiting to number its event, and one holding the numbering and waiting for that row, deadlocked,
- *   and SERIALIZABLE failed most units of a burst on a popular session over and over.
- * Reads outside units of work do not take it and run in parallel. Re-taking it in the same transaction
- * is free.
+ * - no two units hold row locks while waiting for each other (a unit holding a session's row and waiting
+ *   to number its event, and one holding the numbering and waiting for that row, deadlocked);
+ * - a unit's snapshot is taken once the lock is held, so it sees every unit before it: taken inside the
+ *   transaction, the lock's own statement fixed the snapshot first, and SERIALIZABLE then failed every
+ *   unit that had waited, again and again (T6 fell to 6 bookings a second).
+ * Reads outside units of work do not take it and run in parallel.
  */
-export const writeLock = sql`SELECT pg_advisory_xact_lock(hashtextextended('tessera:writes', 0))`;
+const KEY = sql`hashtextextended('tessera:writes', 0)`;
+
+/** The same lock for one transaction (to its end): an event written outside a unit of work takes it. */
+export const writeLock = sql`SELECT pg_advisory_xact_lock(${KEY})`;
+
+/**
+ * Runs `work` on one connection of the pool holding the write lock (session-level, taken before `work`
+ * begins its transaction, given back after). A connection whose lock was not given back cleanly is
+ * closed instead of returned to the pool, which gives the lock back too.
+ */
+export async function underWriteLock<T>(db: PgDb, work: (locked: PgExecutor) => Promise<T>): Promise<T> {
+  const client = await db.$client.connect();
+  let unlocked = false;
+  try {
+    const locked = drizzle(client, { schema });
+    await locked.execute(sql`SELECT pg_advisory_lock(${KEY})`);
+    try {
+      return await work(locked);
+    } finally {
+      await locked.execute(sql`SELECT pg_advisory_unlock(${KEY})`);
+      unlocked = true;
+    }
+  } finally {
+    client.release(unlocked ? undefined : new Error('the write lock was not given back: connection closed'));
+  }
+}

@@ -1,4 +1,4 @@
-import { jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { json, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { apiKeyKinds } from '../../../domain/shared/values.ts';
 import { createdAt, instant } from './columns.ts';
 import { brands, organizations } from './catalog.ts';
@@ -16,7 +16,7 @@ export const apiKeys = pgTable(
     prefix: text('prefix').notNull(),
     label: text('label').notNull().default(''),
     /** A publishable key's origins (`https://shop.example`); null for secret keys. */
-    allowedOrigins: jsonb('allowed_origins').$type<string[]>(),
+    allowedOrigins: json('allowed_origins').$type<string[]>(),
     createdAt: createdAt(),
     revokedAt: instant('revoked_at'),
   },

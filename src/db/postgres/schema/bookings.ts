@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, json, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, index, integer, json, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { AnswerValueJson, PricingBreakdown, QuestionSnapshotJson } from '../../../domain/shared/json-types.ts';
 import { bookingStatuses, paymentMethods } from '../../../domain/shared/values.ts';
 import { sessions } from './availability.ts';
@@ -34,7 +34,7 @@ export const bookings = pgTable(
     amountMinor: integer('amount_minor').notNull(),
     amountRefundedMinor: integer('amount_refunded_minor').notNull().default(0),
     /** How the amount was reached (tiers, add-ons, discounts, taxes), in minor units. */
-    pricing: jsonb('pricing').$type<PricingBreakdown>().notNull(),
+    pricing: json('pricing').$type<PricingBreakdown>().notNull(),
     paymentMethod: text('payment_method', { enum: paymentMethods }).notNull(),
     /** What the guest still owes, collected outside Tessera (pay upon arrival, pay later, room or member charge); 0 when paid by card. */
     amountDueMinor: integer('amount_due_minor').notNull().default(0),
@@ -95,8 +95,8 @@ export const answers = pgTable(
       .references(() => bookings.id),
     /** Null for purchaser-scoped answers. */
     participantId: text('participant_id').references(() => participants.id),
-    question: jsonb('question').$type<QuestionSnapshotJson>().notNull(),
-    answer: jsonb('answer').$type<AnswerValueJson[]>().notNull(),
+    question: json('question').$type<QuestionSnapshotJson>().notNull(),
+    answer: json('answer').$type<AnswerValueJson[]>().notNull(),
     position: integer('position').notNull(),
   },
   (t) => [index('answers_booking_idx').on(t.bookingId)],

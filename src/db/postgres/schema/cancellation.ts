@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { check, index, integer, json, pgTable, text } from 'drizzle-orm/pg-core';
 import type { RefundEffectJson } from '../../../domain/shared/json-types.ts';
 import { refundStatuses } from '../../../domain/shared/values.ts';
 import { bookings } from './bookings.ts';
@@ -20,7 +20,7 @@ export const refunds = pgTable(
     status: text('status', { enum: refundStatuses }).notNull(),
     processorReference: text('processor_reference'),
     /** What settling the refund does besides the ledger (cancellations, the asker's bookkeeping). */
-    effect: jsonb('effect').$type<RefundEffectJson>().notNull().default({ cancel: false, participantIds: null, also: null }),
+    effect: json('effect').$type<RefundEffectJson>().notNull().default({ cancel: false, participantIds: null, also: null }),
     /** Processor calls made for it so far, whatever their outcome. */
     attempts: integer('attempts').notNull().default(0),
     /**

@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, json, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import type {
   DesignElement,
   ImageRef,
@@ -56,9 +56,9 @@ export const brands = pgTable('brands', {
   /** Default content language (BCP 47), used when no translation matches. */
   language: text('language').notNull(),
   isLimited: boolean('is_limited').notNull().default(false),
-  designElement: jsonb('design_element').$type<DesignElement>().notNull(),
-  templateElement: jsonb('template_element').$type<TemplateElement>().notNull(),
-  featuresActive: jsonb('features_active').$type<string[]>().notNull(),
+  designElement: json('design_element').$type<DesignElement>().notNull(),
+  templateElement: json('template_element').$type<TemplateElement>().notNull(),
+  featuresActive: json('features_active').$type<string[]>().notNull(),
   featuresUpdatedAt: instant('features_updated_at').notNull(),
   hostsLimit: integer('hosts_limit').notNull(),
   promotionExclusiveTag: text('promotion_exclusive_tag').notNull(),
@@ -67,8 +67,8 @@ export const brands = pgTable('brands', {
   validateRoomCharge: boolean('validate_room_charge').notNull().default(false),
   validateMemberCharge: boolean('validate_member_charge').notNull().default(false),
   serviceVersion: text('service_version', { enum: serviceVersions }).notNull(),
-  products: jsonb('products').$type<Array<'activate' | 'host' | 'reserve'>>().notNull(),
-  paymentMethods: jsonb('payment_methods').$type<PaymentMethodFlags>().notNull(),
+  products: json('products').$type<Array<'activate' | 'host' | 'reserve'>>().notNull(),
+  paymentMethods: json('payment_methods').$type<PaymentMethodFlags>().notNull(),
   cancellationPolicyId: text('cancellation_policy_id'),
   reschedulePolicyId: text('reschedule_policy_id'),
   createdAt: createdAt(),
@@ -82,7 +82,7 @@ export const media = pgTable('media', {
     .references(() => brands.id),
   type: text('type').notNull().default('image'),
   altText: text('alt_text'),
-  renditions: jsonb('renditions').$type<MediaRendition[]>().notNull(),
+  renditions: json('renditions').$type<MediaRendition[]>().notNull(),
 });
 
 export const hosts = pgTable(
@@ -97,7 +97,7 @@ export const hosts = pgTable(
     emailAddress: text('email_address').notNull(),
     phoneNumber: text('phone_number').notNull().default(''),
     description: text('description').notNull(),
-    profilePicture: jsonb('profile_picture').$type<ImageRef>().notNull(),
+    profilePicture: json('profile_picture').$type<ImageRef>().notNull(),
     allowOverlappingBookings: boolean('allow_overlapping_bookings').notNull().default(false),
   },
   (t) => [index('hosts_brand_idx').on(t.brandId)],
@@ -137,7 +137,7 @@ export const experiences = pgTable(
     headline: text('headline').notNull(),
     description: text('description').notNull(),
     healthAndSafety: text('health_and_safety').notNull(),
-    providedItems: jsonb('provided_items').$type<string[]>().notNull(),
+    providedItems: json('provided_items').$type<string[]>().notNull(),
     locationName: text('location_name').notNull(),
     longitude: text('longitude').notNull(),
     latitude: text('latitude').notNull(),
@@ -151,8 +151,8 @@ export const experiences = pgTable(
     isBookable: boolean('is_bookable').notNull().default(true),
     isUnlisted: boolean('is_unlisted').notNull().default(false),
     type: text('type').notNull(),
-    paymentMethods: jsonb('payment_methods').$type<string[]>().notNull(),
-    integrationMeta: jsonb('integration_meta').$type<IntegrationMeta[]>().notNull(),
+    paymentMethods: json('payment_methods').$type<string[]>().notNull(),
+    integrationMeta: json('integration_meta').$type<IntegrationMeta[]>().notNull(),
     externalFieldType: text('external_field_type'),
     externalFieldValue: text('external_field_value'),
     minimumRequiredToBook: integer('minimum_required_to_book'),
@@ -336,7 +336,7 @@ export const reviewers = pgTable('reviewers', {
   lastName: text('last_name').notNull(),
   emailAddress: text('email_address').notNull(),
   phoneNumber: text('phone_number').notNull().default(''),
-  profilePicture: jsonb('profile_picture').$type<ImageRef>().notNull(),
+  profilePicture: json('profile_picture').$type<ImageRef>().notNull(),
 });
 
 export const reviews = pgTable(

@@ -12,8 +12,9 @@
  *   (`start_local`, `event_start_date`) and coupon validity (an instant or a day) stay `text`.
  * - Enumerated strings stay `text` with Drizzle's `enum` typing, as on SQLite: adding a value needs no
  *   `ALTER TYPE`.
- * - JSON columns are `jsonb` with the same `$type`, except the two given back to clients as written (an
- *   event's payload, a booking's metadata): `json` keeps their keys' order, which `jsonb` does not.
+ * - JSON columns are `json` with the same `$type`: `json` keeps the keys in the order they were written,
+ *   as SQLite's text does, so both engines give clients the same bytes (`jsonb` reorders keys); no query
+ *   looks inside them, so `jsonb`'s operators and indexes would buy nothing.
  */
 export * from './catalog.ts';
 export * from './access.ts';

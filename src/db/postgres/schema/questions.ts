@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, json, pgTable, text } from 'drizzle-orm/pg-core';
 import type { QuestionCondition, QuestionOption, TermsAndConditions } from '../../../domain/shared/json-types.ts';
 import { conditionsMatchTypes, questionFieldTypes, questionScopes } from '../../../domain/shared/values.ts';
 import { brands, experiences } from './catalog.ts';
@@ -11,8 +11,8 @@ export const questions = pgTable('questions', {
     .references(() => brands.id),
   prompt: text('prompt').notNull(),
   fieldType: text('field_type', { enum: questionFieldTypes }).notNull(),
-  options: jsonb('options').$type<QuestionOption[]>(),
-  termsAndConditions: jsonb('terms_and_conditions').$type<TermsAndConditions>(),
+  options: json('options').$type<QuestionOption[]>(),
+  termsAndConditions: json('terms_and_conditions').$type<TermsAndConditions>(),
 });
 
 /** A question assigned to an experience (`experienceQuestionId`). */
@@ -30,7 +30,7 @@ export const experienceQuestions = pgTable(
     isActive: boolean('is_active').notNull(),
     order: integer('order').notNull(),
     scope: text('scope', { enum: questionScopes }).notNull(),
-    conditions: jsonb('conditions').$type<QuestionCondition[]>(),
+    conditions: json('conditions').$type<QuestionCondition[]>(),
     conditionsMatchType: text('conditions_match_type', { enum: conditionsMatchTypes }),
   },
   (t) => [index('experience_questions_experience_idx').on(t.experienceId, t.order)],

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, json, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { WaitlistPerson } from '../../../domain/shared/json-types.ts';
 import { waitlistEntryStatuses } from '../../../domain/shared/values.ts';
 import { sessions } from './availability.ts';
@@ -35,10 +35,10 @@ export const waitlistEntries = pgTable(
     /** First come, first served: 1, 2, 3... per session, in joining order. */
     position: integer('position').notNull(),
     partySize: integer('party_size').notNull(),
-    purchaser: jsonb('purchaser').$type<WaitlistPerson>().notNull(),
+    purchaser: json('purchaser').$type<WaitlistPerson>().notNull(),
     /** Lower-cased purchaser email: one live entry per email and session. */
     purchaserEmailKey: text('purchaser_email_key').notNull(),
-    participants: jsonb('participants').$type<WaitlistPerson[]>().notNull(),
+    participants: json('participants').$type<WaitlistPerson[]>().notNull(),
     createdAt: createdAt(),
     updatedAt: instant('updated_at').notNull(),
     offeredAt: instant('offered_at'),

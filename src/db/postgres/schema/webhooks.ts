@@ -1,4 +1,4 @@
-import { bigint, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, json, pgTable, text } from 'drizzle-orm/pg-core';
 import { webhookDeliveryStatuses } from '../../../domain/shared/values.ts';
 import { brands } from './catalog.ts';
 import { createdAt, instant } from './columns.ts';
@@ -13,7 +13,7 @@ export const webhookEndpoints = pgTable(
       .references(() => brands.id),
     url: text('url').notNull(),
     /** Event types delivered to this endpoint. */
-    eventTypes: jsonb('event_types').$type<string[]>().notNull(),
+    eventTypes: json('event_types').$type<string[]>().notNull(),
     /** The signing secret, encrypted (AES-256-GCM) with the server's key: it must be readable to sign. */
     secretCiphertext: text('secret_ciphertext').notNull(),
     createdAt: createdAt(),
