@@ -8,7 +8,7 @@ import { loadBrand } from '../catalog/brands.ts';
 import { bookingViews, type Booking, type BookingStatus } from './booking-view.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { invalid, notFound } from '../shared/errors.ts';
-import { connection, decodeCursor, encodeCursor, pageSize, type Edge, type PageInfo } from '../shared/pagination.ts';
+import { connection, decodeCursor, encodeCursor, isCursorInstant, pageSize, type Edge, type PageInfo } from '../shared/pagination.ts';
 
 export interface BookingConnection {
   edges: Array<Edge<Booking>>;
@@ -29,14 +29,13 @@ export async function getBooking(deps: CallerDeps, input: { bookingId: string })
   return booking;
 }
 
-const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const bookingCursor = (key: BookingKey) => encodeCursor([key.createdAt, key.id]);
 
 function bookingKey(cursor: string, field: string): BookingKey {
   const [createdAt = '', id = ''] = decodeCursor(cursor, 2, field);
-  if (!isoInstant.test(createdAt) || !uuid.test(id)) throw invalid(field, `${field} is not a cursor issued by this API`);
+  if (!isCursorInstant(createdAt) || !uuid.test(id)) throw invalid(field, `${field} is not a cursor issued by this API`);
   return { createdAt, id };
 }
 

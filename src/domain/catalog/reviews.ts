@@ -8,6 +8,7 @@ import {
   decodeCursor,
   connection,
   encodeCursor,
+  isCursorInstant,
   numberedPages,
   pageNumber,
   pageSize,
@@ -96,13 +97,11 @@ export async function listExperienceReviews(
   return { items: rows.map((row) => toReview(row, experience)), limit, pages: numberedPages(page, limit, experience.total) };
 }
 
-const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
 const reviewCursor = (row: ReviewPageRow) => encodeCursor([row.reviewedAt, row.id]);
 
 function reviewKey(cursor: string, field: string): ReviewKey {
   const [reviewedAt = '', id = ''] = decodeCursor(cursor, 2, field);
-  if (!isoInstant.test(reviewedAt) || id === '') throw invalid(field, `${field} is not a cursor issued by this API`);
+  if (!isCursorInstant(reviewedAt) || id === '') throw invalid(field, `${field} is not a cursor issued by this API`);
   return { reviewedAt, id };
 }
 

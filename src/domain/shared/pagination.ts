@@ -77,3 +77,16 @@ export function decodeCursor(cursor: string, arity: number, field: string): stri
   if (Array.isArray(parts) && parts.length === arity && parts.every((p) => typeof p === 'string')) return parts;
   throw invalid(field, `${field} is not a cursor issued by this API`);
 }
+
+/**
+ * Whether a cursor's instant is one this API writes: ISO 8601 UTC to the millisecond, and a real moment
+ * (not month 13 or 30 February, which have the shape but no time: SQLite compares them as text, PostgreSQL
+ * refuses to read them as a timestamp).
+ */
+export function isCursorInstant(value: string): boolean {
+  return (
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value) &&
+    !Number.isNaN(Date.parse(value)) &&
+    new Date(value).toISOString() === value
+  );
+}

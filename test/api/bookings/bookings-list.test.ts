@@ -134,6 +134,11 @@ describe('GraphQL bookings', () => {
     expect(await listError({ after: 'garbage' })).toMatchObject({ code: 'VALIDATION_FAILED', field: 'after' });
     const forged = Buffer.from(JSON.stringify(['yesterday', 'x'])).toString('base64url');
     expect(await listError({ after: forged })).toMatchObject({ code: 'VALIDATION_FAILED', field: 'after' });
+    // The shape of an instant but no moment (month 13): PostgreSQL could not read it as a timestamp (a 500 there).
+    const impossible = Buffer.from(JSON.stringify(['2026-13-01T00:00:00.000Z', '6f1c0a52-3d4e-4c1a-9b7e-0b0000000001'])).toString(
+      'base64url',
+    );
+    expect(await listError({ after: impossible })).toEqual({ code: 'VALIDATION_FAILED', field: 'after' });
     expect(await listError({ from: '2026-12-05', to: '2026-12-04' })).toMatchObject({ code: 'VALIDATION_FAILED', field: 'to' });
     expect((await t.gql(listQuery, { brandId: brand.id, from: '2026-13-01' }, { key: brandKey })).body.errors[0].extensions.code).toBe(
       'BAD_USER_INPUT',
