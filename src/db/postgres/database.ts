@@ -28,10 +28,9 @@ export type DatabaseOf<S> = S & {
 };
 
 /**
- * How long a unit of work is run again after serialization failures before the last one is thrown. A
- * budget of time rather than of attempts: when many units collide on the same rows (a popular session's
- * last places, or a small table PostgreSQL scans whole and so watches whole), each round lets about one
- * of them commit, and a dozen in a burst need a dozen rounds.
+ * How long a unit of work is run again after serialization failures before the last one is thrown. Units
+ * hold the write lock, so they no longer collide with each other; what remains is a write made outside a
+ * unit of work (a lease, a single guarded statement) between a unit's read and its write.
  */
 const RETRY_BUDGET_MS = 10_000;
 /** The longest pause between two runs; the pause is random below it, so colliding units spread out. */
