@@ -4,21 +4,13 @@
  * copied back into an in-memory SQLite database (`sqliteCopyOf`), where the invariant checks of
  * test/support/invariants.ts read it as they read a SQLite file.
  */
-import { getTableName, is } from 'drizzle-orm';
+import { getTableName } from 'drizzle-orm';
 import { type PgTable } from 'drizzle-orm/pg-core';
-import { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { PgDb } from '../../src/db/postgres/client.ts';
-import { copyFromSqlite, inDependencyOrder } from '../../src/db/postgres/copy-from-sqlite.ts';
+import { copyFromSqlite, inDependencyOrder, sqliteTables } from '../../src/db/postgres/copy-from-sqlite.ts';
 import { openDatabase, type Db } from '../../src/db/sqlite/client.ts';
-import * as sqliteSchema from '../../src/db/sqlite/schema/index.ts';
 
 export { copyFromSqlite as copyRows };
-
-const sqliteTables = new Map<string, SQLiteTable>(
-  (Object.values(sqliteSchema) as unknown[])
-    .filter((value): value is SQLiteTable => is(value, SQLiteTable))
-    .map((table) => [getTableName(table), table]),
-);
 
 /** A new in-memory SQLite database holding every row of the PostgreSQL database `from`. */
 export async function sqliteCopyOf(from: PgDb): Promise<Db> {

@@ -30,7 +30,8 @@ export function inDependencyOrder(): PgTable[] {
   return ordered;
 }
 
-const sqliteTables = new Map<string, SQLiteTable>(
+/** The SQLite schema's tables by name (both schemas name their tables alike). */
+export const sqliteTables: ReadonlyMap<string, SQLiteTable> = new Map<string, SQLiteTable>(
   (Object.values(sqliteSchema) as unknown[])
     .filter((value): value is SQLiteTable => is(value, SQLiteTable))
     .map((table) => [getTableName(table), table]),

@@ -63,19 +63,20 @@ const NUL_ESCAPE = /\\u(?:0000|\{0+\})/i;
 
 /** NUL in a variable or in the document's literals: refused as bad input naming it (src/http/nul-character.ts). */
 function nulRefusal(query: string | undefined, variables: unknown): GraphQLRefusal | null {
-  const path = nulCharacterPath(variables);
-  // Named as the domain's own validation errors are, inside the argument: `data.0.participants.0.firstName`.
-  const field =
-    path !== null
-      ? path
-          .split('.')
-          .slice(path.includes('.') ? 1 : 0)
-          .join('.') || 'variables'
-      : query !== undefined && NUL_ESCAPE.test(query)
-        ? 'query'
-        : null;
+  const field = unstorableVariable(variables) ?? (query !== undefined && NUL_ESCAPE.test(query) ? 'query' : null);
   if (field === null) return null;
   return { message: `${field} ${NUL_MESSAGE}`, extensions: { code: 'VALIDATION_FAILED', field } };
+}
+
+/**
+ * The unstorable variable's field, named as the domain's own validation errors name it, inside the
+ * argument (`data.0.participants.0.firstName` for `$input`); the variable's name when it is the string.
+ */
+function unstorableVariable(variables: unknown): string | null {
+  const path = nulCharacterPath(variables);
+  if (path === null) return null;
+  const [name, ...inside] = path.split('.');
+  return inside.length > 0 ? inside.join('.') : name || 'variables';
 }
 
 export function checkOperation(p: GraphQLProtections, { query, hash, variables }: RequestedOperation): GraphQLRefusal | null {

@@ -18,9 +18,12 @@ import { writeLock } from '../../write-lock.ts';
  */
 /** Inserts an event; returns it with the sequence the database gave it. */
 export async function insertEvent(db: PgExecutor, event: EventInsert): Promise<EventRow> {
-  // Outside a unit of work, the lock and the insert still need one transaction of their own.
-  if (!is(db, PgTransaction)) return db.transaction((tx) => insertEvent(tx, event));
-  await db.execute(writeLock);
+  // A unit of work holds the write lock already; outside one, the lock and the insert need a transaction of their own.
+  if (!is(db, PgTransaction))
+    return db.transaction(async (tx) => {
+      await tx.execute(writeLock);
+      return insertEvent(tx, event);
+    });
   const [row] = await db.insert(events).values(event).returning();
   return row!;
 }
