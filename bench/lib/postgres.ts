@@ -13,6 +13,7 @@ import { redactDatabaseUrl } from '../../src/db/engine.ts';
 import { closePostgres, migratePostgres, openPostgres } from '../../src/db/postgres/client.ts';
 import { copyFromSqlite } from '../../src/db/postgres/copy-from-sqlite.ts';
 import { closeDatabase, openDatabase } from '../../src/db/sqlite/client.ts';
+import { asAdmin, databaseUrl, dropDatabase, dropDatabaseStatements } from './postgres-admin.ts';
 import { cpuSeconds } from './proc.ts';
 import { root } from './processes.ts';
 
@@ -29,20 +30,8 @@ export interface BenchDatabase {
   name: string;
   /** The database's URL: the admin URL with its path replaced. */
   url: string;
-  /** Drops it, closing whatever connections are left (WITH (FORCE)). Once; later calls do nothing. */
+  /** Drops it, closing whatever connections of the role are left. Once; later calls do nothing. */
   drop(): Promise<void>;
-}
-
-const dropStatement = (name: string) => `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`;
-
-async function asAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 /**
@@ -52,10 +41,12 @@ async function asAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promise
 function dropSynchronously(adminUrl: string, name: string): void {
   const script = `const pg = require('pg');
 const client = new pg.Client({ connectionString: process.env.BENCH_ADMIN_URL });
-client.connect().then(() => client.query(process.env.BENCH_DROP)).finally(() => client.end());`;
+client.connect()
+  .then(async () => { for (const statement of JSON.parse(process.env.BENCH_DROP)) await client.query(statement); })
+  .finally(() => client.end());`;
   spawnSync(process.execPath, ['-e', script], {
     cwd: root,
-    env: { ...process.env, BENCH_ADMIN_URL: adminUrl, BENCH_DROP: dropStatement(name) },
+    env: { ...process.env, BENCH_ADMIN_URL: adminUrl, BENCH_DROP: JSON.stringify(dropDatabaseStatements(name)) },
     stdio: 'ignore',
     timeout: 15_000,
   });
@@ -69,15 +60,13 @@ export async function createBenchDatabase(adminUrl: string): Promise<BenchDataba
   process.on('exit', () => {
     if (!dropped) dropSynchronously(adminUrl, name);
   });
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
   return {
     name,
-    url: url.toString(),
+    url: databaseUrl(adminUrl, name),
     async drop() {
       if (dropped) return;
       dropped = true;
-      await asAdmin(adminUrl, (client) => client.query(dropStatement(name)));
+      await asAdmin(adminUrl, (client) => dropDatabase(client, name));
     },
   };
 }

@@ -6,9 +6,7 @@
  * byte, as it does on SQLite), so orders and paging that compare text are shown not to lean on the
  * collation. Then the writes (API keys, reviews) on both sides, and the races on PostgreSQL.
  */
-import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrand, createCancellationPolicy, createOrganization, createReschedulePolicy } from '../../fixtures/factories/brands.ts';
 import {
@@ -45,7 +43,7 @@ import { reviewsAfterKeyQuery, reviewsStore } from '../../src/db/postgres/stores
 import { questionsStore } from '../../src/db/postgres/stores/questions/questions.ts';
 import { insertReviews as insertReviewsSqlite } from '../../src/db/sqlite/stores/catalog/reviews-write.ts';
 import { freshDb, portOf } from '../support/db.ts';
-import { adminUrl, describePostgres, freshPostgresDatabase } from '../support/postgres.ts';
+import { describePostgres, freshPostgresDatabase } from '../support/postgres.ts';
 import { copyRows } from '../support/postgres-rows.ts';
 
 type CatalogStores = Pick<
@@ -251,27 +249,7 @@ function buildWorld() {
 
 /** A new empty database whose default collation is ICU's en-US, dropped after the file's tests. */
 function freshIcuDatabase(): { url: () => string } {
-  const name = `tessera_test_${randomBytes(6).toString('hex')}`;
-  let url = '';
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  beforeAll(async () => {
-    await admin(`CREATE DATABASE ${name} TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'`);
-    const parsed = new URL(adminUrl!);
-    parsed.pathname = `/${name}`;
-    url = parsed.toString();
-  });
-  afterAll(async () => {
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  });
-  return { url: () => url };
+  return freshPostgresDatabase(`TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'`);
 }
 
 /**

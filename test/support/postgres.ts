@@ -4,8 +4,9 @@
  * missing server fails instead. Each file works in a database of its own, so files run in parallel.
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { asAdmin, databaseUrl, dropDatabase } from '../../bench/lib/postgres-admin.ts';
 
 export const adminUrl = process.env.TEST_POSTGRES_URL;
 const required = process.env.TESSERA_REQUIRE_POSTGRES === '1';
@@ -27,25 +28,21 @@ export function describePostgres(name: string, body: () => void): void {
   describe.skipIf(!adminUrl)(name, body);
 }
 
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
+/** Runs `work` on a new connection as the role of TEST_POSTGRES_URL. */
+export function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  return asAdmin(adminUrl!, work);
 }
 
-/** A new empty database and a way to drop it (with whatever connections are left). */
-export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A new empty database and a way to drop it (with whatever connections are left). `options` follow
+ * CREATE DATABASE's name (a template, a collation).
+ */
+export async function createTestDatabase(options = ''): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `tessera_test_${randomBytes(6).toString('hex')}`;
-  await admin((client) => client.query(`CREATE DATABASE ${name}`));
-  const parsed = new URL(adminUrl!);
-  parsed.pathname = `/${name}`;
+  await admin((client) => client.query(`CREATE DATABASE ${name} ${options}`));
   return {
-    url: parsed.toString(),
-    drop: () => admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    url: databaseUrl(adminUrl!, name),
+    drop: () => admin((client) => dropDatabase(client, name)),
   };
 }
 
@@ -53,10 +50,10 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
  * A new empty database for the calling file, dropped after its tests. `url()` is its URL once
  * `beforeAll` has run.
  */
-export function freshPostgresDatabase(): { url: () => string } {
+export function freshPostgresDatabase(options = ''): { url: () => string } {
   let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(options);
   });
   afterAll(() => database?.drop());
   return { url: () => database!.url };
