@@ -13,7 +13,7 @@ import { redactDatabaseUrl } from '../../src/db/engine.ts';
 import { closePostgres, migratePostgres, openPostgres } from '../../src/db/postgres/client.ts';
 import { copyFromSqlite } from '../../src/db/postgres/copy-from-sqlite.ts';
 import { closeDatabase, openDatabase } from '../../src/db/sqlite/client.ts';
-import { asAdmin, databaseUrl, dropDatabase, dropDatabaseStatements } from './postgres-admin.ts';
+import { asAdmin, databaseUrl, dropDatabase, dropDatabaseStatements } from '../../fixtures/postgres/admin.ts';
 import { cpuSeconds } from './proc.ts';
 import { root } from './processes.ts';
 

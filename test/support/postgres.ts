@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { asAdmin, databaseUrl, dropDatabase } from '../../bench/lib/postgres-admin.ts';
+import { asAdmin, databaseUrl, dropDatabase } from '../../fixtures/postgres/admin.ts';
 
 export const adminUrl = process.env.TEST_POSTGRES_URL;
 const required = process.env.TESSERA_REQUIRE_POSTGRES === '1';
