@@ -317,6 +317,17 @@ describePostgres('PostgreSQL cancellation, refunds, waitlists and events stores'
         'race-lease',
         'race-settle',
       ]);
+
+      // Claimed: leased until the time given, in the order they were due, and due no more.
+      const [now, createdBy, until] = ['2027-01-03T00:00:00.000Z', '2027-12-31T00:00:00.000Z', '2027-01-03T00:05:00.000Z'];
+      const dueBefore = ids(await same((db) => db.refunds.dueRefunds(now, createdBy, 10)));
+      const claimed = await same((db) => db.refunds.claimDueRefunds(now, createdBy, 2, until));
+      expect(claimed.map((row) => [row.id, row.nextAttemptAt])).toStrictEqual([
+        ['refund-c', until],
+        ['refund-B', until],
+      ]);
+      expect(ids(await same((db) => db.refunds.dueRefunds(now, createdBy, 10)))).toStrictEqual(dueBefore.slice(2));
+      expect(ids(await same((db) => db.refunds.claimDueRefunds('2026-12-31T00:00:00.000Z', createdBy, 2, until)))).toStrictEqual([]);
     });
 
     it('inserts, leases, records unanswered attempts and settles refunds once', async () => {
@@ -636,6 +647,26 @@ describePostgres('PostgreSQL cancellation, refunds, waitlists and events stores'
       const outcomes = await racers(12, (tx, i) => tx.refunds.leaseRefund('race-lease', seen, until(i)));
       expect(outcomes.filter(Boolean)).toHaveLength(1);
       expect((await read().refunds.findRefund('race-lease'))!.nextAttemptAt).toBe(until(outcomes.indexOf(true)));
+    });
+
+    it('claims each due refund for exactly one of 12 racing claims on two gateways, outside any unit of work', async () => {
+      const [now, createdBy] = ['2030-01-01T00:00:00.000Z', '2030-01-01T00:00:00.000Z'];
+      const dueBefore = (await read().refunds.dueRefunds(now, createdBy, 100)).map((row) => row.id);
+      expect(dueBefore.length).toBeGreaterThan(2);
+      const until = (i: number) => new Date(Date.parse('2030-01-01T00:05:00.000Z') + i * 1000).toISOString();
+      const claims = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => gateways[i % 2]!.refunds.claimDueRefunds(now, createdBy, 1, until(i))),
+      );
+      const claimed = claims.flat().map((row) => row.id);
+      expect(new Set(claimed).size).toBe(claimed.length);
+      expect(dueBefore).toEqual(expect.arrayContaining(claimed));
+      expect(claimed).toHaveLength(Math.min(12, dueBefore.length));
+      for (const [i, claim] of claims.entries()) {
+        for (const row of claim) expect((await read().refunds.findRefund(row.id))!.nextAttemptAt).toBe(until(i));
+      }
+      expect((await read().refunds.dueRefunds(now, createdBy, 100)).map((row) => row.id).sort()).toEqual(
+        dueBefore.filter((id) => !claimed.includes(id)).sort(),
+      );
     });
 
     it('holds the places on sale for offers and no more: of 10 holds of 2 on 6 left, 3 pass', async () => {

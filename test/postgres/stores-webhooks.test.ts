@@ -5,7 +5,7 @@
  * compare-and-set leases raced on PostgreSQL across two gateways.
  */
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWaitlist } from '../../fixtures/factories/availability.ts';
 import { createBooking, createSession } from '../../fixtures/factories/bookings.ts';
@@ -22,7 +22,7 @@ import { idempotencyStore } from '../../src/db/postgres/stores/idempotency/idemp
 import { operationsStore } from '../../src/db/postgres/stores/operations/operations.ts';
 import { webhookDispatchStore } from '../../src/db/postgres/stores/webhooks/dispatch.ts';
 import { webhooksStore } from '../../src/db/postgres/stores/webhooks/webhooks.ts';
-import { webhookEndpoints } from '../../src/db/sqlite/schema/index.ts';
+import { webhookDeliveries, webhookEndpoints } from '../../src/db/sqlite/schema/index.ts';
 import { freshDb, portOf } from '../support/db.ts';
 import { describePostgres, freshPostgresDatabase } from '../support/postgres.ts';
 import { copyRows } from '../support/postgres-rows.ts';
@@ -139,7 +139,11 @@ describePostgres('PostgreSQL webhook, dispatch, idempotency and operations store
     for (let i = 0; i < 6; i += 1) await event(brandR.id, 'booking.created', `rR${i}`, T1); // 10..15
 
     // Leased until T9: ep-A1's later deliveries of r1 wait behind it.
-    expect(await sq.webhookDispatch.leaseDelivery(dl(1, 'ep-A1'), T1, T9)).toBe(true);
+    world
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: T9 })
+      .where(eq(webhookDeliveries.id, dl(1, 'ep-A1')))
+      .run();
     await sq.webhookDispatch.recordAttempt(dl(2, 'ep-A1'), attempt({ status: 'delivered' }));
     await sq.webhookDispatch.recordAttempt(
       dl(1, 'ep-A2'),
@@ -231,14 +235,17 @@ describePostgres('PostgreSQL webhook, dispatch, idempotency and operations store
       });
     });
 
-    it('leases a due delivery once for the next attempt it was seen with, and records attempts, the same on both', async () => {
-      const id = dl(5, 'ep-A1');
-      expect(await both((s) => s.webhookDispatch.leaseDelivery(id, T2, T9))).toBe(false); // not what it is
-      expect(await both((s) => s.webhookDispatch.leaseDelivery(id, T2_10, T9))).toBe(true);
-      expect(await both((s) => s.webhookDispatch.leaseDelivery(id, T2_10, T9))).toBe(false); // already leased
-      expect(await both((s) => s.webhookDispatch.leaseDelivery(dl(2, 'ep-A1'), T1, T9))).toBe(false); // delivered
-      expect(await both((s) => s.webhookDispatch.leaseDelivery('no-such-delivery', T1, T9))).toBe(false);
-      await both((s) => s.webhookDispatch.findDueDeliveries(T3, 100));
+    it('claims what is due in the order it is due, with the lease it is given, and records attempts, the same on both', async () => {
+      const claimed = await both((s) => s.webhookDispatch.claimDueDeliveries(T3, 5, T9));
+      expect(pairs(claimed)).toEqual(['evt-02>ep-A2', 'evt-03>ep-a3', 'evt-04>ep-A1', 'evt-05>ep-a3', 'evt-05>ep-A1']);
+      expect(claimed.map((d) => d.nextAttemptAt)).toEqual([T9, T9, T9, T9, T9]);
+      // Leased: no longer due, and still in the way of the same resource's later events.
+      expect(pairs(await both((s) => s.webhookDispatch.findDueDeliveries(T3, 100)))).toEqual([
+        'evt-07>ep-A2',
+        'evt-07>ep-a3',
+        'evt-08>ep-B1',
+      ]);
+      expect(await both((s) => s.webhookDispatch.claimDueDeliveries(T0, 5, T9))).toEqual([]);
 
       await both((s) => s.webhookDispatch.recordAttempt(dl(4, 'ep-A1'), attempt({ status: 'delivered', attemptedAt: T3, finishedAt: T3 })));
       // Given up on already: an attempt's outcome changes nothing.
@@ -255,7 +262,7 @@ describePostgres('PostgreSQL webhook, dispatch, idempotency and operations store
       expect(log.find((row) => row.id === dl(4, 'ep-A2'))).toMatchObject({ status: 'failed', attempts: 7, deliveredAt: null });
       expect(log.find((row) => row.id === dl(5, 'ep-A1'))).toMatchObject({ status: 'pending', nextAttemptAt: T9, lastStatusCode: 503 });
       const due = await both((s) => s.webhookDispatch.findDueDeliveries(T3, 100));
-      expect(pairs(due)).toEqual(['evt-02>ep-A2', 'evt-05>ep-a3', 'evt-07>ep-A1', 'evt-07>ep-A2', 'evt-07>ep-a3', 'evt-08>ep-B1']);
+      expect(pairs(due)).toEqual(['evt-07>ep-A1', 'evt-07>ep-A2', 'evt-07>ep-a3', 'evt-08>ep-B1']);
     });
   });
 
@@ -305,7 +312,7 @@ describePostgres('PostgreSQL webhook, dispatch, idempotency and operations store
       await expect(sq.webhooks.insertWebhookEndpoint({ ...inserted })).rejects.toThrow();
     });
 
-    it('breaks ties of the same millisecond by id on PostgreSQL, where SQLite keeps the order of writing (no rowid here)', async () => {
+    it('lists endpoints created in the same millisecond in the order they were written, not by id, the same on both', async () => {
       const brand = 'brand-ties';
       const row = (id: string) => ({
         id,
@@ -319,10 +326,8 @@ describePostgres('PostgreSQL webhook, dispatch, idempotency and operations store
         await side.webhooks.insertWebhookEndpoint(row(`${brand}-y`));
         await side.webhooks.insertWebhookEndpoint(row(`${brand}-x`));
       }
-      const ties = async (side: WebhookGroup) =>
-        (await side.webhooks.liveWebhookEndpoints(brandA.id)).map((e) => e.id).filter((id) => id.startsWith(brand));
-      expect(await ties(sq)).toEqual([`${brand}-y`, `${brand}-x`]);
-      expect(await ties(pg)).toEqual([`${brand}-x`, `${brand}-y`]);
+      const live = await both((side) => side.webhooks.liveWebhookEndpoints(brandA.id));
+      expect(live.map((e) => e.id).filter((id) => id.startsWith(brand))).toEqual([`${brand}-y`, `${brand}-x`]);
       for (const side of [sq, pg])
         for (const id of [`${brand}-x`, `${brand}-y`]) await side.webhooks.deleteWebhookEndpointRow(id, T4, 'test');
     });
@@ -598,34 +603,33 @@ describePostgres('PostgreSQL webhook, dispatch, idempotency and operations store
       Promise.all(Array.from({ length: count }, (_, i) => work(gateways[i % 2]!, i)));
     const raceLog = () => pg.webhooks.findDeliveryPage({ brandId: brandR.id }, null, 100);
 
-    it('leases a delivery to exactly one of 10 racing dispatchers that saw the same next attempt', async () => {
-      const id = dl(10, 'ep-R1');
-      const untils = Array.from({ length: 10 }, (_, i) => `2026-03-03T10:00:0${i}.000Z`);
-      const outcomes = await across(10, (db, i) => db.transaction((tx) => tx.webhookDispatch.leaseDelivery(id, T1, untils[i]!)));
-      expect(outcomes.filter(Boolean)).toHaveLength(1);
-      const winner = untils[outcomes.indexOf(true)];
-      expect((await raceLog()).find((row) => row.id === id)?.nextAttemptAt).toBe(winner);
-      // Outside a transaction too.
-      expect((await across(10, (db) => db.webhookDispatch.leaseDelivery(id, winner!, T9))).filter(Boolean)).toHaveLength(1);
-    });
-
-    it('gives each due delivery to one of 8 racing units that find, then lease', async () => {
+    it('claims each due delivery for exactly one of 10 racing claims on two gateways', async () => {
       const dueBefore = (await pg.webhookDispatch.findDueDeliveries(T3, 1000)).map((d) => d.id);
       expect(dueBefore.length).toBeGreaterThan(8);
-      const leased = (
-        await across(8, (db, i) =>
-          db.transaction(async (tx) => {
-            const mine: string[] = [];
-            for (const due of await tx.webhookDispatch.findDueDeliveries(T3, 3)) {
-              if (await tx.webhookDispatch.leaseDelivery(due.id, due.nextAttemptAt, `2026-03-04T00:00:0${i}.000Z`)) mine.push(due.id);
-            }
-            return mine;
-          }),
-        )
-      ).flat();
-      expect(new Set(leased).size).toBe(leased.length);
+      const claims = await across(10, (db, i) => db.webhookDispatch.claimDueDeliveries(T3, 2, `2026-03-04T00:00:0${i}.000Z`));
+      const claimed = claims.flat().map((d) => d.id);
+      expect(new Set(claimed).size).toBe(claimed.length);
+      expect(claimed).toHaveLength(Math.min(20, dueBefore.length));
       const dueAfter = (await pg.webhookDispatch.findDueDeliveries(T3, 1000)).map((d) => d.id);
-      expect([...leased, ...dueAfter].sort()).toEqual([...dueBefore].sort());
+      expect([...claimed, ...dueAfter].sort()).toEqual([...dueBefore].sort());
+      // Each with the lease its own claim gave it.
+      const log = await raceLog();
+      claims.forEach((claim, i) => {
+        for (const delivery of claim) {
+          const row = log.find((r) => r.id === delivery.id);
+          if (row) expect(row.nextAttemptAt).toBe(`2026-03-04T00:00:0${i}.000Z`);
+        }
+      });
+    });
+
+    it('passes over a due delivery whose row another transaction holds, instead of waiting for it', async () => {
+      const due = await pg.webhookDispatch.findDueDeliveries(LATER, 1000);
+      expect(due.length).toBeGreaterThan(2);
+      const claimed = await pools[1]!.transaction(async (tx) => {
+        await tx.execute(sql`SELECT id FROM webhook_deliveries WHERE id = ${due[0]!.id} FOR UPDATE`);
+        return gateways[0]!.webhookDispatch.claimDueDeliveries(LATER, 2, '2026-03-06T00:00:00.000Z');
+      });
+      expect(claimed.map((d) => d.id)).toEqual([due[1]!.id, due[2]!.id]);
     });
 
     it('lets exactly one of 10 racing retries take over a record whose lease it read', async () => {

@@ -66,6 +66,13 @@ export interface RefundsStore {
   /** Every pending refund created at or before `createdBy`, oldest first. */
   pendingRefunds(createdBy: string): Promise<RefundRow[]>;
   /**
+   * Claims what `dueRefunds(now, createdBy, limit)` would give: moves each one's next attempt to
+   * `until`, a lease no other caller (process, gateway) gets past before it ends, and returns them so.
+   * A refund another caller is claiming at that moment is skipped, not waited for. Atomic on its own:
+   * not for use inside a unit of work.
+   */
+  claimDueRefunds(now: string, createdBy: string, limit: number, until: string): Promise<RefundRow[]>;
+  /**
    * Moves a pending refund's next attempt to `until`, unless someone else (another process on the same
    * file) did first: true when this caller now holds it and may ask the processor.
    */

@@ -83,10 +83,12 @@ export interface WebhookDispatchStore {
    */
   findDueDeliveries(now: string, limit: number): Promise<DueDelivery[]>;
   /**
-   * Moves a due delivery's next attempt to `until`, unless someone else (another process on the same
-   * file) did first: true when this caller now holds it.
+   * Claims what `findDueDeliveries(now, limit)` would give: moves each one's next attempt to `until`, a
+   * lease no other caller (in this process, another process or another gateway) gets past before it
+   * ends, and returns them so (`nextAttemptAt` = `until`). A delivery another caller is claiming at
+   * that moment is skipped, not waited for. Atomic on its own: not for use inside a unit of work.
    */
-  leaseDelivery(id: string, seenNextAttemptAt: string, until: string): Promise<boolean>;
+  claimDueDeliveries(now: string, limit: number, until: string): Promise<DueDelivery[]>;
   /** Records an attempt's outcome, unless the delivery stopped being pending meanwhile (endpoint deleted). */
   recordAttempt(id: string, result: AttemptResult): Promise<void>;
 }

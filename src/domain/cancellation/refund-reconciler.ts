@@ -59,16 +59,15 @@ export async function reconcileRefunds(
   const pass: ReconcilePass = { succeeded: 0, failed: 0, unanswered: 0, abandoned: 0 };
   const now = deps.now();
   const createdBy = secondsLater(now, -options.graceSeconds);
-  // Most passes find nothing: look without taking the write lock first.
+  // Most passes find nothing: look without writing first.
   if ((await deps.db.refunds.dueRefunds(now.toISOString(), createdBy, 1)).length === 0) return pass;
-  const until = secondsLater(now, options.leaseSeconds);
-  const leased = await deps.db.transaction(async (tx) => {
-    const rows: RefundRow[] = [];
-    for (const row of await tx.refunds.dueRefunds(now.toISOString(), createdBy, options.batchSize)) {
-      if (await tx.refunds.leaseRefund(row.id, row.nextAttemptAt!, until)) rows.push({ ...row, nextAttemptAt: until });
-    }
-    return rows;
-  });
+  // Leased: no other process or gateway asks the processor about them before the lease ends.
+  const leased = await deps.db.refunds.claimDueRefunds(
+    now.toISOString(),
+    createdBy,
+    options.batchSize,
+    secondsLater(now, options.leaseSeconds),
+  );
   for (const row of leased) {
     try {
       pass[await reconcileOne(deps, options, row)] += 1;

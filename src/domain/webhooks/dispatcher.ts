@@ -35,19 +35,16 @@ interface Outcome {
 
 const USER_AGENT = 'Tessera-Webhooks/1.0';
 
-/** Leases up to `limit` due deliveries (one transaction), so no other process sends them meanwhile. */
+/**
+ * Claims up to `limit` due deliveries with a lease, so no other process or gateway sends them
+ * meanwhile; one killed mid-send loses them when the lease ends, and another sends them then.
+ */
 async function leaseDue(deps: DispatcherDeps, options: DispatcherOptions, limit: number): Promise<DueDelivery[]> {
   const now = deps.now();
-  // Most ticks find nothing: look without taking the write lock first.
+  // Most ticks find nothing: look without writing first.
   if ((await deps.db.webhookDispatch.findDueDeliveries(now.toISOString(), 1)).length === 0) return [];
   const until = new Date(now.getTime() + options.timeoutMs + (options.leaseMarginMs ?? 5000)).toISOString();
-  return deps.db.transaction(async (tx) => {
-    const leased: DueDelivery[] = [];
-    for (const due of await tx.webhookDispatch.findDueDeliveries(now.toISOString(), limit)) {
-      if (await tx.webhookDispatch.leaseDelivery(due.id, due.nextAttemptAt, until)) leased.push(due);
-    }
-    return leased;
-  });
+  return deps.db.webhookDispatch.claimDueDeliveries(now.toISOString(), limit, until);
 }
 
 async function attempt(deps: DispatcherDeps, options: DispatcherOptions, due: DueDelivery): Promise<Outcome> {

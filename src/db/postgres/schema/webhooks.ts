@@ -19,6 +19,12 @@ export const webhookEndpoints = pgTable(
     createdAt: createdAt(),
     /** Deleted endpoints keep their delivery log and receive nothing more. */
     deletedAt: instant('deleted_at'),
+    /**
+     * The order endpoints were written in, which SQLite keeps as its rowid: endpoints created in the same
+     * millisecond are listed in creation order. The only column of this schema SQLite's lacks; the
+     * stores never hand it out.
+     */
+    writeOrder: bigint('write_order', { mode: 'number' }).notNull().generatedByDefaultAsIdentity(),
   },
   (t) => [index('webhook_endpoints_brand_idx').on(t.brandId)],
 );

@@ -1,4 +1,4 @@
-import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { RefundEffectJson } from '../../../../domain/shared/json-types.ts';
 import type { RefundRow, RefundsStore, RefundStatus } from '../../../port/cancellation.ts';
 import { bookings, paymentIntents, refunds } from '../../schema/index.ts';
@@ -69,11 +69,36 @@ export async function settleRefund(
 }
 
 /** Pending refunds due at `now` and created at or before `createdBy`, oldest first. */
-export async function dueRefunds(db: PgExecutor, now: string, createdBy: string, limit: number): Promise<RefundRow[]> {
-  return withBooking(db)
+const due = (db: PgExecutor, now: string, createdBy: string, limit: number) =>
+  withBooking(db)
     .where(and(eq(refunds.status, 'pending'), lte(refunds.nextAttemptAt, now), lte(refunds.createdAt, createdBy)))
     .orderBy(asc(refunds.nextAttemptAt), byIdBytes)
     .limit(limit);
+
+export async function dueRefunds(db: PgExecutor, now: string, createdBy: string, limit: number): Promise<RefundRow[]> {
+  return due(db, now, createdBy, limit);
+}
+
+/**
+ * Claims due refunds as `dueRefunds` finds them, locking each refund found (`FOR UPDATE OF refunds
+ * SKIP LOCKED`: those another gateway is claiming are passed over) and moving its next attempt to
+ * `until` in the same transaction (read committed, so a refund leased meanwhile is checked again).
+ */
+export async function claimDueRefunds(db: PgExecutor, now: string, createdBy: string, limit: number, until: string): Promise<RefundRow[]> {
+  return db.transaction(async (tx) => {
+    const rows = await due(tx, now, createdBy, limit).for('update', { of: refunds, skipLocked: true });
+    if (rows.length === 0) return [];
+    await tx
+      .update(refunds)
+      .set({ nextAttemptAt: until })
+      .where(
+        inArray(
+          refunds.id,
+          rows.map((row) => row.id),
+        ),
+      );
+    return rows.map((row) => ({ ...row, nextAttemptAt: until }));
+  });
 }
 
 /** Every pending refund created at or before `createdBy`, oldest first. */
@@ -121,6 +146,7 @@ export const refundsStore = {
   insertPendingRefund,
   settleRefund,
   dueRefunds,
+  claimDueRefunds,
   pendingRefunds,
   leaseRefund,
   recordUnansweredAttempt,

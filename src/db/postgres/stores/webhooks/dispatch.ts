@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lt, lte, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, lte, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AttemptResult, DueDelivery, WebhookDispatchStore } from '../../../port/webhooks.ts';
 import { events, webhookDeliveries, webhookEndpoints } from '../../schema/index.ts';
@@ -15,7 +15,7 @@ const earlier = alias(webhookDeliveries, 'earlier');
  * index leaves them: the one due first first, then (where SQLite has its rowid, the order of writing)
  * by delivery id in byte order.
  */
-export async function findDueDeliveries(db: PgExecutor, now: string, limit: number): Promise<DueDelivery[]> {
+function dueDeliveries(db: PgExecutor, now: string, limit: number) {
   const blocked = db
     .select({ one: sql`1` })
     .from(earlier)
@@ -53,20 +53,31 @@ export async function findDueDeliveries(db: PgExecutor, now: string, limit: numb
     .limit(limit);
 }
 
+export async function findDueDeliveries(db: PgExecutor, now: string, limit: number): Promise<DueDelivery[]> {
+  return dueDeliveries(db, now, limit);
+}
+
 /**
- * Moves a due delivery's next attempt to `until`, unless someone else (another gateway) did first: true
- * when this caller now holds it. One conditional UPDATE, a compare-and-set on `next_attempt_at`: of
- * racing leases, on any gateway, the row lock makes the later ones re-check the condition on the row
- * as the first one left it, and find it no longer matches.
+ * Claims due deliveries as `findDueDeliveries` finds them, locking each row found (`FOR UPDATE ...
+ * SKIP LOCKED`: rows another gateway is claiming are passed over, not waited for) and moving its next
+ * attempt to `until` in the same transaction. Read committed: a row leased by a claim that committed
+ * after this one began is checked again as it now is, and no longer due.
  */
-export async function leaseDelivery(db: PgExecutor, id: string, seenNextAttemptAt: string, until: string): Promise<boolean> {
-  const result = await db
-    .update(webhookDeliveries)
-    .set({ nextAttemptAt: until })
-    .where(
-      and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending'), eq(webhookDeliveries.nextAttemptAt, seenNextAttemptAt)),
-    );
-  return result.rowCount === 1;
+export async function claimDueDeliveries(db: PgExecutor, now: string, limit: number, until: string): Promise<DueDelivery[]> {
+  return db.transaction(async (tx) => {
+    const due = await dueDeliveries(tx, now, limit).for('update', { of: webhookDeliveries, skipLocked: true });
+    if (due.length === 0) return [];
+    await tx
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: until })
+      .where(
+        inArray(
+          webhookDeliveries.id,
+          due.map((delivery) => delivery.id),
+        ),
+      );
+    return due.map((delivery) => ({ ...delivery, nextAttemptAt: until }));
+  });
 }
 
 /** Records an attempt's outcome, unless the delivery stopped being pending meanwhile (endpoint deleted). */
@@ -87,6 +98,6 @@ export async function recordAttempt(db: PgExecutor, id: string, result: AttemptR
 
 export const webhookDispatchStore = {
   findDueDeliveries,
-  leaseDelivery,
+  claimDueDeliveries,
   recordAttempt,
 } satisfies PostgresStore<WebhookDispatchStore>;

@@ -6,30 +6,40 @@ import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 /** Text keys compared and ordered byte by byte, as SQLite does, whatever the database's collation. */
 const bytes = (column: Column) => sql`${column} COLLATE "C"`;
 
+/** An endpoint as the port gives it: every column but the write order. */
+const endpointColumns = {
+  id: webhookEndpoints.id,
+  brandId: webhookEndpoints.brandId,
+  url: webhookEndpoints.url,
+  eventTypes: webhookEndpoints.eventTypes,
+  secretCiphertext: webhookEndpoints.secretCiphertext,
+  createdAt: webhookEndpoints.createdAt,
+  deletedAt: webhookEndpoints.deletedAt,
+} satisfies Record<keyof WebhookEndpointRow, Column>;
+
 export async function insertWebhookEndpoint(
   db: PgExecutor,
   row: Parameters<WebhooksStore['insertWebhookEndpoint']>[0],
 ): Promise<WebhookEndpointRow> {
-  const [inserted] = await db.insert(webhookEndpoints).values(row).returning();
+  const [inserted] = await db.insert(webhookEndpoints).values(row).returning(endpointColumns);
   return inserted!;
 }
 
 /**
- * The brand's endpoints that are not deleted, oldest first. SQLite breaks ties of the same millisecond
- * with its rowid (creation order); this table has no column recording the order rows were written in,
- * so ties here go by id (byte order): stable, but not necessarily creation order.
+ * The brand's endpoints that are not deleted, oldest first; endpoints of the same millisecond in the
+ * order they were written (SQLite's rowid, the write order column here).
  */
 export async function liveWebhookEndpoints(db: PgExecutor, brandId: string): Promise<WebhookEndpointRow[]> {
   return db
-    .select()
+    .select(endpointColumns)
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.brandId, brandId), isNull(webhookEndpoints.deletedAt)))
-    .orderBy(asc(webhookEndpoints.createdAt), asc(bytes(webhookEndpoints.id)));
+    .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.writeOrder));
 }
 
 /** The endpoint, deleted or not. */
 export async function findWebhookEndpoint(db: PgExecutor, id: string): Promise<WebhookEndpointRow | undefined> {
-  const [row] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+  const [row] = await db.select(endpointColumns).from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
   return row;
 }
 

@@ -109,6 +109,21 @@ export function dueRefunds(db: Db, now: string, createdBy: string, limit: number
     .all();
 }
 
+/**
+ * Claims due refunds as `dueRefunds` finds them, moving each one's next attempt to `until`, in one
+ * write transaction (BEGIN IMMEDIATE: another process on the file claims before or after).
+ */
+export function claimDueRefunds(db: Db, now: string, createdBy: string, limit: number, until: string): RefundRow[] {
+  return db.transaction(
+    () => {
+      const rows = dueRefunds(db, now, createdBy, limit);
+      for (const row of rows) db.update(refunds).set({ nextAttemptAt: until }).where(eq(refunds.id, row.id)).run();
+      return rows.map((row) => ({ ...row, nextAttemptAt: until }));
+    },
+    { behavior: 'immediate' },
+  );
+}
+
 /** Every pending refund created at or before `createdBy`, oldest first. */
 export function pendingRefunds(db: Db, createdBy: string): RefundRow[] {
   return withBooking(db)
@@ -151,6 +166,7 @@ export const refundsStore = {
   insertPendingRefund,
   settleRefund,
   dueRefunds,
+  claimDueRefunds,
   pendingRefunds,
   leaseRefund,
   recordUnansweredAttempt,

@@ -65,18 +65,19 @@ export function findDueDeliveries(db: Db, now: string, limit: number): DueDelive
 }
 
 /**
- * Moves a due delivery's next attempt to `until`, unless someone else (another process on the same
- * file) did first: true when this caller now holds it.
+ * Claims due deliveries as `findDueDeliveries` finds them, moving each one's next attempt to `until`,
+ * in one write transaction (BEGIN IMMEDIATE: another process on the file claims before or after).
  */
-export function leaseDelivery(db: Db, id: string, seenNextAttemptAt: string, until: string): boolean {
-  const result = db
-    .update(webhookDeliveries)
-    .set({ nextAttemptAt: until })
-    .where(
-      and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending'), eq(webhookDeliveries.nextAttemptAt, seenNextAttemptAt)),
-    )
-    .run();
-  return result.changes === 1;
+export function claimDueDeliveries(db: Db, now: string, limit: number, until: string): DueDelivery[] {
+  return db.transaction(
+    () => {
+      const due = findDueDeliveries(db, now, limit);
+      for (const delivery of due)
+        db.update(webhookDeliveries).set({ nextAttemptAt: until }).where(eq(webhookDeliveries.id, delivery.id)).run();
+      return due.map((delivery) => ({ ...delivery, nextAttemptAt: until }));
+    },
+    { behavior: 'immediate' },
+  );
 }
 
 export interface AttemptResult {
@@ -110,6 +111,6 @@ export function recordAttempt(db: Db, id: string, result: AttemptResult): void {
 
 export const webhookDispatchStore = {
   findDueDeliveries,
-  leaseDelivery,
+  claimDueDeliveries,
   recordAttempt,
 } satisfies SqliteStore<WebhookDispatchStore>;
