@@ -61,7 +61,7 @@ export interface StartOptions {
 const unlimited: HttpConfig = { RATE_LIMIT_PER_MINUTE: 1_000_000, RATE_LIMIT_ANONYMOUS_PER_MINUTE: 1_000_000 };
 
 export async function startApp(db: Db, options: StartOptions = {}): Promise<TestApp> {
-  const { database, beforeRequest } = await appDatabase(db);
+  const { database, beforeRequest, afterRequest } = await appDatabase(db);
   const app = await buildApp({
     db: database,
     config: {
@@ -81,17 +81,25 @@ export async function startApp(db: Db, options: StartOptions = {}): Promise<Test
     webhooks: { dispatch: false, ...options.webhooks },
     refunds: { reconcile: false, ...options.refunds },
   });
-  if (beforeRequest) {
-    // Before any of the app's own hooks (rate limit, authentication) look at the database.
+  if (beforeRequest && afterRequest) {
+    // Before any of the app's own hooks (rate limit, authentication) look at the database, and before
+    // the test sees the answer.
     const inject = app.inject.bind(app) as (options: InjectOptions) => Promise<LightMyRequestResponse>;
     app.inject = (async (options: InjectOptions) => {
       await beforeRequest();
-      return inject(options);
+      try {
+        return await inject(options);
+      } finally {
+        await afterRequest();
+      }
     }) as typeof app.inject;
   }
   afterAll(() => app.close());
   // Start-up work (the first sweep of lapsed holds) happens here, not inside a test's first request.
-  if (options.ready !== false) await app.ready();
+  if (options.ready !== false) {
+    await app.ready();
+    await afterRequest?.();
+  }
   const auth = (key?: string): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
   return {
     app,

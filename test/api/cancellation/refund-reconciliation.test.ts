@@ -22,6 +22,7 @@ import { createPaidBooking } from '../../../fixtures/factories/payments.ts';
 import { sample, scrape } from '../../support/metrics.ts';
 import { paymentState } from '../../support/payment-state.ts';
 import { TestProcessor } from '../../support/processors.ts';
+import { syncWorlds } from '../../support/engine.ts';
 
 const START = new Date('2026-11-25T12:00:00.000Z');
 const db = freshDb();
@@ -308,7 +309,10 @@ describe('the reconciler job of the server', () => {
       refunds: { reconcile: true, intervalMs: 20 },
       logStream: { write: (line: string) => void lines.push(line) },
     });
-    await vi.waitFor(() => expect(refundRows(booking.id)[0]!.status).toBe('succeeded'));
+    await vi.waitFor(async () => {
+      await syncWorlds();
+      expect(refundRows(booking.id)[0]!.status).toBe('succeeded');
+    });
     expect(sample(await scrape(server), 'refunds_total', { outcome: 'succeeded' })).toBe(1);
     const reconciled = lines.map((line) => JSON.parse(line)).find((line) => line.msg === 'pending refund reconciled');
     expect(reconciled).toMatchObject({ job: 'refund-reconciler', bookingId: booking.id, status: 'succeeded' });

@@ -10,6 +10,7 @@ import { loadConfig } from '../../../src/config.ts';
 import { startApp, type TestApp } from '../../support/app.ts';
 import { freshDb } from '../../support/db.ts';
 import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts';
+import { itOnSqlite } from '../../support/engine.ts';
 
 const db = freshDb();
 const brand = createBrand(db);
@@ -94,7 +95,7 @@ describe('field suggestions', () => {
 });
 
 describe('unexpected failures in production', () => {
-  it('answer INTERNAL_SERVER_ERROR with the request id, without the SQL error', async () => {
+  itOnSqlite('answer INTERNAL_SERVER_ERROR with the request id, without the SQL error', async () => {
     const broken = freshDb();
     const b = createBrand(broken);
     const k = createApiKey(broken, { brandId: b.id }).secret;

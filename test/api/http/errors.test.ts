@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../../support/app.ts';
 import { freshDb } from '../../support/db.ts';
 import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts';
+import { itOnSqlite } from '../../support/engine.ts';
 
 const db = freshDb();
 const brand = createBrand(db);
@@ -113,7 +114,7 @@ describe('error model', () => {
 });
 
 describe('unexpected failures are masked', () => {
-  it('gives 500 INTERNAL_SERVER_ERROR with a request id and no internals, on both faces', async () => {
+  itOnSqlite('gives 500 INTERNAL_SERVER_ERROR with a request id and no internals, on both faces', async () => {
     const broken = freshDb();
     const b = createBrand(broken);
     const k = createApiKey(broken, { brandId: b.id }).secret;

@@ -7,6 +7,7 @@ import { freshDb } from '../../support/db.ts';
 import { createSession } from '../../../fixtures/factories/bookings.ts';
 import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts';
 import { createExperience } from '../../../fixtures/factories/catalog.ts';
+import { itOnSqlite, testEngine } from '../../support/engine.ts';
 
 const NOW = new Date('2026-11-25T12:00:00.000Z');
 const db = freshDb();
@@ -92,7 +93,7 @@ describe('secrets in logs', () => {
     expect(secrets.slice(-2)).toEqual([expect.stringMatching(/^whsec_/), expect.stringMatching(/^whsec_/)]);
   });
 
-  it('never logs them with an unexpected failure, whose error is logged in full', async () => {
+  itOnSqlite('never logs them with an unexpected failure, whose error is logged in full', async () => {
     db.$client.pragma('foreign_keys = OFF');
     db.$client.exec('DROP TABLE hosts');
     const res = await rest('GET', `/v1/brands/${brand.id}/hosts`, { key });
@@ -104,7 +105,8 @@ describe('secrets in logs', () => {
 
   it('logged every request of this file, with none of the secrets anywhere', () => {
     const text = logText();
-    expect(requestIds).toHaveLength(12);
+    // Two fewer where the failure above, which breaks SQLite, does not run.
+    expect(requestIds).toHaveLength(testEngine === 'sqlite' ? 12 : 10);
     for (const id of requestIds) expect(text).toContain(id);
     expect(secrets).toHaveLength(8);
     for (const secret of secrets) expect(text).not.toContain(secret);

@@ -4,6 +4,7 @@ import { loadConfig } from '../../../src/config.ts';
 import { startApp } from '../../support/app.ts';
 import { freshDb } from '../../support/db.ts';
 import { sample } from '../../support/metrics.ts';
+import { itOnSqlite } from '../../support/engine.ts';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 const metrics = (t: Awaited<ReturnType<typeof startApp>>, authorization?: string) =>
@@ -65,7 +66,7 @@ describe('/readyz', () => {
     expect(res).toMatchObject({ status: 200, body: { status: 'ready' } });
   });
 
-  it('is 503 when the database is closed, naming no internals, while /healthz (liveness) stays 200', async () => {
+  itOnSqlite('is 503 when the database is closed, naming no internals, while /healthz (liveness) stays 200', async () => {
     const db = freshDb();
     const lines: Array<Record<string, any>> = [];
     const t = await startApp(db, { logStream: { write: (line) => lines.push(JSON.parse(line)) } });
@@ -88,7 +89,7 @@ describe('/readyz', () => {
     expect(sample(scraped.body, 'process_cpu_user_seconds_total')).toEqual(expect.any(Number));
   });
 
-  it('is 503 when the newest migration of this build is not applied', async () => {
+  itOnSqlite('is 503 when the newest migration of this build is not applied', async () => {
     const db = freshDb();
     const t = await startApp(db);
     db.$client.exec('DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)');

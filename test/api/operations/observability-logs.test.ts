@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../../support/app.ts';
 import { freshDb } from '../../support/db.ts';
 import { createApiKey, createBrand, createOrganization } from '../../../fixtures/factories/brands.ts';
+import { itOnSqlite } from '../../support/engine.ts';
 
 const db = freshDb();
 const org = createOrganization(db);
@@ -103,41 +104,44 @@ describe('access lines', () => {
 });
 
 describe('lines from inside a request', () => {
-  it('carries the request id on every line of a failing REST and GraphQL request (error handler, GraphQL error reporter)', async () => {
-    const broken = freshDb();
-    const b = createBrand(broken);
-    const key = createApiKey(broken, { brandId: b.id }).secret;
-    const captured: Array<Record<string, any>> = [];
-    const app = await startApp(broken, { logStream: { write: (line) => captured.push(JSON.parse(line)) } });
-    broken.$client.pragma('foreign_keys = OFF');
-    broken.$client.exec('DROP TABLE hosts');
+  itOnSqlite(
+    'carries the request id on every line of a failing REST and GraphQL request (error handler, GraphQL error reporter)',
+    async () => {
+      const broken = freshDb();
+      const b = createBrand(broken);
+      const key = createApiKey(broken, { brandId: b.id }).secret;
+      const captured: Array<Record<string, any>> = [];
+      const app = await startApp(broken, { logStream: { write: (line) => captured.push(JSON.parse(line)) } });
+      broken.$client.pragma('foreign_keys = OFF');
+      broken.$client.exec('DROP TABLE hosts');
 
-    const rest = await app.rest('GET', `/v1/brands/${b.id}/hosts`, { key });
-    expect(rest.status).toBe(500);
-    const restLines = captured.splice(0);
-    expect(restLines.map((l) => [l.level, l.msg])).toEqual([
-      [50, 'request failed'],
-      [30, 'request completed'],
-    ]);
-    for (const line of restLines) expect(line.reqId).toBe(rest.headers['x-request-id']);
+      const rest = await app.rest('GET', `/v1/brands/${b.id}/hosts`, { key });
+      expect(rest.status).toBe(500);
+      const restLines = captured.splice(0);
+      expect(restLines.map((l) => [l.level, l.msg])).toEqual([
+        [50, 'request failed'],
+        [30, 'request completed'],
+      ]);
+      for (const line of restLines) expect(line.reqId).toBe(rest.headers['x-request-id']);
 
-    const graph = await app.app.inject({
-      method: 'POST',
-      url: '/graphql',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-      payload: { query: `query BrandHosts { hosts(brandId: "${b.id}") { id } }` },
-    });
-    expect(graph.json().errors[0].extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR', requestId: graph.headers['x-request-id'] });
-    const gqlLines = captured.splice(0);
-    expect(gqlLines.map((l) => [l.level, l.msg])).toEqual([
-      [50, 'GraphQL resolver failed'],
-      [30, 'request completed'],
-    ]);
-    for (const line of gqlLines) expect(line.reqId).toBe(graph.headers['x-request-id']);
-    expect(gqlLines[1]).toMatchObject({ operationName: 'BrandHosts', statusCode: 200 });
-  });
+      const graph = await app.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        payload: { query: `query BrandHosts { hosts(brandId: "${b.id}") { id } }` },
+      });
+      expect(graph.json().errors[0].extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR', requestId: graph.headers['x-request-id'] });
+      const gqlLines = captured.splice(0);
+      expect(gqlLines.map((l) => [l.level, l.msg])).toEqual([
+        [50, 'GraphQL resolver failed'],
+        [30, 'request completed'],
+      ]);
+      for (const line of gqlLines) expect(line.reqId).toBe(graph.headers['x-request-id']);
+      expect(gqlLines[1]).toMatchObject({ operationName: 'BrandHosts', statusCode: 200 });
+    },
+  );
 
-  it('logs a GraphQL request whose context cannot be built (database gone) with its request id', async () => {
+  itOnSqlite('logs a GraphQL request whose context cannot be built (database gone) with its request id', async () => {
     const gone = freshDb();
     const b = createBrand(gone);
     const key = createApiKey(gone, { brandId: b.id }).secret;
@@ -158,7 +162,7 @@ describe('lines from inside a request', () => {
 });
 
 describe('background jobs', () => {
-  it('name their job on every line, having no request', async () => {
+  itOnSqlite('name their job on every line, having no request', async () => {
     const gone = freshDb();
     const captured: Array<Record<string, any>> = [];
     const app = await startApp(gone, {

@@ -5,6 +5,7 @@ import { startApp, type TestApp } from '../../support/app.ts';
 import { countStatements } from '../../support/statements.ts';
 import { createApiKey, createBrand, createOrganization } from '../../../fixtures/factories/brands.ts';
 import { assignQuestion, createExperience, createQuestion } from '../../../fixtures/factories/catalog.ts';
+import { testEngine } from '../../support/engine.ts';
 
 const db = freshDb();
 let t: TestApp;
@@ -220,6 +221,7 @@ describe('GraphQL Experience.customQuestions', () => {
       },
     ]);
     expect(three.customQuestions).toEqual([]);
-    expect(sql.filter((s) => s.includes('from "experience_questions"'))).toHaveLength(1);
+    // Counted on SQLite, whose statements the test's logger sees.
+    if (testEngine === 'sqlite') expect(sql.filter((s) => s.includes('from "experience_questions"'))).toHaveLength(1);
   });
 });
