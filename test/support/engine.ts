@@ -6,9 +6,10 @@
  *
  * The two are kept as one. Before a request, what the test changed in the world since they last
  * matched (rows a factory added, an UPDATE, a DELETE) is applied to PostgreSQL, row by row, so work the
- * app did meanwhile outside a request (a timer's) is kept. After the request, PostgreSQL's rows replace
- * the world's, so a test reading the world back sees what the app wrote. `syncWorlds` does both for
- * a test that waits for background work (webhook deliveries) instead of making a request.
+ * app did meanwhile outside a request (a timer's) is kept. After the request, the rows of every table
+ * the app wrote replace the world's, so a test reading the world back sees what the app wrote.
+ * `syncWorlds` does both for a test that waits for background work (webhook deliveries) instead of
+ * making a request.
  */
 import { eq, getTableColumns, getTableName, sql, type Column } from 'drizzle-orm';
 import { getTableConfig, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
@@ -74,13 +75,54 @@ const mirrored: MirroredTable[] = inDependencyOrder().map((pg) => {
 /** A table's rows by key, each with its JSON to compare by. */
 type Snapshot = Map<MirroredTable, Map<string, { row: Row; json: string }>>;
 
+function readTable(world: Db, table: MirroredTable): Map<string, { row: Row; json: string }> {
+  const rows = world.select().from(table.sqlite).all() as Row[];
+  return new Map(rows.map((row) => [JSON.stringify(table.key.map((k) => row[k])), { row, json: JSON.stringify(row) }]));
+}
+
 function readWorld(world: Db): Snapshot {
-  return new Map(
-    mirrored.map((table) => {
-      const rows = world.select().from(table.sqlite).all() as Row[];
-      return [table, new Map(rows.map((row) => [JSON.stringify(table.key.map((k) => row[k])), { row, json: JSON.stringify(row) }]))];
-    }),
+  return new Map(mirrored.map((table) => [table, readTable(world, table)]));
+}
+
+/**
+ * Counts the statements that write each table of the test's PostgreSQL database (a sequence per table,
+ * moved by a statement trigger: no lock, no row, nothing a transaction of the app could conflict on),
+ * so only the tables that changed are copied back.
+ */
+async function countWrites(pg: PgDb): Promise<void> {
+  await pg.execute(
+    sql.raw(`CREATE FUNCTION mirror_written() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN PERFORM nextval(TG_ARGV[0]::regclass); RETURN NULL; END $$`),
   );
+  for (const table of mirrored) {
+    const name = getTableName(table.pg);
+    await pg.execute(sql.raw(`CREATE SEQUENCE "mirror_${name}"`));
+    await pg.execute(
+      sql.raw(`CREATE TRIGGER mirror_written AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "${name}"
+        FOR EACH STATEMENT EXECUTE FUNCTION mirror_written('"mirror_${name}"')`),
+    );
+  }
+}
+
+/**
+ * Whether no other session of the database is in a transaction that wrote. Write counts move when a
+ * statement writes, before its transaction commits: counts read while such a transaction is open may
+ * include writes no snapshot shows yet, so they are recorded only when this held after reading them.
+ */
+async function noWriterOpen(pg: PgDb): Promise<boolean> {
+  const result = await pg.$client.query<{ open: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+       WHERE datname = current_database() AND backend_xid IS NOT NULL AND pid <> pg_backend_pid()) AS open`,
+  );
+  return !result.rows[0]!.open;
+}
+
+/** The write count of every table, by table name (null before its first write). */
+async function writeCounts(pg: PgDb): Promise<Map<string, string | null>> {
+  const result = await pg.$client.query<{ name: string; n: string | null }>(
+    `SELECT substr(sequencename, 8) AS name, last_value::text AS n FROM pg_sequences WHERE sequencename LIKE 'mirror\\_%'`,
+  );
+  return new Map(result.rows.map((row) => [row.name, row.n]));
 }
 
 /** Applies to PostgreSQL what changed in the world from `before` to `after`, in one transaction. */
@@ -116,13 +158,13 @@ async function applyChanges(pg: PgDb, before: Snapshot, after: Snapshot): Promis
   });
 }
 
-/** Replaces every row of the world with PostgreSQL's (read in one snapshot). */
-async function replaceWorld(pg: PgDb, world: Db): Promise<void> {
+/** Replaces the rows of `tables` in the world with PostgreSQL's (read in one snapshot). */
+async function replaceTables(pg: PgDb, world: Db, tables: MirroredTable[]): Promise<void> {
   const rows = await pg.transaction(
     async (tx) => {
       const all: Row[][] = [];
       // One connection: one query after the other.
-      for (const table of mirrored)
+      for (const table of tables)
         all.push(
           await tx
             .select()
@@ -134,9 +176,10 @@ async function replaceWorld(pg: PgDb, world: Db): Promise<void> {
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );
   world.transaction((tx) => {
+    // No foreign key cascades: a table's rows go and come back, checked at COMMIT.
     tx.run(sql`PRAGMA defer_foreign_keys = ON`);
-    for (const table of [...mirrored].reverse()) tx.delete(table.sqlite).run();
-    mirrored.forEach((table, i) => {
+    for (const table of [...tables].reverse()) tx.delete(table.sqlite).run();
+    tables.forEach((table, i) => {
       for (let start = 0; start < rows[i]!.length; start += 200)
         tx.insert(table.sqlite)
           .values(rows[i]!.slice(start, start + 200))
@@ -163,6 +206,7 @@ async function copiedToPostgres(world: Db): Promise<Copy> {
   const target = await createTestDatabase();
   const pg: PgDb = openPostgres(target.url, { poolSize: 8 });
   await migratePostgres(pg);
+  await countWrites(pg);
   await copyRows(world, pg);
   const database = postgresDatabase(pg, postgresStores);
   afterAll(async () => {
@@ -173,6 +217,7 @@ async function copiedToPostgres(world: Db): Promise<Copy> {
   let snapshot = readWorld(world);
   let matched = changesOf(world);
   let version = '';
+  let counts = await writeCounts(pg);
   // Copies run one at a time.
   let queue: Promise<void> = Promise.resolve();
   const inTurn = (work: () => Promise<void>) => (queue = queue.then(work));
@@ -194,10 +239,14 @@ async function copiedToPostgres(world: Db): Promise<Copy> {
         // Nothing committed since the last copy: the snapshot has not moved.
         const current = await database.dataVersion();
         if (current === version) return;
-        await replaceWorld(pg, world);
-        snapshot = readWorld(world);
+        const now = await writeCounts(pg);
+        const settled = await noWriterOpen(pg);
+        const written = mirrored.filter((table) => now.get(getTableName(table.pg)) !== counts.get(getTableName(table.pg)));
+        if (written.length > 0) await replaceTables(pg, world, written);
+        for (const table of written) snapshot.set(table, readTable(world, table));
         matched = changesOf(world);
-        version = current;
+        // Else the tables written are copied again next time, when what moved their counts is visible.
+        if (settled) [version, counts] = [current, now];
       });
       return waitingCopyBack;
     },

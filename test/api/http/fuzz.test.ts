@@ -59,7 +59,11 @@ let t: TestApp;
 let intent: { secret: string; reference: string };
 
 beforeAll(async () => {
-  t = await startApp(db, { now: () => NOW, payments: new SandboxProcessor({ webhookSecret: PROCESSOR_SECRET, now: () => NOW }) });
+  t = await startApp(db, {
+    now: () => NOW,
+    payments: new SandboxProcessor({ webhookSecret: PROCESSOR_SECRET, now: () => NOW }),
+    readsWorldBack: false,
+  });
   const checkout = await t.rest('POST', `/v1/brands/${brand.id}/carts/${randomUUID()}/payment_intents`, { key, body: cart() });
   const secret: string = checkout.body.paymentIntentSecret;
   intent = { secret, reference: secret.split('_secret_')[0]! };
