@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
+import type { PoolClient } from 'pg';
 import type { PgDb } from './client.ts';
 import * as schema from './schema/index.ts';
 import type { PgExecutor } from './store-binding.ts';
@@ -22,6 +23,18 @@ const KEY = sql`hashtextextended('tessera:writes', 0)`;
 /** The same lock for one transaction (to its end): an event written outside a unit of work takes it. */
 export const writeLock = sql`SELECT pg_advisory_xact_lock(${KEY})`;
 
+/** Drizzle over each pooled connection, made once per connection: making it reads the whole schema. */
+const executors = new WeakMap<PoolClient, PgExecutor>();
+
+function executorOf(client: PoolClient): PgExecutor {
+  let executor = executors.get(client);
+  if (!executor) {
+    executor = drizzle(client, { schema });
+    executors.set(client, executor);
+  }
+  return executor;
+}
+
 /**
  * Runs `work` on one connection of the pool holding the write lock (session-level, taken before `work`
  * begins its transaction, given back after). A connection whose lock was not given back cleanly is
@@ -31,7 +44,7 @@ export async function underWriteLock<T>(db: PgDb, work: (locked: PgExecutor) => 
   const client = await db.$client.connect();
   let unlocked = false;
   try {
-    const locked = drizzle(client, { schema });
+    const locked = executorOf(client);
     await locked.execute(sql`SELECT pg_advisory_lock(${KEY})`);
     try {
       return await work(locked);
