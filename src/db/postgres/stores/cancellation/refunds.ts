@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { RefundEffectJson } from '../../../../domain/shared/json-types.ts';
 import type { RefundRow, RefundsStore, RefundStatus } from '../../../port/cancellation.ts';
 import { bookings, paymentIntents, refunds } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
+import { claimRows } from '../claims.ts';
 
 const refundColumns = {
   id: refunds.id,
@@ -79,26 +80,9 @@ export async function dueRefunds(db: PgExecutor, now: string, createdBy: string,
   return due(db, now, createdBy, limit);
 }
 
-/**
- * Claims due refunds as `dueRefunds` finds them, locking each refund found (`FOR UPDATE OF refunds
- * SKIP LOCKED`: those another gateway is claiming are passed over) and moving its next attempt to
- * `until` in the same transaction (read committed, so a refund leased meanwhile is checked again).
- */
+/** Claims due refunds as `dueRefunds` finds them (claims.ts), locking only the refund rows. */
 export async function claimDueRefunds(db: PgExecutor, now: string, createdBy: string, limit: number, until: string): Promise<RefundRow[]> {
-  return db.transaction(async (tx) => {
-    const rows = await due(tx, now, createdBy, limit).for('update', { of: refunds, skipLocked: true });
-    if (rows.length === 0) return [];
-    await tx
-      .update(refunds)
-      .set({ nextAttemptAt: until })
-      .where(
-        inArray(
-          refunds.id,
-          rows.map((row) => row.id),
-        ),
-      );
-    return rows.map((row) => ({ ...row, nextAttemptAt: until }));
-  });
+  return claimRows(db, refunds, (tx) => due(tx, now, createdBy, limit).for('update', { of: refunds, skipLocked: true }), until);
 }
 
 /** Every pending refund created at or before `createdBy`, oldest first. */

@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray, isNull, lt, lte, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, lte, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AttemptResult, DueDelivery, WebhookDispatchStore } from '../../../port/webhooks.ts';
 import { events, webhookDeliveries, webhookEndpoints } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
+import { claimRows } from '../claims.ts';
 
 const earlier = alias(webhookDeliveries, 'earlier');
 
@@ -57,27 +58,14 @@ export async function findDueDeliveries(db: PgExecutor, now: string, limit: numb
   return dueDeliveries(db, now, limit);
 }
 
-/**
- * Claims due deliveries as `findDueDeliveries` finds them, locking each row found (`FOR UPDATE ...
- * SKIP LOCKED`: rows another gateway is claiming are passed over, not waited for) and moving its next
- * attempt to `until` in the same transaction. Read committed: a row leased by a claim that committed
- * after this one began is checked again as it now is, and no longer due.
- */
+/** Claims due deliveries as `findDueDeliveries` finds them (claims.ts), locking only the delivery rows. */
 export async function claimDueDeliveries(db: PgExecutor, now: string, limit: number, until: string): Promise<DueDelivery[]> {
-  return db.transaction(async (tx) => {
-    const due = await dueDeliveries(tx, now, limit).for('update', { of: webhookDeliveries, skipLocked: true });
-    if (due.length === 0) return [];
-    await tx
-      .update(webhookDeliveries)
-      .set({ nextAttemptAt: until })
-      .where(
-        inArray(
-          webhookDeliveries.id,
-          due.map((delivery) => delivery.id),
-        ),
-      );
-    return due.map((delivery) => ({ ...delivery, nextAttemptAt: until }));
-  });
+  return claimRows(
+    db,
+    webhookDeliveries,
+    (tx) => dueDeliveries(tx, now, limit).for('update', { of: webhookDeliveries, skipLocked: true }),
+    until,
+  );
 }
 
 /** Records an attempt's outcome, unless the delivery stopped being pending meanwhile (endpoint deleted). */
