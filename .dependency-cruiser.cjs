@@ -6,7 +6,8 @@ module.exports = {
   forbidden: [
     {
       name: 'domain-owns-no-infrastructure',
-      comment: 'The domain depends on the port it owns (src/db/port), never on a driver, a query builder, an adapter or a transport.',
+      comment:
+        "The domain owns the port (each area's store.ts, the unit of work in shared/database.ts) and depends on nothing below it: no driver, query builder, adapter or transport.",
       severity: 'error',
       from: { path: '^src/domain/' },
       to: {
@@ -25,13 +26,6 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(graphql|rest)/' },
       to: { path: '^src/db/' },
-    },
-    {
-      name: 'port-is-engine-neutral',
-      comment: 'The port describes what the domain needs, in its own types: no adapter, no driver.',
-      severity: 'error',
-      from: { path: '^src/db/port/' },
-      to: { path: ['^src/db/(sqlite|postgres|demo)/', '^node_modules/(drizzle-orm|better-sqlite3|pg)/'] },
     },
     {
       name: 'tests-and-benchmarks-apart',

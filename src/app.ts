@@ -6,7 +6,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
-import type { Database } from './db/port/index.ts';
+import type { Database } from './domain/shared/database.ts';
 import type { Deps } from './domain/shared/deps.ts';
 import type { PaymentProcessor } from './domain/payments/processor.ts';
 import { graphqlContextFactory, type GraphQLContext } from './graphql/context.ts';

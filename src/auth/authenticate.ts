@@ -1,4 +1,4 @@
-import type { Database } from '../db/port/index.ts';
+import type { Database } from '../domain/shared/database.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import { findActiveKey } from '../domain/access/key-lookup.ts';
 import { assertOriginAllowed } from '../domain/access/publishable.ts';

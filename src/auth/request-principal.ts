@@ -1,4 +1,4 @@
-import type { Database } from '../db/port/index.ts';
+import type { Database } from '../domain/shared/database.ts';
 import { dataVersionFor } from '../http/data-version.ts';
 import { authenticate, type Headers } from './authenticate.ts';
 import type { Principal } from '../domain/access/principal.ts';

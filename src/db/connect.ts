@@ -7,7 +7,7 @@
 import { seedDemoDataIfEmpty } from './demo/index.ts';
 import { seedPostgresDemoDataIfEmpty } from './demo/postgres.ts';
 import { isPostgresUrl, redactDatabaseUrl } from './engine.ts';
-import type { Database } from './port/index.ts';
+import type { Database } from '../domain/shared/database.ts';
 import { closePostgres, migratePostgres, openPostgres } from './postgres/client.ts';
 import { postgresDatabase } from './postgres/database.ts';
 import { postgresStores } from './postgres/stores/index.ts';

@@ -8,7 +8,7 @@
  */
 import fastifyCors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
-import type { Database } from '../db/port/index.ts';
+import type { Database } from '../domain/shared/database.ts';
 
 export interface CorsSettings {
   /** CORS_ORIGINS, as browsers send them. */

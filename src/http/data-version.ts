@@ -1,4 +1,4 @@
-import type { Database } from '../db/port/index.ts';
+import type { Database } from '../domain/shared/database.ts';
 
 const versions = new WeakMap<object, Promise<string>>();
 

@@ -8,7 +8,7 @@
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import { authenticateRequest } from '../auth/request-principal.ts';
-import type { Database } from '../db/port/index.ts';
+import type { Database } from '../domain/shared/database.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import type { RestApp } from '../rest/plugin.ts';
 import type { HttpSettings } from './settings.ts';

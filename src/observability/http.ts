@@ -5,7 +5,7 @@
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { canActFor, type Principal } from '../domain/access/principal.ts';
 import { authenticateRequest } from '../auth/request-principal.ts';
-import type { Database } from '../db/port/index.ts';
+import type { Database } from '../domain/shared/database.ts';
 import { graphqlObservation } from './graphql.ts';
 import type { Metrics } from './metrics.ts';
 

@@ -3,7 +3,7 @@
  * brand and the GraphQL operation; Prometheus metrics; readiness. `buildApp` wires these pieces in.
  */
 import type { Config } from '../config.ts';
-import type { Database } from '../db/port/index.ts';
+import type { Database } from '../domain/shared/database.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { graphqlMetricsPlugin, observeReplayedOperation } from './graphql.ts';
 import { AccessLogController, installRequestObservability } from './http.ts';

@@ -3,7 +3,7 @@
  * apps in one process (tests) each count their own. Label values are bounded: see labels.ts.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Database } from '../db/port/index.ts';
+import type { Database } from '../domain/shared/database.ts';
 import { eventTypes } from '../domain/outbox/outbox.ts';
 import type { DomainObserver } from '../domain/shared/observer.ts';
 import { bookingEventsAfter, currentQueueSizes, eventCursor } from '../domain/operations/operations.ts';

@@ -7,7 +7,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Database } from '../db/port/index.ts';
+import type { Database } from '../domain/shared/database.ts';
 import { readiness } from '../domain/operations/operations.ts';
 import { sendError } from '../rest/errors.ts';
 import type { Metrics } from './metrics.ts';

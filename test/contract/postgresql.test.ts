@@ -8,7 +8,7 @@ import { createBrand } from '../../fixtures/factories/brands.ts';
 import { createExperience } from '../../fixtures/factories/catalog.ts';
 import { createCreditCode } from '../../fixtures/factories/checkout.ts';
 import { createPaidBooking } from '../../fixtures/factories/payments.ts';
-import type { Database } from '../../src/db/port/index.ts';
+import type { Database } from '../../src/domain/shared/database.ts';
 import { migratePostgres, openPostgres, type PgDb } from '../../src/db/postgres/client.ts';
 import { postgresDatabase } from '../../src/db/postgres/database.ts';
 import { postgresStores } from '../../src/db/postgres/stores/index.ts';

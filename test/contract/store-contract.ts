@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Database } from '../../src/db/port/index.ts';
+import type { Database } from '../../src/domain/shared/database.ts';
 
 export interface ContractFixtures {
   /** A session of a new brand's experience with `capacity` places, none taken. */

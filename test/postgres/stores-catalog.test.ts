@@ -26,8 +26,8 @@ import {
   createListingContent,
 } from '../../fixtures/factories/listings.ts';
 import { createReviewer, createReviews, reviewRow } from '../../fixtures/factories/reviews.ts';
-import type { ReviewKey, ReviewPageRow } from '../../src/db/port/catalog.ts';
-import type { Database, Stores } from '../../src/db/port/index.ts';
+import type { ReviewKey, ReviewPageRow } from '../../src/domain/catalog/store.ts';
+import type { Database, Stores } from '../../src/domain/shared/database.ts';
 import { closePostgres, migratePostgres, openPostgres, type PgDb } from '../../src/db/postgres/client.ts';
 import { postgresDatabase, type DatabaseOf } from '../../src/db/postgres/database.ts';
 import type { PostgresStores } from '../../src/db/postgres/store-binding.ts';

@@ -23,9 +23,9 @@ import { checkoutStore } from '../../src/db/postgres/stores/checkout/checkout.ts
 import { holdsStore } from '../../src/db/postgres/stores/checkout/holds.ts';
 import { availabilityStores } from '../../src/db/postgres/stores/index.ts';
 import { paymentsStore } from '../../src/db/postgres/stores/payments/payments.ts';
-import type { BookingKey } from '../../src/db/port/bookings.ts';
-import type { AnswerInsert, BookingInsert, ParticipantInsert } from '../../src/db/port/checkout.ts';
-import type { Stores } from '../../src/db/port/index.ts';
+import type { BookingKey } from '../../src/domain/bookings/store.ts';
+import type { AnswerInsert, BookingInsert, ParticipantInsert } from '../../src/domain/checkout/store.ts';
+import type { Stores } from '../../src/domain/shared/database.ts';
 import type { Db } from '../../src/db/sqlite/client.ts';
 import { freshDb, portOf } from '../support/db.ts';
 import { describePostgres, freshPostgresDatabase } from '../support/postgres.ts';

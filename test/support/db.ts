@@ -1,4 +1,4 @@
-import type { Database } from '../../src/db/port/index.ts';
+import type { Database } from '../../src/domain/shared/database.ts';
 import { openDatabase, type Db } from '../../src/db/sqlite/client.ts';
 import { sqliteDatabase } from '../../src/db/sqlite/database.ts';
 

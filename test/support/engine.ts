@@ -15,7 +15,7 @@ import { eq, getTableColumns, getTableName, sql, type Column } from 'drizzle-orm
 import { getTableConfig, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { afterAll, it } from 'vitest';
-import type { Database } from '../../src/db/port/index.ts';
+import type { Database } from '../../src/domain/shared/database.ts';
 import { migratePostgres, openPostgres, type PgDb } from '../../src/db/postgres/client.ts';
 import { inDependencyOrder, sqliteTables } from '../../src/db/postgres/copy-from-sqlite.ts';
 import { postgresDatabase } from '../../src/db/postgres/database.ts';

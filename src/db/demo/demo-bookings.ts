@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { recordBookingEvent } from '../../domain/bookings/booking-events.ts';
 import { confirmationCodeFromBytes } from '../../domain/checkout/confirmation-codes.ts';
-import type { Stores } from '../port/index.ts';
+import type { Stores } from '../../domain/shared/database.ts';
 import type { Db } from '../sqlite/client.ts';
 import type { PricingBreakdown } from '../../domain/shared/json-types.ts';
 import { answers, bookings, carts, participants, paymentIntents, sessions } from '../sqlite/schema/index.ts';

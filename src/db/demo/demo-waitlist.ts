@@ -5,7 +5,7 @@
  */
 import { toQuestionSnapshot } from '../../domain/questions/questions.ts';
 import { recordEntryEvent } from '../../domain/waitlists/offers.ts';
-import type { Stores } from '../port/index.ts';
+import type { Stores } from '../../domain/shared/database.ts';
 import type { Db } from '../sqlite/client.ts';
 import { activeQuestionsOfExperiences } from '../sqlite/stores/questions/questions.ts';
 import { waitlistEntries } from '../sqlite/schema/index.ts';

@@ -4,7 +4,7 @@
  * Sunset Kayak Co (USD). Ids are stable across runs; see ids.ts.
  */
 import { count } from 'drizzle-orm';
-import type { Database } from '../port/index.ts';
+import type { Database } from '../../domain/shared/database.ts';
 import type { Db } from '../sqlite/client.ts';
 import { brands } from '../sqlite/schema/index.ts';
 import { seedBrands } from './brands.ts';

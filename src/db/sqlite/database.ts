@@ -9,7 +9,7 @@
  * lock; WAL readers see only committed data).
  */
 import { Mutex } from 'async-mutex';
-import type { Database, Transaction } from '../port/index.ts';
+import type { Database, Transaction } from '../../domain/shared/database.ts';
 import { closeDatabase, openDatabase, type Db } from './client.ts';
 import { dataGeneration } from './generation.ts';
 import { bindStores, settled, type CallRunner } from './store-binding.ts';

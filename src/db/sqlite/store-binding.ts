@@ -1,4 +1,4 @@
-import type { Stores } from '../port/index.ts';
+import type { Stores } from '../../domain/shared/database.ts';
 import type { Db } from './client.ts';
 
 /**

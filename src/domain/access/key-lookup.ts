@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import type { Database } from '../../db/port/index.ts';
-import { type KeyRecord } from '../../db/port/access.ts';
+import type { Database } from '../shared/database.ts';
+import { type KeyRecord } from './store.ts';
 
 export interface ActiveKey {
   record: KeyRecord;

@@ -3,7 +3,7 @@
  * brand picker. An organization is shown only to its own keys; a brand key is FORBIDDEN, and any other
  * organization is NOT_FOUND, so ids of other organizations are never confirmed.
  */
-import type { BrandSummaryRow } from '../../db/port/access.ts';
+import type { BrandSummaryRow } from './store.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { DomainError, notFound } from '../shared/errors.ts';
 import type { ApiKeyKind } from '../shared/values.ts';

@@ -3,9 +3,9 @@
  * reading of a partner's `sessionTime` as one of those runs.
  */
 import { DateTime } from 'luxon';
-import type { Stores } from '../../db/port/index.ts';
-import { type ExperienceRow } from '../../db/port/catalog.ts';
-import { type SessionRow } from '../../db/port/availability.ts';
+import type { Stores } from '../shared/database.ts';
+import { type ExperienceRow } from '../catalog/store.ts';
+import { type SessionRow } from './store.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { DomainError, invalid, notFound } from '../shared/errors.ts';

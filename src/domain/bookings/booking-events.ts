@@ -2,7 +2,7 @@
  * Booking events: which events a change makes, and recording them with the booking as the API shows
  * it after the change, inside the change's own transaction.
  */
-import type { Stores } from '../../db/port/index.ts';
+import type { Stores } from '../shared/database.ts';
 import { bookingViewsIn, type Booking } from './booking-view.ts';
 import { holdsPlaces, type BookingState, type CancellationEffect } from '../cancellation/rules.ts';
 import { recordEvent, type EventIdSource, type EventType } from '../outbox/outbox.ts';

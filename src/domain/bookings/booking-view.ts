@@ -2,9 +2,9 @@
  * The spec's Booking resource, built from stored rows. One function serves every operation that
  * returns bookings (checkout, reads, cancellation), in a constant number of statements.
  */
-import type { Stores } from '../../db/port/index.ts';
+import type { Stores } from '../shared/database.ts';
 import type { AnswerValueJson, QuestionSnapshotJson } from '../shared/json-types.ts';
-import { type AnswerRow, type BookingWithContext, type ParticipantRow } from '../../db/port/bookings.ts';
+import { type AnswerRow, type BookingWithContext, type ParticipantRow } from './store.ts';
 import type { Deps } from '../shared/deps.ts';
 import { groupBy } from '../shared/group-by.ts';
 import { toDecimal } from '../shared/money.ts';

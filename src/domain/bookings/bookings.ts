@@ -3,7 +3,7 @@
  */
 import { DateTime } from 'luxon';
 import { canSee } from '../access/principal.ts';
-import { type BookingFilter, type BookingKey } from '../../db/port/bookings.ts';
+import { type BookingFilter, type BookingKey } from './store.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import { bookingViews, type Booking, type BookingStatus } from './booking-view.ts';
 import type { CallerDeps } from '../shared/deps.ts';

@@ -2,7 +2,7 @@
  * Reading a checked-out cart: its payment state and the bookings of its current checkout. A cart can
  * be checked out several times while unpaid; each new checkout replaces the bookings of the last.
  */
-import { type CartBookingRow, type CartIntentRow, type CartRow } from '../../db/port/bookings.ts';
+import { type CartBookingRow, type CartIntentRow, type CartRow } from './store.ts';
 import { bookingViews, type Booking } from './booking-view.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';

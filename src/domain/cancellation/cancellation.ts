@@ -5,7 +5,7 @@
  * succeeds, by this request or, after a crash or an unanswered processor call, by the reconciler.
  */
 import { canSee } from '../access/principal.ts';
-import { type CancellableBooking } from '../../db/port/cancellation.ts';
+import { type CancellableBooking } from './store.ts';
 import { bookingViews, type Booking } from '../bookings/booking-view.ts';
 import { applyEffect, readState } from './effects.ts';
 import { parseCancelItems, type CancelItem } from './input.ts';

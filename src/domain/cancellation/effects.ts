@@ -3,8 +3,8 @@
  * cancel request (no refund, or a refund it settles itself) and by refund settlement (src/domain/
  * refunds.ts), which applies the effect stored with a refund once the processor has refunded.
  */
-import type { Stores } from '../../db/port/index.ts';
-import { type CancellableBooking } from '../../db/port/cancellation.ts';
+import type { Stores } from '../shared/database.ts';
+import { type CancellableBooking } from './store.ts';
 import { cancellationEventTypes, recordBookingEvents } from '../bookings/booking-events.ts';
 import { cancellationEffect, type BookingState, type CancelRequest } from './rules.ts';
 import { notFound } from '../shared/errors.ts';

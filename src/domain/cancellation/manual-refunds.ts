@@ -3,7 +3,7 @@
  * without a payment intent): list them, and settle one by hand once its outcome is known at the
  * processor, writing the ledger, the booking and the events exactly as the reconciler would have.
  */
-import type { RefundRow } from '../../db/port/cancellation.ts';
+import type { RefundRow } from './store.ts';
 import type { Deps } from '../shared/deps.ts';
 import { DomainError, notFound } from '../shared/errors.ts';
 import type { RefundStatus } from '../shared/values.ts';

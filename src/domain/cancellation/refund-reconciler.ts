@@ -1,4 +1,4 @@
-import { type RefundRow } from '../../db/port/cancellation.ts';
+import { type RefundRow } from './store.ts';
 import type { Deps } from '../shared/deps.ts';
 import { askProcessor, reservedRefundOf, settleAnswer } from './refunds.ts';
 

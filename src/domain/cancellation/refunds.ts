@@ -13,9 +13,9 @@
  * is finished by the reconciler (refund-reconciler.ts) through the same 2 and 3.
  */
 import { randomUUID } from 'node:crypto';
-import type { Stores } from '../../db/port/index.ts';
+import type { Stores } from '../shared/database.ts';
 import type { RefundEffectJson } from '../shared/json-types.ts';
-import { type RefundRow, type RefundStatus } from '../../db/port/cancellation.ts';
+import { type RefundRow, type RefundStatus } from './store.ts';
 import { applyEffect, readState } from './effects.ts';
 import { settleCartOfIntent } from '../payments/cart-settlement.ts';
 import type { Deps } from '../shared/deps.ts';

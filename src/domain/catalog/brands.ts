@@ -1,5 +1,5 @@
 import { actingBrand } from '../access/principal.ts';
-import { type BrandRow, type CancellationPolicyRow, type ReschedulePolicyRow } from '../../db/port/catalog.ts';
+import { type BrandRow, type CancellationPolicyRow, type ReschedulePolicyRow } from './store.ts';
 import type { DesignElement, PaymentMethodFlags, TemplateElement } from '../shared/json-types.ts';
 import type { CallerDeps, Deps } from '../shared/deps.ts';
 import { notFound } from '../shared/errors.ts';

@@ -1,6 +1,6 @@
-import { type ExperienceMediaRow, type ExperienceRow, type NamedRow } from '../../db/port/catalog.ts';
+import { type ExperienceMediaRow, type ExperienceRow, type NamedRow } from './store.ts';
 import type { ImageRef, IntegrationMeta } from '../shared/json-types.ts';
-import type { BrandRow } from '../../db/port/catalog.ts';
+import type { BrandRow } from './store.ts';
 import { loadBrand } from './brands.ts';
 import { hasFeature, offeredTiers, requireFeature } from './features.ts';
 import type { CallerDeps } from '../shared/deps.ts';

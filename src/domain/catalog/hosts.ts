@@ -1,4 +1,4 @@
-import { type HostRow } from '../../db/port/catalog.ts';
+import { type HostRow } from './store.ts';
 import type { ImageRef } from '../shared/json-types.ts';
 import { loadBrand } from './brands.ts';
 import type { CallerDeps, Deps } from '../shared/deps.ts';

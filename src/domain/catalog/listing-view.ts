@@ -3,13 +3,7 @@
  * which translations to look for, and the mapping of every field.
  */
 import type { MediaObject } from '../shared/json-types.ts';
-import type {
-  FeaturedListingRow,
-  ListingContentRow,
-  ListingContentTranslationRow,
-  ListingMediaRow,
-  ListingRow,
-} from '../../db/port/catalog.ts';
+import type { FeaturedListingRow, ListingContentRow, ListingContentTranslationRow, ListingMediaRow, ListingRow } from './store.ts';
 import { toHost, type Host } from './hosts.ts';
 import { toDecimal } from '../shared/money.ts';
 import type { Ratings } from './ratings.ts';

@@ -1,6 +1,6 @@
 import { canSee } from '../access/principal.ts';
 import type { ImageRef } from '../shared/json-types.ts';
-import { type PersonRow, type ReviewKey, type ReviewPageRow, type ReviewedExperienceRow } from '../../db/port/catalog.ts';
+import { type PersonRow, type ReviewKey, type ReviewPageRow, type ReviewedExperienceRow } from './store.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { notFound, invalid } from '../shared/errors.ts';
 import { requireFeature } from './features.ts';

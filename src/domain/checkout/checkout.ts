@@ -8,7 +8,7 @@
  * abandoned: its secret was never shown to anyone, so nobody can pay it.
  */
 import { randomUUID } from 'node:crypto';
-import type { BrandRow } from '../../db/port/catalog.ts';
+import type { BrandRow } from '../catalog/store.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import { checkCheckoutShape, type CreatePaymentIntentInput } from './input.ts';
 import { prepareItem, type CartContext, type PreparedItem } from './items.ts';

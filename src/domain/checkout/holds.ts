@@ -3,8 +3,8 @@
  * hold lapses. Lapsed holds are released by checkout transactions (before they count places) and by a
  * timer; since the state lives in the database, a restarted process simply carries on.
  */
-import type { Database, Stores } from '../../db/port/index.ts';
-import { type HeldBooking } from '../../db/port/checkout.ts';
+import type { Database, Stores } from '../shared/database.ts';
+import { type HeldBooking } from './store.ts';
 import { recordBookingEvents } from '../bookings/booking-events.ts';
 import { expireDueOffers, releaseSessionPlaces } from '../waitlists/offers.ts';
 

@@ -7,11 +7,11 @@
  * format, session (sessionTime, then sessionDuration), price tiers, the waitlist offer named, participant
  * count (bounds, then places left), add-ons, discounts, coupon, credit codes, answers.
  */
-import type { Stores } from '../../db/port/index.ts';
+import type { Stores } from '../shared/database.ts';
 import type { PricingBreakdown } from '../shared/json-types.ts';
-import type { BrandRow } from '../../db/port/catalog.ts';
-import { type ExperienceRow } from '../../db/port/catalog.ts';
-import type { SessionRow } from '../../db/port/availability.ts';
+import type { BrandRow } from '../catalog/store.ts';
+import { type ExperienceRow } from '../catalog/store.ts';
+import type { SessionRow } from '../availability/store.ts';
 import type { ValidatedAnswers } from '../questions/answers.ts';
 import type { CartItemInput } from './input.ts';
 import { normalizeIntendedCode } from './confirmation-codes.ts';

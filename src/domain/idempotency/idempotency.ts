@@ -13,7 +13,7 @@
  * guarantees make that safe too, and the first answer stored is the one replayed.
  */
 import { createHash } from 'node:crypto';
-import { type IdempotencyRecord } from '../../db/port/idempotency.ts';
+import { type IdempotencyRecord } from './store.ts';
 import type { Deps } from '../shared/deps.ts';
 import { seal, unseal, type Keyring } from '../shared/encryption.ts';
 import { DomainError, invalid } from '../shared/errors.ts';

@@ -3,8 +3,8 @@
  * since a point, which the metrics count (the outbox is the one place every booking change is recorded,
  * and only committed changes are visible in it).
  */
-import type { Stores } from '../../db/port/index.ts';
-import { type QueueSizes } from '../../db/port/operations.ts';
+import type { Stores } from '../shared/database.ts';
+import { type QueueSizes } from './store.ts';
 
 export type { QueueSizes };
 

@@ -5,7 +5,7 @@
  * value a gateway writes meanwhile (sealed with the newest key already) is never overwritten. Values
  * no key of the ring opens are reported and left as they are.
  */
-import type { Database } from '../../db/port/index.ts';
+import type { Database } from '../shared/database.ts';
 import { answerContext } from '../idempotency/idempotency.ts';
 import { seal, sealedWithNewest, unseal, type Keyring } from '../shared/encryption.ts';
 

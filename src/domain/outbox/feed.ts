@@ -4,7 +4,7 @@
  * the outbox sequence, which only grows: an event written while a partner pages lands after its
  * cursor, never before, so nothing is skipped or seen twice.
  */
-import { type EventRow } from '../../db/port/outbox.ts';
+import { type EventRow } from './store.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { invalid } from '../shared/errors.ts';

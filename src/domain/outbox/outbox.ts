@@ -5,7 +5,7 @@
  * the dispatcher sends them later, outside any transaction.
  */
 import { randomUUID } from 'node:crypto';
-import type { Stores } from '../../db/port/index.ts';
+import type { Stores } from '../shared/database.ts';
 /** Every event type, exactly as partners subscribe to and filter by them. */
 export const eventTypes = [
   'booking.created',

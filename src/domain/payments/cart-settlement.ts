@@ -2,7 +2,7 @@
  * A cart is `paid` once the checkout its succeeded intent pays for has every booking settled. Both a
  * payment event and the late refund it may cause (settled by the request or by the reconciler) ask.
  */
-import type { Stores } from '../../db/port/index.ts';
+import type { Stores } from '../shared/database.ts';
 import { currentCheckout } from '../bookings/carts.ts';
 import { cartIsPaid } from './rules.ts';
 

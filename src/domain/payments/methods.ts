@@ -4,7 +4,7 @@
  * bookings are confirmed at once and the amount is recorded as due, collected by the brand outside
  * Tessera. `loyalty`, `regional-processor` and `cash` are not taken through this gateway.
  */
-import type { BrandRow, ExperienceRow } from '../../db/port/catalog.ts';
+import type { BrandRow, ExperienceRow } from '../catalog/store.ts';
 import { requireFeature, type GoverningFlag } from '../catalog/features.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
 import type { PaymentMethod } from '../shared/values.ts';

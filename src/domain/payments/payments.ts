@@ -6,8 +6,8 @@
  * transaction, and the processor is asked afterwards, outside it.
  */
 import { randomUUID } from 'node:crypto';
-import type { Stores, Transaction } from '../../db/port/index.ts';
-import { type IntentBookingRow, type IntentRow } from '../../db/port/payments.ts';
+import type { Stores, Transaction } from '../shared/database.ts';
+import { type IntentBookingRow, type IntentRow } from './store.ts';
 import { recordBookingEvent } from '../bookings/booking-events.ts';
 import { isCurrentCheckout, settleCart } from './cart-settlement.ts';
 import type { Deps } from '../shared/deps.ts';

@@ -1,8 +1,8 @@
 import type { QuestionCondition, QuestionOption, TermsAndConditions } from '../shared/json-types.ts';
-import { type ExperienceQuestionRow, type QuestionRow } from '../../db/port/questions.ts';
+import { type ExperienceQuestionRow, type QuestionRow } from './store.ts';
 import type { CallerDeps, Deps } from '../shared/deps.ts';
 import { notFound } from '../shared/errors.ts';
-import type { BrandRow } from '../../db/port/catalog.ts';
+import type { BrandRow } from '../catalog/store.ts';
 import { loadExperienceOfBrand } from '../catalog/experiences.ts';
 import { hasFeature, requireFeature } from '../catalog/features.ts';
 

@@ -1,5 +1,5 @@
 import type { Principal } from '../access/principal.ts';
-import type { Database } from '../../db/port/index.ts';
+import type { Database } from './database.ts';
 import type { DomainObserver } from './observer.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
 

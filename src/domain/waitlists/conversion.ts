@@ -8,8 +8,8 @@
  * Once converted the entry is done: should its booking later fail (hold lapsed, payment failed), the
  * places are freed like any others.
  */
-import type { Stores } from '../../db/port/index.ts';
-import { type WaitlistEntryRow } from '../../db/port/waitlists.ts';
+import type { Stores } from '../shared/database.ts';
+import { type WaitlistEntryRow } from './store.ts';
 import { DomainError } from '../shared/errors.ts';
 import { recordEntryEvent } from './offers.ts';
 

@@ -2,8 +2,8 @@
  * The WaitlistEntry resource as both faces (and event payloads) show it. Synchronous, so the offer,
  * conversion and expiry transactions can take an entry's view as it is inside them.
  */
-import type { Stores } from '../../db/port/index.ts';
-import { type EntryWithContext, type WaitlistEntryStatus } from '../../db/port/waitlists.ts';
+import type { Stores } from '../shared/database.ts';
+import { type EntryWithContext, type WaitlistEntryStatus } from './store.ts';
 
 export interface WaitlistEntryPerson {
   firstName: string;

@@ -9,8 +9,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { WaitlistPerson } from '../shared/json-types.ts';
-import { type BrandRow, type ExperienceRow } from '../../db/port/catalog.ts';
-import { type SessionRow } from '../../db/port/availability.ts';
+import { type BrandRow, type ExperienceRow } from '../catalog/store.ts';
+import { type SessionRow } from '../availability/store.ts';
 import { validateAnswers, type StoredAnswer, type ValidatedAnswers } from '../questions/answers.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';

@@ -8,7 +8,7 @@
  * Every function here runs inside the transaction of the change that freed the places, so a place is
  * never lost between two transactions nor sold twice (the sessions CHECK backs the arithmetic).
  */
-import type { Stores } from '../../db/port/index.ts';
+import type { Stores } from '../shared/database.ts';
 import { recordEvent, type EventIdSource, type EventType } from '../outbox/outbox.ts';
 import { remainingPlaces } from '../availability/sessions.ts';
 import { entryView, type WaitlistEntry } from './entry-view.ts';

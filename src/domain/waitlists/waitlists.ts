@@ -1,4 +1,4 @@
-import { type WaitlistEntryStatus } from '../../db/port/waitlists.ts';
+import { type WaitlistEntryStatus } from './store.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { DomainError, invalid, notFound } from '../shared/errors.ts';

@@ -1,5 +1,5 @@
 /** The delivery log: every attempt's outcome per endpoint and event, for a brand's back office. */
-import { type DeliveryFilter, type DeliveryKey, type DeliveryLogRow, type WebhookDeliveryStatus } from '../../db/port/webhooks.ts';
+import { type DeliveryFilter, type DeliveryKey, type DeliveryLogRow, type WebhookDeliveryStatus } from './store.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { invalid, notFound } from '../shared/errors.ts';

@@ -3,8 +3,8 @@
  * is sent, so one interrupted by a crash is sent again when its lease ends), in event order per
  * (endpoint, resource), retrying failures with exponential backoff until the maximum age.
  */
-import type { Database } from '../../db/port/index.ts';
-import { type DueDelivery } from '../../db/port/webhooks.ts';
+import type { Database } from '../shared/database.ts';
+import { type DueDelivery } from './store.ts';
 import { eventEnvelope } from '../outbox/outbox.ts';
 import { nextAttemptAt } from './backoff.ts';
 import { decryptSecret, signatureHeader } from './secrets.ts';

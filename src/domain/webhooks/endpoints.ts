@@ -3,7 +3,7 @@
  * creation, and kept only encrypted; deleting an endpoint stops every delivery to it.
  */
 import { randomUUID } from 'node:crypto';
-import { type WebhookEndpointRow } from '../../db/port/webhooks.ts';
+import { type WebhookEndpointRow } from './store.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { invalid, notFound } from '../shared/errors.ts';

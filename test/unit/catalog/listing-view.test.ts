@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FeaturedListingRow, ListingContentRow, ListingRow } from '../../../src/db/sqlite/stores/catalog/listings.ts';
+import type { FeaturedListingRow, ListingContentRow, ListingRow } from '../../../src/domain/catalog/store.ts';
 import { chooseContent, toEventDates, toListing, translationLocales, versionsFor } from '../../../src/domain/catalog/listing-view.ts';
 
 const content = (version: 'published' | 'draft', title: string): ListingContentRow => ({

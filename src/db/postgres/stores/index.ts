@@ -1,4 +1,4 @@
-import type { Stores } from '../../port/index.ts';
+import type { Stores } from '../../../domain/shared/database.ts';
 import type { PostgresStores } from '../store-binding.ts';
 import { apiKeysStore } from './access/api-keys.ts';
 import { organizationsStore } from './access/organizations.ts';

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { ApiKeysStore, KeyRecord } from '../../../port/access.ts';
+import type { ApiKeysStore, KeyRecord } from '../../../../domain/access/store.ts';
 import { apiKeys, brands } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 import { inByteOrder } from '../catalog/sql-parts.ts';
@@ -48,7 +48,7 @@ export async function listApiKeys(db: PgExecutor) {
     .orderBy(asc(apiKeys.createdAt), asc(inByteOrder(apiKeys.id)));
 }
 
-/** Marks a key revoked; returns false when no active key has that id. One conditional UPDATE. */
+/** One conditional UPDATE. */
 export async function revokeApiKey(db: PgExecutor, id: string, at: string): Promise<boolean> {
   const result = await db
     .update(apiKeys)

@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import type { BrandSummaryRow, OrganizationsStore } from '../../../port/access.ts';
+import type { BrandSummaryRow, OrganizationsStore } from '../../../../domain/access/store.ts';
 import { brands, organizations } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 import { inByteOrder } from '../catalog/sql-parts.ts';

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { CapacityStore } from '../../../port/availability.ts';
+import type { CapacityStore } from '../../../../domain/availability/store.ts';
 import { sessions } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 

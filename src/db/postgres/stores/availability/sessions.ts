@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, lt } from 'drizzle-orm';
-import type { SessionRow, SessionsStore, SessionWithWaitlist } from '../../../port/availability.ts';
+import type { SessionRow, SessionsStore, SessionWithWaitlist } from '../../../../domain/availability/store.ts';
 import { sessions, waitlists } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 

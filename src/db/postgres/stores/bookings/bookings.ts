@@ -1,5 +1,12 @@
 import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import type { AnswerRow, BookingFilter, BookingKey, BookingsStore, BookingWithContext, ParticipantRow } from '../../../port/bookings.ts';
+import type {
+  AnswerRow,
+  BookingFilter,
+  BookingKey,
+  BookingsStore,
+  BookingWithContext,
+  ParticipantRow,
+} from '../../../../domain/bookings/store.ts';
 import { answers, bookings, experiences, participants, sessions } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 import { bytewise } from '../checkout/checkout.ts';
@@ -82,7 +89,6 @@ export async function findBookingPage(
   return bookingPageQuery(db, filter, after, limit);
 }
 
-/** How many bookings match, and how many of them sit at or before `after` in newest-first order; one statement. */
 export async function countBookings(
   db: PgExecutor,
   filter: BookingFilter,

@@ -1,5 +1,5 @@
 import { asc, desc, eq } from 'drizzle-orm';
-import type { CartBookingRow, CartIntentRow, CartRow, CartsStore } from '../../../port/bookings.ts';
+import type { CartBookingRow, CartIntentRow, CartRow, CartsStore } from '../../../../domain/bookings/store.ts';
 import { bookings, carts, paymentIntents } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 
@@ -8,7 +8,6 @@ export async function findCartRow(db: PgExecutor, cartId: string): Promise<CartR
   return row;
 }
 
-/** The cart's payment intents, the current (latest) checkout first. */
 export async function paymentIntentsOfCart(db: PgExecutor, cartId: string): Promise<CartIntentRow[]> {
   return db
     .select({ id: paymentIntents.id, status: paymentIntents.status, createdAt: paymentIntents.createdAt })
@@ -17,7 +16,6 @@ export async function paymentIntentsOfCart(db: PgExecutor, cartId: string): Prom
     .orderBy(desc(paymentIntents.attempt));
 }
 
-/** Every booking ever created for the cart: checkouts in creation order, each in its items' order. */
 export async function bookingsOfCart(db: PgExecutor, cartId: string): Promise<CartBookingRow[]> {
   return db
     .select({ id: bookings.id, paymentIntentId: bookings.paymentIntentId, amountMinor: bookings.amountMinor })

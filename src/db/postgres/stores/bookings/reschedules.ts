@@ -1,5 +1,5 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
-import type { ReschedulableBooking, RescheduleRecord, ReschedulesStore } from '../../../port/bookings.ts';
+import type { ReschedulableBooking, RescheduleRecord, ReschedulesStore } from '../../../../domain/bookings/store.ts';
 import { bookingReschedules, bookings } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 import { bytewise } from '../checkout/checkout.ts';
@@ -22,7 +22,6 @@ export async function findReschedulable(db: PgExecutor, bookingId: string): Prom
   return row;
 }
 
-/** Puts the booking on `to` (its session and the local start copied onto it). */
 export async function moveBooking(
   db: PgExecutor,
   bookingId: string,

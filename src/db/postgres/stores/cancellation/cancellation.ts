@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { BookingStatus } from '../../../../domain/shared/values.ts';
-import type { CancellableBooking, CancellationStore } from '../../../port/cancellation.ts';
+import type { CancellableBooking, CancellationStore } from '../../../../domain/cancellation/store.ts';
 import { bookings, participants, paymentIntents, refunds } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 
@@ -26,7 +26,6 @@ export async function findCancellableBooking(db: PgExecutor, id: string): Promis
   return row;
 }
 
-/** `findCancellableBooking` for many ids in one statement, by id (unknown ids are absent). */
 export async function findCancellableBookings(db: PgExecutor, ids: readonly string[]): Promise<Map<string, CancellableBooking>> {
   if (ids.length === 0) return new Map();
   const rows = await cancellable(db).where(inArray(bookings.id, [...ids]));
@@ -41,7 +40,6 @@ export async function participantStates(db: PgExecutor, bookingId: string): Prom
     .orderBy(asc(participants.position));
 }
 
-/** Marks still-active participants cancelled at `at`. */
 export async function cancelParticipants(db: PgExecutor, ids: readonly string[], at: string): Promise<void> {
   if (ids.length === 0) return;
   await db
@@ -50,7 +48,6 @@ export async function cancelParticipants(db: PgExecutor, ids: readonly string[],
     .where(and(inArray(participants.id, [...ids]), isNull(participants.cancelledAt)));
 }
 
-/** Sets the status; a booking leaving `processing` no longer has a hold that could lapse. */
 export async function setBookingStatus(db: PgExecutor, id: string, status: BookingStatus, at: string): Promise<void> {
   await db
     .update(bookings)
@@ -63,9 +60,8 @@ export async function touchBooking(db: PgExecutor, id: string, at: string): Prom
 }
 
 /**
- * Adds `amountMinor` to the booking's refunded total if it stays within the amount; false (and nothing
- * changed) otherwise. Check and write are one statement, backed by the table's CHECK: racing reservations,
- * on any gateway, wait for the row lock of the UPDATE before them and re-check the total it left.
+ * Racing reservations, on any gateway, wait for the row lock of the UPDATE before them and re-check the total
+ * it left.
  */
 export async function reserveRefundAmount(db: PgExecutor, bookingId: string, amountMinor: number, at: string): Promise<boolean> {
   const result = await db
@@ -75,7 +71,6 @@ export async function reserveRefundAmount(db: PgExecutor, bookingId: string, amo
   return result.rowCount === 1;
 }
 
-/** Gives back an amount reserved by a refund that failed. */
 export async function releaseRefundAmount(db: PgExecutor, bookingId: string, amountMinor: number, at: string): Promise<void> {
   await db
     .update(bookings)

@@ -1,6 +1,6 @@
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { RefundEffectJson } from '../../../../domain/shared/json-types.ts';
-import type { RefundRow, RefundsStore, RefundStatus } from '../../../port/cancellation.ts';
+import type { RefundRow, RefundsStore, RefundStatus } from '../../../../domain/cancellation/store.ts';
 import { bookings, paymentIntents, refunds } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 import { claimRows } from '../claims.ts';
@@ -33,7 +33,6 @@ export async function findRefund(db: PgExecutor, id: string): Promise<RefundRow 
   return row;
 }
 
-/** A new `pending` refund, due for reconciliation from `at` on (the reconciler adds its grace period). */
 export async function insertPendingRefund(
   db: PgExecutor,
   row: { id: string; bookingId: string; amountMinor: number; effect: RefundEffectJson; at: string },
@@ -51,9 +50,8 @@ export async function insertPendingRefund(
 }
 
 /**
- * Settles a pending refund, counting the processor call that decided it; false when it was not
- * pending any more (someone else settled it first), and then nothing changed. One conditional UPDATE:
- * a racing settlement waits for this one's row lock, then finds the refund no longer pending.
+ * One conditional UPDATE: a racing settlement waits for this one's row lock, then finds the refund no longer
+ * pending.
  */
 export async function settleRefund(
   db: PgExecutor,
@@ -85,7 +83,6 @@ export async function claimDueRefunds(db: PgExecutor, now: string, createdBy: st
   return claimRows(db, refunds, (tx) => due(tx, now, createdBy, limit).for('update', { of: refunds, skipLocked: true }), until);
 }
 
-/** Every pending refund created at or before `createdBy`, oldest first. */
 export async function pendingRefunds(db: PgExecutor, createdBy: string): Promise<RefundRow[]> {
   return withBooking(db)
     .where(and(eq(refunds.status, 'pending'), lte(refunds.createdAt, createdBy)))
@@ -105,10 +102,6 @@ export async function leaseRefund(db: PgExecutor, id: string, seenNextAttemptAt:
   return result.rowCount === 1;
 }
 
-/**
- * Records a processor call that gave no answer. `nextAttemptAt` undefined keeps the refund's next
- * attempt as it is (the request path leaves the timing to the reconciler).
- */
 export async function recordUnansweredAttempt(
   db: PgExecutor,
   id: string,

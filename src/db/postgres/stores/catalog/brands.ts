@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { BrandRow, BrandsStore, CancellationPolicyRow, ReschedulePolicyRow } from '../../../port/catalog.ts';
+import type { BrandRow, BrandsStore, CancellationPolicyRow, ReschedulePolicyRow } from '../../../../domain/catalog/store.ts';
 import { brands, cancellationPolicies, reschedulePolicies } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 

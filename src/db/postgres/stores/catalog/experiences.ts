@@ -1,5 +1,11 @@
 import { asc, eq } from 'drizzle-orm';
-import type { ExperienceMediaRow, ExperienceRow, ExperiencesStore, ExperienceTranslationRow, NamedRow } from '../../../port/catalog.ts';
+import type {
+  ExperienceMediaRow,
+  ExperienceRow,
+  ExperiencesStore,
+  ExperienceTranslationRow,
+  NamedRow,
+} from '../../../../domain/catalog/store.ts';
 import {
   categories,
   experienceMedia,
@@ -35,7 +41,6 @@ export async function findCategory(db: PgExecutor, id: string): Promise<NamedRow
   return row;
 }
 
-/** The experience's vibes in their configured order. */
 export async function vibesOfExperience(db: PgExecutor, experienceId: string): Promise<NamedRow[]> {
   return db
     .select({ id: vibes.id, name: vibes.name })
@@ -45,7 +50,6 @@ export async function vibesOfExperience(db: PgExecutor, experienceId: string): P
     .orderBy(asc(experienceVibes.position));
 }
 
-/** The experience's cover and pictures, cover first, then pictures by position. */
 export async function mediaOfExperience(db: PgExecutor, experienceId: string): Promise<ExperienceMediaRow[]> {
   return (
     db

@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import type { HostRow, HostsStore } from '../../../port/catalog.ts';
+import type { HostRow, HostsStore } from '../../../../domain/catalog/store.ts';
 import { hosts } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 import { anyOf, inByteOrder } from './sql-parts.ts';

@@ -7,7 +7,7 @@ import type {
   ListingMediaRow,
   ListingsStore,
   ListingVibeRow,
-} from '../../../port/catalog.ts';
+} from '../../../../domain/catalog/store.ts';
 import {
   categories,
   experiences,

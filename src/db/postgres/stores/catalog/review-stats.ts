@@ -1,5 +1,5 @@
 import { asc, count, sql } from 'drizzle-orm';
-import type { ReviewStatsRow, ReviewStatsStore } from '../../../port/catalog.ts';
+import type { ReviewStatsRow, ReviewStatsStore } from '../../../../domain/catalog/store.ts';
 import { reviews } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 import { anyOf, inByteOrder } from './sql-parts.ts';

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
-import type { ReviewedExperienceRow, ReviewKey, ReviewPageRow, ReviewsStore } from '../../../port/catalog.ts';
+import type { ReviewedExperienceRow, ReviewKey, ReviewPageRow, ReviewsStore } from '../../../../domain/catalog/store.ts';
 import { experiences, hosts, reviewers, reviews } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 import { inByteOrder } from './sql-parts.ts';

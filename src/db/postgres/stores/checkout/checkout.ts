@@ -9,7 +9,7 @@ import type {
   CreditCodeRow,
   IntentInsert,
   ParticipantInsert,
-} from '../../../port/checkout.ts';
+} from '../../../../domain/checkout/store.ts';
 import {
   addOns,
   answers,
@@ -38,7 +38,6 @@ export async function addOnsOfExperience(db: PgExecutor, experienceId: string): 
     .orderBy(asc(addOns.position), asc(bytewise(addOns.id)));
 }
 
-/** The brand's coupon with `code` (coupon codes are stored upper-case). */
 export async function findCoupon(db: PgExecutor, brandId: string, upperCode: string): Promise<CouponRow | undefined> {
   const [row] = await db
     .select()
@@ -61,11 +60,7 @@ export async function creditCodesByCode(db: PgExecutor, brandId: string, upperCo
 const heldByCart = (brandId: string, cartId: string) =>
   and(eq(bookings.cartId, cartId), eq(bookings.brandId, brandId), eq(bookings.status, 'processing'));
 
-/**
- * What the cart's `processing` bookings hold, all of which a new checkout gives back: places of holds
- * still running at `at` (lapsed ones are counted with the session's lapsed places) and credit per code.
- * Each list is ordered by its key, as SQLite's GROUP BY leaves it.
- */
+/** Each list is ordered by its key, as SQLite's GROUP BY leaves it. */
 export async function holdsOfCart(db: PgExecutor, brandId: string, cartId: string, at: string): Promise<CartHolds> {
   const places = await db
     .select({ sessionId: bookings.sessionId, count: sql<number>`count(*)`.mapWith(Number) })
@@ -103,7 +98,7 @@ export async function processingBookingIdsOfCart(db: PgExecutor, cartId: string)
   return rows.map((row) => row.id);
 }
 
-/** The cart's intents still awaiting payment become `canceled`: one conditional UPDATE. */
+/** One conditional UPDATE. */
 export async function cancelOpenIntentsOfCart(db: PgExecutor, cartId: string, at: string): Promise<void> {
   await db
     .update(paymentIntents)
@@ -112,9 +107,9 @@ export async function cancelOpenIntentsOfCart(db: PgExecutor, cartId: string, at
 }
 
 /**
- * Whether a booking or a cart of the brand already has `code`: one statement over both unique indexes.
- * What keeps two checkouts from both taking a free code is the unit of work (SERIALIZABLE: the one that
- * read the code free and loses is run again) backed by those unique indexes.
+ * One statement over both unique indexes. What keeps two checkouts from both taking a free code is the unit
+ * of work (SERIALIZABLE: the one that read the code free and loses is run again) backed by those unique
+ * indexes.
  */
 export async function confirmationCodeInUse(db: PgExecutor, brandId: string, code: string): Promise<boolean> {
   const found = await db
@@ -131,10 +126,6 @@ export async function confirmationCodeInUse(db: PgExecutor, brandId: string, cod
   return found.length > 0;
 }
 
-/**
- * Frees `code` when a `failed` booking of the same cart (an earlier, replaced checkout) holds it, by
- * suffixing that booking's code with `~` and a part of its id: a re-post may reuse its intended code.
- */
 export async function releaseCodeOfReplacedBooking(db: PgExecutor, cartId: string, code: string): Promise<void> {
   await db
     .update(bookings)
@@ -232,10 +223,6 @@ export async function takeCredit(
   return result.rowCount === 1;
 }
 
-/**
- * Takes `amountMinor` from a credit code and records the redemption, if its balance covers it; false
- * (nothing changed) otherwise.
- */
 export async function redeemCredit(
   db: PgExecutor,
   row: { id: string; bookingId: string; creditCodeId: string; amountMinor: number },

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, lte, notExists, sql } from 'drizzle-orm';
-import type { HeldBooking, HoldsStore } from '../../../port/checkout.ts';
+import type { HeldBooking, HoldsStore } from '../../../../domain/checkout/store.ts';
 import { bookings, creditCodes, creditRedemptions, participants, paymentIntents } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 import { bytewise } from './checkout.ts';
@@ -12,10 +12,7 @@ const heldColumns = {
   places: sql<number>`(SELECT count(*)::integer FROM participants p WHERE p.booking_id = "bookings"."id" AND p.cancelled_at IS NULL)`,
 };
 
-/**
- * Held bookings in the order SQLite reads them through its hold index (status, hold_expires_at), and so
- * the order their `booking.failed` events are recorded in: by hold expiry, then as they were written.
- */
+/** The port's order of held bookings. */
 const holdOrder = [
   sql`${bookings.holdExpiresAt} ASC NULLS FIRST`,
   asc(bookings.createdAt),
@@ -23,7 +20,6 @@ const holdOrder = [
   asc(bytewise(bookings.id)),
 ];
 
-/** Those of `ids` that are still `processing`. */
 export async function processingBookings(db: PgExecutor, ids: readonly string[]): Promise<HeldBooking[]> {
   if (ids.length === 0) return [];
   return db
@@ -33,7 +29,6 @@ export async function processingBookings(db: PgExecutor, ids: readonly string[])
     .orderBy(...holdOrder);
 }
 
-/** `processing` bookings whose hold lapsed at or before `at` (ISO 8601 UTC): one range of the hold index. */
 export async function lapsedHolds(db: PgExecutor, at: string): Promise<HeldBooking[]> {
   return db
     .select(heldColumns)
@@ -42,7 +37,7 @@ export async function lapsedHolds(db: PgExecutor, at: string): Promise<HeldBooki
     .orderBy(...holdOrder);
 }
 
-/** `processing` -> `failed`; the guard keeps a booking that moved on meanwhile untouched. One conditional UPDATE. */
+/** One conditional UPDATE. */
 export async function markBookingsFailed(db: PgExecutor, ids: readonly string[], at: string): Promise<void> {
   if (ids.length === 0) return;
   await db
@@ -81,10 +76,7 @@ export async function returnCreditRedemptions(db: PgExecutor, bookingIds: readon
     .where(eq(creditCodes.id, returned.creditCodeId));
 }
 
-/**
- * Of `ids`, the intents still `requires_payment` with no `processing` booking left become `canceled`:
- * nothing they could pay for is held any more. One conditional UPDATE.
- */
+/** One conditional UPDATE. */
 export async function cancelIntentsWithoutHolds(db: PgExecutor, ids: readonly string[], at: string): Promise<void> {
   if (ids.length === 0) return;
   const stillHeld = db

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNotNull, isNull, lt, or, sql, type Column } from 'drizzle-orm';
-import type { IdempotencyRecord, IdempotencyStore, SealedAnswer, SealedAnswerKey } from '../../../port/idempotency.ts';
+import type { IdempotencyRecord, IdempotencyStore, SealedAnswer, SealedAnswerKey } from '../../../../domain/idempotency/store.ts';
 import { idempotencyKeys } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 
@@ -49,7 +49,6 @@ export async function takeOverRecord(
   return result.rowCount === 1;
 }
 
-/** Stores the answer of a running record; the first run to answer wins, a later one changes nothing. */
 export async function completeRecord(
   db: PgExecutor,
   apiKeyId: string,
@@ -63,12 +62,11 @@ export async function completeRecord(
     .where(and(byKey(apiKeyId, key), running));
 }
 
-/** Removes a running record while `lease` is still its lease (a run taken over no longer owns it): one conditional DELETE. */
+/** One conditional DELETE. */
 export async function deleteRunningRecord(db: PgExecutor, apiKeyId: string, key: string, lease: string): Promise<void> {
   await db.delete(idempotencyKeys).where(and(byKey(apiKeyId, key), running, leaseIs(lease)));
 }
 
-/** Removes every record created before `cutoff` (ISO 8601); an indexed range delete. */
 export async function deleteRecordsBefore(db: PgExecutor, cutoff: string): Promise<void> {
   await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, cutoff));
 }
@@ -93,7 +91,6 @@ export async function sealedAnswersPage(db: PgExecutor, after: SealedAnswerKey |
   return rows.map((row) => ({ ...row, responseBody: row.responseBody! }));
 }
 
-/** Swaps the stored answer `previous` for `next`, unless it changed meanwhile: true when swapped. */
 export async function replaceSealedAnswer(db: PgExecutor, apiKeyId: string, key: string, previous: string, next: string): Promise<boolean> {
   const result = await db
     .update(idempotencyKeys)

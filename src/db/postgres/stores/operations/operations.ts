@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { asc, count, eq, gt, max, sql } from 'drizzle-orm';
-import type { OperationsStore, QueueSizes } from '../../../port/operations.ts';
+import type { OperationsStore, QueueSizes } from '../../../../domain/operations/store.ts';
 import { bookings, events, waitlistEntries, webhookDeliveries } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 
@@ -50,17 +50,12 @@ export async function queueSizes(db: PgExecutor): Promise<QueueSizes> {
   };
 }
 
-/** The newest event's sequence (0 when there is none). */
 export async function newestEventSequence(db: PgExecutor): Promise<number> {
   const [row] = await db.select({ newest: max(events.sequence) }).from(events);
   return row?.newest ?? 0;
 }
 
-/**
- * Events after sequence `after`, counted by type, with the newest sequence among them: one statement,
- * so the counts and the sequence come from the same snapshot. A range of the primary key. By type (byte
- * order), as SQLite's grouping leaves them.
- */
+/** By type (byte order), as SQLite's grouping leaves them. */
 export async function eventCountsAfter(db: PgExecutor, after: number): Promise<Array<{ type: string; n: number; newest: number }>> {
   const rows = await db
     .select({ type: events.type, n: count(), newest: max(events.sequence) })

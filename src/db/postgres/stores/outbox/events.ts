@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, is, isNull, lte } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
-import type { EventInsert, EventRow, EventsStore, PendingDeliveryInsert } from '../../../port/outbox.ts';
+import type { EventInsert, EventRow, EventsStore, PendingDeliveryInsert } from '../../../../domain/outbox/store.ts';
 import { events, webhookDeliveries, webhookEndpoints } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 import { writeLock } from '../../write-lock.ts';
@@ -16,7 +16,6 @@ import { writeLock } from '../../write-lock.ts';
  * database. (Numbers a rolled back or retried transaction took are not reused: the sequence may have
  * gaps, which no cursor minds.)
  */
-/** Inserts an event; returns it with the sequence the database gave it. */
 export async function insertEvent(db: PgExecutor, event: EventInsert): Promise<EventRow> {
   // A unit of work holds the write lock already; outside one, the lock and the insert need a transaction of their own.
   if (!is(db, PgTransaction))
@@ -28,7 +27,6 @@ export async function insertEvent(db: PgExecutor, event: EventInsert): Promise<E
   return row!;
 }
 
-/** Ids and subscribed types of the brand's endpoints that are not deleted. */
 export async function liveEndpointsOfBrand(db: PgExecutor, brandId: string): Promise<Array<{ id: string; eventTypes: string[] }>> {
   return db
     .select({ id: webhookEndpoints.id, eventTypes: webhookEndpoints.eventTypes })
@@ -36,7 +34,7 @@ export async function liveEndpointsOfBrand(db: PgExecutor, brandId: string): Pro
     .where(and(eq(webhookEndpoints.brandId, brandId), isNull(webhookEndpoints.deletedAt)));
 }
 
-/** One `pending` delivery per row, due at once (`nextAttemptAt` = the event's time): one statement for all. */
+/** One statement for all. */
 export async function insertPendingDeliveries(db: PgExecutor, rows: readonly PendingDeliveryInsert[]): Promise<void> {
   if (rows.length === 0) return;
   await db.insert(webhookDeliveries).values(
@@ -53,10 +51,6 @@ export async function insertPendingDeliveries(db: PgExecutor, rows: readonly Pen
   );
 }
 
-/**
- * Up to `limit` of the brand's events after sequence `after`, oldest first, optionally of `types`
- * only: a seek on (brand_id, sequence).
- */
 export async function findEventPage(
   db: PgExecutor,
   brandId: string,
@@ -72,7 +66,6 @@ export async function findEventPage(
     .limit(limit);
 }
 
-/** Whether the brand has an event at or before sequence `upTo` (of `types`, when given). */
 export async function hasEventsUpTo(db: PgExecutor, brandId: string, upTo: number, types: readonly string[] | null): Promise<boolean> {
   const [row] = await db
     .select({ sequence: events.sequence })

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import type { IntentBookingRow, IntentRow, PaymentsStore } from '../../../port/payments.ts';
+import type { IntentBookingRow, IntentRow, PaymentsStore } from '../../../../domain/payments/store.ts';
 import type { PaymentIntentStatus } from '../../../../domain/shared/values.ts';
 import { bookings, carts, participants, paymentIntents } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
@@ -59,7 +59,6 @@ export async function bookingsOfIntent(db: PgExecutor, intentId: string): Promis
     .orderBy(asc(bookings.cartPosition), asc(bytewise(bookings.id)));
 }
 
-/** Marks the booking's still-active participants cancelled at `at`. */
 export async function cancelActiveParticipants(db: PgExecutor, bookingId: string, at: string): Promise<void> {
   await db
     .update(participants)
@@ -71,12 +70,7 @@ export async function markCartPaid(db: PgExecutor, cartId: string, at: string): 
   await db.update(carts).set({ status: 'paid', updatedAt: at }).where(eq(carts.id, cartId));
 }
 
-/**
- * Takes `amountMinor` from the brand's credit code `code` again for a booking (whose earlier redemption
- * was given back when its hold lapsed): false, and nothing changed, when the code is gone or its balance
- * no longer covers it. The code is found, its balance checked and taken, and the redemption recorded in
- * one statement.
- */
+/** The code is found, its balance checked and taken, and the redemption recorded in one statement. */
 export async function redeemCreditAgain(
   db: PgExecutor,
   input: { id: string; bookingId: string; brandId: string; code: string; amountMinor: number },

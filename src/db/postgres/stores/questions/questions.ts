@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
-import type { AssignedQuestionRow, QuestionsStore } from '../../../port/questions.ts';
+import type { AssignedQuestionRow, QuestionsStore } from '../../../../domain/questions/store.ts';
 import { experienceQuestions, questions } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 import { anyOf, inByteOrder } from '../catalog/sql-parts.ts';

@@ -1,10 +1,9 @@
 import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
-import type { SessionRow } from '../../../port/availability.ts';
-import type { EntryExtra, EntryWithContext, WaitlistEntryStatus, WaitlistRow, WaitlistsStore } from '../../../port/waitlists.ts';
+import type { SessionRow } from '../../../../domain/availability/store.ts';
+import type { EntryExtra, EntryWithContext, WaitlistEntryStatus, WaitlistRow, WaitlistsStore } from '../../../../domain/waitlists/store.ts';
 import { bookings, experiences, sessions, waitlistEntries, waitlists } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 
-/** A waitlist with the brand of its experience. */
 export async function findWaitlistRow(db: PgExecutor, id: string): Promise<WaitlistRow | undefined> {
   const [row] = await db
     .select({ id: waitlists.id, experienceId: waitlists.experienceId, brandId: experiences.brandId })
@@ -31,10 +30,7 @@ export async function findEntryWithContext(db: PgExecutor, id: string): Promise<
   return row;
 }
 
-/**
- * Entries of a waitlist by session start then position, optionally of one session and some statuses.
- * Local starts compare the same in any collation (one fixed-width shape, differing only in digits).
- */
+/** Local starts compare the same in any collation (one fixed-width shape, differing only in digits). */
 export async function entriesOfWaitlist(
   db: PgExecutor,
   waitlistId: string,
@@ -51,7 +47,6 @@ export async function entriesOfWaitlist(
     .orderBy(asc(sessions.startLocal), asc(waitlistEntries.position));
 }
 
-/** The session's `waiting` entries in line order. */
 export async function waitingEntriesOfSession(db: PgExecutor, sessionId: string): Promise<Array<{ id: string; partySize: number }>> {
   return db
     .select({ id: waitlistEntries.id, partySize: waitlistEntries.partySize })
@@ -60,7 +55,6 @@ export async function waitingEntriesOfSession(db: PgExecutor, sessionId: string)
     .orderBy(asc(waitlistEntries.position));
 }
 
-/** The position after the session's last entry (1 for the first). */
 export async function nextPosition(db: PgExecutor, sessionId: string): Promise<number> {
   const [last] = await db
     .select({ position: waitlistEntries.position })
@@ -72,10 +66,9 @@ export async function nextPosition(db: PgExecutor, sessionId: string): Promise<n
 }
 
 /**
- * Inserts an entry; false when the purchaser already has a live entry for the session (the partial unique
- * index). ON CONFLICT on that index alone, rather than catching the violation as SQLite does: a failed
- * statement would abort the caller's whole PostgreSQL transaction. Any other conflict still throws. The
- * predicate is literal SQL, as PostgreSQL matches it against the index's own to pick the arbiter.
+ * ON CONFLICT on the live-entry index alone, rather than catching the violation as SQLite does: a failed statement
+ * would abort the caller's whole PostgreSQL transaction. Any other conflict still throws. The predicate is
+ * literal SQL, as PostgreSQL matches it against the index's own to pick the arbiter.
  */
 export async function insertEntry(db: PgExecutor, row: Parameters<WaitlistsStore['insertEntry']>[0]): Promise<boolean> {
   const result = await db
@@ -89,9 +82,8 @@ export async function insertEntry(db: PgExecutor, row: Parameters<WaitlistsStore
 }
 
 /**
- * Moves an entry from one of `from` to `to` (with the given offer or booking fields); false when it
- * had moved on meanwhile. One conditional UPDATE: of racing moves (an offer converted while it expires),
- * the later waits for the earlier's row lock and then finds the entry in a status it does not move from.
+ * One conditional UPDATE: of racing moves (an offer converted while it expires), the later waits for the
+ * earlier's row lock and then finds the entry in a status it does not move from.
  */
 export async function setEntryStatus(
   db: PgExecutor,
@@ -120,9 +112,8 @@ export async function dueOffers(db: PgExecutor, at: string): Promise<Array<{ id:
 }
 
 /**
- * Holds `count` places on sale for an offer; false (nothing changed) when fewer are on sale. Check and
- * write are one statement, as `takePlaces`: racing holds and takes wait for each other's row lock and
- * re-check; the table's CHECK (reserved + held_for_offers <= capacity) backs it.
+ * Check and write are one statement, as `takePlaces`: racing holds and takes wait for each other's row lock
+ * and re-check; the table's CHECK (reserved + held_for_offers <= capacity) backs it.
  */
 export async function holdForOffer(db: PgExecutor, sessionId: string, count: number): Promise<boolean> {
   const result = await db
@@ -132,7 +123,6 @@ export async function holdForOffer(db: PgExecutor, sessionId: string, count: num
   return result.rowCount === 1;
 }
 
-/** Puts `count` places held for an offer back on sale. */
 export async function releaseOfferHold(db: PgExecutor, sessionId: string, count: number): Promise<void> {
   if (count === 0) return;
   await db
@@ -141,10 +131,6 @@ export async function releaseOfferHold(db: PgExecutor, sessionId: string, count:
     .where(eq(sessions.id, sessionId));
 }
 
-/**
- * An offer taken by a booking: `held` places leave the offer's hold and `taken` of them (at most
- * `held`) become reserved, in one statement; the rest go on sale.
- */
 export async function takeHeldPlaces(db: PgExecutor, sessionId: string, held: number, taken: number): Promise<void> {
   await db
     .update(sessions)
@@ -152,7 +138,6 @@ export async function takeHeldPlaces(db: PgExecutor, sessionId: string, held: nu
     .where(eq(sessions.id, sessionId));
 }
 
-/** What a checkout needs to know of the booking an entry was converted into. */
 export async function findBookingHold(
   db: PgExecutor,
   id: string,

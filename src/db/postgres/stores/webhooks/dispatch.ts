@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, lt, lte, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { AttemptResult, DueDelivery, WebhookDispatchStore } from '../../../port/webhooks.ts';
+import type { AttemptResult, DueDelivery, WebhookDispatchStore } from '../../../../domain/webhooks/store.ts';
 import { events, webhookDeliveries, webhookEndpoints } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 import { claimRows } from '../claims.ts';
@@ -68,7 +68,6 @@ export async function claimDueDeliveries(db: PgExecutor, now: string, limit: num
   );
 }
 
-/** Records an attempt's outcome, unless the delivery stopped being pending meanwhile (endpoint deleted). */
 export async function recordAttempt(db: PgExecutor, id: string, result: AttemptResult): Promise<void> {
   await db
     .update(webhookDeliveries)

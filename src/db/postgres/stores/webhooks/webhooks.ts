@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, isNull, sql, type Column, type SQL } from 'drizzle-orm';
-import type { DeliveryFilter, DeliveryKey, DeliveryLogRow, WebhookEndpointRow, WebhooksStore } from '../../../port/webhooks.ts';
+import type { DeliveryFilter, DeliveryKey, DeliveryLogRow, WebhookEndpointRow, WebhooksStore } from '../../../../domain/webhooks/store.ts';
 import { events, webhookDeliveries, webhookEndpoints } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 
@@ -37,13 +37,11 @@ export async function liveWebhookEndpoints(db: PgExecutor, brandId: string): Pro
     .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.writeOrder));
 }
 
-/** The endpoint, deleted or not. */
 export async function findWebhookEndpoint(db: PgExecutor, id: string): Promise<WebhookEndpointRow | undefined> {
   const [row] = await db.select(endpointColumns).from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
   return row;
 }
 
-/** Marks the endpoint deleted at `at` (once) and gives up its pending deliveries with `reason`. */
 export async function deleteWebhookEndpointRow(db: PgExecutor, id: string, at: string, reason: string): Promise<void> {
   await db
     .update(webhookEndpoints)
@@ -67,7 +65,6 @@ function filterWhere(filter: DeliveryFilter): SQL | undefined {
 const olderThan = (key: DeliveryKey) =>
   sql`(${webhookDeliveries.eventSequence}, ${bytes(webhookDeliveries.id)}) < (${key.eventSequence}, ${key.id})`;
 
-/** Up to `limit` deliveries older than `after` (from the newest without it), newest first. */
 export async function findDeliveryPage(
   db: PgExecutor,
   filter: DeliveryFilter,
@@ -85,7 +82,6 @@ export async function findDeliveryPage(
   return rows.map((row) => ({ ...row.delivery, eventId: row.eventId, eventType: row.eventType }));
 }
 
-/** How many deliveries match, and how many sit at or before `after` in newest-first order. */
 export async function countDeliveries(
   db: PgExecutor,
   filter: DeliveryFilter,
@@ -117,7 +113,6 @@ export async function sealedSecretsPage(
     .limit(limit);
 }
 
-/** Swaps the endpoint's sealed secret `previous` for `next`, unless it changed meanwhile: true when swapped. */
 export async function replaceSealedSecret(db: PgExecutor, id: string, previous: string, next: string): Promise<boolean> {
   const result = await db
     .update(webhookEndpoints)

@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
 import { apiKeys, brands } from '../../schema/index.ts';
-import type { ApiKeysStore, KeyRecord } from '../../../port/access.ts';
+import type { ApiKeysStore, KeyRecord } from '../../../../domain/access/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 
 const activeKeyByHash = preparedPerDb((db) =>
@@ -19,7 +19,6 @@ const activeKeyByHash = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** The active (not revoked) key whose secret hashes to `secretHash`. Every request asks: prepared once. */
 export function findActiveKeyByHash(db: Db, secretHash: string): KeyRecord | undefined {
   return activeKeyByHash(db).get({ secretHash });
 }
@@ -46,7 +45,6 @@ export function listApiKeys(db: Db) {
   return db.select().from(apiKeys).all();
 }
 
-/** Marks a key revoked; returns false when no active key has that id. */
 export function revokeApiKey(db: Db, id: string, at: string): boolean {
   const result = db
     .update(apiKeys)

@@ -2,7 +2,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
 import { brands, organizations } from '../../schema/index.ts';
-import type { BrandSummaryRow, OrganizationsStore } from '../../../port/access.ts';
+import type { BrandSummaryRow, OrganizationsStore } from '../../../../domain/access/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 
 export function findOrganization(db: Db, id: string) {
@@ -18,7 +18,6 @@ const brandsOf = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** The organization's brands, by name. */
 export function brandsOfOrganization(db: Db, organizationId: string): BrandSummaryRow[] {
   return brandsOf(db).all({ organizationId });
 }

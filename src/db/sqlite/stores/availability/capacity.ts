@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
 import { sessions } from '../../schema/index.ts';
-import type { CapacityStore } from '../../../port/availability.ts';
+import type { CapacityStore } from '../../../../domain/availability/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 
 const take = preparedPerDb((db) =>
@@ -18,11 +18,6 @@ const take = preparedPerDb((db) =>
     .prepare(),
 );
 
-/**
- * Takes `count` places of a session if that many remain on sale (capacity less reserved places and places
- * held for waitlist offers); false (and nothing changed) otherwise. The check and the write are one
- * statement, and the table's CHECK backs it. Every checkout item does: prepared once.
- */
 export function takePlaces(db: Db, sessionId: string, count: number): boolean {
   if (count === 0) return true;
   return take(db).run({ sessionId, count }).changes === 1;
@@ -36,7 +31,6 @@ const release = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** Gives `count` places back to a session (every cancellation does: prepared once). */
 export function releasePlaces(db: Db, sessionId: string, count: number): void {
   if (count === 0) return;
   release(db).run({ sessionId, count });

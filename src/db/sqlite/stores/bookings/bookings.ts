@@ -2,19 +2,15 @@ import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
 import { answers, bookings, experiences, participants, sessions } from '../../schema/index.ts';
-import type { BookingsStore } from '../../../port/bookings.ts';
+import type {
+  AnswerRow,
+  BookingFilter,
+  BookingKey,
+  BookingWithContext,
+  BookingsStore,
+  ParticipantRow,
+} from '../../../../domain/bookings/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
-
-export type BookingRow = typeof bookings.$inferSelect;
-export type ParticipantRow = typeof participants.$inferSelect;
-export type AnswerRow = typeof answers.$inferSelect;
-
-export interface BookingWithContext {
-  booking: BookingRow;
-  experienceTitle: string;
-  timezone: string;
-  startLocal: string;
-}
 
 const bookingsWithContext = preparedPerDb((db) =>
   db
@@ -31,10 +27,6 @@ const bookingsWithContext = preparedPerDb((db) =>
     .prepare(),
 );
 
-/**
- * Bookings with what their view needs from the session and experience, in one statement. This and
- * the next two build every booking view (each booking event's payload too): prepared once.
- */
 export function findBookingsWithContext(db: Db, ids: readonly string[]): BookingWithContext[] {
   if (ids.length === 0) return [];
   return bookingsWithContext(db).all({ ids: idList(ids) });
@@ -61,22 +53,6 @@ const answersOf = preparedPerDb((db) =>
 export function answersOfBookings(db: Db, bookingIds: readonly string[]): AnswerRow[] {
   if (bookingIds.length === 0) return [];
   return answersOf(db).all({ ids: idList(bookingIds) });
-}
-
-/** What a back-office booking list is narrowed to: one brand, optionally a status and a session-start range. */
-export interface BookingFilter {
-  brandId: string;
-  status?: BookingRow['status'] | null;
-  /** Sessions starting at or after this local date-time (`YYYY-MM-DDTHH:MM:SS`). */
-  startFrom?: string | null;
-  /** Sessions starting strictly before this local date-time. */
-  startBefore?: string | null;
-}
-
-/** A position in newest-first order: the last booking seen. */
-export interface BookingKey {
-  createdAt: string;
-  id: string;
 }
 
 function filterWhere(filter: BookingFilter): SQL | undefined {
@@ -108,7 +84,6 @@ export function findBookingPage(db: Db, filter: BookingFilter, after: BookingKey
   return bookingPageQuery(db, filter, after, limit).all();
 }
 
-/** How many bookings match, and how many of them sit at or before `after` in newest-first order; one statement. */
 export function countBookings(db: Db, filter: BookingFilter, after: BookingKey | null): { total: number; before: number } {
   const before = after ? sql<number>`coalesce(sum(CASE WHEN ${olderThan(after)} THEN 0 ELSE 1 END), 0)` : sql<number>`0`;
   const row = db

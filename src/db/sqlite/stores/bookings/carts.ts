@@ -2,24 +2,8 @@ import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
 import { bookings, carts, paymentIntents } from '../../schema/index.ts';
-import type { CartsStore } from '../../../port/bookings.ts';
+import type { CartBookingRow, CartIntentRow, CartRow, CartsStore } from '../../../../domain/bookings/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
-
-export type CartRow = typeof carts.$inferSelect;
-
-/** What reading a cart needs of a payment intent (never its secret hash). */
-export interface CartIntentRow {
-  id: string;
-  status: (typeof paymentIntents.$inferSelect)['status'];
-  createdAt: string;
-}
-
-/** What choosing a cart's current bookings needs of each booking. */
-export interface CartBookingRow {
-  id: string;
-  paymentIntentId: string | null;
-  amountMinor: number;
-}
 
 // Every checkout, payment and cart read looks the cart up: prepared once per connection.
 const cartById = preparedPerDb((db) =>
@@ -43,7 +27,6 @@ const intentsOfCart = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** The cart's payment intents, the current (latest) checkout first. */
 export function paymentIntentsOfCart(db: Db, cartId: string): CartIntentRow[] {
   return intentsOfCart(db).all({ cartId });
 }
@@ -57,7 +40,6 @@ const cartBookings = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** Every booking ever created for the cart: checkouts in creation order, each in its items' order. */
 export function bookingsOfCart(db: Db, cartId: string): CartBookingRow[] {
   return cartBookings(db).all({ cartId });
 }

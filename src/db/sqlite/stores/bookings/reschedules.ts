@@ -1,5 +1,5 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import type { ReschedulableBooking, RescheduleRecord, ReschedulesStore } from '../../../port/bookings.ts';
+import type { ReschedulableBooking, RescheduleRecord, ReschedulesStore } from '../../../../domain/bookings/store.ts';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, placeholders, preparedPerDb, setTo } from '../../prepared.ts';
 import { bookingReschedules, bookings } from '../../schema/index.ts';

@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb, setTo } from '../../prepared.ts';
 import { bookings, participants, paymentIntents, refunds } from '../../schema/index.ts';
-import type { CancellableBooking, CancellationStore } from '../../../port/cancellation.ts';
+import type { CancellableBooking, CancellationStore } from '../../../../domain/cancellation/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 
 // A cancel request runs these once per item, each in the item's own transaction: prepared once per
@@ -46,7 +46,6 @@ const cancellableBookingList = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** `findCancellableBooking` for many ids in one statement, by id (unknown ids are absent). */
 export function findCancellableBookings(db: Db, ids: readonly string[]): Map<string, CancellableBooking> {
   if (ids.length === 0) return new Map();
   return new Map(
@@ -77,7 +76,6 @@ const cancelActiveParticipants = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** Marks still-active participants cancelled at `at`. */
 export function cancelParticipants(db: Db, ids: readonly string[], at: string): void {
   if (ids.length === 0) return;
   cancelActiveParticipants(db).run({ ids: idList(ids), at });
@@ -99,7 +97,6 @@ const setStatusClearingHold = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** Sets the status; a booking leaving `processing` no longer has a hold that could lapse. */
 export function setBookingStatus(db: Db, id: string, status: BookingStatusValue, at: string): void {
   (status === 'processing' ? setStatusKeepingHold : setStatusClearingHold)(db).run({ id, status, at });
 }
@@ -129,10 +126,6 @@ const reserveAmount = preparedPerDb((db) =>
     .prepare(),
 );
 
-/**
- * Adds `amountMinor` to the booking's refunded total if it stays within the amount; false (and nothing
- * changed) otherwise. Check and write are one statement, backed by the table's CHECK.
- */
 export function reserveRefundAmount(db: Db, bookingId: string, amountMinor: number, at: string): boolean {
   return reserveAmount(db).run({ id: bookingId, amount: amountMinor, at }).changes === 1;
 }
@@ -145,7 +138,6 @@ const releaseAmount = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** Gives back an amount reserved by a refund that failed. */
 export function releaseRefundAmount(db: Db, bookingId: string, amountMinor: number, at: string): void {
   releaseAmount(db).run({ id: bookingId, amount: amountMinor, at });
 }

@@ -3,25 +3,8 @@ import type { Db } from '../../client.ts';
 import { preparedPerDb, setTo } from '../../prepared.ts';
 import type { RefundEffectJson } from '../../../../domain/shared/json-types.ts';
 import { bookings, paymentIntents, refunds } from '../../schema/index.ts';
-import type { RefundsStore } from '../../../port/cancellation.ts';
+import type { RefundRow, RefundsStore } from '../../../../domain/cancellation/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
-
-export type RefundStatus = (typeof refunds.$inferSelect)['status'];
-
-/** A refund with what asking the processor about it and settling it need. */
-export interface RefundRow {
-  id: string;
-  bookingId: string;
-  amountMinor: number;
-  status: RefundStatus;
-  effect: RefundEffectJson;
-  attempts: number;
-  nextAttemptAt: string | null;
-  createdAt: string;
-  currency: string;
-  /** The processor's id of the booking's payment intent (a refunded booking always has one). */
-  intentReference: string | null;
-}
 
 const refundColumns = {
   id: refunds.id,
@@ -70,7 +53,6 @@ const pendingRefundInsert = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** A new `pending` refund, due for reconciliation from `at` on (the reconciler adds its grace period). */
 export function insertPendingRefund(
   db: Db,
   row: { id: string; bookingId: string; amountMinor: number; effect: RefundEffectJson; at: string },
@@ -92,15 +74,10 @@ const settlePending = preparedPerDb((db) =>
     .prepare(),
 );
 
-/**
- * Settles a pending refund, counting the processor call that decided it; false when it was not
- * pending any more (someone else settled it first), and then nothing changed.
- */
 export function settleRefund(db: Db, id: string, status: 'succeeded' | 'failed', processorReference: string | null, at: string): boolean {
   return settlePending(db).run({ id, status, processorReference, at }).changes === 1;
 }
 
-/** Pending refunds due at `now` and created at or before `createdBy`, oldest first. */
 export function dueRefunds(db: Db, now: string, createdBy: string, limit: number): RefundRow[] {
   return withBooking(db)
     .where(and(eq(refunds.status, 'pending'), lte(refunds.nextAttemptAt, now), lte(refunds.createdAt, createdBy)))
@@ -124,7 +101,6 @@ export function claimDueRefunds(db: Db, now: string, createdBy: string, limit: n
   );
 }
 
-/** Every pending refund created at or before `createdBy`, oldest first. */
 export function pendingRefunds(db: Db, createdBy: string): RefundRow[] {
   return withBooking(db)
     .where(and(eq(refunds.status, 'pending'), lte(refunds.createdAt, createdBy)))
@@ -132,10 +108,6 @@ export function pendingRefunds(db: Db, createdBy: string): RefundRow[] {
     .all();
 }
 
-/**
- * Moves a pending refund's next attempt to `until`, unless someone else (another process on the same
- * file) did first: true when this caller now holds it and may ask the processor.
- */
 export function leaseRefund(db: Db, id: string, seenNextAttemptAt: string, until: string): boolean {
   const result = db
     .update(refunds)
@@ -145,10 +117,6 @@ export function leaseRefund(db: Db, id: string, seenNextAttemptAt: string, until
   return result.changes === 1;
 }
 
-/**
- * Records a processor call that gave no answer. `nextAttemptAt` undefined keeps the refund's next
- * attempt as it is (the request path leaves the timing to the reconciler).
- */
 export function recordUnansweredAttempt(db: Db, id: string, input: { error: string; nextAttemptAt?: string; at: string }): void {
   db.update(refunds)
     .set({

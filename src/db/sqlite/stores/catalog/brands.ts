@@ -2,12 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
 import { brands, cancellationPolicies, reschedulePolicies } from '../../schema/index.ts';
-import type { BrandsStore } from '../../../port/catalog.ts';
+import type { BrandRow, BrandsStore, CancellationPolicyRow, ReschedulePolicyRow } from '../../../../domain/catalog/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
-
-export type BrandRow = typeof brands.$inferSelect;
-export type CancellationPolicyRow = typeof cancellationPolicies.$inferSelect;
-export type ReschedulePolicyRow = typeof reschedulePolicies.$inferSelect;
 
 /** Nearly every request loads its brand: prepared once. */
 const brandById = preparedPerDb((db) =>

@@ -12,16 +12,14 @@ import {
   taxes,
   vibes,
 } from '../../schema/index.ts';
-import type { ExperiencesStore } from '../../../port/catalog.ts';
+import type {
+  ExperienceMediaRow,
+  ExperienceRow,
+  ExperienceTranslationRow,
+  ExperiencesStore,
+  NamedRow,
+} from '../../../../domain/catalog/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
-
-export type ExperienceRow = typeof experiences.$inferSelect;
-export type ExperienceTranslationRow = typeof experienceTranslations.$inferSelect;
-
-export interface NamedRow {
-  id: string;
-  name: string;
-}
 
 // The experience page and every checkout item read these: each is prepared once per connection.
 
@@ -71,15 +69,8 @@ const vibesOf = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** The experience's vibes in their configured order. */
 export function vibesOfExperience(db: Db, experienceId: string): NamedRow[] {
   return vibesOf(db).all({ experienceId });
-}
-
-export interface ExperienceMediaRow {
-  id: string;
-  role: 'cover' | 'picture';
-  renditions: (typeof media.$inferSelect)['renditions'];
 }
 
 const mediaOf = preparedPerDb((db) =>
@@ -93,7 +84,6 @@ const mediaOf = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** The experience's cover and pictures, cover first, then pictures by position. */
 export function mediaOfExperience(db: Db, experienceId: string): ExperienceMediaRow[] {
   return mediaOf(db).all({ experienceId });
 }

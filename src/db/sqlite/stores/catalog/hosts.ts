@@ -2,10 +2,8 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
 import { hosts } from '../../schema/index.ts';
-import type { HostsStore } from '../../../port/catalog.ts';
+import type { HostRow, HostsStore } from '../../../../domain/catalog/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
-
-export type HostRow = typeof hosts.$inferSelect;
 
 const hostsOfBrand = preparedPerDb((db) =>
   db

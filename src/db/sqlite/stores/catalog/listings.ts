@@ -14,23 +14,15 @@ import {
   media,
   vibes,
 } from '../../schema/index.ts';
-import type { HostRow } from './hosts.ts';
-import type { ListingsStore } from '../../../port/catalog.ts';
+import type {
+  FeaturedListingRow,
+  ListingContentRow,
+  ListingContentTranslationRow,
+  ListingMediaRow,
+  ListingVibeRow,
+  ListingsStore,
+} from '../../../../domain/catalog/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
-
-export type ListingRow = typeof listings.$inferSelect;
-export type ListingContentRow = typeof listingContents.$inferSelect;
-export type ListingContentTranslationRow = typeof listingContentTranslations.$inferSelect;
-export type MediaRow = typeof media.$inferSelect;
-
-/** A listing with the categories and hosts of both the listing itself and its experience, if any. */
-export interface FeaturedListingRow {
-  listing: ListingRow;
-  listingCategory: { id: string; name: string } | null;
-  experienceCategory: { id: string; name: string } | null;
-  listingHost: HostRow | null;
-  experienceHost: HostRow | null;
-}
 
 const listingCategory = alias(categories, 'listing_category');
 const experienceCategory = alias(categories, 'experience_category');
@@ -63,10 +55,6 @@ const featuredListings = preparedPerDb((db) =>
     .prepare(),
 );
 
-/**
- * A brand's featured listings that are (un)listed, in dashboard order, in one statement. This and the
- * batched reads below serve every featured-listings request: each is prepared once per connection.
- */
 export function findFeaturedListings(db: Db, brandId: string, unlisted: boolean): FeaturedListingRow[] {
   // Placeholders skip the column's encoder: a boolean column stores 1 or 0.
   return featuredListings(db).all({ brandId, unlisted: unlisted ? 1 : 0 });
@@ -80,7 +68,6 @@ const listingContentsOf = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** The content rows of the given versions of several listings. */
 export function findListingContents(
   db: Db,
   listingIds: readonly string[],
@@ -103,16 +90,9 @@ const contentTranslationsOf = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** Translations of several contents whose locale is one of `locales` (compared case-insensitively). */
 export function findContentTranslations(db: Db, contentIds: readonly string[], locales: readonly string[]): ListingContentTranslationRow[] {
   if (contentIds.length === 0 || locales.length === 0) return [];
   return contentTranslationsOf(db).all({ ids: idList(contentIds), locales: idList(locales.map((l) => l.toLowerCase())) });
-}
-
-export interface ListingMediaRow {
-  listingId: string;
-  kind: string;
-  media: MediaRow;
 }
 
 const listingMediaOf = preparedPerDb((db) =>
@@ -125,16 +105,9 @@ const listingMediaOf = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** The media of several listings, each listing's in position order. */
 export function findListingMedia(db: Db, listingIds: readonly string[]): ListingMediaRow[] {
   if (listingIds.length === 0) return [];
   return listingMediaOf(db).all({ ids: idList(listingIds) });
-}
-
-export interface ListingVibeRow {
-  listingId: string;
-  id: string;
-  name: string;
 }
 
 const listingVibesOf = preparedPerDb((db) =>
@@ -147,7 +120,6 @@ const listingVibesOf = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** The vibes of several listings, each listing's in position order. */
 export function findListingVibes(db: Db, listingIds: readonly string[]): ListingVibeRow[] {
   if (listingIds.length === 0) return [];
   return listingVibesOf(db).all({ ids: idList(listingIds) });

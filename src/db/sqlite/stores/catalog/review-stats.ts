@@ -2,15 +2,8 @@ import { avg, count } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
 import { reviews } from '../../schema/index.ts';
-import type { ReviewStatsStore } from '../../../port/catalog.ts';
+import type { ReviewStatsRow, ReviewStatsStore } from '../../../../domain/catalog/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
-
-export interface ReviewStatsRow {
-  experienceId: string;
-  averageRating: number;
-  averageRecommendability: number;
-  total: number;
-}
 
 const reviewStats = preparedPerDb((db) =>
   db
@@ -26,10 +19,6 @@ const reviewStats = preparedPerDb((db) =>
     .prepare(),
 );
 
-/**
- * Review averages and counts of several experiences in one statement; experiences without reviews are
- * absent. Every listing and experience read asks: prepared once.
- */
 export function reviewStatsOf(db: Db, experienceIds: readonly string[]): ReviewStatsRow[] {
   if (experienceIds.length === 0) return [];
   return reviewStats(db).all({ ids: idList(experienceIds) });

@@ -1,18 +1,9 @@
 import { and, asc, desc, eq, gt, sql, type Placeholder } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
-import type { ImageRef } from '../../../../domain/shared/json-types.ts';
 import { preparedPerDb } from '../../prepared.ts';
 import { experiences, hosts, reviewers, reviews } from '../../schema/index.ts';
-import type { ReviewsStore } from '../../../port/catalog.ts';
+import type { ReviewKey, ReviewPageRow, ReviewedExperienceRow, ReviewsStore } from '../../../../domain/catalog/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
-
-export interface ReviewedExperienceRow {
-  id: string;
-  title: string;
-  brandId: string;
-  /** Number of reviews: ranks are dense, so MAX(rank) is the count, read with one index seek. */
-  total: number;
-}
 
 const reviewedExperience = preparedPerDb((db) =>
   db
@@ -27,33 +18,8 @@ const reviewedExperience = preparedPerDb((db) =>
     .prepare(),
 );
 
-/**
- * The experience a review page belongs to, with its review count, in one statement. Review pages are
- * read with every experience page: this and the page queries are prepared once per connection.
- */
 export function findReviewedExperience(db: Db, experienceId: string): ReviewedExperienceRow | undefined {
   return reviewedExperience(db).get({ id: experienceId });
-}
-
-export interface PersonRow {
-  id: string;
-  firstName: string;
-  lastName: string;
-  emailAddress: string;
-  phoneNumber: string;
-  profilePicture: ImageRef;
-}
-
-export interface ReviewPageRow {
-  id: string;
-  rank: number;
-  rating: number;
-  recommendability: number;
-  text: string;
-  reviewedAt: string;
-  experiencedDate: string;
-  reviewer: PersonRow;
-  host: PersonRow;
 }
 
 /** Reviews with their reviewer and host joined in: a page costs one statement. */
@@ -110,12 +76,6 @@ const reviewsByRank = preparedPerDb((db) =>
 
 export function findReviewsByRank(db: Db, experienceId: string, afterRank: number, limit: number): ReviewPageRow[] {
   return reviewsByRank(db).all({ experienceId, afterRank, limit });
-}
-
-/** A position in newest-first order: the last review seen. */
-export interface ReviewKey {
-  reviewedAt: string;
-  id: string;
 }
 
 /**

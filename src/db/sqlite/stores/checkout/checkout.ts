@@ -12,18 +12,20 @@ import {
   participants,
   paymentIntents,
 } from '../../schema/index.ts';
-import type { CheckoutStore } from '../../../port/checkout.ts';
+import type {
+  AddOnRow,
+  AnswerInsert,
+  BookingInsert,
+  CartHolds,
+  CheckoutStore,
+  CouponRow,
+  CreditCodeRow,
+  IntentInsert,
+  ParticipantInsert,
+} from '../../../../domain/checkout/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 
-export type AddOnRow = typeof addOns.$inferSelect;
-export type CouponRow = typeof coupons.$inferSelect;
-export type CreditCodeRow = typeof creditCodes.$inferSelect;
 // What the prepared inserts below bind: every column, nullable ones as null (never left out).
-export type BookingInsert = Required<Omit<typeof bookings.$inferInsert, 'amountRefundedMinor'>>;
-export type ParticipantInsert = Required<typeof participants.$inferInsert>;
-export type AnswerInsert = Required<typeof answers.$inferInsert>;
-export type IntentInsert = Required<Omit<typeof paymentIntents.$inferInsert, 'attempt'>>;
-
 // Every quote and checkout runs the reads from here to holdsOfCart, per item or per cart: each is
 // prepared once per connection.
 
@@ -47,7 +49,6 @@ const couponByCode = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** The brand's coupon with `code` (coupon codes are stored upper-case). */
 export function findCoupon(db: Db, brandId: string, upperCode: string): CouponRow | undefined {
   return couponByCode(db).get({ brandId, code: upperCode });
 }
@@ -65,16 +66,9 @@ const creditCodesOf = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** The brand's credit codes among `upperCodes`, compared upper-case. */
 export function creditCodesByCode(db: Db, brandId: string, upperCodes: readonly string[]): CreditCodeRow[] {
   if (upperCodes.length === 0) return [];
   return creditCodesOf(db).all({ brandId, codes: idList(upperCodes) });
-}
-
-/** What a cart's `processing` bookings hold: places per session and credit per code. */
-export interface CartHolds {
-  places: Array<{ sessionId: string; count: number }>;
-  credits: Array<{ creditCodeId: string; amountMinor: number }>;
 }
 
 /** The cart's `processing` bookings. */
@@ -110,10 +104,6 @@ const creditHeldByCart = preparedPerDb((db) =>
     .prepare(),
 );
 
-/**
- * What the cart's `processing` bookings hold, all of which a new checkout gives back: places of holds
- * still running at `at` (lapsed ones are counted with the session's lapsed places) and credit per code.
- */
 export function holdsOfCart(db: Db, brandId: string, cartId: string, at: string): CartHolds {
   return { places: placesHeldByCart(db).all({ brandId, cartId, at }), credits: creditHeldByCart(db).all({ brandId, cartId }) };
 }
@@ -143,7 +133,6 @@ const cancelOpenIntents = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** The cart's intents still awaiting payment become `canceled`. */
 export function cancelOpenIntentsOfCart(db: Db, cartId: string, at: string): void {
   cancelOpenIntents(db).run({ cartId, at });
 }
@@ -164,7 +153,6 @@ const cartWithCode = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** Whether a booking or a cart of the brand already has `code`. */
 export function confirmationCodeInUse(db: Db, brandId: string, code: string): boolean {
   if (bookingWithCode(db).get({ brandId, code })) return true;
   return cartWithCode(db).get({ brandId, code }) !== undefined;
@@ -184,10 +172,6 @@ const releaseCode = preparedPerDb((db) =>
     .prepare(),
 );
 
-/**
- * Frees `code` when a `failed` booking of the same cart (an earlier, replaced checkout) holds it, by
- * suffixing that booking's code with `~` and a part of its id: a re-post may reuse its intended code.
- */
 export function releaseCodeOfReplacedBooking(db: Db, cartId: string, code: string): void {
   releaseCode(db).run({ cartId, code });
 }
@@ -244,7 +228,6 @@ const intentInsert = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** Inserts the cart's next checkout attempt (`attempt` = the cart's highest + 1). */
 export function insertPaymentIntent(db: Db, row: IntentInsert): void {
   intentInsert(db).run(row);
 }
@@ -321,7 +304,6 @@ const answerInsert = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** A booking with its participants and answers (one prepared single-row insert each), written together. */
 export function insertBooking(
   db: Db,
   booking: BookingInsert,
@@ -348,10 +330,6 @@ const redemptionInsert = preparedPerDb((db) =>
     .prepare(),
 );
 
-/**
- * Takes `amountMinor` from a credit code and records the redemption, if its balance covers it; false
- * (nothing changed) otherwise.
- */
 export function redeemCredit(db: Db, row: { id: string; bookingId: string; creditCodeId: string; amountMinor: number }): boolean {
   if (takeCredit(db).run({ id: row.creditCodeId, amountMinor: row.amountMinor }).changes !== 1) return false;
   redemptionInsert(db).run(row);

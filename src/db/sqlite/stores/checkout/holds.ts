@@ -1,18 +1,9 @@
-import { and, eq, isNotNull, lte, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, lte, notExists, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb, setTo } from '../../prepared.ts';
 import { bookings, creditCodes, creditRedemptions, participants, paymentIntents } from '../../schema/index.ts';
-import type { HoldsStore } from '../../../port/checkout.ts';
+import type { HeldBooking, HoldsStore } from '../../../../domain/checkout/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
-
-/** A `processing` booking with the places it holds. */
-export interface HeldBooking {
-  id: string;
-  sessionId: string;
-  paymentIntentId: string | null;
-  /** Active participants: the places the booking holds on its session. */
-  places: number;
-}
 
 const heldColumns = {
   id: bookings.id,
@@ -22,32 +13,24 @@ const heldColumns = {
   places: sql<number>`(SELECT count(*) FROM participants p WHERE p.booking_id = "bookings"."id" AND p.cancelled_at IS NULL)`,
 };
 
+/** The port's order of held bookings (NULL expiries first, as in PostgreSQL's ascending order). */
+const holdOrder = [asc(bookings.holdExpiresAt), asc(bookings.createdAt), asc(bookings.cartPosition), asc(bookings.id)];
+
 // Checkouts sweep lapsed holds and fail the holds they replace, payments fail theirs: everything here
-// is prepared once per connection, a list of ids bound as one JSON parameter (`inIdList`). Failing
-// bookings keeps two statements, as SQLite planned the `IN` lists before: a single id is looked up by
-// primary key, several are read through the status index (the order events are recorded in).
+// is prepared once per connection, a list of ids bound as one JSON parameter (`inIdList`).
 
-const processingOne = preparedPerDb((db) =>
-  db
-    .select(heldColumns)
-    .from(bookings)
-    .where(and(eq(bookings.id, sql.placeholder('id')), eq(bookings.status, 'processing')))
-    .prepare(),
-);
-
-const processingMany = preparedPerDb((db) =>
+const processing = preparedPerDb((db) =>
   db
     .select(heldColumns)
     .from(bookings)
     .where(and(inIdList(bookings.id, 'ids'), eq(bookings.status, 'processing')))
+    .orderBy(...holdOrder)
     .prepare(),
 );
 
-/** Those of `ids` that are still `processing`. */
 export function processingBookings(db: Db, ids: readonly string[]): HeldBooking[] {
   if (ids.length === 0) return [];
-  if (ids.length === 1) return processingOne(db).all({ id: ids[0] });
-  return processingMany(db).all({ ids: idList(ids) });
+  return processing(db).all({ ids: idList(ids) });
 }
 
 const lapsed = preparedPerDb((db) =>
@@ -55,23 +38,15 @@ const lapsed = preparedPerDb((db) =>
     .select(heldColumns)
     .from(bookings)
     .where(and(eq(bookings.status, 'processing'), isNotNull(bookings.holdExpiresAt), lte(bookings.holdExpiresAt, sql.placeholder('at'))))
+    .orderBy(...holdOrder)
     .prepare(),
 );
 
-/** `processing` bookings whose hold lapsed at or before `at` (ISO 8601 UTC): one range of the hold index. */
 export function lapsedHolds(db: Db, at: string): HeldBooking[] {
   return lapsed(db).all({ at });
 }
 
-const failOne = preparedPerDb((db) =>
-  db
-    .update(bookings)
-    .set({ status: 'failed', holdExpiresAt: null, updatedAt: setTo('at') })
-    .where(and(eq(bookings.id, sql.placeholder('id')), eq(bookings.status, 'processing')))
-    .prepare(),
-);
-
-const failMany = preparedPerDb((db) =>
+const fail = preparedPerDb((db) =>
   db
     .update(bookings)
     .set({ status: 'failed', holdExpiresAt: null, updatedAt: setTo('at') })
@@ -79,11 +54,8 @@ const failMany = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** `processing` -> `failed`; the guard keeps a booking that moved on meanwhile untouched. */
 export function markBookingsFailed(db: Db, ids: readonly string[], at: string): void {
-  if (ids.length === 0) return;
-  if (ids.length === 1) failOne(db).run({ id: ids[0], at });
-  else failMany(db).run({ ids: idList(ids), at });
+  if (ids.length > 0) fail(db).run({ ids: idList(ids), at });
 }
 
 const redemptionsOf = preparedPerDb((db) =>
@@ -104,7 +76,6 @@ const giveCredit = preparedPerDb((db) =>
 
 const forgetRedemptions = preparedPerDb((db) => db.delete(creditRedemptions).where(inIdList(creditRedemptions.bookingId, 'ids')).prepare());
 
-/** Adds the credit the bookings redeemed back to each code's balance and forgets the redemptions. */
 export function returnCreditRedemptions(db: Db, bookingIds: readonly string[]): void {
   if (bookingIds.length === 0) return;
   const ids = idList(bookingIds);
@@ -124,10 +95,6 @@ const cancelWithoutHolds = preparedPerDb((db) => {
     .prepare();
 });
 
-/**
- * Of `ids`, the intents still `requires_payment` with no `processing` booking left become `canceled`:
- * nothing they could pay for is held any more.
- */
 export function cancelIntentsWithoutHolds(db: Db, ids: readonly string[], at: string): void {
   if (ids.length === 0) return;
   cancelWithoutHolds(db).run({ ids: idList(ids), at });
@@ -149,10 +116,6 @@ const lapsedPlacesOf = preparedPerDb((db) =>
     .prepare(),
 );
 
-/**
- * Places held on a session by `processing` bookings whose hold lapsed at or before `at` but is not swept
- * yet. Every quote and checkout item asks: prepared once.
- */
 export function lapsedPlaces(db: Db, sessionId: string, at: string): number {
   return lapsedPlacesOf(db).get({ sessionId, at })?.places ?? 0;
 }

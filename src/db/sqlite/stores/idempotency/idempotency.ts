@@ -1,10 +1,8 @@
 import { and, asc, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idempotencyKeys } from '../../schema/index.ts';
-import type { IdempotencyStore, SealedAnswer, SealedAnswerKey } from '../../../port/idempotency.ts';
+import type { IdempotencyRecord, IdempotencyStore, SealedAnswer, SealedAnswerKey } from '../../../../domain/idempotency/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
-
-export type IdempotencyRecord = typeof idempotencyKeys.$inferSelect;
 
 const byKey = (apiKeyId: string, key: string) => and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key));
 const running = eq(idempotencyKeys.state, 'running');
@@ -24,10 +22,6 @@ export function insertRunningRecord(
     .run();
 }
 
-/**
- * Gives a running record whose lease ended a new lease, unless someone else (another retry, in this
- * process or another on the same file) did first: true when this caller now holds it.
- */
 export function takeOverRecord(db: Db, apiKeyId: string, key: string, seenLease: string | null, leaseExpiresAt: string): boolean {
   const result = db
     .update(idempotencyKeys)
@@ -37,7 +31,6 @@ export function takeOverRecord(db: Db, apiKeyId: string, key: string, seenLease:
   return result.changes === 1;
 }
 
-/** Stores the answer of a running record; the first run to answer wins, a later one changes nothing. */
 export function completeRecord(db: Db, apiKeyId: string, key: string, responseStatus: number, responseBody: string): void {
   db.update(idempotencyKeys)
     .set({ state: 'completed', responseStatus, responseBody, leaseExpiresAt: null })
@@ -45,14 +38,12 @@ export function completeRecord(db: Db, apiKeyId: string, key: string, responseSt
     .run();
 }
 
-/** Removes a running record while `lease` is still its lease (a run taken over no longer owns it). */
 export function deleteRunningRecord(db: Db, apiKeyId: string, key: string, lease: string): void {
   db.delete(idempotencyKeys)
     .where(and(byKey(apiKeyId, key), running, leaseIs(lease)))
     .run();
 }
 
-/** Removes every record created before `cutoff` (ISO 8601); an indexed range delete. */
 export function deleteRecordsBefore(db: Db, cutoff: string): void {
   db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, cutoff)).run();
 }
@@ -75,7 +66,6 @@ export function sealedAnswersPage(db: Db, after: SealedAnswerKey | null, limit: 
   return rows.map((row) => ({ ...row, responseBody: row.responseBody! }));
 }
 
-/** Swaps the stored answer `previous` for `next`, unless it changed meanwhile: true when swapped. */
 export function replaceSealedAnswer(db: Db, apiKeyId: string, key: string, previous: string, next: string): boolean {
   const result = db
     .update(idempotencyKeys)

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { count, eq, gt, max, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { bookings, events, waitlistEntries, webhookDeliveries } from '../../schema/index.ts';
-import type { OperationsStore } from '../../../port/operations.ts';
+import type { OperationsStore, QueueSizes } from '../../../../domain/operations/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 
 const journalFile = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../../drizzle/sqlite/migrations/meta/_journal.json');
@@ -24,12 +24,10 @@ function newestShippedMigration(): number {
   return newestMigration;
 }
 
-/** A trivial statement: throws when the connection is closed or the file unreadable. */
 export function pingDatabase(db: Db): void {
   db.get(sql`SELECT 1`);
 }
 
-/** Whether the newest migration this build ships is recorded as applied. */
 export function migrationsCurrent(db: Db): boolean {
   const table = db.get<{ name: string } | undefined>(
     sql`SELECT name FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'`,
@@ -37,16 +35,6 @@ export function migrationsCurrent(db: Db): boolean {
   if (!table) return false;
   const row = db.get<{ newest: number | null }>(sql`SELECT max(created_at) AS newest FROM __drizzle_migrations`);
   return row.newest !== null && Number(row.newest) >= newestShippedMigration();
-}
-
-export interface QueueSizes {
-  /** `processing` bookings: places held until paid or lapsed. */
-  holdsActive: number;
-  /** Waitlist entries holding offered places. */
-  waitlistOffersActive: number;
-  webhookDeliveriesPending: number;
-  /** Deliveries given up on (past the maximum age). */
-  webhookDeliveriesFailed: number;
 }
 
 export function queueSizes(db: Db): QueueSizes {
@@ -59,7 +47,6 @@ export function queueSizes(db: Db): QueueSizes {
   };
 }
 
-/** The newest event's sequence (0 when there is none). */
 export function newestEventSequence(db: Db): number {
   return (
     db
@@ -69,10 +56,6 @@ export function newestEventSequence(db: Db): number {
   );
 }
 
-/**
- * Events after sequence `after`, counted by type, with the newest sequence among them: one statement,
- * so the counts and the sequence come from the same snapshot. A range of the primary key.
- */
 export function eventCountsAfter(db: Db, after: number): Array<{ type: string; n: number; newest: number }> {
   return db
     .select({ type: events.type, n: count(), newest: max(events.sequence) })

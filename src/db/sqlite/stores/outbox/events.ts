@@ -2,11 +2,8 @@ import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
 import { events, webhookDeliveries, webhookEndpoints } from '../../schema/index.ts';
-import type { EventsStore } from '../../../port/outbox.ts';
+import type { EventInsert, EventRow, EventsStore, PendingDeliveryInsert } from '../../../../domain/outbox/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
-
-export type EventRow = typeof events.$inferSelect;
-export type EventInsert = Omit<typeof events.$inferInsert, 'sequence'>;
 
 // Every state change records an event and looks up its brand's endpoints: both prepared once.
 const eventInsert = preparedPerDb((db) =>
@@ -24,7 +21,6 @@ const eventInsert = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** Inserts an event; returns it with the sequence the database gave it. */
 export function insertEvent(db: Db, event: EventInsert): EventRow {
   return eventInsert(db).get(event)!;
 }
@@ -37,17 +33,8 @@ const liveEndpoints = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** Ids and subscribed types of the brand's endpoints that are not deleted. */
 export function liveEndpointsOfBrand(db: Db, brandId: string): Array<{ id: string; eventTypes: string[] }> {
   return liveEndpoints(db).all({ brandId });
-}
-
-export interface PendingDeliveryInsert {
-  id: string;
-  endpointId: string;
-  eventSequence: number;
-  resourceId: string;
-  at: string;
 }
 
 // A brand has a few endpoints at most: one prepared single-row insert per delivery.
@@ -67,15 +54,10 @@ const pendingDeliveryInsert = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** One `pending` delivery per row, due at once (`nextAttemptAt` = the event's time). */
 export function insertPendingDeliveries(db: Db, rows: readonly PendingDeliveryInsert[]): void {
   for (const row of rows) pendingDeliveryInsert(db).run({ ...row });
 }
 
-/**
- * Up to `limit` of the brand's events after sequence `after`, oldest first, optionally of `types`
- * only: a seek on (brand_id, sequence).
- */
 export function findEventPage(db: Db, brandId: string, after: number, types: readonly string[] | null, limit: number): EventRow[] {
   return db
     .select()
@@ -86,7 +68,6 @@ export function findEventPage(db: Db, brandId: string, after: number, types: rea
     .all();
 }
 
-/** Whether the brand has an event at or before sequence `upTo` (of `types`, when given). */
 export function hasEventsUpTo(db: Db, brandId: string, upTo: number, types: readonly string[] | null): boolean {
   const row = db
     .select({ sequence: events.sequence })

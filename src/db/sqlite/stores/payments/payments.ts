@@ -1,22 +1,12 @@
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
-import type { PricingBreakdown } from '../../../../domain/shared/json-types.ts';
 import { idList, inIdList, preparedPerDb, setTo } from '../../prepared.ts';
 import { bookings, carts, creditCodes, participants, paymentIntents } from '../../schema/index.ts';
 import { redeemCredit } from '../checkout/checkout.ts';
-import type { PaymentsStore } from '../../../port/payments.ts';
+import type { IntentBookingRow, IntentRow, PaymentsStore } from '../../../../domain/payments/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 
 export type IntentStatus = (typeof paymentIntents.$inferSelect)['status'];
-
-/** What handling a payment outcome needs of an intent (never its secret hash). */
-export interface IntentRow {
-  id: string;
-  cartId: string;
-  processor: string;
-  processorReference: string;
-  status: IntentStatus;
-}
 
 const intentColumns = {
   id: paymentIntents.id,
@@ -79,20 +69,6 @@ export function setIntentStatus(db: Db, id: string, status: IntentStatus, at: st
   intentStatus(db).run({ id, status, at });
 }
 
-/** What a payment outcome decides on for each booking paid by an intent. */
-export interface IntentBookingRow {
-  id: string;
-  brandId: string;
-  sessionId: string;
-  status: (typeof bookings.$inferSelect)['status'];
-  currency: string;
-  amountMinor: number;
-  amountRefundedMinor: number;
-  /** Participants whose `cancelledAt` is null: the places the booking needs. */
-  activeParticipants: number;
-  pricing: PricingBreakdown;
-}
-
 const intentBookings = preparedPerDb((db) =>
   db
     .select({
@@ -120,7 +96,6 @@ const activeParticipantCounts = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** The bookings an intent pays for, in cart item order. */
 export function bookingsOfIntent(db: Db, intentId: string): IntentBookingRow[] {
   const rows = intentBookings(db).all({ intentId });
   if (rows.length === 0) return [];
@@ -140,7 +115,6 @@ const cancelActive = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** Marks the booking's still-active participants cancelled at `at`. */
 export function cancelActiveParticipants(db: Db, bookingId: string, at: string): void {
   cancelActive(db).run({ bookingId, at });
 }
@@ -165,11 +139,6 @@ const creditCodeOfBrand = preparedPerDb((db) =>
     .prepare(),
 );
 
-/**
- * Takes `amountMinor` from the brand's credit code `code` again for a booking (whose earlier redemption
- * was given back when its hold lapsed): false, and nothing changed, when the code is gone or its balance
- * no longer covers it.
- */
 export function redeemCreditAgain(
   db: Db,
   input: { id: string; bookingId: string; brandId: string; code: string; amountMinor: number },

@@ -2,16 +2,8 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
 import { experienceQuestions, questions } from '../../schema/index.ts';
-import type { QuestionsStore } from '../../../port/questions.ts';
+import type { AssignedQuestionRow, QuestionsStore } from '../../../../domain/questions/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
-
-export type QuestionRow = typeof questions.$inferSelect;
-export type ExperienceQuestionRow = typeof experienceQuestions.$inferSelect;
-
-export interface AssignedQuestionRow {
-  question: QuestionRow;
-  assignment: ExperienceQuestionRow;
-}
 
 const activeQuestionsOf = preparedPerDb((db) =>
   db
@@ -23,10 +15,6 @@ const activeQuestionsOf = preparedPerDb((db) =>
     .prepare(),
 );
 
-/**
- * Active question assignments of several experiences in one statement, by experience then `order`.
- * Experience pages and every checkout ask: prepared once.
- */
 export function activeQuestionsOfExperiences(db: Db, experienceIds: readonly string[]): AssignedQuestionRow[] {
   if (experienceIds.length === 0) return [];
   return activeQuestionsOf(db).all({ ids: idList(experienceIds) });

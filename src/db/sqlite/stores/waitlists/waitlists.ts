@@ -2,20 +2,16 @@ import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb, setTo } from '../../prepared.ts';
 import { bookings, experiences, sessions, waitlistEntries, waitlists } from '../../schema/index.ts';
-import type { SessionRow } from '../availability/sessions.ts';
-import type { WaitlistsStore } from '../../../port/waitlists.ts';
+import type { SessionRow } from '../../../../domain/availability/store.ts';
+import type {
+  EntryWithContext,
+  WaitlistEntryRow,
+  WaitlistEntryStatus,
+  WaitlistRow,
+  WaitlistsStore,
+} from '../../../../domain/waitlists/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 
-export type WaitlistEntryRow = typeof waitlistEntries.$inferSelect;
-export type WaitlistEntryStatus = WaitlistEntryRow['status'];
-
-export interface WaitlistRow {
-  id: string;
-  experienceId: string;
-  brandId: string;
-}
-
-/** A waitlist with the brand of its experience. */
 export function findWaitlistRow(db: Db, id: string): WaitlistRow | undefined {
   return db
     .select({ id: waitlists.id, experienceId: waitlists.experienceId, brandId: experiences.brandId })
@@ -38,13 +34,6 @@ export function findSessionById(db: Db, id: string): SessionRow | undefined {
   return sessionById(db).get({ id });
 }
 
-/** An entry with what its view needs from its session and experience. */
-export interface EntryWithContext {
-  entry: WaitlistEntryRow;
-  startLocal: string;
-  timezone: string;
-}
-
 const withContext = (db: Db) =>
   db
     .select({ entry: waitlistEntries, startLocal: sessions.startLocal, timezone: experiences.timezoneId })
@@ -63,7 +52,6 @@ export function findEntryWithContext(db: Db, id: string): EntryWithContext | und
   return entryWithContext(db).get({ id });
 }
 
-/** Entries of a waitlist by session start then position, optionally of one session and some statuses. */
 export function entriesOfWaitlist(
   db: Db,
   waitlistId: string,
@@ -90,12 +78,10 @@ const waitingEntries = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** The session's `waiting` entries in line order. */
 export function waitingEntriesOfSession(db: Db, sessionId: string): Array<{ id: string; partySize: number }> {
   return waitingEntries(db).all({ sessionId });
 }
 
-/** The position after the session's last entry (1 for the first). */
 export function nextPosition(db: Db, sessionId: string): number {
   const last = db
     .select({ position: waitlistEntries.position })
@@ -114,7 +100,6 @@ function isLiveEmailViolation(error: unknown): boolean {
   return false;
 }
 
-/** Inserts an entry; false when the purchaser already has a live entry for the session (the partial unique index). */
 export function insertEntry(db: Db, row: typeof waitlistEntries.$inferInsert): boolean {
   try {
     db.insert(waitlistEntries).values(row).run();
@@ -139,10 +124,6 @@ const entryStatusUpdate = (fields: ReadonlyArray<keyof EntryExtra>) =>
   );
 const entryStatusUpdates = new Map<string, ReturnType<typeof entryStatusUpdate>>();
 
-/**
- * Moves an entry from one of `from` to `to` (with the given offer or booking fields); false when it
- * had moved on meanwhile.
- */
 export function setEntryStatus(
   db: Db,
   id: string,
@@ -168,10 +149,6 @@ const due = preparedPerDb((db) =>
     .prepare(),
 );
 
-/**
- * `offered` entries whose offer ran out at or before `at` (one range of the offer expiry index). Every
- * checkout and every sweep asks: prepared once, as are the session updates below.
- */
 export function dueOffers(db: Db, at: string): Array<{ id: string; sessionId: string; partySize: number }> {
   return due(db).all({ at });
 }
@@ -189,7 +166,6 @@ const hold = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** Holds `count` places on sale for an offer; false (nothing changed) when fewer are on sale. */
 export function holdForOffer(db: Db, sessionId: string, count: number): boolean {
   return hold(db).run({ sessionId, count }).changes === 1;
 }
@@ -202,7 +178,6 @@ const releaseHold = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** Puts `count` places held for an offer back on sale. */
 export function releaseOfferHold(db: Db, sessionId: string, count: number): void {
   if (count === 0) return;
   releaseHold(db).run({ sessionId, count });
@@ -219,10 +194,6 @@ const takeHeld = preparedPerDb((db) =>
     .prepare(),
 );
 
-/**
- * An offer taken by a booking: `held` places leave the offer's hold and `taken` of them (at most
- * `held`) become reserved, in one statement; the rest go on sale.
- */
 export function takeHeldPlaces(db: Db, sessionId: string, held: number, taken: number): void {
   takeHeld(db).run({ sessionId, held, taken });
 }
@@ -235,7 +206,6 @@ const bookingHold = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** What a checkout needs to know of the booking an entry was converted into. */
 export function findBookingHold(db: Db, id: string): { cartId: string | null; status: string; holdExpiresAt: string | null } | undefined {
   return bookingHold(db).get({ id });
 }

@@ -2,29 +2,11 @@ import { and, asc, eq, isNull, lt, lte, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../client.ts';
 import { events, webhookDeliveries, webhookEndpoints } from '../../schema/index.ts';
-import type { WebhookDispatchStore } from '../../../port/webhooks.ts';
+import type { AttemptResult, DueDelivery, WebhookDispatchStore } from '../../../../domain/webhooks/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
-
-/** A delivery ready to send, with what sending needs from its endpoint and event. */
-export interface DueDelivery {
-  id: string;
-  attempts: number;
-  createdAt: string;
-  nextAttemptAt: string;
-  endpointId: string;
-  url: string;
-  secretCiphertext: string;
-  event: { id: string; type: string; createdAt: string; payload: Record<string, unknown> };
-}
 
 const earlier = alias(webhookDeliveries, 'earlier');
 
-/**
- * Up to `limit` pending deliveries due at `now`, in event order, of live endpoints. A delivery whose
- * endpoint still has an earlier pending delivery for the same resource waits (leased ones included),
- * so each resource's events reach an endpoint strictly in order; hence at most one per
- * (endpoint, resource).
- */
 export function findDueDeliveries(db: Db, now: string, limit: number): DueDelivery[] {
   const blocked = db
     .select({ one: sql`1` })
@@ -80,20 +62,6 @@ export function claimDueDeliveries(db: Db, now: string, limit: number, until: st
   );
 }
 
-export interface AttemptResult {
-  attempts: number;
-  /** When the attempt started. */
-  attemptedAt: string;
-  /** When its outcome was known. */
-  finishedAt: string;
-  statusCode: number | null;
-  error: string | null;
-  /** `delivered` and `failed` end the delivery; `pending` retries at `nextAttemptAt`. */
-  status: 'pending' | 'delivered' | 'failed';
-  nextAttemptAt: string | null;
-}
-
-/** Records an attempt's outcome, unless the delivery stopped being pending meanwhile (endpoint deleted). */
 export function recordAttempt(db: Db, id: string, result: AttemptResult): void {
   db.update(webhookDeliveries)
     .set({

@@ -1,18 +1,13 @@
 import { and, asc, desc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { events, webhookDeliveries, webhookEndpoints } from '../../schema/index.ts';
-import type { WebhooksStore } from '../../../port/webhooks.ts';
+import type { DeliveryFilter, DeliveryKey, DeliveryLogRow, WebhookEndpointRow, WebhooksStore } from '../../../../domain/webhooks/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
-
-export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
-export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
-export type WebhookDeliveryStatus = WebhookDeliveryRow['status'];
 
 export function insertWebhookEndpoint(db: Db, row: typeof webhookEndpoints.$inferInsert): WebhookEndpointRow {
   return db.insert(webhookEndpoints).values(row).returning().get();
 }
 
-/** The brand's endpoints that are not deleted, oldest first (in creation order when created in the same millisecond). */
 export function liveWebhookEndpoints(db: Db, brandId: string): WebhookEndpointRow[] {
   return db
     .select()
@@ -22,12 +17,10 @@ export function liveWebhookEndpoints(db: Db, brandId: string): WebhookEndpointRo
     .all();
 }
 
-/** The endpoint, deleted or not. */
 export function findWebhookEndpoint(db: Db, id: string): WebhookEndpointRow | undefined {
   return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).get();
 }
 
-/** Marks the endpoint deleted at `at` (once) and gives up its pending deliveries with `reason`. */
 export function deleteWebhookEndpointRow(db: Db, id: string, at: string, reason: string): void {
   db.update(webhookEndpoints)
     .set({ deletedAt: at })
@@ -37,24 +30,6 @@ export function deleteWebhookEndpointRow(db: Db, id: string, at: string, reason:
     .set({ status: 'failed', lastError: reason })
     .where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, 'pending')))
     .run();
-}
-
-/** What a delivery log is narrowed to: one brand, optionally one endpoint and one status. */
-export interface DeliveryFilter {
-  brandId: string;
-  endpointId?: string | null;
-  status?: WebhookDeliveryStatus | null;
-}
-
-/** A position in newest-first order (by event, then delivery id): the last delivery seen. */
-export interface DeliveryKey {
-  eventSequence: number;
-  id: string;
-}
-
-export interface DeliveryLogRow extends WebhookDeliveryRow {
-  eventId: string;
-  eventType: string;
 }
 
 function filterWhere(filter: DeliveryFilter): SQL | undefined {
@@ -68,7 +43,6 @@ function filterWhere(filter: DeliveryFilter): SQL | undefined {
 const olderThan = (key: DeliveryKey) =>
   sql`(${webhookDeliveries.eventSequence}, ${webhookDeliveries.id}) < (${key.eventSequence}, ${key.id})`;
 
-/** Up to `limit` deliveries older than `after` (from the newest without it), newest first. */
 export function findDeliveryPage(db: Db, filter: DeliveryFilter, after: DeliveryKey | null, limit: number): DeliveryLogRow[] {
   return db
     .select({ delivery: webhookDeliveries, eventId: events.id, eventType: events.type })
@@ -82,7 +56,6 @@ export function findDeliveryPage(db: Db, filter: DeliveryFilter, after: Delivery
     .map((row) => ({ ...row.delivery, eventId: row.eventId, eventType: row.eventType }));
 }
 
-/** How many deliveries match, and how many sit at or before `after` in newest-first order. */
 export function countDeliveries(db: Db, filter: DeliveryFilter, after: DeliveryKey | null): { total: number; before: number } {
   const before = after ? sql<number>`coalesce(sum(CASE WHEN ${olderThan(after)} THEN 0 ELSE 1 END), 0)` : sql<number>`0`;
   const row = db
@@ -105,7 +78,6 @@ export function sealedSecretsPage(db: Db, afterId: string | null, limit: number)
     .all();
 }
 
-/** Swaps the endpoint's sealed secret `previous` for `next`, unless it changed meanwhile: true when swapped. */
 export function replaceSealedSecret(db: Db, id: string, previous: string, next: string): boolean {
   const result = db
     .update(webhookEndpoints)

@@ -6,7 +6,7 @@ import type {
   PaymentPlatform,
   ProductLine,
   ServiceVersion,
-} from '../../domain/shared/values.ts';
+} from '../shared/values.ts';
 import type {
   DesignElement,
   ImageRef,
@@ -14,7 +14,7 @@ import type {
   MediaRendition,
   PaymentMethodFlags,
   TemplateElement,
-} from '../../domain/shared/json-types.ts';
+} from '../shared/json-types.ts';
 
 export interface BrandRow {
   id: string;
@@ -214,7 +214,7 @@ export interface ReviewedExperienceRow {
   id: string;
   title: string;
   brandId: string;
-  /** Number of reviews: ranks are dense, so MAX(rank) is the count, read with one index seek. */
+  /** Number of reviews: ranks are dense (1..n), so the highest rank is the count. */
   total: number;
 }
 
@@ -270,8 +270,8 @@ export interface HostsStore {
 
 export interface ListingsStore {
   /**
-   * A brand's featured listings that are (un)listed, in dashboard order, in one statement. This and the
-   * batched reads below serve every featured-listings request: each is prepared once per connection.
+   * A brand's featured listings that are (un)listed, in dashboard order. This and the batched reads below
+   * serve every featured-listings request (a hot path).
    */
   findFeaturedListings(brandId: string, unlisted: boolean): Promise<FeaturedListingRow[]>;
   /** The content rows of the given versions of several listings. */
@@ -286,16 +286,16 @@ export interface ListingsStore {
 
 export interface ReviewStatsStore {
   /**
-   * Review averages and counts of several experiences in one statement; experiences without reviews are
-   * absent. Every listing and experience read asks: prepared once.
+   * Review averages and counts of several experiences; experiences without reviews are absent. Every
+   * listing and experience read asks (a hot path).
    */
   reviewStatsOf(experienceIds: readonly string[]): Promise<ReviewStatsRow[]>;
 }
 
 export interface ReviewsStore {
   /**
-   * The experience a review page belongs to, with its review count, in one statement. Review pages are
-   * read with every experience page: this and the page queries are prepared once per connection.
+   * The experience a review page belongs to, with its review count. Review pages are read with every
+   * experience page (a hot path, as are the page reads).
    */
   findReviewedExperience(experienceId: string): Promise<ReviewedExperienceRow | undefined>;
   findReviewsByRank(experienceId: string, afterRank: number, limit: number): Promise<ReviewPageRow[]>;

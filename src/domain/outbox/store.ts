@@ -1,15 +1,4 @@
-export interface EventInsert {
-  id: string;
-  brandId: string;
-  type: string;
-  /** The booking or waitlist entry the event is about; deliveries keep its events in order. */
-  resourceId: string;
-  /** The resource as the API shows it, when the event happened. */
-  payload: { [x: string]: unknown };
-  createdAt: string;
-}
-
-export interface EventRow {
+export type EventRow = {
   sequence: number;
   id: string;
   brandId: string;
@@ -19,7 +8,10 @@ export interface EventRow {
   /** The resource as the API shows it, when the event happened. */
   payload: { [x: string]: unknown };
   createdAt: string;
-}
+};
+
+/** A new event: the database numbers it. */
+export type EventInsert = Omit<EventRow, 'sequence'>;
 
 export interface PendingDeliveryInsert {
   id: string;

@@ -1,6 +1,6 @@
-import type { WaitlistEntryStatus } from '../../domain/shared/values.ts';
-import type { WaitlistPerson } from '../../domain/shared/json-types.ts';
-import type { SessionRow } from './availability.ts';
+import type { WaitlistEntryStatus } from '../shared/values.ts';
+import type { WaitlistPerson } from '../shared/json-types.ts';
+import type { SessionRow } from '../availability/store.ts';
 
 export interface WaitlistRow {
   id: string;
@@ -15,7 +15,7 @@ export interface EntryWithContext {
   timezone: string;
 }
 
-export type { WaitlistEntryStatus } from '../../domain/shared/values.ts';
+export type { WaitlistEntryStatus } from '../shared/values.ts';
 
 export type EntryExtra = Partial<Pick<WaitlistEntryRow, 'offeredAt' | 'offerExpiresAt' | 'convertedBookingId'>>;
 
@@ -54,7 +54,7 @@ export interface WaitlistsStore {
   waitingEntriesOfSession(sessionId: string): Promise<Array<{ id: string; partySize: number }>>;
   /** The position after the session's last entry (1 for the first). */
   nextPosition(sessionId: string): Promise<number>;
-  /** Inserts an entry; false when the purchaser already has a live entry for the session (the partial unique index). */
+  /** Inserts an entry; false when the purchaser already has a live entry for the session (a guard: of racing joins by one purchaser, one succeeds). */
   insertEntry(row: {
     id: string;
     createdAt: string;
@@ -84,17 +84,17 @@ export interface WaitlistsStore {
     extra?: EntryExtra,
   ): Promise<boolean>;
   /**
-   * `offered` entries whose offer ran out at or before `at` (one range of the offer expiry index). Every
-   * checkout and every sweep asks: prepared once, as are the session updates below.
+   * `offered` entries whose offer ran out at or before `at`. Every checkout and every sweep asks (a hot
+   * path, as are the session updates below).
    */
   dueOffers(at: string): Promise<Array<{ id: string; sessionId: string; partySize: number }>>;
-  /** Holds `count` places on sale for an offer; false (nothing changed) when fewer are on sale. */
+  /** Holds `count` places on sale for an offer; false (nothing changed) when fewer are on sale. A guard, as `takePlaces`. */
   holdForOffer(sessionId: string, count: number): Promise<boolean>;
   /** Puts `count` places held for an offer back on sale. */
   releaseOfferHold(sessionId: string, count: number): Promise<void>;
   /**
    * An offer taken by a booking: `held` places leave the offer's hold and `taken` of them (at most
-   * `held`) become reserved, in one statement; the rest go on sale.
+   * `held`) become reserved, atomically; the rest go on sale.
    */
   takeHeldPlaces(sessionId: string, held: number, taken: number): Promise<void>;
   /** What a checkout needs to know of the booking an entry was converted into. */

@@ -1,5 +1,5 @@
-import type { BookingStatus, CartStatus, PaymentIntentStatus, PaymentMethod } from '../../domain/shared/values.ts';
-import type { AnswerValueJson, PricingBreakdown, QuestionSnapshotJson } from '../../domain/shared/json-types.ts';
+import type { BookingStatus, CartStatus, PaymentIntentStatus, PaymentMethod } from '../shared/values.ts';
+import type { AnswerValueJson, PricingBreakdown, QuestionSnapshotJson } from '../shared/json-types.ts';
 
 export interface BookingWithContext {
   booking: BookingRow;
@@ -8,7 +8,7 @@ export interface BookingWithContext {
   startLocal: string;
 }
 
-export interface ParticipantRow {
+export type ParticipantRow = {
   id: string;
   bookingId: string;
   position: number;
@@ -19,9 +19,9 @@ export interface ParticipantRow {
   priceTierName: string;
   priceMinor: number;
   cancelledAt: string | null;
-}
+};
 
-export interface AnswerRow {
+export type AnswerRow = {
   id: string;
   bookingId: string;
   /** Null for purchaser-scoped answers. */
@@ -29,7 +29,7 @@ export interface AnswerRow {
   question: QuestionSnapshotJson;
   answer: AnswerValueJson[];
   position: number;
-}
+};
 
 /** What a back-office booking list is narrowed to: one brand, optionally a status and a session-start range. */
 export interface BookingFilter {
@@ -103,22 +103,18 @@ export interface CartIntentRow {
 }
 
 /** What choosing a cart's current bookings needs of each booking. */
-export interface CartBookingRow {
-  id: string;
-  paymentIntentId: string | null;
-  amountMinor: number;
-}
+export type CartBookingRow = Pick<BookingRow, 'id' | 'paymentIntentId' | 'amountMinor'>;
 
 export interface BookingsStore {
   /**
-   * Bookings with what their view needs from the session and experience, in one statement. This and
-   * the next two build every booking view (each booking event's payload too): prepared once.
+   * Bookings with what their view needs from the session and experience, in no particular order. This
+   * and the next two build every booking view (each booking event's payload too): a hot path.
    */
   findBookingsWithContext(ids: readonly string[]): Promise<BookingWithContext[]>;
   participantsOfBookings(bookingIds: readonly string[]): Promise<ParticipantRow[]>;
   answersOfBookings(bookingIds: readonly string[]): Promise<AnswerRow[]>;
   findBookingPage(filter: BookingFilter, after: BookingKey | null, limit: number): Promise<BookingKey[]>;
-  /** How many bookings match, and how many of them sit at or before `after` in newest-first order; one statement. */
+  /** How many bookings match, and how many of them sit at or before `after` in newest-first order, read together (from one state of the data). */
   countBookings(filter: BookingFilter, after: BookingKey | null): Promise<{ total: number; before: number }>;
 }
 
@@ -131,18 +127,12 @@ export interface CartsStore {
 }
 
 /** What moving a booking to another session needs to know of it. */
-export interface ReschedulableBooking {
-  id: string;
-  brandId: string;
-  status: BookingStatus;
-  experienceId: string;
-  sessionId: string;
-  sessionStartLocal: string;
+export type ReschedulableBooking = Pick<BookingRow, 'id' | 'brandId' | 'status' | 'experienceId' | 'sessionId' | 'sessionStartLocal'> & {
   /** Participants not cancelled: the places the booking holds, and takes on the new session. */
   activeParticipants: number;
   /** How many times it was moved already. */
   reschedules: number;
-}
+};
 
 /** One move of a booking: from where, to where, when, by which API key. */
 export interface RescheduleRecord {

@@ -1,21 +1,17 @@
-import type { BookingStatus, PaymentIntentStatus, PaymentMethod, RefundStatus } from '../../domain/shared/values.ts';
-export type { RefundStatus } from '../../domain/shared/values.ts';
-import type { RefundEffectJson } from '../../domain/shared/json-types.ts';
+import type { BookingRow } from '../bookings/store.ts';
+import type { BookingStatus, PaymentIntentStatus, RefundStatus } from '../shared/values.ts';
+export type { RefundStatus } from '../shared/values.ts';
+import type { RefundEffectJson } from '../shared/json-types.ts';
 
 /** What cancelling and refunding one booking needs: its row and the state of its payment. */
-export interface CancellableBooking {
-  id: string;
-  brandId: string;
-  sessionId: string;
-  status: BookingStatus;
-  currency: string;
-  amountMinor: number;
-  amountRefundedMinor: number;
-  paymentMethod: PaymentMethod;
+export type CancellableBooking = Pick<
+  BookingRow,
+  'id' | 'brandId' | 'sessionId' | 'status' | 'currency' | 'amountMinor' | 'amountRefundedMinor' | 'paymentMethod'
+> & {
   /** The processor's id of the booking's payment intent; null when the booking has none (free, or paid outside Tessera). */
   intentReference: string | null;
   intentStatus: PaymentIntentStatus | null;
-}
+};
 
 /** A refund with what asking the processor about it and settling it need. */
 export interface RefundRow {
@@ -34,7 +30,7 @@ export interface RefundRow {
 
 export interface CancellationStore {
   findCancellableBooking(id: string): Promise<CancellableBooking | undefined>;
-  /** `findCancellableBooking` for many ids in one statement, by id (unknown ids are absent). */
+  /** `findCancellableBooking` for many ids at once, by id (unknown ids are absent). */
   findCancellableBookings(ids: readonly string[]): Promise<Map<string, CancellableBooking>>;
   participantStates(bookingId: string): Promise<Array<{ id: string; cancelledAt: string | null }>>;
   /** Marks still-active participants cancelled at `at`. */
@@ -44,7 +40,7 @@ export interface CancellationStore {
   touchBooking(id: string, at: string): Promise<void>;
   /**
    * Adds `amountMinor` to the booking's refunded total if it stays within the amount; false (and nothing
-   * changed) otherwise. Check and write are one statement, backed by the table's CHECK.
+   * changed) otherwise. A guard: racing reservations never refund more than the amount.
    */
   reserveRefundAmount(bookingId: string, amountMinor: number, at: string): Promise<boolean>;
   /** Gives back an amount reserved by a refund that failed. */

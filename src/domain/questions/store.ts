@@ -1,5 +1,5 @@
-import type { ConditionsMatchType, QuestionFieldType, QuestionScope } from '../../domain/shared/values.ts';
-import type { QuestionCondition, QuestionOption, TermsAndConditions } from '../../domain/shared/json-types.ts';
+import type { ConditionsMatchType, QuestionFieldType, QuestionScope } from '../shared/values.ts';
+import type { QuestionCondition, QuestionOption, TermsAndConditions } from '../shared/json-types.ts';
 
 export interface AssignedQuestionRow {
   question: QuestionRow;
@@ -29,8 +29,8 @@ export interface ExperienceQuestionRow {
 
 export interface QuestionsStore {
   /**
-   * Active question assignments of several experiences in one statement, by experience then `order`.
-   * Experience pages and every checkout ask: prepared once.
+   * Active question assignments of several experiences, by experience then `order`. Experience pages and
+   * every checkout ask (a hot path).
    */
   activeQuestionsOfExperiences(experienceIds: readonly string[]): Promise<AssignedQuestionRow[]>;
 }

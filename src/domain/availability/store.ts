@@ -24,24 +24,24 @@ export interface SessionWithWaitlist {
 export interface CapacityStore {
   /**
    * Takes `count` places of a session if that many remain on sale (capacity less reserved places and places
-   * held for waitlist offers); false (and nothing changed) otherwise. The check and the write are one
-   * statement, and the table's CHECK backs it. Every checkout item does: prepared once.
+   * held for waitlist offers); false (and nothing changed) otherwise. A guard: racing takes never sell a
+   * place twice, in a unit of work or outside one. Every checkout item takes places (a hot path).
    */
   takePlaces(sessionId: string, count: number): Promise<boolean>;
-  /** Gives `count` places back to a session (every cancellation does: prepared once). */
+  /** Gives `count` places back to a session (every cancellation does: a hot path). */
   releasePlaces(sessionId: string, count: number): Promise<void>;
 }
 
 export interface SessionsStore {
   /**
    * The session of an experience starting at `startLocal` (`YYYY-MM-DDTHH:MM:SS`, the experience's zone).
-   * Every quote and checkout item asks: prepared once.
+   * Every quote and checkout item asks (a hot path).
    */
   findSessionAt(experienceId: string, startLocal: string): Promise<SessionRow | undefined>;
   /**
    * Sessions of an experience whose local start is in [`fromLocal`, `beforeLocal`), by start, with the
-   * experience's waitlist id: one statement, one range of the (experience_id, start_local) index.
-   * Local starts compare correctly as strings because they all have the same fixed-width shape.
+   * experience's waitlist id. Local starts compare correctly as strings because they all have the same
+   * fixed-width shape.
    */
   sessionsInRange(experienceId: string, fromLocal: string, beforeLocal: string): Promise<SessionWithWaitlist[]>;
 }

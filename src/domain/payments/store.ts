@@ -1,5 +1,5 @@
-import type { BookingStatus, PaymentIntentStatus } from '../../domain/shared/values.ts';
-import type { PricingBreakdown } from '../../domain/shared/json-types.ts';
+import type { BookingRow } from '../bookings/store.ts';
+import type { PaymentIntentStatus } from '../shared/values.ts';
 
 /** What handling a payment outcome needs of an intent (never its secret hash). */
 export interface IntentRow {
@@ -11,18 +11,13 @@ export interface IntentRow {
 }
 
 /** What a payment outcome decides on for each booking paid by an intent. */
-export interface IntentBookingRow {
-  id: string;
-  brandId: string;
-  sessionId: string;
-  status: BookingStatus;
-  currency: string;
-  amountMinor: number;
-  amountRefundedMinor: number;
+export type IntentBookingRow = Pick<
+  BookingRow,
+  'id' | 'brandId' | 'sessionId' | 'status' | 'currency' | 'amountMinor' | 'amountRefundedMinor' | 'pricing'
+> & {
   /** Participants whose `cancelledAt` is null: the places the booking needs. */
   activeParticipants: number;
-  pricing: PricingBreakdown;
-}
+};
 
 export interface PaymentsStore {
   findIntentByReference(processor: string, reference: string): Promise<IntentRow | undefined>;

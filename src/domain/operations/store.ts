@@ -9,7 +9,7 @@ export interface QueueSizes {
 }
 
 export interface OperationsStore {
-  /** A trivial statement: throws when the connection is closed or the file unreadable. */
+  /** Asks the database something trivial: throws when it cannot be reached or read. */
   pingDatabase(): Promise<void>;
   /** Whether the newest migration this build ships is recorded as applied. */
   migrationsCurrent(): Promise<boolean>;
@@ -17,8 +17,8 @@ export interface OperationsStore {
   /** The newest event's sequence (0 when there is none). */
   newestEventSequence(): Promise<number>;
   /**
-   * Events after sequence `after`, counted by type, with the newest sequence among them: one statement,
-   * so the counts and the sequence come from the same snapshot. A range of the primary key.
+   * Events after sequence `after`, counted by type (types in byte order), with the newest sequence among
+   * them, read together: the counts and the sequence come from the same state of the data.
    */
   eventCountsAfter(after: number): Promise<Array<{ type: string; n: number; newest: number }>>;
 }

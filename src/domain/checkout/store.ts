@@ -1,5 +1,5 @@
-import type { BookingStatus, PaymentIntentStatus, PaymentMethod } from '../../domain/shared/values.ts';
-import type { AnswerValueJson, PricingBreakdown, QuestionSnapshotJson } from '../../domain/shared/json-types.ts';
+import type { AnswerRow, BookingRow, ParticipantRow } from '../bookings/store.ts';
+import type { PaymentIntentStatus } from '../shared/values.ts';
 
 export interface AddOnRow {
   id: string;
@@ -34,7 +34,8 @@ export interface CartHolds {
   credits: Array<{ creditCodeId: string; amountMinor: number }>;
 }
 
-export interface IntentInsert {
+/** A new payment intent (the cart's next checkout attempt). */
+export type IntentInsert = {
   id: string;
   brandId: string;
   cartId: string;
@@ -47,67 +48,14 @@ export interface IntentInsert {
   status: PaymentIntentStatus;
   createdAt: string;
   updatedAt: string;
-}
+};
 
-export interface BookingInsert {
-  id: string;
-  brandId: string;
-  cartId: string | null;
-  experienceId: string;
-  sessionId: string;
-  /** The session's local start, copied so back-office date filters are one index range. */
-  sessionStartLocal: string;
-  paymentIntentId: string | null;
-  confirmationCode: string;
-  cartConfirmationCode: string | null;
-  /** Position of the item in its cart (0-based), so a cart lists its bookings in item order. */
-  cartPosition: number;
-  status: BookingStatus;
-  currency: string;
-  amountMinor: number;
-  /** How the amount was reached (tiers, add-ons, discounts, taxes), in minor units. */
-  pricing: PricingBreakdown;
-  paymentMethod: PaymentMethod;
-  /** What the guest still owes, collected outside Tessera (pay upon arrival, pay later, room or member charge); 0 when paid by card. */
-  amountDueMinor: number;
-  /** The room or member number charged (room-charge, member-number); null otherwise. */
-  chargedTo: string | null;
-  purchaserId: string;
-  purchaserFirstName: string;
-  purchaserLastName: string;
-  purchaserEmail: string | null;
-  purchaserPhone: string | null;
-  notes: string | null;
-  internalNotes: string | null;
-  metadata: Record<string, unknown> | null;
-  /** While `processing`: when the hold lapses and the booking fails. */
-  holdExpiresAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A new booking: every column but the refunded amount, which starts at 0. */
+export type BookingInsert = Omit<BookingRow, 'amountRefundedMinor'>;
 
-export interface ParticipantInsert {
-  id: string;
-  bookingId: string;
-  position: number;
-  firstName: string;
-  lastName: string;
-  emailAddress: string | null;
-  phoneNumber: string | null;
-  priceTierName: string;
-  priceMinor: number;
-  cancelledAt: string | null;
-}
+export type ParticipantInsert = ParticipantRow;
 
-export interface AnswerInsert {
-  id: string;
-  bookingId: string;
-  /** Null for purchaser-scoped answers. */
-  participantId: string | null;
-  question: QuestionSnapshotJson;
-  answer: AnswerValueJson[];
-  position: number;
-}
+export type AnswerInsert = AnswerRow;
 
 /** A `processing` booking with the places it holds. */
 export interface HeldBooking {
@@ -143,7 +91,7 @@ export interface CheckoutStore {
   touchCart(cartId: string, at: string): Promise<void>;
   /** Inserts the cart's next checkout attempt (`attempt` = the cart's highest + 1). */
   insertPaymentIntent(row: IntentInsert): Promise<void>;
-  /** A booking with its participants and answers (one prepared single-row insert each), written together. */
+  /** A booking with its participants and answers written together (all or none). */
   insertBooking(booking: BookingInsert, people: readonly ParticipantInsert[], answerRows: readonly AnswerInsert[]): Promise<void>;
   /**
    * Takes `amountMinor` from a credit code and records the redemption, if its balance covers it; false
@@ -153,9 +101,9 @@ export interface CheckoutStore {
 }
 
 export interface HoldsStore {
-  /** Those of `ids` that are still `processing`. */
+  /** Those of `ids` that are still `processing`, in the order `lapsedHolds` gives. */
   processingBookings(ids: readonly string[]): Promise<HeldBooking[]>;
-  /** `processing` bookings whose hold lapsed at or before `at` (ISO 8601 UTC): one range of the hold index. */
+  /** `processing` bookings whose hold lapsed at or before `at` (ISO 8601 UTC), by hold expiry, then creation, then cart position, then id. */
   lapsedHolds(at: string): Promise<HeldBooking[]>;
   /** `processing` -> `failed`; the guard keeps a booking that moved on meanwhile untouched. */
   markBookingsFailed(ids: readonly string[], at: string): Promise<void>;
@@ -168,7 +116,7 @@ export interface HoldsStore {
   cancelIntentsWithoutHolds(ids: readonly string[], at: string): Promise<void>;
   /**
    * Places held on a session by `processing` bookings whose hold lapsed at or before `at` but is not swept
-   * yet. Every quote and checkout item asks: prepared once.
+   * yet. Every quote and checkout item asks (a hot path).
    */
   lapsedPlaces(sessionId: string, at: string): Promise<number>;
 }

@@ -1,4 +1,4 @@
-import type { IdempotencyState } from '../../domain/shared/values.ts';
+import type { IdempotencyState } from '../shared/values.ts';
 
 export interface IdempotencyRecord {
   apiKeyId: string;
@@ -34,7 +34,7 @@ export interface IdempotencyStore {
   completeRecord(apiKeyId: string, key: string, responseStatus: number, responseBody: string): Promise<void>;
   /** Removes a running record while `lease` is still its lease (a run taken over no longer owns it). */
   deleteRunningRecord(apiKeyId: string, key: string, lease: string): Promise<void>;
-  /** Removes every record created before `cutoff` (ISO 8601); an indexed range delete. */
+  /** Removes every record created before `cutoff` (ISO 8601). */
   deleteRecordsBefore(cutoff: string): Promise<void>;
   /** Up to `limit` stored (sealed) answers after `after` in key order, for re-encryption. */
   sealedAnswersPage(after: SealedAnswerKey | null, limit: number): Promise<SealedAnswer[]>;

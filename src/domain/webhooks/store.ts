@@ -1,4 +1,4 @@
-import type { WebhookDeliveryStatus } from '../../domain/shared/values.ts';
+import type { WebhookDeliveryStatus } from '../shared/values.ts';
 
 /** A delivery ready to send, with what sending needs from its endpoint and event. */
 export interface DueDelivery {
@@ -56,7 +56,7 @@ export interface DeliveryLogRow extends WebhookDeliveryRow {
   eventType: string;
 }
 
-export type { WebhookDeliveryStatus } from '../../domain/shared/values.ts';
+export type { WebhookDeliveryStatus } from '../shared/values.ts';
 
 export interface WebhookDeliveryRow {
   id: string;

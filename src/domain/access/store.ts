@@ -1,4 +1,4 @@
-import type { ApiKeyKind } from '../../domain/shared/values.ts';
+import type { ApiKeyKind } from '../shared/values.ts';
 
 export interface KeyRecord {
   id: string;
@@ -10,7 +10,7 @@ export interface KeyRecord {
 }
 
 export interface ApiKeysStore {
-  /** The active (not revoked) key whose secret hashes to `secretHash`. Every request asks: prepared once. */
+  /** The active (not revoked) key whose secret hashes to `secretHash`. Every request asks (a hot path). */
   findActiveKeyByHash(secretHash: string): Promise<KeyRecord | undefined>;
   brandIdsOfOrganization(organizationId: string): Promise<string[]>;
   insertApiKey(row: {

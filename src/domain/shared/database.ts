@@ -1,0 +1,93 @@
+/**
+ * The database port: what the domain asks of a database, in the domain's own types. Each area states its
+ * stores in its own folder (`src/domain/<area>/store.ts`: async methods taking and returning plain
+ * records); here they are gathered, with the unit of work that runs a function on the same stores bound
+ * to one transaction, and a data version that tells caches whether anything may have changed.
+ *
+ * It states what a caller may rely on, never how an engine provides it. Every adapter
+ * (`src/db/<engine>`) meets all of it, and `test/contract` runs the same specification on each. What the
+ * contract promises, besides each method's own comment:
+ * - Lists come in the order their method names. Where that order compares text (ids, codes, names), it
+ *   compares the text's bytes (UTF-8 code units, `'B' < 'a'`), whatever the engine's collation.
+ * - Instants are ISO 8601 UTC strings with milliseconds (`2026-01-15T10:00:00.000Z`); JSON values come
+ *   back with their keys in the order they were written.
+ * - A guard ("if that many remain", "if the balance covers it", "if still pending") is atomic: the check
+ *   and the write it allows happen as one step, so of calls racing on any number of gateways only those
+ *   the guard allows take effect, inside a unit of work or outside one.
+ */
+import type { ApiKeysStore, OrganizationsStore } from '../access/store.ts';
+import type { CapacityStore, SessionsStore } from '../availability/store.ts';
+import type { BookingsStore, CartsStore, ReschedulesStore } from '../bookings/store.ts';
+import type { CancellationStore, RefundsStore } from '../cancellation/store.ts';
+import type { BrandsStore, ExperiencesStore, HostsStore, ListingsStore, ReviewStatsStore, ReviewsStore } from '../catalog/store.ts';
+import type { CheckoutStore, HoldsStore } from '../checkout/store.ts';
+import type { IdempotencyStore } from '../idempotency/store.ts';
+import type { OperationsStore } from '../operations/store.ts';
+import type { EventsStore } from '../outbox/store.ts';
+import type { PaymentsStore } from '../payments/store.ts';
+import type { QuestionsStore } from '../questions/store.ts';
+import type { WaitlistsStore } from '../waitlists/store.ts';
+import type { WebhookDispatchStore, WebhooksStore } from '../webhooks/store.ts';
+
+/** Every store, by area. Outside a transaction each call stands alone; inside one, all see and make its changes. */
+export interface Stores {
+  apiKeys: ApiKeysStore;
+  organizations: OrganizationsStore;
+  brands: BrandsStore;
+  listings: ListingsStore;
+  experiences: ExperiencesStore;
+  hosts: HostsStore;
+  reviews: ReviewsStore;
+  reviewStats: ReviewStatsStore;
+  questions: QuestionsStore;
+  sessions: SessionsStore;
+  capacity: CapacityStore;
+  checkout: CheckoutStore;
+  holds: HoldsStore;
+  bookings: BookingsStore;
+  carts: CartsStore;
+  reschedules: ReschedulesStore;
+  cancellation: CancellationStore;
+  refunds: RefundsStore;
+  payments: PaymentsStore;
+  waitlists: WaitlistsStore;
+  events: EventsStore;
+  webhooks: WebhooksStore;
+  webhookDispatch: WebhookDispatchStore;
+  idempotency: IdempotencyStore;
+  operations: OperationsStore;
+}
+
+/** The stores bound to one open transaction. Valid only until the function it was handed to settles. */
+export interface Transaction extends Stores {
+  /**
+   * Runs `work` in a savepoint: if it throws, what it wrote is undone and the error goes on, while the
+   * transaction keeps what it did before.
+   */
+  savepoint<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+}
+
+export interface Database extends Stores {
+  /**
+   * Runs `work` as one unit of work, with these guarantees:
+   * - Atomic: everything it wrote is committed when `work` resolves, none of it when `work` throws; the
+   *   returned promise settles once the commit is durable (it survives a crash of the process or the
+   *   machine).
+   * - Isolated: what `work` read cannot be changed by anyone else before it commits; units that overlap
+   *   have the effect of running one after another, in some order. Nobody sees its writes before they
+   *   commit, except units an adapter commits together with it (all of them or none), which come after
+   *   it in that order and see what it wrote.
+   * - Repeatable: an adapter may run `work` again from its start when it could not fit it into such an
+   *   order. So `work` awaits only `tx`'s stores, keeps what it builds inside itself, and has no effect
+   *   outside them: a processor call, a timer or a message sent from inside would happen twice, and would
+   *   hold every other unit of work back meanwhile.
+   */
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  /**
+   * A value that changes whenever the data may have changed, by this process or any other: equal values at
+   * two moments mean nothing was written in between. Caches keep what they computed under one value.
+   */
+  dataVersion(): Promise<string>;
+  /** Closes the connections; the database is unusable afterwards. */
+  close(): Promise<void>;
+}
