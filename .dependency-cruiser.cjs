@@ -28,6 +28,13 @@ module.exports = {
       to: { path: '^src/db/' },
     },
     {
+      name: 'engines-apart',
+      comment: 'Each adapter meets the port on its own: neither imports the other, not even its types.',
+      severity: 'error',
+      from: { path: '^src/db/(sqlite|postgres)/' },
+      to: { path: '^src/db/(sqlite|postgres)/', pathNot: ['^src/db/$1/'] },
+    },
+    {
       name: 'tests-and-benchmarks-apart',
       comment: 'Tests and benchmarks share data factories and documents through fixtures/, never each other.',
       severity: 'error',

@@ -3,8 +3,8 @@
  * against a default Apollo Server (P1), Mercurius with graphql-jit (P2) and a bare node:http server (L),
  * each in its own process, on the same demo database and the same answers (checked byte for byte
  * before timing); then the scaling checks against a Tessera of their own; then, when BENCH_POSTGRES_URL
- * (or TEST_POSTGRES_URL) names a PostgreSQL role with CREATEDB, T1u, T3u, T5 and T6 on a copy of the
- * same database in PostgreSQL, with one gateway and with two (lib/postgres-rounds.ts). Prints a table,
+ * (or TEST_POSTGRES_URL) names a PostgreSQL role with CREATEDB, T1u, T3u, T5 and T6 on the same data
+ * built in PostgreSQL, with one gateway and with two (lib/postgres-rounds.ts). Prints a table,
  * writes bench/results/latest.json.
  * Exits 0 when it measured, even when a target is missed; non-zero when the bench itself failed
  * (answers differ, a request failed or was refused, a server did not start). A PostgreSQL run that
@@ -15,7 +15,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildMainDatabase, buildScalingDatabase, tempDir } from './lib/data.ts';
 import { CONNECTIONS } from './lib/load.ts';
-import { copySqliteWorld, createBenchDatabase, describeUrl, postgresAdminUrl, probeDatabase } from './lib/postgres.ts';
+import { createBenchDatabase, describeUrl, postgresAdminUrl, probeDatabase } from './lib/postgres.ts';
 import { formatPostgresReport, postgresFailed, timePostgres, type PostgresPhase } from './lib/postgres-rounds.ts';
 import { rssMb, sampleRss } from './lib/proc.ts';
 import { buildCompiled, killChildrenOnExit, root } from './lib/processes.ts';
@@ -46,16 +46,18 @@ async function main() {
   log('Compiling Tessera (npm run build): the bench runs it as production does, node dist/main.js...');
   buildCompiled();
   log(`Building the databases in ${dir}...`);
+  // One "today" for every main database: the demo's sessions and bookings, and the write mix's sessions.
+  const today = new Date();
   const mainDb = join(dir, 'main.sqlite');
-  const world = await buildMainDatabase(mainDb);
+  const world = await buildMainDatabase(mainDb, today);
   const scalingDb = join(dir, 'scaling.sqlite');
-  const scalingWorld = buildScalingDatabase(scalingDb, SCALING_REVIEWS, CANCEL_SIZES, CANCEL_SIZES.length * (CANCEL_REPETITIONS + 1));
-  // A copy of the main database before any server writes to it, dropped at the end or, on any other way
-  // out, by the 'exit' handler createBenchDatabase sets.
+  const scalingWorld = await buildScalingDatabase(scalingDb, SCALING_REVIEWS, CANCEL_SIZES, CANCEL_SIZES.length * (CANCEL_REPETITIONS + 1));
+  // The main database again, built the same way, dropped at the end or, on any other way out, by the
+  // 'exit' handler createBenchDatabase sets.
   const postgresDatabase = 'url' in postgres ? await createBenchDatabase(postgres.url) : undefined;
   if (postgresDatabase) {
-    log(`  and PostgreSQL database ${postgresDatabase.name} (${describeUrl(postgresDatabase.url)}), a copy of the main one...`);
-    await copySqliteWorld(mainDb, postgresDatabase.url);
+    log(`  and PostgreSQL database ${postgresDatabase.name} (${describeUrl(postgresDatabase.url)}), with the main one's data...`);
+    await buildMainDatabase(postgresDatabase.url, today);
   }
   log(`  done in ${Math.round((Date.now() - started) / 1000)} s`);
 

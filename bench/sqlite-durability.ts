@@ -11,13 +11,14 @@
  *
  * Run: npm run bench:durability [-- <checkouts per round> <rounds per mode>]   (defaults 200 and 5)
  */
-import { sqliteDatabase } from '../src/db/sqlite/database.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { Principal } from '../src/domain/access/principal.ts';
-import { closeDatabase, inTransaction, openDatabase, type Db } from '../src/db/sqlite/client.ts';
+import { closeDatabase, inTransaction, openDatabase } from '../src/db/sqlite/client.ts';
+import { openSqliteDatabase } from '../src/db/sqlite/database.ts';
+import type { Seeder } from '../src/db/tables.ts';
 import { createPaymentIntent } from '../src/domain/checkout/checkout.ts';
 import type { CallerDeps } from '../src/domain/shared/deps.ts';
 import { handlePaymentEvent } from '../src/domain/payments/payments.ts';
@@ -27,29 +28,33 @@ import { createBrand } from '../fixtures/factories/brands.ts';
 import { createExperience } from '../fixtures/factories/catalog.ts';
 
 type Mode = 'FULL' | 'NORMAL';
+type SqliteEngine = ReturnType<typeof openSqliteDatabase>;
 
 const checkouts = Number(process.argv[2] ?? 200);
 const rounds = Number(process.argv[3] ?? 5);
 const SESSIONS = 20;
 
 /** A brand, an experience and sessions a month ahead, large enough for every checkout of a round. */
-function world(db: Db) {
-  const brand = createBrand(db);
-  const { experience } = createExperience(db, brand.id);
+async function world(seed: Seeder) {
+  const brand = await createBrand(seed);
+  const { experience } = await createExperience(seed, brand.id);
   const day = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
   // Hours 04:00 to 23:00 of one day: no daylight-saving gap falls in them.
-  const sessions = Array.from({ length: SESSIONS }, (_, i) =>
-    createSession(db, experience, { startLocal: `${day}T${String(4 + i).padStart(2, '0')}:00:00`, capacity: 10_000 }),
-  );
+  const sessions = [];
+  for (let i = 0; i < SESSIONS; i += 1) {
+    sessions.push(
+      await createSession(seed, experience, { startLocal: `${day}T${String(4 + i).padStart(2, '0')}:00:00`, capacity: 10_000 }),
+    );
+  }
   return { brand, experience, sessionIds: sessions.map((s) => s.id), sessionTimes: sessions.map((s) => s.startLocal.slice(0, 16)) };
 }
 
 /** Checkouts (two guests) each followed by its confirmation, through the domain: what production does. */
-async function checkoutWorkload(db: Db, timed: Timed): Promise<void> {
-  const { brand, experience, sessionTimes } = world(db);
+async function checkoutWorkload(engine: SqliteEngine, timed: Timed): Promise<void> {
+  const { brand, experience, sessionTimes } = await world(engine.seeder);
   const principal: Principal = { kind: 'brand', keyId: 'bench', organizationId: null, brandIds: [brand.id], headerBrandId: null };
   const deps: CallerDeps = {
-    db: sqliteDatabase(db),
+    db: engine.database,
     now: () => new Date(),
     payments: new SandboxProcessor(),
     holdTtlSeconds: 900,
@@ -81,8 +86,9 @@ async function checkoutWorkload(db: Db, timed: Timed): Promise<void> {
 }
 
 /** As many transactions of a single one-row UPDATE: nearly nothing but the commit, the worst case for FULL. */
-async function commitWorkload(db: Db, timed: Timed): Promise<void> {
-  const { sessionIds } = world(db);
+async function commitWorkload(engine: SqliteEngine, timed: Timed): Promise<void> {
+  const { sessionIds } = await world(engine.seeder);
+  const db = engine.connection;
   const take = db.$client.prepare('UPDATE sessions SET reserved = reserved + 1 WHERE id = ?');
   for (let i = 0; i < 2 * checkouts; i += 1) await timed(async () => inTransaction(db, () => take.run(sessionIds[i % SESSIONS])));
 }
@@ -93,18 +99,18 @@ const workloads = { checkout: checkoutWorkload, 'bare commit': commitWorkload } 
 /** One round on a fresh file; returns each transaction's milliseconds. */
 async function round(mode: Mode, workload: keyof typeof workloads): Promise<number[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-bench-'));
-  const db = openDatabase(join(dir, 'bench.sqlite'));
+  const engine = openSqliteDatabase(join(dir, 'bench.sqlite'));
   try {
-    db.$client.pragma(`synchronous = ${mode}`);
+    engine.connection.$client.pragma(`synchronous = ${mode}`);
     const latencies: number[] = [];
-    await workloads[workload](db, async (fn) => {
+    await workloads[workload](engine, async (fn) => {
       const start = process.hrtime.bigint();
       await fn();
       latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
     });
     return latencies;
   } finally {
-    closeDatabase(db);
+    await engine.database.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -265,7 +265,7 @@ const answerLine = ({ target, sameBytes, keyOrder }: Omit<PostgresAnswer, 'body'
     ? `${target}: the same bytes as SQLite`
     : `${target}: the same JSON data as SQLite, but keys in another order in ${keyOrder.join('; ')}`;
 
-/** PG1, then PG2, on the database at `databaseUrl` (already holding the SQLite world's rows). */
+/** PG1, then PG2, on the database at `databaseUrl` (already holding the main world: lib/data.ts). */
 export async function timePostgres(context: PhaseContext): Promise<PostgresPhase[]> {
   const phases: PostgresPhase[] = [];
   for (const [name, count] of [

@@ -1,7 +1,7 @@
 /**
  * PostgreSQL for the bench: `BENCH_POSTGRES_URL` (else `TEST_POSTGRES_URL`) names a role that may
- * create databases. The bench creates a database of its own, copies the main SQLite world into it
- * (the same rows the SQLite targets read and write), and drops it when it ends, however it ends.
+ * create databases. The bench creates a database of its own (lib/data.ts builds the main world in it,
+ * as in the main SQLite file), and drops it when it ends, however it ends.
  * It also reads what PostgreSQL says about that database: transactions committed and rolled back, and
  * the CPU of the backends serving it when the server runs on this machine.
  */
@@ -10,9 +10,6 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { redactDatabaseUrl } from '../../src/db/engine.ts';
-import { closePostgres, migratePostgres, openPostgres } from '../../src/db/postgres/client.ts';
-import { copyFromSqlite } from '../../src/db/postgres/copy-from-sqlite.ts';
-import { closeDatabase, openDatabase } from '../../src/db/sqlite/client.ts';
 import { asAdmin, databaseUrl, dropDatabase, dropDatabaseStatements } from '../../fixtures/postgres/admin.ts';
 import { cpuSeconds } from './proc.ts';
 import { root } from './processes.ts';
@@ -69,22 +66,6 @@ export async function createBenchDatabase(adminUrl: string): Promise<BenchDataba
       await asAdmin(adminUrl, (client) => dropDatabase(client, name));
     },
   };
-}
-
-/** Migrates the database at `url` and copies every row of the SQLite database `sqliteFile` into it, in one transaction. */
-export async function copySqliteWorld(sqliteFile: string, url: string): Promise<void> {
-  const target = openPostgres(url, { poolSize: 1 });
-  try {
-    await migratePostgres(target);
-    const source = openDatabase(sqliteFile);
-    try {
-      await target.transaction((tx) => copyFromSqlite(source, tx));
-    } finally {
-      closeDatabase(source);
-    }
-  } finally {
-    await closePostgres(target);
-  }
 }
 
 export interface TransactionCounts {

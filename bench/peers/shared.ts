@@ -1,10 +1,9 @@
-import { sqliteDatabase } from '../../src/db/sqlite/database.ts';
 /**
  * What both peers share with Tessera: the database file, the domain dependencies built as buildApp
  * builds them (src/app.ts), and the one GraphQL context factory (src/graphql/context.ts).
  */
 import { loadConfig } from '../../src/config.ts';
-import { openDatabase } from '../../src/db/sqlite/client.ts';
+import { openSqliteDatabase } from '../../src/db/sqlite/database.ts';
 import type { Deps } from '../../src/domain/shared/deps.ts';
 import { graphqlContextFactory } from '../../src/graphql/context.ts';
 import { SandboxProcessor } from '../../src/adapters/sandbox-processor.ts';
@@ -18,7 +17,7 @@ export function peerContext() {
   const config = loadConfig();
   const now = () => new Date();
   const deps: Deps = {
-    db: sqliteDatabase(openDatabase(config.DATABASE_URL)),
+    db: openSqliteDatabase(config.DATABASE_URL).database,
     now,
     payments: new SandboxProcessor({ now }),
     holdTtlSeconds: config.HOLD_TTL_SECONDS,

@@ -5,17 +5,12 @@
  * together migrate once).
  */
 import { seedDemoDataIfEmpty } from './demo/index.ts';
-import { seedPostgresDemoDataIfEmpty } from './demo/postgres.ts';
-import { isPostgresUrl, redactDatabaseUrl } from './engine.ts';
-import type { Database } from '../domain/shared/database.ts';
+import { isPostgresUrl, redactDatabaseUrl, type Engine } from './engine.ts';
 import { closePostgres, migratePostgres, openPostgres } from './postgres/client.ts';
-import { postgresDatabase } from './postgres/database.ts';
-import { postgresStores } from './postgres/stores/index.ts';
+import { postgresEngine } from './postgres/database.ts';
 import { openSqliteDatabase } from './sqlite/database.ts';
 
-export interface Connection {
-  engine: 'sqlite' | 'postgresql';
-  database: Database;
+export interface Connection extends Engine {
   /** Loads the demo data when the database holds no brand yet; whether it loaded. */
   loadDemoDataIfEmpty(now?: Date): Promise<boolean>;
 }
@@ -38,12 +33,11 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
       const reason = error instanceof Error ? error.message : String(error);
       throw new DatabaseUnavailableError(`Could not open the PostgreSQL database ${redactDatabaseUrl(url)}: ${reason}`, { cause: error });
     }
-    return {
-      engine: 'postgresql',
-      database: postgresDatabase(pg, postgresStores),
-      loadDemoDataIfEmpty: (now) => seedPostgresDemoDataIfEmpty(pg, now),
-    };
+    return withDemoData(postgresEngine(pg));
   }
-  const { database, connection } = openSqliteDatabase(url);
-  return { engine: 'sqlite', database, loadDemoDataIfEmpty: (now) => seedDemoDataIfEmpty(database, connection, now) };
+  return withDemoData(openSqliteDatabase(url));
+}
+
+function withDemoData(engine: Engine): Connection {
+  return { ...engine, loadDemoDataIfEmpty: (now) => seedDemoDataIfEmpty(engine, now) };
 }

@@ -1,3 +1,22 @@
+import type { Database, Transaction } from '../domain/shared/database.ts';
+import type { Seeder } from './tables.ts';
+
+/**
+ * An open database, whatever its engine: the port the app runs on, and a seeder beside it for the demo
+ * data and for tests.
+ */
+export interface Engine {
+  readonly name: 'sqlite' | 'postgresql';
+  database: Database;
+  /** Outside any unit of work: each call stands alone. */
+  seeder: Seeder;
+  /**
+   * Runs `work` with the seeder and the port's stores in one unit of work: all of it or none. Seeding
+   * units run one at a time, on every gateway of the database, so "load when empty" loads once.
+   */
+  seed<T>(work: (seeder: Seeder, tx: Transaction) => Promise<T>): Promise<T>;
+}
+
 /** Which engine a DATABASE_URL names: `postgres://` and `postgresql://` URLs are PostgreSQL; paths and `:memory:` are SQLite. */
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);

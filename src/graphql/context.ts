@@ -1,7 +1,7 @@
 import { authenticateRequest } from '../auth/request-principal.ts';
 import type { Headers } from '../auth/authenticate.ts';
 import type { Principal } from '../domain/access/principal.ts';
-import type { Deps } from '../domain/shared/deps.ts';
+import type { CallerDeps, Deps } from '../domain/shared/deps.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import type { WebhookSettings } from '../domain/webhooks/settings.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
@@ -39,16 +39,17 @@ export function graphqlContextFactory(deps: Deps, webhooks: WebhookSettings) {
       if (!(error instanceof DomainError)) throw error;
       authError = error;
     }
+    const caller = (): CallerDeps => {
+      if (authError) throw authError;
+      if (!principal) throw new DomainError('UNAUTHENTICATED', 'This operation needs an API key: send "Authorization: Bearer <key>"');
+      return { ...deps, principal, ...(request.idempotency ? { requestIds: request.idempotency.requestIds } : {}) };
+    };
     return {
       ...deps,
       requestId: String(request.id),
       principal,
-      caller() {
-        if (authError) throw authError;
-        if (!principal) throw new DomainError('UNAUTHENTICATED', 'This operation needs an API key: send "Authorization: Bearer <key>"');
-        return { ...deps, principal, ...(request.idempotency ? { requestIds: request.idempotency.requestIds } : {}) };
-      },
-      loaders: createLoaders(deps),
+      caller,
+      loaders: createLoaders(deps, caller),
       webhooks,
     };
   };

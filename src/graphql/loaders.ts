@@ -1,11 +1,34 @@
 import DataLoader from 'dataloader';
-import type { Deps } from '../domain/shared/deps.ts';
+import type { CallerDeps, Deps } from '../domain/shared/deps.ts';
+import { findExperience, type Experience, type ExperienceInput } from '../domain/catalog/experiences.ts';
 import { hostsByIds } from '../domain/catalog/hosts.ts';
 import { customQuestionsByExperience } from '../domain/questions/questions.ts';
 
-/** Per-request DataLoaders: the nested lookups of one request become one query per kind. */
-export function createLoaders(deps: Deps) {
+/**
+ * Per-request DataLoaders: the nested lookups of one request become one query per kind. `caller` gives
+ * the authenticated caller's deps (throwing for a request without a valid key), for loads that need them.
+ */
+export function createLoaders(deps: Deps, caller: () => CallerDeps) {
   return {
+    /**
+     * Experiences asked for at the root, several per query (aliases): read together, they are all there at
+     * the same moment, so what their fields load next (custom questions) is one batch, however long each
+     * read took on its own.
+     */
+    experience: new DataLoader(
+      (inputs: readonly ExperienceInput[]) =>
+        Promise.all(
+          inputs.map(async (input) => {
+            try {
+              return await findExperience(caller(), input);
+            } catch (error) {
+              // Each key fails with its own error (an unknown brand, no key), as the field would on its own.
+              return error as Error;
+            }
+          }),
+        ),
+      { cacheKeyFn: (input) => JSON.stringify([input.brandId, input.experienceId, input.language ?? null]) },
+    ) as DataLoader<ExperienceInput, Experience | null>,
     host: new DataLoader((ids: readonly string[]) => hostsByIds(deps, ids)),
     customQuestions: new DataLoader(
       (experiences: ReadonlyArray<{ id: string; brandId: string }>) => customQuestionsByExperience(deps, experiences),

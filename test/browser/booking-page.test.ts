@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveBookingPage } from '../../examples/booking-page/serve.ts';
 import { demoIds, seedDemoDataIfEmpty } from '../../src/db/demo/index.ts';
 import { startApp, type TestApp } from '../support/app.ts';
-import { freshDb, portOf } from '../support/db.ts';
+import { freshDb } from '../support/db.ts';
 import { createPublishableKey } from '../../fixtures/factories/brands.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -30,8 +30,9 @@ if (!available) {
 /** Where the screenshot goes (ignored by git); CI keeps it with the run's output. */
 const ARTIFACTS = join(process.cwd(), 'test-results');
 
+const db = await freshDb();
+
 describe.skipIf(!available)('the booking page in Chromium', () => {
-  const db = freshDb();
   let gateway: TestApp;
   let gatewayUrl: string;
   let shop: { origin: string; server: Server };
@@ -40,13 +41,13 @@ describe.skipIf(!available)('the booking page in Chromium', () => {
   let browser: BrowserContext;
 
   beforeAll(async () => {
-    await seedDemoDataIfEmpty(portOf(db), db);
+    await seedDemoDataIfEmpty(db);
     gateway = await startApp(db, { production: true });
     await gateway.app.listen({ port: 0, host: '127.0.0.1' });
     gatewayUrl = `http://127.0.0.1:${(gateway.app.server.address() as AddressInfo).port}`;
     shop = await serveBookingPage(0);
     elsewhere = await serveBookingPage(0);
-    key = createPublishableKey(db, demoIds.brands.lisbon, [shop.origin]).secret;
+    key = (await createPublishableKey(db, demoIds.brands.lisbon, [shop.origin])).secret;
     // A fresh profile per run (the persistent context's directory), nothing from an earlier run.
     browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'tessera-chromium-')), {
       executablePath: CHROMIUM,
@@ -99,12 +100,11 @@ describe.skipIf(!available)('the booking page in Chromium', () => {
     await page.screenshot({ path: screenshot, fullPage: true });
     expect(statSync(screenshot).size).toBeGreaterThan(5_000);
 
-    const bookings = db.$client
-      .prepare(
-        `SELECT b.status, b.amount_minor AS amount, b.currency, COUNT(p.id) AS guests FROM bookings b
+    const bookings = await db.all(
+      `SELECT b.status, b.amount_minor AS amount, b.currency, COUNT(p.id) AS guests FROM bookings b
          JOIN participants p ON p.booking_id = b.id WHERE b.cart_confirmation_code = ? GROUP BY b.id`,
-      )
-      .all(code);
+      code,
+    );
     expect(bookings).toHaveLength(1);
     const [booking] = bookings as Array<{ status: string; amount: number; currency: string; guests: number }>;
     expect(booking).toMatchObject({ status: 'confirmed', currency: 'EUR', guests: 2 });

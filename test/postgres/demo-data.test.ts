@@ -1,65 +1,74 @@
 /** The demo data on PostgreSQL: gateways starting together on an empty database load it once, the same rows as SQLite holds. */
-import { getTableName, is, sql } from 'drizzle-orm';
+import { is } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seedDemoDataIfEmpty } from '../../src/db/demo/index.ts';
-import { seedPostgresDemoDataIfEmpty } from '../../src/db/demo/postgres.ts';
-import { closePostgres, migratePostgres, openPostgres, type PgDb } from '../../src/db/postgres/client.ts';
+import type { Engine } from '../../src/db/engine.ts';
+import { migratePostgres, openPostgres } from '../../src/db/postgres/client.ts';
+import { postgresEngine } from '../../src/db/postgres/database.ts';
 import * as schema from '../../src/db/postgres/schema/index.ts';
-import { openSqliteDatabase } from '../../src/db/sqlite/database.ts';
+import type { Seeder, TableName } from '../../src/db/tables.ts';
+import { freshSqliteDb, testDbOf } from '../support/db.ts';
 import { invariantViolations } from '../support/invariants.ts';
 import { describePostgres, freshPostgresDatabase } from '../support/postgres.ts';
-import { sqliteCopyOf } from '../support/postgres-rows.ts';
 
 const now = new Date('2026-11-25T09:00:00.000Z');
-const tables = (Object.values(schema) as unknown[]).filter((value): value is PgTable => is(value, PgTable)).map(getTableName);
+/** Every table, by the name both seeders know it by. */
+const tables = Object.entries(schema)
+  .filter(([, value]) => is(value, PgTable))
+  .map(([name]) => name as TableName);
+
+/** A table's rows as a seeder reads them (by primary key), without what only PostgreSQL stores (its insertion order). */
+async function rowsOf(seeder: Seeder, table: TableName): Promise<object[]> {
+  return (await seeder.rows(table)).map((row) => {
+    const { writeOrder: _writeOrder, ...rest } = row as Record<string, unknown>;
+    return rest;
+  });
+}
 
 describePostgres('demo data on PostgreSQL', () => {
   const database = freshPostgresDatabase();
-  const gateways: PgDb[] = [];
+  const gateways: Engine[] = [];
+  const sqlite = freshSqliteDb();
   beforeAll(async () => {
-    gateways.push(...Array.from({ length: 4 }, () => openPostgres(database.url(), { poolSize: 2 })));
-    await migratePostgres(gateways[0]!);
+    const pools = Array.from({ length: 4 }, () => openPostgres(database.url(), { poolSize: 2 }));
+    await migratePostgres(pools[0]!);
+    gateways.push(...pools.map(postgresEngine));
+    await seedDemoDataIfEmpty(sqlite, now);
   });
-  afterAll(() => Promise.all(gateways.map(closePostgres)));
+  afterAll(async () => {
+    await Promise.all(gateways.map((gateway) => gateway.database.close()));
+    await sqlite.database.close();
+  });
 
-  it('is loaded by exactly one of four gateways starting together, with every row SQLite gets', async () => {
-    const loaded = await Promise.all(gateways.map((gateway) => seedPostgresDemoDataIfEmpty(gateway, now)));
+  it('is loaded by exactly one of four gateways starting together, with exactly the rows SQLite gets', async () => {
+    const loaded = await Promise.all(gateways.map((gateway) => seedDemoDataIfEmpty(gateway, now)));
     expect(loaded.filter(Boolean)).toHaveLength(1);
 
-    const sqlite = openSqliteDatabase(':memory:');
-    await seedDemoDataIfEmpty(sqlite.database, sqlite.connection, now);
     for (const table of tables) {
-      const expected = sqlite.connection.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.identifier(table)}`).n;
-      const [actual] = (await gateways[1]!.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)}`)).rows;
-      expect({ table, rows: actual!.n }).toEqual({ table, rows: expected });
+      expect({ table, rows: await rowsOf(gateways[1]!.seeder, table) }).toEqual({ table, rows: await rowsOf(sqlite, table) });
     }
-    await sqlite.database.close();
     expect(tables.length).toBeGreaterThan(30);
   });
 
-  it('reads back into SQLite row for row, where every invariant of the booking data holds', async () => {
-    const copy = await sqliteCopyOf(gateways[1]!);
-    expect(invariantViolations(copy.$client)).toEqual([]);
-    expect(copy.get<{ n: number }>(sql`SELECT count(*) AS n FROM bookings`).n).toBeGreaterThan(0);
-    expect(copy.get<{ n: number }>(sql`SELECT count(*) AS n FROM events`).n).toBeGreaterThan(0);
+  it('holds rows where every invariant of the booking data holds', async () => {
+    expect(await invariantViolations(testDbOf(gateways[1]!))).toEqual([]);
+    expect(await gateways[1]!.seeder.count('bookings')).toBeGreaterThan(0);
+    expect(await gateways[1]!.seeder.count('events')).toBeGreaterThan(0);
   });
 
   it('is left alone on a database that holds brands', async () => {
-    expect(await seedPostgresDemoDataIfEmpty(gateways[2]!, now)).toBe(false);
-    const [row] = (await gateways[2]!.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM brands`)).rows;
-    expect(row!.n).toBe(3);
+    expect(await seedDemoDataIfEmpty(gateways[2]!, now)).toBe(false);
+    expect(await gateways[2]!.seeder.count('brands')).toBe(3);
   });
 
-  it('keeps numbering events after the copied ones', async () => {
-    const [{ newest }] = (await gateways[3]!.execute<{ newest: number }>(sql`SELECT max(sequence)::int AS newest FROM events`)).rows as [
+  it('keeps numbering events after the demo ones', async () => {
+    const [{ newest }] = (await gateways[3]!.seeder.query<{ newest: number }>('SELECT max(sequence) AS newest FROM events')) as [
       { newest: number },
     ];
-    const [inserted] = (
-      await gateways[3]!.execute<{ sequence: number }>(
-        sql`INSERT INTO events (id, brand_id, type, resource_id, payload) SELECT 'evt_after_copy', id, 'test', 'x', '{}' FROM brands LIMIT 1 RETURNING sequence::int`,
-      )
-    ).rows;
+    const [inserted] = await gateways[3]!.seeder.query<{ sequence: number }>(
+      "INSERT INTO events (id, brand_id, type, resource_id, payload) SELECT 'evt_after_demo', id, 'test', 'x', '{}' FROM brands LIMIT 1 RETURNING sequence",
+    );
     expect(newest).toBeGreaterThan(0);
     expect(inserted!.sequence).toBe(newest + 1);
   });

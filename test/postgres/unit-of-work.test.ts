@@ -1,40 +1,42 @@
 /**
- * The PostgreSQL unit of work, with two gateways (two pools) on one database: the guards hold across
- * them, a unit of work that reads then writes runs as if alone (SERIALIZABLE, run again on a
- * serialization failure), a unit that throws leaves nothing, savepoints undo only their own writes, and
- * the data version moves when another gateway commits.
+ * The PostgreSQL unit of work with two gateways (two pools) in one process on one database: the guards
+ * hold across them, a unit that reads then writes runs as if alone, a unit that throws leaves nothing,
+ * savepoints undo only their own writes, and the data version moves when another gateway commits. (Two
+ * SQLite connections in one process cannot take turns: better-sqlite3 waits for SQLite's file lock on
+ * the event loop. Several processes on one file can, and test/api/operations/gateways.test.ts runs two
+ * gateway processes on either engine.)
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Database } from '../../src/domain/shared/database.ts';
 import { createSession } from '../../fixtures/factories/bookings.ts';
 import { createBrand } from '../../fixtures/factories/brands.ts';
 import { createExperience } from '../../fixtures/factories/catalog.ts';
-import { migratePostgres, openPostgres } from '../../src/db/postgres/client.ts';
-import { postgresDatabase, type DatabaseOf } from '../../src/db/postgres/database.ts';
-import { availabilityStores, type AvailabilityStores } from '../../src/db/postgres/stores/index.ts';
-import { freshDb } from '../support/db.ts';
-import { describePostgres, freshPostgresDatabase } from '../support/postgres.ts';
-import { copyRows } from '../support/postgres-rows.ts';
+import { connect } from '../../src/db/connect.ts';
+import { freshPostgresDb } from '../support/db.ts';
+import { describePostgres } from '../support/postgres.ts';
 
-describePostgres('PostgreSQL unit of work', () => {
-  const target = freshPostgresDatabase();
-  const world = freshDb();
-  const brand = createBrand(world);
-  const { experience } = createExperience(world, brand.id);
-  const sessionOf = (day: number, capacity: number, reserved = 0) =>
-    createSession(world, experience, { startLocal: `2027-03-${String(day).padStart(2, '0')}T10:00:00`, capacity, reserved });
-  const lastFour = sessionOf(1, 10, 6);
-  const readThenWrite = sessionOf(2, 10);
-  const rolledBack = sessionOf(3, 10);
-  const versioned = sessionOf(4, 10);
-  let gateways: Array<DatabaseOf<AvailabilityStores>> = [];
-
+describePostgres('PostgreSQL unit of work on two gateways', () => {
+  let db: Awaited<ReturnType<typeof freshPostgresDb>>;
+  let gateways: Database[] = [];
+  let experience: { id: string; timezoneId: string };
+  let lastFour: { id: string; startLocal: string };
+  let readThenWrite: typeof lastFour;
+  let rolledBack: typeof lastFour;
+  let versioned: typeof lastFour;
   beforeAll(async () => {
-    const [first, second] = [openPostgres(target.url(), { poolSize: 8 }), openPostgres(target.url(), { poolSize: 8 })];
-    await migratePostgres(first);
-    await copyRows(world, first);
-    gateways = [postgresDatabase(first, availabilityStores), postgresDatabase(second, availabilityStores)];
+    db = await freshPostgresDb();
+    const second = await connect(db.url);
+    gateways = [db.database, second.database];
+    const brand = await createBrand(db);
+    ({ experience } = await createExperience(db, brand.id));
+    const sessionOf = (day: number, capacity: number, reserved = 0) =>
+      createSession(db, experience, { startLocal: `2027-03-${String(day).padStart(2, '0')}T10:00:00`, capacity, reserved });
+    lastFour = await sessionOf(1, 10, 6);
+    readThenWrite = await sessionOf(2, 10);
+    rolledBack = await sessionOf(3, 10);
+    versioned = await sessionOf(4, 10);
   });
-  afterAll(() => Promise.all(gateways.map((g) => g.close())));
+  afterAll(() => gateways[1]?.close());
 
   const reservedOf = async (session: { startLocal: string }) =>
     (await gateways[0]!.sessions.findSessionAt(experience.id, session.startLocal))!.reserved;
@@ -84,8 +86,8 @@ describePostgres('PostgreSQL unit of work', () => {
   });
 
   it('moves the data version of one gateway when a unit of work on another has committed', async () => {
-    // Not asserted: that it stays put while the unit is open or without writes, since other test files
-    // write to other databases of the same server, and the version is the server's snapshot.
+    // Not asserted: that it stays put while the unit is open or without writes, since on PostgreSQL the
+    // version is the server's snapshot, which other test files' databases move too.
     const before = await gateways[0]!.dataVersion();
     let whileOpen = '';
     await gateways[1]!.transaction(async (tx) => {

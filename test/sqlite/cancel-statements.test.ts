@@ -7,33 +7,34 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../support/app.ts';
-import { freshDb } from '../support/db.ts';
+import { freshSqliteDb } from '../support/db.ts';
 import { createBooking, createSession } from '../../fixtures/factories/bookings.ts';
 import { createApiKey, createBrand } from '../../fixtures/factories/brands.ts';
 import { createExperience } from '../../fixtures/factories/catalog.ts';
+import { times } from '../../fixtures/factories/in-turn.ts';
 import { createWebhookEndpoint } from '../../fixtures/factories/webhooks.ts';
 import { compiledStatements, countStatements } from '../support/statements.ts';
 
-const db = freshDb();
-const brand = createBrand(db);
-const key = createApiKey(db, { brandId: brand.id }).secret;
-const { experience } = createExperience(db, brand.id);
-const session = createSession(db, experience, { capacity: 1_000 });
+const db = freshSqliteDb();
+const brand = await createBrand(db);
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
+const { experience } = await createExperience(db, brand.id);
+const session = await createSession(db, experience, { capacity: 1_000 });
 // One subscribed endpoint: every booking event also queues a delivery.
-createWebhookEndpoint(db, brand.id, { url: 'https://hooks.example.test/tessera', events: ['booking.cancelled'] });
-const fresh = (n: number) => Array.from({ length: n }, () => createBooking(db, { brandId: brand.id, session }).booking.id);
+await createWebhookEndpoint(db, brand.id, { url: 'https://hooks.example.test/tessera', events: ['booking.cancelled'] });
+const fresh = (n: number) => times(n, async () => (await createBooking(db, { brandId: brand.id, session })).booking.id);
 let t: TestApp;
 
 beforeAll(async () => {
   t = await startApp(db);
   // Prepares what every cancel runs, so the counts below are what a running server pays.
-  expect((await cancelOf(fresh(1))).result.body.errors).toEqual([]);
+  expect((await cancelOf(await fresh(1))).result.body.errors).toEqual([]);
 });
 
 /** Statements executed and statements compiled (`prepare`) while cancelling `ids` whole. */
 async function cancelOf(ids: string[]) {
-  const { count, sql, result } = await countStatements(db, () =>
-    compiledStatements(db, () =>
+  const { count, sql, result } = await countStatements(db.connection, () =>
+    compiledStatements(db.connection, () =>
       t.rest('POST', '/v1/bookings/cancel', { key, body: { bookings: ids.map((bookingId) => ({ bookingId, cancel: true })) } }),
     ),
   );
@@ -47,8 +48,8 @@ describe('POST /v1/bookings/cancel cost', () => {
   const PER_ITEM = 16;
 
   it(`runs ${PER_ITEM} statements per item and a fixed few per request, all of them prepared before`, async () => {
-    const one = await cancelOf(fresh(1));
-    const ten = await cancelOf(fresh(10));
+    const one = await cancelOf(await fresh(1));
+    const ten = await cancelOf(await fresh(10));
     for (const { result } of [one, ten]) {
       expect(result.status).toBe(200);
       expect(result.body.errors).toEqual([]);
@@ -67,7 +68,7 @@ describe('POST /v1/bookings/cancel cost', () => {
   });
 
   it('answers 100 items with the same per-item cost', async () => {
-    const hundred = await cancelOf(fresh(100));
+    const hundred = await cancelOf(await fresh(100));
     expect(hundred.result.body.items).toHaveLength(100);
     expect(hundred.count).toBe(6 + 100 * PER_ITEM);
     expect(hundred.prepared).toBe(0);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findBrand } from '../../src/db/sqlite/stores/catalog/brands.ts';
 import { startApp, type TestApp } from '../support/app.ts';
-import { freshDb } from '../support/db.ts';
+import { freshSqliteDb } from '../support/db.ts';
 import { createApiKey, createBrand } from '../../fixtures/factories/brands.ts';
 import { createExperience, createMedia, createVibe } from '../../fixtures/factories/catalog.ts';
 import {
@@ -14,28 +14,28 @@ import {
 import { createReviews } from '../../fixtures/factories/reviews.ts';
 import { countStatements } from '../support/statements.ts';
 
-const db = freshDb();
+const db = freshSqliteDb();
 let t: TestApp;
 
 /** A brand with `count` featured listings, each with every nested part: the most a listing can cost. */
-function brandWithListings(count: number) {
-  const brand = createBrand(db);
-  const vibes = [createVibe(db, brand.id, 'Relaxing'), createVibe(db, brand.id, 'Lively')];
+async function brandWithListings(count: number) {
+  const brand = await createBrand(db);
+  const vibes = [await createVibe(db, brand.id, 'Relaxing'), await createVibe(db, brand.id, 'Lively')];
   for (let i = 0; i < count; i++) {
-    const { experience, host } = createExperience(db, brand.id);
-    createReviews(db, { brandId: brand.id, experienceId: experience.id, hostId: host.id }, [{ rating: 4 }]);
-    const { listing, content } = createListing(db, brand.id, { kind: 'experience', experienceId: experience.id, displayOrder: i });
-    createListingContent(db, listing.id, { version: 'draft', title: `Draft ${i}` });
-    createContentTranslation(db, content!.id, 'pt', { title: `Título ${i}`, summary: 'Resumo' });
-    attachMedia(db, listing.id, createMedia(db, brand.id).id, 1);
-    attachMedia(db, listing.id, createMedia(db, brand.id).id, 2, 'gallery');
-    vibes.forEach((vibe, position) => attachVibe(db, listing.id, vibe.id, position));
+    const { experience, host } = await createExperience(db, brand.id);
+    await createReviews(db, { brandId: brand.id, experienceId: experience.id, hostId: host.id }, [{ rating: 4 }]);
+    const { listing, content } = await createListing(db, brand.id, { kind: 'experience', experienceId: experience.id, displayOrder: i });
+    await createListingContent(db, listing.id, { version: 'draft', title: `Draft ${i}` });
+    await createContentTranslation(db, content!.id, 'pt', { title: `Título ${i}`, summary: 'Resumo' });
+    await attachMedia(db, listing.id, (await createMedia(db, brand.id)).id, 1);
+    await attachMedia(db, listing.id, (await createMedia(db, brand.id)).id, 2, 'gallery');
+    for (const [position, vibe] of vibes.entries()) await attachVibe(db, listing.id, vibe.id, position);
   }
-  return createApiKey(db, { brandId: brand.id }).secret;
+  return (await createApiKey(db, { brandId: brand.id })).secret;
 }
 
-const smallKey = brandWithListings(3);
-const largeKey = brandWithListings(200);
+const smallKey = await brandWithListings(3);
+const largeKey = await brandWithListings(200);
 
 beforeAll(async () => {
   // These tests count what computing an answer costs: the response cache (a hit costs one statement) is off.
@@ -46,14 +46,15 @@ beforeAll(async () => {
 
 describe('statement counting', () => {
   it('sees every query Drizzle runs', async () => {
-    const { count, sql } = await countStatements(db, () => findBrand(db, 'none'));
+    const { count, sql } = await countStatements(db.connection, () => findBrand(db.connection, 'none'));
     expect(count).toBe(1);
     expect(sql[0]).toMatch(/^select .* from "brands"/);
   });
 });
 
 describe('featured listings cost', () => {
-  const call = (key: string, query: string) => countStatements(db, () => t.rest('GET', `/v3/listings/featured${query}`, { key }));
+  const call = (key: string, query: string) =>
+    countStatements(db.connection, () => t.rest('GET', `/v3/listings/featured${query}`, { key }));
 
   // The data generation (src/db/sqlite/generation.ts), brand, listings with categories and hosts, contents,
   // translations (only with a locale), media, vibes, ratings.

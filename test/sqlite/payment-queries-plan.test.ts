@@ -3,12 +3,12 @@
  * not a scan of every booking ever made.
  */
 import { describe, expect, it } from 'vitest';
-import { freshDb } from '../support/db.ts';
+import { freshSqliteDb } from '../support/db.ts';
 
-const db = freshDb();
+const db = freshSqliteDb();
 
 const plan = (sql: string) =>
-  (db.$client.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('pi_1') as Array<{ detail: string }>).map((row) => row.detail);
+  (db.connection.$client.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('pi_1') as Array<{ detail: string }>).map((row) => row.detail);
 
 describe("an intent's bookings", () => {
   it('are found through bookings_payment_intent_idx', () => {

@@ -1,11 +1,11 @@
-import { portOf } from '../support/db.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { experienceQuery, quoteMutation } from '../../fixtures/graphql/documents.ts';
 import { quoteInput } from '../../fixtures/graphql/quote.ts';
 import { demoIds } from '../../src/db/demo/ids.ts';
 import { seedDemoDataIfEmpty } from '../../src/db/demo/index.ts';
+import { sqliteEngine } from '../../src/db/sqlite/database.ts';
 import { startApp, type TestApp } from '../support/app.ts';
-import { freshDb } from '../support/db.ts';
+import { freshSqliteDb } from '../support/db.ts';
 import { compiledStatements } from '../support/statements.ts';
 
 /**
@@ -13,8 +13,8 @@ import { compiledStatements } from '../support/statements.ts';
  * of the hottest requests are prepared once per connection. These requests, made a second time, must
  * compile nothing.
  */
-const db = freshDb();
-await seedDemoDataIfEmpty(portOf(db), db);
+const db = freshSqliteDb();
+await seedDemoDataIfEmpty(sqliteEngine(db.connection));
 const key = 'sk_test_lisbon_demo';
 const brandId = demoIds.brands.lisbon;
 let t: TestApp;
@@ -25,7 +25,7 @@ beforeAll(async () => {
 });
 
 /** SQL text of every statement compiled on `db` while `fn` runs. */
-const compiled = <T>(fn: () => Promise<T>) => compiledStatements(db, fn);
+const compiled = <T>(fn: () => Promise<T>) => compiledStatements(db.connection, fn);
 
 describe('statements prepared once', () => {
   it.each([

@@ -6,21 +6,23 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { createSession } from '../../fixtures/factories/bookings.ts';
 import { createBrand } from '../../fixtures/factories/brands.ts';
 import { createExperience } from '../../fixtures/factories/catalog.ts';
-import { closeDatabase, openDatabase, type Db } from '../../src/db/sqlite/client.ts';
-import { freshDb, portOf } from '../support/db.ts';
+import { closeDatabase } from '../../src/db/sqlite/client.ts';
+import { freshSqliteDb } from '../support/db.ts';
 
-function world() {
-  const db = freshDb();
-  const brand = createBrand(db);
-  const { experience } = createExperience(db, brand.id);
-  const session = createSession(db, experience, { capacity: 10 });
-  const reserved = () => db.$client.prepare('SELECT reserved FROM sessions WHERE id = ?').pluck().get(session.id) as number;
-  return { db, database: portOf(db), session, reserved };
+async function world() {
+  const db = freshSqliteDb();
+  const brand = await createBrand(db);
+  const { experience } = await createExperience(db, brand.id);
+  const session = await createSession(db, experience, { capacity: 10 });
+  const reserved = () => db.connection.$client.prepare('SELECT reserved FROM sessions WHERE id = ?').pluck().get(session.id) as number;
+  return { db, database: db.database, session, reserved };
 }
+
+type SqliteTestDb = ReturnType<typeof freshSqliteDb>;
 
 /** A promise and the function that settles it: lets a test hold a transaction open at a point of its choosing. */
 function gate() {
@@ -32,22 +34,22 @@ function gate() {
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Two connections to one fresh database file, closed and removed once `use` settles. */
-async function withTwoConnections(use: (one: Db, other: Db) => Promise<void>): Promise<void> {
+async function withTwoConnections(use: (one: SqliteTestDb, other: SqliteTestDb) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-uow-'));
-  const one = openDatabase(join(dir, 'db.sqlite'));
-  const other = openDatabase(join(dir, 'db.sqlite'));
+  const one = freshSqliteDb(join(dir, 'db.sqlite'));
+  const other = freshSqliteDb(join(dir, 'db.sqlite'));
   try {
     await use(one, other);
   } finally {
-    closeDatabase(one);
-    closeDatabase(other);
+    closeDatabase(one.connection);
+    closeDatabase(other.connection);
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 describe('SQLite unit of work', () => {
   it('keeps an open transaction to itself: a read outside waits for it and never sees what it rolls back', async () => {
-    const { database, session, reserved } = world();
+    const { database, session, reserved } = await world();
     const held = gate();
     const log: string[] = [];
     const first = database
@@ -72,7 +74,7 @@ describe('SQLite unit of work', () => {
   });
 
   it('runs two transactions that await between their steps one after the other, never interleaved', async () => {
-    const { database, session, reserved } = world();
+    const { database, session, reserved } = await world();
     const log: string[] = [];
     const run = (name: string, count: number) =>
       database.transaction(async (tx) => {
@@ -90,7 +92,7 @@ describe('SQLite unit of work', () => {
   });
 
   it('lets a write outside any transaction wait for the open one, and keeps it when that one rolls back', async () => {
-    const { database, session, reserved } = world();
+    const { database, session, reserved } = await world();
     const held = gate();
     const open = database
       .transaction(async (tx) => {
@@ -109,7 +111,7 @@ describe('SQLite unit of work', () => {
   });
 
   it('refuses a transaction’s stores once it has ended, so a stray call cannot join the next transaction', async () => {
-    const { database, session, reserved } = world();
+    const { database, session, reserved } = await world();
     let leaked: Parameters<Parameters<typeof database.transaction>[0]>[0] | undefined;
     await database.transaction(async (tx) => {
       leaked = tx;
@@ -125,7 +127,7 @@ describe('SQLite unit of work', () => {
   });
 
   it('undoes a savepoint that throws while the transaction keeps what it did before', async () => {
-    const { database, session, reserved } = world();
+    const { database, session, reserved } = await world();
     await database.transaction(async (tx) => {
       await tx.capacity.takePlaces(session.id, 2);
       await expect(
@@ -141,45 +143,46 @@ describe('SQLite unit of work', () => {
 
   it('changes its data version when another connection to the same file commits', async () => {
     await withTwoConnections(async (one, other) => {
-      const database = portOf(one);
+      const database = one.database;
       const before = await database.dataVersion();
       expect(await database.dataVersion()).toBe(before);
-      createBrand(other);
+      await createBrand(other);
       expect(await database.dataVersion()).not.toBe(before);
     });
   });
 
   describe('group commit', () => {
-    /** Counts the COMMITs the port runs on `db` (its statements are prepared when the port is built). */
-    function countCommits(db: ReturnType<typeof world>['db']) {
-      const client = db.$client;
-      const prepare = client.prepare.bind(client);
+    /**
+     * Counts the COMMITs the port runs on `db`, until the test ends. Its statements are prepared when the
+     * port is built, which `freshSqliteDb` already did: the runs are watched on the class of every statement.
+     */
+    function countCommits(db: SqliteTestDb) {
+      const client = db.connection.$client;
+      const statements = Object.getPrototypeOf(client.prepare('SELECT 1')) as { run: (...args: unknown[]) => unknown };
+      const run = statements.run;
       const counter = { commits: 0 };
-      client.prepare = ((source: string) => {
-        const statement = prepare(source);
-        if (source !== 'COMMIT') return statement;
-        const run = statement.run.bind(statement);
-        statement.run = (...args: unknown[]) => {
-          counter.commits += 1;
-          return run(...(args as []));
-        };
-        return statement;
-      }) as typeof client.prepare;
+      statements.run = function (this: { database: unknown; source: string }, ...args: unknown[]) {
+        if (this.database === client && this.source === 'COMMIT') counter.commits += 1;
+        return run.apply(this, args);
+      };
+      onTestFinished(() => {
+        statements.run = run;
+      });
       return counter;
     }
 
-    function groupWorld() {
-      const db = freshDb();
+    async function groupWorld() {
+      const db = freshSqliteDb();
       const counter = countCommits(db);
-      const brand = createBrand(db);
-      const { experience } = createExperience(db, brand.id);
-      const session = createSession(db, experience, { capacity: 10 });
-      const reserved = () => db.$client.prepare('SELECT reserved FROM sessions WHERE id = ?').pluck().get(session.id) as number;
-      return { db, database: portOf(db), session, reserved, counter };
+      const brand = await createBrand(db);
+      const { experience } = await createExperience(db, brand.id);
+      const session = await createSession(db, experience, { capacity: 10 });
+      const reserved = () => db.connection.$client.prepare('SELECT reserved FROM sessions WHERE id = ?').pluck().get(session.id) as number;
+      return { db, database: db.database, session, reserved, counter };
     }
 
     it('commits units that queue behind each other once, and answers each with its own result', async () => {
-      const { database, session, reserved, counter } = groupWorld();
+      const { database, session, reserved, counter } = await groupWorld();
       const results = await Promise.all(
         Array.from({ length: 8 }, () => database.transaction(async (tx) => tx.capacity.takePlaces(session.id, 2))),
       );
@@ -190,7 +193,7 @@ describe('SQLite unit of work', () => {
     });
 
     it('undoes only the unit that throws; the rest of its group commits', async () => {
-      const { database, session, reserved, counter } = groupWorld();
+      const { database, session, reserved, counter } = await groupWorld();
       const outcomes = await Promise.allSettled([
         database.transaction(async (tx) => tx.capacity.takePlaces(session.id, 1)),
         database.transaction(async (tx) => {
@@ -209,7 +212,7 @@ describe('SQLite unit of work', () => {
     });
 
     it('keeps a read outside any transaction away from an uncommitted group: it runs after the COMMIT', async () => {
-      const { database, session, counter } = groupWorld();
+      const { database, session, counter } = await groupWorld();
       const write = database.transaction(async (tx) => tx.capacity.takePlaces(session.id, 3));
       await Promise.resolve();
       const read = database.sessions
@@ -221,11 +224,11 @@ describe('SQLite unit of work', () => {
 
     it('answers a unit only once its group is on disk: another connection already sees its write', async () => {
       await withTwoConnections(async (one, other) => {
-        const brand = createBrand(one);
-        const { experience } = createExperience(one, brand.id);
-        const session = createSession(one, experience, { capacity: 10 });
-        const seenByOther = () => other.$client.prepare('SELECT reserved FROM sessions WHERE id = ?').pluck().get(session.id);
-        const database = portOf(one);
+        const brand = await createBrand(one);
+        const { experience } = await createExperience(one, brand.id);
+        const session = await createSession(one, experience, { capacity: 10 });
+        const seenByOther = () => other.connection.$client.prepare('SELECT reserved FROM sessions WHERE id = ?').pluck().get(session.id);
+        const database = one.database;
         const seen = await Promise.all(
           [1, 2, 3].map((count) => database.transaction(async (tx) => tx.capacity.takePlaces(session.id, count)).then(() => seenByOther())),
         );
@@ -234,13 +237,15 @@ describe('SQLite unit of work', () => {
     });
 
     it('fails every unit of a group whose COMMIT fails, and keeps none of their writes', async () => {
-      const { db, database, session, reserved } = groupWorld();
+      const { db, database, session, reserved } = await groupWorld();
       const outcomes = await Promise.allSettled([
         database.transaction(async (tx) => tx.capacity.takePlaces(session.id, 2)),
         database.transaction(async (tx) => {
           await tx.capacity.takePlaces(session.id, 1);
           // A foreign key checked only at COMMIT, broken: SQLite refuses the COMMIT itself.
-          db.$client.exec("PRAGMA defer_foreign_keys = ON; INSERT INTO categories (id, brand_id, name) VALUES ('c', 'no-such-brand', 'x')");
+          db.connection.$client.exec(
+            "PRAGMA defer_foreign_keys = ON; INSERT INTO categories (id, brand_id, name) VALUES ('c', 'no-such-brand', 'x')",
+          );
           return true;
         }),
       ]);
@@ -249,7 +254,7 @@ describe('SQLite unit of work', () => {
         'FOREIGN KEY constraint failed',
       ]);
       expect(reserved()).toBe(0);
-      expect(db.$client.inTransaction).toBe(false);
+      expect(db.connection.$client.inTransaction).toBe(false);
       expect(await database.transaction(async (tx) => tx.capacity.takePlaces(session.id, 4))).toBe(true);
       expect(reserved()).toBe(4);
     });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cancelMutation, holdMutation } from '../../fixtures/graphql/documents.ts';
 import { startApp, type TestApp } from '../support/app.ts';
-import { freshDb } from '../support/db.ts';
+import { freshSqliteDb } from '../support/db.ts';
 import { compiledStatements } from '../support/statements.ts';
 import { createWaitlist } from '../../fixtures/factories/availability.ts';
 import { createBooking, createSession } from '../../fixtures/factories/bookings.ts';
@@ -17,14 +17,14 @@ import { createWebhookEndpoint } from '../../fixtures/factories/webhooks.ts';
  * prepared once per connection: done again for a new booking, no step compiles anything.
  */
 const NOW = new Date('2026-11-20T10:00:00.000Z');
-const db = freshDb();
-const brand = createBrand(db);
-const key = createApiKey(db, { brandId: brand.id }).secret;
-const { experience } = createExperience(db, brand.id);
-const session = createSession(db, experience, { capacity: 1_000 });
-const waitlist = createWaitlist(db, experience.id);
+const db = freshSqliteDb();
+const brand = await createBrand(db);
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
+const { experience } = await createExperience(db, brand.id);
+const session = await createSession(db, experience, { capacity: 1_000 });
+const waitlist = await createWaitlist(db, experience.id);
 // An endpoint subscribed to every event type: every event also queues a delivery.
-createWebhookEndpoint(db, brand.id, { url: 'https://hooks.example.test/tessera' });
+await createWebhookEndpoint(db, brand.id, { url: 'https://hooks.example.test/tessera' });
 let t: TestApp;
 let cartNumber = 0;
 let fullSessions = 0;
@@ -34,7 +34,7 @@ beforeAll(async () => {
 });
 
 /** SQL text of every statement compiled on `db` while `fn` runs. */
-const compiled = <T>(fn: () => Promise<T>) => compiledStatements(db, fn);
+const compiled = <T>(fn: () => Promise<T>) => compiledStatements(db.connection, fn);
 
 const guest = (firstName: string) => ({
   firstName,
@@ -80,15 +80,15 @@ async function writeMix() {
 
 /** A full session of two, one guest cancelled: the freed place is offered to the waiting party of one. */
 async function cancelOfferingToWaitlist() {
-  const full = createSession(db, experience, {
+  const full = await createSession(db, experience, {
     startLocal: `2026-12-${String(2 + fullSessions++).padStart(2, '0')}T09:00:00`,
     capacity: 2,
   });
-  const { booking, participants } = createBooking(db, { brandId: brand.id, session: full, participants: [{}, {}] });
-  const entry = createWaitlistEntry(db, { waitlist, session: full, brandId: brand.id, position: 1 });
+  const { booking, participants } = await createBooking(db, { brandId: brand.id, session: full, participants: [{}, {}] });
+  const entry = await createWaitlistEntry(db, { waitlist, session: full, brandId: brand.id, position: 1 });
   const cancelled = await compiled(() => cancel({ bookingId: booking.id, participants: [participants[0]!.id] }));
   expect(cancelled.result.body.data.cancelBookings.errors).toEqual([]);
-  expect(db.$client.prepare('SELECT status, offered_at FROM waitlist_entries WHERE id = ?').get(entry.id)).toEqual({
+  expect(db.connection.$client.prepare('SELECT status, offered_at FROM waitlist_entries WHERE id = ?').get(entry.id)).toEqual({
     status: 'offered',
     offered_at: NOW.toISOString(),
   });

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/sqlite/client.ts';
 import { startApp } from '../support/app.ts';
 import { cancel, cartBookings, checkout, joinWaitlist, pay, type Send } from '../support/booking-traffic.ts';
-import { freshDb } from '../support/db.ts';
+import { freshSqliteDb } from '../support/db.ts';
 import { invariantViolations } from '../support/invariants.ts';
 import { createShop } from '../support/shop-world.ts';
 import { waitFor } from '../support/webhook-receiver.ts';
@@ -38,13 +38,13 @@ function watchWrites(db: Db) {
   return seen;
 }
 
-describe('write statements', () => {
-  const db = freshDb();
-  const { shop, sessionTimes } = createShop(db, { sessions: 4, capacity: 3 });
-  const seen = watchWrites(db);
-  const clock = { offsetMs: 0 };
-  const delivered: string[] = [];
+const db = freshSqliteDb();
+const { shop, sessionTimes } = await createShop(db, { sessions: 4, capacity: 3 });
+const seen = watchWrites(db.connection);
+const clock = { offsetMs: 0 };
+const delivered: string[] = [];
 
+describe('write statements', () => {
   it('run in transactions, except single-statement bookkeeping', async () => {
     const t = await startApp(db, {
       now: () => new Date(Date.now() + clock.offsetMs),
@@ -112,6 +112,6 @@ describe('write statements', () => {
       ]),
     );
     expect(new Set(seen.outside)).toEqual(new Set(['INSERT webhook_endpoints', 'UPDATE idempotency_keys', 'UPDATE webhook_deliveries']));
-    expect(invariantViolations(db.$client)).toEqual([]);
+    expect(await invariantViolations(db)).toEqual([]);
   });
 });

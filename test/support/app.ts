@@ -1,14 +1,13 @@
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import type { Db } from '../../src/db/sqlite/client.ts';
 import type { PaymentProcessor } from '../../src/domain/payments/processor.ts';
 import type { GraphQLAppOptions } from '../../src/graphql/protections/settings.ts';
 import type { LogDestination } from '../../src/http/logging.ts';
 import type { HttpConfig } from '../../src/http/settings.ts';
 import type { RefundReconcileAppOptions } from '../../src/jobs/refund-reconciler-settings.ts';
 import type { WebhookAppOptions } from '../../src/jobs/webhook-settings.ts';
-import { appDatabase } from './engine.ts';
+import type { TestDb } from './db.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -56,19 +55,13 @@ export interface StartOptions {
   metricsToken?: string;
   /** CORS_ORIGINS. */
   corsOrigins?: string[];
-  /**
-   * False for a file that never reads its world back after a request (the fuzz tests): on PostgreSQL what
-   * the app writes is then not copied back into the world after each request, which would only slow it.
-   */
-  readsWorldBack?: boolean;
 }
 
 const unlimited: HttpConfig = { RATE_LIMIT_PER_MINUTE: 1_000_000, RATE_LIMIT_ANONYMOUS_PER_MINUTE: 1_000_000 };
 
-export async function startApp(db: Db, options: StartOptions = {}): Promise<TestApp> {
-  const { database, beforeRequest, afterRequest } = await appDatabase(db);
+export async function startApp(db: TestDb, options: StartOptions = {}): Promise<TestApp> {
   const app = await buildApp({
-    db: database,
+    db: db.database,
     config: {
       production: options.production ?? false,
       LOG_LEVEL: options.logStream ? (options.logLevel ?? 'info') : 'silent',
@@ -86,24 +79,10 @@ export async function startApp(db: Db, options: StartOptions = {}): Promise<Test
     webhooks: { dispatch: false, ...options.webhooks },
     refunds: { reconcile: false, ...options.refunds },
   });
-  if (beforeRequest && afterRequest) {
-    // Before any of the app's own hooks (rate limit, authentication) look at the database, and before
-    // the test sees the answer.
-    const inject = app.inject.bind(app) as (options: InjectOptions) => Promise<LightMyRequestResponse>;
-    app.inject = (async (request: InjectOptions) => {
-      await beforeRequest();
-      try {
-        return await inject(request);
-      } finally {
-        if (options.readsWorldBack !== false) await afterRequest();
-      }
-    }) as typeof app.inject;
-  }
   afterAll(() => app.close());
   // Start-up work (the first sweep of lapsed holds) happens here, not inside a test's first request.
   if (options.ready !== false) {
     await app.ready();
-    await afterRequest?.();
   }
   const auth = (key?: string): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
   return {

@@ -1,6 +1,5 @@
-import { portOf } from './db.ts';
 /**
- * The real side of the cancellation model test: a fresh database with an organization of three brands
+ * The real side of the cancellation model test: in `db`, a new organization of three brands
  * (a zero-, a two- and a three-decimal currency), one session each, another organization's brand, and
  * bookings of every starting state (paid and confirmed, processing with an intent awaiting payment,
  * failed with a failed intent, free and confirmed with no intent, and a cart of two processing bookings
@@ -13,7 +12,8 @@ import { currencyExponent } from '../../src/domain/shared/money.ts';
 import { ProcessorError } from '../../src/domain/payments/processor.ts';
 import type { MBooking, Model, Status } from './cancellation-model.ts';
 import { CHECKOUT_NOW } from './clock.ts';
-import { freshDb } from './db.ts';
+import type { TestDb } from './db.ts';
+import { inTurn } from '../../fixtures/factories/in-turn.ts';
 import { createBooking, createSession } from '../../fixtures/factories/bookings.ts';
 import { createBrand, createOrganization } from '../../fixtures/factories/brands.ts';
 import { createExperience } from '../../fixtures/factories/catalog.ts';
@@ -47,13 +47,12 @@ export class ScriptedProcessor extends TestProcessor {
   }
 }
 
-export function buildWorld(spec: WorldSpec) {
-  const db = freshDb();
-  const org = createOrganization(db);
-  const brands = spec.currencies.map((currency) => createBrand(db, { organizationId: org.id, currency }));
-  const outsider = createBrand(db, { currency: 'EUR' });
-  const sessions = [...brands, outsider].map((brand) => {
-    const { experience } = createExperience(db, brand.id, {}, { pictures: 0 });
+export async function buildWorld(db: TestDb, spec: WorldSpec) {
+  const org = await createOrganization(db);
+  const brands = await inTurn(spec.currencies, (currency) => createBrand(db, { organizationId: org.id, currency }));
+  const outsider = await createBrand(db, { currency: 'EUR' });
+  const sessions = await inTurn([...brands, outsider], async (brand) => {
+    const { experience } = await createExperience(db, brand.id, {}, { pictures: 0 });
     const held = spec.bookings.filter((b) => brandOf(b) === brand && b.kind !== 'failed');
     const capacity = held.reduce((sum, b) => sum + b.prices.length * (b.kind === 'pair' ? 2 : 1), 0) + spec.slack;
     return createSession(db, experience, { capacity });
@@ -101,14 +100,14 @@ export function buildWorld(spec: WorldSpec) {
             ]
           : [{ ...base, status }];
       const intentStatus = b.kind === 'failed' ? 'failed' : 'requires_payment';
-      const checkout = createCheckout(db, { brandId: brand.id, items, intent: { currency, status: intentStatus } });
+      const checkout = await createCheckout(db, { brandId: brand.id, items, intent: { currency, status: intentStatus } });
       // One intent object for the cart: the model's bookings share it, as the database's do.
       const intent: MBooking['intent'] = { status: intentStatus, secret: checkout.secret, reference: checkout.reference };
       for (const made of checkout.bookings) add(made, status, intent);
     } else if (b.kind === 'free') {
-      add(createBooking(db, { brandId: brand.id, ...base }), 'confirmed', null);
+      add(await createBooking(db, { brandId: brand.id, ...base }), 'confirmed', null);
     } else {
-      const paid = createPaidBooking(db, { brandId: brand.id, ...base });
+      const paid = await createPaidBooking(db, { brandId: brand.id, ...base });
       add(paid, 'confirmed', { status: 'succeeded', secret: `secret-${paid.intent.id}`, reference: paid.intent.processorReference });
     }
   }
@@ -123,7 +122,7 @@ export function buildWorld(spec: WorldSpec) {
   };
   const clock = { now: new Date(CHECKOUT_NOW) };
   const deps: CallerDeps = {
-    db: portOf(db),
+    db: db.database,
     now: () => clock.now,
     payments,
     holdTtlSeconds: 900,
@@ -133,27 +132,27 @@ export function buildWorld(spec: WorldSpec) {
   return { db, deps, clock, payments, model, sessionIds: sessions.map((s) => s.id) };
 }
 
-export type World = ReturnType<typeof buildWorld>;
+export type World = Awaited<ReturnType<typeof buildWorld>>;
 
 /** What the model predicts, read from the database for one booking. */
-export function storedBooking(world: World, id: string) {
-  const one = <T>(sql: string) => world.db.$client.prepare(sql).get(id) as T;
-  const all = <T>(sql: string) => world.db.$client.prepare(sql).all(id) as T[];
-  const row = one<{ status: Status; refunded: number; intentStatus: string | null }>(
-    `SELECT b.status, b.amount_refunded_minor AS refunded, i.status AS intentStatus
+export async function storedBooking(world: World, id: string) {
+  const one = async <T>(sql: string) => (await world.db.one<T>(sql, id))!;
+  const all = <T>(sql: string) => world.db.all<T>(sql, id);
+  const row = await one<{ status: Status; refunded: number; intentStatus: string | null }>(
+    `SELECT b.status, b.amount_refunded_minor AS refunded, i.status AS "intentStatus"
      FROM bookings b LEFT JOIN payment_intents i ON i.id = b.payment_intent_id WHERE b.id = ?`,
   );
-  const refunds = all<{ status: string; amountMinor: number }>(
-    'SELECT status, amount_minor AS amountMinor FROM refunds WHERE booking_id = ?',
+  const refunds = await all<{ status: string; amountMinor: number }>(
+    'SELECT status, amount_minor AS "amountMinor" FROM refunds WHERE booking_id = ?',
   );
-  const events = all<{ type: string; payload: string }>('SELECT type, payload FROM events WHERE resource_id = ? ORDER BY sequence').map(
-    (e) => {
-      const data = JSON.parse(e.payload) as { status: Status; amountRefunded: number };
-      return { type: e.type, status: data.status, amountRefunded: data.amountRefunded };
-    },
-  );
-  const people = all<{ id: string; cancelledAt: string | null }>(
-    'SELECT id, cancelled_at AS cancelledAt FROM participants WHERE booking_id = ? ORDER BY position',
+  const events = (
+    await all<{ type: string; payload: string }>('SELECT type, payload FROM events WHERE resource_id = ? ORDER BY sequence')
+  ).map((e) => {
+    const data = JSON.parse(e.payload) as { status: Status; amountRefunded: number };
+    return { type: e.type, status: data.status, amountRefunded: data.amountRefunded };
+  });
+  const people = await all<{ id: string; cancelledAt: string | null }>(
+    'SELECT id, cancelled_at AS "cancelledAt" FROM participants WHERE booking_id = ? ORDER BY position',
   );
   return {
     status: row.status,
@@ -167,6 +166,6 @@ export function storedBooking(world: World, id: string) {
   };
 }
 
-export function storedReserved(world: World, sessionId: string): number {
-  return (world.db.$client.prepare('SELECT reserved FROM sessions WHERE id = ?').get(sessionId) as { reserved: number }).reserved;
+export async function storedReserved(world: World, sessionId: string): Promise<number> {
+  return world.db.value<number>('SELECT reserved FROM sessions WHERE id = ?', sessionId);
 }

@@ -1,22 +1,21 @@
 /**
- * A separate OS process for the cross-process race test: opens the SQLite file given on the command
- * line, waits for "go" on stdin, runs `count` one-guest checkouts concurrently through the domain, and
+ * A separate OS process for the cross-process race test: opens the database given on the command line
+ * (a SQLite file or a PostgreSQL URL), waits for "go" on stdin, runs `count` one-guest checkouts concurrently through the domain, and
  * prints how they ended as JSON `{ "<outcome>": n }` (outcome: `ok` or the error code).
  *
- * Usage: node --import tsx checkout-worker.ts <dbFile> <brandId> <experienceId> <sessionTime> <count>
+ * Usage: node --import tsx checkout-worker.ts <databaseUrl> <brandId> <experienceId> <sessionTime> <count>
  */
-import { portOf } from './db.ts';
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { Principal } from '../../src/domain/access/principal.ts';
-import { closeDatabase, openDatabase } from '../../src/db/sqlite/client.ts';
+import { connect } from '../../src/db/connect.ts';
 import { createPaymentIntent } from '../../src/domain/checkout/checkout.ts';
 import { DomainError } from '../../src/domain/shared/errors.ts';
 import { CheckoutTestProcessor } from './checkout.ts';
 import { CHECKOUT_NOW } from './clock.ts';
 
-const [dbFile, brandId, experienceId, sessionTime, count] = process.argv.slice(2) as [string, string, string, string, string];
-const db = openDatabase(dbFile);
+const [databaseUrl, brandId, experienceId, sessionTime, count] = process.argv.slice(2) as [string, string, string, string, string];
+const { database } = await connect(databaseUrl);
 const payments = new CheckoutTestProcessor();
 payments.delay = () => Math.floor(Math.random() * 50);
 const principal: Principal = {
@@ -28,7 +27,7 @@ const principal: Principal = {
 };
 // A fixed clock before the raced session, so the test means the same on any day it runs.
 const deps = {
-  db: portOf(db),
+  db: database,
   now: () => new Date(CHECKOUT_NOW),
   payments,
   holdTtlSeconds: 900,
@@ -55,5 +54,5 @@ const outcomes = await Promise.all(
 );
 const tally: Record<string, number> = {};
 for (const outcome of outcomes) tally[outcome] = (tally[outcome] ?? 0) + 1;
-closeDatabase(db);
+await database.close();
 process.stdout.write(`${JSON.stringify(tally)}\n`);

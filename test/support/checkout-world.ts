@@ -16,27 +16,29 @@ export { CHECKOUT_NOW };
  * organization (plus an outsider), their keys, one experience each with an add-on, an app with a
  * settable clock (`clock.now`) and a hold TTL of 900 s, and call helpers for both faces.
  */
-export function checkoutWorld() {
+export async function checkoutWorld() {
   const clock = { now: new Date(CHECKOUT_NOW) };
-  const db = freshDb();
-  const { org, brand, sister, outsider, keys } = createBrandFamily(db);
+  const db = await freshDb();
+  const { org, brand, sister, outsider, keys } = await createBrandFamily(db);
   // Adult 45.50, Child 20.00, VAT 23 %.
-  const sail = createExperience(db, brand.id, { title: 'Sunset Sail' }).experience;
-  const photos = createAddOn(db, sail.id, { name: 'Photo pack', priceMinor: 1000 });
+  const sail = (await createExperience(db, brand.id, { title: 'Sunset Sail' })).experience;
+  const photos = await createAddOn(db, sail.id, { name: 'Photo pack', priceMinor: 1000 });
   // Adult 8000 JPY, Child 4000 JPY, consumption tax 10 %.
-  const foodWalk = createExperience(
-    db,
-    sister.id,
-    { title: 'Night Food Walk', timezoneId: 'Asia/Tokyo' },
-    {
-      priceTiers: [
-        { name: 'Adult', priceMinor: 8000 },
-        { name: 'Child', priceMinor: 4000 },
-      ],
-      taxes: [{ name: 'Consumption tax', rateBasisPoints: 1000 }],
-    },
+  const foodWalk = (
+    await createExperience(
+      db,
+      sister.id,
+      { title: 'Night Food Walk', timezoneId: 'Asia/Tokyo' },
+      {
+        priceTiers: [
+          { name: 'Adult', priceMinor: 8000 },
+          { name: 'Child', priceMinor: 4000 },
+        ],
+        taxes: [{ name: 'Consumption tax', rateBasisPoints: 1000 }],
+      },
+    )
   ).experience;
-  const sake = createAddOn(db, foodWalk.id, { name: 'Sake tasting', priceMinor: 1500 });
+  const sake = await createAddOn(db, foodWalk.id, { name: 'Sake tasting', priceMinor: 1500 });
 
   const payments = new CheckoutTestProcessor({ now: () => clock.now });
   let app: TestApp | undefined;

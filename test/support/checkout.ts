@@ -1,4 +1,4 @@
-import type { Db } from '../../src/db/sqlite/client.ts';
+import type { TestDb } from './db.ts';
 import { ProcessorError } from '../../src/domain/payments/processor.ts';
 import { SandboxProcessor } from '../../src/adapters/sandbox-processor.ts';
 
@@ -68,11 +68,12 @@ export const guest = (firstName: string, priceTierName = 'Adult', extra: Record<
 });
 
 /** Small readers of the rows checkout writes. */
-export function checkoutRows(db: Db) {
-  const all = <T>(sql: string, ...params: unknown[]) => db.$client.prepare(sql).all(...params) as T[];
-  const one = <T>(sql: string, ...params: unknown[]) => db.$client.prepare(sql).get(...params) as T;
+export function checkoutRows(db: TestDb) {
+  const all = <T>(sql: string, ...params: unknown[]) => db.all<T>(sql, ...params);
+  const one = async <T>(sql: string, ...params: unknown[]) => (await db.one<T>(sql, ...params)) as T;
   return {
-    reserved: (sessionId: string) => one<{ reserved: number }>('SELECT reserved FROM sessions WHERE id = ?', sessionId).reserved,
+    reserved: async (sessionId: string) =>
+      (await one<{ reserved: number }>('SELECT reserved FROM sessions WHERE id = ?', sessionId)).reserved,
     bookingsOfCart: (cartId: string) =>
       all<{
         id: string;
@@ -85,22 +86,23 @@ export function checkoutRows(db: Db) {
         paymentIntentId: string | null;
         metadata: string | null;
       }>(
-        `SELECT id, status, confirmation_code AS confirmationCode, cart_confirmation_code AS cartConfirmationCode, cart_position AS cartPosition,
-           amount_minor AS amountMinor, hold_expires_at AS holdExpiresAt, payment_intent_id AS paymentIntentId, metadata
+        `SELECT id, status, confirmation_code AS "confirmationCode", cart_confirmation_code AS "cartConfirmationCode", cart_position AS "cartPosition",
+           amount_minor AS "amountMinor", hold_expires_at AS "holdExpiresAt", payment_intent_id AS "paymentIntentId", metadata
          FROM bookings WHERE cart_id = ? ORDER BY created_at, cart_position`,
         cartId,
       ),
     cart: (cartId: string) =>
       one<{ status: string; confirmationCode: string } | undefined>(
-        'SELECT status, confirmation_code AS confirmationCode FROM carts WHERE id = ?',
+        'SELECT status, confirmation_code AS "confirmationCode" FROM carts WHERE id = ?',
         cartId,
       ),
     intentsOfCart: (cartId: string) =>
       all<{ id: string; status: string; secretHash: string; amountMinor: number; currency: string; processor: string }>(
-        'SELECT id, status, secret_hash AS secretHash, amount_minor AS amountMinor, currency, processor FROM payment_intents WHERE cart_id = ? ORDER BY rowid',
+        'SELECT id, status, secret_hash AS "secretHash", amount_minor AS "amountMinor", currency, processor FROM payment_intents WHERE cart_id = ? ORDER BY attempt',
         cartId,
       ),
-    balance: (creditCodeId: string) => one<{ b: number }>('SELECT balance_minor AS b FROM credit_codes WHERE id = ?', creditCodeId).b,
-    count: (table: string) => one<{ n: number }>(`SELECT count(*) AS n FROM ${table}`).n,
+    balance: async (creditCodeId: string) =>
+      (await one<{ b: number }>('SELECT balance_minor AS b FROM credit_codes WHERE id = ?', creditCodeId)).b,
+    count: async (table: string) => (await one<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)).n,
   };
 }

@@ -35,18 +35,14 @@ export interface StoredEventRow {
  * = 55.97) and a free one, an app on a settable clock with a 900 s hold, and helpers that drive
  * bookings through checkout, the sandbox's payment confirmation and cancellation, then read the events.
  */
-export function eventsWorld() {
+export async function eventsWorld() {
   const clock = { now: new Date(EVENTS_NOW) };
-  const db = freshDb();
-  const brand = createBrand(db, { currency: 'EUR' });
-  const key = createApiKey(db, { brandId: brand.id }).secret;
-  const sail = createExperience(db, brand.id, { title: 'Sunset Sail' }).experience;
-  const walk = createExperience(
-    db,
-    brand.id,
-    { title: 'Free Walk' },
-    { priceTiers: [{ name: 'Adult', priceMinor: 0 }], taxes: [] },
-  ).experience;
+  const db = await freshDb();
+  const brand = await createBrand(db, { currency: 'EUR' });
+  const key = (await createApiKey(db, { brandId: brand.id })).secret;
+  const sail = (await createExperience(db, brand.id, { title: 'Sunset Sail' })).experience;
+  const walk = (await createExperience(db, brand.id, { title: 'Free Walk' }, { priceTiers: [{ name: 'Adult', priceMinor: 0 }], taxes: [] }))
+    .experience;
   const payments = new EventsProcessor({ now: () => clock.now });
   let app: TestApp | undefined;
   beforeAll(async () => {
@@ -68,17 +64,17 @@ export function eventsWorld() {
     participants: Array.from({ length: people }, (_, i) => guest(`Guest${i + 1}`)),
   });
   const bookingIdsOfCart = (cartId: string) =>
-    db.$client.prepare('SELECT id FROM bookings WHERE cart_id = ? ORDER BY created_at, cart_position').pluck().all(cartId) as string[];
+    db.values<string>('SELECT id FROM bookings WHERE cart_id = ? ORDER BY created_at, cart_position', cartId);
 
   /** Checks out `items`; the new bookings' ids in cart order, and the intent's secret (absent when free). */
   async function checkout(items: object[], cartId: string = randomUUID()) {
-    const before = new Set(bookingIdsOfCart(cartId));
+    const before = new Set(await bookingIdsOfCart(cartId));
     const res = await t().rest('POST', `/v1/brands/${brand.id}/carts/${cartId}/payment_intents`, { key, body: { data: items } });
     return {
       res,
       cartId,
       secret: res.body?.paymentIntentSecret as string | undefined,
-      ids: bookingIdsOfCart(cartId).filter((id) => !before.has(id)),
+      ids: (await bookingIdsOfCart(cartId)).filter((id) => !before.has(id)),
     };
   }
 
@@ -87,7 +83,7 @@ export function eventsWorld() {
 
   /** A paid, confirmed booking of `people` guests on a fresh session. */
   async function confirmedBooking(people = 2) {
-    const { secret, ids } = await checkout([item(session(), people)]);
+    const { secret, ids } = await checkout([item(await session(), people)]);
     await confirm(secret);
     return ids[0]!;
   }
@@ -96,16 +92,15 @@ export function eventsWorld() {
   const view = async (bookingId: string) => (await t().rest('GET', `/v1/bookings/${bookingId}`, { key })).body;
 
   /** The events about one resource, oldest first, payloads parsed. */
-  const eventsOf = (resourceId: string) =>
+  const eventsOf = async (resourceId: string) =>
     (
-      db.$client
-        .prepare(
-          'SELECT sequence, id, type, resource_id AS resourceId, created_at AS createdAt, payload FROM events WHERE resource_id = ? ORDER BY sequence',
-        )
-        .all(resourceId) as Array<StoredEventRow & { payload: string }>
+      (await db.all(
+        'SELECT sequence, id, type, resource_id AS "resourceId", created_at AS "createdAt", payload FROM events WHERE resource_id = ? ORDER BY sequence',
+        resourceId,
+      )) as Array<StoredEventRow & { payload: string }>
     ).map((row) => ({ ...row, payload: JSON.parse(row.payload) }));
-  const typesOf = (resourceId: string) => eventsOf(resourceId).map((e) => e.type);
-  const eventCount = () => db.$client.prepare('SELECT count(*) FROM events').pluck().get() as number;
+  const typesOf = async (resourceId: string) => (await eventsOf(resourceId)).map((e) => e.type);
+  const eventCount = () => db.value<number>('SELECT count(*) FROM events');
 
   return {
     db,

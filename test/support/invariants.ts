@@ -1,22 +1,24 @@
 /**
- * Every invariant of places, money and events, checked with SQL over a whole database. Each check
- * returns the rows that break it, described, so a failure shows all of them at once; a database in good
- * order gives `[]`.
+ * Every invariant of places, money and events, checked with SQL over a whole database, in the SQL both
+ * engines share. Each check returns the rows that break it, described, so a failure shows all of them at
+ * once; a database in good order gives `[]`.
  */
-import type Database from 'better-sqlite3';
+import type { TestDb } from './db.ts';
 
-const checks: Array<[string, string]> = [
+type Check = string | ((db: TestDb) => Promise<unknown[]>);
+
+const checks: Array<[string, Check]> = [
   [
     'session reserved places differ from the active participants of its processing and confirmed bookings',
-    `SELECT s.id, s.reserved, (SELECT count(*) FROM participants p JOIN bookings b ON b.id = p.booking_id
+    `SELECT * FROM (SELECT s.id, s.reserved, (SELECT count(*) FROM participants p JOIN bookings b ON b.id = p.booking_id
        WHERE b.session_id = s.id AND b.status IN ('processing', 'confirmed') AND p.cancelled_at IS NULL) AS active
-     FROM sessions s WHERE s.reserved <> active`,
+     FROM sessions s) AS counted WHERE reserved <> active`,
   ],
   [
     'session places held for offers differ from the party sizes of its offered waitlist entries',
-    `SELECT s.id, s.held_for_offers, (SELECT coalesce(sum(e.party_size), 0) FROM waitlist_entries e
+    `SELECT * FROM (SELECT s.id, s.held_for_offers, (SELECT coalesce(sum(e.party_size), 0) FROM waitlist_entries e
        WHERE e.session_id = s.id AND e.status = 'offered') AS offered
-     FROM sessions s WHERE s.held_for_offers <> offered`,
+     FROM sessions s) AS counted WHERE held_for_offers <> offered`,
   ],
   [
     'session oversold',
@@ -24,9 +26,9 @@ const checks: Array<[string, string]> = [
   ],
   [
     'booking amountRefunded differs from the sum of its refund ledger (pending and succeeded rows)',
-    `SELECT b.id, b.amount_refunded_minor, (SELECT coalesce(sum(r.amount_minor), 0) FROM refunds r
+    `SELECT * FROM (SELECT b.id, b.amount_refunded_minor, (SELECT coalesce(sum(r.amount_minor), 0) FROM refunds r
        WHERE r.booking_id = b.id AND r.status <> 'failed') AS ledger
-     FROM bookings b WHERE b.amount_refunded_minor <> ledger`,
+     FROM bookings b) AS summed WHERE amount_refunded_minor <> ledger`,
   ],
   [
     'booking refunded above its amount',
@@ -39,47 +41,65 @@ const checks: Array<[string, string]> = [
   ['booking without participants', 'SELECT b.id FROM bookings b WHERE NOT EXISTS (SELECT 1 FROM participants p WHERE p.booking_id = b.id)'],
   [
     'booking without exactly one booking.created event',
-    `SELECT b.id, (SELECT count(*) FROM events e WHERE e.resource_id = b.id AND e.type = 'booking.created') AS n FROM bookings b WHERE n <> 1`,
+    `SELECT * FROM (SELECT b.id, (SELECT count(*) FROM events e WHERE e.resource_id = b.id AND e.type = 'booking.created') AS n
+     FROM bookings b) AS counted WHERE n <> 1`,
   ],
   [
     'booking with a one-time event recorded twice',
     `SELECT resource_id, type, count(*) AS n FROM events
-     WHERE type IN ('booking.created', 'booking.confirmed', 'booking.failed', 'booking.cancelled') GROUP BY resource_id, type HAVING n > 1`,
+     WHERE type IN ('booking.created', 'booking.confirmed', 'booking.failed', 'booking.cancelled') GROUP BY resource_id, type HAVING count(*) > 1`,
   ],
   [
     'booking whose latest event does not show its status (a change without its event, or an event without its change)',
-    `SELECT b.id, b.status, json_extract(e.payload, '$.status') AS shown FROM bookings b
-     JOIN events e ON e.sequence = (SELECT max(sequence) FROM events WHERE resource_id = b.id AND type LIKE 'booking.%')
-     WHERE shown IS NOT b.status`,
+    (db) => statusesUnshown(db),
   ],
   [
     'event without the booking or waitlist entry it is about',
     `SELECT e.id, e.type FROM events e WHERE NOT EXISTS (SELECT 1 FROM bookings b WHERE b.id = e.resource_id)
        AND NOT EXISTS (SELECT 1 FROM waitlist_entries w WHERE w.id = e.resource_id)`,
   ],
-  ['event id recorded twice', 'SELECT id, count(*) AS n FROM events GROUP BY id HAVING n > 1'],
+  ['event id recorded twice', 'SELECT id, count(*) AS n FROM events GROUP BY id HAVING count(*) > 1'],
   [
     'webhook delivery of a missing event',
     'SELECT d.id FROM webhook_deliveries d WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.sequence = d.event_sequence)',
   ],
-  [
-    'event without its delivery to a live endpoint of its brand subscribed to it',
-    `SELECT e.id, w.id AS endpoint FROM events e JOIN webhook_endpoints w ON w.brand_id = e.brand_id AND w.deleted_at IS NULL
-       AND w.created_at <= e.created_at AND EXISTS (SELECT 1 FROM json_each(w.event_types) t WHERE t.value = e.type)
-     WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_sequence = e.sequence AND d.endpoint_id = w.id)`,
-  ],
+  ['event without its delivery to a live endpoint of its brand subscribed to it', (db) => eventsUndelivered(db)],
   ['credit code balance below zero', 'SELECT id FROM credit_codes WHERE balance_minor < 0'],
 ];
 
+// Two checks look inside JSON, which the engines do differently: they read the rows and look in code.
+
+async function statusesUnshown(db: TestDb): Promise<unknown[]> {
+  const latest = await db.all<{ id: string; status: string; payload: string }>(
+    `SELECT b.id, b.status, e.payload FROM bookings b
+     JOIN events e ON e.sequence = (SELECT max(sequence) FROM events WHERE resource_id = b.id AND type LIKE 'booking.%')`,
+  );
+  return latest
+    .map((row) => ({ id: row.id, status: row.status, shown: (JSON.parse(row.payload) as { status?: string }).status }))
+    .filter((row) => row.shown !== row.status);
+}
+
+async function eventsUndelivered(db: TestDb): Promise<unknown[]> {
+  const missing = await db.all<{ id: string; type: string; endpoint: string; eventTypes: string }>(
+    `SELECT e.id, e.type, w.id AS endpoint, w.event_types AS "eventTypes" FROM events e
+     JOIN webhook_endpoints w ON w.brand_id = e.brand_id AND w.deleted_at IS NULL AND w.created_at <= e.created_at
+     WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_sequence = e.sequence AND d.endpoint_id = w.id)`,
+  );
+  return missing.filter((row) => (JSON.parse(row.eventTypes) as string[]).includes(row.type)).map(({ id, endpoint }) => ({ id, endpoint }));
+}
+
 /** Descriptions of every broken invariant (with the offending rows); empty when all hold. */
-export function invariantViolations(sqlite: Database.Database): string[] {
+export async function invariantViolations(db: TestDb): Promise<string[]> {
   const problems: string[] = [];
-  const integrity = sqlite.prepare('PRAGMA integrity_check').pluck().all();
-  if (integrity.join() !== 'ok') problems.push(`integrity_check: ${integrity.join('; ')}`);
-  const foreignKeys = sqlite.prepare('PRAGMA foreign_key_check').all();
-  if (foreignKeys.length > 0) problems.push(`foreign_key_check: ${JSON.stringify(foreignKeys.slice(0, 5))}`);
-  for (const [what, sql] of checks) {
-    const rows = sqlite.prepare(sql).all();
+  if (db.engine === 'sqlite') {
+    // PostgreSQL checks every foreign key as it writes; SQLite can be asked afterwards.
+    const integrity = await db.values('PRAGMA integrity_check');
+    if (integrity.join() !== 'ok') problems.push(`integrity_check: ${integrity.join('; ')}`);
+    const foreignKeys = await db.all('PRAGMA foreign_key_check');
+    if (foreignKeys.length > 0) problems.push(`foreign_key_check: ${JSON.stringify(foreignKeys.slice(0, 5))}`);
+  }
+  for (const [what, check] of checks) {
+    const rows = typeof check === 'string' ? await db.all(check) : await check(db);
     if (rows.length > 0) problems.push(`${what}: ${rows.length} row(s), e.g. ${JSON.stringify(rows.slice(0, 3))}`);
   }
   return problems;

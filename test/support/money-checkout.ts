@@ -4,7 +4,6 @@
  * database, and the processor must be charged exactly what an independent BigInt reading of the README's
  * pricing rules adds up to, each booking holding its own item's total.
  */
-import { portOf } from './db.ts';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { expect } from 'vitest';
@@ -15,7 +14,8 @@ import { toDecimal } from '../../src/domain/shared/money.ts';
 import { sumTotals } from '../../src/domain/checkout/pricing.ts';
 import { SandboxProcessor } from '../../src/adapters/sandbox-processor.ts';
 import { CHECKOUT_NOW } from './clock.ts';
-import { freshDb } from './db.ts';
+import type { TestDb } from './db.ts';
+import { inTurn } from '../../fixtures/factories/in-turn.ts';
 import { createSession } from '../../fixtures/factories/bookings.ts';
 import { createBrand } from '../../fixtures/factories/brands.ts';
 import { createExperience } from '../../fixtures/factories/catalog.ts';
@@ -71,36 +71,38 @@ class ChargeRecorder extends SandboxProcessor {
 
 const percentText = (bp: number) => Number(`${Math.floor(bp / 100)}.${String(bp % 100).padStart(2, '0')}`);
 
-async function checkOut(currency: string, items: ItemSpec[]) {
-  const db = freshDb();
-  const brand = createBrand(db, { currency });
+async function checkOut(db: TestDb, currency: string, items: ItemSpec[]) {
+  const brand = await createBrand(db, { currency });
   const payments = new ChargeRecorder();
   const principal: Principal = { kind: 'brand', keyId: 'money-props', organizationId: null, brandIds: [brand.id], headerBrandId: null };
   const deps = {
-    db: portOf(db),
+    db: db.database,
     now: () => new Date(CHECKOUT_NOW),
     payments,
     holdTtlSeconds: 900,
     waitlistOfferTtlSeconds: 86_400,
     principal,
   };
-  const data = items.map((item, i) => {
+  const data = await inTurn(items, async (item, i) => {
     const priceTiers = item.tiers.map((priceMinor, t) => ({ name: `Tier${t}`, priceMinor }));
     const taxes = item.taxes.map((rateBasisPoints, t) => ({ name: `Tax${t}`, rateBasisPoints }));
-    const { experience } = createExperience(db, brand.id, { maxParticipantsCount: 50 }, { priceTiers, taxes, pictures: 0 });
-    const session = createSession(db, experience, { startLocal: `2026-12-0${i + 1}T09:00:00`, capacity: 50 });
-    const addOns = item.addOns.map((a) => ({
-      addOnId: createAddOn(db, experience.id, { priceMinor: a.priceMinor }).id,
+    const { experience } = await createExperience(db, brand.id, { maxParticipantsCount: 50 }, { priceTiers, taxes, pictures: 0 });
+    const session = await createSession(db, experience, { startLocal: `2026-12-0${i + 1}T09:00:00`, capacity: 50 });
+    const addOns = await inTurn(item.addOns, async (a) => ({
+      addOnId: (await createAddOn(db, experience.id, { priceMinor: a.priceMinor })).id,
       quantity: a.quantity,
     }));
     const coupon =
       item.coupon &&
-      createCoupon(
+      (await createCoupon(
         db,
         brand.id,
         'percent' in item.coupon ? { percentOffBasisPoints: item.coupon.percent } : { amountOffMinor: item.coupon.amount },
-      );
-    const credits = item.credits.map((c) => ({ ...c, code: createCreditCode(db, brand.id, { balanceMinor: c.appliedMinor }).code }));
+      ));
+    const credits = await inTurn(item.credits, async (c) => ({
+      ...c,
+      code: (await createCreditCode(db, brand.id, { balanceMinor: c.appliedMinor })).code,
+    }));
     return {
       experienceId: experience.id,
       sessionTime: session.startLocal.slice(0, 16),
@@ -118,10 +120,11 @@ async function checkOut(currency: string, items: ItemSpec[]) {
   });
   const cartId = randomUUID();
   const result = await createPaymentIntent(deps, { brandId: brand.id, cartId, data });
-  const rows = db.$client
-    .prepare('SELECT amount_minor AS amountMinor, pricing FROM bookings WHERE cart_id = ? ORDER BY cart_position')
-    .all(cartId) as Array<{ amountMinor: number; pricing: string }>;
-  const intents = db.$client.prepare('SELECT amount_minor AS amountMinor, currency FROM payment_intents WHERE cart_id = ?').all(cartId);
+  const rows = (await db.all(
+    'SELECT amount_minor AS "amountMinor", pricing FROM bookings WHERE cart_id = ? ORDER BY cart_position',
+    cartId,
+  )) as Array<{ amountMinor: number; pricing: string }>;
+  const intents = await db.all('SELECT amount_minor AS "amountMinor", currency FROM payment_intents WHERE cart_id = ?', cartId);
   return {
     result,
     charges: payments.charges,
@@ -130,10 +133,10 @@ async function checkOut(currency: string, items: ItemSpec[]) {
   };
 }
 
-/** The async property, for `fc.assert`, over the currencies `currencies` yields. */
-export function checkoutProperty(currencies: fc.Arbitrary<string>) {
+/** The async property, for `fc.assert`, over the currencies `currencies` yields; each run checks out with a new brand of `db`. */
+export function checkoutProperty(db: TestDb, currencies: fc.Arbitrary<string>) {
   return fc.asyncProperty(currencies, fc.array(itemArb, { minLength: 1, maxLength: 3 }), async (currency, items) => {
-    const { result, charges, intents, bookings } = await checkOut(currency, items);
+    const { result, charges, intents, bookings } = await checkOut(db, currency, items);
     const perItem = items.map(expectedTotal);
     const total = perItem.reduce((a, b) => a + b, 0n);
     expect(bookings.map((b) => BigInt(b.amountMinor))).toEqual(perItem);

@@ -1,5 +1,7 @@
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import type { Db } from '../../src/db/sqlite/client.ts';
+import type { TestDb } from './db.ts';
 
 const executing = ['all', 'get', 'run', 'iterate'] as const;
 
@@ -38,5 +40,56 @@ export async function compiledStatements<T>(db: Db, fn: () => T | Promise<T>): P
     return { sql, result: await fn() };
   } finally {
     Database.prototype.prepare = original;
+  }
+}
+
+/**
+ * Calls `seen` with every statement the process sends a database, and the values bound to it, in the
+ * drivers themselves (better-sqlite3's statements run, node-postgres's client queries) for the engine of
+ * `db`: what reaches the database, prepared once or not. Returns the undoing.
+ */
+export function recordStatements(db: TestDb, seen: (sql: string, params: unknown[]) => void): () => void {
+  if (db.engine === 'sqlite') {
+    const probe = new Database(':memory:');
+    const prototype = probe.prepare('SELECT 1').constructor.prototype as Record<string, unknown>;
+    probe.close();
+    const originals = executing.map((name) => [name, prototype[name]] as const);
+    for (const [name, original] of originals) {
+      prototype[name] = function (this: { source: string }, ...params: unknown[]) {
+        seen(this.source, params.flat());
+        return (original as (...a: unknown[]) => unknown).apply(this, params);
+      };
+    }
+    return () => {
+      for (const [name, original] of originals) prototype[name] = original;
+    };
+  }
+  const original = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
+    // query(text, values) or query({ text, values? }, values?): Drizzle passes its values beside the config.
+    const text = typeof config === 'string' ? config : (config as { text: string }).text;
+    const values = (typeof config === 'object' && (config as { values?: unknown }).values) || rest[0];
+    seen(text, Array.isArray(values) ? values : []);
+    return (original as (...a: unknown[]) => unknown).call(this, config, ...rest);
+  } as typeof original;
+  return () => {
+    pg.Client.prototype.query = original;
+  };
+}
+
+/**
+ * Runs `fn` and returns the statements it sent to the database (`recordStatements`). The API-key lookup
+ * is left out: it runs when the data version moved, and on PostgreSQL the version is the server's
+ * snapshot, which other databases' writes move too.
+ */
+export async function statementsSent<T>(db: TestDb, fn: () => Promise<T>): Promise<{ count: number; sql: string[]; result: T }> {
+  const sql: string[] = [];
+  const restore = recordStatements(db, (statement) => sql.push(statement));
+  try {
+    const result = await fn();
+    const counted = sql.filter((statement) => !statement.includes('from "api_keys"'));
+    return { count: counted.length, sql: counted, result };
+  } finally {
+    restore();
   }
 }

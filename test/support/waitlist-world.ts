@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, expect } from 'vitest';
-import type { Db } from '../../src/db/sqlite/client.ts';
 import { SandboxProcessor } from '../../src/adapters/sandbox-processor.ts';
 import { startApp, type TestApp } from './app.ts';
 import { CHECKOUT_NOW } from './clock.ts';
-import { freshDb } from './db.ts';
+import { freshDb, type TestDb } from './db.ts';
 import { createWaitlist } from '../../fixtures/factories/availability.ts';
 import { createBooking, createSession } from '../../fixtures/factories/bookings.ts';
 import { createBrandFamily } from '../../fixtures/factories/brands.ts';
@@ -34,19 +33,21 @@ export const WAITLIST = /* GraphQL */ `
 `;
 
 /** The invariants of places: never oversold, `reserved` and `heldForOffers` each equal what holds them. */
-export function placeInvariants(db: Db, sessionId: string) {
-  const one = (sql: string) => db.$client.prepare(sql).pluck().get(sessionId) as number;
-  const session = db.$client.prepare('SELECT capacity, reserved, held_for_offers AS held FROM sessions WHERE id = ?').get(sessionId) as {
+export async function placeInvariants(db: TestDb, sessionId: string) {
+  const one = (sql: string) => db.value<number>(sql, sessionId);
+  const session = (await db.one('SELECT capacity, reserved, held_for_offers AS held FROM sessions WHERE id = ?', sessionId)) as {
     capacity: number;
     reserved: number;
     held: number;
   };
   expect(session.reserved + session.held).toBeLessThanOrEqual(session.capacity);
   expect(session.reserved).toBe(
-    one(`SELECT count(*) FROM participants p JOIN bookings b ON b.id = p.booking_id
+    await one(`SELECT count(*) FROM participants p JOIN bookings b ON b.id = p.booking_id
          WHERE b.session_id = ? AND b.status IN ('processing', 'confirmed') AND p.cancelled_at IS NULL`),
   );
-  expect(session.held).toBe(one("SELECT coalesce(sum(party_size), 0) FROM waitlist_entries WHERE session_id = ? AND status = 'offered'"));
+  expect(session.held).toBe(
+    await one("SELECT coalesce(sum(party_size), 0) FROM waitlist_entries WHERE session_id = ? AND status = 'offered'"),
+  );
   return session;
 }
 
@@ -55,14 +56,15 @@ export function placeInvariants(db: Db, sessionId: string) {
  * 45.50, Child 20.00; 1 to 6 guests a booking) with its waitlist, and an app on a settable clock with
  * offers lasting OFFER_TTL seconds.
  */
-export function waitlistWorld() {
+export async function waitlistWorld() {
   const clock = { now: new Date(CHECKOUT_NOW) };
-  const db = freshDb();
-  const { brand, sister, outsider, keys } = createBrandFamily(db);
-  const sail = createExperience(db, brand.id, { title: 'Sunset Sail', minimumRequiredToBook: 1, maximumAllowedToBook: 6 }).experience;
-  const waitlist = createWaitlist(db, sail.id);
-  const walk = createExperience(db, sister.id, { title: 'Night Walk', timezoneId: 'Asia/Tokyo' }).experience;
-  const sisterWaitlist = createWaitlist(db, walk.id);
+  const db = await freshDb();
+  const { brand, sister, outsider, keys } = await createBrandFamily(db);
+  const sail = (await createExperience(db, brand.id, { title: 'Sunset Sail', minimumRequiredToBook: 1, maximumAllowedToBook: 6 }))
+    .experience;
+  const waitlist = await createWaitlist(db, sail.id);
+  const walk = (await createExperience(db, sister.id, { title: 'Night Walk', timezoneId: 'Asia/Tokyo' })).experience;
+  const sisterWaitlist = await createWaitlist(db, walk.id);
   const payments = new SandboxProcessor({ now: () => clock.now });
 
   let app: TestApp | undefined;
@@ -88,11 +90,13 @@ export function waitlistWorld() {
     sisterWaitlist,
     t,
     /** A fresh session of the sail (its own day), `booked` of its `capacity` places taken by one confirmed booking. */
-    session(capacity = 4, booked = capacity) {
+    async session(capacity = 4, booked = capacity) {
       day += 1;
-      const s = createSession(db, sail, { startLocal: `2027-01-${String(day).padStart(2, '0')}T18:00:00`, capacity });
+      const s = await createSession(db, sail, { startLocal: `2027-01-${String(day).padStart(2, '0')}T18:00:00`, capacity });
       const booking =
-        booked > 0 ? createBooking(db, { brandId: brand.id, session: s, participants: Array.from({ length: booked }, () => ({})) }) : null;
+        booked > 0
+          ? await createBooking(db, { brandId: brand.id, session: s, participants: Array.from({ length: booked }, () => ({})) })
+          : null;
       return { ...s, booking };
     },
     /** A join body for `s` with a party of `size` (purchaser `email`). */
@@ -121,6 +125,6 @@ export function waitlistWorld() {
       t().rest('POST', `/v1/brands/${brand.id}/carts/${cartId}/payment_intents`, { key, body }),
     later: (seconds: number) => new Date(new Date(CHECKOUT_NOW).getTime() + seconds * 1000),
     invariants: (sessionId: string) => placeInvariants(db, sessionId),
-    status: (entryId: string) => db.$client.prepare('SELECT status FROM waitlist_entries WHERE id = ?').pluck().get(entryId) as string,
+    status: (entryId: string) => db.value<string>('SELECT status FROM waitlist_entries WHERE id = ?', entryId),
   };
 }

@@ -1,6 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { syncWorlds } from './engine.ts';
 
 export interface ReceivedWebhook {
   path: string;
@@ -51,15 +50,11 @@ export async function startReceiver(respond: Responder = () => 200) {
   return receiver;
 }
 
-/**
- * Polls `check` until it returns true; fails after `timeoutMs` with `what`. On PostgreSQL the test's
- * world and the app's database are brought to match before each look (the app works in the background).
- */
-export async function waitFor(what: string, check: () => boolean, timeoutMs = 5000): Promise<void> {
+/** Polls `check` until it returns true; fails after `timeoutMs` with `what`. */
+export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    await syncWorlds();
-    if (check()) return;
+    if (await check()) return;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

@@ -1,9 +1,9 @@
 /** Settings of the three demo brands: names, currencies, looks, feature flags, policies and API keys. */
-import type { brands, cancellationPolicies, reschedulePolicies } from '../sqlite/schema/index.ts';
+import type { NewRow } from '../tables.ts';
 import { demoIds, type DemoBrandKey } from './ids.ts';
 
 type BrandColumns = Pick<
-  typeof brands.$inferInsert,
+  NewRow<'brands'>,
   | 'name'
   | 'organizationId'
   | 'brandEmail'
@@ -36,8 +36,8 @@ export interface BrandSpec extends BrandColumns {
   };
   hero: { intro: string; heading: string; description: string; imageAlt: string; videoAlt: string };
   /** The first one is the brand's default policy. */
-  cancellationPolicies: Array<Omit<typeof cancellationPolicies.$inferInsert, 'id' | 'brandId'> & { key: string }>;
-  reschedulePolicy: Omit<typeof reschedulePolicies.$inferInsert, 'id' | 'brandId'>;
+  cancellationPolicies: Array<Omit<NewRow<'cancellationPolicies'>, 'id' | 'brandId'> & { key: string }>;
+  reschedulePolicy: Omit<NewRow<'reschedulePolicies'>, 'id' | 'brandId'>;
   apiKey: { secret: string; label: string };
 }
 

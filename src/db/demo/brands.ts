@@ -1,8 +1,7 @@
 /** Writes the organization, the brands with their settings, policies and brand media, and the demo API keys. */
 import { hashSecret } from '../../domain/access/secrets.ts';
-import type { Db } from '../sqlite/client.ts';
 import type { DesignElement, TemplateElement } from '../../domain/shared/json-types.ts';
-import { apiKeys, brands, cancellationPolicies, media, organizations, reschedulePolicies } from '../sqlite/schema/index.ts';
+import type { Seeder } from '../tables.ts';
 import { brandSpecs, organizationSpec, type BrandSpec } from './brand-specs.ts';
 import { demoId, demoIds, stableId, type DemoBrandKey } from './ids.ts';
 import { brandImage, MP4, mediaObject, mediaRow, PNG } from './media.ts';
@@ -49,59 +48,53 @@ function brandMedia(spec: BrandSpec) {
   ];
 }
 
-function insertBrand(db: Db, spec: BrandSpec): void {
+async function insertBrand(seed: Seeder, spec: BrandSpec): Promise<void> {
   // Everything but the seed-only fields is a brands column.
   const { key: _key, look: _look, hero: _hero, apiKey: _apiKey, cancellationPolicies: policies, reschedulePolicy, ...columns } = spec;
-  db.insert(brands)
-    .values({
-      ...columns,
-      designElement: designElement(spec),
-      templateElement: templateElement(spec),
-      featuresUpdatedAt: FEATURES_UPDATED_AT,
-      cancellationPolicyId: cancellationPolicyId(spec.key, policies[0]!.key),
-      reschedulePolicyId: reschedulePolicyId(spec),
-      createdAt: CREATED_AT,
-    })
-    .run();
+  await seed.insert('brands', {
+    ...columns,
+    designElement: designElement(spec),
+    templateElement: templateElement(spec),
+    featuresUpdatedAt: FEATURES_UPDATED_AT,
+    cancellationPolicyId: cancellationPolicyId(spec.key, policies[0]!.key),
+    reschedulePolicyId: reschedulePolicyId(spec),
+    createdAt: CREATED_AT,
+  });
   for (const { key: policyKey, ...policy } of policies) {
-    db.insert(cancellationPolicies)
-      .values({ ...policy, id: cancellationPolicyId(spec.key, policyKey), brandId: spec.id })
-      .run();
+    await seed.insert('cancellationPolicies', { ...policy, id: cancellationPolicyId(spec.key, policyKey), brandId: spec.id });
   }
-  db.insert(reschedulePolicies)
-    .values({ ...reschedulePolicy, id: reschedulePolicyId(spec), brandId: spec.id })
-    .run();
-  db.insert(media).values(brandMedia(spec)).run();
+  await seed.insert('reschedulePolicies', { ...reschedulePolicy, id: reschedulePolicyId(spec), brandId: spec.id });
+  await seed.insert('media', brandMedia(spec));
 }
 
-function insertKey(
-  db: Db,
+async function insertKey(
+  seed: Seeder,
   owner: { brandId: string } | { organizationId: string },
   secret: string,
   label: string,
   allowedOrigins: string[] | null = null,
-): void {
-  db.insert(apiKeys)
-    .values({
-      id: stableId(`api-key/${secret}`),
-      kind: allowedOrigins ? 'publishable' : 'brandId' in owner ? 'brand' : 'organization',
-      brandId: 'brandId' in owner ? owner.brandId : null,
-      organizationId: 'organizationId' in owner ? owner.organizationId : null,
-      secretHash: hashSecret(secret),
-      prefix: secret.slice(0, 12),
-      label,
-      allowedOrigins,
-      createdAt: CREATED_AT,
-    })
-    .run();
+): Promise<void> {
+  await seed.insert('apiKeys', {
+    id: stableId(`api-key/${secret}`),
+    kind: allowedOrigins ? 'publishable' : 'brandId' in owner ? 'brand' : 'organization',
+    brandId: 'brandId' in owner ? owner.brandId : null,
+    organizationId: 'organizationId' in owner ? owner.organizationId : null,
+    secretHash: hashSecret(secret),
+    prefix: secret.slice(0, 12),
+    label,
+    allowedOrigins,
+    createdAt: CREATED_AT,
+  });
 }
 
-export function seedBrands(db: Db): void {
-  db.insert(organizations).values({ id: organizationSpec.id, name: organizationSpec.name, createdAt: CREATED_AT }).run();
-  for (const spec of brandSpecs) insertBrand(db, spec);
-  insertKey(db, { organizationId: organizationSpec.id }, organizationSpec.apiKey.secret, organizationSpec.apiKey.label);
-  for (const spec of brandSpecs) insertKey(db, { brandId: spec.id }, spec.apiKey.secret, spec.apiKey.label);
-  insertKey(db, { brandId: demoIds.brands.lisbon }, demoPublishableKey.secret, demoPublishableKey.label, [...demoPublishableKey.origins]);
+export async function seedBrands(seed: Seeder): Promise<void> {
+  await seed.insert('organizations', { id: organizationSpec.id, name: organizationSpec.name, createdAt: CREATED_AT });
+  for (const spec of brandSpecs) await insertBrand(seed, spec);
+  await insertKey(seed, { organizationId: organizationSpec.id }, organizationSpec.apiKey.secret, organizationSpec.apiKey.label);
+  for (const spec of brandSpecs) await insertKey(seed, { brandId: spec.id }, spec.apiKey.secret, spec.apiKey.label);
+  await insertKey(seed, { brandId: demoIds.brands.lisbon }, demoPublishableKey.secret, demoPublishableKey.label, [
+    ...demoPublishableKey.origins,
+  ]);
 }
 
 /** Lisbon's publishable key, for the example booking page (examples/booking-page, served on port 5173). */

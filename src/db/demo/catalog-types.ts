@@ -3,7 +3,7 @@
  * describe it; catalog.ts and reviews.ts turn it into rows with derived, stable ids.
  */
 import type { IntegrationMeta } from '../../domain/shared/json-types.ts';
-import type { experienceQuestions, listings, questions } from '../sqlite/schema/index.ts';
+import type { NewRow } from '../tables.ts';
 import type { DemoBrandKey } from './ids.ts';
 
 export interface HostSpec {
@@ -28,7 +28,7 @@ export interface ReviewPlan {
   details: string[];
 }
 
-type Mode = NonNullable<(typeof listings.$inferInsert)['bookingAvailabilityMode']>;
+type Mode = NonNullable<NewRow<'listings'>['bookingAvailabilityMode']>;
 
 export interface ExperienceSpec {
   slug: string;
@@ -78,7 +78,7 @@ export interface ContentSpec {
   translations?: Array<{ locale: string; title: string; summary: string }>;
 }
 
-type ListingRow = typeof listings.$inferInsert;
+type ListingRow = NewRow<'listings'>;
 
 export interface ListingSpec {
   slug: string;
@@ -107,13 +107,13 @@ export interface ListingSpec {
 export interface QuestionSpec {
   key: string;
   prompt: string;
-  fieldType: (typeof questions.$inferInsert)['fieldType'];
+  fieldType: NewRow<'questions'>['fieldType'];
   /** Option labels of select questions; their keys are derived. */
   options?: string[];
   terms?: { label: string; document: PictureSpec; isOverrided: boolean };
 }
 
-type AssignmentRow = typeof experienceQuestions.$inferInsert;
+type AssignmentRow = NewRow<'experienceQuestions'>;
 
 export interface AssignmentSpec {
   experience: string;

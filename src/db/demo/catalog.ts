@@ -1,22 +1,5 @@
 /** Turns a BrandCatalog into rows: hosts, taxonomy, media, experiences (with their parts) and listings. */
-import type { Db } from '../sqlite/client.ts';
-import {
-  categories,
-  experienceMedia,
-  experiences,
-  experienceTranslations,
-  experienceVibes,
-  hosts,
-  listingContents,
-  listingContentTranslations,
-  listingMedia,
-  listings,
-  listingVibes,
-  media,
-  priceTiers,
-  taxes,
-  vibes,
-} from '../sqlite/schema/index.ts';
+import type { Seeder } from '../tables.ts';
 import { cancellationPolicyId } from './brands.ts';
 import type { BrandCatalog, ContentSpec, ExperienceSpec, ListingSpec } from './catalog-types.ts';
 import { demoId, type DemoBrandKey } from './ids.ts';
@@ -47,168 +30,175 @@ function catalogMedia(catalog: BrandCatalog): MediaInsert[] {
   return [...rows.values()];
 }
 
-function insertHostsAndTaxonomy(db: Db, catalog: BrandCatalog): void {
+async function insertHostsAndTaxonomy(seed: Seeder, catalog: BrandCatalog): Promise<void> {
   const ids = catalogIds(catalog.brand);
-  db.insert(hosts)
-    .values(
-      catalog.hosts.map(({ key, allowOverlappingBookings, ...host }) => ({
-        ...host,
-        id: ids.host(key),
-        brandId: catalog.brandId,
-        profilePicture: imageRef(catalog.brand, hostPictureSlug(key)),
-        allowOverlappingBookings: allowOverlappingBookings ?? false,
-      })),
-    )
-    .run();
-  db.insert(categories)
-    .values(catalog.categories.map((name) => ({ id: ids.category(name), brandId: catalog.brandId, name })))
-    .run();
-  db.insert(vibes)
-    .values(catalog.vibes.map((name) => ({ id: ids.vibe(name), brandId: catalog.brandId, name })))
-    .run();
+  await seed.insert(
+    'hosts',
+    catalog.hosts.map(({ key, allowOverlappingBookings, ...host }) => ({
+      ...host,
+      id: ids.host(key),
+      brandId: catalog.brandId,
+      profilePicture: imageRef(catalog.brand, hostPictureSlug(key)),
+      allowOverlappingBookings: allowOverlappingBookings ?? false,
+    })),
+  );
+  await seed.insert(
+    'categories',
+    catalog.categories.map((name) => ({ id: ids.category(name), brandId: catalog.brandId, name })),
+  );
+  await seed.insert(
+    'vibes',
+    catalog.vibes.map((name) => ({ id: ids.vibe(name), brandId: catalog.brandId, name })),
+  );
 }
 
-function insertExperience(db: Db, catalog: BrandCatalog, spec: ExperienceSpec): void {
+async function insertExperience(seed: Seeder, catalog: BrandCatalog, spec: ExperienceSpec): Promise<void> {
   const { brand, brandId } = catalog;
   const ids = catalogIds(brand);
   const id = ids.experience(spec.slug);
-  db.insert(experiences)
-    .values({
-      id,
-      brandId,
-      hostId: ids.host(spec.host),
-      categoryId: ids.category(spec.category),
-      slug: spec.slug,
-      title: spec.title,
-      headline: spec.headline,
-      description: spec.description,
-      healthAndSafety: spec.healthAndSafety,
-      providedItems: spec.providedItems,
-      locationName: spec.location.name,
-      latitude: spec.location.latitude,
-      longitude: spec.location.longitude,
-      timezoneId: spec.location.timezoneId,
-      locationAdditionalInfo: spec.location.additionalInfo,
-      maxParticipantsCount: spec.maxParticipantsCount,
-      sessionDurationMinutes: spec.sessionDurationMinutes,
-      bookingAvailabilityMode: spec.bookingAvailabilityMode,
-      isExclusive: spec.isExclusive ?? false,
-      isBookable: spec.isBookable ?? true,
-      isUnlisted: spec.isUnlisted ?? false,
-      type: spec.type,
-      paymentMethods: spec.paymentMethods,
-      integrationMeta: spec.integrationMeta ?? [],
-      externalFieldType: spec.externalField?.type ?? null,
-      externalFieldValue: spec.externalField?.value ?? null,
-      minimumRequiredToBook: spec.minimumRequiredToBook ?? null,
-      maximumAllowedToBook: spec.maximumAllowedToBook ?? null,
-      displayedCapacity: spec.displayedCapacity ?? null,
-      cancellationPolicyId: spec.cancellationPolicy ? cancellationPolicyId(brand, spec.cancellationPolicy) : null,
-    })
-    .run();
+  await seed.insert('experiences', {
+    id,
+    brandId,
+    hostId: ids.host(spec.host),
+    categoryId: ids.category(spec.category),
+    slug: spec.slug,
+    title: spec.title,
+    headline: spec.headline,
+    description: spec.description,
+    healthAndSafety: spec.healthAndSafety,
+    providedItems: spec.providedItems,
+    locationName: spec.location.name,
+    latitude: spec.location.latitude,
+    longitude: spec.location.longitude,
+    timezoneId: spec.location.timezoneId,
+    locationAdditionalInfo: spec.location.additionalInfo,
+    maxParticipantsCount: spec.maxParticipantsCount,
+    sessionDurationMinutes: spec.sessionDurationMinutes,
+    bookingAvailabilityMode: spec.bookingAvailabilityMode,
+    isExclusive: spec.isExclusive ?? false,
+    isBookable: spec.isBookable ?? true,
+    isUnlisted: spec.isUnlisted ?? false,
+    type: spec.type,
+    paymentMethods: spec.paymentMethods,
+    integrationMeta: spec.integrationMeta ?? [],
+    externalFieldType: spec.externalField?.type ?? null,
+    externalFieldValue: spec.externalField?.value ?? null,
+    minimumRequiredToBook: spec.minimumRequiredToBook ?? null,
+    maximumAllowedToBook: spec.maximumAllowedToBook ?? null,
+    displayedCapacity: spec.displayedCapacity ?? null,
+    cancellationPolicyId: spec.cancellationPolicy ? cancellationPolicyId(brand, spec.cancellationPolicy) : null,
+  });
   if (spec.translations?.length) {
-    db.insert(experienceTranslations)
-      .values(spec.translations.map((t) => ({ ...t, experienceId: id })))
-      .run();
+    await seed.insert(
+      'experienceTranslations',
+      spec.translations.map((t) => ({ ...t, experienceId: id })),
+    );
   }
-  db.insert(experienceVibes)
-    .values(spec.vibes.map((name, i) => ({ experienceId: id, vibeId: ids.vibe(name), position: i + 1 })))
-    .run();
-  db.insert(experienceMedia)
-    .values(
-      spec.pictures.map((picture, i) => ({
-        experienceId: id,
-        mediaId: mediaId(brand, picture.slug),
-        role: i === 0 ? ('cover' as const) : ('picture' as const),
-        position: i + 1,
-      })),
-    )
-    .run();
-  db.insert(priceTiers)
-    .values(
-      spec.priceTiers.map(([name, priceMinor], i) => ({
-        id: demoId(brand, 'price-tier', `${spec.slug}/${name}`),
+  await seed.insert(
+    'experienceVibes',
+    spec.vibes.map((name, i) => ({ experienceId: id, vibeId: ids.vibe(name), position: i + 1 })),
+  );
+  await seed.insert(
+    'experienceMedia',
+    spec.pictures.map((picture, i) => ({
+      experienceId: id,
+      mediaId: mediaId(brand, picture.slug),
+      role: i === 0 ? ('cover' as const) : ('picture' as const),
+      position: i + 1,
+    })),
+  );
+  await seed.insert(
+    'priceTiers',
+    spec.priceTiers.map(([name, priceMinor], i) => ({
+      id: demoId(brand, 'price-tier', `${spec.slug}/${name}`),
+      experienceId: id,
+      name,
+      priceMinor,
+      position: i + 1,
+    })),
+  );
+  if (spec.taxes.length) {
+    await seed.insert(
+      'taxes',
+      spec.taxes.map(([name, rateBasisPoints], i) => ({
+        id: demoId(brand, 'tax', `${spec.slug}/${name}`),
         experienceId: id,
         name,
-        priceMinor,
+        rateBasisPoints,
         position: i + 1,
       })),
-    )
-    .run();
-  if (spec.taxes.length) {
-    db.insert(taxes)
-      .values(
-        spec.taxes.map(([name, rateBasisPoints], i) => ({
-          id: demoId(brand, 'tax', `${spec.slug}/${name}`),
-          experienceId: id,
-          name,
-          rateBasisPoints,
-          position: i + 1,
-        })),
-      )
-      .run();
+    );
   }
 }
 
-function insertContent(db: Db, brand: DemoBrandKey, listing: ListingSpec, version: 'published' | 'draft', spec: ContentSpec): void {
+async function insertContent(
+  seed: Seeder,
+  brand: DemoBrandKey,
+  listing: ListingSpec,
+  version: 'published' | 'draft',
+  spec: ContentSpec,
+): Promise<void> {
   const { translations, hidePrice, ...content } = spec;
   const id = catalogIds(brand).content(listing.slug, version);
-  db.insert(listingContents)
-    .values({ ...content, id, listingId: catalogIds(brand).listing(listing.slug), version, hidePrice: hidePrice ?? false })
-    .run();
+  await seed.insert('listingContents', {
+    ...content,
+    id,
+    listingId: catalogIds(brand).listing(listing.slug),
+    version,
+    hidePrice: hidePrice ?? false,
+  });
   if (translations?.length) {
-    db.insert(listingContentTranslations)
-      .values(translations.map((t) => ({ ...t, contentId: id })))
-      .run();
+    await seed.insert(
+      'listingContentTranslations',
+      translations.map((t) => ({ ...t, contentId: id })),
+    );
   }
 }
 
-function insertListing(db: Db, catalog: BrandCatalog, spec: ListingSpec): void {
+async function insertListing(seed: Seeder, catalog: BrandCatalog, spec: ListingSpec): Promise<void> {
   const { brand, brandId } = catalog;
   const ids = catalogIds(brand);
   const id = ids.listing(spec.slug);
-  db.insert(listings)
-    .values({
-      id,
-      brandId,
-      kind: spec.kind,
-      productLine: spec.productLine,
-      experienceId: spec.experience ? ids.experience(spec.experience) : null,
-      resourceGroupCollectionId: demoId(brand, 'resource-group-collection', spec.slug),
-      isFeatured: spec.isFeatured,
-      isUnlisted: spec.isUnlisted ?? false,
-      isExclusive: spec.isExclusive ?? false,
-      displayOrder: spec.displayOrder,
-      bookingAvailabilityMode: spec.bookingAvailabilityMode,
-      categoryId: spec.category ? ids.category(spec.category) : null,
-      hostId: spec.host ? ids.host(spec.host) : null,
-      pointsEligible: spec.pointsEligible ?? null,
-      eventStartDate: spec.eventDates?.[0] ?? null,
-      eventEndDate: spec.eventDates?.[1] ?? null,
-    })
-    .run();
-  insertContent(db, brand, spec, 'published', spec.published);
-  if (spec.draft) insertContent(db, brand, spec, 'draft', spec.draft);
-  db.insert(listingMedia)
-    .values(
-      spec.medias.map((slug, i) => ({
-        listingId: id,
-        mediaId: mediaId(brand, slug),
-        kind: i === 0 ? 'cover' : 'gallery',
-        position: i + 1,
-      })),
-    )
-    .run();
+  await seed.insert('listings', {
+    id,
+    brandId,
+    kind: spec.kind,
+    productLine: spec.productLine,
+    experienceId: spec.experience ? ids.experience(spec.experience) : null,
+    resourceGroupCollectionId: demoId(brand, 'resource-group-collection', spec.slug),
+    isFeatured: spec.isFeatured,
+    isUnlisted: spec.isUnlisted ?? false,
+    isExclusive: spec.isExclusive ?? false,
+    displayOrder: spec.displayOrder,
+    bookingAvailabilityMode: spec.bookingAvailabilityMode,
+    categoryId: spec.category ? ids.category(spec.category) : null,
+    hostId: spec.host ? ids.host(spec.host) : null,
+    pointsEligible: spec.pointsEligible ?? null,
+    eventStartDate: spec.eventDates?.[0] ?? null,
+    eventEndDate: spec.eventDates?.[1] ?? null,
+  });
+  await insertContent(seed, brand, spec, 'published', spec.published);
+  if (spec.draft) await insertContent(seed, brand, spec, 'draft', spec.draft);
+  await seed.insert(
+    'listingMedia',
+    spec.medias.map((slug, i) => ({
+      listingId: id,
+      mediaId: mediaId(brand, slug),
+      kind: i === 0 ? 'cover' : 'gallery',
+      position: i + 1,
+    })),
+  );
   if (spec.vibes.length) {
-    db.insert(listingVibes)
-      .values(spec.vibes.map((name, i) => ({ listingId: id, vibeId: ids.vibe(name), position: i + 1 })))
-      .run();
+    await seed.insert(
+      'listingVibes',
+      spec.vibes.map((name, i) => ({ listingId: id, vibeId: ids.vibe(name), position: i + 1 })),
+    );
   }
 }
 
-export function seedCatalog(db: Db, catalog: BrandCatalog): void {
-  insertHostsAndTaxonomy(db, catalog);
-  db.insert(media).values(catalogMedia(catalog)).run();
-  for (const experience of catalog.experiences) insertExperience(db, catalog, experience);
-  for (const listing of catalog.listings) insertListing(db, catalog, listing);
+export async function seedCatalog(seed: Seeder, catalog: BrandCatalog): Promise<void> {
+  await insertHostsAndTaxonomy(seed, catalog);
+  await seed.insert('media', catalogMedia(catalog));
+  for (const experience of catalog.experiences) await insertExperience(seed, catalog, experience);
+  for (const listing of catalog.listings) await insertListing(seed, catalog, listing);
 }

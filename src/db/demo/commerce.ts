@@ -2,8 +2,7 @@
  * What the demo brands sell besides places: waitlists, add-ons, coupons and credit codes. None of it
  * depends on the seeder's clock, so it is identical on every run.
  */
-import type { Db } from '../sqlite/client.ts';
-import { addOns, coupons, creditCodes, waitlists } from '../sqlite/schema/index.ts';
+import type { Seeder } from '../tables.ts';
 import type { BrandCatalog } from './catalog-types.ts';
 import { catalogIds } from './catalog.ts';
 import { demoId, type DemoBrandKey } from './ids.ts';
@@ -61,60 +60,58 @@ export const demoCreditCodes: Record<DemoBrandKey, Array<[string, number]>> = {
 
 export const waitlistId = (brand: DemoBrandKey, experienceSlug: string) => demoId(brand, 'waitlist', experienceSlug);
 
-function seedWaitlists(db: Db, catalog: BrandCatalog): void {
+async function seedWaitlists(seed: Seeder, catalog: BrandCatalog): Promise<void> {
   if (!brandsWithWaitlists.has(catalog.brand)) return;
   const ids = catalogIds(catalog.brand);
-  db.insert(waitlists)
-    .values(
-      catalog.experiences.map((e) => ({
-        id: waitlistId(catalog.brand, e.slug),
-        experienceId: ids.experience(e.slug),
-        createdAt: WAITLISTS_CREATED_AT,
-      })),
-    )
-    .run();
+  await seed.insert(
+    'waitlists',
+    catalog.experiences.map((e) => ({
+      id: waitlistId(catalog.brand, e.slug),
+      experienceId: ids.experience(e.slug),
+      createdAt: WAITLISTS_CREATED_AT,
+    })),
+  );
 }
 
-function seedAddOns(db: Db, catalog: BrandCatalog): void {
+async function seedAddOns(seed: Seeder, catalog: BrandCatalog): Promise<void> {
   const specs = addOnSpecs[catalog.brand];
   if (specs.length === 0) return;
   const ids = catalogIds(catalog.brand);
-  db.insert(addOns)
-    .values(
-      specs.map(([slug, name, priceMinor], i) => ({
-        id: demoId(catalog.brand, 'add-on', `${slug}/${name}`),
-        experienceId: ids.experience(slug),
-        name,
-        priceMinor,
-        position: i + 1,
-      })),
-    )
-    .run();
+  await seed.insert(
+    'addOns',
+    specs.map(([slug, name, priceMinor], i) => ({
+      id: demoId(catalog.brand, 'add-on', `${slug}/${name}`),
+      experienceId: ids.experience(slug),
+      name,
+      priceMinor,
+      position: i + 1,
+    })),
+  );
 }
 
-function seedDiscounts(db: Db, catalog: BrandCatalog): void {
+async function seedDiscounts(seed: Seeder, catalog: BrandCatalog): Promise<void> {
   const { brand, brandId } = catalog;
-  db.insert(coupons)
-    .values(
-      demoCoupons[brand].map((c) => ({
-        id: demoId(brand, 'coupon', c.code),
-        brandId,
-        code: c.code,
-        percentOffBasisPoints: c.percentOff ?? null,
-        amountOffMinor: c.amountOff ?? null,
-        active: c.active ?? true,
-      })),
-    )
-    .run();
+  await seed.insert(
+    'coupons',
+    demoCoupons[brand].map((c) => ({
+      id: demoId(brand, 'coupon', c.code),
+      brandId,
+      code: c.code,
+      percentOffBasisPoints: c.percentOff ?? null,
+      amountOffMinor: c.amountOff ?? null,
+      active: c.active ?? true,
+    })),
+  );
   const credits = demoCreditCodes[brand];
   if (credits.length === 0) return;
-  db.insert(creditCodes)
-    .values(credits.map(([code, balanceMinor]) => ({ id: demoId(brand, 'credit-code', code), brandId, code, balanceMinor })))
-    .run();
+  await seed.insert(
+    'creditCodes',
+    credits.map(([code, balanceMinor]) => ({ id: demoId(brand, 'credit-code', code), brandId, code, balanceMinor })),
+  );
 }
 
-export function seedCommerce(db: Db, catalog: BrandCatalog): void {
-  seedWaitlists(db, catalog);
-  seedAddOns(db, catalog);
-  seedDiscounts(db, catalog);
+export async function seedCommerce(seed: Seeder, catalog: BrandCatalog): Promise<void> {
+  await seedWaitlists(seed, catalog);
+  await seedAddOns(seed, catalog);
+  await seedDiscounts(seed, catalog);
 }

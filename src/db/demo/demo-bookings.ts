@@ -5,15 +5,12 @@
  * and has the events a card checkout and its payment confirmation record (see recordCheckoutEvents).
  */
 import { createHash } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
 import { recordBookingEvent } from '../../domain/bookings/booking-events.ts';
 import { confirmationCodeFromBytes } from '../../domain/checkout/confirmation-codes.ts';
 import type { Stores } from '../../domain/shared/database.ts';
-import type { Db } from '../sqlite/client.ts';
 import type { PricingBreakdown } from '../../domain/shared/json-types.ts';
-import { answers, bookings, carts, participants, paymentIntents, sessions } from '../sqlite/schema/index.ts';
-import { activeQuestionsOfExperiences } from '../sqlite/stores/questions/questions.ts';
 import { toQuestionSnapshot } from '../../domain/questions/questions.ts';
+import type { Seeder } from '../tables.ts';
 import { sailAnswers, type SailGuest } from './sail-answers.ts';
 import type { BrandCatalog, ExperienceSpec } from './catalog-types.ts';
 import { demoEventIds, demoId, demoIds, type DemoBrandKey } from './ids.ts';
@@ -130,95 +127,143 @@ function pricingOf(spec: ExperienceSpec, guests: Guest[]): PricingBreakdown {
   return { tiersMinor, addOns: [], subtotalMinor: tiersMinor, discounts: [], netMinor: tiersMinor, taxes, totalMinor };
 }
 
-async function insertBooking(db: Db, tx: Stores, catalog: BrandCatalog, currency: string, demo: DemoBooking, now: Date): Promise<void> {
+/** What the rows of one demo booking share: its session, price, instant and ids. */
+interface PlannedBooking {
+  demo: DemoBooking;
+  brand: DemoBrandKey;
+  brandId: string;
+  currency: string;
+  spec: ExperienceSpec;
+  startLocal: string;
+  sessionId: string;
+  pricing: PricingBreakdown;
+  /** When the guest booked (and paid). */
+  at: string;
+  id: (table: string) => string;
+  participantId: (index: number) => string;
+  cartCode: string;
+}
+
+function planBooking(catalog: BrandCatalog, currency: string, demo: DemoBooking, now: Date): PlannedBooking {
   const brand: DemoBrandKey = catalog.brand;
   const spec = catalog.experiences.find((e) => e.slug === demo.experience)!;
   const startLocal = `${localDate(now, spec.location.timezoneId, 1)}T${demo.time}:00`;
-  const session = sessionId(brand, demo.experience, startLocal);
-  const pricing = pricingOf(spec, demo.guests);
-  const at = new Date(now.getTime() - demo.bookedHoursAgo * 3_600_000).toISOString();
-  const id = (table: string) => demoId(brand, table, demo.key);
-  const cartCode = demoConfirmationCode(`cart/${demo.key}`);
-  db.insert(carts)
-    .values({ id: id('cart'), brandId: catalog.brandId, confirmationCode: cartCode, status: 'paid', createdAt: at, updatedAt: at })
-    .run();
+  return {
+    demo,
+    brand,
+    brandId: catalog.brandId,
+    currency,
+    spec,
+    startLocal,
+    sessionId: sessionId(brand, demo.experience, startLocal),
+    pricing: pricingOf(spec, demo.guests),
+    at: new Date(now.getTime() - demo.bookedHoursAgo * 3_600_000).toISOString(),
+    id: (table) => demoId(brand, table, demo.key),
+    participantId: (index) => demoId(brand, 'participant', `${demo.key}/${index + 1}`),
+    cartCode: demoConfirmationCode(`cart/${demo.key}`),
+  };
+}
+
+/** The paid cart and its succeeded sandbox payment intent. */
+async function insertPayment(seed: Seeder, plan: PlannedBooking): Promise<void> {
+  const { demo, id, at } = plan;
+  await seed.insert('carts', {
+    id: id('cart'),
+    brandId: plan.brandId,
+    confirmationCode: plan.cartCode,
+    status: 'paid',
+    createdAt: at,
+    updatedAt: at,
+  });
   const reference = `pi_sbx_demo_${createHash('sha256').update(demo.key).digest('hex').slice(0, 24)}`;
-  db.insert(paymentIntents)
-    .values({
-      id: id('payment-intent'),
-      attempt: 1,
-      brandId: catalog.brandId,
-      cartId: id('cart'),
-      processor: 'sandbox',
-      processorReference: reference,
-      // The intent is already paid: its client secret is never handed out, only a hash is kept.
-      secretHash: createHash('sha256').update(`${reference}_secret_demo`).digest('hex'),
-      amountMinor: pricing.totalMinor,
-      currency,
-      status: 'succeeded',
-      createdAt: at,
-      updatedAt: at,
-    })
-    .run();
+  await seed.insert('paymentIntents', {
+    id: id('payment-intent'),
+    attempt: 1,
+    brandId: plan.brandId,
+    cartId: id('cart'),
+    processor: 'sandbox',
+    processorReference: reference,
+    // The intent is already paid: its client secret is never handed out, only a hash is kept.
+    secretHash: createHash('sha256').update(`${reference}_secret_demo`).digest('hex'),
+    amountMinor: plan.pricing.totalMinor,
+    currency: plan.currency,
+    status: 'succeeded',
+    createdAt: at,
+    updatedAt: at,
+  });
+}
+
+async function insertBookingRow(seed: Seeder, plan: PlannedBooking): Promise<void> {
+  const { demo, id, at } = plan;
   const [purchaser] = demo.guests;
-  db.insert(bookings)
-    .values({
-      id: id('booking'),
-      brandId: catalog.brandId,
-      cartId: id('cart'),
-      experienceId: demoId(brand, 'experience', demo.experience),
-      sessionId: session,
-      sessionStartLocal: startLocal,
-      paymentIntentId: id('payment-intent'),
-      confirmationCode: demoConfirmationCode(`booking/${demo.key}`),
-      cartConfirmationCode: cartCode,
-      // Processing until recordCheckoutEvents confirms it, so booking.created shows it as checkout wrote it.
-      status: 'processing',
-      currency,
-      amountMinor: pricing.totalMinor,
-      pricing,
-      paymentMethod: 'credit-card',
-      purchaserId: id('purchaser'),
-      purchaserFirstName: purchaser!.firstName,
-      purchaserLastName: purchaser!.lastName,
-      purchaserEmail: demo.email,
-      purchaserPhone: demo.phone,
-      createdAt: at,
-      updatedAt: at,
-    })
-    .run();
-  const prices = new Map(spec.priceTiers);
-  db.insert(participants)
-    .values(
-      demo.guests.map((g, i) => ({
-        id: demoId(brand, 'participant', `${demo.key}/${i + 1}`),
-        bookingId: id('booking'),
-        position: i,
-        firstName: g.firstName,
-        lastName: g.lastName,
-        emailAddress: i === 0 ? demo.email : null,
-        phoneNumber: i === 0 ? demo.phone : null,
-        priceTierName: g.tier,
-        priceMinor: prices.get(g.tier)!,
-      })),
-    )
-    .run();
-  insertAnswers(db, demo, id('booking'), (i) => demoId(brand, 'participant', `${demo.key}/${i + 1}`));
-  // Active participants of confirmed bookings hold places: keep `reserved` in step, as checkout does.
-  db.update(sessions)
-    .set({ reserved: sql`${sessions.reserved} + ${demo.guests.length}` })
-    .where(eq(sessions.id, session))
-    .run();
-  await recordCheckoutEvents(db, tx, brand, demo.key, id('booking'), at);
+  await seed.insert('bookings', {
+    id: id('booking'),
+    brandId: plan.brandId,
+    cartId: id('cart'),
+    experienceId: demoId(plan.brand, 'experience', demo.experience),
+    sessionId: plan.sessionId,
+    sessionStartLocal: plan.startLocal,
+    paymentIntentId: id('payment-intent'),
+    confirmationCode: demoConfirmationCode(`booking/${demo.key}`),
+    cartConfirmationCode: plan.cartCode,
+    // Processing until recordCheckoutEvents confirms it, so booking.created shows it as checkout wrote it.
+    status: 'processing',
+    currency: plan.currency,
+    amountMinor: plan.pricing.totalMinor,
+    pricing: plan.pricing,
+    paymentMethod: 'credit-card',
+    purchaserId: id('purchaser'),
+    purchaserFirstName: purchaser!.firstName,
+    purchaserLastName: purchaser!.lastName,
+    purchaserEmail: demo.email,
+    purchaserPhone: demo.phone,
+    createdAt: at,
+    updatedAt: at,
+  });
+}
+
+async function insertParticipants(seed: Seeder, plan: PlannedBooking): Promise<void> {
+  const { demo } = plan;
+  const prices = new Map(plan.spec.priceTiers);
+  await seed.insert(
+    'participants',
+    demo.guests.map((g, i) => ({
+      id: plan.participantId(i),
+      bookingId: plan.id('booking'),
+      position: i,
+      firstName: g.firstName,
+      lastName: g.lastName,
+      emailAddress: i === 0 ? demo.email : null,
+      phoneNumber: i === 0 ? demo.phone : null,
+      priceTierName: g.tier,
+      priceMinor: prices.get(g.tier)!,
+    })),
+  );
+}
+
+/** Active participants of confirmed bookings hold places: keep `reserved` in step, as checkout does. */
+async function reservePlaces(seed: Seeder, sessionId: string, count: number): Promise<void> {
+  const session = await seed.row('sessions', { id: sessionId });
+  await seed.update('sessions', { id: sessionId }, { reserved: session.reserved + count });
+}
+
+async function insertBooking(seed: Seeder, tx: Stores, plan: PlannedBooking): Promise<void> {
+  await insertPayment(seed, plan);
+  await insertBookingRow(seed, plan);
+  await insertParticipants(seed, plan);
+  await insertAnswers(seed, tx, plan);
+  await reservePlaces(seed, plan.sessionId, plan.demo.guests.length);
+  await recordCheckoutEvents(seed, tx, plan);
 }
 
 /**
  * The booking's answers to its experience's questions, validated and stored as checkout stores them: the
  * purchaser's first, then each participant's, numbered in that order, each with its question's snapshot.
  */
-function insertAnswers(db: Db, demo: DemoBooking, bookingId: string, participantId: (index: number) => string): void {
+async function insertAnswers(seed: Seeder, tx: Stores, plan: PlannedBooking): Promise<void> {
+  const { demo } = plan;
   const experienceId = demoId('lisbon', 'experience', demo.experience);
-  const questions = activeQuestionsOfExperiences(db, [experienceId]).map(({ question, assignment }) =>
+  const questions = (await tx.questions.activeQuestionsOfExperiences([experienceId])).map(({ question, assignment }) =>
     toQuestionSnapshot(question, assignment),
   );
   if (questions.length === 0) return;
@@ -226,20 +271,20 @@ function insertAnswers(db: Db, demo: DemoBooking, bookingId: string, participant
   const validated = sailAnswers(questions, { phone: demo.phone, occasion: demo.occasion!, guests });
   const groups = [
     { participantId: null, answers: validated.purchaser },
-    ...validated.participants.map((list, i) => ({ participantId: participantId(i), answers: list })),
+    ...validated.participants.map((list, i) => ({ participantId: plan.participantId(i), answers: list })),
   ];
   let position = 0;
   const rows = groups.flatMap((group) =>
     group.answers.map((stored) => ({
       id: demoId('lisbon', 'answer', `${demo.key}/${position}`),
-      bookingId,
+      bookingId: plan.id('booking'),
       participantId: group.participantId,
       question: stored.question,
       answer: stored.answer,
       position: position++,
     })),
   );
-  if (rows.length > 0) db.insert(answers).values(rows).run();
+  if (rows.length > 0) await seed.insert('answers', rows);
 }
 
 /**
@@ -247,16 +292,18 @@ function insertAnswers(db: Db, demo: DemoBooking, bookingId: string, participant
  * each payload is the booking as the API showed it then: `booking.created` while it is processing, then
  * `booking.confirmed` once it is confirmed. Both at the booking's time (the demo's payment settles at once).
  */
-async function recordCheckoutEvents(db: Db, tx: Stores, brand: DemoBrandKey, key: string, bookingId: string, at: string): Promise<void> {
-  const eventId = demoEventIds(brand, key);
+async function recordCheckoutEvents(seed: Seeder, tx: Stores, plan: PlannedBooking): Promise<void> {
+  const { at } = plan;
+  const bookingId = plan.id('booking');
+  const eventId = demoEventIds(plan.brand, plan.demo.key);
   await recordBookingEvent(tx, 'booking.created', bookingId, at, eventId);
-  db.update(bookings).set({ status: 'confirmed', updatedAt: at }).where(eq(bookings.id, bookingId)).run();
+  await seed.update('bookings', { id: bookingId }, { status: 'confirmed', updatedAt: at });
   await recordBookingEvent(tx, 'booking.confirmed', bookingId, at, eventId);
 }
 
-/** `db` and `tx` are the same SQLite connection in one transaction: rows written by hand, events by the domain. */
-export async function seedDemoBookings(db: Db, tx: Stores, now: Date): Promise<void> {
+/** `seed` and `tx` belong to one unit of work: rows written by hand, events by the domain. */
+export async function seedDemoBookings(seed: Seeder, tx: Stores, now: Date): Promise<void> {
   // In the order they were booked: the events feed (in recording order) then reads in time order.
   const byBookingTime = [...demoBookings].sort((a, b) => b.bookedHoursAgo - a.bookedHoursAgo);
-  for (const demo of byBookingTime) await insertBooking(db, tx, lisbonCatalog, 'EUR', demo, now);
+  for (const demo of byBookingTime) await insertBooking(seed, tx, planBooking(lisbonCatalog, 'EUR', demo, now));
 }

@@ -3,12 +3,10 @@
  * shows an offer at once. Their answers satisfy the sail's questions and are validated exactly as
  * joining validates them; each entry has the `waitlist.entry_created` event joining records.
  */
-import { toQuestionSnapshot } from '../../domain/questions/questions.ts';
+import { toQuestionSnapshot, type QuestionSnapshot } from '../../domain/questions/questions.ts';
 import { recordEntryEvent } from '../../domain/waitlists/offers.ts';
 import type { Stores } from '../../domain/shared/database.ts';
-import type { Db } from '../sqlite/client.ts';
-import { activeQuestionsOfExperiences } from '../sqlite/stores/questions/questions.ts';
-import { waitlistEntries } from '../sqlite/schema/index.ts';
+import type { NewRow, Seeder } from '../tables.ts';
 import { waitlistId } from './commerce.ts';
 import { demoSoldOutSession } from './demo-bookings.ts';
 import { demoEventIds, demoId } from './ids.ts';
@@ -54,46 +52,50 @@ const demoEntries: DemoEntry[] = [
   },
 ];
 
-export async function seedDemoWaitlist(db: Db, tx: Stores, now: Date): Promise<void> {
+/** The entry as joining stores it, its answers validated exactly as joining validates them. */
+function entryRow(entry: DemoEntry, position: number, questions: readonly QuestionSnapshot[], now: Date): NewRow<'waitlistEntries'> {
   const soldOut = demoSoldOutSession(now);
-  const questions = activeQuestionsOfExperiences(db, [soldOut.experienceId]).map(({ question, assignment }) =>
+  const answers = sailAnswers(questions, { phone: entry.phone, occasion: entry.occasion, guests: entry.guests });
+  const [purchaser] = entry.guests;
+  const at = new Date(now.getTime() - entry.joinedHoursAgo * 3_600_000).toISOString();
+  return {
+    id: demoId('lisbon', 'waitlist-entry', entry.key),
+    waitlistId: waitlistId('lisbon', 'tagus-sunset-sail'),
+    sessionId: soldOut.sessionId,
+    brandId: soldOut.brandId,
+    status: 'waiting',
+    position,
+    partySize: entry.guests.length,
+    purchaser: {
+      firstName: purchaser!.firstName,
+      lastName: purchaser!.lastName,
+      emailAddress: entry.email,
+      phoneNumber: entry.phone,
+      answers: answers.purchaser,
+    },
+    purchaserEmailKey: entry.email.toLowerCase(),
+    participants: entry.guests.map((g, j) => ({
+      firstName: g.firstName,
+      lastName: g.lastName,
+      emailAddress: null,
+      phoneNumber: null,
+      priceTierName: g.tier,
+      answers: answers.participants[j] ?? [],
+    })),
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+export async function seedDemoWaitlist(seed: Seeder, tx: Stores, now: Date): Promise<void> {
+  const { experienceId } = demoSoldOutSession(now);
+  const questions = (await tx.questions.activeQuestionsOfExperiences([experienceId])).map(({ question, assignment }) =>
     toQuestionSnapshot(question, assignment),
   );
   for (const [index, entry] of demoEntries.entries()) {
-    const answers = sailAnswers(questions, { phone: entry.phone, occasion: entry.occasion, guests: entry.guests });
-    const [purchaser] = entry.guests;
-    const at = new Date(now.getTime() - entry.joinedHoursAgo * 3_600_000).toISOString();
-    const id = demoId('lisbon', 'waitlist-entry', entry.key);
-    db.insert(waitlistEntries)
-      .values({
-        id,
-        waitlistId: waitlistId('lisbon', 'tagus-sunset-sail'),
-        sessionId: soldOut.sessionId,
-        brandId: soldOut.brandId,
-        status: 'waiting',
-        position: index + 1,
-        partySize: entry.guests.length,
-        purchaser: {
-          firstName: purchaser!.firstName,
-          lastName: purchaser!.lastName,
-          emailAddress: entry.email,
-          phoneNumber: entry.phone,
-          answers: answers.purchaser,
-        },
-        purchaserEmailKey: entry.email.toLowerCase(),
-        participants: entry.guests.map((g, j) => ({
-          firstName: g.firstName,
-          lastName: g.lastName,
-          emailAddress: null,
-          phoneNumber: null,
-          priceTierName: g.tier,
-          answers: answers.participants[j] ?? [],
-        })),
-        createdAt: at,
-        updatedAt: at,
-      })
-      .run();
+    const row = entryRow(entry, index + 1, questions, now);
+    await seed.insert('waitlistEntries', row);
     // As joining records it, after the bookings' events: the entries joined once the sail sold out.
-    await recordEntryEvent(tx, 'waitlist.entry_created', id, at, demoEventIds('lisbon', entry.key));
+    await recordEntryEvent(tx, 'waitlist.entry_created', row.id, row.createdAt, demoEventIds('lisbon', entry.key));
   }
 }

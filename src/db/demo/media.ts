@@ -1,9 +1,9 @@
 /** Demo media: every picture is a `media` row with an `original` and a `480w` rendition on a CDN-like host. */
 import type { BrandImage, ImageRef, MediaObject, MediaRendition } from '../../domain/shared/json-types.ts';
-import type { media } from '../sqlite/schema/index.ts';
+import type { NewRow } from '../tables.ts';
 import { demoId, type DemoBrandKey } from './ids.ts';
 
-export type MediaInsert = typeof media.$inferInsert;
+export type MediaInsert = NewRow<'media'>;
 
 const CDN = 'https://media.tessera-demo.com';
 

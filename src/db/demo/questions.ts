@@ -1,6 +1,5 @@
 /** Writes a catalog's custom question definitions and their assignments to experiences. */
-import type { Db } from '../sqlite/client.ts';
-import { experienceQuestions, media, questions } from '../sqlite/schema/index.ts';
+import type { NewRow, Seeder } from '../tables.ts';
 import type { BrandCatalog, QuestionSpec } from './catalog-types.ts';
 import { catalogIds } from './catalog.ts';
 import { demoId, type DemoBrandKey } from './ids.ts';
@@ -12,7 +11,7 @@ export const questionIds = (brand: DemoBrandKey) => ({
   assignment: (experienceSlug: string, questionKey: string) => demoId(brand, 'experience-question', `${experienceSlug}/${questionKey}`),
 });
 
-function questionRow(brand: DemoBrandKey, brandId: string, spec: QuestionSpec): typeof questions.$inferInsert {
+function questionRow(brand: DemoBrandKey, brandId: string, spec: QuestionSpec): NewRow<'questions'> {
   const ids = questionIds(brand);
   return {
     id: ids.question(spec.key),
@@ -31,37 +30,36 @@ function questionRow(brand: DemoBrandKey, brandId: string, spec: QuestionSpec): 
   };
 }
 
-export function seedQuestions(db: Db, catalog: BrandCatalog): void {
+export async function seedQuestions(seed: Seeder, catalog: BrandCatalog): Promise<void> {
   const { brand, brandId } = catalog;
   const specs = catalog.questions ?? [];
   if (specs.length === 0) return;
   const ids = questionIds(brand);
   const documents = specs.flatMap((q) => (q.terms ? [documentRow(brand, brandId, q.terms.document.slug, q.terms.document.alt)] : []));
-  if (documents.length) db.insert(media).values(documents).run();
-  db.insert(questions)
-    .values(specs.map((spec) => questionRow(brand, brandId, spec)))
-    .run();
+  if (documents.length) await seed.insert('media', documents);
+  await seed.insert(
+    'questions',
+    specs.map((spec) => questionRow(brand, brandId, spec)),
+  );
   for (const a of catalog.assignments ?? []) {
-    db.insert(experienceQuestions)
-      .values({
-        id: ids.assignment(a.experience, a.question),
-        experienceId: catalogIds(brand).experience(a.experience),
-        questionId: ids.question(a.question),
-        isRequired: a.isRequired,
-        isActive: a.isActive,
-        order: a.order,
-        scope: a.scope,
-        conditions: a.showWhen
-          ? [
-              {
-                rule: 'value_matches',
-                conditionKey: ids.question(a.showWhen.question),
-                conditionValue: ids.option(a.showWhen.question, a.showWhen.option),
-              },
-            ]
-          : null,
-        conditionsMatchType: a.showWhen ? 'any' : null,
-      })
-      .run();
+    await seed.insert('experienceQuestions', {
+      id: ids.assignment(a.experience, a.question),
+      experienceId: catalogIds(brand).experience(a.experience),
+      questionId: ids.question(a.question),
+      isRequired: a.isRequired,
+      isActive: a.isActive,
+      order: a.order,
+      scope: a.scope,
+      conditions: a.showWhen
+        ? [
+            {
+              rule: 'value_matches',
+              conditionKey: ids.question(a.showWhen.question),
+              conditionValue: ids.option(a.showWhen.question, a.showWhen.option),
+            },
+          ]
+        : null,
+      conditionsMatchType: a.showWhen ? 'any' : null,
+    });
   }
 }

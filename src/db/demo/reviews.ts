@@ -2,9 +2,9 @@
  * Demo reviews, generated deterministically: each review mixes a sentence matching its rating, a sentence
  * about the experience and a closing remark, written by its own guest, at a distinct fixed instant.
  */
-import type { Db } from '../sqlite/client.ts';
-import { insertReviews, type ReviewInsert } from '../sqlite/stores/catalog/reviews-write.ts';
-import { reviewers } from '../sqlite/schema/index.ts';
+import type { ReviewInsert } from '../../domain/catalog/store.ts';
+import type { Stores } from '../../domain/shared/database.ts';
+import type { Seeder } from '../tables.ts';
 import type { BrandCatalog, HostSpec } from './catalog-types.ts';
 import { catalogIds } from './catalog.ts';
 import { demoId } from './ids.ts';
@@ -96,7 +96,7 @@ function reviewText(n: number, rating: number, details: readonly string[], host:
   return `${opener} ${detail} ${closer}`;
 }
 
-export function seedReviews(db: Db, catalog: BrandCatalog): void {
+export async function seedReviews(seed: Seeder, tx: Stores, catalog: BrandCatalog): Promise<void> {
   const { brand, brandId } = catalog;
   const ids = catalogIds(brand);
   const reviewed = catalog.experiences.filter((e) => e.reviews);
@@ -113,7 +113,7 @@ export function seedReviews(db: Db, catalog: BrandCatalog): void {
       profilePicture: imageRef(brand, `reviewers/${slug}`),
     };
   });
-  db.insert(reviewers).values(guests).run();
+  await seed.insert('reviewers', guests);
 
   const rows: ReviewInsert[] = [];
   let guest = 0;
@@ -138,5 +138,5 @@ export function seedReviews(db: Db, catalog: BrandCatalog): void {
       });
     }
   });
-  insertReviews(db, rows);
+  await tx.reviews.insertReviews(rows);
 }

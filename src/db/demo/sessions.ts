@@ -4,8 +4,7 @@
  */
 import { DateTime } from 'luxon';
 import { localToUtc } from '../../domain/shared/local-time.ts';
-import type { Db } from '../sqlite/client.ts';
-import { sessions } from '../sqlite/schema/index.ts';
+import type { NewRow, Seeder } from '../tables.ts';
 import type { BrandCatalog, ExperienceSpec } from './catalog-types.ts';
 import { catalogIds } from './catalog.ts';
 import { demoId, type DemoBrandKey } from './ids.ts';
@@ -49,7 +48,7 @@ function startTimesOf(spec: ExperienceSpec): readonly string[] {
   return times;
 }
 
-function sessionRows(catalog: BrandCatalog, spec: ExperienceSpec, now: Date): Array<typeof sessions.$inferInsert> {
+function sessionRows(catalog: BrandCatalog, spec: ExperienceSpec, now: Date): Array<NewRow<'sessions'>> {
   const zone = spec.location.timezoneId;
   const experienceId = catalogIds(catalog.brand).experience(spec.slug);
   return Array.from({ length: SESSION_DAYS }, (_, day) => localDate(now, zone, day)).flatMap((date) =>
@@ -68,11 +67,9 @@ function sessionRows(catalog: BrandCatalog, spec: ExperienceSpec, now: Date): Ar
   );
 }
 
-export function seedSessions(db: Db, catalog: BrandCatalog, now: Date): void {
+export async function seedSessions(seed: Seeder, catalog: BrandCatalog, now: Date): Promise<void> {
   for (const spec of catalog.experiences) {
     if (spec.isBookable === false) continue;
-    db.insert(sessions)
-      .values(sessionRows(catalog, spec, now))
-      .run();
+    await seed.insert('sessions', sessionRows(catalog, spec, now));
   }
 }

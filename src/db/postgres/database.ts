@@ -10,9 +10,15 @@
  * places depend on stay single conditional statements, so they hold at any isolation level.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { PoolClient } from 'pg';
+import type { Engine } from '../engine.ts';
 import { closePostgres, type PgDb } from './client.ts';
+import { postgresSeeder } from './seeder.ts';
 import { bindStores, type PgExecutor, type PostgresStores } from './store-binding.ts';
-import { underWriteLock } from './write-lock.ts';
+import { postgresStores } from './stores/index.ts';
+import { executorOf, underWriteLock } from './write-lock.ts';
+
+type PostgresSeeder = ReturnType<typeof postgresSeeder>;
 
 /** The stores of one open transaction, and savepoints inside it (the port's `Transaction`, for the stores `S`). */
 export type TransactionOf<S> = S & {
@@ -46,18 +52,24 @@ function sqlState(error: unknown): string | undefined {
   return undefined;
 }
 
-export function postgresDatabase<S>(db: PgDb, implementations: PostgresStores<S>): DatabaseOf<S> {
+/** A unit of work's transaction, its Drizzle executor and its connection. */
+type UnitWork<S, T> = (tx: TransactionOf<S>, executor: PgExecutor, connection: PoolClient) => Promise<T>;
+
+function unitsOf<S>(
+  db: PgDb,
+  implementations: PostgresStores<S>,
+): { database: DatabaseOf<S>; runUnit: <T>(work: UnitWork<S, T>) => Promise<T> } {
   const transactionOf = (executor: PgExecutor): TransactionOf<S> => ({
     ...bindStores(implementations, executor),
     savepoint: (work) => executor.transaction((inner) => work(transactionOf(inner))),
   });
 
-  const runUnit = async <T>(work: (tx: TransactionOf<S>) => Promise<T>): Promise<T> => {
+  const runUnit = async <T>(work: UnitWork<S, T>): Promise<T> => {
     const deadline = Date.now() + RETRY_BUDGET_MS;
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await underWriteLock(db, (locked) =>
-          locked.transaction((tx) => work(transactionOf(tx)), { isolationLevel: 'serializable' }),
+        return await underWriteLock(db, (locked, connection) =>
+          locked.transaction((tx) => work(transactionOf(tx), tx, connection), { isolationLevel: 'serializable' }),
         );
       } catch (error) {
         if (Date.now() >= deadline || !RETRYABLE.has(sqlState(error) ?? '')) throw error;
@@ -67,19 +79,20 @@ export function postgresDatabase<S>(db: PgDb, implementations: PostgresStores<S>
     }
   };
   let queue: Promise<unknown> = Promise.resolve();
+  // One unit at a time per gateway holds or waits for the write lock (and a pooled connection); the
+  // others wait here, so reads keep the rest of the pool however many units queue up.
+  const inTurn = <T>(work: UnitWork<S, T>): Promise<T> => {
+    const turn = queue.then(() => runUnit(work));
+    queue = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    return turn;
+  };
 
-  return {
+  const database = {
     ...bindStores(implementations, db),
-    transaction(work) {
-      // One unit at a time per gateway holds or waits for the write lock (and a pooled connection); the
-      // others wait here, so reads keep the rest of the pool however many units queue up.
-      const turn = queue.then(() => runUnit(work));
-      queue = turn.then(
-        () => undefined,
-        () => undefined,
-      );
-      return turn;
-    },
+    transaction: (work) => inTurn((tx) => work(tx)),
     /**
      * The server's current snapshot (`xmin:xmax:in-progress xids`): it changes when a transaction that
      * wrote ends, at the moment its changes become visible (xmax moves past it, or it leaves the list of
@@ -96,4 +109,44 @@ export function postgresDatabase<S>(db: PgDb, implementations: PostgresStores<S>
     },
     close: () => closePostgres(db),
   } as DatabaseOf<S>;
+  return { database, runUnit: inTurn };
+}
+
+export function postgresDatabase<S>(db: PgDb, implementations: PostgresStores<S>): DatabaseOf<S> {
+  return unitsOf(db, implementations).database;
+}
+
+/** A seeder of its own transaction on one pooled connection: nested transactions are that one. */
+async function seederTransaction<T>(db: PgDb, work: (seeder: PostgresSeeder) => Promise<T>): Promise<T> {
+  const connection = await db.$client.connect();
+  let broken: Error | undefined;
+  try {
+    await connection.query('BEGIN');
+    try {
+      const inside: PostgresSeeder = postgresSeeder(executorOf(connection), connection, (nested) => nested(inside));
+      const result = await work(inside);
+      await connection.query('COMMIT');
+      return result;
+    } catch (error) {
+      await connection.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
+      throw error;
+    }
+  } finally {
+    connection.release(broken);
+  }
+}
+
+/** The port and a seeder on the PostgreSQL database of `db`. */
+export function postgresEngine(db: PgDb): Engine {
+  const { database, runUnit } = unitsOf(db, postgresStores);
+  return {
+    name: 'postgresql',
+    database,
+    seeder: postgresSeeder(db, db.$client, (work) => seederTransaction(db, work)),
+    seed: (work) =>
+      runUnit((tx, executor, connection) => {
+        const inside: PostgresSeeder = postgresSeeder(executor, connection, (nested) => nested(inside));
+        return work(inside, tx);
+      }),
+  };
 }

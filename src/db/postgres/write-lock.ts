@@ -26,7 +26,7 @@ export const writeLock = sql`SELECT pg_advisory_xact_lock(${KEY})`;
 /** Drizzle over each pooled connection, made once per connection: making it reads the whole schema. */
 const executors = new WeakMap<PoolClient, PgExecutor>();
 
-function executorOf(client: PoolClient): PgExecutor {
+export function executorOf(client: PoolClient): PgExecutor {
   let executor = executors.get(client);
   if (!executor) {
     executor = drizzle(client, { schema });
@@ -40,14 +40,14 @@ function executorOf(client: PoolClient): PgExecutor {
  * begins its transaction, given back after). A connection whose lock was not given back cleanly is
  * closed instead of returned to the pool, which gives the lock back too.
  */
-export async function underWriteLock<T>(db: PgDb, work: (locked: PgExecutor) => Promise<T>): Promise<T> {
+export async function underWriteLock<T>(db: PgDb, work: (locked: PgExecutor, client: PoolClient) => Promise<T>): Promise<T> {
   const client = await db.$client.connect();
   let unlocked = false;
   try {
     const locked = executorOf(client);
     await locked.execute(sql`SELECT pg_advisory_lock(${KEY})`);
     try {
-      return await work(locked);
+      return await work(locked, client);
     } finally {
       await locked.execute(sql`SELECT pg_advisory_unlock(${KEY})`);
       unlocked = true;

@@ -10,6 +10,8 @@
  */
 import { Mutex } from 'async-mutex';
 import type { Database, Transaction } from '../../domain/shared/database.ts';
+import type { Engine } from '../engine.ts';
+import { sqliteSeeder } from './seeder.ts';
 import { closeDatabase, openDatabase, type Db } from './client.ts';
 import { dataGeneration } from './generation.ts';
 import { bindStores, settled, type CallRunner } from './store-binding.ts';
@@ -30,7 +32,7 @@ interface Finished {
   reject: (error: unknown) => void;
 }
 
-function sqliteDatabaseOver(db: Db): Database {
+function sqliteDatabaseOver(db: Db): { database: Database; outside: CallRunner } {
   const client = db.$client;
   const lock = new Mutex();
   const begin = client.prepare('BEGIN IMMEDIATE');
@@ -136,7 +138,7 @@ function sqliteDatabaseOver(db: Db): Database {
     else next();
   }
 
-  return {
+  const database: Database = {
     ...root,
     async transaction(work) {
       unitsWaiting += 1;
@@ -187,25 +189,39 @@ function sqliteDatabaseOver(db: Db): Database {
       closeDatabase(db);
     },
   };
+  return { database, outside };
 }
 
-const databases = new WeakMap<Db, Database>();
+const engines = new WeakMap<Db, Engine>();
 
 /**
- * The port over an open connection: one per connection, so everything using that connection shares
- * its lock (the tests build their data on the connection and run the app on its port).
+ * The port and a seeder over an open connection: one per connection, so everything using that
+ * connection shares its lock (the tests seed the connection the app runs on).
  */
-export function sqliteDatabase(db: Db): Database {
-  let database = databases.get(db);
-  if (!database) {
-    database = sqliteDatabaseOver(db);
-    databases.set(db, database);
+export function sqliteEngine(db: Db): Engine {
+  let engine = engines.get(db);
+  if (!engine) {
+    const { database, outside } = sqliteDatabaseOver(db);
+    // Inside a unit of work the connection is the unit's: seeder calls run at once, in its transaction.
+    const inside: ReturnType<typeof sqliteSeeder> = sqliteSeeder(db, settled, (work) => work(inside));
+    engine = {
+      name: 'sqlite',
+      database,
+      seeder: sqliteSeeder(db, outside, (work) => database.transaction(() => work(inside))),
+      seed: (work) => database.transaction((tx) => work(inside, tx)),
+    };
+    engines.set(db, engine);
   }
-  return database;
+  return engine;
+}
+
+/** The port over an open connection (see `sqliteEngine`). */
+export function sqliteDatabase(db: Db): Database {
+  return sqliteEngine(db).database;
 }
 
 /** Opens (creating and migrating when needed) the SQLite database at `url`, a file path or `:memory:`. */
-export function openSqliteDatabase(url: string): { database: Database; connection: Db } {
+export function openSqliteDatabase(url: string): Engine & { connection: Db } {
   const connection = openDatabase(url);
-  return { database: sqliteDatabase(connection), connection };
+  return { ...sqliteEngine(connection), connection };
 }

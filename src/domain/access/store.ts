@@ -12,6 +12,7 @@ export interface KeyRecord {
 export interface ApiKeysStore {
   /** The active (not revoked) key whose secret hashes to `secretHash`. Every request asks (a hot path). */
   findActiveKeyByHash(secretHash: string): Promise<KeyRecord | undefined>;
+  /** The organization's brands, oldest first (creation time, then id). */
   brandIdsOfOrganization(organizationId: string): Promise<string[]>;
   insertApiKey(row: {
     id: string;
@@ -25,6 +26,7 @@ export interface ApiKeysStore {
     allowedOrigins?: string[] | null | undefined;
     revokedAt?: string | null | undefined;
   }): Promise<void>;
+  /** Every key, revoked ones too, oldest first (creation time, then id). */
   listApiKeys(): Promise<
     {
       id: string;
@@ -41,7 +43,10 @@ export interface ApiKeysStore {
   >;
   /** Marks a key revoked; returns false when no active key has that id. */
   revokeApiKey(id: string, at: string): Promise<boolean>;
-  /** Every origin an active publishable key lists, once each. */
+  /**
+   * Every origin an active publishable key lists, once each: the keys oldest first (as `listApiKeys`),
+   * each key's origins in its own order.
+   */
   publishableKeyOrigins(): Promise<string[]>;
 }
 
@@ -54,7 +59,7 @@ export interface BrandSummaryRow {
 
 export interface OrganizationsStore {
   findOrganization(id: string): Promise<{ id: string; name: string; createdAt: string } | undefined>;
-  /** The organization's brands, by name. */
+  /** The organization's brands, by name, then id. */
   brandsOfOrganization(organizationId: string): Promise<BrandSummaryRow[]>;
   brandSummary(brandId: string): Promise<BrandSummaryRow | undefined>;
 }

@@ -111,8 +111,14 @@ export interface BookingsStore {
    * and the next two build every booking view (each booking event's payload too): a hot path.
    */
   findBookingsWithContext(ids: readonly string[]): Promise<BookingWithContext[]>;
+  /** By booking id, each booking's by position. */
   participantsOfBookings(bookingIds: readonly string[]): Promise<ParticipantRow[]>;
+  /** By booking id, each booking's by position. */
   answersOfBookings(bookingIds: readonly string[]): Promise<AnswerRow[]>;
+  /**
+   * Up to `limit` of the bookings matching `filter`, newest first (creation time, then id, both
+   * descending): those after `after` in that order, or from the newest when it is null.
+   */
   findBookingPage(filter: BookingFilter, after: BookingKey | null, limit: number): Promise<BookingKey[]>;
   /** How many bookings match, and how many of them sit at or before `after` in newest-first order, read together (from one state of the data). */
   countBookings(filter: BookingFilter, after: BookingKey | null): Promise<{ total: number; before: number }>;
@@ -153,6 +159,6 @@ export interface ReschedulesStore {
   /** Puts the booking on `to` (its session and the local start copied onto it). */
   moveBooking(bookingId: string, to: { sessionId: string; startLocal: string }, at: string): Promise<void>;
   recordReschedule(row: RescheduleRecord): Promise<void>;
-  /** The moves of each booking, in order. */
+  /** The moves of the bookings: by booking id, each booking's in order (by `sequence`). */
   reschedulesOfBookings(bookingIds: readonly string[]): Promise<RescheduleRecord[]>;
 }

@@ -32,6 +32,7 @@ export interface CancellationStore {
   findCancellableBooking(id: string): Promise<CancellableBooking | undefined>;
   /** `findCancellableBooking` for many ids at once, by id (unknown ids are absent). */
   findCancellableBookings(ids: readonly string[]): Promise<Map<string, CancellableBooking>>;
+  /** The booking's participants in position order, with when each was cancelled (null: active). */
   participantStates(bookingId: string): Promise<Array<{ id: string; cancelledAt: string | null }>>;
   /** Marks still-active participants cancelled at `at`. */
   cancelParticipants(ids: readonly string[], at: string): Promise<void>;
@@ -57,9 +58,9 @@ export interface RefundsStore {
    * pending any more (someone else settled it first), and then nothing changed.
    */
   settleRefund(id: string, status: Exclude<RefundStatus, 'pending'>, processorReference: string | null, at: string): Promise<boolean>;
-  /** Pending refunds due at `now` and created at or before `createdBy`, oldest first. */
+  /** Pending refunds due at `now` and created at or before `createdBy`, the first due first (then by id). */
   dueRefunds(now: string, createdBy: string, limit: number): Promise<RefundRow[]>;
-  /** Every pending refund created at or before `createdBy`, oldest first. */
+  /** Every pending refund created at or before `createdBy`, oldest first (then by id). */
   pendingRefunds(createdBy: string): Promise<RefundRow[]>;
   /**
    * Claims what `dueRefunds(now, createdBy, limit)` would give: moves each one's next attempt to

@@ -253,6 +253,7 @@ export interface BrandsStore {
 
 export interface ExperiencesStore {
   findExperienceRow(id: string): Promise<ExperienceRow | undefined>;
+  /** The experience's translations, by locale. */
   translationsOfExperience(experienceId: string): Promise<ExperienceTranslationRow[]>;
   findCategory(id: string): Promise<NamedRow | undefined>;
   /** The experience's vibes in their configured order. */
@@ -264,40 +265,72 @@ export interface ExperiencesStore {
 }
 
 export interface HostsStore {
+  /** The brand's hosts by last name, then first name, then id. */
   listHostsOfBrand(brandId: string): Promise<HostRow[]>;
+  /** The hosts among `ids` (each once), by id. */
   findHostsByIds(ids: readonly string[]): Promise<HostRow[]>;
 }
 
 export interface ListingsStore {
   /**
-   * A brand's featured listings that are (un)listed, in dashboard order. This and the batched reads below
-   * serve every featured-listings request (a hot path).
+   * A brand's featured listings that are (un)listed, in dashboard order (display order, then id). This and
+   * the batched reads below serve every featured-listings request (a hot path).
    */
   findFeaturedListings(brandId: string, unlisted: boolean): Promise<FeaturedListingRow[]>;
-  /** The content rows of the given versions of several listings. */
+  /** The content rows of the given versions of several listings, by listing id, then version ('draft' before 'published'). */
   findListingContents(listingIds: readonly string[], versions: ReadonlyArray<ListingContentRow['version']>): Promise<ListingContentRow[]>;
-  /** Translations of several contents whose locale is one of `locales` (compared case-insensitively). */
+  /** Translations of several contents whose locale is one of `locales` (compared case-insensitively), by content id, then locale. */
   findContentTranslations(contentIds: readonly string[], locales: readonly string[]): Promise<ListingContentTranslationRow[]>;
-  /** The media of several listings, each listing's in position order. */
+  /** The media of several listings, by listing id, each listing's in position order. */
   findListingMedia(listingIds: readonly string[]): Promise<ListingMediaRow[]>;
-  /** The vibes of several listings, each listing's in position order. */
+  /** The vibes of several listings, by listing id, each listing's in position order. */
   findListingVibes(listingIds: readonly string[]): Promise<ListingVibeRow[]>;
 }
 
 export interface ReviewStatsStore {
   /**
-   * Review averages and counts of several experiences; experiences without reviews are absent. Every
-   * listing and experience read asks (a hot path).
+   * Review averages and counts of several experiences, by experience id; experiences without reviews are
+   * absent. Averages are of doubles, as `sum / count` computes them. Every listing and experience read
+   * asks (a hot path).
    */
   reviewStatsOf(experienceIds: readonly string[]): Promise<ReviewStatsRow[]>;
 }
 
+/** A new review: its rank is the store's to give. */
+export interface ReviewInsert {
+  id: string;
+  experienceId: string;
+  reviewerId: string;
+  /** Host who led the reviewed session. */
+  hostId: string;
+  rating: number;
+  recommendability: number;
+  text: string;
+  /** An instant (any form `Date.parse` reads; stored as ISO 8601 UTC). */
+  reviewedAt: string;
+  experiencedDate: string;
+}
+
 export interface ReviewsStore {
+  /**
+   * Inserts reviews and renumbers the rank of every review of the experiences touched: 1 for the newest
+   * (latest `reviewedAt`, equal instants by id descending, byte order), dense. Concurrent writers of one
+   * experience never leave a rank twice or a gap. A `reviewedAt` or `experiencedDate` that is no date-time
+   * is refused (RangeError) and nothing is written.
+   */
+  insertReviews(rows: readonly ReviewInsert[]): Promise<void>;
   /**
    * The experience a review page belongs to, with its review count. Review pages are read with every
    * experience page (a hot path, as are the page reads).
    */
   findReviewedExperience(experienceId: string): Promise<ReviewedExperienceRow | undefined>;
+  /** Up to `limit` reviews of the experience ranked after `afterRank`, by rank (newest first). */
   findReviewsByRank(experienceId: string, afterRank: number, limit: number): Promise<ReviewPageRow[]>;
+  /**
+   * Up to `limit` reviews of the experience after `after` in newest-first order (the order of the ranks),
+   * from the newest when it is null: those whose (`reviewedAt`, `id`) is below the key's, compared as
+   * text, stored instants in their canonical ISO 8601 form. So a key of another shape (no milliseconds,
+   * an offset, no real date) is compared as its text, never refused.
+   */
   findReviewsAfterKey(experienceId: string, after: ReviewKey | null, limit: number): Promise<ReviewPageRow[]>;
 }

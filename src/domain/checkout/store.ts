@@ -67,16 +67,19 @@ export interface HeldBooking {
 }
 
 export interface CheckoutStore {
+  /** The experience's add-ons, by position, then id. */
   addOnsOfExperience(experienceId: string): Promise<AddOnRow[]>;
   /** The brand's coupon with `code` (coupon codes are stored upper-case). */
   findCoupon(brandId: string, upperCode: string): Promise<CouponRow | undefined>;
-  /** The brand's credit codes among `upperCodes`, compared upper-case. */
+  /** The brand's credit codes among `upperCodes`, compared upper-case; by code. */
   creditCodesByCode(brandId: string, upperCodes: readonly string[]): Promise<CreditCodeRow[]>;
   /**
    * What the cart's `processing` bookings hold, all of which a new checkout gives back: places of holds
-   * still running at `at` (lapsed ones are counted with the session's lapsed places) and credit per code.
+   * still running at `at` (lapsed ones are counted with the session's lapsed places), by session id, and
+   * credit per code, by credit code id.
    */
   holdsOfCart(brandId: string, cartId: string, at: string): Promise<CartHolds>;
+  /** The cart's `processing` bookings: checkouts in creation order, each in its items' order, then by id. */
   processingBookingIdsOfCart(cartId: string): Promise<string[]>;
   /** The cart's intents still awaiting payment become `canceled`. */
   cancelOpenIntentsOfCart(cartId: string, at: string): Promise<void>;
@@ -91,7 +94,10 @@ export interface CheckoutStore {
   touchCart(cartId: string, at: string): Promise<void>;
   /** Inserts the cart's next checkout attempt (`attempt` = the cart's highest + 1). */
   insertPaymentIntent(row: IntentInsert): Promise<void>;
-  /** A booking with its participants and answers written together (all or none). */
+  /**
+   * Writes a booking with its participants and answers. Several writes: call it inside a unit of work,
+   * which makes them all or none (checkout does), as every multi-row write of the port.
+   */
   insertBooking(booking: BookingInsert, people: readonly ParticipantInsert[], answerRows: readonly AnswerInsert[]): Promise<void>;
   /**
    * Takes `amountMinor` from a credit code and records the redemption, if its balance covers it; false

@@ -24,7 +24,7 @@ export interface PendingDeliveryInsert {
 export interface EventsStore {
   /** Inserts an event; returns it with the sequence the database gave it. */
   insertEvent(event: EventInsert): Promise<EventRow>;
-  /** Ids and subscribed types of the brand's endpoints that are not deleted. */
+  /** Ids and subscribed types of the brand's endpoints that are not deleted, in no promised order. */
   liveEndpointsOfBrand(brandId: string): Promise<Array<{ id: string; eventTypes: string[] }>>;
   /** One `pending` delivery per row, due at once (`nextAttemptAt` = the event's time). */
   insertPendingDeliveries(rows: readonly PendingDeliveryInsert[]): Promise<void>;

@@ -24,7 +24,7 @@ export interface PaymentsStore {
   findIntentBySecretHash(secretHash: string): Promise<IntentRow | undefined>;
   findIntentById(id: string): Promise<IntentRow | undefined>;
   setIntentStatus(id: string, status: PaymentIntentStatus, at: string): Promise<void>;
-  /** The bookings an intent pays for, in cart item order. */
+  /** The bookings an intent pays for, in cart item order (cart position, then id). */
   bookingsOfIntent(intentId: string): Promise<IntentBookingRow[]>;
   /** Marks the booking's still-active participants cancelled at `at`. */
   cancelActiveParticipants(bookingId: string, at: string): Promise<void>;

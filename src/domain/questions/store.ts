@@ -29,8 +29,8 @@ export interface ExperienceQuestionRow {
 
 export interface QuestionsStore {
   /**
-   * Active question assignments of several experiences, by experience then `order`. Experience pages and
-   * every checkout ask (a hot path).
+   * Active question assignments of several experiences, by experience id, then `order`, then assignment
+   * id. Experience pages and every checkout ask (a hot path).
    */
   activeQuestionsOfExperiences(experienceIds: readonly string[]): Promise<AssignedQuestionRow[]>;
 }

@@ -84,8 +84,8 @@ export interface WaitlistsStore {
     extra?: EntryExtra,
   ): Promise<boolean>;
   /**
-   * `offered` entries whose offer ran out at or before `at`. Every checkout and every sweep asks (a hot
-   * path, as are the session updates below).
+   * `offered` entries whose offer ran out at or before `at`, the first to run out first (then by
+   * position). Every checkout and every sweep asks (a hot path, as are the session updates below).
    */
   dueOffers(at: string): Promise<Array<{ id: string; sessionId: string; partySize: number }>>;
   /** Holds `count` places on sale for an offer; false (nothing changed) when fewer are on sale. A guard, as `takePlaces`. */

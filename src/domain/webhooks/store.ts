@@ -76,10 +76,10 @@ export interface WebhookDeliveryRow {
 
 export interface WebhookDispatchStore {
   /**
-   * Up to `limit` pending deliveries due at `now`, in event order, of live endpoints. A delivery whose
-   * endpoint still has an earlier pending delivery for the same resource waits (leased ones included),
-   * so each resource's events reach an endpoint strictly in order; hence at most one per
-   * (endpoint, resource).
+   * Up to `limit` pending deliveries due at `now`, of live endpoints, in event order (the deliveries of
+   * one event: the one due first first, then by delivery id). A delivery whose endpoint still has an
+   * earlier pending delivery for the same resource waits (leased ones included), so each resource's
+   * events reach an endpoint strictly in order; hence at most one per (endpoint, resource).
    */
   findDueDeliveries(now: string, limit: number): Promise<DueDelivery[]>;
   /**

@@ -1,10 +1,9 @@
-import { findExperience } from '../../domain/catalog/experiences.ts';
 import { enumValues } from '../enums.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 
 export const experienceResolvers: Resolvers = {
   Query: {
-    experience: (_, { brandId, id, language }, ctx) => findExperience(ctx.caller(), { brandId, experienceId: id, language }),
+    experience: (_, { brandId, id, language }, ctx) => ctx.loaders.experience.load({ brandId, experienceId: id, language }),
   },
   Experience: {
     customQuestions: (experience, _, ctx) => ctx.loaders.customQuestions.load(experience),

@@ -3,15 +3,15 @@ import { startApp, type TestApp } from '../../support/app.ts';
 import { freshDb } from '../../support/db.ts';
 import { createApiKey, createBrand, createOrganization } from '../../../fixtures/factories/brands.ts';
 
-const db = freshDb();
-const org = createOrganization(db);
-const lisbon = createBrand(db, { name: 'Lisbon', organizationId: org.id });
-const porto = createBrand(db, { name: 'Porto', organizationId: org.id });
-const solo = createBrand(db, { name: 'Solo' });
-const lisbonKey = createApiKey(db, { brandId: lisbon.id });
-const orgKey = createApiKey(db, { organizationId: org.id });
-const revoked = createApiKey(db, { brandId: solo.id });
-db.$client.prepare("UPDATE api_keys SET revoked_at = '2026-01-01T00:00:00.000Z' WHERE id = ?").run(revoked.id);
+const db = await freshDb();
+const org = await createOrganization(db);
+const lisbon = await createBrand(db, { name: 'Lisbon', organizationId: org.id });
+const porto = await createBrand(db, { name: 'Porto', organizationId: org.id });
+const solo = await createBrand(db, { name: 'Solo' });
+const lisbonKey = await createApiKey(db, { brandId: lisbon.id });
+const orgKey = await createApiKey(db, { organizationId: org.id });
+const revoked = await createApiKey(db, { brandId: solo.id });
+await db.run("UPDATE api_keys SET revoked_at = '2026-01-01T00:00:00.000Z' WHERE id = ?", revoked.id);
 
 let t: TestApp;
 beforeAll(async () => {

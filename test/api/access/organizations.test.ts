@@ -5,14 +5,14 @@ import { startApp, type TestApp } from '../../support/app.ts';
 import { freshDb } from '../../support/db.ts';
 import { createApiKey, createBrand, createOrganization } from '../../../fixtures/factories/brands.ts';
 
-const db = freshDb();
-const org = createOrganization(db, { name: 'Harbour Group' });
-const porto = createBrand(db, { organizationId: org.id, name: 'Coast Porto', currency: 'EUR' });
-const kyoto = createBrand(db, { organizationId: org.id, name: 'Coast Kyoto', currency: 'JPY' });
-const elsewhere = createOrganization(db, { name: 'Elsewhere' });
-createBrand(db, { organizationId: elsewhere.id, name: 'Far Away' });
-const orgKey = createApiKey(db, { organizationId: org.id }).secret;
-const brandKey = createApiKey(db, { brandId: porto.id }).secret;
+const db = await freshDb();
+const org = await createOrganization(db, { name: 'Harbour Group' });
+const porto = await createBrand(db, { organizationId: org.id, name: 'Coast Porto', currency: 'EUR' });
+const kyoto = await createBrand(db, { organizationId: org.id, name: 'Coast Kyoto', currency: 'JPY' });
+const elsewhere = await createOrganization(db, { name: 'Elsewhere' });
+await createBrand(db, { organizationId: elsewhere.id, name: 'Far Away' });
+const orgKey = (await createApiKey(db, { organizationId: org.id })).secret;
+const brandKey = (await createApiKey(db, { brandId: porto.id })).secret;
 let t: TestApp;
 
 beforeAll(async () => {

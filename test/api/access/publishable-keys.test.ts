@@ -17,15 +17,15 @@ import { publishableMutationFields, publishableQueryFields } from '../../../src/
 import { resolvers } from '../../../src/graphql/resolvers/index.ts';
 
 const SHOP = 'https://shop.example';
-const db = freshDb();
-const brand = createBrand(db);
-const secretKey = createApiKey(db, { brandId: brand.id }).secret;
-const publishable = createPublishableKey(db, brand.id, [SHOP, 'http://localhost:5173']);
+const db = await freshDb();
+const brand = await createBrand(db);
+const secretKey = (await createApiKey(db, { brandId: brand.id })).secret;
+const publishable = await createPublishableKey(db, brand.id, [SHOP, 'http://localhost:5173']);
 const key = publishable.secret;
-const { experience } = createExperience(db, brand.id);
-createSession(db, experience, { startLocal: '2027-03-01T10:00:00', capacity: 10 });
-const soldOut = createSession(db, experience, { startLocal: '2027-03-02T10:00:00', capacity: 2, reserved: 2 });
-const waitlist = createWaitlist(db, experience.id);
+const { experience } = await createExperience(db, brand.id);
+await createSession(db, experience, { startLocal: '2027-03-01T10:00:00', capacity: 10 });
+const soldOut = await createSession(db, experience, { startLocal: '2027-03-02T10:00:00', capacity: 2, reserved: 2 });
+const waitlist = await createWaitlist(db, experience.id);
 let t: TestApp;
 
 beforeAll(async () => {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { QuestionSnapshotJson } from '../../../src/domain/shared/json-types.ts';
-import { answers } from '../../../src/db/sqlite/schema/index.ts';
 import { startApp, type TestApp } from '../../support/app.ts';
 import { freshDb } from '../../support/db.ts';
 import { createApiKey, createBrand, createOrganization } from '../../../fixtures/factories/brands.ts';
@@ -9,21 +8,21 @@ import { createBooking, createSession } from '../../../fixtures/factories/bookin
 import { createCart, createPaymentIntent } from '../../../fixtures/factories/carts.ts';
 import { createExperience } from '../../../fixtures/factories/catalog.ts';
 
-const db = freshDb();
+const db = await freshDb();
 let t: TestApp;
-const org = createOrganization(db);
-const brand = createBrand(db, { name: 'Coast Lisbon', organizationId: org.id, currency: 'EUR' });
-const sister = createBrand(db, { name: 'Coast Tokyo', organizationId: org.id, currency: 'JPY' });
-const outsider = createBrand(db, { name: 'Elsewhere' });
-const brandKey = createApiKey(db, { brandId: brand.id }).secret;
-const orgKey = createApiKey(db, { organizationId: org.id }).secret;
+const org = await createOrganization(db);
+const brand = await createBrand(db, { name: 'Coast Lisbon', organizationId: org.id, currency: 'EUR' });
+const sister = await createBrand(db, { name: 'Coast Tokyo', organizationId: org.id, currency: 'JPY' });
+const outsider = await createBrand(db, { name: 'Elsewhere' });
+const brandKey = (await createApiKey(db, { brandId: brand.id })).secret;
+const orgKey = (await createApiKey(db, { organizationId: org.id })).secret;
 
-const sail = createExperience(db, brand.id, { title: 'Sunset Sail', timezoneId: 'Europe/Lisbon' }).experience;
-const sailSession = createSession(db, sail, { startLocal: '2026-12-01T09:00:00' });
-const cart = createCart(db, brand.id, { confirmationCode: 'CARTLX01', status: 'paid' });
-const intent = createPaymentIntent(db, cart, { amountMinor: 6550, status: 'succeeded' });
+const sail = (await createExperience(db, brand.id, { title: 'Sunset Sail', timezoneId: 'Europe/Lisbon' })).experience;
+const sailSession = await createSession(db, sail, { startLocal: '2026-12-01T09:00:00' });
+const cart = await createCart(db, brand.id, { confirmationCode: 'CARTLX01', status: 'paid' });
+const intent = await createPaymentIntent(db, cart, { amountMinor: 6550, status: 'succeeded' });
 const purchaserId = randomUUID();
-const full = createBooking(db, {
+const full = await createBooking(db, {
   brandId: brand.id,
   session: sailSession,
   participants: [
@@ -43,11 +42,11 @@ const full = createBooking(db, {
     createdAt: '2026-11-20T10:15:30.123Z',
   },
 });
-const plain = createBooking(db, { brandId: brand.id, session: sailSession, status: 'processing' });
+const plain = await createBooking(db, { brandId: brand.id, session: sailSession, status: 'processing' });
 
-const tokyoTour = createExperience(db, sister.id, { title: 'Night Food Walk', timezoneId: 'Asia/Tokyo' }).experience;
-const tokyoSession = createSession(db, tokyoTour, { startLocal: '2026-12-03T19:30:00' });
-const yen = createBooking(db, {
+const tokyoTour = (await createExperience(db, sister.id, { title: 'Night Food Walk', timezoneId: 'Asia/Tokyo' })).experience;
+const tokyoSession = await createSession(db, tokyoTour, { startLocal: '2026-12-03T19:30:00' });
+const yen = await createBooking(db, {
   brandId: sister.id,
   session: tokyoSession,
   currency: 'JPY',
@@ -55,8 +54,8 @@ const yen = createBooking(db, {
   amountRefundedMinor: 1500,
   overrides: { paymentMethod: 'cash' },
 });
-const foreignExperience = createExperience(db, outsider.id).experience;
-const foreign = createBooking(db, { brandId: outsider.id, session: createSession(db, foreignExperience) });
+const foreignExperience = (await createExperience(db, outsider.id)).experience;
+const foreign = await createBooking(db, { brandId: outsider.id, session: await createSession(db, foreignExperience) });
 
 const question = (
   scope: 'purchaser' | 'participant',
@@ -91,12 +90,8 @@ const diet = {
   question: question('participant', 'single_select', 'Diet?'),
   answer: [{ value: 'Vegetarian', key: 'k-veg' }],
 };
-db.insert(answers)
-  .values({ ...hotel, bookingId: full.booking.id, participantId: null, position: 0 })
-  .run();
-db.insert(answers)
-  .values({ ...diet, bookingId: full.booking.id, participantId: full.participants[0]!.id, position: 1 })
-  .run();
+await db.insert('answers', { ...hotel, bookingId: full.booking.id, participantId: null, position: 0 });
+await db.insert('answers', { ...diet, bookingId: full.booking.id, participantId: full.participants[0]!.id, position: 1 });
 
 beforeAll(async () => {
   t = await startApp(db);

@@ -10,15 +10,16 @@ import { freshDb } from '../../support/db.ts';
 import { createBooking, createSession } from '../../../fixtures/factories/bookings.ts';
 import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts';
 import { createExperience } from '../../../fixtures/factories/catalog.ts';
+import { times } from '../../../fixtures/factories/in-turn.ts';
 
-const db = freshDb();
-const brand = createBrand(db);
-const key = createApiKey(db, { brandId: brand.id }).secret;
-const other = createBrand(db);
-const otherKey = createApiKey(db, { brandId: other.id }).secret;
-const { experience } = createExperience(db, brand.id);
-const march = createSession(db, experience, { startLocal: '2027-03-01T10:00:00' });
-const april = createSession(db, experience, { startLocal: '2027-04-01T10:00:00' });
+const db = await freshDb();
+const brand = await createBrand(db);
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
+const other = await createBrand(db);
+const otherKey = (await createApiKey(db, { brandId: other.id })).secret;
+const { experience } = await createExperience(db, brand.id);
+const march = await createSession(db, experience, { startLocal: '2027-03-01T10:00:00' });
+const april = await createSession(db, experience, { startLocal: '2027-04-01T10:00:00' });
 let t: TestApp;
 
 beforeAll(async () => {
@@ -39,11 +40,10 @@ describe('the checkout answer and the cart', () => {
       body: { data: [item(march), item(april)] },
     });
     expect(res.status).toBe(201);
-    const rows = db.$client
-      .prepare(
-        'SELECT id, confirmation_code AS code, cart_confirmation_code AS cartCode FROM bookings WHERE cart_id = ? ORDER BY cart_position',
-      )
-      .all(cartId) as Array<{ id: string; code: string; cartCode: string }>;
+    const rows = await db.all<{ id: string; code: string; cartCode: string }>(
+      'SELECT id, confirmation_code AS code, cart_confirmation_code AS "cartCode" FROM bookings WHERE cart_id = ? ORDER BY cart_position',
+      cartId,
+    );
     expect(res.body).toEqual({
       totalNetAmount: 111.94,
       cartConfirmationCode: rows[0]!.cartCode,
@@ -90,22 +90,24 @@ describe('GET /v1/brands/{brandId}/bookings', () => {
   const list = (query: string, k = key) => t.rest('GET', `/v1/brands/${brand.id}/bookings${query}`, { key: k });
 
   it('pages the brand’s bookings newest first with a next cursor, filtered by status and session date, as GraphQL does', async () => {
-    const lister = createBrand(db);
-    const listerKey = createApiKey(db, { brandId: lister.id }).secret;
-    const { experience: tour } = createExperience(db, lister.id);
+    const lister = await createBrand(db);
+    const listerKey = (await createApiKey(db, { brandId: lister.id })).secret;
+    const { experience: tour } = await createExperience(db, lister.id);
     const [s1, s2] = [
-      createSession(db, tour, { startLocal: '2027-05-01T10:00:00' }),
-      createSession(db, tour, { startLocal: '2027-06-01T10:00:00' }),
+      await createSession(db, tour, { startLocal: '2027-05-01T10:00:00' }),
+      await createSession(db, tour, { startLocal: '2027-06-01T10:00:00' }),
     ];
-    const made = Array.from(
-      { length: 5 },
-      (_, i) =>
-        createBooking(db, {
-          brandId: lister.id,
-          session: i < 3 ? s1 : s2,
-          status: i === 4 ? 'cancelled' : 'confirmed',
-          overrides: { createdAt: `2027-01-0${i + 1}T10:00:00.000Z` },
-        }).booking,
+    const made = await times(
+      5,
+      async (i) =>
+        (
+          await createBooking(db, {
+            brandId: lister.id,
+            session: i < 3 ? s1 : s2,
+            status: i === 4 ? 'cancelled' : 'confirmed',
+            overrides: { createdAt: `2027-01-0${i + 1}T10:00:00.000Z` },
+          })
+        ).booking,
     );
     const newestFirst = [...made].reverse().map((b) => b.id);
     const page = (query: string) => t.rest('GET', `/v1/brands/${lister.id}/bookings${query}`, { key: listerKey });

@@ -6,21 +6,22 @@ import { createApiKey, createBrand, createOrganization } from '../../../fixtures
 import { createBooking, createSession } from '../../../fixtures/factories/bookings.ts';
 import { createCart, createPaymentIntent } from '../../../fixtures/factories/carts.ts';
 import { createExperience } from '../../../fixtures/factories/catalog.ts';
+import { inTurn } from '../../../fixtures/factories/in-turn.ts';
 
-const db = freshDb();
+const db = await freshDb();
 let t: TestApp;
-const org = createOrganization(db);
-const brand = createBrand(db, { name: 'Coast Lisbon', organizationId: org.id, currency: 'EUR' });
-const sister = createBrand(db, { name: 'Coast Tokyo', organizationId: org.id, currency: 'JPY' });
-const outsider = createBrand(db, { name: 'Elsewhere' });
-const brandKey = createApiKey(db, { brandId: brand.id }).secret;
-const orgKey = createApiKey(db, { organizationId: org.id }).secret;
+const org = await createOrganization(db);
+const brand = await createBrand(db, { name: 'Coast Lisbon', organizationId: org.id, currency: 'EUR' });
+const sister = await createBrand(db, { name: 'Coast Tokyo', organizationId: org.id, currency: 'JPY' });
+const outsider = await createBrand(db, { name: 'Elsewhere' });
+const brandKey = (await createApiKey(db, { brandId: brand.id })).secret;
+const orgKey = (await createApiKey(db, { organizationId: org.id })).secret;
 
-const sail = createExperience(db, brand.id, { title: 'Sunset Sail' }).experience;
-const session = createSession(db, sail, { startLocal: '2026-12-01T09:00:00' });
+const sail = (await createExperience(db, brand.id, { title: 'Sunset Sail' })).experience;
+const session = await createSession(db, sail, { startLocal: '2026-12-01T09:00:00' });
 
 /** A booking of `cart` made by the checkout that created `intent` (none for a free checkout). */
-function cartBooking(
+async function cartBooking(
   cart: { id: string; brandId: string; confirmationCode: string },
   intent: { id: string } | null,
   spec: {
@@ -30,49 +31,55 @@ function cartBooking(
     sessionOf?: typeof session;
   },
 ) {
-  return createBooking(db, {
-    brandId: cart.brandId,
-    session: spec.sessionOf ?? session,
-    status: spec.status,
-    currency: cart.brandId === sister.id ? 'JPY' : 'EUR',
-    participants: [{ priceMinor: spec.priceMinor }],
-    overrides: {
-      cartId: cart.id,
-      cartConfirmationCode: cart.confirmationCode,
-      paymentIntentId: intent?.id ?? null,
-      createdAt: spec.createdAt,
-    },
-  }).booking;
+  return (
+    await createBooking(db, {
+      brandId: cart.brandId,
+      session: spec.sessionOf ?? session,
+      status: spec.status,
+      currency: cart.brandId === sister.id ? 'JPY' : 'EUR',
+      participants: [{ priceMinor: spec.priceMinor }],
+      overrides: {
+        cartId: cart.id,
+        cartConfirmationCode: cart.confirmationCode,
+        paymentIntentId: intent?.id ?? null,
+        createdAt: spec.createdAt,
+      },
+    })
+  ).booking;
 }
 
 // An open cart checked out twice: the first intent was replaced, its booking failed.
-const open = createCart(db, brand.id, { confirmationCode: 'OPEN0001' });
-const replaced = createPaymentIntent(db, open, { status: 'canceled', createdAt: '2026-11-20T10:00:00.000Z' });
-cartBooking(open, replaced, { status: 'failed', priceMinor: 9900, createdAt: '2026-11-20T10:00:00.000Z' });
-const current = createPaymentIntent(db, open, { status: 'requires_payment', createdAt: '2026-11-20T10:05:00.000Z' });
-const openFirst = cartBooking(open, current, { status: 'processing', priceMinor: 4550, createdAt: '2026-11-20T10:05:00.000Z' });
-const openSecond = cartBooking(open, current, { status: 'processing', priceMinor: 2005, createdAt: '2026-11-20T10:05:00.000Z' });
+const open = await createCart(db, brand.id, { confirmationCode: 'OPEN0001' });
+const replaced = await createPaymentIntent(db, open, { status: 'canceled', createdAt: '2026-11-20T10:00:00.000Z' });
+await cartBooking(open, replaced, { status: 'failed', priceMinor: 9900, createdAt: '2026-11-20T10:00:00.000Z' });
+const current = await createPaymentIntent(db, open, { status: 'requires_payment', createdAt: '2026-11-20T10:05:00.000Z' });
+const openFirst = await cartBooking(open, current, { status: 'processing', priceMinor: 4550, createdAt: '2026-11-20T10:05:00.000Z' });
+const openSecond = await cartBooking(open, current, { status: 'processing', priceMinor: 2005, createdAt: '2026-11-20T10:05:00.000Z' });
 
 // A cart paid at once because its total was 0: no payment intent at all.
-const free = createCart(db, brand.id, { confirmationCode: 'FREE0001', status: 'paid' });
-const freeBooking = cartBooking(free, null, { status: 'confirmed', priceMinor: 0, createdAt: '2026-11-21T09:00:00.000Z' });
+const free = await createCart(db, brand.id, { confirmationCode: 'FREE0001', status: 'paid' });
+const freeBooking = await cartBooking(free, null, { status: 'confirmed', priceMinor: 0, createdAt: '2026-11-21T09:00:00.000Z' });
 
 // An unpaid checkout replaced by a free one (a coupon brought the total to 0).
-const turnedFree = createCart(db, brand.id, { confirmationCode: 'FREE0002', status: 'paid' });
-const dropped = createPaymentIntent(db, turnedFree, { status: 'canceled', createdAt: '2026-11-22T09:00:00.000Z' });
-cartBooking(turnedFree, dropped, { status: 'failed', priceMinor: 4550, createdAt: '2026-11-22T09:00:00.000Z' });
-const turnedFreeBooking = cartBooking(turnedFree, null, { status: 'confirmed', priceMinor: 0, createdAt: '2026-11-22T09:10:00.000Z' });
+const turnedFree = await createCart(db, brand.id, { confirmationCode: 'FREE0002', status: 'paid' });
+const dropped = await createPaymentIntent(db, turnedFree, { status: 'canceled', createdAt: '2026-11-22T09:00:00.000Z' });
+await cartBooking(turnedFree, dropped, { status: 'failed', priceMinor: 4550, createdAt: '2026-11-22T09:00:00.000Z' });
+const turnedFreeBooking = await cartBooking(turnedFree, null, {
+  status: 'confirmed',
+  priceMinor: 0,
+  createdAt: '2026-11-22T09:10:00.000Z',
+});
 
 // A paid cart of a JPY brand.
-const tokyo = createExperience(db, sister.id, { timezoneId: 'Asia/Tokyo' }).experience;
-const tokyoSession = createSession(db, tokyo, { startLocal: '2026-12-03T19:30:00' });
-const yenCart = createCart(db, sister.id, { confirmationCode: 'YEN00001', status: 'paid' });
-const yenIntent = createPaymentIntent(db, yenCart, { status: 'succeeded', currency: 'JPY', amountMinor: 11000 });
-const yenBookings = [8000, 3000].map((priceMinor) =>
+const tokyo = (await createExperience(db, sister.id, { timezoneId: 'Asia/Tokyo' })).experience;
+const tokyoSession = await createSession(db, tokyo, { startLocal: '2026-12-03T19:30:00' });
+const yenCart = await createCart(db, sister.id, { confirmationCode: 'YEN00001', status: 'paid' });
+const yenIntent = await createPaymentIntent(db, yenCart, { status: 'succeeded', currency: 'JPY', amountMinor: 11000 });
+const yenBookings = await inTurn([8000, 3000], (priceMinor) =>
   cartBooking(yenCart, yenIntent, { status: 'confirmed', priceMinor, createdAt: '2026-11-20T10:00:00.000Z', sessionOf: tokyoSession }),
 );
 
-const foreignCart = createCart(db, outsider.id);
+const foreignCart = await createCart(db, outsider.id);
 
 beforeAll(async () => {
   t = await startApp(db);

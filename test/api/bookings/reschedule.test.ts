@@ -11,11 +11,12 @@ import { createWaitlist } from '../../../fixtures/factories/availability.ts';
 import { createBooking, createSession } from '../../../fixtures/factories/bookings.ts';
 import { createApiKey, createBrand, createReschedulePolicy } from '../../../fixtures/factories/brands.ts';
 import { createExperience } from '../../../fixtures/factories/catalog.ts';
+import { inTurn, times } from '../../../fixtures/factories/in-turn.ts';
 import { createPaidBooking } from '../../../fixtures/factories/payments.ts';
 import { createWaitlistEntry } from '../../../fixtures/factories/waitlists.ts';
 
 const NOW = '2027-02-01T12:00:00.000Z';
-const db = freshDb();
+const db = await freshDb();
 const features = [
   'reviews',
   'customQuestions',
@@ -25,13 +26,13 @@ const features = [
   'creditCard',
   'enableRescheduleBookings',
 ];
-const brand = createBrand(db, { featuresActive: features });
-const policy = createReschedulePolicy(db, brand.id, { allowedHoursBefore: 24, maxReschedules: 2 });
-db.$client.prepare('UPDATE brands SET reschedule_policy_id = ? WHERE id = ?').run(policy.id, brand.id);
-const key = createApiKey(db, { brandId: brand.id }).secret;
-const other = createBrand(db, { featuresActive: features });
-const otherKey = createApiKey(db, { brandId: other.id }).secret;
-const { experience } = createExperience(db, brand.id);
+const brand = await createBrand(db, { featuresActive: features });
+const policy = await createReschedulePolicy(db, brand.id, { allowedHoursBefore: 24, maxReschedules: 2 });
+await db.run('UPDATE brands SET reschedule_policy_id = ? WHERE id = ?', policy.id, brand.id);
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
+const other = await createBrand(db, { featuresActive: features });
+const otherKey = (await createApiKey(db, { brandId: other.id })).secret;
+const { experience } = await createExperience(db, brand.id);
 let t: TestApp;
 
 beforeAll(async () => {
@@ -40,31 +41,31 @@ beforeAll(async () => {
 
 let day = 0;
 /** A session on its own day (from 2027-03-01), `capacity` places. */
-function session(capacity = 10, startLocal?: string) {
+async function session(capacity = 10, startLocal?: string) {
   day += 1;
   const date = new Date(Date.UTC(2027, 2, day)).toISOString().slice(0, 10);
   return createSession(db, experience, { startLocal: startLocal ?? `${date}T10:00:00`, capacity });
 }
 const timeOf = (s: { startLocal: string }) => s.startLocal.slice(0, 16);
-const reserved = (id: string) =>
-  (db.$client.prepare('SELECT reserved FROM sessions WHERE id = ?').get(id) as { reserved: number }).reserved;
-const booked = (s: { id: string; experienceId: string; startLocal: string }, guests = 2) =>
-  createPaidBooking(db, { brandId: brand.id, session: s, participants: Array.from({ length: guests }, () => ({})) }).booking;
+const reserved = (id: string) => db.value<number>('SELECT reserved FROM sessions WHERE id = ?', id);
+const booked = async (s: { id: string; experienceId: string; startLocal: string }, guests = 2) =>
+  (await createPaidBooking(db, { brandId: brand.id, session: s, participants: Array.from({ length: guests }, () => ({})) })).booking;
 const rest = (bookingId: string, body: unknown, k = key) => t.rest('POST', `/v1/bookings/${bookingId}/reschedule`, { key: k, body });
 const mutation = `mutation($input: RescheduleBookingInput!) { rescheduleBooking(input: $input) {
   booking { id confirmationCode amount status event { startDateTime } reschedules { from { startDateTime } to { startDateTime } apiKeyId } }
   previousSession { timezone startDateTime } } }`;
 const gql = (bookingId: string, sessionTime: string) => t.gql(mutation, { input: { bookingId, sessionTime } }, { key });
 const events = (id: string) =>
-  db.$client
-    .prepare("SELECT type, payload FROM events WHERE resource_id = ? AND type = 'booking.rescheduled' ORDER BY sequence")
-    .all(id) as Array<{ type: string; payload: string }>;
+  db.all<{ type: string; payload: string }>(
+    "SELECT type, payload FROM events WHERE resource_id = ? AND type = 'booking.rescheduled' ORDER BY sequence",
+    id,
+  );
 
 describe('rescheduling a booking', () => {
   it('moves its places, keeps its id, code and money, records the move and announces it, on both faces', async () => {
-    const [from, to, then] = [session(), session(), session()];
-    const booking = booked(from, 3);
-    expect([reserved(from.id), reserved(to.id)]).toEqual([3, 0]);
+    const [from, to, then] = [await session(), await session(), await session()];
+    const booking = await booked(from, 3);
+    expect([await reserved(from.id), await reserved(to.id)]).toEqual([3, 0]);
 
     const moved = await rest(booking.id, { sessionTime: timeOf(to), sessionDuration: 120 });
     expect(moved.status).toBe(200);
@@ -76,8 +77,8 @@ describe('rescheduling a booking', () => {
       status: 'confirmed',
       event: { timezone: 'Europe/Lisbon', startDateTime: to.startLocal },
     });
-    expect([reserved(from.id), reserved(to.id)]).toEqual([0, 3]);
-    const [event] = events(booking.id);
+    expect([await reserved(from.id), await reserved(to.id)]).toEqual([0, 3]);
+    const [event] = await events(booking.id);
     expect(JSON.parse(event!.payload)).toMatchObject({
       id: booking.id,
       event: { startDateTime: to.startLocal },
@@ -100,154 +101,168 @@ describe('rescheduling a booking', () => {
       },
       previousSession: { timezone: 'Europe/Lisbon', startDateTime: to.startLocal },
     });
-    expect([reserved(from.id), reserved(to.id), reserved(then.id)]).toEqual([0, 0, 3]);
-    expect(events(booking.id)).toHaveLength(2);
+    expect([await reserved(from.id), await reserved(to.id), await reserved(then.id)]).toEqual([0, 0, 3]);
+    expect(await events(booking.id)).toHaveLength(2);
   });
 
   it('moves only the active participants, and offers the places it frees to the old session’s waitlist first', async () => {
-    const [from, to] = [session(2), session()];
-    const made = createPaidBooking(db, {
+    const [from, to] = [await session(2), await session()];
+    const made = await createPaidBooking(db, {
       brandId: brand.id,
       session: from,
       participants: [{}, { cancelledAt: '2027-01-20T10:00:00.000Z' }],
     });
     // The cancelled participant's place went back when cancelled: the session holds one for the booking.
-    db.$client.prepare('UPDATE sessions SET reserved = 1 WHERE id = ?').run(from.id);
-    const waitlist = createWaitlist(db, experience.id);
-    const entry = createWaitlistEntry(db, { waitlist, session: from, brandId: brand.id, position: 1, partySize: 2 });
+    await db.run('UPDATE sessions SET reserved = 1 WHERE id = ?', from.id);
+    const waitlist = await createWaitlist(db, experience.id);
+    const entry = await createWaitlistEntry(db, { waitlist, session: from, brandId: brand.id, position: 1, partySize: 2 });
     const moved = await rest(made.booking.id, { sessionTime: timeOf(to) });
     expect(moved.status).toBe(200);
-    expect([reserved(from.id), reserved(to.id)]).toEqual([0, 1]);
-    const offered = db.$client.prepare('SELECT status FROM waitlist_entries WHERE id = ?').get(entry.id) as { status: string };
+    expect([await reserved(from.id), await reserved(to.id)]).toEqual([0, 1]);
+    const offered = (await db.one('SELECT status FROM waitlist_entries WHERE id = ?', entry.id)) as { status: string };
     expect(offered.status).toBe('offered');
   });
 
   describe('refusals, each changing nothing', () => {
-    it.each<[string, () => { bookingId: string; body: unknown; key?: string }, number, Record<string, unknown>]>([
+    it.each<[string, () => Promise<{ bookingId: string; body: unknown; key?: string }>, number, Record<string, unknown>]>([
       [
         'an unknown session',
-        () => ({ bookingId: booked(session()).id, body: { sessionTime: '2027-06-01T07:00' } }),
+        async () => ({ bookingId: (await booked(await session())).id, body: { sessionTime: '2027-06-01T07:00' } }),
         422,
         { code: 'SESSION_NOT_FOUND', details: { field: 'sessionTime' } },
       ],
       [
         'another length',
-        () => ({ bookingId: booked(session()).id, body: { sessionTime: timeOf(session()), sessionDuration: 60 } }),
+        async () => ({
+          bookingId: (await booked(await session())).id,
+          body: { sessionTime: timeOf(await session()), sessionDuration: 60 },
+        }),
         422,
         { code: 'SESSION_NOT_FOUND', details: { field: 'sessionDuration' } },
       ],
       [
         'the same session',
-        () => {
-          const s = session();
-          return { bookingId: booked(s).id, body: { sessionTime: timeOf(s) } };
+        async () => {
+          const s = await session();
+          return { bookingId: (await booked(s)).id, body: { sessionTime: timeOf(s) } };
         },
         409,
         { code: 'RESCHEDULE_NOT_ALLOWED', details: { rule: 'same-session', field: 'sessionTime' } },
       ],
       [
         'a booking that is not confirmed',
-        () => ({
-          bookingId: createBooking(db, { brandId: brand.id, session: session(), status: 'processing' }).booking.id,
-          body: { sessionTime: timeOf(session()) },
+        async () => ({
+          bookingId: (await createBooking(db, { brandId: brand.id, session: await session(), status: 'processing' })).booking.id,
+          body: { sessionTime: timeOf(await session()) },
         }),
         409,
         { code: 'RESCHEDULE_NOT_ALLOWED', details: { rule: 'status' } },
       ],
       [
         'a session already started',
-        () => ({ bookingId: booked(session(10, '2027-01-30T10:00:00')).id, body: { sessionTime: timeOf(session()) } }),
+        async () => ({
+          bookingId: (await booked(await session(10, '2027-01-30T10:00:00'))).id,
+          body: { sessionTime: timeOf(await session()) },
+        }),
         422,
         { code: 'SESSION_STARTED' },
       ],
       [
         'a new session already started',
-        () => ({ bookingId: booked(session()).id, body: { sessionTime: timeOf(session(10, '2027-01-31T10:00:00')) } }),
+        async () => ({
+          bookingId: (await booked(await session())).id,
+          body: { sessionTime: timeOf(await session(10, '2027-01-31T10:00:00')) },
+        }),
         422,
         { code: 'SESSION_STARTED', details: { field: 'sessionTime' } },
       ],
       [
         'inside the notice window (24 h)',
-        () => ({ bookingId: booked(session(10, '2027-02-02T10:00:00')).id, body: { sessionTime: timeOf(session()) } }),
+        async () => ({
+          bookingId: (await booked(await session(10, '2027-02-02T10:00:00'))).id,
+          body: { sessionTime: timeOf(await session()) },
+        }),
         409,
         { code: 'RESCHEDULE_NOT_ALLOWED', details: { rule: 'notice' } },
       ],
       [
         'no places left on the new session',
-        () => ({ bookingId: booked(session(), 3).id, body: { sessionTime: timeOf(session(2)) } }),
+        async () => ({ bookingId: (await booked(await session(), 3)).id, body: { sessionTime: timeOf(await session(2)) } }),
         409,
         { code: 'CAPACITY_EXCEEDED', details: { field: 'sessionTime' } },
       ],
       [
         "another brand's booking",
-        () => ({ bookingId: booked(session()).id, body: { sessionTime: timeOf(session()) }, key: otherKey }),
+        async () => ({ bookingId: (await booked(await session())).id, body: { sessionTime: timeOf(await session()) }, key: otherKey }),
         404,
         { code: 'NOT_FOUND' },
       ],
     ])('%s', async (_, build, status, error) => {
-      const { bookingId, body, key: k } = build();
-      const before = db.$client.prepare('SELECT session_id AS sessionId FROM bookings WHERE id = ?').get(bookingId) as {
+      const { bookingId, body, key: k } = await build();
+      const before = (await db.one('SELECT session_id AS "sessionId" FROM bookings WHERE id = ?', bookingId)) as {
         sessionId: string;
       };
-      const reservedBefore = db.$client.prepare('SELECT id, reserved FROM sessions ORDER BY id').all();
+      const reservedBefore = await db.all('SELECT id, reserved FROM sessions ORDER BY id');
       const res = await rest(bookingId, body, k);
       expect([res.status, res.body.error]).toMatchObject([status, error]);
-      expect(db.$client.prepare('SELECT session_id AS sessionId FROM bookings WHERE id = ?').get(bookingId)).toEqual(before);
-      expect(db.$client.prepare('SELECT id, reserved FROM sessions ORDER BY id').all()).toEqual(reservedBefore);
-      expect(events(bookingId)).toEqual([]);
+      expect(await db.one('SELECT session_id AS "sessionId" FROM bookings WHERE id = ?', bookingId)).toEqual(before);
+      expect(await db.all('SELECT id, reserved FROM sessions ORDER BY id')).toEqual(reservedBefore);
+      expect(await events(bookingId)).toEqual([]);
     });
 
     it('refuses past the policy’s number of moves, and without the brand feature, on both faces', async () => {
-      const booking = booked(session());
-      expect((await rest(booking.id, { sessionTime: timeOf(session()) })).status).toBe(200);
-      expect((await rest(booking.id, { sessionTime: timeOf(session()) })).status).toBe(200);
-      const third = await gql(booking.id, timeOf(session()));
+      const booking = await booked(await session());
+      expect((await rest(booking.id, { sessionTime: timeOf(await session()) })).status).toBe(200);
+      expect((await rest(booking.id, { sessionTime: timeOf(await session()) })).status).toBe(200);
+      const third = await gql(booking.id, timeOf(await session()));
       expect(third.body.errors[0].extensions).toMatchObject({ code: 'RESCHEDULE_NOT_ALLOWED', rule: 'limit' });
 
-      const fresh = booked(session());
-      db.$client
-        .prepare('UPDATE brands SET features_active = ? WHERE id = ?')
-        .run(JSON.stringify(features.filter((f) => f !== 'enableRescheduleBookings')), brand.id);
+      const fresh = await booked(await session());
+      await db.run(
+        'UPDATE brands SET features_active = ? WHERE id = ?',
+        JSON.stringify(features.filter((f) => f !== 'enableRescheduleBookings')),
+        brand.id,
+      );
       try {
-        const off = await rest(fresh.id, { sessionTime: timeOf(session()) });
+        const off = await rest(fresh.id, { sessionTime: timeOf(await session()) });
         expect([off.status, off.body.error]).toMatchObject([
           422,
           { code: 'FEATURE_NOT_ENABLED', details: { flag: 'enableRescheduleBookings' } },
         ]);
-        expect((await gql(fresh.id, timeOf(session()))).body.errors[0].extensions).toMatchObject({
+        expect((await gql(fresh.id, timeOf(await session()))).body.errors[0].extensions).toMatchObject({
           code: 'FEATURE_NOT_ENABLED',
           flag: 'enableRescheduleBookings',
         });
       } finally {
-        db.$client.prepare('UPDATE brands SET features_active = ? WHERE id = ?').run(JSON.stringify(features), brand.id);
+        await db.run('UPDATE brands SET features_active = ? WHERE id = ?', JSON.stringify(features), brand.id);
       }
     });
   });
 
   describe('racing moves', () => {
     it('moves exactly 3 of 20 bookings racing into a session with 3 places left (REST)', async () => {
-      const target = session(5);
-      db.$client.prepare('UPDATE sessions SET reserved = 2 WHERE id = ?').run(target.id);
-      const bookings = Array.from({ length: 20 }, () => booked(session(), 1));
+      const target = await session(5);
+      await db.run('UPDATE sessions SET reserved = 2 WHERE id = ?', target.id);
+      const bookings = await times(20, async () => booked(await session(), 1));
       const answers = await Promise.all(bookings.map((b) => rest(b.id, { sessionTime: timeOf(target) })));
       expect(answers.filter((a) => a.status === 200)).toHaveLength(3);
       expect(answers.filter((a) => a.status === 409).map((a) => a.body.error.code)).toEqual(Array(17).fill('CAPACITY_EXCEEDED'));
-      expect(reserved(target.id)).toBe(5);
-      const stillHome = bookings.filter((b) => reserved(b.sessionId) === 1);
-      expect(stillHome).toHaveLength(17);
+      expect(await reserved(target.id)).toBe(5);
+      const homes = await inTurn(bookings, (b) => reserved(b.sessionId));
+      expect(homes.filter((placesHeld) => placesHeld === 1)).toHaveLength(17);
     });
 
     it('moves exactly 3 of 20 racing through GraphQL too', async () => {
-      const target = session(3);
-      const bookings = Array.from({ length: 20 }, () => booked(session(), 1));
+      const target = await session(3);
+      const bookings = await times(20, async () => booked(await session(), 1));
       const answers = await Promise.all(bookings.map((b) => gql(b.id, timeOf(target))));
       expect(answers.filter((a) => a.body.data?.rescheduleBooking)).toHaveLength(3);
-      expect(reserved(target.id)).toBe(3);
+      expect(await reserved(target.id)).toBe(3);
     });
 
     it('leaves a booking moved twice at once on exactly one session, its places counted once', async () => {
-      const [home, a, b] = [session(), session(), session()];
-      const booking = booked(home, 2);
+      const [home, a, b] = [await session(), await session(), await session()];
+      const booking = await booked(home, 2);
       const [first, second] = await Promise.all([
         rest(booking.id, { sessionTime: timeOf(a) }),
         t.gql(mutation, { input: { bookingId: booking.id, sessionTime: timeOf(b) } }, { key }),
@@ -255,19 +270,20 @@ describe('rescheduling a booking', () => {
       expect(first.status).toBe(200);
       expect(second.body.errors).toBeUndefined();
       // Both moves ran, one after the other (in whichever order they reached the database): it is where the last one put it.
-      const on = (db.$client.prepare('SELECT session_id AS id FROM bookings WHERE id = ?').get(booking.id) as { id: string }).id;
-      const moves = db.$client
-        .prepare('SELECT from_session_id AS fromId, to_session_id AS toId FROM booking_reschedules WHERE booking_id = ? ORDER BY rowid')
-        .all(booking.id) as Array<{ fromId: string; toId: string }>;
+      const on = await db.value<string>('SELECT session_id FROM bookings WHERE id = ?', booking.id);
+      const moves = await db.all<{ fromId: string; toId: string }>(
+        'SELECT from_session_id AS "fromId", to_session_id AS "toId" FROM booking_reschedules WHERE booking_id = ? ORDER BY sequence',
+        booking.id,
+      );
       expect(moves).toHaveLength(2);
       expect([moves[0]!.fromId, moves[1]!.fromId, moves[1]!.toId]).toEqual([home.id, moves[0]!.toId, on]);
-      expect([reserved(home.id), reserved(a.id) + reserved(b.id), reserved(on)]).toEqual([0, 2, 2]);
+      expect([await reserved(home.id), (await reserved(a.id)) + (await reserved(b.id)), await reserved(on)]).toEqual([0, 2, 2]);
     });
   });
 
   it('answers 400 for a body that is not the documented one', async () => {
-    const booking = booked(session());
-    const res = await rest(booking.id, { sessionTime: timeOf(session()), seats: 2 });
+    const booking = await booked(await session());
+    const res = await rest(booking.id, { sessionTime: timeOf(await session()), seats: 2 });
     expect([res.status, res.body.error.details.field]).toEqual([400, 'seats']);
     expect((await rest(randomUUID(), { sessionTime: '2027-06-01T10:00' })).status).toBe(404);
   });

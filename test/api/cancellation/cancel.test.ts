@@ -7,16 +7,16 @@ import { createExperience } from '../../../fixtures/factories/catalog.ts';
 import { createPaidBooking } from '../../../fixtures/factories/payments.ts';
 
 const NOW = '2026-11-25T12:00:00.000Z';
-const db = freshDb();
-const org = createOrganization(db);
-const brand = createBrand(db, { organizationId: org.id, name: 'Coast Lisbon' });
-const sister = createBrand(db, { organizationId: org.id, name: 'Coast Porto' });
-const outsider = createBrand(db, { name: 'Elsewhere' });
-const brandKey = createApiKey(db, { brandId: brand.id }).secret;
-const orgKey = createApiKey(db, { organizationId: org.id }).secret;
-const { experience } = createExperience(db, brand.id, { title: 'Sunset Sail' });
-const { experience: sisterExperience } = createExperience(db, sister.id);
-const { experience: outsiderExperience } = createExperience(db, outsider.id);
+const db = await freshDb();
+const org = await createOrganization(db);
+const brand = await createBrand(db, { organizationId: org.id, name: 'Coast Lisbon' });
+const sister = await createBrand(db, { organizationId: org.id, name: 'Coast Porto' });
+const outsider = await createBrand(db, { name: 'Elsewhere' });
+const brandKey = (await createApiKey(db, { brandId: brand.id })).secret;
+const orgKey = (await createApiKey(db, { organizationId: org.id })).secret;
+const { experience } = await createExperience(db, brand.id, { title: 'Sunset Sail' });
+const { experience: sisterExperience } = await createExperience(db, sister.id);
+const { experience: outsiderExperience } = await createExperience(db, outsider.id);
 let t: TestApp;
 
 beforeAll(async () => {
@@ -25,22 +25,21 @@ beforeAll(async () => {
 
 let day = 0;
 /** A fresh session (capacity 10) so each test can read its own `reserved`. */
-function session(exp = experience) {
+async function session(exp = experience) {
   day += 1;
   const date = new Date(Date.UTC(2026, 11, day)).toISOString().slice(0, 10);
   return createSession(db, exp, { startLocal: `${date}T09:00:00` });
 }
-const reserved = (sessionId: string) =>
-  (db.$client.prepare('SELECT reserved FROM sessions WHERE id = ?').get(sessionId) as { reserved: number }).reserved;
-const row = (id: string) => db.$client.prepare('SELECT status, hold_expires_at AS holdExpiresAt FROM bookings WHERE id = ?').get(id);
+const reserved = (sessionId: string) => db.value<number>('SELECT reserved FROM sessions WHERE id = ?', sessionId);
+const row = (id: string) => db.one('SELECT status, hold_expires_at AS "holdExpiresAt" FROM bookings WHERE id = ?', id);
 const cancel = (bookings: unknown[], key = brandKey, headers?: Record<string, string>) =>
   t.rest('POST', '/v1/bookings/cancel', { key, body: { bookings }, ...(headers ? { headers } : {}) });
 
 describe('POST /v1/bookings/cancel: whole bookings', () => {
   it('cancels a confirmed booking: every participant cancelled now, places back, the spec Booking returned', async () => {
-    const s = session();
-    const { booking, participants } = createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}] });
-    expect(reserved(s.id)).toBe(2);
+    const s = await session();
+    const { booking, participants } = await createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}] });
+    expect(await reserved(s.id)).toBe(2);
     const res = await cancel([{ bookingId: booking.id, cancel: true }]);
     expect(res.status).toBe(200);
     expect(res.body.errors).toEqual([]);
@@ -69,12 +68,12 @@ describe('POST /v1/bookings/cancel: whole bookings', () => {
     expect(item).toMatchObject({ id: booking.id, status: 'cancelled', amount: 90, amountRefunded: 0, currency: 'EUR' });
     expect(item.experience).toEqual({ id: experience.id, title: 'Sunset Sail' });
     expect(item.participants.map((p: any) => [p.id, p.cancelledAt])).toEqual(participants.map((p) => [p.id, NOW]));
-    expect(reserved(s.id)).toBe(0);
+    expect(await reserved(s.id)).toBe(0);
   });
 
   it('refuses to cancel a cancelled booking again with BOOKING_ALREADY_CANCELLED, keeping the first cancellation time', async () => {
-    const s = session();
-    const { booking } = createBooking(db, {
+    const s = await session();
+    const { booking } = await createBooking(db, {
       brandId: brand.id,
       session: s,
       status: 'cancelled',
@@ -94,12 +93,12 @@ describe('POST /v1/bookings/cancel: whole bookings', () => {
     });
     const view = await t.rest('GET', `/v1/bookings/${booking.id}`, { key: brandKey });
     expect([view.body.status, view.body.participants[0].cancelledAt]).toEqual(['cancelled', '2026-11-21T08:00:00.000Z']);
-    expect(reserved(s.id)).toBe(0);
+    expect(await reserved(s.id)).toBe(0);
   });
 
   it('cancels a processing booking: its hold is released and can no longer lapse', async () => {
-    const s = session();
-    const { booking } = createPaidBooking(db, {
+    const s = await session();
+    const { booking } = await createPaidBooking(db, {
       brandId: brand.id,
       session: s,
       status: 'processing',
@@ -107,41 +106,41 @@ describe('POST /v1/bookings/cancel: whole bookings', () => {
       participants: [{}, {}, {}],
       overrides: { holdExpiresAt: '2026-11-25T12:15:00.000Z' },
     });
-    expect(reserved(s.id)).toBe(3);
+    expect(await reserved(s.id)).toBe(3);
     const res = await cancel([{ bookingId: booking.id, cancel: true }]);
     expect(res.body.items[0].status).toBe('cancelled');
-    expect(reserved(s.id)).toBe(0);
-    expect(row(booking.id)).toEqual({ status: 'cancelled', holdExpiresAt: null });
+    expect(await reserved(s.id)).toBe(0);
+    expect(await row(booking.id)).toEqual({ status: 'cancelled', holdExpiresAt: null });
   });
 
   it('refuses a failed booking with a 409 code in the item error, changing nothing', async () => {
-    const s = session();
-    const { booking } = createBooking(db, { brandId: brand.id, session: s, status: 'failed' });
+    const s = await session();
+    const { booking } = await createBooking(db, { brandId: brand.id, session: s, status: 'failed' });
     const res = await cancel([{ bookingId: booking.id, cancel: true }]);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       items: [],
       errors: [{ index: 0, bookingId: booking.id, code: 'BOOKING_NOT_CANCELLABLE', message: expect.any(String) }],
     });
-    expect(row(booking.id)).toMatchObject({ status: 'failed' });
+    expect(await row(booking.id)).toMatchObject({ status: 'failed' });
   });
 
   it('cancels a refunded booking as the spec table says: cancelled, its guests cancelled now, money and places unchanged', async () => {
-    const s = session();
+    const s = await session();
     // A refunded booking holds no places (they went back when it was refunded).
-    const { booking } = createPaidBooking(db, {
+    const { booking } = await createPaidBooking(db, {
       brandId: brand.id,
       session: s,
       status: 'refunded',
       amountRefundedMinor: 4500,
       participants: [{}, {}],
     });
-    db.$client.prepare('UPDATE sessions SET reserved = 0 WHERE id = ?').run(s.id);
+    await db.run('UPDATE sessions SET reserved = 0 WHERE id = ?', s.id);
     const res = await cancel([{ bookingId: booking.id, cancel: true }]);
     expect(res.body.errors).toEqual([]);
     expect(res.body.items[0]).toMatchObject({ status: 'cancelled', amount: 90, amountRefunded: 45 });
     expect(res.body.items[0].participants.map((p: any) => p.cancelledAt)).toEqual([NOW, NOW]);
-    expect(reserved(s.id)).toBe(0);
+    expect(await reserved(s.id)).toBe(0);
     const again = await cancel([{ bookingId: booking.id, cancel: true }]);
     expect(again.body.errors.map((e: any) => e.code)).toEqual(['BOOKING_ALREADY_CANCELLED']);
   });
@@ -149,15 +148,15 @@ describe('POST /v1/bookings/cancel: whole bookings', () => {
 
 describe('POST /v1/bookings/cancel: participants', () => {
   it('cancels the listed participants only, then the last one cancels the booking', async () => {
-    const s = session();
+    const s = await session();
     const {
       booking,
       participants: [a, b, c],
-    } = createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}, {}] });
+    } = await createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}, {}] });
     const first = await cancel([{ bookingId: booking.id, participants: [a!.id, b!.id] }]);
     expect(first.body.items[0].status).toBe('confirmed');
     expect(first.body.items[0].participants.map((p: any) => p.cancelledAt)).toEqual([NOW, NOW, null]);
-    expect(reserved(s.id)).toBe(1);
+    expect(await reserved(s.id)).toBe(1);
 
     // Naming only participants already cancelled changes nothing: an error says so.
     const again = await cancel([{ bookingId: booking.id, participants: [a!.id] }]);
@@ -173,35 +172,35 @@ describe('POST /v1/bookings/cancel: participants', () => {
         },
       ],
     });
-    expect(reserved(s.id)).toBe(1);
+    expect(await reserved(s.id)).toBe(1);
 
     const last = await cancel([{ bookingId: booking.id, participants: [c!.id] }]);
     expect(last.body.items[0].status).toBe('cancelled');
     expect(last.body.items[0].participants.map((p: any) => p.cancelledAt)).toEqual([NOW, NOW, NOW]);
-    expect(reserved(s.id)).toBe(0);
+    expect(await reserved(s.id)).toBe(0);
   });
 
   it('with cancel: true and participants, cancels those participants only', async () => {
-    const s = session();
+    const s = await session();
     const {
       booking,
       participants: [a],
-    } = createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}] });
+    } = await createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}] });
     const res = await cancel([{ bookingId: booking.id, cancel: true, participants: [a!.id] }]);
     expect(res.body.items[0].status).toBe('confirmed');
     expect(res.body.items[0].participants.map((p: any) => p.cancelledAt)).toEqual([NOW, null]);
-    expect(reserved(s.id)).toBe(1);
+    expect(await reserved(s.id)).toBe(1);
   });
 
   it('refuses a participant of another booking, naming it, and changes nothing', async () => {
-    const s = session();
+    const s = await session();
     const {
       booking,
       participants: [a],
-    } = createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}] });
+    } = await createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}] });
     const {
       participants: [stranger],
-    } = createPaidBooking(db, { brandId: brand.id, session: s });
+    } = await createPaidBooking(db, { brandId: brand.id, session: s });
     const res = await cancel([{ bookingId: booking.id, participants: [a!.id, stranger!.id] }]);
     expect(res.body.items).toEqual([]);
     expect(res.body.errors).toEqual([
@@ -213,18 +212,18 @@ describe('POST /v1/bookings/cancel: participants', () => {
         field: 'bookings.0.participants.1',
       },
     ]);
-    expect(reserved(s.id)).toBe(3);
+    expect(await reserved(s.id)).toBe(3);
   });
 });
 
 describe('POST /v1/bookings/cancel: items and visibility', () => {
   it('processes each item on its own: valid ones succeed, the others are reported by index', async () => {
-    const s = session();
-    const ok = createPaidBooking(db, { brandId: brand.id, session: s }).booking;
-    const failed = createBooking(db, { brandId: brand.id, session: s, status: 'failed' }).booking;
-    const foreign = createPaidBooking(db, { brandId: outsider.id, session: session(outsiderExperience) }).booking;
+    const s = await session();
+    const ok = (await createPaidBooking(db, { brandId: brand.id, session: s })).booking;
+    const failed = (await createBooking(db, { brandId: brand.id, session: s, status: 'failed' })).booking;
+    const foreign = (await createPaidBooking(db, { brandId: outsider.id, session: await session(outsiderExperience) })).booking;
     const unknown = '6f1c0a52-3d4e-4c1a-9b7e-0b00000000ff';
-    const ok2 = createPaidBooking(db, { brandId: brand.id, session: s }).booking;
+    const ok2 = (await createPaidBooking(db, { brandId: brand.id, session: s })).booking;
     const res = await cancel([
       { bookingId: ok.id, cancel: true },
       { bookingId: unknown, cancel: true },
@@ -242,20 +241,20 @@ describe('POST /v1/bookings/cancel: items and visibility', () => {
       [2, foreign.id, 'NOT_FOUND'],
       [3, failed.id, 'BOOKING_NOT_CANCELLABLE'],
     ]);
-    expect(row(foreign.id)).toMatchObject({ status: 'confirmed' });
+    expect(await row(foreign.id)).toMatchObject({ status: 'confirmed' });
   });
 
   it("answers NOT_FOUND for a sister brand's booking with a brand key", async () => {
-    const { booking } = createPaidBooking(db, { brandId: sister.id, session: session(sisterExperience) });
+    const { booking } = await createPaidBooking(db, { brandId: sister.id, session: await session(sisterExperience) });
     const res = await cancel([{ bookingId: booking.id, cancel: true }]);
     expect(res.body.errors[0]).toMatchObject({ index: 0, code: 'NOT_FOUND' });
-    expect(row(booking.id)).toMatchObject({ status: 'confirmed' });
+    expect(await row(booking.id)).toMatchObject({ status: 'confirmed' });
   });
 
   it('lets an organization key mix its brands, and no other', async () => {
-    const mine = createPaidBooking(db, { brandId: brand.id, session: session() }).booking;
-    const theirs = createPaidBooking(db, { brandId: sister.id, session: session(sisterExperience) }).booking;
-    const foreign = createPaidBooking(db, { brandId: outsider.id, session: session(outsiderExperience) }).booking;
+    const mine = (await createPaidBooking(db, { brandId: brand.id, session: await session() })).booking;
+    const theirs = (await createPaidBooking(db, { brandId: sister.id, session: await session(sisterExperience) })).booking;
+    const foreign = (await createPaidBooking(db, { brandId: outsider.id, session: await session(outsiderExperience) })).booking;
     const res = await cancel(
       [
         { bookingId: mine.id, cancel: true },
@@ -269,16 +268,16 @@ describe('POST /v1/bookings/cancel: items and visibility', () => {
   });
 
   it('narrows an organization key to the Tessera-Brand-Id brand', async () => {
-    const theirs = createPaidBooking(db, { brandId: sister.id, session: session(sisterExperience) }).booking;
+    const theirs = (await createPaidBooking(db, { brandId: sister.id, session: await session(sisterExperience) })).booking;
     const res = await cancel([{ bookingId: theirs.id, cancel: true }], orgKey, { 'tessera-brand-id': brand.id });
     expect(res.body.errors[0].code).toBe('NOT_FOUND');
   });
 
   it('answers 403 when Tessera-Brand-Id names a brand the key may not act for', async () => {
-    const { booking } = createPaidBooking(db, { brandId: brand.id, session: session() });
+    const { booking } = await createPaidBooking(db, { brandId: brand.id, session: await session() });
     const res = await cancel([{ bookingId: booking.id, cancel: true }], brandKey, { 'tessera-brand-id': sister.id });
     expect([res.status, res.body.error.code]).toEqual([403, 'FORBIDDEN']);
-    expect(row(booking.id)).toMatchObject({ status: 'confirmed' });
+    expect(await row(booking.id)).toMatchObject({ status: 'confirmed' });
   });
 
   it('answers 401 without a key or with an unknown one', async () => {
@@ -323,20 +322,20 @@ describe('POST /v1/bookings/cancel: a malformed item is reported on its own whil
     ['an unknown field', { bookingId: id, cancel: true, refund: 5 }, 'bookings.1.refund', id],
     ['a string instead of an item', 'cancel everything', 'bookings.1', undefined],
   ])('%s', async (_, bad, field, bookingId) => {
-    const s = session();
-    const { booking } = createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}] });
+    const s = await session();
+    const { booking } = await createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}] });
     const res = await cancel([{ bookingId: booking.id, cancel: true }, bad]);
     expect(res.status).toBe(200);
     expect(res.body.items.map((b: any) => [b.id, b.status])).toEqual([[booking.id, 'cancelled']]);
     expect(res.body.errors).toEqual([
       { index: 1, ...(bookingId === undefined ? {} : { bookingId }), code: 'VALIDATION_FAILED', field, message: expect.any(String) },
     ]);
-    expect(reserved(s.id)).toBe(0);
+    expect(await reserved(s.id)).toBe(0);
   });
 
   it('processes the first item naming a booking and reports the later one, changing nothing for it', async () => {
-    const s = session();
-    const { booking } = createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}] });
+    const s = await session();
+    const { booking } = await createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}] });
     const res = await cancel([
       { bookingId: booking.id, cancel: true },
       { bookingId: booking.id, refundAmount: 10 },
@@ -362,13 +361,13 @@ const mutation = `mutation($input: CancelBookingsInput!) { cancelBookings(input:
 
 describe('GraphQL cancelBookings', () => {
   it('cancels like REST does, and both faces show the same booking', async () => {
-    const s = session();
-    const { booking } = createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}] });
+    const s = await session();
+    const { booking } = await createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}] });
     const gql = await t.gql(mutation, { input: { bookings: [{ bookingId: booking.id, cancel: true }] } }, { key: brandKey });
     expect(gql.body.errors).toBeUndefined();
     const g = gql.body.data.cancelBookings;
     expect(g.errors).toEqual([]);
-    expect(reserved(s.id)).toBe(0);
+    expect(await reserved(s.id)).toBe(0);
     const rest = (await t.rest('GET', `/v1/bookings/${booking.id}`, { key: brandKey })).body;
     expect(g.items[0]).toEqual({
       id: rest.id,
@@ -388,9 +387,9 @@ describe('GraphQL cancelBookings', () => {
   });
 
   it('reports item errors with their code and field', async () => {
-    const s = session();
-    const { booking } = createPaidBooking(db, { brandId: brand.id, session: s });
-    const failed = createBooking(db, { brandId: brand.id, session: s, status: 'failed' }).booking;
+    const s = await session();
+    const { booking } = await createPaidBooking(db, { brandId: brand.id, session: s });
+    const failed = (await createBooking(db, { brandId: brand.id, session: s, status: 'failed' })).booking;
     const stranger = '6f1c0a52-3d4e-4c1a-9b7e-0b00000000aa';
     const res = await t.gql(
       mutation,
@@ -434,7 +433,7 @@ describe('GraphQL cancelBookings', () => {
     ['empty participants', { bookingId: id, participants: [] }, 'bookings.1.participants'],
     ['a negative refund', { bookingId: id, refundAmount: -5 }, 'bookings.1.refundAmount'],
   ])('reports %s as an item error and processes the other items', async (_, bad, field) => {
-    const { booking } = createPaidBooking(db, { brandId: brand.id, session: session() });
+    const { booking } = await createPaidBooking(db, { brandId: brand.id, session: await session() });
     const res = await t.gql(mutation, { input: { bookings: [{ bookingId: booking.id, cancel: true }, bad] } }, { key: brandKey });
     const payload = res.body.data.cancelBookings;
     expect(payload.items.map((b: any) => [b.id, b.status])).toEqual([[booking.id, 'CANCELLED']]);

@@ -14,21 +14,21 @@ import { assignQuestion, createExperience, createHost, createQuestion } from '..
 import { createListing } from '../../../fixtures/factories/listings.ts';
 import { createReviews } from '../../../fixtures/factories/reviews.ts';
 
-const db = freshDb();
-const brand = createBrand(db, { hostsLimit: 10 });
-const key = createApiKey(db, { brandId: brand.id }).secret;
-const host = createHost(db, brand.id);
-createHost(db, brand.id);
-createHost(db, brand.id);
-const { experience } = createExperience(db, brand.id, { title: 'Tram Walk' }, { host });
-const { experience: hidden } = createExperience(db, brand.id, { title: 'Private Studio', isUnlisted: true }, { host });
-createListing(db, brand.id, { experienceId: hidden.id, isUnlisted: true, content: { title: 'Private Studio' } });
-createListing(db, brand.id, { experienceId: experience.id, content: { title: 'Tram Walk' } });
-createReviews(db, { brandId: brand.id, experienceId: experience.id, hostId: host.id }, 3);
-const question = createQuestion(db, brand.id, { prompt: 'Any allergies?', fieldType: 'input' });
-assignQuestion(db, experience.id, question.id, { isRequired: true, scope: 'participant' });
-createSession(db, experience, { startLocal: '2027-03-01T10:00:00' });
-createSession(db, hidden, { startLocal: '2027-03-01T10:00:00' });
+const db = await freshDb();
+const brand = await createBrand(db, { hostsLimit: 10 });
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
+const host = await createHost(db, brand.id);
+await createHost(db, brand.id);
+await createHost(db, brand.id);
+const { experience } = await createExperience(db, brand.id, { title: 'Tram Walk' }, { host });
+const { experience: hidden } = await createExperience(db, brand.id, { title: 'Private Studio', isUnlisted: true }, { host });
+await createListing(db, brand.id, { experienceId: hidden.id, isUnlisted: true, content: { title: 'Private Studio' } });
+await createListing(db, brand.id, { experienceId: experience.id, content: { title: 'Tram Walk' } });
+await createReviews(db, { brandId: brand.id, experienceId: experience.id, hostId: host.id }, 3);
+const question = await createQuestion(db, brand.id, { prompt: 'Any allergies?', fieldType: 'input' });
+await assignQuestion(db, experience.id, question.id, { isRequired: true, scope: 'participant' });
+await createSession(db, experience, { startLocal: '2027-03-01T10:00:00' });
+await createSession(db, hidden, { startLocal: '2027-03-01T10:00:00' });
 let t: TestApp;
 
 beforeAll(async () => {
@@ -37,11 +37,11 @@ beforeAll(async () => {
 
 const allFlags = [...governingFlags];
 const setFeatures = (flags: readonly string[]) =>
-  db.$client.prepare('UPDATE brands SET features_active = ? WHERE id = ?').run(JSON.stringify(flags), brand.id);
+  db.run('UPDATE brands SET features_active = ? WHERE id = ?', JSON.stringify(flags), brand.id);
 const without = (flag: GoverningFlag) => setFeatures(allFlags.filter((f) => f !== flag));
 
-beforeEach(() => {
-  setFeatures(allFlags);
+beforeEach(async () => {
+  await setFeatures(allFlags);
 });
 
 const refusal = (flag: GoverningFlag, field?: string) => ({ code: 'FEATURE_NOT_ENABLED', details: { flag, ...(field ? { field } : {}) } });
@@ -73,7 +73,7 @@ describe('unlistedExperience', () => {
     expect((await t.rest('GET', `/v1/brands/${brand.id}/experiences/${hidden.id}`, { key })).status).toBe(200);
     expect((await quote([item({ experienceId: hidden.id, participants: [plain] })])).status).toBe(200);
 
-    without('unlistedExperience');
+    await without('unlistedExperience');
     const refused = await t.rest('GET', '/v3/listings/featured?unlisted=true', { key });
     expect([refused.status, refused.body.error]).toMatchObject([422, refusal('unlistedExperience', 'unlisted')]);
     expect((await t.rest('GET', '/v3/listings/featured', { key })).body.data.map((l: any) => l.title)).toEqual(['Tram Walk']);
@@ -95,7 +95,7 @@ describe('shoppingCart', () => {
     const two = [item(), item({ participants: [participant('Child')] })];
     // 45.50 + 20.00, 23 % VAT on each.
     expect((await quote(two)).body.totalNetAmount).toBe(80.57);
-    without('shoppingCart');
+    await without('shoppingCart');
     const refused = await quote(two);
     expect([refused.status, refused.body.error]).toMatchObject([422, refusal('shoppingCart', 'data')]);
     expect(gqlCode((await gqlQuote(two)).body)).toEqual({ code: 'FEATURE_NOT_ENABLED', flag: 'shoppingCart' });
@@ -110,7 +110,7 @@ describe('customQuestions', () => {
     const unanswered = await quote([item({ participants: [plain] })]);
     expect(unanswered.body.error.code).toBe('ANSWER_REQUIRED');
 
-    without('customQuestions');
+    await without('customQuestions');
     expect((await t.rest('GET', `/v1/brands/${brand.id}/experiences/${experience.id}/custom-questions`, { key })).body.data).toEqual([]);
     const graph = await t.gql(
       `query($b: UUID!, $e: UUID!) { experience(brandId: $b, id: $e) { customQuestions { prompt } } }`,
@@ -136,7 +136,7 @@ describe('reviews', () => {
     expect(page.body[0].items).toHaveLength(3);
     expect((await t.rest('GET', `/v1/brands/${brand.id}/experiences/${experience.id}`, { key })).body.ratings).toMatchObject({ total: 3 });
 
-    without('reviews');
+    await without('reviews');
     const refused = await t.rest('GET', `/v1/experiences/${experience.id}/reviews`, { key });
     expect([refused.status, refused.body.error]).toMatchObject([422, refusal('reviews')]);
     const graph = await t.gql(`query($e: UUID!) { experienceReviews(experienceId: $e) { totalCount } }`, { e: experience.id }, { key });
@@ -155,7 +155,7 @@ describe('priceTiers', () => {
       { name: 'Adult', price: 45.5 },
       { name: 'Child', price: 20 },
     ]);
-    without('priceTiers');
+    await without('priceTiers');
     expect(await read()).toEqual([{ name: 'Adult', price: 45.5 }]);
     const child = await quote([item({ participants: [participant('Child')] })]);
     expect([child.status, child.body.error]).toMatchObject([422, refusal('priceTiers', 'data.0.participants.0.priceTierName')]);
@@ -172,11 +172,11 @@ describe('priceTiers', () => {
 describe('hostsLimit', () => {
   it('serves at most that many hosts', async () => {
     expect((await t.rest('GET', `/v1/brands/${brand.id}/hosts`, { key })).body.data).toHaveLength(3);
-    db.$client.prepare('UPDATE brands SET hosts_limit = 2 WHERE id = ?').run(brand.id);
+    await db.run('UPDATE brands SET hosts_limit = 2 WHERE id = ?', brand.id);
     expect((await t.rest('GET', `/v1/brands/${brand.id}/hosts`, { key })).body.data).toHaveLength(2);
     const graph = await t.gql(`query($b: UUID!) { hosts(brandId: $b) { id } }`, { b: brand.id }, { key });
     expect(graph.body.data.hosts).toHaveLength(2);
-    db.$client.prepare('UPDATE brands SET hosts_limit = 10 WHERE id = ?').run(brand.id);
+    await db.run('UPDATE brands SET hosts_limit = 10 WHERE id = ?', brand.id);
   });
 });
 

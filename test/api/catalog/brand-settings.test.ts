@@ -9,24 +9,22 @@ import {
   createReschedulePolicy,
 } from '../../../fixtures/factories/brands.ts';
 
-const db = freshDb();
+const db = await freshDb();
 let t: TestApp;
-const org = createOrganization(db, { name: 'Coast Group' });
-const brand = createBrand(db, {
+const org = await createOrganization(db, { name: 'Coast Group' });
+const brand = await createBrand(db, {
   name: 'Coast Lisbon',
   organizationId: org.id,
   currency: 'EUR',
   featuresActive: ['reviews', 'customQuestions'],
 });
-const sister = createBrand(db, { name: 'Coast Porto', organizationId: org.id });
-const outsider = createBrand(db, { name: 'Elsewhere' });
-const policy = createCancellationPolicy(db, brand.id, { name: 'Moderate', fullRefundHoursBefore: 48, lateRefundPercent: 50 });
-const reschedule = createReschedulePolicy(db, brand.id);
-db.$client
-  .prepare('UPDATE brands SET cancellation_policy_id = ?, reschedule_policy_id = ? WHERE id = ?')
-  .run(policy.id, reschedule.id, brand.id);
-const brandKey = createApiKey(db, { brandId: brand.id }).secret;
-const orgKey = createApiKey(db, { organizationId: org.id }).secret;
+const sister = await createBrand(db, { name: 'Coast Porto', organizationId: org.id });
+const outsider = await createBrand(db, { name: 'Elsewhere' });
+const policy = await createCancellationPolicy(db, brand.id, { name: 'Moderate', fullRefundHoursBefore: 48, lateRefundPercent: 50 });
+const reschedule = await createReschedulePolicy(db, brand.id);
+await db.run('UPDATE brands SET cancellation_policy_id = ?, reschedule_policy_id = ? WHERE id = ?', policy.id, reschedule.id, brand.id);
+const brandKey = (await createApiKey(db, { brandId: brand.id })).secret;
+const orgKey = (await createApiKey(db, { organizationId: org.id })).secret;
 
 beforeAll(async () => {
   t = await startApp(db);

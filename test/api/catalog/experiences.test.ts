@@ -5,17 +5,17 @@ import { createApiKey, createBrand, createCancellationPolicy, createOrganization
 import { createExperience } from '../../../fixtures/factories/catalog.ts';
 import { createReviews } from '../../../fixtures/factories/reviews.ts';
 
-const db = freshDb();
+const db = await freshDb();
 let t: TestApp;
-const org = createOrganization(db);
-const brand = createBrand(db, { name: 'Coast Lisbon', organizationId: org.id, currency: 'EUR', language: 'en' });
-const sister = createBrand(db, { name: 'Coast Tokyo', organizationId: org.id, currency: 'JPY', language: 'ja' });
-const outsider = createBrand(db, { name: 'Elsewhere' });
-const policy = createCancellationPolicy(db, brand.id);
-const brandKey = createApiKey(db, { brandId: brand.id }).secret;
-const orgKey = createApiKey(db, { organizationId: org.id }).secret;
+const org = await createOrganization(db);
+const brand = await createBrand(db, { name: 'Coast Lisbon', organizationId: org.id, currency: 'EUR', language: 'en' });
+const sister = await createBrand(db, { name: 'Coast Tokyo', organizationId: org.id, currency: 'JPY', language: 'ja' });
+const outsider = await createBrand(db, { name: 'Elsewhere' });
+const policy = await createCancellationPolicy(db, brand.id);
+const brandKey = (await createApiKey(db, { brandId: brand.id })).secret;
+const orgKey = (await createApiKey(db, { organizationId: org.id })).secret;
 
-const full = createExperience(
+const full = await createExperience(
   db,
   brand.id,
   {
@@ -46,19 +46,19 @@ const full = createExperience(
     ],
   },
 );
-createReviews(db, { brandId: brand.id, experienceId: full.experience.id, hostId: full.host.id }, [
+await createReviews(db, { brandId: brand.id, experienceId: full.experience.id, hostId: full.host.id }, [
   { rating: 5, recommendability: 9 },
   { rating: 4, recommendability: 8 },
   { rating: 4, recommendability: 10 },
 ]);
 // Only half of the external field: not enough to show one.
-const bare = createExperience(
+const bare = await createExperience(
   db,
   brand.id,
   { isUnlisted: true, externalFieldType: 'sku' },
   { pictures: 0, taxes: [], priceTiers: [{ name: 'Adult', priceMinor: 5 }] },
 );
-const yen = createExperience(
+const yen = await createExperience(
   db,
   sister.id,
   { bookingAvailabilityMode: 'non-restricted' },
@@ -70,7 +70,7 @@ const yen = createExperience(
     ],
   },
 );
-const stranger = createExperience(db, outsider.id);
+const stranger = await createExperience(db, outsider.id);
 
 beforeAll(async () => {
   t = await startApp(db);

@@ -12,21 +12,21 @@ import {
 } from '../../../fixtures/factories/listings.ts';
 import { createReviews } from '../../../fixtures/factories/reviews.ts';
 
-const db = freshDb();
+const db = await freshDb();
 let t: TestApp;
-const org = createOrganization(db);
-const brand = createBrand(db, { name: 'Coast Lisbon', organizationId: org.id, currency: 'EUR', language: 'en' });
-const sister = createBrand(db, { name: 'Coast Tokyo', organizationId: org.id, currency: 'JPY', language: 'ja' });
-const outsider = createBrand(db, { name: 'Elsewhere' });
-const brandKey = createApiKey(db, { brandId: brand.id }).secret;
-const orgKey = createApiKey(db, { organizationId: org.id }).secret;
+const org = await createOrganization(db);
+const brand = await createBrand(db, { name: 'Coast Lisbon', organizationId: org.id, currency: 'EUR', language: 'en' });
+const sister = await createBrand(db, { name: 'Coast Tokyo', organizationId: org.id, currency: 'JPY', language: 'ja' });
+const outsider = await createBrand(db, { name: 'Elsewhere' });
+const brandKey = (await createApiKey(db, { brandId: brand.id })).secret;
+const orgKey = (await createApiKey(db, { organizationId: org.id })).secret;
 
 // Sunset: an experience listing that takes category and host from its experience, with everything nested.
-const skipper = createHost(db, brand.id, { firstName: 'Rui', lastName: 'Costa' });
-const tours = createCategory(db, brand.id, 'Tours');
-const sail = createExperience(db, brand.id, {}, { host: skipper, category: tours }).experience;
-createReviews(db, { brandId: brand.id, experienceId: sail.id, hostId: skipper.id }, [{ rating: 5 }, { rating: 4 }]);
-const sunset = createListing(db, brand.id, {
+const skipper = await createHost(db, brand.id, { firstName: 'Rui', lastName: 'Costa' });
+const tours = await createCategory(db, brand.id, 'Tours');
+const sail = (await createExperience(db, brand.id, {}, { host: skipper, category: tours })).experience;
+await createReviews(db, { brandId: brand.id, experienceId: sail.id, hostId: skipper.id }, [{ rating: 5 }, { rating: 4 }]);
+const sunset = await createListing(db, brand.id, {
   kind: 'experience',
   productLine: 'activate',
   experienceId: sail.id,
@@ -43,29 +43,29 @@ const sunset = createListing(db, brand.id, {
     maxParticipants: 12,
   },
 });
-createListingContent(db, sunset.listing.id, {
+await createListingContent(db, sunset.listing.id, {
   version: 'draft',
   title: 'Sunset Sail (new)',
   summary: 'Now with tapas',
   advertisedPriceMinor: 5000,
 });
-createContentTranslation(db, sunset.content!.id, 'pt', { title: 'Passeio ao pôr do sol', summary: 'Duas horas ao entardecer' });
-const photo = createMedia(db, brand.id, { altText: 'Boat at dusk' });
-const video = createMedia(db, brand.id, {
+await createContentTranslation(db, sunset.content!.id, 'pt', { title: 'Passeio ao pôr do sol', summary: 'Duas horas ao entardecer' });
+const photo = await createMedia(db, brand.id, { altText: 'Boat at dusk' });
+const video = await createMedia(db, brand.id, {
   type: 'video',
   renditions: [{ resolution: 'original', url: 'https://cdn.example.test/v.mp4', type: 'video/mp4' }],
 });
-attachMedia(db, sunset.listing.id, video.id, 2, 'gallery');
-attachMedia(db, sunset.listing.id, photo.id, 1, 'cover');
-const [calm, wild] = [createVibe(db, brand.id, 'Relaxing'), createVibe(db, brand.id, 'Adventurous')];
-attachVibe(db, sunset.listing.id, wild.id, 2);
-attachVibe(db, sunset.listing.id, calm.id, 1);
+await attachMedia(db, sunset.listing.id, video.id, 2, 'gallery');
+await attachMedia(db, sunset.listing.id, photo.id, 1, 'cover');
+const [calm, wild] = [await createVibe(db, brand.id, 'Relaxing'), await createVibe(db, brand.id, 'Adventurous')];
+await attachVibe(db, sunset.listing.id, wild.id, 2);
+await attachVibe(db, sunset.listing.id, calm.id, 1);
 
 // Jazz: an event listing (first in dashboard order) whose own category and host win over its experience's.
-const singer = createHost(db, brand.id, { firstName: 'Ana', lastName: 'Moura' });
-const music = createCategory(db, brand.id, 'Music');
-const gig = createExperience(db, brand.id, {}, { host: skipper, category: tours }).experience;
-const jazz = createListing(db, brand.id, {
+const singer = await createHost(db, brand.id, { firstName: 'Ana', lastName: 'Moura' });
+const music = await createCategory(db, brand.id, 'Music');
+const gig = (await createExperience(db, brand.id, {}, { host: skipper, category: tours })).experience;
+const jazz = await createListing(db, brand.id, {
   kind: 'event',
   productLine: 'host',
   experienceId: gig.id,
@@ -76,15 +76,15 @@ const jazz = createListing(db, brand.id, {
   eventEndDate: '2026-07-03',
   content: { title: 'Jazz Night', summary: 'Live jazz', advertisedPriceMinor: 2000, startingPriceMinor: 2000 },
 });
-createContentTranslation(db, jazz.content!.id, 'pt-BR', { title: 'Noite de Jazz (BR)', summary: 'Jazz ao vivo' });
+await createContentTranslation(db, jazz.content!.id, 'pt-BR', { title: 'Noite de Jazz (BR)', summary: 'Jazz ao vivo' });
 
 // Draft-only, unlisted, not featured, and other brands' listings.
-const upcoming = createListing(db, brand.id, { displayOrder: 3, content: false });
-createListingContent(db, upcoming.listing.id, { version: 'draft', title: 'Coming soon' });
-const secret = createListing(db, brand.id, { displayOrder: 0, isUnlisted: true, content: { title: 'Members only' } });
-createListing(db, brand.id, { displayOrder: 4, isFeatured: false });
-const tokyo = createListing(db, sister.id, { content: { advertisedPriceMinor: 8000, startingPriceMinor: 7500 } });
-createListing(db, outsider.id);
+const upcoming = await createListing(db, brand.id, { displayOrder: 3, content: false });
+await createListingContent(db, upcoming.listing.id, { version: 'draft', title: 'Coming soon' });
+const secret = await createListing(db, brand.id, { displayOrder: 0, isUnlisted: true, content: { title: 'Members only' } });
+await createListing(db, brand.id, { displayOrder: 4, isFeatured: false });
+const tokyo = await createListing(db, sister.id, { content: { advertisedPriceMinor: 8000, startingPriceMinor: 7500 } });
+await createListing(db, outsider.id);
 
 beforeAll(async () => {
   t = await startApp(db);

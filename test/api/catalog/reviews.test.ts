@@ -1,35 +1,34 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { insertReviews } from '../../../src/db/sqlite/stores/catalog/reviews-write.ts';
 import { startApp, type TestApp } from '../../support/app.ts';
 import { freshDb } from '../../support/db.ts';
 import { createApiKey, createBrand, createOrganization } from '../../../fixtures/factories/brands.ts';
 import { createExperience, createHost } from '../../../fixtures/factories/catalog.ts';
 import { createReviewer, createReviews, reviewRow } from '../../../fixtures/factories/reviews.ts';
-import { countStatements } from '../../support/statements.ts';
+import { statementsSent } from '../../support/statements.ts';
 
-const db = freshDb();
+const db = await freshDb();
 let t: TestApp;
-const org = createOrganization(db);
-const brand = createBrand(db, { name: 'Coast Lisbon', organizationId: org.id });
-const sister = createBrand(db, { name: 'Coast Porto', organizationId: org.id });
-const outsider = createBrand(db, { name: 'Elsewhere' });
+const org = await createOrganization(db);
+const brand = await createBrand(db, { name: 'Coast Lisbon', organizationId: org.id });
+const sister = await createBrand(db, { name: 'Coast Porto', organizationId: org.id });
+const outsider = await createBrand(db, { name: 'Elsewhere' });
 
-const sail = createExperience(db, brand.id, { title: 'Sunset Sail' });
-const sailReviews = createReviews(db, { brandId: brand.id, experienceId: sail.experience.id, hostId: sail.host.id }, 47);
+const sail = await createExperience(db, brand.id, { title: 'Sunset Sail' });
+const sailReviews = await createReviews(db, { brandId: brand.id, experienceId: sail.experience.id, hostId: sail.host.id }, 47);
 const sailIds = sailReviews.map((r) => r.id);
-const empty = createExperience(db, brand.id, { title: 'Quiet Walk' });
-const marta = createHost(db, sister.id, {
+const empty = await createExperience(db, brand.id, { title: 'Quiet Walk' });
+const marta = await createHost(db, sister.id, {
   firstName: 'Marta',
   lastName: 'Sousa',
   emailAddress: 'marta@host.test',
   phoneNumber: '+351 910 000 001',
 });
-const porto = createExperience(db, sister.id, { title: 'Port Cellars' }, { host: marta });
-const foreign = createExperience(db, outsider.id);
-createReviews(db, { brandId: outsider.id, experienceId: foreign.experience.id, hostId: foreign.host.id }, 2);
+const porto = await createExperience(db, sister.id, { title: 'Port Cellars' }, { host: marta });
+const foreign = await createExperience(db, outsider.id);
+await createReviews(db, { brandId: outsider.id, experienceId: foreign.experience.id, hostId: foreign.host.id }, 2);
 
-const guest = createReviewer(db, sister.id, {
+const guest = await createReviewer(db, sister.id, {
   firstName: 'Inês',
   lastName: 'Costa',
   emailAddress: 'ines@guest.test',
@@ -45,10 +44,10 @@ const portoReview = reviewRow({
   reviewedAt: '2026-04-02T18:30:00.000Z',
   experiencedDate: '2026-04-01T16:00:00.000Z',
 });
-insertReviews(db, [portoReview]);
+await db.database.reviews.insertReviews([portoReview]);
 
-const brandKey = createApiKey(db, { brandId: brand.id }).secret;
-const orgKey = createApiKey(db, { organizationId: org.id }).secret;
+const brandKey = (await createApiKey(db, { brandId: brand.id })).secret;
+const orgKey = (await createApiKey(db, { organizationId: org.id })).secret;
 
 beforeAll(async () => {
   // These tests count what computing an answer costs: the response cache (a hit costs one statement) is off.
@@ -198,8 +197,8 @@ describe('GET /v1/experiences/{experienceId}/reviews', () => {
   });
 
   it('costs the same number of statements for page 1 and page 5', async () => {
-    const first = await countStatements(db, () => t.rest('GET', pageUrl(sail.experience.id, 1, 10), { key: brandKey }));
-    const fifth = await countStatements(db, () => t.rest('GET', pageUrl(sail.experience.id, 5, 10), { key: brandKey }));
+    const first = await statementsSent(db, () => t.rest('GET', pageUrl(sail.experience.id, 1, 10), { key: brandKey }));
+    const fifth = await statementsSent(db, () => t.rest('GET', pageUrl(sail.experience.id, 5, 10), { key: brandKey }));
     expect(fifth.count).toBe(first.count);
     expect(fifth.sql.some((s) => /\boffset\b/i.test(s))).toBe(false);
   });
@@ -268,9 +267,9 @@ describe('GraphQL experienceReviews', () => {
   });
 
   it('costs the same number of statements for the first page and a later one', async () => {
-    const first = await countStatements(db, () => connection({ id: sail.experience.id, first: 10 }));
+    const first = await statementsSent(db, () => connection({ id: sail.experience.id, first: 10 }));
     const after = first.result.pageInfo.endCursor;
-    const later = await countStatements(db, () => connection({ id: sail.experience.id, first: 10, after }));
+    const later = await statementsSent(db, () => connection({ id: sail.experience.id, first: 10, after }));
     expect(later.count).toBe(first.count);
   });
 });

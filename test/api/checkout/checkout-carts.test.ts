@@ -5,12 +5,12 @@ import { guest } from '../../support/checkout.ts';
 import { createCreditCode } from '../../../fixtures/factories/checkout.ts';
 import { CHECKOUT_NOW, checkoutWorld } from '../../support/checkout-world.ts';
 
-const { db, rows, clock, brand, sister, keys, sail, foodWalk, session, at, checkout, gqlCheckout } = checkoutWorld();
+const { db, rows, clock, brand, sister, keys, sail, foodWalk, session, at, checkout, gqlCheckout } = await checkoutWorld();
 
 describe('posting again for the same cart', () => {
   it('replaces an unpaid checkout: old bookings failed, places and credit back, old intent canceled', async () => {
-    const [s, t2] = [session(), session()];
-    const credit = createCreditCode(db, brand.id, { code: 'AGAIN', balanceMinor: 1000 });
+    const [s, t2] = [await session(), await session()];
+    const credit = await createCreditCode(db, brand.id, { code: 'AGAIN', balanceMinor: 1000 });
     const cartId = randomUUID();
     const first = await checkout(
       {
@@ -25,9 +25,9 @@ describe('posting again for the same cart', () => {
       },
       cartId,
     );
-    expect(rows.reserved(s.id)).toBe(2);
-    expect(rows.balance(credit.id)).toBe(0);
-    const code = rows.cart(cartId)!.confirmationCode;
+    expect(await rows.reserved(s.id)).toBe(2);
+    expect(await rows.balance(credit.id)).toBe(0);
+    const code = (await rows.cart(cartId))!.confirmationCode;
 
     clock.now = new Date('2026-11-25T12:05:00.000Z');
     // The same full credit again: what the replaced checkout redeemed counts as available.
@@ -47,49 +47,46 @@ describe('posting again for the same cart', () => {
     clock.now = new Date(CHECKOUT_NOW);
     expect(second.status).toBe(201);
     expect(second.body.paymentIntentSecret).not.toBe(first.body.paymentIntentSecret);
-    expect(rows.reserved(s.id)).toBe(0);
-    expect(rows.reserved(t2.id)).toBe(1);
-    expect(rows.balance(credit.id)).toBe(0);
-    expect(rows.cart(cartId)).toEqual({ status: 'open', confirmationCode: code });
-    expect(rows.bookingsOfCart(cartId).map((b) => [b.status, b.holdExpiresAt])).toEqual([
+    expect(await rows.reserved(s.id)).toBe(0);
+    expect(await rows.reserved(t2.id)).toBe(1);
+    expect(await rows.balance(credit.id)).toBe(0);
+    expect(await rows.cart(cartId)).toEqual({ status: 'open', confirmationCode: code });
+    expect((await rows.bookingsOfCart(cartId)).map((b) => [b.status, b.holdExpiresAt])).toEqual([
       ['failed', null],
       ['processing', '2026-11-25T12:20:00.000Z'],
     ]);
-    expect(rows.intentsOfCart(cartId).map((i) => i.status)).toEqual(['canceled', 'requires_payment']);
+    expect((await rows.intentsOfCart(cartId)).map((i) => i.status)).toEqual(['canceled', 'requires_payment']);
     expect(
-      db.$client
-        .prepare('SELECT count(*) FROM credit_redemptions r JOIN bookings b ON b.id = r.booking_id WHERE b.cart_id = ?')
-        .pluck()
-        .get(cartId),
+      await db.value('SELECT count(*) FROM credit_redemptions r JOIN bookings b ON b.id = r.booking_id WHERE b.cart_id = ?', cartId),
     ).toBe(1);
   });
 
   it("is NOT_FOUND for another brand's cart id, revealing nothing", async () => {
     const cartId = randomUUID();
     await checkout(
-      { data: [{ experienceId: foodWalk.id, sessionTime: at(session(foodWalk)), participants: [guest('Aoi')] }] },
+      { data: [{ experienceId: foodWalk.id, sessionTime: at(await session(foodWalk)), participants: [guest('Aoi')] }] },
       cartId,
       keys.sister,
       sister.id,
     );
-    const s = session();
+    const s = await session();
     const res = await checkout({ data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Ana')] }] }, cartId);
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('NOT_FOUND');
-    expect(rows.reserved(s.id)).toBe(0);
+    expect(await rows.reserved(s.id)).toBe(0);
   });
 });
 
 describe('intendedConfirmationCode', () => {
   it('is used upper-cased when free; taken is 409 and nothing is written', async () => {
-    const s = session();
+    const s = await session();
     const cartId = randomUUID();
     const res = await checkout(
       { data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Ana')], intendedConfirmationCode: 'ord4711' }] },
       cartId,
     );
     expect(res.status).toBe(201);
-    expect(rows.bookingsOfCart(cartId)[0]!.confirmationCode).toBe('ORD4711');
+    expect((await rows.bookingsOfCart(cartId))[0]!.confirmationCode).toBe('ORD4711');
 
     const otherCart = randomUUID();
     const taken = await checkout(
@@ -103,12 +100,12 @@ describe('intendedConfirmationCode', () => {
       otherCart,
     );
     expect(g.body.errors[0].extensions).toMatchObject({ code: 'CONFIRMATION_CODE_TAKEN', field: 'data.0.intendedConfirmationCode' });
-    expect(rows.cart(otherCart)).toBeUndefined();
-    expect(rows.reserved(s.id)).toBe(1);
+    expect(await rows.cart(otherCart)).toBeUndefined();
+    expect(await rows.reserved(s.id)).toBe(1);
   });
 
   it('may be sent again when the same unpaid cart is posted again', async () => {
-    const s = session();
+    const s = await session();
     const cartId = randomUUID();
     const body = {
       data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Ana')], intendedConfirmationCode: 'ORD9000' }],
@@ -118,7 +115,7 @@ describe('intendedConfirmationCode', () => {
     const again = await checkout(body, cartId);
     clock.now = new Date(CHECKOUT_NOW);
     expect(again.status).toBe(201);
-    const made = rows.bookingsOfCart(cartId);
+    const made = await rows.bookingsOfCart(cartId);
     expect(made.map((b) => [b.status, b.confirmationCode])).toEqual([
       ['failed', `ORD9000~${made[0]!.id.slice(0, 8)}`],
       ['processing', 'ORD9000'],

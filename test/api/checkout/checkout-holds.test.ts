@@ -1,4 +1,3 @@
-import { portOf } from '../../support/db.ts';
 /** Holds lapse after the TTL: the bookings fail, places and credit return, the intent is canceled. */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -14,11 +13,11 @@ import { createCreditCode } from '../../../fixtures/factories/checkout.ts';
 const NOW = new Date('2026-11-25T12:00:00.000Z');
 const TTL = 600;
 let clock = NOW;
-const db = freshDb();
+const db = await freshDb();
 const rows = checkoutRows(db);
-const brand = createBrand(db);
-const key = createApiKey(db, { brandId: brand.id }).secret;
-const sail = createExperience(db, brand.id).experience;
+const brand = await createBrand(db);
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
+const sail = (await createExperience(db, brand.id)).experience;
 
 let t: TestApp;
 beforeAll(async () => {
@@ -48,34 +47,34 @@ const later = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);
 
 describe('lapsed holds', () => {
   it('fail their bookings at the TTL, returning places and credit and canceling the intent', async () => {
-    const s = session();
-    const credit = createCreditCode(db, brand.id, { code: 'LAPSE', balanceMinor: 1500 });
+    const s = await session();
+    const credit = await createCreditCode(db, brand.id, { code: 'LAPSE', balanceMinor: 1500 });
     const cartId = randomUUID();
     clock = NOW;
     const res = await checkout(cartId, s, 3, { appliedCreditCodes: [{ code: 'LAPSE', appliedValue: 15, sequence: 1 }] });
     expect(res.status).toBe(201);
-    expect([rows.reserved(s.id), rows.balance(credit.id)]).toEqual([3, 0]);
+    expect([await rows.reserved(s.id), await rows.balance(credit.id)]).toEqual([3, 0]);
 
     // One millisecond before the TTL the hold still runs.
-    expect(await portOf(db).transaction(async (tx) => expireDueHolds(tx, new Date(later(TTL).getTime() - 1), 86_400))).toEqual([]);
-    expect(rows.bookingsOfCart(cartId)[0]!.status).toBe('processing');
+    expect(await db.database.transaction(async (tx) => expireDueHolds(tx, new Date(later(TTL).getTime() - 1), 86_400))).toEqual([]);
+    expect((await rows.bookingsOfCart(cartId))[0]!.status).toBe('processing');
 
-    const failed = await portOf(db).transaction(async (tx) => expireDueHolds(tx, later(TTL), 86_400));
-    const [booking] = rows.bookingsOfCart(cartId);
+    const failed = await db.database.transaction(async (tx) => expireDueHolds(tx, later(TTL), 86_400));
+    const [booking] = await rows.bookingsOfCart(cartId);
     expect(failed).toEqual([booking!.id]);
     expect([booking!.status, booking!.holdExpiresAt]).toEqual(['failed', null]);
-    expect([rows.reserved(s.id), rows.balance(credit.id)]).toEqual([0, 1500]);
-    expect(rows.intentsOfCart(cartId).map((i) => i.status)).toEqual(['canceled']);
-    expect(rows.cart(cartId)!.status).toBe('open');
+    expect([await rows.reserved(s.id), await rows.balance(credit.id)]).toEqual([0, 1500]);
+    expect((await rows.intentsOfCart(cartId)).map((i) => i.status)).toEqual(['canceled']);
+    expect((await rows.cart(cartId))!.status).toBe('open');
     const view = await t.rest('GET', `/v1/bookings/${booking!.id}`, { key });
     expect(view.body.status).toBe('failed');
     // Sweeping again changes nothing.
-    expect(await portOf(db).transaction(async (tx) => expireDueHolds(tx, later(TTL * 2), 86_400))).toEqual([]);
-    expect(rows.reserved(s.id)).toBe(0);
+    expect(await db.database.transaction(async (tx) => expireDueHolds(tx, later(TTL * 2), 86_400))).toEqual([]);
+    expect(await rows.reserved(s.id)).toBe(0);
   });
 
   it('free their places for the next checkout even before the sweeper runs', async () => {
-    const s = session(2);
+    const s = await session(2);
     const first = randomUUID();
     clock = NOW;
     expect((await checkout(first, s, 2)).status).toBe(201);
@@ -88,26 +87,26 @@ describe('lapsed holds', () => {
     const res = await checkout(second, s, 2);
     clock = NOW;
     expect(res.status).toBe(201);
-    expect(rows.bookingsOfCart(first).map((b) => b.status)).toEqual(['failed']);
-    expect(rows.intentsOfCart(first).map((i) => i.status)).toEqual(['canceled']);
-    expect(rows.bookingsOfCart(second).map((b) => b.status)).toEqual(['processing']);
-    expect(rows.reserved(s.id)).toBe(2);
+    expect((await rows.bookingsOfCart(first)).map((b) => b.status)).toEqual(['failed']);
+    expect((await rows.intentsOfCart(first)).map((i) => i.status)).toEqual(['canceled']);
+    expect((await rows.bookingsOfCart(second)).map((b) => b.status)).toEqual(['processing']);
+    expect(await rows.reserved(s.id)).toBe(2);
   });
 
   it('are swept by the timer, which logs failures instead of throwing', async () => {
-    const s = session();
+    const s = await session();
     const cartId = randomUUID();
     clock = NOW;
     await checkout(cartId, s, 2);
     const errors: unknown[] = [];
     const log = { error: (details: object) => errors.push(details) };
-    const stop = await startHoldSweeper({ db: portOf(db), now: () => later(TTL), waitlistOfferTtlSeconds: 86_400, log }, 10);
-    await expect.poll(() => rows.bookingsOfCart(cartId)[0]!.status, { timeout: 2000 }).toBe('failed');
+    const stop = await startHoldSweeper({ db: db.database, now: () => later(TTL), waitlistOfferTtlSeconds: 86_400, log }, 10);
+    await expect.poll(async () => (await rows.bookingsOfCart(cartId))[0]!.status, { timeout: 2000 }).toBe('failed');
     stop();
-    expect(rows.reserved(s.id)).toBe(0);
+    expect(await rows.reserved(s.id)).toBe(0);
     expect(errors).toEqual([]);
 
-    const broken = await startHoldSweeper({ db: portOf(db), now: () => new Date(Number.NaN), waitlistOfferTtlSeconds: 86_400, log }, 10);
+    const broken = await startHoldSweeper({ db: db.database, now: () => new Date(Number.NaN), waitlistOfferTtlSeconds: 86_400, log }, 10);
     await expect.poll(() => errors.length, { timeout: 2000 }).toBeGreaterThan(0);
     broken();
     expect(errors[0]).toEqual({ err: expect.any(RangeError) });

@@ -5,13 +5,14 @@ import { guest } from '../../support/checkout.ts';
 import { createCoupon, createCreditCode } from '../../../fixtures/factories/checkout.ts';
 import { checkoutWorld } from '../../support/checkout-world.ts';
 
-const { db, rows, payments, brand, sister, keys, sail, photos, foodWalk, sake, t, session, at, checkout, gqlCheckout } = checkoutWorld();
+const { db, rows, payments, brand, sister, keys, sail, photos, foodWalk, sake, t, session, at, checkout, gqlCheckout } =
+  await checkoutWorld();
 
 describe('exact totals', () => {
   it('EUR: tiers + add-ons, then percentage, amount, coupon and credit discounts, then VAT', async () => {
-    const s = session();
-    const coupon = createCoupon(db, brand.id, { code: 'SPRING5', amountOffMinor: 500, percentOffBasisPoints: null });
-    const credit = createCreditCode(db, brand.id, { code: 'GIFT-ANA', balanceMinor: 5000 });
+    const s = await session();
+    const coupon = await createCoupon(db, brand.id, { code: 'SPRING5', amountOffMinor: 500, percentOffBasisPoints: null });
+    const credit = await createCreditCode(db, brand.id, { code: 'GIFT-ANA', balanceMinor: 5000 });
     const item = {
       experienceId: sail.id,
       sessionTime: at(s),
@@ -28,14 +29,14 @@ describe('exact totals', () => {
     expect(quote.body).toEqual({ totalNetAmount: 111.19 });
     const g = await gqlCheckout({ getOnlyTotalNetAmount: true, data: [item] });
     expect(g.body.data.createPaymentIntent.totalNetAmount).toBe(111.19);
-    expect(rows.balance(credit.id)).toBe(5000);
+    expect(await rows.balance(credit.id)).toBe(5000);
 
     const cartId = randomUUID();
     const res = await checkout({ data: [item] }, cartId);
     expect(res.body.totalNetAmount).toBe(111.19);
-    expect(rows.balance(credit.id)).toBe(3000);
-    const [booking] = rows.bookingsOfCart(cartId);
-    const pricing = JSON.parse(db.$client.prepare('SELECT pricing FROM bookings WHERE id = ?').pluck().get(booking!.id) as string);
+    expect(await rows.balance(credit.id)).toBe(3000);
+    const [booking] = await rows.bookingsOfCart(cartId);
+    const pricing = JSON.parse((await db.value('SELECT pricing FROM bookings WHERE id = ?', booking!.id)) as string);
     expect(pricing).toEqual({
       tiersMinor: 11100,
       addOns: [{ addOnId: photos.id, name: 'Photo pack', quantity: 2, unitPriceMinor: 1000, totalMinor: 2000 }],
@@ -50,13 +51,13 @@ describe('exact totals', () => {
       taxes: [{ name: 'VAT', rateBasisPoints: 2300, amountMinor: 2079 }],
       totalMinor: 11119,
     });
-    expect(rows.intentsOfCart(cartId)[0]!.amountMinor).toBe(11119);
+    expect((await rows.intentsOfCart(cartId))[0]!.amountMinor).toBe(11119);
   });
 
   it('JPY: whole yen throughout, the percentage coupon and tax rounded half up', async () => {
-    const s = session(foodWalk);
-    createCoupon(db, sister.id, { code: 'TOKYO15', percentOffBasisPoints: 1500 });
-    const credit = createCreditCode(db, sister.id, { code: 'YEN1000', balanceMinor: 1000 });
+    const s = await session(foodWalk);
+    await createCoupon(db, sister.id, { code: 'TOKYO15', percentOffBasisPoints: 1500 });
+    const credit = await createCreditCode(db, sister.id, { code: 'YEN1000', balanceMinor: 1000 });
     const item = {
       experienceId: foodWalk.id,
       sessionTime: at(s),
@@ -70,16 +71,16 @@ describe('exact totals', () => {
     const res = await checkout({ data: [item] }, cartId, keys.sister, sister.id);
     expect(res.status).toBe(201);
     expect(res.body.totalNetAmount).toBe(19003);
-    expect(rows.balance(credit.id)).toBe(0);
-    const [booking] = rows.bookingsOfCart(cartId);
+    expect(await rows.balance(credit.id)).toBe(0);
+    const [booking] = await rows.bookingsOfCart(cartId);
     const view = await t().rest('GET', `/v1/bookings/${booking!.id}`, { key: keys.sister });
     expect(view.body).toMatchObject({ amount: 19003, currency: 'JPY', event: { timezone: 'Asia/Tokyo', startDateTime: s.startLocal } });
-    expect(rows.intentsOfCart(cartId)[0]).toMatchObject({ amountMinor: 19003, currency: 'JPY' });
+    expect((await rows.intentsOfCart(cartId))[0]).toMatchObject({ amountMinor: 19003, currency: 'JPY' });
   });
 
   it('adds up several items, and a credit code shared by two items is drawn down across them', async () => {
-    const [a, b] = [session(), session()];
-    const credit = createCreditCode(db, brand.id, { code: 'SHARED', balanceMinor: 3000 });
+    const [a, b] = [await session(), await session()];
+    const credit = await createCreditCode(db, brand.id, { code: 'SHARED', balanceMinor: 3000 });
     const items = [
       {
         experienceId: sail.id,
@@ -97,14 +98,14 @@ describe('exact totals', () => {
     // 45.50 - 20 = 25.50 + VAT 5.865 -> 5.87 = 31.37; 45.50 - 10 = 35.50 + VAT 8.165 -> 8.17 = 43.67.
     const res = await checkout({ data: items });
     expect(res.body.totalNetAmount).toBe(75.04);
-    expect(rows.balance(credit.id)).toBe(0);
+    expect(await rows.balance(credit.id)).toBe(0);
   });
 });
 
 describe('carts that cost nothing', () => {
   it('are confirmed and paid at once: no intent, no secret, no hold', async () => {
-    const s = session();
-    createCoupon(db, brand.id, { code: 'FREEBIE', percentOffBasisPoints: 10_000 });
+    const s = await session();
+    await createCoupon(db, brand.id, { code: 'FREEBIE', percentOffBasisPoints: 10_000 });
     const cartId = randomUUID();
     const calls = payments.intentCalls;
     const res = await checkout(
@@ -118,16 +119,18 @@ describe('carts that cost nothing', () => {
       bookings: [{ id: expect.any(String), confirmationCode: expect.any(String), status: 'confirmed' }],
     });
     expect(payments.intentCalls).toBe(calls);
-    expect(rows.cart(cartId)!.status).toBe('paid');
-    expect(rows.intentsOfCart(cartId)).toEqual([]);
-    expect(rows.bookingsOfCart(cartId).map((b) => [b.status, b.holdExpiresAt, b.paymentIntentId])).toEqual([['confirmed', null, null]]);
-    expect(rows.reserved(s.id)).toBe(1);
+    expect((await rows.cart(cartId))!.status).toBe('paid');
+    expect(await rows.intentsOfCart(cartId)).toEqual([]);
+    expect((await rows.bookingsOfCart(cartId)).map((b) => [b.status, b.holdExpiresAt, b.paymentIntentId])).toEqual([
+      ['confirmed', null, null],
+    ]);
+    expect(await rows.reserved(s.id)).toBe(1);
 
     const again = await checkout({ data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Ana')] }] }, cartId);
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('CART_ALREADY_PAID');
     const g = await gqlCheckout({ data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Ana')] }] }, cartId);
     expect(g.body.errors[0].extensions.code).toBe('CART_ALREADY_PAID');
-    expect(rows.reserved(s.id)).toBe(1);
+    expect(await rows.reserved(s.id)).toBe(1);
   });
 });

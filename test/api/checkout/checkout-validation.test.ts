@@ -13,37 +13,37 @@ import { assignQuestion, createExperience, createQuestion } from '../../../fixtu
 import { createAddOn, createCoupon, createCreditCode } from '../../../fixtures/factories/checkout.ts';
 
 const NOW = '2026-11-25T12:00:00.000Z';
-const db = freshDb();
+const db = await freshDb();
 const rows = checkoutRows(db);
-const org = createOrganization(db);
-const brand = createBrand(db, { organizationId: org.id, currency: 'EUR' });
-const sister = createBrand(db, { organizationId: org.id, currency: 'JPY' });
-const key = createApiKey(db, { brandId: brand.id }).secret;
-const sisterKey = createApiKey(db, { brandId: sister.id }).secret;
+const org = await createOrganization(db);
+const brand = await createBrand(db, { organizationId: org.id, currency: 'EUR' });
+const sister = await createBrand(db, { organizationId: org.id, currency: 'JPY' });
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
+const sisterKey = (await createApiKey(db, { brandId: sister.id })).secret;
 
-const sail = createExperience(db, brand.id, { minimumRequiredToBook: 1, maximumAllowedToBook: 4 }).experience;
-const pairs = createExperience(db, brand.id, { minimumRequiredToBook: 2 }).experience;
-const closed = createExperience(db, brand.id, { isBookable: false }).experience;
-const quiz = createExperience(db, brand.id, { title: 'Wine quiz' }).experience;
-const foreign = createExperience(db, sister.id, { timezoneId: 'Asia/Tokyo' }).experience;
-const otherAddOn = createAddOn(db, pairs.id);
-createCoupon(db, brand.id, { code: 'OLD', validUntil: '2026-11-01' });
-createCoupon(db, brand.id, { code: 'PAUSED', active: false });
-createCreditCode(db, brand.id, { code: 'GIFT10', balanceMinor: 1000 });
+const sail = (await createExperience(db, brand.id, { minimumRequiredToBook: 1, maximumAllowedToBook: 4 })).experience;
+const pairs = (await createExperience(db, brand.id, { minimumRequiredToBook: 2 })).experience;
+const closed = (await createExperience(db, brand.id, { isBookable: false })).experience;
+const quiz = (await createExperience(db, brand.id, { title: 'Wine quiz' })).experience;
+const foreign = (await createExperience(db, sister.id, { timezoneId: 'Asia/Tokyo' })).experience;
+const otherAddOn = await createAddOn(db, pairs.id);
+await createCoupon(db, brand.id, { code: 'OLD', validUntil: '2026-11-01' });
+await createCoupon(db, brand.id, { code: 'PAUSED', active: false });
+await createCreditCode(db, brand.id, { code: 'GIFT10', balanceMinor: 1000 });
 
-const sailSession = createSession(db, sail, { startLocal: '2026-12-01T09:00:00', durationMinutes: 120, capacity: 3 });
-const pairsSession = createSession(db, pairs, { startLocal: '2026-12-01T09:00:00' });
-const closedSession = createSession(db, closed, { startLocal: '2026-12-01T09:00:00' });
-const quizSession = createSession(db, quiz, { startLocal: '2026-12-01T09:00:00' });
-const foreignSession = createSession(db, foreign, { startLocal: '2026-12-01T09:00:00' });
+const sailSession = await createSession(db, sail, { startLocal: '2026-12-01T09:00:00', durationMinutes: 120, capacity: 3 });
+const pairsSession = await createSession(db, pairs, { startLocal: '2026-12-01T09:00:00' });
+const closedSession = await createSession(db, closed, { startLocal: '2026-12-01T09:00:00' });
+const quizSession = await createSession(db, quiz, { startLocal: '2026-12-01T09:00:00' });
+const foreignSession = await createSession(db, foreign, { startLocal: '2026-12-01T09:00:00' });
 // Started an hour before the clock (12:00 UTC is 12:00 in Lisbon in November).
-createSession(db, sail, { startLocal: '2026-11-25T11:00:00', durationMinutes: 120, capacity: 3 });
+await createSession(db, sail, { startLocal: '2026-11-25T11:00:00', durationMinutes: 120, capacity: 3 });
 
 // The quiz asks each participant their diet (required) and, for vegetarians only, which kind (required);
 // the purchaser must accept the waiver.
 const VEG = randomUUID();
 const NONE = randomUUID();
-const diet = createQuestion(db, brand.id, {
+const diet = await createQuestion(db, brand.id, {
   prompt: 'Diet?',
   fieldType: 'single_select',
   options: [
@@ -51,20 +51,20 @@ const diet = createQuestion(db, brand.id, {
     { key: NONE, value: 'None' },
   ],
 });
-const kind = createQuestion(db, brand.id, { prompt: 'Which kind?', fieldType: 'input' });
-const waiver = createQuestion(db, brand.id, {
+const kind = await createQuestion(db, brand.id, { prompt: 'Which kind?', fieldType: 'input' });
+const waiver = await createQuestion(db, brand.id, {
   prompt: 'Waiver',
   fieldType: 'terms_and_conditions',
   termsAndConditions: { label: 'I agree', mediaId: 'm1', isOverrided: false },
 });
-assignQuestion(db, quiz.id, diet.id, { isRequired: true, order: 1 });
-assignQuestion(db, quiz.id, kind.id, {
+await assignQuestion(db, quiz.id, diet.id, { isRequired: true, order: 1 });
+await assignQuestion(db, quiz.id, kind.id, {
   isRequired: true,
   order: 2,
   conditions: [{ rule: 'value_matches', conditionKey: diet.id, conditionValue: VEG }],
   conditionsMatchType: 'any',
 });
-assignQuestion(db, quiz.id, waiver.id, { isRequired: true, order: 0, scope: 'purchaser' });
+await assignQuestion(db, quiz.id, waiver.id, { isRequired: true, order: 0, scope: 'purchaser' });
 
 let t: TestApp;
 beforeAll(async () => {
@@ -276,17 +276,17 @@ describe('refused checkouts, on both faces', () => {
     const gql = await t.gql(CREATE_PAYMENT_INTENT, { brandId: brand.id, cartId, input: body }, { key });
     expect(gql.body.data).toBeNull();
     expect({ code: gql.body.errors[0].extensions.code, field: gql.body.errors[0].extensions.field }).toEqual({ code, field });
-    expect(rows.cart(cartId)).toBeUndefined();
+    expect(await rows.cart(cartId)).toBeUndefined();
   });
 
-  it('wrote nothing for any of them', () => {
-    expect([rows.count('bookings'), rows.count('carts'), rows.count('payment_intents'), rows.count('credit_redemptions')]).toEqual([
-      0, 0, 0, 0,
-    ]);
-    expect([sailSession, pairsSession, closedSession, quizSession, foreignSession].map((s) => rows.reserved(s.id))).toEqual([
-      0, 0, 0, 0, 0,
-    ]);
-    expect(db.$client.prepare("SELECT balance_minor FROM credit_codes WHERE code = 'GIFT10'").pluck().get()).toBe(1000);
+  it('wrote nothing for any of them', async () => {
+    expect(
+      await Promise.all([rows.count('bookings'), rows.count('carts'), rows.count('payment_intents'), rows.count('credit_redemptions')]),
+    ).toEqual([0, 0, 0, 0]);
+    expect(
+      await Promise.all([sailSession, pairsSession, closedSession, quizSession, foreignSession].map((s) => rows.reserved(s.id))),
+    ).toEqual([0, 0, 0, 0, 0]);
+    expect(await db.value("SELECT balance_minor FROM credit_codes WHERE code = 'GIFT10'")).toBe(1000);
   });
 });
 
@@ -331,7 +331,7 @@ describe('conditional questions', () => {
     };
     const res = await t.rest('POST', `/v1/brands/${brand.id}/carts/${cartId}/payment_intents`, { key, body });
     expect(res.status).toBe(201);
-    const [booking] = rows.bookingsOfCart(cartId);
+    const [booking] = await rows.bookingsOfCart(cartId);
     const view = (await t.rest('GET', `/v1/bookings/${booking!.id}`, { key })).body;
     const config = (order: number, scope: string, extra: object = {}) => ({
       experienceId: quiz.id,

@@ -5,11 +5,11 @@ import { hashSecret } from '../../../src/domain/access/secrets.ts';
 import { guest } from '../../support/checkout.ts';
 import { CHECKOUT_NOW, checkoutWorld } from '../../support/checkout-world.ts';
 
-const { db, rows, payments, brand, keys, sail, t, session, at, checkout, gqlCheckout } = checkoutWorld();
+const { db, rows, payments, brand, keys, sail, t, session, at, checkout, gqlCheckout } = await checkoutWorld();
 
 describe('quotes (getOnlyTotalNetAmount: true)', () => {
   it('answers 200 with the total only, and holds, writes and charges nothing', async () => {
-    const s = session();
+    const s = await session();
     const cartId = randomUUID();
     const calls = payments.intentCalls;
     const body = {
@@ -22,17 +22,17 @@ describe('quotes (getOnlyTotalNetAmount: true)', () => {
     expect(res.body).toEqual({ totalNetAmount: 80.57 });
     const g = await gqlCheckout(body, cartId);
     expect(g.body.data.createPaymentIntent).toEqual({ totalNetAmount: 80.57, paymentIntentSecret: null, cart: null });
-    expect(rows.cart(cartId)).toBeUndefined();
-    expect(rows.bookingsOfCart(cartId)).toEqual([]);
-    expect(rows.reserved(s.id)).toBe(0);
+    expect(await rows.cart(cartId)).toBeUndefined();
+    expect(await rows.bookingsOfCart(cartId)).toEqual([]);
+    expect(await rows.reserved(s.id)).toBe(0);
     expect(payments.intentCalls).toBe(calls);
   });
 });
 
 describe('creating a payment intent', () => {
   it('creates one processing booking per item, sharing the cart code, holding places for the TTL', async () => {
-    const first = session();
-    const second = session();
+    const first = await session();
+    const second = await session();
     const cartId = randomUUID();
     const res = await checkout(
       {
@@ -59,22 +59,22 @@ describe('creating a payment intent', () => {
     expect(res.body.totalNetAmount).toBe(136.54);
     expect(res.body.paymentIntentSecret).toMatch(/^pi_sbx_/);
 
-    const cart = rows.cart(cartId)!;
+    const cart = (await rows.cart(cartId))!;
     expect(cart.status).toBe('open');
     expect(cart.confirmationCode).toMatch(/^[2-9A-HJKMNP-TV-Z]{8}$/);
-    const made = rows.bookingsOfCart(cartId);
+    const made = await rows.bookingsOfCart(cartId);
     expect(made.map((b) => [b.status, b.cartPosition, b.amountMinor, b.cartConfirmationCode, b.holdExpiresAt])).toEqual([
       ['processing', 0, 8057, cart.confirmationCode, '2026-11-25T12:15:00.000Z'],
       ['processing', 1, 5597, cart.confirmationCode, '2026-11-25T12:15:00.000Z'],
     ]);
     expect(new Set(made.map((b) => b.confirmationCode)).size).toBe(2);
-    expect(rows.reserved(first.id)).toBe(2);
-    expect(rows.reserved(second.id)).toBe(1);
+    expect(await rows.reserved(first.id)).toBe(2);
+    expect(await rows.reserved(second.id)).toBe(1);
 
-    const [intent] = rows.intentsOfCart(cartId);
+    const [intent] = await rows.intentsOfCart(cartId);
     expect(intent).toMatchObject({ status: 'requires_payment', amountMinor: 13654, currency: 'EUR', processor: 'sandbox' });
     expect(intent!.secretHash).toBe(hashSecret(res.body.paymentIntentSecret));
-    const stored = JSON.stringify(db.$client.prepare('SELECT * FROM payment_intents WHERE cart_id = ?').all(cartId));
+    const stored = JSON.stringify(await db.all('SELECT * FROM payment_intents WHERE cart_id = ?', cartId));
     expect(stored).not.toContain(res.body.paymentIntentSecret);
     expect(made.every((b) => b.paymentIntentId === intent!.id)).toBe(true);
 
@@ -111,12 +111,12 @@ describe('creating a payment intent', () => {
   });
 
   it('uses the top-level purchaser when one is sent', async () => {
-    const s = session();
+    const s = await session();
     const cartId = randomUUID();
     const purchaser = { firstName: 'Marta', lastName: 'Reis', emailAddress: 'marta@example.test' };
     const res = await checkout({ purchaser, data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Ana')] }] }, cartId);
     expect(res.status).toBe(201);
-    const [booking] = rows.bookingsOfCart(cartId);
+    const [booking] = await rows.bookingsOfCart(cartId);
     const view = await t().rest('GET', `/v1/bookings/${booking!.id}`, { key: keys.brand });
     expect(view.body.purchaser).toEqual({
       id: expect.any(String),
@@ -129,7 +129,7 @@ describe('creating a payment intent', () => {
   });
 
   it('keeps accessCode, resource fields and the metadata with the booking', async () => {
-    const s = session();
+    const s = await session();
     const cartId = randomUUID();
     await checkout(
       {
@@ -147,7 +147,7 @@ describe('creating a payment intent', () => {
       },
       cartId,
     );
-    const [booking] = rows.bookingsOfCart(cartId);
+    const [booking] = await rows.bookingsOfCart(cartId);
     expect(JSON.parse(booking!.metadata!)).toEqual({
       accessCode: 'VIP-2027',
       resourceGroupId: 'boat-2',
@@ -157,18 +157,18 @@ describe('creating a payment intent', () => {
   });
 
   it('answers 201 through an organization key acting for the brand in the path', async () => {
-    const s = session();
+    const s = await session();
     const res = await checkout(
       { data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Ana')] }] },
       randomUUID(),
       keys.org,
     );
     expect(res.status).toBe(201);
-    expect(rows.reserved(s.id)).toBe(1);
+    expect(await rows.reserved(s.id)).toBe(1);
   });
 
   it('gives the GraphQL face the same checkout, with the cart and its bookings', async () => {
-    const s = session();
+    const s = await session();
     const cartId = randomUUID();
     const g = await gqlCheckout(
       { data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Ana'), guest('Rui', 'Child')] }] },
@@ -177,11 +177,11 @@ describe('creating a payment intent', () => {
     const payload = g.body.data.createPaymentIntent;
     expect(payload.totalNetAmount).toBe(80.57);
     expect(payload.paymentIntentSecret).toMatch(/^pi_sbx_/);
-    const [booking] = rows.bookingsOfCart(cartId);
+    const [booking] = await rows.bookingsOfCart(cartId);
     expect(payload.cart).toEqual({
       id: cartId,
       status: 'OPEN',
-      confirmationCode: rows.cart(cartId)!.confirmationCode,
+      confirmationCode: (await rows.cart(cartId))!.confirmationCode,
       paymentIntentStatus: 'REQUIRES_PAYMENT',
       totalAmount: 80.57,
       currency: 'EUR',
@@ -190,29 +190,29 @@ describe('creating a payment intent', () => {
           id: booking!.id,
           status: 'PROCESSING',
           confirmationCode: booking!.confirmationCode,
-          cartConfirmationCode: rows.cart(cartId)!.confirmationCode,
+          cartConfirmationCode: (await rows.cart(cartId))!.confirmationCode,
           amount: 80.57,
         },
       ],
     });
-    expect(rows.reserved(s.id)).toBe(2);
+    expect(await rows.reserved(s.id)).toBe(2);
   });
 });
 
 describe('auth and the processor', () => {
-  const body = () => ({ data: [{ experienceId: sail.id, sessionTime: at(session()), participants: [guest('Ana')] }] });
+  const body = async () => ({ data: [{ experienceId: sail.id, sessionTime: at(await session()), participants: [guest('Ana')] }] });
 
   it('needs a key (401) acting for the path brand (403), on both faces', async () => {
-    expect((await checkout(body(), randomUUID(), '')).status).toBe(401);
-    const wrong = await checkout(body(), randomUUID(), keys.outsider);
+    expect((await checkout(await body(), randomUUID(), '')).status).toBe(401);
+    const wrong = await checkout(await body(), randomUUID(), keys.outsider);
     expect(wrong.status).toBe(403);
     expect(wrong.body.error.code).toBe('FORBIDDEN');
-    expect((await gqlCheckout(body(), randomUUID(), '')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
-    expect((await gqlCheckout(body(), randomUUID(), keys.outsider)).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect((await gqlCheckout(await body(), randomUUID(), '')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect((await gqlCheckout(await body(), randomUUID(), keys.outsider)).body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 
   it('answers 502 PAYMENT_PROCESSOR_ERROR when the processor fails, holding nothing', async () => {
-    const b = body();
+    const b = await body();
     const cartId = randomUUID();
     payments.failIntents = true;
     const res = await checkout(b, cartId);
@@ -221,13 +221,13 @@ describe('auth and the processor', () => {
     expect(res.status).toBe(502);
     expect(res.body.error.code).toBe('PAYMENT_PROCESSOR_ERROR');
     expect(g.body.errors[0].extensions.code).toBe('PAYMENT_PROCESSOR_ERROR');
-    expect(rows.cart(cartId)).toBeUndefined();
+    expect(await rows.cart(cartId)).toBeUndefined();
   });
 });
 
 describe('Idempotency-Key', () => {
   it('replays the first answer for a retried checkout: one hold, one intent, the same secret', async () => {
-    const s = session();
+    const s = await session();
     const cartId = randomUUID();
     const body = { data: [{ experienceId: sail.id, sessionTime: at(s), participants: [guest('Ana')] }] };
     const headers = { 'idempotency-key': `checkout-${cartId}` };
@@ -238,8 +238,8 @@ describe('Idempotency-Key', () => {
     expect(retry.status).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(retry.body).toEqual(first.body);
-    expect(rows.intentsOfCart(cartId)).toHaveLength(1);
-    expect(rows.bookingsOfCart(cartId).map((b) => b.status)).toEqual(['processing']);
-    expect(rows.reserved(s.id)).toBe(1);
+    expect(await rows.intentsOfCart(cartId)).toHaveLength(1);
+    expect((await rows.bookingsOfCart(cartId)).map((b) => b.status)).toEqual(['processing']);
+    expect(await rows.reserved(s.id)).toBe(1);
   });
 });

@@ -23,14 +23,14 @@ const client = join(root, 'examples/clients/graphql');
 const bin = (name: string) => join(root, 'node_modules/.bin', name);
 
 const now = () => new Date(CHECKOUT_NOW);
-const db = freshDb();
-const brand = createBrand(db);
-const key = createApiKey(db, { brandId: brand.id }).secret;
+const db = await freshDb();
+const brand = await createBrand(db);
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
 // Adult 45.50 EUR, 23 % VAT on top; the first session has too few places for the client's two guests.
-const { experience } = createExperience(db, brand.id, { title: 'Sunset Sail' });
-createSession(db, experience, { startLocal: '2026-12-01T18:00:00', capacity: 1 });
-createSession(db, experience, { startLocal: '2026-12-02T18:00:00', capacity: 8 });
-createSession(db, experience, { startLocal: '2026-12-20T18:00:00', capacity: 8 });
+const { experience } = await createExperience(db, brand.id, { title: 'Sunset Sail' });
+await createSession(db, experience, { startLocal: '2026-12-01T18:00:00', capacity: 1 });
+await createSession(db, experience, { startLocal: '2026-12-02T18:00:00', capacity: 8 });
+await createSession(db, experience, { startLocal: '2026-12-20T18:00:00', capacity: 8 });
 
 let baseUrl = '';
 beforeAll(async () => {
@@ -90,11 +90,8 @@ describe('the generated GraphQL client', () => {
     expect(result.cancelled.participants.map((p: { cancelledAt: string | null }) => p.cancelledAt)).toEqual([CHECKOUT_NOW, CHECKOUT_NOW]);
   }, 60_000);
 
-  it('gave the places it took back to the session', () => {
-    const remaining = db.$client
-      .prepare("SELECT capacity - reserved FROM sessions WHERE start_local = '2026-12-02T18:00:00'")
-      .pluck()
-      .get();
+  it('gave the places it took back to the session', async () => {
+    const remaining = await db.value("SELECT capacity - reserved FROM sessions WHERE start_local = '2026-12-02T18:00:00'");
     expect(remaining).toBe(8);
   });
 });

@@ -21,13 +21,13 @@ const run = (file: string, args: string[], options: { cwd: string; env?: NodeJS.
     throw new Error(`${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`);
   });
 
-const db = freshDb();
-const brand = createBrand(db, { currency: 'EUR' });
-const key = createApiKey(db, { brandId: brand.id }).secret;
+const db = await freshDb();
+const brand = await createBrand(db, { currency: 'EUR' });
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
 // Adult 45.50, Child 20.00, VAT 23 % (the factory's defaults).
-const { experience } = createExperience(db, brand.id);
-createSession(db, experience, { startLocal: '2027-03-01T10:00:00', durationMinutes: 120, capacity: 2 });
-createSession(db, experience, { startLocal: '2027-03-01T15:00:00', durationMinutes: 120, capacity: 8 });
+const { experience } = await createExperience(db, brand.id);
+await createSession(db, experience, { startLocal: '2027-03-01T10:00:00', durationMinutes: 120, capacity: 2 });
+await createSession(db, experience, { startLocal: '2027-03-01T15:00:00', durationMinutes: 120, capacity: 8 });
 let url: string;
 
 beforeAll(async () => {

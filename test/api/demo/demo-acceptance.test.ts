@@ -1,4 +1,3 @@
-import { portOf } from '../../support/db.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoId, demoIds } from '../../../src/db/demo/ids.ts';
 import { demoSoldOutSession, seedDemoDataIfEmpty } from '../../../src/db/demo/index.ts';
@@ -9,8 +8,8 @@ import { freshDb } from '../../support/db.ts';
  * What a person trying the README's quick start sees: the demo keys and ids work on both faces.
  * (Rules are tested on factory data elsewhere; this checks the demo data and the wiring together.)
  */
-const db = freshDb();
-await seedDemoDataIfEmpty(portOf(db), db);
+const db = await freshDb();
+await seedDemoDataIfEmpty(db);
 let t: TestApp;
 beforeAll(async () => {
   t = await startApp(db);
@@ -126,7 +125,7 @@ describe('rescheduling the demo brands’ bookings', () => {
       body: { data: [{ experienceId, sessionTime: first.startDateTime, participants }], paymentMethod: 'pay-upon-arrival' },
     });
     expect(checkout.status).toBe(201);
-    const booking = db.$client.prepare('SELECT id FROM bookings WHERE cart_id = ?').get(cartId) as { id: string };
+    const booking = await db.row('bookings', { cartId });
     return t.rest('POST', `/v1/bookings/${booking.id}/reschedule`, { key, body: { sessionTime: second.startDateTime } });
   }
 

@@ -6,8 +6,8 @@ import { freshDb } from '../../support/db.ts';
 let t: TestApp;
 let prod: TestApp;
 beforeAll(async () => {
-  t = await startApp(freshDb());
-  prod = await startApp(freshDb(), { production: true });
+  t = await startApp(await freshDb());
+  prod = await startApp(await freshDb(), { production: true });
 });
 
 const get = (app: TestApp, url: string, headers: Record<string, string> = {}) => app.app.inject({ method: 'GET', url, headers });

@@ -8,13 +8,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { graphqlProtections } from '../../../src/graphql/protections/settings.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { startApp, type TestApp } from '../../support/app.ts';
-import { freshDb } from '../../support/db.ts';
+import { dropTable, freshDb } from '../../support/db.ts';
 import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts';
-import { itOnSqlite } from '../../support/engine.ts';
 
-const db = freshDb();
-const brand = createBrand(db);
-const key = createApiKey(db, { brandId: brand.id }).secret;
+const db = await freshDb();
+const brand = await createBrand(db);
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
 let production: TestApp;
 let development: TestApp;
 
@@ -95,12 +94,12 @@ describe('field suggestions', () => {
 });
 
 describe('unexpected failures in production', () => {
-  itOnSqlite('answer INTERNAL_SERVER_ERROR with the request id, without the SQL error', async () => {
-    const broken = freshDb();
-    const b = createBrand(broken);
-    const k = createApiKey(broken, { brandId: b.id }).secret;
+  it('answer INTERNAL_SERVER_ERROR with the request id, without the SQL error', async () => {
+    const broken = await freshDb();
+    const b = await createBrand(broken);
+    const k = (await createApiKey(broken, { brandId: b.id })).secret;
     const app = await startApp(broken, { production: true });
-    broken.$client.exec('DROP TABLE hosts');
+    await dropTable(broken, 'hosts');
     const res = await app.app.inject({
       method: 'POST',
       url: '/graphql',

@@ -12,10 +12,10 @@ import { freshDb } from '../../support/db.ts';
 import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts';
 import { createHost } from '../../../fixtures/factories/catalog.ts';
 
-const db = freshDb();
-const brand = createBrand(db);
-const key = createApiKey(db, { brandId: brand.id }).secret;
-createHost(db, brand.id, { firstName: 'Rita', lastName: 'Lopes' });
+const db = await freshDb();
+const brand = await createBrand(db);
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
+await createHost(db, brand.id, { firstName: 'Rita', lastName: 'Lopes' });
 const auth = { authorization: `Bearer ${key}` };
 const json = { 'content-type': 'application/json', ...auth };
 let t: TestApp;

@@ -12,16 +12,18 @@ import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts
 import { createExperience } from '../../../fixtures/factories/catalog.ts';
 import { createReviews } from '../../../fixtures/factories/reviews.ts';
 
-const db = freshDb();
-const brand = createBrand(db);
-const key = createApiKey(db, { brandId: brand.id }).secret;
-const sail = createExperience(db, brand.id);
-createReviews(db, { brandId: brand.id, experienceId: sail.experience.id, hostId: sail.host.id }, 3);
-const booking = createBooking(db, {
-  brandId: brand.id,
-  session: createSession(db, sail.experience),
-  participants: [{ firstName: 'Ana' }, { firstName: 'Rui' }],
-}).booking;
+const db = await freshDb();
+const brand = await createBrand(db);
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
+const sail = await createExperience(db, brand.id);
+await createReviews(db, { brandId: brand.id, experienceId: sail.experience.id, hostId: sail.host.id }, 3);
+const booking = (
+  await createBooking(db, {
+    brandId: brand.id,
+    session: await createSession(db, sail.experience),
+    participants: [{ firstName: 'Ana' }, { firstName: 'Rui' }],
+  })
+).booking;
 let t: TestApp;
 
 beforeAll(async () => {

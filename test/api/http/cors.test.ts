@@ -7,10 +7,10 @@ import { startApp, type TestApp } from '../../support/app.ts';
 import { freshDb } from '../../support/db.ts';
 import { createApiKey, createBrand, createPublishableKey } from '../../../fixtures/factories/brands.ts';
 
-const db = freshDb();
-const brand = createBrand(db);
-const secretKey = createApiKey(db, { brandId: brand.id }).secret;
-const shopKey = createPublishableKey(db, brand.id, ['https://shop.example']).secret;
+const db = await freshDb();
+const brand = await createBrand(db);
+const secretKey = (await createApiKey(db, { brandId: brand.id })).secret;
+const shopKey = (await createPublishableKey(db, brand.id, ['https://shop.example'])).secret;
 let production: TestApp;
 let development: TestApp;
 
@@ -73,7 +73,7 @@ describe('CORS preflight', () => {
 
   it("allows a publishable key's origin from the moment the key is issued", async () => {
     expect((await preflight(production, '/graphql', 'https://new-shop.example')).headers['access-control-allow-origin']).toBeUndefined();
-    createPublishableKey(db, brand.id, ['https://new-shop.example']);
+    await createPublishableKey(db, brand.id, ['https://new-shop.example']);
     expect((await preflight(production, '/graphql', 'https://new-shop.example')).headers['access-control-allow-origin']).toBe(
       'https://new-shop.example',
     );

@@ -10,11 +10,11 @@ import { createExperience } from '../../../fixtures/factories/catalog.ts';
 
 const NOW = new Date('2026-11-25T12:00:00.000Z');
 const PROCESSOR_SECRET = 'regression-processor-secret';
-const db = freshDb();
-const brand = createBrand(db);
-const key = createApiKey(db, { brandId: brand.id }).secret;
-const { experience } = createExperience(db, brand.id);
-createSession(db, experience, { startLocal: '2026-12-01T09:00:00' });
+const db = await freshDb();
+const brand = await createBrand(db);
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
+const { experience } = await createExperience(db, brand.id);
+await createSession(db, experience, { startLocal: '2026-12-01T09:00:00' });
 let t: TestApp;
 
 beforeAll(async () => {

@@ -11,17 +11,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTypeDefs } from '../../../src/graphql/server.ts';
 import { SandboxProcessor } from '../../../src/adapters/sandbox-processor.ts';
 import { startApp, type TestApp } from '../../support/app.ts';
-import { freshDb } from '../../support/db.ts';
+import { freshDb, testEngine } from '../../support/db.ts';
 import { createWaitlist } from '../../../fixtures/factories/availability.ts';
 import { createSession } from '../../../fixtures/factories/bookings.ts';
 import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts';
 import { assignQuestion, createExperience, createQuestion } from '../../../fixtures/factories/catalog.ts';
 import { createAddOn, createCoupon, createCreditCode } from '../../../fixtures/factories/checkout.ts';
+import { times } from '../../../fixtures/factories/in-turn.ts';
 import { createPaidBooking } from '../../../fixtures/factories/payments.ts';
 import { createWaitlistEntry } from '../../../fixtures/factories/waitlists.ts';
 import { createWebhookEndpoint } from '../../../fixtures/factories/webhooks.ts';
 import { checkGraphqlAnswer, checkRestAnswer, fuzzBody, mutated, type Answer, type FuzzBody } from '../../support/fuzz.ts';
-import { testEngine } from '../../support/engine.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_125);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
@@ -29,8 +29,8 @@ const NOW = new Date('2026-11-25T12:00:00.000Z');
 const PROCESSOR_SECRET = 'fuzz-processor-secret';
 console.info(`fuzz: seed ${SEED}, ${RUNS} bodies per target (FUZZ_SEED / FUZZ_RUNS to change)`);
 
-const db = freshDb();
-const brand = createBrand(db, {
+const db = await freshDb();
+const brand = await createBrand(db, {
   currency: 'EUR',
   featuresActive: [
     'reviews',
@@ -42,20 +42,20 @@ const brand = createBrand(db, {
     'enableRescheduleBookings',
   ],
 });
-const key = createApiKey(db, { brandId: brand.id }).secret;
-const { experience } = createExperience(db, brand.id);
-const open = createSession(db, experience, { startLocal: '2026-12-01T09:00:00', capacity: 100_000 });
-const soldOut = createSession(db, experience, { startLocal: '2026-12-02T09:00:00', capacity: 1 });
-const addOn = createAddOn(db, experience.id);
-const coupon = createCoupon(db, brand.id);
-const credit = createCreditCode(db, brand.id, { balanceMinor: 1_000_000 });
-const question = createQuestion(db, brand.id);
-assignQuestion(db, experience.id, question.id);
-const waitlist = createWaitlist(db, experience.id);
-const paid = Array.from({ length: 5 }, () => createPaidBooking(db, { brandId: brand.id, session: open, participants: [{}, {}] }));
-createPaidBooking(db, { brandId: brand.id, session: soldOut });
-const entry = createWaitlistEntry(db, { waitlist, session: soldOut, brandId: brand.id, position: 1 });
-const endpoint = createWebhookEndpoint(db, brand.id, { url: 'http://127.0.0.1:9/hooks' });
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
+const { experience } = await createExperience(db, brand.id);
+const open = await createSession(db, experience, { startLocal: '2026-12-01T09:00:00', capacity: 100_000 });
+const soldOut = await createSession(db, experience, { startLocal: '2026-12-02T09:00:00', capacity: 1 });
+const addOn = await createAddOn(db, experience.id);
+const coupon = await createCoupon(db, brand.id);
+const credit = await createCreditCode(db, brand.id, { balanceMinor: 1_000_000 });
+const question = await createQuestion(db, brand.id);
+await assignQuestion(db, experience.id, question.id);
+const waitlist = await createWaitlist(db, experience.id);
+const paid = await times(5, () => createPaidBooking(db, { brandId: brand.id, session: open, participants: [{}, {}] }));
+await createPaidBooking(db, { brandId: brand.id, session: soldOut });
+const entry = await createWaitlistEntry(db, { waitlist, session: soldOut, brandId: brand.id, position: 1 });
+const endpoint = await createWebhookEndpoint(db, brand.id, { url: 'http://127.0.0.1:9/hooks' });
 let t: TestApp;
 let intent: { secret: string; reference: string };
 
@@ -63,7 +63,6 @@ beforeAll(async () => {
   t = await startApp(db, {
     now: () => NOW,
     payments: new SandboxProcessor({ webhookSecret: PROCESSOR_SECRET, now: () => NOW }),
-    readsWorldBack: false,
   });
   const checkout = await t.rest('POST', `/v1/brands/${brand.id}/carts/${randomUUID()}/payment_intents`, { key, body: cart() });
   const secret: string = checkout.body.paymentIntentSecret;

@@ -10,9 +10,9 @@ const KEEP_ALIVE_TIMEOUT_MS = 200;
 /** Node closes idle keep-alive connections about a second after the timeout announced (a race guard). */
 const NODE_KEEP_ALIVE_GRACE_MS = 1_000;
 
-const db = freshDb();
-const brand = createBrand(db);
-const key = createApiKey(db, { brandId: brand.id }).secret;
+const db = await freshDb();
+const brand = await createBrand(db);
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
 let t: TestApp;
 let port: number;
 let postRoutes: string[];

@@ -8,10 +8,10 @@ import { createWaitlist } from '../../../fixtures/factories/availability.ts';
 import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts';
 import { createExperience } from '../../../fixtures/factories/catalog.ts';
 
-const db = freshDb();
-const brand = createBrand(db);
-const key = createApiKey(db, { brandId: brand.id }).secret;
-const waitlist = createWaitlist(db, createExperience(db, brand.id).experience.id);
+const db = await freshDb();
+const brand = await createBrand(db);
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
+const waitlist = await createWaitlist(db, (await createExperience(db, brand.id)).experience.id);
 let t: TestApp;
 
 beforeAll(async () => {

@@ -16,7 +16,7 @@ const dir = await mkdtemp(join(tmpdir(), 'tessera-openapi-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 it('reports no error and no warning on /openapi.json', { timeout: 120_000 }, async () => {
-  const t = await startApp(freshDb());
+  const t = await startApp(await freshDb());
   const file = join(dir, 'openapi.json');
   await writeFile(file, (await t.app.inject({ method: 'GET', url: '/openapi.json' })).body);
 

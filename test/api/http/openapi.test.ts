@@ -13,11 +13,11 @@ import { createSession } from '../../../fixtures/factories/bookings.ts';
 import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts';
 import { createExperience } from '../../../fixtures/factories/catalog.ts';
 
-const db = freshDb();
-const brand = createBrand(db, { currency: 'EUR' });
-const key = createApiKey(db, { brandId: brand.id }).secret;
-const { experience } = createExperience(db, brand.id);
-createSession(db, experience, { startLocal: '2027-03-01T10:00:00', durationMinutes: 120 });
+const db = await freshDb();
+const brand = await createBrand(db, { currency: 'EUR' });
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
+const { experience } = await createExperience(db, brand.id);
+await createSession(db, experience, { startLocal: '2027-03-01T10:00:00', durationMinutes: 120 });
 
 type Schema = Record<string, any>;
 interface Operation {

@@ -11,10 +11,10 @@ beforeAll(() => {
 });
 afterAll(() => vi.useRealTimers());
 
-const db = freshDb();
-const brand = createBrand(db);
-const keyA = createApiKey(db, { brandId: brand.id }).secret;
-const keyB = createApiKey(db, { brandId: brand.id }).secret;
+const db = await freshDb();
+const brand = await createBrand(db);
+const keyA = (await createApiKey(db, { brandId: brand.id })).secret;
+const keyB = (await createApiKey(db, { brandId: brand.id })).secret;
 const settings = `/v1/brands/${brand.id}/settings`;
 const settingsQuery = `query($b: UUID!) { brandSettings(brandId: $b) { name } }`;
 let t: TestApp;
@@ -75,7 +75,7 @@ describe('per-API-key rate limit', () => {
   });
 
   it("gives a publishable key a key's budget per visitor address, since every visitor of the shop shares it", async () => {
-    const shopKey = createPublishableKey(db, brand.id, ['https://shop.example']).secret;
+    const shopKey = (await createPublishableKey(db, brand.id, ['https://shop.example'])).secret;
     const from = (remoteAddress: string) =>
       t.app.inject({ method: 'GET', url: settings, remoteAddress, headers: { authorization: `Bearer ${shopKey}` } });
     for (const remaining of ['2', '1', '0']) expect((await from('203.0.113.7')).headers['x-ratelimit-remaining']).toBe(remaining);

@@ -15,16 +15,17 @@ import { createSession } from '../../../fixtures/factories/bookings.ts';
 import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts';
 import { createExperience } from '../../../fixtures/factories/catalog.ts';
 import { createCheckout } from '../../../fixtures/factories/checkouts.ts';
+import { inTurn } from '../../../fixtures/factories/in-turn.ts';
 import { createPaidBooking } from '../../../fixtures/factories/payments.ts';
 
-const db = freshDb();
-const brand = createBrand(db);
-const key = createApiKey(db, { brandId: brand.id }).secret;
-const { experience } = createExperience(db, brand.id);
-const session = createSession(db, experience, { startLocal: '2027-03-01T10:00:00', durationMinutes: 120 });
-const paid = createPaidBooking(db, { brandId: brand.id, session, participants: [{}, {}] });
-const waitlist = createWaitlist(db, experience.id);
-const checkout = createCheckout(db, { brandId: brand.id, items: [{ session }] });
+const db = await freshDb();
+const brand = await createBrand(db);
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
+const { experience } = await createExperience(db, brand.id);
+const session = await createSession(db, experience, { startLocal: '2027-03-01T10:00:00', durationMinutes: 120 });
+const paid = await createPaidBooking(db, { brandId: brand.id, session, participants: [{}, {}] });
+const waitlist = await createWaitlist(db, experience.id);
+const checkout = await createCheckout(db, { brandId: brand.id, items: [{ session }] });
 let t: TestApp;
 let document: { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Schema }> } }>> };
 
@@ -160,19 +161,21 @@ function withValue(body: unknown, path: Path, value: unknown): unknown {
 }
 
 const counts = () =>
-  [
-    'bookings',
-    'participants',
-    'payment_intents',
-    'carts',
-    'refunds',
-    'waitlist_entries',
-    'webhook_endpoints',
-    'events',
-    'idempotency_keys',
-  ].map((table) => [table, (db.$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n]);
-const paidState = () =>
-  db.$client.prepare('SELECT status, amount_refunded_minor AS refunded FROM bookings WHERE id = ?').get(paid.booking.id);
+  inTurn(
+    [
+      'bookings',
+      'participants',
+      'payment_intents',
+      'carts',
+      'refunds',
+      'waitlist_entries',
+      'webhook_endpoints',
+      'events',
+      'idempotency_keys',
+    ],
+    async (table) => [table, await db.value<number>(`SELECT count(*) AS n FROM ${table}`)],
+  );
+const paidState = () => db.one('SELECT status, amount_refunded_minor AS refunded FROM bookings WHERE id = ?', paid.booking.id);
 
 describe('REST bodies are taken as sent, never converted', () => {
   it('has a body for every POST route with a JSON body, carrying every field of its schema, valid as it stands', () => {
@@ -197,8 +200,8 @@ describe('REST bodies are taken as sent, never converted', () => {
     );
 
   it('refuses every field sent converted, naming it, with nothing written', async () => {
-    const before = counts();
-    const stateBefore = paidState();
+    const before = await counts();
+    const stateBefore = await paidState();
     const refused: string[] = [];
     for (const { route, url, body, field } of cases()) {
       const res = await t.rest('POST', url, { key, body });
@@ -221,8 +224,8 @@ describe('REST bodies are taken as sent, never converted', () => {
       refused.push(`${route} ${field}`);
     }
     expect(refused.length).toBeGreaterThan(60);
-    expect(counts()).toEqual(before);
-    expect(paidState()).toEqual(stateBefore);
+    expect(await counts()).toEqual(before);
+    expect(await paidState()).toEqual(stateBefore);
   });
 
   it('still reads query strings and path parameters from text, as documented', async () => {

@@ -45,10 +45,10 @@ class StickyProcessor extends TestProcessor {
   }
 }
 
-const db = freshDb();
-const brand = createBrand(db, { currency: 'EUR' });
-const apiKey = createApiKey(db, { brandId: brand.id });
-const { experience } = createExperience(db, brand.id);
+const db = await freshDb();
+const brand = await createBrand(db, { currency: 'EUR' });
+const apiKey = await createApiKey(db, { brandId: brand.id });
+const { experience } = await createExperience(db, brand.id);
 const processor = new StickyProcessor();
 const state = paymentState(db);
 let clock = new Date('2026-11-25T12:00:00.000Z');
@@ -62,10 +62,10 @@ beforeEach(() => {
 });
 
 let day = 0;
-function paidBooking() {
+async function paidBooking() {
   day += 1;
-  const session = createSession(db, experience, { startLocal: `2026-12-${String(day).padStart(2, '0')}T09:00:00` });
-  return createPaidBooking(db, { brandId: brand.id, session, participants: [{ priceMinor: 5000 }, { priceMinor: 5000 }] }).booking;
+  const session = await createSession(db, experience, { startLocal: `2026-12-${String(day).padStart(2, '0')}T09:00:00` });
+  return (await createPaidBooking(db, { brandId: brand.id, session, participants: [{ priceMinor: 5000 }, { priceMinor: 5000 }] })).booking;
 }
 const later = (ms: number) => (clock = new Date(clock.getTime() + ms));
 
@@ -82,18 +82,16 @@ const refundBody = (bookingId: string, amount: number, extra: object = {}) =>
   JSON.stringify({ bookings: [{ bookingId, refundAmount: amount, ...extra }] });
 const cancelRefund = (bookingId: string, amount: number, key: string) => post('/v1/bookings/cancel', refundBody(bookingId, amount), key);
 const ledger = (bookingId: string) =>
-  db.$client.prepare('SELECT id, amount_minor AS amountMinor, status FROM refunds WHERE booking_id = ?').all(bookingId) as Array<{
-    id: string;
-    amountMinor: number;
-    status: string;
-  }>;
-const eventTypes = (bookingId: string) =>
-  db.$client.prepare('SELECT type FROM events WHERE resource_id = ? ORDER BY sequence').pluck().all(bookingId);
+  db.all<{ id: string; amountMinor: number; status: string }>(
+    'SELECT id, amount_minor AS "amountMinor", status FROM refunds WHERE booking_id = ?',
+    bookingId,
+  );
+const eventTypes = (bookingId: string) => db.values<string>('SELECT type FROM events WHERE resource_id = ? ORDER BY sequence', bookingId);
 const inUse = { code: 'IDEMPOTENCY_KEY_IN_USE', message: 'A request with this Idempotency-Key is still being processed; retry later' };
 
 describe('a running Idempotency-Key whose lease ended', () => {
   it('answers 409 while the lease lasts, then is taken over: the request runs again, and its answer is stored and replayed', async () => {
-    const booking = paidBooking();
+    const booking = await paidBooking();
     processor.stick();
     const cutOff = cancelRefund(booking.id, 10, 'cut-1');
     await processor.stuck;
@@ -110,10 +108,10 @@ describe('a running Idempotency-Key whose lease ended', () => {
     expect(retry.replayed).toBe(false);
     expect(JSON.parse(retry.body)).toMatchObject({ items: [{ id: booking.id, amountRefunded: 10 }], errors: [] });
     // The re-run found the refund the cut-off run reserved and finished that one: one refund, asked with its own key.
-    const [refund] = ledger(booking.id);
-    expect(ledger(booking.id)).toEqual([{ id: refund!.id, amountMinor: 1000, status: 'succeeded' }]);
+    const [refund] = await ledger(booking.id);
+    expect(await ledger(booking.id)).toEqual([{ id: refund!.id, amountMinor: 1000, status: 'succeeded' }]);
     expect(processor.refundCalls.map((c) => c.idempotencyKey)).toEqual([refund!.id]);
-    expect(state.booking(booking.id)).toMatchObject({ refundedMinor: 1000 });
+    expect(await state.booking(booking.id)).toMatchObject({ refundedMinor: 1000 });
 
     const replay = await cancelRefund(booking.id, 10, 'cut-1');
     expect(replay).toEqual({ status: 200, body: retry.body, replayed: true });
@@ -121,15 +119,15 @@ describe('a running Idempotency-Key whose lease ended', () => {
     // The overtaken run ends too: its settlement finds the refund settled and changes nothing.
     processor.unstick();
     expect((await cutOff).status).toBe(200);
-    expect(ledger(booking.id)).toEqual([{ id: refund!.id, amountMinor: 1000, status: 'succeeded' }]);
+    expect(await ledger(booking.id)).toEqual([{ id: refund!.id, amountMinor: 1000, status: 'succeeded' }]);
     expect(processor.refundCalls.map((c) => c.idempotencyKey)).toEqual([refund!.id, refund!.id]);
-    expect(state.booking(booking.id)).toMatchObject({ refundedMinor: 1000 });
-    expect(eventTypes(booking.id)).toEqual(['booking.refunded']);
+    expect(await state.booking(booking.id)).toMatchObject({ refundedMinor: 1000 });
+    expect(await eventTypes(booking.id)).toEqual(['booking.refunded']);
     expect(await cancelRefund(booking.id, 10, 'cut-1')).toEqual({ status: 200, body: retry.body, replayed: true });
   });
 
   it('is taken over by one of two racing retries; the other gets 409', async () => {
-    const booking = paidBooking();
+    const booking = await paidBooking();
     processor.stick();
     const cutOff = cancelRefund(booking.id, 10, 'cut-2');
     await processor.stuck;
@@ -145,15 +143,15 @@ describe('a running Idempotency-Key whose lease ended', () => {
     expect(processor.refundCalls).toHaveLength(1);
     processor.unstick();
     await cutOff;
-    expect(ledger(booking.id).map((r) => r.status)).toEqual(['succeeded']);
-    expect(state.booking(booking.id)).toMatchObject({ refundedMinor: 1000 });
+    expect((await ledger(booking.id)).map((r) => r.status)).toEqual(['succeeded']);
+    expect(await state.booking(booking.id)).toMatchObject({ refundedMinor: 1000 });
   });
 
   it('finishes the refund a crashed run reserved (phase 1 committed) instead of making a second one', async () => {
-    const booking = paidBooking();
+    const booking = await paidBooking();
     const body = refundBody(booking.id, 30, { cancel: true });
     const started = new Date(clock.getTime() - LEASE_MS);
-    const ids = createCutOffRequest(db, {
+    const ids = await createCutOffRequest(db, {
       apiKeyId: apiKey.id,
       key: 'crashed-1',
       url: '/v1/bookings/cancel',
@@ -173,19 +171,19 @@ describe('a running Idempotency-Key whose lease ended', () => {
     const retry = await post('/v1/bookings/cancel', body, 'crashed-1');
     expect(retry.status).toBe(200);
     expect(JSON.parse(retry.body)).toMatchObject({ items: [{ id: booking.id, status: 'cancelled', amountRefunded: 30 }], errors: [] });
-    expect(ledger(booking.id)).toEqual([{ id: refundId, amountMinor: 3000, status: 'succeeded' }]);
+    expect(await ledger(booking.id)).toEqual([{ id: refundId, amountMinor: 3000, status: 'succeeded' }]);
     expect(processor.refundCalls.map((c: RefundCall) => [c.idempotencyKey, c.amountMinor])).toEqual([[refundId, 3000]]);
-    expect(state.booking(booking.id)).toMatchObject({ status: 'cancelled', refundedMinor: 3000 });
-    expect(eventTypes(booking.id)).toEqual(['booking.cancelled', 'booking.refunded']);
+    expect(await state.booking(booking.id)).toMatchObject({ status: 'cancelled', refundedMinor: 3000 });
+    expect(await eventTypes(booking.id)).toEqual(['booking.cancelled', 'booking.refunded']);
     expect((await post('/v1/bookings/cancel', body, 'crashed-1')).replayed).toBe(true);
   });
 
   it('through GraphQL too, and for a record written before leases existed (its lease counted from its creation)', async () => {
-    const booking = paidBooking();
+    const booking = await paidBooking();
     const query =
       'mutation($input: CancelBookingsInput!) { cancelBookings(input: $input) { items { id amountRefunded } errors { code } } }';
     const body = JSON.stringify({ query, variables: { input: { bookings: [{ bookingId: booking.id, refundAmount: 20 }] } } });
-    const ids = createCutOffRequest(db, {
+    const ids = await createCutOffRequest(db, {
       apiKeyId: apiKey.id,
       key: 'crashed-gql',
       url: '/graphql',
@@ -208,13 +206,13 @@ describe('a running Idempotency-Key whose lease ended', () => {
     later(1);
     const retry = await post('/graphql', body, 'crashed-gql');
     expect(JSON.parse(retry.body).data.cancelBookings).toEqual({ items: [{ id: booking.id, amountRefunded: 20 }], errors: [] });
-    expect(ledger(booking.id)).toEqual([{ id: refundId, amountMinor: 2000, status: 'succeeded' }]);
-    expect(state.booking(booking.id)).toMatchObject({ refundedMinor: 2000 });
+    expect(await ledger(booking.id)).toEqual([{ id: refundId, amountMinor: 2000, status: 'succeeded' }]);
+    expect(await state.booking(booking.id)).toMatchObject({ refundedMinor: 2000 });
   });
 
   it('is never taken over by another request with the same key: 422 as ever', async () => {
-    const booking = paidBooking();
-    createCutOffRequest(db, {
+    const booking = await paidBooking();
+    await createCutOffRequest(db, {
       apiKeyId: apiKey.id,
       key: 'crashed-2',
       url: '/v1/bookings/cancel',
@@ -226,6 +224,6 @@ describe('a running Idempotency-Key whose lease ended', () => {
     const other = await cancelRefund(booking.id, 11, 'crashed-2');
     expect(other.status).toBe(422);
     expect(JSON.parse(other.body).error.code).toBe('IDEMPOTENCY_KEY_REUSED');
-    expect(ledger(booking.id)).toEqual([]);
+    expect(await ledger(booking.id)).toEqual([]);
   });
 });

@@ -7,12 +7,12 @@ import { createExperience } from '../../../fixtures/factories/catalog.ts';
 import { createPaidBooking } from '../../../fixtures/factories/payments.ts';
 import { TestProcessor } from '../../support/processors.ts';
 
-const db = freshDb();
-const org = createOrganization(db);
-const brand = createBrand(db, { organizationId: org.id });
-const brandKey = createApiKey(db, { brandId: brand.id }).secret;
-const orgKey = createApiKey(db, { organizationId: org.id }).secret;
-const { experience } = createExperience(db, brand.id);
+const db = await freshDb();
+const org = await createOrganization(db);
+const brand = await createBrand(db, { organizationId: org.id });
+const brandKey = (await createApiKey(db, { brandId: brand.id })).secret;
+const orgKey = (await createApiKey(db, { organizationId: org.id })).secret;
+const { experience } = await createExperience(db, brand.id);
 const processor = new TestProcessor();
 let clock = new Date('2026-11-25T12:00:00.000Z');
 let t: TestApp;
@@ -26,15 +26,13 @@ beforeEach(() => {
 });
 
 let day = 0;
-function paidBooking() {
+async function paidBooking() {
   day += 1;
-  const session = createSession(db, experience, { startLocal: `2026-12-${String(day).padStart(2, '0')}T09:00:00` });
-  return createPaidBooking(db, { brandId: brand.id, session, participants: [{ priceMinor: 5000 }, { priceMinor: 5000 }] }).booking;
+  const session = await createSession(db, experience, { startLocal: `2026-12-${String(day).padStart(2, '0')}T09:00:00` });
+  return (await createPaidBooking(db, { brandId: brand.id, session, participants: [{ priceMinor: 5000 }, { priceMinor: 5000 }] })).booking;
 }
-const refunded = (id: string) =>
-  (db.$client.prepare('SELECT amount_refunded_minor AS m FROM bookings WHERE id = ?').get(id) as { m: number }).m;
-const ledgerSize = (id: string) =>
-  (db.$client.prepare('SELECT count(*) AS n FROM refunds WHERE booking_id = ?').get(id) as { n: number }).n;
+const refunded = (id: string) => db.value<number>('SELECT amount_refunded_minor FROM bookings WHERE id = ?', id);
+const ledgerSize = (id: string) => db.count('refunds', { bookingId: id });
 
 /** A raw POST, so the exact bytes of the body are under the test's control. */
 async function post(url: string, payload: string, headers: Record<string, string>) {
@@ -46,7 +44,7 @@ const withKey = (key: string, secret = brandKey) => ({ authorization: `Bearer ${
 
 describe('Idempotency-Key on REST POSTs', () => {
   it('replays the first answer byte for byte and refunds only once', async () => {
-    const booking = paidBooking();
+    const booking = await paidBooking();
     const first = await post('/v1/bookings/cancel', refundBody(booking.id, 10), withKey('refund-1'));
     expect(first.status).toBe(200);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
@@ -56,13 +54,13 @@ describe('Idempotency-Key on REST POSTs', () => {
     expect(second.headers['content-type']).toMatch(/^application\/json/);
     expect(second.body).toBe(first.body);
     expect(JSON.parse(second.body).items[0].amountRefunded).toBe(10);
-    expect(refunded(booking.id)).toBe(1000);
-    expect(ledgerSize(booking.id)).toBe(1);
+    expect(await refunded(booking.id)).toBe(1000);
+    expect(await ledgerSize(booking.id)).toBe(1);
     expect(processor.refundCalls).toHaveLength(1);
   });
 
   it('replays an item failure too (a 200 answer), without retrying it', async () => {
-    const booking = paidBooking();
+    const booking = await paidBooking();
     processor.decline();
     const first = await post('/v1/bookings/cancel', refundBody(booking.id, 10), withKey('declined-1'));
     processor.failure = null;
@@ -73,18 +71,18 @@ describe('Idempotency-Key on REST POSTs', () => {
   });
 
   it('refuses the same key with another body as 422 IDEMPOTENCY_KEY_REUSED, doing nothing', async () => {
-    const booking = paidBooking();
+    const booking = await paidBooking();
     await post('/v1/bookings/cancel', refundBody(booking.id, 10), withKey('reuse-1'));
     const other = await post('/v1/bookings/cancel', refundBody(booking.id, 20), withKey('reuse-1'));
     expect(other.status).toBe(422);
     expect(JSON.parse(other.body).error).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', details: { field: 'Idempotency-Key' } });
     const spaced = await post('/v1/bookings/cancel', ` ${refundBody(booking.id, 10)}`, withKey('reuse-1'));
     expect(spaced.status).toBe(422);
-    expect(refunded(booking.id)).toBe(1000);
+    expect(await refunded(booking.id)).toBe(1000);
   });
 
   it('refuses a repeat while the first is still running with 409 IDEMPOTENCY_KEY_IN_USE', async () => {
-    const booking = paidBooking();
+    const booking = await paidBooking();
     processor.hold();
     const running = post('/v1/bookings/cancel', refundBody(booking.id, 10), withKey('slow-1'));
     await vi.waitFor(() => expect(processor.refundCalls).toHaveLength(1));
@@ -95,22 +93,22 @@ describe('Idempotency-Key on REST POSTs', () => {
     expect((await running).status).toBe(200);
     const after = await post('/v1/bookings/cancel', refundBody(booking.id, 10), withKey('slow-1'));
     expect(after.headers['idempotent-replayed']).toBe('true');
-    expect(refunded(booking.id)).toBe(1000);
+    expect(await refunded(booking.id)).toBe(1000);
     expect(processor.refundCalls).toHaveLength(1);
   });
 
   it('keeps keys of different API keys apart', async () => {
-    const booking = paidBooking();
+    const booking = await paidBooking();
     const mine = await post('/v1/bookings/cancel', refundBody(booking.id, 10), withKey('shared-1', brandKey));
     const theirs = await post('/v1/bookings/cancel', refundBody(booking.id, 10), withKey('shared-1', orgKey));
     expect(theirs.headers['idempotent-replayed']).toBeUndefined();
     expect(JSON.parse(mine.body).items[0].amountRefunded).toBe(10);
     expect(JSON.parse(theirs.body).items[0].amountRefunded).toBe(20);
-    expect(ledgerSize(booking.id)).toBe(2);
+    expect(await ledgerSize(booking.id)).toBe(2);
   });
 
   it('forgets a key after 24 hours', async () => {
-    const booking = paidBooking();
+    const booking = await paidBooking();
     await post('/v1/bookings/cancel', refundBody(booking.id, 10), withKey('daily-1'));
     clock = new Date(clock.getTime() + 24 * 3600 * 1000 - 1);
     expect((await post('/v1/bookings/cancel', refundBody(booking.id, 20), withKey('daily-1'))).status).toBe(422);
@@ -118,34 +116,34 @@ describe('Idempotency-Key on REST POSTs', () => {
     const later = await post('/v1/bookings/cancel', refundBody(booking.id, 20), withKey('daily-1'));
     expect(later.status).toBe(200);
     expect(later.headers['idempotent-replayed']).toBeUndefined();
-    expect(refunded(booking.id)).toBe(3000);
+    expect(await refunded(booking.id)).toBe(3000);
   });
 
   it('does not claim the key for a request refused by validation', async () => {
-    const booking = paidBooking();
+    const booking = await paidBooking();
     const bad = await post('/v1/bookings/cancel', JSON.stringify({ bookings: [] }), withKey('fixme-1'));
     expect(bad.status).toBe(400);
     const good = await post('/v1/bookings/cancel', refundBody(booking.id, 10), withKey('fixme-1'));
     expect(good.status).toBe(200);
-    expect(refunded(booking.id)).toBe(1000);
+    expect(await refunded(booking.id)).toBe(1000);
   });
 
   it('refuses a malformed key with 400 naming Idempotency-Key', async () => {
-    const booking = paidBooking();
+    const booking = await paidBooking();
     for (const key of ['x'.repeat(256), '']) {
       const res = await post('/v1/bookings/cancel', refundBody(booking.id, 10), withKey(key));
       expect(res.status).toBe(400);
       expect(JSON.parse(res.body).error).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'Idempotency-Key' } });
     }
-    expect(refunded(booking.id)).toBe(0);
+    expect(await refunded(booking.id)).toBe(0);
     expect((await post('/v1/bookings/cancel', refundBody(booking.id, 10), withKey('x'.repeat(255)))).status).toBe(200);
   });
 
   it('lets an unauthenticated request fail as usual, storing nothing', async () => {
-    const booking = paidBooking();
+    const booking = await paidBooking();
     const anon = await post('/v1/bookings/cancel', refundBody(booking.id, 10), { 'idempotency-key': 'anon-1' });
     expect(anon.status).toBe(401);
-    expect(db.$client.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE key = 'anon-1'").get()).toEqual({ n: 0 });
+    expect(await db.one("SELECT count(*) AS n FROM idempotency_keys WHERE key = 'anon-1'")).toEqual({ n: 0 });
   });
 });
 
@@ -153,14 +151,14 @@ describe('Idempotency-Key on GraphQL mutations', () => {
   const mutation = `mutation($input: CancelBookingsInput!) { cancelBookings(input: $input) { items { id amountRefunded } errors { code } } }`;
 
   it('replays the first answer and refunds once', async () => {
-    const booking = paidBooking();
+    const booking = await paidBooking();
     const body = JSON.stringify({ query: mutation, variables: { input: { bookings: [{ bookingId: booking.id, refundAmount: 10 }] } } });
     const first = await post('/graphql', body, withKey('gql-1'));
     const second = await post('/graphql', body, withKey('gql-1'));
     expect(JSON.parse(first.body).data.cancelBookings.items).toEqual([{ id: booking.id, amountRefunded: 10 }]);
     expect(second.headers['idempotent-replayed']).toBe('true');
     expect(second.body).toBe(first.body);
-    expect(refunded(booking.id)).toBe(1000);
+    expect(await refunded(booking.id)).toBe(1000);
     const reused = await post('/graphql', body.replace('"refundAmount":10', '"refundAmount":11'), withKey('gql-1'));
     expect(reused.status).toBe(422);
   });
@@ -179,9 +177,9 @@ describe('idempotent answers that carry a secret', () => {
     expect(again.status).toBe(201);
     expect(again.body).toBe(first.body);
     expect(again.headers['idempotent-replayed']).toBe('true');
-    expect(db.$client.prepare('SELECT count(*) FROM webhook_endpoints WHERE brand_id = ?').pluck().get(brand.id)).toBe(1);
+    expect(await db.value('SELECT count(*) FROM webhook_endpoints WHERE brand_id = ?', brand.id)).toBe(1);
 
-    const stored = db.$client.prepare("SELECT response_body FROM idempotency_keys WHERE key = 'endpoint-create-1'").pluck().get() as string;
+    const stored = await db.value<string>("SELECT response_body FROM idempotency_keys WHERE key = 'endpoint-create-1'");
     expect(stored).not.toContain(secret);
     expect(stored).not.toContain('whsec_');
   });

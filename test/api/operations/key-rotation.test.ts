@@ -4,43 +4,35 @@
  * Webhook deliveries stay signed with each endpoint's secret and stored idempotent answers still
  * replay, at every step; dropping the old key before re-encrypting is shown to break both.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyTesseraSignature } from '../../../examples/webhook-receiver/verify-signature.ts';
 import { runSecretsCli } from '../../../src/cli/secrets.ts';
-import { closeDatabase, openDatabase, type Db } from '../../../src/db/sqlite/client.ts';
-import { webhookEndpoints } from '../../../src/db/sqlite/schema/index.ts';
 import type { Keyring } from '../../../src/domain/shared/encryption.ts';
 import { decryptSecret } from '../../../src/domain/webhooks/secrets.ts';
 import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts';
 import { deliveriesOf, recordTestEvent } from '../../../fixtures/factories/webhooks.ts';
 import { startApp, type TestApp } from '../../support/app.ts';
+import { freshSharedDb } from '../../support/db.ts';
 import { startReceiver, waitFor } from '../../support/webhook-receiver.ts';
 
 const oldKey = Buffer.alloc(32, 11);
 const newKey = Buffer.alloc(32, 22);
 const b64 = (key: Buffer) => key.toString('base64');
 
-const dir = mkdtempSync(join(tmpdir(), 'tessera-rotation-'));
-const file = join(dir, 'rotation.sqlite');
-let db: Db;
+// The CLI opens the database itself, from DATABASE_URL, as `npm run secrets` does.
+const { db, url } = await freshSharedDb();
 let brandId: string;
 let apiKey: string;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  db = openDatabase(file);
-  brandId = createBrand(db).id;
-  apiKey = createApiKey(db, { brandId }).secret;
+  brandId = (await createBrand(db)).id;
+  apiKey = (await createApiKey(db, { brandId })).secret;
 });
 afterAll(() => {
-  closeDatabase(db);
   delete process.env.DATABASE_URL;
   delete process.env.ENCRYPTION_KEYS;
-  rmSync(dir, { recursive: true, force: true });
   return receiver.close();
 });
 
@@ -52,7 +44,7 @@ async function gateway(keys: Keyring): Promise<TestApp> {
 }
 
 async function secretsCli(keys: Buffer[], command: string) {
-  process.env.DATABASE_URL = file;
+  process.env.DATABASE_URL = url;
   process.env.ENCRYPTION_KEYS = keys.map(b64).join(',');
   const lines: string[] = [];
   const code = await runSecretsCli([command], (line) => lines.push(line));
@@ -75,16 +67,14 @@ async function deliveredTo(path: string, endpointId: string) {
     payload: { id: crypto.randomUUID(), status: 'confirmed' },
   });
   await waitFor(`the delivery of ${event.id} to ${path}`, () => receiver.at(path).some((r) => r.headers['tessera-event-id'] === event.id));
-  await waitFor('the delivery recorded', () => deliveriesOf(db, endpointId).find((d) => d.eventId === event.id)?.status === 'delivered');
+  await waitFor(
+    'the delivery recorded',
+    async () => (await deliveriesOf(db, endpointId)).find((d) => d.eventId === event.id)?.status === 'delivered',
+  );
   return receiver.at(path).find((r) => r.headers['tessera-event-id'] === event.id)!;
 }
 
-const sealedSecretOf = (id: string) =>
-  db
-    .select({ id: webhookEndpoints.id, sealed: webhookEndpoints.secretCiphertext })
-    .from(webhookEndpoints)
-    .all()
-    .find((row) => row.id === id)!.sealed;
+const sealedSecretOf = async (id: string) => (await db.row('webhookEndpoints', { id })).secretCiphertext;
 
 describe('rotating ENCRYPTION_KEYS', () => {
   it('keeps deliveries signed and idempotent answers replayable before, during and after the rotation', async () => {
@@ -110,7 +100,7 @@ describe('rotating ENCRYPTION_KEYS', () => {
     expect(second.status).toBe(201);
     const { id: secondId } = second.body.endpoint;
     const secondSecret: string = second.body.secret;
-    expect(decryptSecret([newKey], sealedSecretOf(secondId), secondId)).toBe(secondSecret);
+    expect(decryptSecret([newKey], await sealedSecretOf(secondId), secondId)).toBe(secondSecret);
 
     expect(await secretsCli([newKey, oldKey], 'status')).toEqual({
       code: 0,
@@ -121,7 +111,7 @@ describe('rotating ENCRYPTION_KEYS', () => {
         'Run `npm run secrets -- reencrypt` before removing older keys from ENCRYPTION_KEYS.',
       ],
     });
-    const sealedBefore = sealedSecretOf(firstId);
+    const sealedBefore = await sealedSecretOf(firstId);
     expect(await secretsCli([newKey, oldKey], 'reencrypt')).toEqual({
       code: 0,
       lines: [
@@ -131,9 +121,10 @@ describe('rotating ENCRYPTION_KEYS', () => {
         'Every sealed value opens with the newest key: older keys can be removed from ENCRYPTION_KEYS.',
       ],
     });
-    expect(sealedSecretOf(firstId)).not.toBe(sealedBefore);
-    expect(() => decryptSecret([oldKey], sealedSecretOf(firstId), firstId)).toThrow();
-    expect(decryptSecret([newKey], sealedSecretOf(firstId), firstId)).toBe(firstSecret);
+    const sealedAfter = await sealedSecretOf(firstId);
+    expect(sealedAfter).not.toBe(sealedBefore);
+    expect(() => decryptSecret([oldKey], sealedAfter, firstId)).toThrow();
+    expect(decryptSecret([newKey], sealedAfter, firstId)).toBe(firstSecret);
     // Running it again finds nothing left to move.
     expect((await secretsCli([newKey, oldKey], 'reencrypt')).lines.slice(1, 3)).toEqual([
       'webhook signing secrets: 2 sealed, 2 with the newest key',
@@ -178,7 +169,7 @@ describe('rotating ENCRYPTION_KEYS', () => {
     expect(status.code).toBe(1);
     expect(status.lines.slice(1)).toEqual([
       `webhook signing secrets: 3 sealed, 2 with the newest key, 1 no key opens (${thirdId})`,
-      `stored idempotent answers: 3 sealed, 2 with the newest key, 1 no key opens (${apiKeyIdOf()}/register-third)`,
+      `stored idempotent answers: 3 sealed, 2 with the newest key, 1 no key opens (${await apiKeyIdOf()}/register-third)`,
       '2 value(s) no key of ENCRYPTION_KEYS opens: add back the key that sealed them, or register those webhook endpoints again (stored answers expire within 24 hours).',
     ]);
 
@@ -192,8 +183,8 @@ describe('rotating ENCRYPTION_KEYS', () => {
         "The stored answer for this Idempotency-Key can no longer be read (no key of the server's ENCRYPTION_KEYS opens it); check the resource and use a new key",
     });
     await recordTestEvent(db, { brandId, type: 'booking.confirmed', payload: { id: crypto.randomUUID(), status: 'confirmed' } });
-    await waitFor('a failed attempt', () => (deliveriesOf(db, thirdId)[0]?.attempts ?? 0) >= 1);
-    expect(deliveriesOf(db, thirdId)[0]?.lastError).toBe(
+    await waitFor('a failed attempt', async () => ((await deliveriesOf(db, thirdId))[0]?.attempts ?? 0) >= 1);
+    expect((await deliveriesOf(db, thirdId))[0]?.lastError).toBe(
       'signing secret cannot be decrypted: no key in ENCRYPTION_KEYS opens it (was the key that sealed it removed?)',
     );
     expect(receiver.at('/third')).toEqual([]);
@@ -201,6 +192,6 @@ describe('rotating ENCRYPTION_KEYS', () => {
   });
 });
 
-function apiKeyIdOf(): string {
-  return db.$client.prepare('SELECT id FROM api_keys WHERE brand_id = ?').pluck().get(brandId) as string;
+async function apiKeyIdOf(): Promise<string> {
+  return (await db.value('SELECT id FROM api_keys WHERE brand_id = ?', brandId)) as string;
 }

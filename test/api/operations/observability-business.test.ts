@@ -14,11 +14,11 @@ import { sample, scrape } from '../../support/metrics.ts';
 import { TestProcessor } from '../../support/processors.ts';
 
 const NOW = new Date('2026-11-25T12:00:00.000Z');
-const db = freshDb();
-const brand = createBrand(db, { currency: 'EUR' });
-const key = createApiKey(db, { brandId: brand.id }).secret;
+const db = await freshDb();
+const brand = await createBrand(db, { currency: 'EUR' });
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
 // Adult 45.50 + 23 % VAT = 55.97 EUR.
-const { experience } = createExperience(db, brand.id);
+const { experience } = await createExperience(db, brand.id);
 const processor = new TestProcessor({ now: () => NOW });
 // Recorded before the app starts: counters count from the start of the process.
 await recordTestEvent(db, { brandId: brand.id, type: 'booking.created' });
@@ -34,7 +34,7 @@ const bookings = (text: string, event: string) => sample(text, 'bookings_total',
 const refunds = (text: string, outcome: string) => sample(text, 'refunds_total', { outcome });
 
 async function paidBooking(): Promise<string> {
-  const s = session();
+  const s = await session();
   const cartId = randomUUID();
   const body = { data: [{ experienceId: experience.id, sessionTime: s.startLocal.slice(0, 16), participants: [guest('Ana')] }] };
   const created = await t.rest('POST', `/v1/brands/${brand.id}/carts/${cartId}/payment_intents`, { key, body });
@@ -81,7 +81,7 @@ describe('bookings and refunds counters', () => {
   });
 
   it('counts a checkout hold while it lasts, its failure, and a cancellation', async () => {
-    const s = session();
+    const s = await session();
     const held = await t.rest('POST', `/v1/brands/${brand.id}/carts/${randomUUID()}/payment_intents`, {
       key,
       body: { data: [{ experienceId: experience.id, sessionTime: s.startLocal.slice(0, 16), participants: [guest('Rui')] }] },
@@ -105,10 +105,10 @@ describe('bookings and refunds counters', () => {
 
 describe('queue gauges', () => {
   it('reads holds, waitlist offers and webhook deliveries from the database at every scrape', async () => {
-    const fresh = freshDb();
-    const b = createBrand(fresh);
-    const exp = createExperience(fresh, b.id).experience;
-    const s = createSession(fresh, exp, { startLocal: '2026-12-20T09:00:00' });
+    const fresh = await freshDb();
+    const b = await createBrand(fresh);
+    const exp = (await createExperience(fresh, b.id)).experience;
+    const s = await createSession(fresh, exp, { startLocal: '2026-12-20T09:00:00' });
     const app = await startApp(fresh, { now: () => NOW });
     const gauges = (text: string) =>
       ['holds_active', 'waitlist_offers_active', 'webhook_deliveries_pending', 'webhook_deliveries_failed'].map((name) =>
@@ -116,10 +116,15 @@ describe('queue gauges', () => {
       );
     expect(gauges(await scrape(app))).toEqual([0, 0, 0, 0]);
 
-    createBooking(fresh, { brandId: b.id, session: s, status: 'processing', overrides: { holdExpiresAt: '2026-11-25T12:15:00.000Z' } });
-    createBooking(fresh, { brandId: b.id, session: s, status: 'confirmed' });
-    const waitlist = createWaitlist(fresh, exp.id);
-    createWaitlistEntry(fresh, {
+    await createBooking(fresh, {
+      brandId: b.id,
+      session: s,
+      status: 'processing',
+      overrides: { holdExpiresAt: '2026-11-25T12:15:00.000Z' },
+    });
+    await createBooking(fresh, { brandId: b.id, session: s, status: 'confirmed' });
+    const waitlist = await createWaitlist(fresh, exp.id);
+    await createWaitlistEntry(fresh, {
       waitlist,
       session: s,
       brandId: b.id,
@@ -127,15 +132,15 @@ describe('queue gauges', () => {
       status: 'offered',
       offerExpiresAt: '2026-11-26T12:00:00.000Z',
     });
-    createWaitlistEntry(fresh, { waitlist, session: s, brandId: b.id, position: 2 });
-    createWebhookEndpoint(fresh, b.id, { url: 'https://hooks.example.test/a' });
-    createWebhookEndpoint(fresh, b.id, { url: 'https://hooks.example.test/b' });
+    await createWaitlistEntry(fresh, { waitlist, session: s, brandId: b.id, position: 2 });
+    await createWebhookEndpoint(fresh, b.id, { url: 'https://hooks.example.test/a' });
+    await createWebhookEndpoint(fresh, b.id, { url: 'https://hooks.example.test/b' });
     await recordTestEvent(fresh, { brandId: b.id, type: 'booking.confirmed' });
     expect(gauges(await scrape(app))).toEqual([1, 1, 2, 0]);
 
-    fresh.$client
-      .prepare(`UPDATE webhook_deliveries SET status = 'failed' WHERE rowid = (SELECT min(rowid) FROM webhook_deliveries)`)
-      .run();
+    // Either of the two deliveries: the one of the first endpoint.
+    const [first] = await fresh.rows('webhookDeliveries', {}, ['createdAt', 'id']);
+    await fresh.update('webhookDeliveries', { id: first!.id }, { status: 'failed' });
     const text = await scrape(app);
     expect(gauges(text)).toEqual([1, 1, 1, 1]);
     expect(sample(text, 'bookings_total', { event: 'confirmed' })).toBe(1);

@@ -2,16 +2,15 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../../support/app.ts';
-import { freshDb } from '../../support/db.ts';
+import { dropTable, freshDb } from '../../support/db.ts';
 import { createApiKey, createBrand, createOrganization } from '../../../fixtures/factories/brands.ts';
-import { itOnSqlite } from '../../support/engine.ts';
 
-const db = freshDb();
-const org = createOrganization(db);
-const brand = createBrand(db, { organizationId: org.id });
-const sister = createBrand(db, { organizationId: org.id });
-const brandKey = createApiKey(db, { brandId: brand.id });
-const orgKey = createApiKey(db, { organizationId: org.id });
+const db = await freshDb();
+const org = await createOrganization(db);
+const brand = await createBrand(db, { organizationId: org.id });
+const sister = await createBrand(db, { organizationId: org.id });
+const brandKey = await createApiKey(db, { brandId: brand.id });
+const orgKey = await createApiKey(db, { organizationId: org.id });
 const lines: Array<Record<string, any>> = [];
 let t: TestApp;
 
@@ -104,50 +103,46 @@ describe('access lines', () => {
 });
 
 describe('lines from inside a request', () => {
-  itOnSqlite(
-    'carries the request id on every line of a failing REST and GraphQL request (error handler, GraphQL error reporter)',
-    async () => {
-      const broken = freshDb();
-      const b = createBrand(broken);
-      const key = createApiKey(broken, { brandId: b.id }).secret;
-      const captured: Array<Record<string, any>> = [];
-      const app = await startApp(broken, { logStream: { write: (line) => captured.push(JSON.parse(line)) } });
-      broken.$client.pragma('foreign_keys = OFF');
-      broken.$client.exec('DROP TABLE hosts');
+  it('carries the request id on every line of a failing REST and GraphQL request (error handler, GraphQL error reporter)', async () => {
+    const broken = await freshDb();
+    const b = await createBrand(broken);
+    const key = (await createApiKey(broken, { brandId: b.id })).secret;
+    const captured: Array<Record<string, any>> = [];
+    const app = await startApp(broken, { logStream: { write: (line) => captured.push(JSON.parse(line)) } });
+    await dropTable(broken, 'hosts');
 
-      const rest = await app.rest('GET', `/v1/brands/${b.id}/hosts`, { key });
-      expect(rest.status).toBe(500);
-      const restLines = captured.splice(0);
-      expect(restLines.map((l) => [l.level, l.msg])).toEqual([
-        [50, 'request failed'],
-        [30, 'request completed'],
-      ]);
-      for (const line of restLines) expect(line.reqId).toBe(rest.headers['x-request-id']);
+    const rest = await app.rest('GET', `/v1/brands/${b.id}/hosts`, { key });
+    expect(rest.status).toBe(500);
+    const restLines = captured.splice(0);
+    expect(restLines.map((l) => [l.level, l.msg])).toEqual([
+      [50, 'request failed'],
+      [30, 'request completed'],
+    ]);
+    for (const line of restLines) expect(line.reqId).toBe(rest.headers['x-request-id']);
 
-      const graph = await app.app.inject({
-        method: 'POST',
-        url: '/graphql',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-        payload: { query: `query BrandHosts { hosts(brandId: "${b.id}") { id } }` },
-      });
-      expect(graph.json().errors[0].extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR', requestId: graph.headers['x-request-id'] });
-      const gqlLines = captured.splice(0);
-      expect(gqlLines.map((l) => [l.level, l.msg])).toEqual([
-        [50, 'GraphQL resolver failed'],
-        [30, 'request completed'],
-      ]);
-      for (const line of gqlLines) expect(line.reqId).toBe(graph.headers['x-request-id']);
-      expect(gqlLines[1]).toMatchObject({ operationName: 'BrandHosts', statusCode: 200 });
-    },
-  );
+    const graph = await app.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      payload: { query: `query BrandHosts { hosts(brandId: "${b.id}") { id } }` },
+    });
+    expect(graph.json().errors[0].extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR', requestId: graph.headers['x-request-id'] });
+    const gqlLines = captured.splice(0);
+    expect(gqlLines.map((l) => [l.level, l.msg])).toEqual([
+      [50, 'GraphQL resolver failed'],
+      [30, 'request completed'],
+    ]);
+    for (const line of gqlLines) expect(line.reqId).toBe(graph.headers['x-request-id']);
+    expect(gqlLines[1]).toMatchObject({ operationName: 'BrandHosts', statusCode: 200 });
+  });
 
-  itOnSqlite('logs a GraphQL request whose context cannot be built (database gone) with its request id', async () => {
-    const gone = freshDb();
-    const b = createBrand(gone);
-    const key = createApiKey(gone, { brandId: b.id }).secret;
+  it('logs a GraphQL request whose context cannot be built (database gone) with its request id', async () => {
+    const gone = await freshDb();
+    const b = await createBrand(gone);
+    const key = (await createApiKey(gone, { brandId: b.id })).secret;
     const captured: Array<Record<string, any>> = [];
     const app = await startApp(gone, { ready: false, logStream: { write: (line) => captured.push(JSON.parse(line)) } });
-    gone.$client.close();
+    await gone.database.close();
     const graph = await app.gql(`{ hosts(brandId: "${b.id}") { id } }`, {}, { key });
     expect(graph.status).toBe(500);
     expect(graph.body.errors[0].extensions.code).toBe('INTERNAL_SERVER_ERROR');
@@ -162,15 +157,15 @@ describe('lines from inside a request', () => {
 });
 
 describe('background jobs', () => {
-  itOnSqlite('name their job on every line, having no request', async () => {
-    const gone = freshDb();
+  it('name their job on every line, having no request', async () => {
+    const gone = await freshDb();
     const captured: Array<Record<string, any>> = [];
     const app = await startApp(gone, {
       ready: false,
       logStream: { write: (line) => captured.push(JSON.parse(line)) },
       webhooks: { dispatch: true, tickMs: 10 },
     });
-    gone.$client.close();
+    await gone.database.close();
     await app.app.ready();
     await new Promise((resolve) => setTimeout(resolve, 60));
     const sweeper = captured.filter((l) => l.job === 'hold-sweeper');

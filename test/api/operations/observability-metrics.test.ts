@@ -6,10 +6,10 @@ import { freshDb } from '../../support/db.ts';
 import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts';
 import { sample, samples, scrape } from '../../support/metrics.ts';
 
-const db = freshDb();
-const brand = createBrand(db);
-const other = createBrand(db);
-const key = createApiKey(db, { brandId: brand.id }).secret;
+const db = await freshDb();
+const brand = await createBrand(db);
+const other = await createBrand(db);
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
 const settings = `/v1/brands/${brand.id}/settings`;
 const SETTINGS_QUERY = `query BrandSettings($b: UUID!) { brandSettings(brandId: $b) { name } }`;
 

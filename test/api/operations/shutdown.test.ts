@@ -7,13 +7,10 @@
  * and pending webhook deliveries go out.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { closeDatabase, openDatabase } from '../../../src/db/sqlite/client.ts';
 import { checkout, fetchSender, guests, type Shop } from '../../support/booking-traffic.ts';
+import { freshSharedDb, type TestDb } from '../../support/db.ts';
 import { createWebhookEndpoint } from '../../../fixtures/factories/webhooks.ts';
 import { invariantViolations } from '../../support/invariants.ts';
 import { requestBegunOnKeptAliveConnection, slowRequest, type RawRequest } from '../../support/raw-http.ts';
@@ -21,25 +18,30 @@ import { startServerProcess, stopServerProcess, type ServerProcess } from '../..
 import { createShop } from '../../support/shop-world.ts';
 import { startReceiver, waitFor } from '../../support/webhook-receiver.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'tessera-shutdown-'));
 const receiver = await startReceiver();
 let server: ServerProcess | undefined;
 
 afterEach(() => stopServerProcess(server));
-afterAll(async () => {
-  await receiver.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => receiver.close());
 
-/** A database file with a shop (2 sessions of 4 places) whose booking.created events go to `hookPath` on the receiver. */
-function world(hookPath: string) {
-  const file = join(dir, `${randomUUID()}.sqlite`);
-  const db = openDatabase(file);
-  const made = createShop(db, { sessions: 2, capacity: 4 });
-  createWebhookEndpoint(db, made.brand.id, { url: receiver.url(hookPath), events: ['booking.created', 'booking.failed'] });
-  closeDatabase(db);
-  return { file, ...made };
+/**
+ * A database of its own (`url` for the server processes, `db` to read back what they left) with a shop
+ * (2 sessions of 4 places) whose booking.created events go to `hookPath` on the receiver.
+ */
+async function world(hookPath: string) {
+  const { db, url } = await freshSharedDb();
+  const made = await createShop(db, { sessions: 2, capacity: 4 });
+  await createWebhookEndpoint(db, made.brand.id, { url: receiver.url(hookPath), events: ['booking.created', 'booking.failed'] });
+  return { db, url, ...made };
 }
+
+// Made here, not in the tests: each database is dropped (or its file removed) after the file's tests.
+const worlds = {
+  drain: await world('/drain'),
+  timeout: await world('/timeout'),
+  twice: await world('/twice'),
+  restart: await world('/restart'),
+};
 
 const checkoutRequest = (shop: Shop, sessionTime: string, count: number): RawRequest => ({
   method: 'POST',
@@ -61,19 +63,15 @@ const refused = async (url: string) => {
   }
 };
 
-function readDb(file: string) {
-  const db = openDatabase(file);
-  try {
-    return {
-      violations: invariantViolations(db.$client),
-      bookings: db.$client.prepare('SELECT status, count(*) AS n FROM bookings GROUP BY status').all(),
-      deliveries: db.$client
-        .prepare('SELECT status, attempts, next_attempt_at > created_at AS leased FROM webhook_deliveries ORDER BY event_sequence')
-        .all() as Array<{ status: string; attempts: number; leased: number }>,
-    };
-  } finally {
-    closeDatabase(db);
-  }
+async function readDb(db: TestDb) {
+  return {
+    violations: await invariantViolations(db),
+    bookings: await db.all('SELECT status, count(*) AS n FROM bookings GROUP BY status'),
+    // A comparison is 1/0 on SQLite and a boolean on PostgreSQL: CASE makes it a number on both.
+    deliveries: await db.all<{ status: string; attempts: number; leased: number }>(
+      'SELECT status, attempts, CASE WHEN next_attempt_at > created_at THEN 1 ELSE 0 END AS leased FROM webhook_deliveries ORDER BY event_sequence',
+    ),
+  };
 }
 
 describe('SIGTERM', () => {
@@ -83,8 +81,8 @@ describe('SIGTERM', () => {
     async () => {
       const held: ServerResponse[] = [];
       receiver.respond = ({ path, count }) => (path === '/drain' && held.length === 0 && count === 0 ? (res) => held.push(res) : 200);
-      const { file, shop, sessionTimes } = world('/drain');
-      server = await startServerProcess(file);
+      const { db, url, shop, sessionTimes } = worlds.drain;
+      server = await startServerProcess(url);
 
       expect((await checkout(fetchSender(server.url), shop, sessionTimes[0]!, 1)).status).toBe(201);
       await waitFor('the booking.created delivery to reach the receiver', () => held.length === 1);
@@ -127,7 +125,7 @@ describe('SIGTERM', () => {
       expect(await server.exited).toEqual({ code: 0, signal: null });
       expect(server.output()).toContain('shut down cleanly');
 
-      const after = readDb(file);
+      const after = await readDb(db);
       expect(after.violations).toEqual([]);
       // The first checkout and the slow one; neither refused request left anything.
       expect(after.bookings).toEqual([{ status: 'processing', n: 2 }]);
@@ -141,8 +139,8 @@ describe('SIGTERM', () => {
   );
 
   it('gives up after SHUTDOWN_TIMEOUT_MS with a log line and exit code 1', { timeout: 40_000 }, async () => {
-    const { file, shop, sessionTimes } = world('/timeout');
-    server = await startServerProcess(file, { SHUTDOWN_TIMEOUT_MS: '500' });
+    const { db, url, shop, sessionTimes } = worlds.timeout;
+    server = await startServerProcess(url, { SHUTDOWN_TIMEOUT_MS: '500' });
     await checkoutInFlight(server, shop, sessionTimes[0]!);
     const signalled = Date.now();
     server.child.kill('SIGTERM');
@@ -150,12 +148,12 @@ describe('SIGTERM', () => {
     expect(Date.now() - signalled).toBeGreaterThanOrEqual(500);
     expect(Date.now() - signalled).toBeLessThan(3000);
     expect(server.output()).toContain('shutdown did not finish within SHUTDOWN_TIMEOUT_MS (500 ms): exiting');
-    expect(readDb(file).violations).toEqual([]);
+    expect((await readDb(db)).violations).toEqual([]);
   });
 
   it('exits at once on a second signal', { timeout: 40_000 }, async () => {
-    const { file, shop, sessionTimes } = world('/twice');
-    server = await startServerProcess(file);
+    const { db, url, shop, sessionTimes } = worlds.twice;
+    server = await startServerProcess(url);
     await checkoutInFlight(server, shop, sessionTimes[0]!);
     server.child.kill('SIGTERM');
     await server.waitForOutput('shutting down: draining');
@@ -164,7 +162,7 @@ describe('SIGTERM', () => {
     expect(await server.exited).toEqual({ code: 130, signal: null });
     expect(Date.now() - again).toBeLessThan(1000);
     expect(server.output()).toContain('second signal while shutting down: exiting without waiting for in-flight work');
-    expect(readDb(file).violations).toEqual([]);
+    expect((await readDb(db)).violations).toEqual([]);
   });
 });
 
@@ -175,28 +173,28 @@ describe('a restart', () => {
     async () => {
       let up = false;
       receiver.respond = ({ path }) => (path === '/restart' && !up ? 503 : 200);
-      const { file, shop, sessionTimes } = world('/restart');
-      server = await startServerProcess(file, { HOLD_TTL_SECONDS: '1', WEBHOOK_RETRY_BASE_SECONDS: '0.1' });
+      const { db, url, shop, sessionTimes } = worlds.restart;
+      server = await startServerProcess(url, { HOLD_TTL_SECONDS: '1', WEBHOOK_RETRY_BASE_SECONDS: '0.1' });
       const send = fetchSender(server.url);
       const held = await checkout(send, shop, sessionTimes[0]!, 3);
       expect(held.status).toBe(201);
       await waitFor('a refused delivery attempt', () => receiver.at('/restart').length >= 1);
       server.child.kill('SIGTERM');
       expect(await server.exited).toEqual({ code: 0, signal: null });
-      const down = readDb(file);
+      const down = await readDb(db);
       expect(down.bookings).toEqual([{ status: 'processing', n: 1 }]);
       expect(down.deliveries.map((d) => d.status)).toEqual(['pending']);
 
       await new Promise((resolve) => setTimeout(resolve, 1100)); // the hold lapses while nothing runs
       up = true;
-      server = await startServerProcess(file, { HOLD_TTL_SECONDS: '1' });
+      server = await startServerProcess(url, { HOLD_TTL_SECONDS: '1' });
       const availability = await fetchSender(server.url)(
         'GET',
         `/v1/brands/${shop.brandId}/experiences/${shop.experienceId}/availability?from=${sessionTimes[0]!.slice(0, 10)}&to=${sessionTimes[0]!.slice(0, 10)}`,
         { key: shop.key },
       );
       expect(availability.body.data[0]).toMatchObject({ startDateTime: `${sessionTimes[0]}:00`, remaining: 4 });
-      const restarted = readDb(file);
+      const restarted = await readDb(db);
       expect(restarted.bookings).toEqual([{ status: 'failed', n: 1 }]);
       expect(restarted.violations).toEqual([]);
 

@@ -2,19 +2,20 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { EVENTS_NOW, HOLD_TTL, eventsWorld } from '../../support/events-world.ts';
+import { inTurn } from '../../../fixtures/factories/in-turn.ts';
 
-const w = eventsWorld();
+const w = await eventsWorld();
 const { clock, payments } = w;
 const at = (seconds: number) => new Date(new Date(EVENTS_NOW).getTime() + seconds * 1000);
-const statuses = (bookingId: string) => w.eventsOf(bookingId).map((e) => [e.type, e.payload.status]);
+const statuses = async (bookingId: string) => (await w.eventsOf(bookingId)).map((e) => [e.type, e.payload.status]);
 
 describe('checkout', () => {
   it('records booking.created per booking, in cart order, each the booking as GET /v1/bookings/{id} shows it', async () => {
     clock.now = at(0);
-    const { res, ids } = await w.checkout([w.item(w.session(), 2), w.item(w.session())]);
+    const { res, ids } = await w.checkout([w.item(await w.session(), 2), w.item(await w.session())]);
     expect(res.status).toBe(201);
     expect(ids).toHaveLength(2);
-    const [first, second] = ids.map((id) => w.eventsOf(id));
+    const [first, second] = await inTurn(ids, (id) => w.eventsOf(id));
     expect(first!.map((e) => e.type)).toEqual(['booking.created']);
     expect(second!.map((e) => e.type)).toEqual(['booking.created']);
     expect(second![0]!.sequence).toBe(first![0]!.sequence + 1);
@@ -33,35 +34,35 @@ describe('checkout', () => {
   });
 
   it('a free cart confirms at once: booking.created then booking.confirmed, both showing it confirmed', async () => {
-    const { res, ids } = await w.checkout([w.item(w.session(10, w.walk))]);
+    const { res, ids } = await w.checkout([w.item(await w.session(10, w.walk))]);
     expect([res.status, res.body.paymentIntentSecret]).toEqual([201, undefined]);
-    expect(statuses(ids[0]!)).toEqual([
+    expect(await statuses(ids[0]!)).toEqual([
       ['booking.created', 'confirmed'],
       ['booking.confirmed', 'confirmed'],
     ]);
-    expect(w.eventsOf(ids[0]!)[1]!.payload).toEqual(await w.view(ids[0]!));
+    expect((await w.eventsOf(ids[0]!))[1]!.payload).toEqual(await w.view(ids[0]!));
   });
 
   it('re-posting an unpaid cart: booking.failed for each replaced booking, before the new booking.created', async () => {
-    const s = w.session();
+    const s = await w.session();
     const cartId = randomUUID();
     const old = await w.checkout([w.item(s), w.item(s)], cartId);
     const fresh = await w.checkout([w.item(s, 3)], cartId);
     expect(fresh.res.status).toBe(201);
     for (const id of old.ids)
-      expect(statuses(id)).toEqual([
+      expect(await statuses(id)).toEqual([
         ['booking.created', 'processing'],
         ['booking.failed', 'failed'],
       ]);
-    expect(statuses(fresh.ids[0]!)).toEqual([['booking.created', 'processing']]);
-    const failed = old.ids.map((id) => w.eventsOf(id)[1]!.sequence);
-    expect(Math.max(...failed)).toBeLessThan(w.eventsOf(fresh.ids[0]!)[0]!.sequence);
+    expect(await statuses(fresh.ids[0]!)).toEqual([['booking.created', 'processing']]);
+    const failed = await inTurn(old.ids, async (id) => (await w.eventsOf(id))[1]!.sequence);
+    expect(Math.max(...failed)).toBeLessThan((await w.eventsOf(fresh.ids[0]!))[0]!.sequence);
   });
 
   it('a checkout whose transaction fails on its second item (CAPACITY_EXCEEDED) leaves no event: the first booking.created rolls back too', async () => {
-    const roomy = w.session(10);
-    const tight = w.session(1);
-    const before = w.eventCount();
+    const roomy = await w.session(10);
+    const tight = await w.session(1);
+    const before = await w.eventCount();
     payments.holdUntil(2);
     const [a, b] = await Promise.all([w.checkout([w.item(roomy), w.item(tight)]), w.checkout([w.item(roomy), w.item(tight)])]);
     payments.holdUntil(1);
@@ -74,62 +75,62 @@ describe('checkout', () => {
       'data.1.participants',
     ]);
     expect(lost.ids).toEqual([]);
-    expect(won.ids.map((id) => w.typesOf(id))).toEqual([['booking.created'], ['booking.created']]);
-    expect(w.eventCount() - before).toBe(2);
+    expect(await inTurn(won.ids, (id) => w.typesOf(id))).toEqual([['booking.created'], ['booking.created']]);
+    expect((await w.eventCount()) - before).toBe(2);
   });
 });
 
 describe('holds', () => {
   it('a lapsed hold fails its booking: booking.failed at the time of the sweep', async () => {
     clock.now = at(0);
-    const { ids } = await w.checkout([w.item(w.session())]);
+    const { ids } = await w.checkout([w.item(await w.session())]);
     clock.now = at(HOLD_TTL);
     // Any checkout sweeps lapsed holds first.
-    await w.checkout([w.item(w.session())]);
-    expect(statuses(ids[0]!)).toEqual([
+    await w.checkout([w.item(await w.session())]);
+    expect(await statuses(ids[0]!)).toEqual([
       ['booking.created', 'processing'],
       ['booking.failed', 'failed'],
     ]);
-    expect(w.eventsOf(ids[0]!)[1]!.createdAt).toBe(at(HOLD_TTL).toISOString());
-    expect(w.eventsOf(ids[0]!)[1]!.payload).toEqual(await w.view(ids[0]!));
+    expect((await w.eventsOf(ids[0]!))[1]!.createdAt).toBe(at(HOLD_TTL).toISOString());
+    expect((await w.eventsOf(ids[0]!))[1]!.payload).toEqual(await w.view(ids[0]!));
     clock.now = at(0);
   });
 });
 
 describe('payment outcomes (sandbox confirm)', () => {
   it('a succeeded payment: booking.confirmed for each booking; the same event again records nothing', async () => {
-    const { secret, ids } = await w.checkout([w.item(w.session()), w.item(w.session(), 2)]);
+    const { secret, ids } = await w.checkout([w.item(await w.session()), w.item(await w.session(), 2)]);
     expect((await w.confirm(secret)).status).toBe(200);
     for (const id of ids)
-      expect(statuses(id)).toEqual([
+      expect(await statuses(id)).toEqual([
         ['booking.created', 'processing'],
         ['booking.confirmed', 'confirmed'],
       ]);
-    expect(w.eventsOf(ids[1]!)[1]!.payload).toEqual(await w.view(ids[1]!));
-    const count = w.eventCount();
+    expect((await w.eventsOf(ids[1]!))[1]!.payload).toEqual(await w.view(ids[1]!));
+    const count = await w.eventCount();
     await w.confirm(secret);
-    expect(w.eventCount()).toBe(count);
+    expect(await w.eventCount()).toBe(count);
   });
 
   it('a failed payment: booking.failed; a later failure notice records nothing', async () => {
-    const { secret, ids } = await w.checkout([w.item(w.session())]);
+    const { secret, ids } = await w.checkout([w.item(await w.session())]);
     await w.confirm(secret, 'failed');
-    expect(statuses(ids[0]!)).toEqual([
+    expect(await statuses(ids[0]!)).toEqual([
       ['booking.created', 'processing'],
       ['booking.failed', 'failed'],
     ]);
-    const count = w.eventCount();
+    const count = await w.eventCount();
     await w.confirm(secret, 'failed');
-    expect(w.eventCount()).toBe(count);
+    expect(await w.eventCount()).toBe(count);
   });
 
   it('paid after the hold lapsed, with the places still free: booking.failed, then booking.confirmed', async () => {
     clock.now = at(0);
-    const { secret, ids } = await w.checkout([w.item(w.session())]);
+    const { secret, ids } = await w.checkout([w.item(await w.session())]);
     clock.now = at(HOLD_TTL);
-    await w.checkout([w.item(w.session())]);
+    await w.checkout([w.item(await w.session())]);
     await w.confirm(secret);
-    expect(statuses(ids[0]!)).toEqual([
+    expect(await statuses(ids[0]!)).toEqual([
       ['booking.created', 'processing'],
       ['booking.failed', 'failed'],
       ['booking.confirmed', 'confirmed'],
@@ -139,10 +140,10 @@ describe('payment outcomes (sandbox confirm)', () => {
 
   it('a late payment of a replaced checkout: booking.cancelled, then booking.refunded once the refund settles', async () => {
     const cartId = randomUUID();
-    const old = await w.checkout([w.item(w.session())], cartId);
-    await w.checkout([w.item(w.session())], cartId);
+    const old = await w.checkout([w.item(await w.session())], cartId);
+    await w.checkout([w.item(await w.session())], cartId);
     await w.confirm(old.secret);
-    const events = w.eventsOf(old.ids[0]!);
+    const events = await w.eventsOf(old.ids[0]!);
     expect(events.map((e) => [e.type, e.payload.status, e.payload.amountRefunded])).toEqual([
       ['booking.created', 'processing', 0],
       ['booking.failed', 'failed', 0],
@@ -154,15 +155,15 @@ describe('payment outcomes (sandbox confirm)', () => {
 
   it('a late payment whose refund the processor declines: booking.cancelled only, no booking.refunded', async () => {
     const cartId = randomUUID();
-    const old = await w.checkout([w.item(w.session())], cartId);
-    await w.checkout([w.item(w.session())], cartId);
+    const old = await w.checkout([w.item(await w.session())], cartId);
+    await w.checkout([w.item(await w.session())], cartId);
     payments.declineRefunds = true;
     try {
       await w.confirm(old.secret);
     } finally {
       payments.declineRefunds = false;
     }
-    expect(statuses(old.ids[0]!)).toEqual([
+    expect(await statuses(old.ids[0]!)).toEqual([
       ['booking.created', 'processing'],
       ['booking.failed', 'failed'],
       ['booking.cancelled', 'cancelled'],

@@ -1,4 +1,3 @@
-import { portOf } from '../../support/db.ts';
 /** Reading events: GraphQL `events` and REST `GET /v1/brands/{brandId}/events`, paging, filters, auth, bad input. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventEnvelope, recordEvent, type EventType, type StoredEvent } from '../../../src/domain/outbox/outbox.ts';
@@ -6,15 +5,15 @@ import { startApp, type TestApp } from '../../support/app.ts';
 import { freshDb } from '../../support/db.ts';
 import { createApiKey, createBrand, createOrganization } from '../../../fixtures/factories/brands.ts';
 
-const db = freshDb();
-const org = createOrganization(db);
-const brand = createBrand(db, { organizationId: org.id });
-const sister = createBrand(db, { organizationId: org.id });
-const outsider = createBrand(db);
+const db = await freshDb();
+const org = await createOrganization(db);
+const brand = await createBrand(db, { organizationId: org.id });
+const sister = await createBrand(db, { organizationId: org.id });
+const outsider = await createBrand(db);
 const keys = {
-  brand: createApiKey(db, { brandId: brand.id }).secret,
-  org: createApiKey(db, { organizationId: org.id }).secret,
-  outsider: createApiKey(db, { brandId: outsider.id }).secret,
+  brand: (await createApiKey(db, { brandId: brand.id })).secret,
+  org: (await createApiKey(db, { organizationId: org.id })).secret,
+  outsider: (await createApiKey(db, { brandId: outsider.id })).secret,
 };
 
 const types: EventType[] = ['booking.created', 'booking.confirmed', 'waitlist.offered', 'booking.cancelled'];
@@ -22,7 +21,7 @@ let minute = 0;
 async function record(brandId: string, type: EventType): Promise<StoredEvent> {
   minute += 1;
   const at = new Date(Date.UTC(2026, 10, 25, 12, minute)).toISOString();
-  return portOf(db).transaction(async (tx) =>
+  return db.database.transaction(async (tx) =>
     recordEvent(tx, { brandId, type, resourceId: `r${minute}`, payload: { id: `r${minute}`, n: minute }, at }),
   );
 }

@@ -12,29 +12,31 @@ import { createSession } from '../../../fixtures/factories/bookings.ts';
 import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts';
 import { createExperience } from '../../../fixtures/factories/catalog.ts';
 
-const db = freshDb();
+const db = await freshDb();
 const cardsOnly = ['reviews', 'customQuestions', 'priceTiers', 'shoppingCart', 'unlistedExperience', 'creditCard'];
-const brand = createBrand(db, { featuresActive: [...cardsOnly, 'payUponArrival', 'roomMemberCharge'] });
-const key = createApiKey(db, { brandId: brand.id }).secret;
-const { experience } = createExperience(db, brand.id, {
+const brand = await createBrand(db, { featuresActive: [...cardsOnly, 'payUponArrival', 'roomMemberCharge'] });
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
+const { experience } = await createExperience(db, brand.id, {
   paymentMethods: ['credit-card', 'pay-upon-arrival', 'pay-later', 'room-charge', 'member-number', 'loyalty', 'cash', 'regional-processor'],
 });
-const { experience: cardOnly } = createExperience(db, brand.id, { title: 'Card only', paymentMethods: ['credit-card'] });
-const session = createSession(db, experience, { startLocal: '2027-03-01T10:00:00', capacity: 50 });
-createSession(db, cardOnly, { startLocal: '2027-03-01T10:00:00' });
+const { experience: cardOnly } = await createExperience(db, brand.id, { title: 'Card only', paymentMethods: ['credit-card'] });
+const session = await createSession(db, experience, { startLocal: '2027-03-01T10:00:00', capacity: 50 });
+await createSession(db, cardOnly, { startLocal: '2027-03-01T10:00:00' });
 let t: TestApp;
 
 beforeAll(async () => {
   t = await startApp(db, { now: () => new Date('2027-02-01T12:00:00.000Z') });
 });
 
-beforeEach(() => {
-  db.$client
-    .prepare('UPDATE brands SET features_active = ?, validate_room_charge = 0, validate_member_charge = 0 WHERE id = ?')
-    .run(JSON.stringify([...cardsOnly, 'payUponArrival', 'roomMemberCharge']), brand.id);
+beforeEach(async () => {
+  await db.update(
+    'brands',
+    { id: brand.id },
+    { featuresActive: [...cardsOnly, 'payUponArrival', 'roomMemberCharge'], validateRoomCharge: false, validateMemberCharge: false },
+  );
 });
 
-const reserved = () => (db.$client.prepare('SELECT reserved FROM sessions WHERE id = ?').get(session.id) as { reserved: number }).reserved;
+const reserved = async () => ((await db.one('SELECT reserved FROM sessions WHERE id = ?', session.id)) as { reserved: number }).reserved;
 const item = (experienceId = experience.id) => ({
   experienceId,
   sessionTime: '2027-03-01T10:00',
@@ -42,16 +44,13 @@ const item = (experienceId = experience.id) => ({
 });
 const checkout = (body: Record<string, unknown>, cartId = randomUUID()) =>
   t.rest('POST', `/v1/brands/${brand.id}/carts/${cartId}/payment_intents`, { key, body: { data: [item()], ...body } });
-const bookingOfCart = (cartId: string) =>
-  db.$client
-    .prepare(
-      'SELECT id, status, payment_method AS method, amount_minor AS amount, amount_due_minor AS due, charged_to AS chargedTo, payment_intent_id AS intentId FROM bookings WHERE cart_id = ?',
-    )
-    .get(cartId) as any;
-const eventsOf = (id: string) =>
-  (db.$client.prepare('SELECT type FROM events WHERE resource_id = ? ORDER BY sequence').all(id) as Array<{ type: string }>).map(
-    (e) => e.type,
-  );
+const bookingOfCart = async (cartId: string) =>
+  (await db.one(
+    'SELECT id, status, payment_method AS method, amount_minor AS amount, amount_due_minor AS due, charged_to AS "chargedTo", payment_intent_id AS "intentId" FROM bookings WHERE cart_id = ?',
+    cartId,
+  )) as any;
+const eventsOf = async (id: string) =>
+  ((await db.all('SELECT type FROM events WHERE resource_id = ? ORDER BY sequence', id)) as Array<{ type: string }>).map((e) => e.type);
 const cancel = (bookings: unknown[]) => t.rest('POST', '/v1/bookings/cancel', { key, body: { bookings } });
 const gqlBooking = `query($id: UUID!) { booking(id: $id) { status paymentMethod amount amountDue chargedTo } }`;
 
@@ -63,9 +62,9 @@ describe.each([
 ] as const)('%s', (method, extra, chargedTo) => {
   it('confirms at once with the whole amount due and nothing charged; a refund is refused, a cancellation gives the places back', async () => {
     const cartId = randomUUID();
-    const before = reserved();
+    const before = await reserved();
     const res = await checkout({ paymentMethod: method, ...extra }, cartId);
-    const booking = bookingOfCart(cartId);
+    const booking = await bookingOfCart(cartId);
     // 45.50 + 23 % VAT; no payment intent to confirm.
     expect([res.status, res.body]).toEqual([
       201,
@@ -76,8 +75,8 @@ describe.each([
       },
     ]);
     expect(booking).toEqual({ id: booking.id, status: 'confirmed', method, amount: 5597, due: 5597, chargedTo, intentId: null });
-    expect(eventsOf(booking.id)).toEqual(['booking.created', 'booking.confirmed']);
-    expect(reserved()).toBe(before + 1);
+    expect(await eventsOf(booking.id)).toEqual(['booking.created', 'booking.confirmed']);
+    expect(await reserved()).toBe(before + 1);
 
     const rest = await t.rest('GET', `/v1/bookings/${booking.id}`, { key });
     expect([rest.body.paymentMethod, rest.body.status, 'amountDue' in rest.body]).toEqual([method, 'confirmed', false]);
@@ -100,7 +99,7 @@ describe.each([
       },
     ]);
     const cancelled = await cancel([{ bookingId: booking.id, cancel: true }]);
-    expect([cancelled.body.items[0].status, cancelled.body.items[0].amountRefunded, reserved()]).toEqual(['cancelled', 0, before]);
+    expect([cancelled.body.items[0].status, cancelled.body.items[0].amountRefunded, await reserved()]).toEqual(['cancelled', 0, before]);
   });
 });
 
@@ -109,7 +108,7 @@ describe('the choice of a method', () => {
     const cartId = randomUUID();
     const res = await checkout({}, cartId);
     expect(res.body.paymentIntentSecret).toEqual(expect.any(String));
-    expect(bookingOfCart(cartId)).toMatchObject({ status: 'processing', method: 'credit-card', due: 0, chargedTo: null });
+    expect(await bookingOfCart(cartId)).toMatchObject({ status: 'processing', method: 'credit-card', due: 0, chargedTo: null });
     const graph = await t.gql(
       `mutation($b: UUID!, $c: UUID!, $input: CreatePaymentIntentInput!) { createPaymentIntent(brandId: $b, cartId: $c, input: $input) { totalNetAmount paymentIntentSecret } }`,
       { b: brand.id, c: randomUUID(), input: { data: [item()], paymentMethod: 'PAY_LATER' } },
@@ -134,7 +133,7 @@ describe('the choice of a method', () => {
     ['credit-card', 'creditCard', {}],
   ] as const)('refuses %s without the brand feature %s, naming it', async (method, flag, extra) => {
     const features = [...cardsOnly, 'payUponArrival', 'roomMemberCharge'].filter((f) => f !== flag);
-    db.$client.prepare('UPDATE brands SET features_active = ? WHERE id = ?').run(JSON.stringify(features), brand.id);
+    await db.update('brands', { id: brand.id }, { featuresActive: features });
     const cartId = randomUUID();
     const res = await checkout({ paymentMethod: method, ...extra }, cartId);
     expect([res.status, res.body.error.code, res.body.error.details]).toEqual([
@@ -142,7 +141,7 @@ describe('the choice of a method', () => {
       'FEATURE_NOT_ENABLED',
       { flag, field: 'paymentMethod' },
     ]);
-    expect(bookingOfCart(cartId)).toBeUndefined();
+    expect(await bookingOfCart(cartId)).toBeUndefined();
   });
 
   it('refuses a method an experience of the cart does not accept, naming the item', async () => {
@@ -167,16 +166,16 @@ describe('the choice of a method', () => {
   });
 
   it.each([
-    ['room-charge', 'validate_room_charge', { roomNumber: '412' }, 'roomNumber'],
-    ['member-number', 'validate_member_charge', { memberNumber: 'GOLD-1' }, 'memberNumber'],
+    ['room-charge', 'validateRoomCharge', { roomNumber: '412' }, 'roomNumber'],
+    ['member-number', 'validateMemberCharge', { memberNumber: 'GOLD-1' }, 'memberNumber'],
   ] as const)(
     'refuses %s where the brand has it validated: Tessera has nothing to validate it against',
     async (method, column, extra, field) => {
-      db.$client.prepare(`UPDATE brands SET ${column} = 1 WHERE id = ?`).run(brand.id);
+      await db.update('brands', { id: brand.id }, { [column]: true });
       const cartId = randomUUID();
       const res = await checkout({ paymentMethod: method, ...extra }, cartId);
       expect([res.status, res.body.error.code, res.body.error.details]).toEqual([422, 'PAYMENT_METHOD_NOT_VERIFIABLE', { field, method }]);
-      expect(bookingOfCart(cartId)).toBeUndefined();
+      expect(await bookingOfCart(cartId)).toBeUndefined();
     },
   );
 });

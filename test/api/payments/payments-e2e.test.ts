@@ -9,10 +9,10 @@ import { paymentState } from '../../support/payment-state.ts';
 import { TestProcessor } from '../../support/processors.ts';
 
 const NOW = new Date('2026-11-25T12:00:00.000Z');
-const db = freshDb();
-const brand = createBrand(db, { currency: 'EUR' });
-const key = createApiKey(db, { brandId: brand.id }).secret;
-const { experience } = createExperience(db, brand.id, {}, { priceTiers: [{ name: 'Adult', priceMinor: 5000 }], taxes: [] });
+const db = await freshDb();
+const brand = await createBrand(db, { currency: 'EUR' });
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
+const { experience } = await createExperience(db, brand.id, {}, { priceTiers: [{ name: 'Adult', priceMinor: 5000 }], taxes: [] });
 const processor = new TestProcessor({ now: () => NOW });
 const state = paymentState(db);
 let t: TestApp;
@@ -24,7 +24,7 @@ beforeAll(async () => {
 let day = 0;
 async function checkout() {
   day += 1;
-  const session = createSession(db, experience, { startLocal: `2026-12-${String(day).padStart(2, '0')}T09:00:00` });
+  const session = await createSession(db, experience, { startLocal: `2026-12-${String(day).padStart(2, '0')}T09:00:00` });
   const cartId = randomUUID();
   const res = await t.rest('POST', `/v1/brands/${brand.id}/carts/${cartId}/payment_intents`, {
     key,
@@ -42,7 +42,7 @@ async function checkout() {
     },
   });
   expect(res.status).toBe(201);
-  const ids = db.$client.prepare('SELECT id FROM bookings WHERE cart_id = ?').all(cartId) as Array<{ id: string }>;
+  const ids = (await db.all('SELECT id FROM bookings WHERE cart_id = ?', cartId)) as Array<{ id: string }>;
   return { cartId, session, secret: res.body.paymentIntentSecret as string, bookingId: ids[0]!.id };
 }
 const getBooking = async (id: string) => (await t.rest('GET', `/v1/bookings/${id}`, { key })).body;
@@ -57,8 +57,8 @@ describe('checkout, then the guest pays in the sandbox', () => {
     });
     expect(res).toMatchObject({ status: 200, body: { paymentIntentStatus: 'succeeded' } });
     expect(await getBooking(co.bookingId)).toMatchObject({ status: 'confirmed', amount: 100, amountRefunded: 0, cartId: co.cartId });
-    expect(state.cartStatus(co.cartId)).toBe('paid');
-    expect(state.reserved(co.session.id)).toBe(2);
+    expect(await state.cartStatus(co.cartId)).toBe('paid');
+    expect(await state.reserved(co.session.id)).toBe(2);
   });
 
   it('checkout -> sandbox confirm failed -> the booking failed and its places are free again', async () => {
@@ -68,6 +68,6 @@ describe('checkout, then the guest pays in the sandbox', () => {
     });
     expect(res.body).toEqual({ paymentIntentStatus: 'failed' });
     expect((await getBooking(co.bookingId)).status).toBe('failed');
-    expect(state.reserved(co.session.id)).toBe(0);
+    expect(await state.reserved(co.session.id)).toBe(0);
   });
 });

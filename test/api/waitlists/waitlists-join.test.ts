@@ -10,35 +10,35 @@ import { createBooking, createSession } from '../../../fixtures/factories/bookin
 import { assignQuestion, createExperience, createQuestion } from '../../../fixtures/factories/catalog.ts';
 import { JOIN, WAITLIST, waitlistWorld } from '../../support/waitlist-world.ts';
 
-const w = waitlistWorld();
+const w = await waitlistWorld();
 const { db, brand, keys, waitlist } = w;
 
 // The quiz asks each participant their diet (required); the purchaser must accept the waiver.
-const quiz = createExperience(db, brand.id, { title: 'Wine quiz' }).experience;
-const quizWaitlist = createWaitlist(db, quiz.id);
-const quizSession = createSession(db, quiz, { startLocal: '2027-02-01T18:00:00', capacity: 1 });
-createBooking(db, { brandId: brand.id, session: quizSession });
+const quiz = (await createExperience(db, brand.id, { title: 'Wine quiz' })).experience;
+const quizWaitlist = await createWaitlist(db, quiz.id);
+const quizSession = await createSession(db, quiz, { startLocal: '2027-02-01T18:00:00', capacity: 1 });
+await createBooking(db, { brandId: brand.id, session: quizSession });
 const NONE = randomUUID();
-const diet = createQuestion(db, brand.id, { prompt: 'Diet?', fieldType: 'single_select', options: [{ key: NONE, value: 'None' }] });
-const waiver = createQuestion(db, brand.id, {
+const diet = await createQuestion(db, brand.id, { prompt: 'Diet?', fieldType: 'single_select', options: [{ key: NONE, value: 'None' }] });
+const waiver = await createQuestion(db, brand.id, {
   prompt: 'Waiver',
   fieldType: 'terms_and_conditions',
   termsAndConditions: { label: 'I agree', mediaId: 'm1', isOverrided: false },
 });
-assignQuestion(db, quiz.id, diet.id, { isRequired: true, order: 1 });
-assignQuestion(db, quiz.id, waiver.id, { isRequired: true, order: 0, scope: 'purchaser' });
+await assignQuestion(db, quiz.id, diet.id, { isRequired: true, order: 1 });
+await assignQuestion(db, quiz.id, waiver.id, { isRequired: true, order: 0, scope: 'purchaser' });
 const accepted = { questionId: waiver.id, answer: [{ value: 'true' }] };
 const dietNone = { questionId: diet.id, answer: [{ key: NONE }] };
 
-const closed = createExperience(db, brand.id, { isBookable: false }).experience;
-const closedWaitlist = createWaitlist(db, closed.id);
-createSession(db, closed, { startLocal: '2027-02-01T18:00:00', capacity: 0 });
+const closed = (await createExperience(db, brand.id, { isBookable: false })).experience;
+const closedWaitlist = await createWaitlist(db, closed.id);
+await createSession(db, closed, { startLocal: '2027-02-01T18:00:00', capacity: 0 });
 
-const soldOut = w.session(4);
-const roomy = w.session(4, 1);
+const soldOut = await w.session(4);
+const roomy = await w.session(4, 1);
 // Started an hour before the clock (12:00 UTC is 12:00 in Lisbon in November).
-const started = createSession(db, w.sail, { startLocal: '2026-11-25T11:00:00', capacity: 1 });
-createBooking(db, { brandId: brand.id, session: started });
+const started = await createSession(db, w.sail, { startLocal: '2026-11-25T11:00:00', capacity: 1 });
+await createBooking(db, { brandId: brand.id, session: started });
 
 const base = () => w.body(soldOut, 2);
 const withBody = (change: (body: ReturnType<typeof base>) => void) => {
@@ -125,8 +125,8 @@ describe('refused joins, on both faces', () => {
     expect({ code: gql.body.errors[0].extensions.code, field: gql.body.errors[0].extensions.field }).toEqual({ code, field });
   });
 
-  it('wrote no entry for any of them', () => {
-    expect(db.$client.prepare('SELECT count(*) FROM waitlist_entries').pluck().get()).toBe(0);
+  it('wrote no entry for any of them', async () => {
+    expect(await db.value('SELECT count(*) FROM waitlist_entries')).toBe(0);
   });
 
   it('requires the purchaser email (REST names it; GraphQL refuses the variable)', async () => {
@@ -164,7 +164,7 @@ describe('who may join', () => {
   });
 
   it('lets an organization key join for any of its brands', async () => {
-    const s = w.session(2);
+    const s = await w.session(2);
     expect((await w.join(w.body(s, 1), keys.org)).status).toBe(201);
     expect((await w.gqlJoin(w.body(s, 1), keys.org)).body.data.joinWaitlist.entry.position).toBe(2);
   });
@@ -172,7 +172,7 @@ describe('who may join', () => {
 
 describe('a joined entry', () => {
   it("waits at the end of its session's line, shown alike on both faces", async () => {
-    const s = w.session(3);
+    const s = await w.session(3);
     const first = await w.join({ ...w.body(s, 2, 'marta@example.test'), sessionStartTime: '18:00:00' });
     expect(first.status).toBe(201);
     expect(first.body).toEqual({
@@ -208,9 +208,10 @@ describe('a joined entry', () => {
   it('keeps the answers as checkout validated them', async () => {
     const res = await w.join(quizBody([dietNone]), keys.brand, quizWaitlist.id);
     expect(res.status).toBe(201);
-    const row = db.$client
-      .prepare('SELECT purchaser, participants, party_size AS partySize FROM waitlist_entries WHERE id = ?')
-      .get(res.body.id) as Record<string, string>;
+    const row = (await db.one(
+      'SELECT purchaser, participants, party_size AS "partySize" FROM waitlist_entries WHERE id = ?',
+      res.body.id,
+    )) as Record<string, string>;
     const purchaser = JSON.parse(row.purchaser!);
     const [participant] = JSON.parse(row.participants!);
     expect(purchaser.answers.map((a: any) => [a.question.customQuestionId, a.answer])).toEqual([[waiver.id, [{ value: true }]]]);
@@ -221,10 +222,11 @@ describe('a joined entry', () => {
   });
 
   it('records waitlist.entry_created with the entry as REST shows it', async () => {
-    const res = await w.join(w.body(w.session(2), 1));
-    const event = db.$client
-      .prepare('SELECT type, brand_id AS brandId, payload FROM events WHERE resource_id = ?')
-      .get(res.body.id) as Record<string, string>;
+    const res = await w.join(w.body(await w.session(2), 1));
+    const event = (await db.one('SELECT type, brand_id AS "brandId", payload FROM events WHERE resource_id = ?', res.body.id)) as Record<
+      string,
+      string
+    >;
     expect({ ...event, payload: JSON.parse(event.payload!) }).toEqual({
       type: 'waitlist.entry_created',
       brandId: brand.id,
@@ -235,7 +237,7 @@ describe('a joined entry', () => {
 
 describe('one live entry per purchaser email and session', () => {
   it('refuses a second one whatever the case of the email, on both faces', async () => {
-    const s = w.session(2);
+    const s = await w.session(2);
     expect((await w.join(w.body(s, 1, 'Rita.Lobo@Example.test'))).status).toBe(201);
     const rest = await w.join(w.body(s, 2, 'rita.lobo@example.TEST'));
     expect([rest.status, rest.body.error.code, rest.body.error.details.field]).toEqual([
@@ -248,11 +250,11 @@ describe('one live entry per purchaser email and session', () => {
       .gql(JOIN, { brandId: brand.id, waitlistId: waitlist.id, input: w.body(s, 1, 'RITA.LOBO@example.test') }, { key: keys.brand });
     expect(gql.body.errors[0].extensions).toMatchObject({ code: 'ALREADY_ON_WAITLIST', field: 'purchaser.emailAddress' });
     // Another session is another line.
-    expect((await w.join(w.body(w.session(2), 1, 'rita.lobo@example.test'))).status).toBe(201);
+    expect((await w.join(w.body(await w.session(2), 1, 'rita.lobo@example.test'))).status).toBe(201);
   });
 
   it('allows it again once the first entry has left the line, at the end of the line', async () => {
-    const s = w.session(2);
+    const s = await w.session(2);
     const first = await w.join(w.body(s, 1, 'ines@example.test'));
     await w.join(w.body(s, 1));
     const left = await w

@@ -6,11 +6,11 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LEAVE, WAITLIST, waitlistWorld } from '../../support/waitlist-world.ts';
 
-const w = waitlistWorld();
+const w = await waitlistWorld();
 const { brand, keys, waitlist } = w;
 
-const early = w.session(3);
-const late = w.session(3);
+const early = await w.session(3);
+const late = await w.session(3);
 const ids: Record<string, string> = {};
 let sisterEntry = '';
 
@@ -26,10 +26,14 @@ beforeAll(async () => {
     ids[name] = res.body.id;
   }
   await w.t().rest('DELETE', `/v1/brands/${brand.id}/waitlists/${waitlist.id}/entries/${ids.earlyB}`, { key: keys.brand });
-  const walkSession = w.db.$client.prepare(
-    "INSERT INTO sessions (id, experience_id, start_local, starts_at, duration_minutes, capacity) VALUES (?, ?, '2027-03-01T18:00:00', '2027-03-01T09:00:00.000Z', 120, 0)",
-  );
-  walkSession.run(randomUUID(), w.walk.id);
+  await w.db.insert('sessions', {
+    id: randomUUID(),
+    experienceId: w.walk.id,
+    startLocal: '2027-03-01T18:00:00',
+    startsAt: '2027-03-01T09:00:00.000Z',
+    durationMinutes: 120,
+    capacity: 0,
+  });
   const body = { ...w.body({ startLocal: '2027-03-01T18:00:00', durationMinutes: 120 }, 1) };
   sisterEntry = (await w.join(body, keys.sister, w.sisterWaitlist.id, w.sister.id)).body.id;
 });
@@ -113,8 +117,8 @@ describe('leaving', () => {
       const res = await w.t().rest('DELETE', `/v1/brands/${brand.id}/waitlists/${waitlistId}/entries/${entryId}`, { key: keys.brand });
       expect([res.status, res.body.error.code]).toEqual([404, 'NOT_FOUND']);
     }
-    expect(w.status(ids.lateB!)).toBe('waiting');
-    expect(w.status(sisterEntry)).toBe('waiting');
+    expect(await w.status(ids.lateB!)).toBe('waiting');
+    expect(await w.status(sisterEntry)).toBe('waiting');
   });
 
   it('needs a key of the brand; an organization key may leave for its brands', async () => {

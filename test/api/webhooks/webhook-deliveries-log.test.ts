@@ -1,46 +1,46 @@
-import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { webhookDeliveries } from '../../../src/db/sqlite/schema/index.ts';
 import { startApp, type TestApp } from '../../support/app.ts';
 import { freshDb } from '../../support/db.ts';
 import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts';
 import { createWebhookEndpoint, deliveriesOf, recordTestEvent } from '../../../fixtures/factories/webhooks.ts';
 
 /** The delivery log through GraphQL; no dispatcher runs here, so the rows hold exactly what the test wrote. */
-const db = freshDb();
-const brand = createBrand(db);
-const outsider = createBrand(db);
-const key = createApiKey(db, { brandId: brand.id }).secret;
-const outsiderKey = createApiKey(db, { brandId: outsider.id }).secret;
+const db = await freshDb();
+const brand = await createBrand(db);
+const outsider = await createBrand(db);
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
+const outsiderKey = (await createApiKey(db, { brandId: outsider.id })).secret;
 const T0 = Date.parse('2026-11-25T12:00:00.000Z');
 const at = (s: number) => new Date(T0 + s * 1000);
-const hookA = createWebhookEndpoint(db, brand.id, { url: 'https://a.partner.test/hook', events: ['booking.created', 'booking.confirmed'] });
-const hookB = createWebhookEndpoint(db, brand.id, { url: 'https://b.partner.test/hook', events: ['booking.confirmed'] });
-const theirs = createWebhookEndpoint(db, outsider.id, { url: 'https://c.partner.test/hook' });
+const hookA = await createWebhookEndpoint(db, brand.id, {
+  url: 'https://a.partner.test/hook',
+  events: ['booking.created', 'booking.confirmed'],
+});
+const hookB = await createWebhookEndpoint(db, brand.id, { url: 'https://b.partner.test/hook', events: ['booking.confirmed'] });
+const theirs = await createWebhookEndpoint(db, outsider.id, { url: 'https://c.partner.test/hook' });
 const created = await recordTestEvent(db, { brandId: brand.id, type: 'booking.created', at: at(0) });
 const confirmed = await recordTestEvent(db, { brandId: brand.id, type: 'booking.confirmed', resourceId: created.resourceId, at: at(5) });
 await recordTestEvent(db, { brandId: outsider.id, at: at(6) });
-const [aCreated, aConfirmed] = deliveriesOf(db, hookA.id);
-const [bConfirmed] = deliveriesOf(db, hookB.id);
-db.update(webhookDeliveries)
-  .set({
+const [aCreated, aConfirmed] = await deliveriesOf(db, hookA.id);
+const [bConfirmed] = await deliveriesOf(db, hookB.id);
+await db.update(
+  'webhookDeliveries',
+  { id: aCreated!.id },
+  {
     status: 'delivered',
     attempts: 2,
     lastAttemptAt: at(20).toISOString(),
     lastStatusCode: 200,
     deliveredAt: at(21).toISOString(),
     lastError: null,
-  })
-  .where(eq(webhookDeliveries.id, aCreated!.id))
-  .run();
-db.update(webhookDeliveries)
-  .set({ attempts: 1, lastAttemptAt: at(5).toISOString(), lastStatusCode: 500, lastError: 'HTTP 500', nextAttemptAt: at(15).toISOString() })
-  .where(eq(webhookDeliveries.id, aConfirmed!.id))
-  .run();
-db.update(webhookDeliveries)
-  .set({ status: 'failed', attempts: 14, lastError: 'timed out after 10000 ms' })
-  .where(eq(webhookDeliveries.id, bConfirmed!.id))
-  .run();
+  },
+);
+await db.update(
+  'webhookDeliveries',
+  { id: aConfirmed!.id },
+  { attempts: 1, lastAttemptAt: at(5).toISOString(), lastStatusCode: 500, lastError: 'HTTP 500', nextAttemptAt: at(15).toISOString() },
+);
+await db.update('webhookDeliveries', { id: bConfirmed!.id }, { status: 'failed', attempts: 14, lastError: 'timed out after 10000 ms' });
 
 let t: TestApp;
 beforeAll(async () => {

@@ -15,8 +15,8 @@ import { startReceiver, waitFor, type ReceivedWebhook } from '../../support/webh
 const T0 = Date.parse('2026-11-25T12:00:00.000Z');
 let clock = T0;
 const iso = (ms: number) => new Date(ms).toISOString();
-const db = freshDb();
-const brand = createBrand(db);
+const db = await freshDb();
+const brand = await createBrand(db);
 let t: TestApp;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
@@ -40,11 +40,11 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('failed deliveries', () => {
   it('retries with doubling waits and gives up past the maximum age', async () => {
-    const endpoint = endpointAt('/down');
+    const endpoint = await endpointAt('/down');
     const event = await recordTestEvent(db, { brandId: brand.id, at: new Date(clock) });
-    const delivery = () => deliveriesOf(db, endpoint.id)[0]!;
-    await waitFor('the first attempt recorded', () => delivery().attempts === 1);
-    expect(delivery()).toMatchObject({
+    const delivery = async () => (await deliveriesOf(db, endpoint.id))[0]!;
+    await waitFor('the first attempt recorded', async () => (await delivery()).attempts === 1);
+    expect(await delivery()).toMatchObject({
       status: 'pending',
       lastAttemptAt: iso(T0),
       lastStatusCode: 503,
@@ -55,13 +55,13 @@ describe('failed deliveries', () => {
     expect(receiver.at('/down')).toHaveLength(1);
 
     clock = T0 + 10_000;
-    await waitFor('the second attempt recorded', () => delivery().attempts === 2);
-    expect(delivery()).toMatchObject({ status: 'pending', nextAttemptAt: iso(T0 + 30_000) });
+    await waitFor('the second attempt recorded', async () => (await delivery()).attempts === 2);
+    expect(await delivery()).toMatchObject({ status: 'pending', nextAttemptAt: iso(T0 + 30_000) });
 
     clock = T0 + 30_000;
-    await waitFor('the third attempt recorded', () => delivery().attempts === 3);
+    await waitFor('the third attempt recorded', async () => (await delivery()).attempts === 3);
     // The next wait (40 s) would end past 35 s after the event: given up.
-    expect(delivery()).toMatchObject({ status: 'failed', lastStatusCode: 503, lastError: 'HTTP 503', deliveredAt: null });
+    expect(await delivery()).toMatchObject({ status: 'failed', lastStatusCode: 503, lastError: 'HTTP 503', deliveredAt: null });
     clock = T0 + 120_000;
     await pause(150);
     const attempts = receiver.at('/down');
@@ -78,10 +78,10 @@ describe('failed deliveries', () => {
   });
 
   it('does not follow redirects: a 3xx is a failure', async () => {
-    const endpoint = endpointAt('/moved');
+    const endpoint = await endpointAt('/moved');
     await recordTestEvent(db, { brandId: brand.id, at: new Date(clock) });
-    await waitFor('the attempt recorded', () => deliveriesOf(db, endpoint.id)[0]?.attempts === 1);
-    expect(deliveriesOf(db, endpoint.id)[0]).toMatchObject({
+    await waitFor('the attempt recorded', async () => (await deliveriesOf(db, endpoint.id))[0]?.attempts === 1);
+    expect((await deliveriesOf(db, endpoint.id))[0]).toMatchObject({
       status: 'pending',
       lastStatusCode: 302,
       lastError: 'HTTP 302 (redirects are not followed)',
@@ -90,10 +90,10 @@ describe('failed deliveries', () => {
   });
 
   it('fails an attempt that gets no answer within the timeout', async () => {
-    const endpoint = endpointAt('/slow');
+    const endpoint = await endpointAt('/slow');
     await recordTestEvent(db, { brandId: brand.id, at: new Date(clock) });
-    await waitFor('the attempt recorded', () => deliveriesOf(db, endpoint.id)[0]?.attempts === 1);
-    expect(deliveriesOf(db, endpoint.id)[0]).toMatchObject({
+    await waitFor('the attempt recorded', async () => (await deliveriesOf(db, endpoint.id))[0]?.attempts === 1);
+    expect((await deliveriesOf(db, endpoint.id))[0]).toMatchObject({
       status: 'pending',
       lastStatusCode: null,
       lastError: 'timed out after 300 ms',
@@ -105,9 +105,13 @@ describe('failed deliveries', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
-    const endpoint = createWebhookEndpoint(db, brand.id, { url: `http://127.0.0.1:${port}/hook` });
+    const endpoint = await createWebhookEndpoint(db, brand.id, { url: `http://127.0.0.1:${port}/hook` });
     await recordTestEvent(db, { brandId: brand.id, at: new Date(clock) });
-    await waitFor('the attempt recorded', () => deliveriesOf(db, endpoint.id)[0]?.attempts === 1);
-    expect(deliveriesOf(db, endpoint.id)[0]).toMatchObject({ status: 'pending', lastStatusCode: null, lastError: 'connection refused' });
+    await waitFor('the attempt recorded', async () => (await deliveriesOf(db, endpoint.id))[0]?.attempts === 1);
+    expect((await deliveriesOf(db, endpoint.id))[0]).toMatchObject({
+      status: 'pending',
+      lastStatusCode: null,
+      lastError: 'connection refused',
+    });
   });
 });

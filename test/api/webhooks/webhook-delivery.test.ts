@@ -8,9 +8,9 @@ import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts
 import { createWebhookEndpoint, deliveriesOf, recordTestEvent } from '../../../fixtures/factories/webhooks.ts';
 import { startReceiver, waitFor, type ReceivedWebhook } from '../../support/webhook-receiver.ts';
 
-const db = freshDb();
-const brand = createBrand(db);
-const key = createApiKey(db, { brandId: brand.id }).secret;
+const db = await freshDb();
+const brand = await createBrand(db);
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
 let t: TestApp;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
@@ -59,9 +59,9 @@ describe('delivery to a real HTTP receiver', () => {
     expect(verifyTesseraSignature(request.body, signature, 'whsec_someone_else')).toBe(false);
     expect(verifyTesseraSignature(request.body, signature, endpoint.secret, Date.now() + 6 * 60_000)).toBe(false);
 
-    await waitFor('the delivery recorded', () => deliveriesOf(db, endpoint.id)[0]?.status === 'delivered');
-    const [delivery] = deliveriesOf(db, endpoint.id);
-    expect(deliveriesOf(db, endpoint.id)).toHaveLength(1);
+    await waitFor('the delivery recorded', async () => (await deliveriesOf(db, endpoint.id))[0]?.status === 'delivered');
+    const [delivery] = await deliveriesOf(db, endpoint.id);
+    expect(await deliveriesOf(db, endpoint.id)).toHaveLength(1);
     expect(delivery).toMatchObject({ eventId: event.id, attempts: 1, lastStatusCode: 200, lastError: null });
     expect(delivery?.deliveredAt).not.toBeNull();
   });
@@ -82,8 +82,8 @@ describe('delivery to a real HTTP receiver', () => {
     // Retries wait 50 ms, then 100 ms (WEBHOOK_RETRY_BASE_SECONDS = 0.05, doubling).
     expect(attempts[1]!.receivedAt - attempts[0]!.receivedAt).toBeGreaterThanOrEqual(45);
     expect(attempts[2]!.receivedAt - attempts[1]!.receivedAt).toBeGreaterThanOrEqual(95);
-    await waitFor('the delivery recorded', () => deliveriesOf(db, endpoint.id)[0]?.status === 'delivered');
-    expect(deliveriesOf(db, endpoint.id)[0]).toMatchObject({ attempts: 3, lastStatusCode: 200, lastError: null });
+    await waitFor('the delivery recorded', async () => (await deliveriesOf(db, endpoint.id))[0]?.status === 'delivered');
+    expect((await deliveriesOf(db, endpoint.id))[0]).toMatchObject({ attempts: 3, lastStatusCode: 200, lastError: null });
   });
 
   it("delivers one booking's events strictly in order, even when the first fails once", async () => {
@@ -127,14 +127,16 @@ describe('delivery to a real HTTP receiver', () => {
     await recordTestEvent(db, { brandId: brand.id, type: 'waitlist.offered' });
     await waitFor('the later events at the control endpoint', () => receiver.at('/control').length === 3);
     expect(receiver.at('/gone')).toHaveLength(1);
-    expect(deliveriesOf(db, gone.id)).toHaveLength(1);
+    expect(await deliveriesOf(db, gone.id)).toHaveLength(1);
   });
 });
 
+// A database of its own for the production app below (the module's top level, where setup may await).
+const prodDb = await freshDb();
+const prodBrand = await createBrand(prodDb);
+const prodKey = (await createApiKey(prodDb, { brandId: prodBrand.id })).secret;
+
 describe('the address check before each delivery (DNS rebinding)', () => {
-  const prodDb = freshDb();
-  const prodBrand = createBrand(prodDb);
-  const prodKey = createApiKey(prodDb, { brandId: prodBrand.id }).secret;
   let resolvesTo = '93.184.216.34';
   const sent: WebhookRequest[] = [];
   let prod: TestApp;
@@ -161,16 +163,16 @@ describe('the address check before each delivery (DNS rebinding)', () => {
     expect(res.status).toBe(201);
     resolvesTo = '127.0.0.1';
     const event = await recordTestEvent(prodDb, { brandId: prodBrand.id });
-    await waitFor('a refused attempt', () => (deliveriesOf(prodDb, res.body.endpoint.id)[0]?.attempts ?? 0) >= 1);
+    await waitFor('a refused attempt', async () => ((await deliveriesOf(prodDb, res.body.endpoint.id))[0]?.attempts ?? 0) >= 1);
     expect(sent).toEqual([]);
-    expect(deliveriesOf(prodDb, res.body.endpoint.id)[0]).toMatchObject({
+    expect((await deliveriesOf(prodDb, res.body.endpoint.id))[0]).toMatchObject({
       status: 'pending',
       lastStatusCode: null,
       lastError: 'url host rebind.partner.test resolves to a loopback address (127.0.0.1)',
     });
 
     resolvesTo = '93.184.216.34';
-    await waitFor('the delivery', () => deliveriesOf(prodDb, res.body.endpoint.id)[0]?.status === 'delivered');
+    await waitFor('the delivery', async () => (await deliveriesOf(prodDb, res.body.endpoint.id))[0]?.status === 'delivered');
     expect(sent.map((r) => [r.url, r.headers['tessera-event-id']])).toEqual([['https://rebind.partner.test/hook', event.id]]);
   });
 });
@@ -178,7 +180,7 @@ describe('the address check before each delivery (DNS rebinding)', () => {
 describe('endpoints created outside the API', () => {
   it('are delivered to like any other (factory sanity check)', async () => {
     receiver.respond = () => 200;
-    const endpoint = createWebhookEndpoint(db, brand.id, { url: receiver.url('/factory'), events: ['waitlist.expired'] });
+    const endpoint = await createWebhookEndpoint(db, brand.id, { url: receiver.url('/factory'), events: ['waitlist.expired'] });
     await recordTestEvent(db, { brandId: brand.id, type: 'waitlist.expired' });
     await waitFor('the delivery', () => receiver.at('/factory').length === 1);
     const [request] = receiver.at('/factory') as [ReceivedWebhook];

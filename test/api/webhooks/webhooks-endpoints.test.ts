@@ -1,6 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { webhookEndpoints } from '../../../src/db/sqlite/schema/index.ts';
 import { eventTypes } from '../../../src/domain/outbox/outbox.ts';
 import { decryptSecret } from '../../../src/domain/webhooks/secrets.ts';
 import { startApp, type TestApp } from '../../support/app.ts';
@@ -9,14 +7,14 @@ import { createApiKey, createBrand, createOrganization } from '../../../fixtures
 import { createWebhookEndpoint, deliveriesOf, recordTestEvent, testWebhookKey } from '../../../fixtures/factories/webhooks.ts';
 
 const NOW = new Date('2026-11-25T12:00:00.000Z');
-const db = freshDb();
-const org = createOrganization(db);
-const brand = createBrand(db, { organizationId: org.id });
-const sister = createBrand(db, { organizationId: org.id });
-const outsider = createBrand(db);
-const key = createApiKey(db, { brandId: brand.id }).secret;
-const orgKey = createApiKey(db, { organizationId: org.id }).secret;
-const outsiderKey = createApiKey(db, { brandId: outsider.id }).secret;
+const db = await freshDb();
+const org = await createOrganization(db);
+const brand = await createBrand(db, { organizationId: org.id });
+const sister = await createBrand(db, { organizationId: org.id });
+const outsider = await createBrand(db);
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
+const orgKey = (await createApiKey(db, { organizationId: org.id })).secret;
+const outsiderKey = (await createApiKey(db, { brandId: outsider.id })).secret;
 /** Names the tests resolve (production mode resolves every host name; no network needed). */
 const dns: Record<string, string[]> = {
   'hooks.partner.test': ['93.184.216.34'],
@@ -66,7 +64,7 @@ describe('POST /v1/brands/{brandId}/webhooks', () => {
   it('keeps the secret encrypted at rest, readable only with the server key and for that endpoint', async () => {
     const res = await create({ url: 'https://hooks.partner.test/enc', events: ['booking.created'] });
     const { id } = res.body.endpoint;
-    const row = db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).get()!;
+    const row = await db.row('webhookEndpoints', { id });
     const secret: string = res.body.secret;
     expect(row.secretCiphertext).not.toContain(secret);
     expect(row.secretCiphertext).not.toContain(secret.slice('whsec_'.length));
@@ -176,9 +174,11 @@ describe('SSRF: private targets in production', () => {
   });
 });
 
+// A brand whose endpoints only the listing tests create (set up here, where the module may await).
+const lister = await createBrand(db, { organizationId: org.id });
+const listerKey = (await createApiKey(db, { brandId: lister.id })).secret;
+
 describe('listing endpoints', () => {
-  const lister = createBrand(db, { organizationId: org.id });
-  const listerKey = createApiKey(db, { brandId: lister.id }).secret;
   const path = `/v1/brands/${lister.id}/webhooks`;
 
   it('lists live endpoints oldest first, without secrets, the same on both faces', async () => {
@@ -231,17 +231,17 @@ describe('deleting endpoints', () => {
   });
 
   it('gives up pending deliveries and queues none after', async () => {
-    const endpoint = createWebhookEndpoint(db, brand.id, { url: 'https://hooks.partner.test/pending' });
+    const endpoint = await createWebhookEndpoint(db, brand.id, { url: 'https://hooks.partner.test/pending' });
     const resourceId = crypto.randomUUID();
     await recordTestEvent(db, { brandId: brand.id, resourceId });
-    expect(deliveriesOf(db, endpoint.id).map((d) => d.status)).toEqual(['pending']);
+    expect((await deliveriesOf(db, endpoint.id)).map((d) => d.status)).toEqual(['pending']);
     expect((await t.rest('DELETE', `${base}/${endpoint.id}`, { key })).status).toBe(200);
     await recordTestEvent(db, { brandId: brand.id, resourceId, type: 'booking.confirmed' });
-    expect(deliveriesOf(db, endpoint.id).map((d) => [d.status, d.lastError])).toEqual([['failed', 'endpoint deleted']]);
+    expect((await deliveriesOf(db, endpoint.id)).map((d) => [d.status, d.lastError])).toEqual([['failed', 'endpoint deleted']]);
   });
 
   it("answers 404 for an unknown id and for another brand's endpoint", async () => {
-    const theirs = createWebhookEndpoint(db, outsider.id, { url: 'https://hooks.partner.test/theirs' });
+    const theirs = await createWebhookEndpoint(db, outsider.id, { url: 'https://hooks.partner.test/theirs' });
     expect((await t.rest('DELETE', `${base}/${crypto.randomUUID()}`, { key })).status).toBe(404);
     const res = await t.rest('DELETE', `${base}/${theirs.id}`, { key });
     expect(res.status).toBe(404);

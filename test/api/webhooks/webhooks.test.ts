@@ -12,10 +12,10 @@ import { TestProcessor } from '../../support/processors.ts';
 
 const NOW = new Date('2026-11-25T12:00:00.000Z');
 const SECRET = 'whsec_test_tessera';
-const db = freshDb();
-const brand = createBrand(db, { currency: 'EUR' });
-const key = createApiKey(db, { brandId: brand.id }).secret;
-const { experience } = createExperience(db, brand.id);
+const db = await freshDb();
+const brand = await createBrand(db, { currency: 'EUR' });
+const key = (await createApiKey(db, { brandId: brand.id })).secret;
+const { experience } = await createExperience(db, brand.id);
 /** The app's processor; the tests sign with it (same secret, same clock) as the processor would. */
 const processor = new TestProcessor({ webhookSecret: SECRET, now: () => NOW });
 const state = paymentState(db);
@@ -33,7 +33,9 @@ const session = (capacity = 10) => {
   day += 1;
   return createSession(db, experience, { startLocal: `2026-12-${String(day).padStart(2, '0')}T09:00:00`, capacity });
 };
-const checkout = (s = session()) => createCheckout(db, { brandId: brand.id, items: [{ session: s, participants: [{}, {}] }] });
+/** A checkout of two guests on `s` (a fresh session when none is given). */
+const checkout = async (s?: Awaited<ReturnType<typeof session>>) =>
+  createCheckout(db, { brandId: brand.id, items: [{ session: s ?? (await session()), participants: [{}, {}] }] });
 const signed = (
   reference: string,
   type: 'payment_intent.succeeded' | 'payment_intent.payment_failed' = 'payment_intent.succeeded',
@@ -51,14 +53,14 @@ const deliver = async (body: string, headers: Record<string, string>, contentTyp
 
 describe('POST /v1/webhooks/payments with a genuine signature', () => {
   it('confirms the bookings of a succeeded payment, with no API key', async () => {
-    const s = session();
-    const co = checkout(s);
+    const s = await session();
+    const co = await checkout(s);
     const event = signed(co.reference);
     expect(await deliver(event.body, event.headers)).toEqual({ status: 200, body: { received: true } });
-    expect(state.booking(co.bookings[0]!.booking.id)).toEqual({ status: 'confirmed', holdExpiresAt: null, refundedMinor: 0 });
-    expect(state.intentStatus(co.intent.id)).toBe('succeeded');
-    expect(state.cartStatus(co.cart.id)).toBe('paid');
-    expect(state.reserved(s.id)).toBe(2);
+    expect(await state.booking(co.bookings[0]!.booking.id)).toEqual({ status: 'confirmed', holdExpiresAt: null, refundedMinor: 0 });
+    expect(await state.intentStatus(co.intent.id)).toBe('succeeded');
+    expect(await state.cartStatus(co.cart.id)).toBe('paid');
+    expect(await state.reserved(s.id)).toBe(2);
     expect((await t.rest('GET', `/v1/bookings/${co.bookings[0]!.booking.id}`, { key })).body).toMatchObject({
       status: 'confirmed',
       amountRefunded: 0,
@@ -66,42 +68,42 @@ describe('POST /v1/webhooks/payments with a genuine signature', () => {
   });
 
   it('fails the bookings of a failed payment and releases their places', async () => {
-    const s = session();
-    const co = checkout(s);
+    const s = await session();
+    const co = await checkout(s);
     const event = signed(co.reference, 'payment_intent.payment_failed');
     expect((await deliver(event.body, event.headers)).status).toBe(200);
-    expect(state.booking(co.bookings[0]!.booking.id)).toMatchObject({ status: 'failed' });
-    expect(state.intentStatus(co.intent.id)).toBe('failed');
-    expect(state.reserved(s.id)).toBe(0);
+    expect(await state.booking(co.bookings[0]!.booking.id)).toMatchObject({ status: 'failed' });
+    expect(await state.intentStatus(co.intent.id)).toBe('failed');
+    expect(await state.reserved(s.id)).toBe(0);
     expect((await t.rest('GET', `/v1/bookings/${co.bookings[0]!.booking.id}`, { key })).body.status).toBe('failed');
   });
 
   it('accepts the JSON content type with a charset', async () => {
-    const co = checkout();
+    const co = await checkout();
     const event = signed(co.reference);
     expect((await deliver(event.body, event.headers, 'application/json; charset=utf-8')).status).toBe(200);
-    expect(state.booking(co.bookings[0]!.booking.id).status).toBe('confirmed');
+    expect((await state.booking(co.bookings[0]!.booking.id)).status).toBe('confirmed');
   });
 
   it('changes nothing when the same event is delivered again', async () => {
-    const s = session(2);
-    const co = createCheckout(db, { brandId: brand.id, items: [{ session: s, status: 'failed' }] });
-    createBooking(db, { brandId: brand.id, session: s, participants: [{}, {}] });
+    const s = await session(2);
+    const co = await createCheckout(db, { brandId: brand.id, items: [{ session: s, status: 'failed' }] });
+    await createBooking(db, { brandId: brand.id, session: s, participants: [{}, {}] });
     const event = signed(co.reference);
     await deliver(event.body, event.headers);
-    expect(state.booking(co.bookings[0]!.booking.id)).toMatchObject({ status: 'refunded', refundedMinor: 4500 });
-    const before = state.snapshot();
+    expect(await state.booking(co.bookings[0]!.booking.id)).toMatchObject({ status: 'refunded', refundedMinor: 4500 });
+    const before = await state.snapshot();
 
     expect(await deliver(event.body, event.headers)).toEqual({ status: 200, body: { received: true } });
-    expect(state.snapshot()).toEqual(before);
+    expect(await state.snapshot()).toEqual(before);
     expect(processor.refundCalls).toHaveLength(1);
   });
 
   it('acknowledges an event for an unknown intent and changes nothing', async () => {
-    const before = state.snapshot();
+    const before = await state.snapshot();
     const event = signed('pi_sbx_unknown');
     expect(await deliver(event.body, event.headers)).toEqual({ status: 200, body: { received: true } });
-    expect(state.snapshot()).toEqual(before);
+    expect(await state.snapshot()).toEqual(before);
   });
 });
 
@@ -131,8 +133,8 @@ describe('POST /v1/webhooks/payments that is not genuine', () => {
   ];
 
   it.each(cases)('is 400 VALIDATION_FAILED for %s, changing nothing', async (_name, make) => {
-    const co = checkout();
-    const before = state.snapshot();
+    const co = await checkout();
+    const before = await state.snapshot();
     const { body, headers } = make(co.reference);
     const res = await deliver(body, headers);
     expect(res.status).toBe(400);
@@ -142,7 +144,7 @@ describe('POST /v1/webhooks/payments that is not genuine', () => {
       message: 'The webhook could not be verified',
       details: { field: 'Sandbox-Signature' },
     });
-    expect(state.snapshot()).toEqual(before);
+    expect(await state.snapshot()).toEqual(before);
   });
 
   it('is 400 without a body', async () => {

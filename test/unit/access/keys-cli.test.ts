@@ -1,28 +1,19 @@
-import { portOf } from '../../support/db.ts';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticate } from '../../../src/auth/authenticate.ts';
 import { runKeysCli } from '../../../src/cli/keys.ts';
-import { closeDatabase, openDatabase } from '../../../src/db/sqlite/client.ts';
+import { freshSharedDb } from '../../support/db.ts';
 import { createBrand, createOrganization } from '../../../fixtures/factories/brands.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'tessera-keys-'));
-const file = join(dir, 'keys.sqlite');
-let brandId = '';
-let organizationId = '';
+// The CLI opens the database DATABASE_URL names, as an operator's shell would: one it can open too.
+const { db, url } = await freshSharedDb();
+const organizationId = (await createOrganization(db)).id;
+const brandId = (await createBrand(db, { organizationId })).id;
 
 beforeAll(() => {
-  process.env.DATABASE_URL = file;
-  const db = openDatabase(file);
-  organizationId = createOrganization(db).id;
-  brandId = createBrand(db, { organizationId }).id;
-  closeDatabase(db);
+  process.env.DATABASE_URL = url;
 });
 afterAll(() => {
   delete process.env.DATABASE_URL;
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function run(...argv: string[]) {
@@ -31,14 +22,8 @@ async function run(...argv: string[]) {
   return { code, output: lines.join('\n') };
 }
 
-const principalFor = async (secret: string, origin?: string) => {
-  const db = openDatabase(file);
-  try {
-    return await authenticate(portOf(db), { authorization: `Bearer ${secret}`, origin });
-  } finally {
-    closeDatabase(db);
-  }
-};
+/** What the app makes of the key: read through a connection of its own, not the CLI's. */
+const principalFor = (secret: string, origin?: string) => authenticate(db.database, { authorization: `Bearer ${secret}`, origin });
 
 describe('npm run keys', () => {
   it('creates a brand key whose secret is printed once and authenticates, then revokes it', async () => {

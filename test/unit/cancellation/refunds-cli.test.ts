@@ -1,36 +1,32 @@
 /** `npm run refunds`: listing the refunds the reconciler gave up on, and settling one by hand as it would have. */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRefundsCli } from '../../../src/cli/refunds.ts';
-import { closeDatabase, openDatabase } from '../../../src/db/sqlite/client.ts';
+import { freshSharedDb } from '../../support/db.ts';
 import { createSession } from '../../../fixtures/factories/bookings.ts';
 import { createBrand } from '../../../fixtures/factories/brands.ts';
 import { createExperience } from '../../../fixtures/factories/catalog.ts';
 import { createReservedRefund } from '../../../fixtures/factories/idempotency.ts';
 import { createPaidBooking } from '../../../fixtures/factories/payments.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'tessera-refunds-'));
-const file = join(dir, 'refunds.sqlite');
+// The CLI opens DATABASE_URL itself: a database it can open beside the test's own connection.
+const { db, url } = await freshSharedDb();
 const NOW = new Date('2026-11-25T12:00:00.000Z');
 const hoursAgo = (h: number) => new Date(NOW.getTime() - h * 3_600_000);
 const ids = { old: randomUUID(), declined: randomUUID(), recent: randomUUID() };
 const bookings: Record<string, string> = {};
 
 beforeAll(async () => {
-  process.env.DATABASE_URL = file;
-  const db = openDatabase(file);
-  const brand = createBrand(db);
-  const { experience } = createExperience(db, brand.id);
-  const session = createSession(db, experience, { startLocal: '2026-12-10T10:00:00' });
+  process.env.DATABASE_URL = url;
+  const brand = await createBrand(db);
+  const { experience } = await createExperience(db, brand.id);
+  const session = await createSession(db, experience, { startLocal: '2026-12-10T10:00:00' });
   for (const [name, hours] of [
     ['old', 30],
     ['declined', 26],
     ['recent', 2],
   ] as const) {
-    const { booking } = createPaidBooking(db, { brandId: brand.id, session, participants: [{}, {}] });
+    const { booking } = await createPaidBooking(db, { brandId: brand.id, session, participants: [{}, {}] });
     bookings[name] = booking.id;
     await createReservedRefund(db, {
       id: ids[name],
@@ -40,11 +36,9 @@ beforeAll(async () => {
       at: hoursAgo(hours),
     });
   }
-  closeDatabase(db);
 });
 afterAll(() => {
   delete process.env.DATABASE_URL;
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function run(...argv: string[]) {
@@ -56,15 +50,6 @@ async function run(...argv: string[]) {
   );
   return { code, lines };
 }
-
-const read = (sql: string, ...params: unknown[]) => {
-  const db = openDatabase(file);
-  try {
-    return db.$client.prepare(sql).all(...params);
-  } finally {
-    closeDatabase(db);
-  }
-};
 
 describe('npm run refunds', () => {
   it('lists the refunds pending past the reconciler’s age (23 h), or every pending one with --all', async () => {
@@ -82,13 +67,13 @@ describe('npm run refunds', () => {
       code: 0,
       lines: [`Refund ${ids.old} is now succeeded`],
     });
-    expect(read('SELECT status, processor_reference AS reference FROM refunds WHERE id = ?', ids.old)).toEqual([
+    expect(await db.all('SELECT status, processor_reference AS reference FROM refunds WHERE id = ?', ids.old)).toEqual([
       { status: 'succeeded', reference: 're_123' },
     ]);
-    expect(read('SELECT status, amount_refunded_minor AS refunded FROM bookings WHERE id = ?', bookings.old)).toEqual([
+    expect(await db.all('SELECT status, amount_refunded_minor AS refunded FROM bookings WHERE id = ?', bookings.old)).toEqual([
       { status: 'refunded', refunded: 9000 },
     ]);
-    expect(read('SELECT type FROM events WHERE resource_id = ? ORDER BY sequence', bookings.old).map((e: any) => e.type)).toEqual([
+    expect(await db.values('SELECT type FROM events WHERE resource_id = ? ORDER BY sequence', bookings.old)).toEqual([
       'booking.cancelled',
       'booking.refunded',
     ]);
@@ -96,8 +81,8 @@ describe('npm run refunds', () => {
 
   it('settles one as failed: its reserved amount goes back and the booking is as it was', async () => {
     expect((await run('settle', ids.declined, '--outcome', 'failed')).code).toBe(0);
-    expect(read('SELECT status FROM refunds WHERE id = ?', ids.declined)).toEqual([{ status: 'failed' }]);
-    expect(read('SELECT status, amount_refunded_minor AS refunded FROM bookings WHERE id = ?', bookings.declined)).toEqual([
+    expect(await db.all('SELECT status FROM refunds WHERE id = ?', ids.declined)).toEqual([{ status: 'failed' }]);
+    expect(await db.all('SELECT status, amount_refunded_minor AS refunded FROM bookings WHERE id = ?', bookings.declined)).toEqual([
       { status: 'confirmed', refunded: 0 },
     ]);
   });

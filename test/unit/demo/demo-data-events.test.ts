@@ -1,4 +1,3 @@
-import { portOf } from '../../support/db.ts';
 /**
  * The demo's history in the events feed, read through the API: every demo booking has the events a
  * card checkout and its payment confirmation record, every demo waitlist entry the one joining records,
@@ -9,13 +8,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { demoEventIds, demoId, demoIds } from '../../../src/db/demo/ids.ts';
 import { demoSoldOutSession, seedDemoDataIfEmpty } from '../../../src/db/demo/index.ts';
 import { startApp, type TestApp } from '../../support/app.ts';
-import { freshDb } from '../../support/db.ts';
+import { freshDb, type TestDb } from '../../support/db.ts';
 import { deliveriesOf } from '../../../fixtures/factories/webhooks.ts';
 import { invariantViolations } from '../../support/invariants.ts';
 
 const NOW = new Date('2026-03-28T10:00:00.000Z');
-const db = freshDb();
-await seedDemoDataIfEmpty(portOf(db), db, NOW);
+const db = await freshDb();
+await seedDemoDataIfEmpty(db, NOW);
+/** The demo loaded on another day, for the test of its event ids. */
+const later = await freshDb();
 let t: TestApp;
 beforeAll(async () => {
   t = await startApp(db, { now: () => NOW });
@@ -122,16 +123,15 @@ describe('the demo events feed', () => {
     expect((await feed(brands.kayak, 'sk_test_kayak_demo')).data).toEqual([]);
   });
 
-  it('keeps every outbox invariant (one booking.created each, the latest event shows the status)', () => {
-    expect(invariantViolations(db.$client)).toEqual([]);
+  it('keeps every outbox invariant (one booking.created each, the latest event shows the status)', async () => {
+    expect(await invariantViolations(db)).toEqual([]);
   });
 
   it('gives the events the same ids when seeded on another day; only their times and payloads move', async () => {
-    const later = freshDb();
-    await seedDemoDataIfEmpty(portOf(later), later, new Date('2026-11-22T12:00:00.000Z'));
-    const ids = (database: typeof db) => database.$client.prepare('SELECT id FROM events ORDER BY sequence').pluck().all();
-    expect(ids(later)).toEqual(ids(db));
-    expect(ids(db)).toHaveLength(10);
+    await seedDemoDataIfEmpty(later, new Date('2026-11-22T12:00:00.000Z'));
+    const ids = (database: TestDb) => database.values('SELECT id FROM events ORDER BY sequence');
+    expect(await ids(later)).toEqual(await ids(db));
+    expect(await ids(db)).toHaveLength(10);
   });
 });
 
@@ -143,7 +143,7 @@ describe('a webhook endpoint created on the demo', () => {
     });
     expect(created.status).toBe(201);
     const endpointId: string = created.body.endpoint.id;
-    expect(deliveriesOf(db, endpointId)).toEqual([]);
+    expect(await deliveriesOf(db, endpointId)).toEqual([]);
     const history = await feed(brands.lisbon, LISBON);
 
     const participants = [1, 2].map((n) => demoId('lisbon', 'participant', `whitaker-couple/${n}`));
@@ -157,6 +157,6 @@ describe('a webhook endpoint created on the demo', () => {
       ['booking.cancelled', bookingId('whitaker-couple')],
       ['waitlist.offered', demoId('lisbon', 'waitlist-entry', 'nakamura-couple')],
     ]);
-    expect(deliveriesOf(db, endpointId).map((d) => [d.eventId, d.status])).toEqual(newer.map((e) => [e.id, 'pending']));
+    expect((await deliveriesOf(db, endpointId)).map((d) => [d.eventId, d.status])).toEqual(newer.map((e) => [e.id, 'pending']));
   });
 });

@@ -10,13 +10,17 @@ import {
   runIds,
 } from '../../../src/domain/idempotency/idempotency.ts';
 import { SandboxProcessor } from '../../../src/adapters/sandbox-processor.ts';
-import { freshDb, portOf } from '../../support/db.ts';
+import { freshDb } from '../../support/db.ts';
+
+// Each describe block keeps its records in a database of its own.
+const recordsDb = await freshDb();
+const leasesDb = await freshDb();
 
 describe('idempotency records', () => {
   let clock = new Date('2026-11-25T12:00:00.000Z');
-  const raw = freshDb();
+  const raw = recordsDb;
   const deps: Deps = {
-    db: portOf(raw),
+    db: raw.database,
     now: () => clock,
     payments: new SandboxProcessor(),
     holdTtlSeconds: 900,
@@ -29,7 +33,7 @@ describe('idempotency records', () => {
   /** The lease a run claiming now holds. */
   const lease = () => new Date(clock.getTime() + LEASE_MS).toISOString();
   const proceed = { outcome: 'proceed', tookOver: false };
-  const count = () => (raw.$client.prepare('SELECT count(*) AS n FROM idempotency_keys').get() as { n: number }).n;
+  const count = () => raw.count('idempotencyKeys');
 
   it('drops a 5xx answer so a retry runs again, and keeps a 4xx one', async () => {
     expect(await claim('a')).toMatchObject(proceed);
@@ -55,19 +59,19 @@ describe('idempotency records', () => {
       { apiKeyId: 'k1', key: 's', lease: lease(), status: 201, body: '{"paymentIntentSecret":"pi_secret_123"}' },
       encryptionKeys,
     );
-    const stored = raw.$client.prepare("SELECT response_body FROM idempotency_keys WHERE key = 's'").pluck().get() as string;
+    const stored = await raw.value<string>("SELECT response_body FROM idempotency_keys WHERE key = 's'");
     expect(stored).not.toContain('pi_secret_123');
     expect(await claim('s')).toEqual({ outcome: 'replay', status: 201, body: '{"paymentIntentSecret":"pi_secret_123"}' });
     await expect(claim('s', 'h1', [Buffer.alloc(32, 8)])).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
-    raw.$client.prepare("DELETE FROM idempotency_keys WHERE key = 's'").run();
+    await raw.run("DELETE FROM idempotency_keys WHERE key = 's'");
   });
 
   it('removes records older than 24 hours', async () => {
-    const before = count();
+    const before = await count();
     expect(before).toBe(2);
     clock = new Date(clock.getTime() + 24 * 3600 * 1000 + 1);
     await claim('c');
-    expect(count()).toBe(1);
+    expect(await count()).toBe(1);
   });
 
   it('fingerprints method, URL and exact body', () => {
@@ -90,9 +94,9 @@ describe('idempotency records', () => {
 
 describe('idempotency leases', () => {
   let clock = new Date('2026-11-25T12:00:00.000Z');
-  const raw = freshDb();
+  const raw = leasesDb;
   const deps: Deps = {
-    db: portOf(raw),
+    db: raw.database,
     now: () => clock,
     payments: new SandboxProcessor(),
     holdTtlSeconds: 900,
@@ -122,9 +126,11 @@ describe('idempotency leases', () => {
     await claim('b');
     const seen = (await deps.db.idempotency.findIdempotencyRecord('k1', 'b'))!.leaseExpiresAt;
     later(LEASE_MS);
-    expect(await deps.db.idempotency.takeOverRecord('k1', 'b', seen, 'x-1')).toBe(true);
-    expect(await deps.db.idempotency.takeOverRecord('k1', 'b', seen, 'x-2')).toBe(false);
-    expect((await deps.db.idempotency.findIdempotencyRecord('k1', 'b'))!.leaseExpiresAt).toBe('x-1');
+    // The two takeovers' leases: instants a minute apart, so the stored one tells which won.
+    const [won, lost] = [LEASE_MS, 2 * LEASE_MS].map((ms) => new Date(clock.getTime() + ms).toISOString()) as [string, string];
+    expect(await deps.db.idempotency.takeOverRecord('k1', 'b', seen, won)).toBe(true);
+    expect(await deps.db.idempotency.takeOverRecord('k1', 'b', seen, lost)).toBe(false);
+    expect((await deps.db.idempotency.findIdempotencyRecord('k1', 'b'))!.leaseExpiresAt).toBe(won);
   });
 
   it('lets an overtaken run neither free nor drop the record it lost, but keeps the first answer stored', async () => {

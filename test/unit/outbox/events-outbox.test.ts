@@ -1,8 +1,6 @@
-import { portOf } from '../../support/db.ts';
 /** The outbox: an event and its pending deliveries are written with the change, or not at all. */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { webhookEndpoints } from '../../../src/db/sqlite/schema/index.ts';
 import { recordBookingEvent } from '../../../src/domain/bookings/booking-events.ts';
 import { bookingViewsIn } from '../../../src/domain/bookings/booking-view.ts';
 import { eventEnvelope, recordEvent } from '../../../src/domain/outbox/outbox.ts';
@@ -11,12 +9,12 @@ import { createBooking, createSession } from '../../../fixtures/factories/bookin
 import { createBrand } from '../../../fixtures/factories/brands.ts';
 import { createExperience } from '../../../fixtures/factories/catalog.ts';
 
-const db = freshDb();
-const brand = createBrand(db);
-const other = createBrand(db);
+const db = await freshDb();
+const brand = await createBrand(db);
+const other = await createBrand(db);
 const AT = '2026-11-25T12:00:00.000Z';
 
-function endpoint(brandId: string, eventTypes: string[], deletedAt: string | null = null) {
+async function endpoint(brandId: string, eventTypes: string[], deletedAt: string | null = null) {
   const row = {
     id: randomUUID(),
     brandId,
@@ -26,29 +24,28 @@ function endpoint(brandId: string, eventTypes: string[], deletedAt: string | nul
     createdAt: AT,
     deletedAt,
   };
-  db.insert(webhookEndpoints).values(row).run();
+  await db.insert('webhookEndpoints', row);
   return row;
 }
 
-const subscribedToBoth = endpoint(brand.id, ['booking.created', 'booking.confirmed']);
-const confirmedOnly = endpoint(brand.id, ['booking.confirmed']);
-endpoint(brand.id, ['booking.created'], '2026-11-20T00:00:00.000Z');
-endpoint(other.id, ['booking.created']);
+const subscribedToBoth = await endpoint(brand.id, ['booking.created', 'booking.confirmed']);
+const confirmedOnly = await endpoint(brand.id, ['booking.confirmed']);
+await endpoint(brand.id, ['booking.created'], '2026-11-20T00:00:00.000Z');
+await endpoint(other.id, ['booking.created']);
 
 const deliveriesOf = (sequence: number) =>
-  db.$client
-    .prepare(
-      `SELECT endpoint_id AS endpointId, resource_id AS resourceId, status, attempts, next_attempt_at AS nextAttemptAt,
-         last_attempt_at AS lastAttemptAt, delivered_at AS deliveredAt
+  db.all(
+    `SELECT endpoint_id AS "endpointId", resource_id AS "resourceId", status, attempts, next_attempt_at AS "nextAttemptAt",
+         last_attempt_at AS "lastAttemptAt", delivered_at AS "deliveredAt"
        FROM webhook_deliveries WHERE event_sequence = ? ORDER BY endpoint_id`,
-    )
-    .all(sequence);
-const count = (table: string) => db.$client.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
+    sequence,
+  );
+const count = (table: string) => db.value<number>(`SELECT count(*) FROM ${table}`);
 
 describe('recordEvent', () => {
   it('stores the event and a pending delivery for the subscribed endpoint only: not a deleted one, not another brand', async () => {
     const resourceId = randomUUID();
-    const event = await portOf(db).transaction(async (tx) =>
+    const event = await db.database.transaction(async (tx) =>
       recordEvent(tx, { brandId: brand.id, type: 'booking.created', resourceId, payload: { id: resourceId }, at: AT }),
     );
     expect(event).toEqual({
@@ -60,7 +57,7 @@ describe('recordEvent', () => {
       payload: { id: resourceId },
       createdAt: AT,
     });
-    expect(deliveriesOf(event.sequence)).toEqual([
+    expect(await deliveriesOf(event.sequence)).toEqual([
       {
         endpointId: subscribedToBoth.id,
         resourceId,
@@ -74,30 +71,28 @@ describe('recordEvent', () => {
   });
 
   it('queues for every subscribed endpoint, and for none when no endpoint wants the type', async () => {
-    const confirmed = await portOf(db).transaction(async (tx) =>
+    const confirmed = await db.database.transaction(async (tx) =>
       recordEvent(tx, { brandId: brand.id, type: 'booking.confirmed', resourceId: 'r1', payload: {}, at: AT }),
     );
-    expect(
-      deliveriesOf(confirmed.sequence)
-        .map((d: any) => d.endpointId)
-        .sort(),
-    ).toEqual([subscribedToBoth.id, confirmedOnly.id].sort());
-    const failed = await portOf(db).transaction(async (tx) =>
+    expect((await deliveriesOf(confirmed.sequence)).map((d: any) => d.endpointId).sort()).toEqual(
+      [subscribedToBoth.id, confirmedOnly.id].sort(),
+    );
+    const failed = await db.database.transaction(async (tx) =>
       recordEvent(tx, { brandId: brand.id, type: 'booking.failed', resourceId: 'r1', payload: {}, at: AT }),
     );
-    expect(deliveriesOf(failed.sequence)).toEqual([]);
+    expect(await deliveriesOf(failed.sequence)).toEqual([]);
     expect(failed.sequence).toBeGreaterThan(confirmed.sequence);
   });
 
   it('leaves neither event nor delivery when the transaction rolls back', async () => {
-    const before = [count('events'), count('webhook_deliveries')];
+    const before = [await count('events'), await count('webhook_deliveries')];
     await expect(
-      portOf(db).transaction(async (tx) => {
+      db.database.transaction(async (tx) => {
         await recordEvent(tx, { brandId: brand.id, type: 'booking.created', resourceId: 'r2', payload: {}, at: AT });
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
-    expect([count('events'), count('webhook_deliveries')]).toEqual(before);
+    expect([await count('events'), await count('webhook_deliveries')]).toEqual(before);
   });
 });
 
@@ -112,16 +107,23 @@ describe('eventEnvelope', () => {
 
 describe('recordBookingEvent', () => {
   it("records the booking's view taken in the transaction, without the brand id, on the booking's brand", async () => {
-    const experience = createExperience(db, other.id).experience;
-    const { booking } = createBooking(db, { brandId: other.id, session: createSession(db, experience), participants: [{}, {}] });
-    const stored = await portOf(db).transaction(async (tx) => {
-      db.$client.prepare("UPDATE bookings SET status = 'cancelled' WHERE id = ?").run(booking.id);
-      await recordBookingEvent(tx, 'booking.cancelled', booking.id, AT);
-      return db.$client
-        .prepare('SELECT brand_id AS brandId, type, resource_id AS resourceId, payload FROM events ORDER BY sequence DESC LIMIT 1')
-        .get() as any;
+    const experience = (await createExperience(db, other.id)).experience;
+    const { booking } = await createBooking(db, {
+      brandId: other.id,
+      session: await createSession(db, experience),
+      participants: [{}, {}],
     });
-    const { brandId, amountDue: _due, chargedTo: _chargedTo, ...view } = (await bookingViewsIn(portOf(db), [booking.id]))[0]!;
+    // The change, the event and the read back in one unit of work: the view must see the uncommitted change.
+    const stored = await db.seed(async (seeder, tx) => {
+      await seeder.query("UPDATE bookings SET status = 'cancelled' WHERE id = ?", [booking.id]);
+      await recordBookingEvent(tx, 'booking.cancelled', booking.id, AT);
+      return (
+        await seeder.query<any>(
+          'SELECT brand_id AS "brandId", type, resource_id AS "resourceId", payload FROM events ORDER BY sequence DESC LIMIT 1',
+        )
+      )[0];
+    });
+    const { brandId, amountDue: _due, chargedTo: _chargedTo, ...view } = (await bookingViewsIn(db.database, [booking.id]))[0]!;
     expect(brandId).toBe(other.id);
     expect({ ...stored, payload: JSON.parse(stored.payload) }).toEqual({
       brandId: other.id,

@@ -1,4 +1,3 @@
-import { portOf } from '../../support/db.ts';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/domain/shared/errors.ts';
 import { availabilityRange, normalizeSessionTime, sessionForItem } from '../../../src/domain/availability/sessions.ts';
@@ -99,21 +98,22 @@ describe('availabilityRange', () => {
   });
 });
 
-describe('sessionForItem', () => {
-  const db = freshDb();
-  const brand = createBrand(db);
-  const { experience } = createExperience(db, brand.id);
-  const session = createSession(db, experience, { startLocal: '2026-03-29T18:00:00' });
+// A describe's body cannot await: sessionForItem's world is made at the top level.
+const db = await freshDb();
+const brand = await createBrand(db);
+const { experience } = await createExperience(db, brand.id);
+const session = await createSession(db, experience, { startLocal: '2026-03-29T18:00:00' });
 
+describe('sessionForItem', () => {
   it('finds the session by its local start, written locally or with an offset', async () => {
     for (const sessionTime of ['2026-03-29T18:00', '2026-03-29T18:00:00', '2026-03-29T17:00:00Z', '2026-03-29T18:00:00+01:00']) {
-      expect((await sessionForItem({ db: portOf(db) }, { experience, sessionTime, field: 'data.0.sessionTime' })).id).toBe(session.id);
+      expect((await sessionForItem({ db: db.database }, { experience, sessionTime, field: 'data.0.sessionTime' })).id).toBe(session.id);
     }
   });
 
   it('answers SESSION_NOT_FOUND with the field when no session starts then', async () => {
     const error = await rejection(
-      sessionForItem({ db: portOf(db) }, { experience, sessionTime: '2026-03-29T18:00:00Z', field: 'data.2.sessionTime' }),
+      sessionForItem({ db: db.database }, { experience, sessionTime: '2026-03-29T18:00:00Z', field: 'data.2.sessionTime' }),
     );
     expect(error.code).toBe('SESSION_NOT_FOUND');
     expect(error.details).toEqual({ field: 'data.2.sessionTime', startDateTime: '2026-03-29T19:00:00', timezone: LISBON });
@@ -121,7 +121,7 @@ describe('sessionForItem', () => {
 
   it('validates the time before looking', async () => {
     const error = await rejection(
-      sessionForItem({ db: portOf(db) }, { experience, sessionTime: '2026-03-29T01:30', field: 'data.0.sessionTime' }),
+      sessionForItem({ db: db.database }, { experience, sessionTime: '2026-03-29T01:30', field: 'data.0.sessionTime' }),
     );
     expect(error.code).toBe('VALIDATION_FAILED');
   });

@@ -19,10 +19,7 @@ export async function findActiveKeyByHash(db: PgExecutor, secretHash: string): P
   return row;
 }
 
-/**
- * The organization's brand ids, oldest first: SQLite gives them in the order they were written (its table
- * order, which PostgreSQL's tables do not keep), so creation time, then id, stands in for it.
- */
+/** The organization's brand ids, oldest first (creation time, then id in byte order). */
 export async function brandIdsOfOrganization(db: PgExecutor, organizationId: string): Promise<string[]> {
   const rows = await db
     .select({ id: brands.id })
@@ -36,11 +33,7 @@ export async function insertApiKey(db: PgExecutor, row: typeof apiKeys.$inferIns
   await db.insert(apiKeys).values(row);
 }
 
-/**
- * Every key, oldest first. SQLite returns them in the order they were written (its table order); a
- * PostgreSQL table has no such order (a revoked key's new row version moves), so creation time, then
- * id, stands in for it.
- */
+/** Every key, oldest first (creation time, then id in byte order). */
 export async function listApiKeys(db: PgExecutor) {
   return db
     .select()

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { insertReviews } from './reviews-write.ts';
 import type { ReviewedExperienceRow, ReviewKey, ReviewPageRow, ReviewsStore } from '../../../../domain/catalog/store.ts';
 import { experiences, hosts, reviewers, reviews } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
@@ -116,6 +117,7 @@ export async function findReviewsAfterKey(
 }
 
 export const reviewsStore = {
+  insertReviews,
   findReviewedExperience,
   findReviewsByRank,
   findReviewsAfterKey,

@@ -26,10 +26,7 @@ import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 /** Text keys ordered by their bytes, as SQLite orders them, whatever the database's collation. */
 export const bytewise = (text: SQLWrapper): SQL => sql`${text} COLLATE "C"`;
 
-/**
- * The experience's add-ons, by position. (SQLite reads them in insertion order, a table scan; the
- * domain looks them up by id, so the order is only made deterministic here.)
- */
+/** The experience's add-ons, by position, then id. */
 export async function addOnsOfExperience(db: PgExecutor, experienceId: string): Promise<AddOnRow[]> {
   return db
     .select()

@@ -12,9 +12,8 @@ const earlier = alias(webhookDeliveries, 'earlier');
  * endpoint still has an earlier pending delivery for the same resource waits (leased ones included),
  * so each resource's events reach an endpoint strictly in order; hence at most one per
  * (endpoint, resource). The earlier pending delivery is looked up in the (endpoint_id, resource_id,
- * event_sequence) index. Deliveries of one event (one per endpoint) come as SQLite's scan of the due
- * index leaves them: the one due first first, then (where SQLite has its rowid, the order of writing)
- * by delivery id in byte order.
+ * event_sequence) index. Deliveries of one event (one per endpoint): the one due first first, then by
+ * delivery id in byte order, as on SQLite.
  */
 function dueDeliveries(db: PgExecutor, now: string, limit: number) {
   const blocked = db

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
 import { apiKeys, brands } from '../../schema/index.ts';
@@ -28,6 +28,7 @@ const organizationBrands = preparedPerDb((db) =>
     .select({ id: brands.id })
     .from(brands)
     .where(eq(brands.organizationId, sql.placeholder('organizationId')))
+    .orderBy(asc(brands.createdAt), asc(brands.id))
     .prepare(),
 );
 
@@ -41,8 +42,9 @@ export function insertApiKey(db: Db, row: typeof apiKeys.$inferInsert): void {
   db.insert(apiKeys).values(row).run();
 }
 
+/** Every key, oldest first (creation time, then id). */
 export function listApiKeys(db: Db) {
-  return db.select().from(apiKeys).all();
+  return db.select().from(apiKeys).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id)).all();
 }
 
 export function revokeApiKey(db: Db, id: string, at: string): boolean {
@@ -60,6 +62,7 @@ export function publishableKeyOrigins(db: Db): string[] {
     .select({ origins: apiKeys.allowedOrigins })
     .from(apiKeys)
     .where(and(eq(apiKeys.kind, 'publishable'), isNull(apiKeys.revokedAt)))
+    .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id))
     .all();
   return [...new Set(rows.flatMap((row) => row.origins ?? []))];
 }

@@ -40,6 +40,7 @@ const translationsOf = preparedPerDb((db) =>
     .select()
     .from(experienceTranslations)
     .where(eq(experienceTranslations.experienceId, sql.placeholder('experienceId')))
+    .orderBy(asc(experienceTranslations.locale))
     .prepare(),
 );
 

@@ -10,7 +10,7 @@ const hostsOfBrand = preparedPerDb((db) =>
     .select()
     .from(hosts)
     .where(eq(hosts.brandId, sql.placeholder('brandId')))
-    .orderBy(asc(hosts.lastName), asc(hosts.firstName))
+    .orderBy(asc(hosts.lastName), asc(hosts.firstName), asc(hosts.id))
     .prepare(),
 );
 
@@ -19,7 +19,7 @@ export function listHostsOfBrand(db: Db, brandId: string): HostRow[] {
 }
 
 /** Every experience read and the GraphQL host loader ask: prepared once, one statement for any number of ids. */
-const hostsById = preparedPerDb((db) => db.select().from(hosts).where(inIdList(hosts.id, 'ids')).prepare());
+const hostsById = preparedPerDb((db) => db.select().from(hosts).where(inIdList(hosts.id, 'ids')).orderBy(asc(hosts.id)).prepare());
 
 export function findHostsByIds(db: Db, ids: readonly string[]): HostRow[] {
   return ids.length === 0 ? [] : hostsById(db).all({ ids: idList(ids) });

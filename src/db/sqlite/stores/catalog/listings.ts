@@ -65,6 +65,7 @@ const listingContentsOf = preparedPerDb((db) =>
     .select()
     .from(listingContents)
     .where(and(inIdList(listingContents.listingId, 'ids'), inIdList(listingContents.version, 'versions')))
+    .orderBy(asc(listingContents.listingId), asc(listingContents.version))
     .prepare(),
 );
 
@@ -87,6 +88,7 @@ const contentTranslationsOf = preparedPerDb((db) =>
         sql`lower(${listingContentTranslations.locale}) in (select value from json_each(${sql.placeholder('locales')}))`,
       ),
     )
+    .orderBy(asc(listingContentTranslations.contentId), asc(listingContentTranslations.locale))
     .prepare(),
 );
 

@@ -1,4 +1,4 @@
-import { avg, count } from 'drizzle-orm';
+import { asc, avg, count } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
 import { reviews } from '../../schema/index.ts';
@@ -16,6 +16,7 @@ const reviewStats = preparedPerDb((db) =>
     .from(reviews)
     .where(inIdList(reviews.experienceId, 'ids'))
     .groupBy(reviews.experienceId)
+    .orderBy(asc(reviews.experienceId))
     .prepare(),
 );
 

@@ -1,8 +1,7 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { reviews } from '../../schema/index.ts';
-
-export type ReviewInsert = Omit<typeof reviews.$inferInsert, 'rank'>;
+import type { ReviewInsert } from '../../../../domain/catalog/store.ts';
 
 /**
  * Inserts reviews and renumbers `rank` (1 = newest) for the experiences touched, in one transaction,

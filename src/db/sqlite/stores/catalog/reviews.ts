@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, sql, type Placeholder } from 'drizzle-orm';
+import { insertReviews } from './reviews-write.ts';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
 import { experiences, hosts, reviewers, reviews } from '../../schema/index.ts';
@@ -115,6 +116,7 @@ export function findReviewsAfterKey(db: Db, experienceId: string, after: ReviewK
 }
 
 export const reviewsStore = {
+  insertReviews,
   findReviewedExperience,
   findReviewsByRank,
   findReviewsAfterKey,

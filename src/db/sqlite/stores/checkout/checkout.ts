@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, placeholders, preparedPerDb, setTo } from '../../prepared.ts';
 import {
@@ -34,6 +34,7 @@ const addOnsOf = preparedPerDb((db) =>
     .select()
     .from(addOns)
     .where(eq(addOns.experienceId, sql.placeholder('experienceId')))
+    .orderBy(asc(addOns.position), asc(addOns.id))
     .prepare(),
 );
 
@@ -63,6 +64,7 @@ const creditCodesOf = preparedPerDb((db) =>
         sql`upper(${creditCodes.code}) in (select value from json_each(${sql.placeholder('codes')}))`,
       ),
     )
+    .orderBy(asc(creditCodes.code))
     .prepare(),
 );
 
@@ -91,6 +93,7 @@ const placesHeldByCart = preparedPerDb((db) =>
       ),
     )
     .groupBy(bookings.sessionId)
+    .orderBy(asc(bookings.sessionId))
     .prepare(),
 );
 
@@ -101,6 +104,7 @@ const creditHeldByCart = preparedPerDb((db) =>
     .innerJoin(bookings, eq(bookings.id, creditRedemptions.bookingId))
     .where(heldByCart)
     .groupBy(creditRedemptions.creditCodeId)
+    .orderBy(asc(creditRedemptions.creditCodeId))
     .prepare(),
 );
 
@@ -116,6 +120,7 @@ const processingOfCart = preparedPerDb((db) =>
     .select({ id: bookings.id })
     .from(bookings)
     .where(and(eq(bookings.cartId, sql.placeholder('cartId')), eq(bookings.status, 'processing')))
+    .orderBy(asc(bookings.createdAt), asc(bookings.cartPosition), asc(bookings.id))
     .prepare(),
 );
 

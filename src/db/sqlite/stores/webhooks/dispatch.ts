@@ -41,7 +41,7 @@ export function findDueDeliveries(db: Db, now: string, limit: number): DueDelive
         notExists(blocked),
       ),
     )
-    .orderBy(asc(webhookDeliveries.eventSequence))
+    .orderBy(asc(webhookDeliveries.eventSequence), asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
     .limit(limit)
     .all();
 }

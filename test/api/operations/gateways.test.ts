@@ -1,24 +1,21 @@
 /**
- * Two gateway processes (`src/main.ts`, as `npm start` runs it) on one PostgreSQL database, each with its
- * own pool, caches and background jobs, taking requests at the same time: the last places, a booking's
+ * Two gateway processes (`src/main.ts`, as `npm start` runs it) on one database (one SQLite file, or one
+ * PostgreSQL database), each with its own connections, caches and background jobs, taking requests at the same time: the last places, a booking's
  * refunds and one Idempotency-Key split between them have the effect they have on one process; every
  * event reaches a webhook endpoint once; a write on one is read at once on the other, cached answers
  * included; and a hold taken on a gateway that is then killed is released by the survivor.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createApiKey } from '../../fixtures/factories/brands.ts';
-import { createWebhookEndpoint } from '../../fixtures/factories/webhooks.ts';
-import { runKeysCli } from '../../src/cli/keys.ts';
-import { closePostgres, migratePostgres, openPostgres, type PgDb } from '../../src/db/postgres/client.ts';
-import { cancel, cartBookings, checkout, fetchSender, pay, type Send } from '../support/booking-traffic.ts';
-import { freshDb } from '../support/db.ts';
-import { invariantViolations } from '../support/invariants.ts';
-import { describePostgres, freshPostgresDatabase } from '../support/postgres.ts';
-import { copyRows, sqliteCopyOf } from '../support/postgres-rows.ts';
-import { startServerProcess, stopServerProcess, type ServerProcess } from '../support/server-process.ts';
-import { createShop } from '../support/shop-world.ts';
-import { startReceiver, waitFor } from '../support/webhook-receiver.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../../fixtures/factories/brands.ts';
+import { createWebhookEndpoint } from '../../../fixtures/factories/webhooks.ts';
+import { runKeysCli } from '../../../src/cli/keys.ts';
+import { cancel, cartBookings, checkout, fetchSender, pay, type Send } from '../../support/booking-traffic.ts';
+import { freshSharedDb } from '../../support/db.ts';
+import { invariantViolations } from '../../support/invariants.ts';
+import { startServerProcess, stopServerProcess, type ServerProcess } from '../../support/server-process.ts';
+import { createShop } from '../../support/shop-world.ts';
+import { startReceiver, waitFor } from '../../support/webhook-receiver.ts';
 
 /** Short holds, so one lapses within the test; rate limits lifted (one client sends everything). */
 const env = {
@@ -31,56 +28,48 @@ const env = {
   DATABASE_POOL_SIZE: '6',
 };
 
-describePostgres('two gateways on one PostgreSQL database', () => {
-  const target = freshPostgresDatabase();
-  const world = freshDb();
-  const { shop, sessionTimes } = createShop(world, { sessions: 6, capacity: 4 });
-  const [lastPlaces, refunds, idempotent, cached, killed] = sessionTimes as [string, string, string, string, string];
-  const other = createApiKey(world, { brandId: shop.brandId });
-  const otherKey = other.secret;
+const { db, url: databaseUrl } = await freshSharedDb();
+
+describe('two gateways on one database', () => {
+  let shop: Awaited<ReturnType<typeof createShop>>['shop'];
+  let sessionTimes: string[];
+  let other: Awaited<ReturnType<typeof createApiKey>>;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let pg: PgDb;
   let gateways: ServerProcess[] = [];
   let send: [Send, Send];
 
   beforeAll(async () => {
+    ({ shop, sessionTimes } = await createShop(db, { sessions: 6, capacity: 4 }));
+    other = await createApiKey(db, { brandId: shop.brandId });
     receiver = await startReceiver();
-    createWebhookEndpoint(world, shop.brandId, { url: receiver.url('/hooks') });
-    pg = openPostgres(target.url(), { poolSize: 2 });
-    await migratePostgres(pg);
-    await copyRows(world, pg);
-    gateways = await Promise.all([0, 1].map(() => startServerProcess(target.url(), env)));
+    await createWebhookEndpoint(db, shop.brandId, { url: receiver.url('/hooks') });
+    gateways = await Promise.all([0, 1].map(() => startServerProcess(databaseUrl, env)));
     send = [fetchSender(gateways[0]!.url), fetchSender(gateways[1]!.url)];
   }, 60_000);
   afterAll(async () => {
     await Promise.all(gateways.map(stopServerProcess));
     await receiver?.close();
-    await closePostgres(pg);
   });
 
-  const reservedAt = async (sessionTime: string) =>
-    (
-      await pg.$client.query<{ reserved: number }>('SELECT reserved FROM sessions WHERE experience_id = $1 AND start_local = $2', [
-        shop.experienceId,
-        `${sessionTime}:00`,
-      ])
-    ).rows[0]!.reserved;
+  const session = (i: number) => sessionTimes[i]!;
+  const reservedAt = (sessionTime: string) =>
+    db.value<number>('SELECT reserved FROM sessions WHERE experience_id = ? AND start_local = ?', shop.experienceId, `${sessionTime}:00`);
 
   it('reports each gateway ready: the database answers and carries every migration', async () => {
     for (const s of send) expect(await s('GET', '/readyz')).toEqual({ status: 200, body: { status: 'ready' } });
   });
 
   it('sells exactly the last 4 places when 30 checkouts race on both gateways', async () => {
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => checkout(send[i % 2]!, shop, lastPlaces, 1)));
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => checkout(send[i % 2]!, shop, session(0), 1)));
     expect(answers.filter((a) => a.status === 201)).toHaveLength(4);
     expect(new Set(answers.filter((a) => a.status !== 201).map((a) => `${a.status} ${a.code}`))).toEqual(
       new Set(['409 CAPACITY_EXCEEDED']),
     );
-    expect(await reservedAt(lastPlaces)).toBe(4);
+    expect(await reservedAt(session(0))).toBe(4);
   });
 
   it('refunds exactly ten tenths when 20 refunds of a tenth race on both gateways', async () => {
-    const bought = await checkout(send[0], shop, refunds, 2);
+    const bought = await checkout(send[0], shop, session(1), 2);
     expect(bought.status).toBe(201);
     await pay(send[1], bought.secret!, 'succeeded');
     const [booking] = await cartBookings(send[0], shop, bought.cartId);
@@ -108,7 +97,7 @@ describePostgres('two gateways on one PostgreSQL database', () => {
         data: [
           {
             experienceId: shop.experienceId,
-            sessionTime: idempotent,
+            sessionTime: session(2),
             participants: [{ firstName: 'Ana', lastName: 'Reis', priceTierName: 'Adult' }],
           },
         ],
@@ -127,31 +116,31 @@ describePostgres('two gateways on one PostgreSQL database', () => {
     expect(replay.status).toBe(201);
     expect(replay.body).toEqual(answers.find((a) => a.status === 201)!.body);
     expect(await cartBookings(send[0], shop, cartId)).toHaveLength(1);
-    expect(await reservedAt(idempotent)).toBe(1);
+    expect(await reservedAt(session(2))).toBe(1);
   });
 
   it("reads one gateway's write on the other at once, cached answers included", async () => {
-    const day = cached.slice(0, 10);
+    const day = session(3).slice(0, 10);
     const url = `/v1/brands/${shop.brandId}/experiences/${shop.experienceId}/availability?from=${day}&to=${day}`;
     const remaining = async (s: Send) => {
-      const answer = await s('GET', url, { key: otherKey });
+      const answer = await s('GET', url, { key: other.secret });
       expect(answer.status).toBe(200);
-      return (answer.body.data as Array<{ startDateTime: string; remaining: number }>).find((session) =>
-        session.startDateTime.startsWith(cached),
+      return (answer.body.data as Array<{ startDateTime: string; remaining: number }>).find((found) =>
+        found.startDateTime.startsWith(session(3)),
       )!.remaining;
     };
     // Twice, so the second gateway's response cache holds the answer.
     expect([await remaining(send[1]), await remaining(send[1])]).toEqual([4, 4]);
-    expect((await checkout(send[0], shop, cached, 3)).status).toBe(201);
+    expect((await checkout(send[0], shop, session(3), 3)).status).toBe(201);
     expect(await remaining(send[1])).toBe(1);
     expect(await remaining(send[0])).toBe(1);
   });
 
   it('refuses a key revoked with the keys command on both gateways at once, though they had it cached', async () => {
     const url = `/v1/brands/${shop.brandId}/settings`;
-    for (const s of send) expect((await s('GET', url, { key: otherKey })).status).toBe(200);
+    for (const s of send) expect((await s('GET', url, { key: other.secret })).status).toBe(200);
     const saved = process.env.DATABASE_URL;
-    process.env.DATABASE_URL = target.url();
+    process.env.DATABASE_URL = databaseUrl;
     const lines: string[] = [];
     try {
       expect(await runKeysCli(['revoke', other.id], (line) => lines.push(line))).toBe(0);
@@ -161,36 +150,35 @@ describePostgres('two gateways on one PostgreSQL database', () => {
     }
     expect(lines).toEqual([`Revoked key ${other.id}`]);
     for (const s of send) {
-      const answer = await s('GET', url, { key: otherKey });
+      const answer = await s('GET', url, { key: other.secret });
       expect([answer.status, answer.body.error.code]).toEqual([401, 'UNAUTHENTICATED']);
     }
   });
 
   it('delivers every event to the webhook endpoint, none twice', async () => {
-    const events = await pg.$client.query<{ id: string }>('SELECT id FROM events WHERE brand_id = $1', [shop.brandId]);
-    expect(events.rowCount).toBeGreaterThan(15);
+    const events = await db.values<string>('SELECT id FROM events WHERE brand_id = ?', shop.brandId);
+    expect(events.length).toBeGreaterThan(15);
     const deliveredIds = () => receiver.at('/hooks').map((r) => JSON.parse(r.body).id as string);
-    await waitFor('every event delivered', () => new Set(deliveredIds()).size === events.rowCount, 20_000);
+    await waitFor('every event delivered', () => new Set(deliveredIds()).size === events.length, 20_000);
     const ids = deliveredIds();
     expect(ids.length).toBe(new Set(ids).size);
-    expect(new Set(ids)).toEqual(new Set(events.rows.map((e) => e.id)));
+    expect(new Set(ids)).toEqual(new Set(events));
   });
 
   it('releases a hold taken on a gateway killed with SIGKILL, from the survivor, after its time to live', async () => {
-    const bought = await checkout(send[0], shop, killed, 2);
+    const bought = await checkout(send[0], shop, session(4), 2);
     expect(bought.status).toBe(201);
-    expect(await reservedAt(killed)).toBe(2);
+    expect(await reservedAt(session(4))).toBe(2);
     gateways[0]!.child.kill('SIGKILL');
     await gateways[0]!.exited;
     const deadline = Date.now() + 15_000;
-    while ((await reservedAt(killed)) !== 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await reservedAt(killed)).toBe(0);
+    while ((await reservedAt(session(4))) !== 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await reservedAt(session(4))).toBe(0);
     const [booking] = await cartBookings(send[1], shop, bought.cartId);
     expect(booking!.status).toBe('FAILED');
   });
 
   it('leaves a database where every invariant holds', async () => {
-    const copy = await sqliteCopyOf(pg);
-    expect(invariantViolations(copy.$client)).toEqual([]);
+    expect(await invariantViolations(db)).toEqual([]);
   });
 });

@@ -1,0 +1,500 @@
+/**
+ * The checkout and holds stores (src/domain/checkout/store.ts) as a contract: what a checkout reads
+ * (add-ons, coupons, credit codes, what a cart holds), what it writes (cart, intents, bookings with their
+ * people and answers, credit), and how lapsed holds are found and failed, with exact values and orders.
+ * Then the guards money and places depend on, raced (guards.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { createBooking, createSession } from '../../fixtures/factories/bookings.ts';
+import { createBrand } from '../../fixtures/factories/brands.ts';
+import { createCart } from '../../fixtures/factories/carts.ts';
+import { createExperience } from '../../fixtures/factories/catalog.ts';
+import { createAddOn, createCoupon, createCreditCode } from '../../fixtures/factories/checkout.ts';
+import { createCheckout } from '../../fixtures/factories/checkouts.ts';
+import { createPaidBooking } from '../../fixtures/factories/payments.ts';
+import type { AnswerInsert, BookingInsert, ParticipantInsert } from '../../src/domain/checkout/store.ts';
+import { freshDb, type TestDb } from '../support/db.ts';
+import { checkoutGuards, guardWorld } from './guards.ts';
+
+/** Text in byte order (ids and codes here are ASCII, where JavaScript's comparison is the bytes'). */
+const inByteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+const pricing: BookingInsert['pricing'] = {
+  tiersMinor: 6_000,
+  addOns: [],
+  subtotalMinor: 7_000,
+  discounts: [{ kind: 'credit', code: 'GIFT-MIXED', amountMinor: 2_500 }],
+  netMinor: 4_500,
+  taxes: [{ name: 'VAT', rateBasisPoints: 2300, amountMinor: 0 }],
+  totalMinor: 4_500,
+};
+
+/** A booking as checkout writes it: processing, paid by card, on `base.session`. */
+function newBooking(
+  base: { id: string; brandId: string; experienceId: string; session: { id: string; startLocal: string } },
+  extra: Partial<BookingInsert>,
+): BookingInsert {
+  return {
+    id: base.id,
+    brandId: base.brandId,
+    cartId: null,
+    experienceId: base.experienceId,
+    sessionId: base.session.id,
+    sessionStartLocal: base.session.startLocal,
+    paymentIntentId: null,
+    confirmationCode: `CODE-${base.id}`,
+    cartConfirmationCode: null,
+    cartPosition: 0,
+    status: 'processing',
+    currency: 'EUR',
+    amountMinor: 4_500,
+    pricing,
+    paymentMethod: 'credit-card',
+    amountDueMinor: 0,
+    chargedTo: null,
+    purchaserId: 'purchaser-written',
+    purchaserFirstName: 'Rita',
+    purchaserLastName: 'Sousa',
+    purchaserEmail: 'rita@example.test',
+    purchaserPhone: null,
+    notes: null,
+    internalNotes: null,
+    metadata: null,
+    holdExpiresAt: '2026-11-24T09:18:00.000Z',
+    createdAt: '2026-11-24T09:03:00.000Z',
+    updatedAt: '2026-11-24T09:03:00.000Z',
+    ...extra,
+  };
+}
+
+/** A brand, another brand, and an experience of the first with three sessions (1, 2 and 3 December). */
+async function baseWorld(db: TestDb) {
+  const brand = await createBrand(db);
+  const other = await createBrand(db);
+  const { experience } = await createExperience(db, brand.id);
+  const session = (day: number, capacity = 10) => createSession(db, experience, { startLocal: `2026-12-0${day}T09:00:00`, capacity });
+  return { brand, other, experience, s1: await session(1), s2: await session(2), s3: await session(3), session };
+}
+
+const db = await freshDb();
+const { database } = db;
+const { brand, other, experience, s1, s2, s3, session } = await baseWorld(db);
+
+// Add-ons written out of position order, two of the same position.
+const lunch = await createAddOn(db, experience.id, { id: 'addon-lunch', name: 'Lunch', priceMinor: 1500, position: 1 });
+const photo = await createAddOn(db, experience.id, { id: 'addon-photo', name: 'Photo pack', position: 0 });
+const drinks = await createAddOn(db, experience.id, { id: 'addon-drinks', name: 'Drinks', priceMinor: 800, position: 1 });
+await createAddOn(db, (await createExperience(db, brand.id)).experience.id, { name: 'Elsewhere' });
+const summer = await createCoupon(db, brand.id, { code: 'SUMMER10', validFrom: '2026-06-01', validUntil: '2026-09-30T23:59:59.000Z' });
+const otherSummer = await createCoupon(db, other.id, { code: 'SUMMER10', amountOffMinor: 500, active: false });
+// Written out of code order.
+const mixed = await createCreditCode(db, brand.id, { code: 'gift-mixed', balanceMinor: 2_000 });
+const gift = await createCreditCode(db, brand.id, { code: 'GIFT-A', balanceMinor: 10_000 });
+await createCreditCode(db, other.id, { code: 'GIFT-A', balanceMinor: 999 });
+
+// A checkout awaiting payment: its first hold lapses at 12:00, its second at 12:30.
+const held = await createCheckout(db, {
+  brandId: brand.id,
+  items: [
+    {
+      session: s1,
+      participants: [{}, {}, { cancelledAt: '2026-11-21T10:00:00.000Z' }],
+      credit: { code: gift, amountMinor: 1_500 },
+      overrides: { holdExpiresAt: '2026-11-25T12:00:00.000Z' },
+    },
+    { session: s2, participants: [{}], overrides: { holdExpiresAt: '2026-11-25T12:30:00.000Z' } },
+  ],
+});
+const [heldFirst, heldSecond] = held.bookings.map((b) => b.booking);
+// An earlier, replaced checkout of another cart: its failed booking still holds the code a re-post wants.
+const replaced = await createCheckout(db, {
+  brandId: brand.id,
+  items: [{ session: s2, status: 'failed', overrides: { confirmationCode: 'REPOST-1' } }],
+});
+const paid = await createPaidBooking(db, {
+  brandId: brand.id,
+  session: s3,
+  participants: [{ priceMinor: 3_000 }, { priceMinor: 2_000, cancelledAt: '2026-11-22T08:00:00.000Z' }],
+});
+
+const at = '2026-11-25T12:15:00.000Z';
+const heldOf = (booking: { id: string }, sessionId: string, places: number, paymentIntentId: string | null = held.intent.id) => ({
+  id: booking.id,
+  sessionId,
+  paymentIntentId,
+  places,
+});
+
+describe('store contract: checkout and holds', () => {
+  it('reads add-ons by position (then id), coupons by exact code, and credit codes by code', async () => {
+    expect(await database.checkout.addOnsOfExperience(experience.id)).toStrictEqual([photo, drinks, lunch]);
+    expect(await database.checkout.addOnsOfExperience('no-such-experience')).toEqual([]);
+
+    expect(await database.checkout.findCoupon(brand.id, 'SUMMER10')).toStrictEqual({
+      id: summer.id,
+      brandId: brand.id,
+      code: 'SUMMER10',
+      percentOffBasisPoints: 1000,
+      amountOffMinor: null,
+      validFrom: '2026-06-01',
+      validUntil: '2026-09-30T23:59:59.000Z',
+      active: true,
+    });
+    expect(await database.checkout.findCoupon(brand.id, 'summer10')).toBeUndefined();
+    expect(await database.checkout.findCoupon(other.id, 'SUMMER10')).toStrictEqual({
+      id: otherSummer.id,
+      brandId: other.id,
+      code: 'SUMMER10',
+      percentOffBasisPoints: null,
+      amountOffMinor: 500,
+      validFrom: null,
+      validUntil: null,
+      active: false,
+    });
+
+    // Compared upper-case; listed by code in byte order ('G' before 'g'); the other brand's GIFT-A is not its.
+    expect(await database.checkout.creditCodesByCode(brand.id, ['GIFT-MIXED', 'GIFT-A', 'NOPE'])).toStrictEqual([
+      { id: gift.id, brandId: brand.id, code: 'GIFT-A', balanceMinor: 10_000 - 1_500 },
+      { id: mixed.id, brandId: brand.id, code: 'gift-mixed', balanceMinor: 2_000 },
+    ]);
+    expect(await database.checkout.creditCodesByCode(brand.id, [])).toEqual([]);
+  });
+
+  it('reads what a cart holds, lapsed holds and lapsed places', async () => {
+    expect(await database.checkout.holdsOfCart(brand.id, held.cart.id, '2026-11-25T11:00:00.000Z')).toStrictEqual({
+      places: [
+        { sessionId: s1.id, count: 2 },
+        { sessionId: s2.id, count: 1 },
+      ].sort((a, b) => inByteOrder(a.sessionId, b.sessionId)),
+      credits: [{ creditCodeId: gift.id, amountMinor: 1_500 }],
+    });
+    // At 12:15 the first hold has lapsed: its places count with the session's lapsed places instead.
+    expect(await database.checkout.holdsOfCart(brand.id, held.cart.id, at)).toStrictEqual({
+      places: [{ sessionId: s2.id, count: 1 }],
+      credits: [{ creditCodeId: gift.id, amountMinor: 1_500 }],
+    });
+    expect(await database.checkout.holdsOfCart(other.id, held.cart.id, at)).toStrictEqual({ places: [], credits: [] });
+
+    expect(await database.holds.lapsedPlaces(s1.id, at)).toBe(2);
+    expect(await database.holds.lapsedPlaces(s2.id, at)).toBe(0);
+    expect(await database.holds.lapsedPlaces(s2.id, '2026-11-25T12:30:00.000Z')).toBe(1);
+
+    expect(await database.holds.lapsedHolds(at)).toStrictEqual([heldOf(heldFirst!, s1.id, 2)]);
+    expect(await database.holds.lapsedHolds('2026-11-26T00:00:00.000Z')).toStrictEqual([
+      heldOf(heldFirst!, s1.id, 2),
+      heldOf(heldSecond!, s2.id, 1),
+    ]);
+    expect(await database.holds.lapsedHolds('2026-11-01T00:00:00.000Z')).toEqual([]);
+
+    const ids = [heldSecond!.id, paid.booking.id, heldFirst!.id, 'no-such-booking'];
+    expect(await database.holds.processingBookings(ids)).toStrictEqual([heldOf(heldFirst!, s1.id, 2), heldOf(heldSecond!, s2.id, 1)]);
+    expect(await database.holds.processingBookings([heldSecond!.id])).toStrictEqual([heldOf(heldSecond!, s2.id, 1)]);
+    expect(await database.holds.processingBookings([])).toEqual([]);
+
+    expect(await database.checkout.processingBookingIdsOfCart(held.cart.id)).toEqual([heldFirst!.id, heldSecond!.id]);
+    expect(await database.checkout.processingBookingIdsOfCart(replaced.cart.id)).toEqual([]);
+  });
+
+  it('lists what a cart holds by session id and by credit code id, in byte order', async () => {
+    const sessions = [await session(4), await session(5)].sort((a, b) => inByteOrder(b.id, a.id));
+    const codes = [
+      await createCreditCode(db, brand.id, { code: 'HOLD-1', balanceMinor: 1_000 }),
+      await createCreditCode(db, brand.id, { code: 'HOLD-2', balanceMinor: 1_000 }),
+    ].sort((a, b) => inByteOrder(b.id, a.id));
+    // Written greatest id first; each booking redeems from one code, the second twice over two bookings.
+    const later = { holdExpiresAt: '2026-12-31T00:00:00.000Z' };
+    const checkout = await createCheckout(db, {
+      brandId: brand.id,
+      items: [
+        { session: sessions[0]!, participants: [{}, {}], credit: { code: codes[0]!, amountMinor: 300 }, overrides: later },
+        { session: sessions[1]!, credit: { code: codes[1]!, amountMinor: 200 }, overrides: later },
+        { session: sessions[0]!, credit: { code: codes[1]!, amountMinor: 100 }, overrides: later },
+      ],
+    });
+    expect(await database.checkout.holdsOfCart(brand.id, checkout.cart.id, at)).toStrictEqual({
+      places: [
+        { sessionId: sessions[1]!.id, count: 1 },
+        { sessionId: sessions[0]!.id, count: 3 },
+      ],
+      credits: [
+        { creditCodeId: codes[1]!.id, amountMinor: 300 },
+        { creditCodeId: codes[0]!.id, amountMinor: 300 },
+      ],
+    });
+  });
+
+  it('orders held bookings by hold expiry, creation, cart position, then id; a cart’s by creation, position, then id', async () => {
+    const s4 = await session(6, 20);
+    const [cartA, cartB, cartC, cartD] = [
+      await createCart(db, brand.id),
+      await createCart(db, brand.id),
+      await createCart(db, brand.id),
+      await createCart(db, brand.id),
+    ];
+    const hold = (cart: { id: string }, cartPosition: number, createdAt: string, holdExpiresAt: string) =>
+      createBooking(db, {
+        brandId: brand.id,
+        session: s4,
+        status: 'processing',
+        overrides: { cartId: cart.id, cartPosition, createdAt, updatedAt: createdAt, holdExpiresAt },
+      }).then((made) => made.booking);
+    // Written in none of the orders asked for.
+    const a1 = await hold(cartA!, 1, '2026-11-25T09:00:00.000Z', '2026-11-25T11:00:00.000Z');
+    const d2 = await hold(cartD!, 2, '2026-11-25T09:00:00.000Z', '2026-11-25T11:00:00.000Z');
+    const a2 = await hold(cartA!, 0, '2026-11-25T09:30:00.000Z', '2026-11-25T10:30:00.000Z');
+    const b0 = await hold(cartB!, 0, '2026-11-25T08:00:00.000Z', '2026-11-25T11:00:00.000Z');
+    const c2 = await hold(cartC!, 2, '2026-11-25T09:00:00.000Z', '2026-11-25T11:00:00.000Z');
+    const a0 = await hold(cartA!, 0, '2026-11-25T09:00:00.000Z', '2026-11-25T11:00:00.000Z');
+    const expected = [a2, b0, a0, a1, ...[c2, d2].sort((x, y) => inByteOrder(x.id, y.id))].map((b) => heldOf(b, s4.id, 1, null));
+
+    // Nothing else of this world has lapsed by 11:00 (the first checkout's holds run to 12:00 and 12:30).
+    expect(await database.holds.lapsedHolds('2026-11-25T11:00:00.000Z')).toStrictEqual(expected);
+    expect(await database.holds.lapsedHolds('2026-11-25T10:59:59.999Z')).toStrictEqual(expected.slice(0, 1));
+    const all = [d2, c2, b0, a2, a1, a0, heldSecond!].map((b) => b.id);
+    expect(await database.holds.processingBookings(all)).toStrictEqual([...expected, heldOf(heldSecond!, s2.id, 1)]);
+    expect(await database.checkout.processingBookingIdsOfCart(cartA!.id)).toEqual([a0.id, a1.id, a2.id]);
+
+    // Leaves the world as it was: these fail, and no longer hold anything.
+    await database.holds.markBookingsFailed(all.slice(0, 6), '2026-11-25T11:00:00.000Z');
+    expect(await database.holds.processingBookings(all)).toStrictEqual([heldOf(heldSecond!, s2.id, 1)]);
+    expect(await database.holds.lapsedPlaces(s4.id, '2026-11-25T11:00:00.000Z')).toBe(0);
+  });
+
+  it('tells confirmation codes in use, for bookings and carts of the brand only', async () => {
+    expect(await database.checkout.confirmationCodeInUse(brand.id, held.cart.confirmationCode)).toBe(true);
+    expect(await database.checkout.confirmationCodeInUse(brand.id, 'REPOST-1')).toBe(true);
+    expect(await database.checkout.confirmationCodeInUse(other.id, 'REPOST-1')).toBe(false);
+    expect(await database.checkout.confirmationCodeInUse(other.id, held.cart.confirmationCode)).toBe(false);
+    expect(await database.checkout.confirmationCodeInUse(brand.id, 'FREE-CODE')).toBe(false);
+  });
+
+  it('writes a checkout: cart, intents, bookings with people and answers, credit', async () => {
+    const cart = { id: 'cart-written', brandId: brand.id, confirmationCode: 'WRITTEN-1', at: '2026-11-24T09:00:00.000Z' };
+    await database.checkout.insertCart(cart);
+    await database.checkout.touchCart(cart.id, '2026-11-24T09:05:00.500Z');
+    expect(await database.carts.findCartRow(cart.id)).toStrictEqual({
+      id: cart.id,
+      brandId: brand.id,
+      confirmationCode: 'WRITTEN-1',
+      status: 'open',
+      createdAt: '2026-11-24T09:00:00.000Z',
+      updatedAt: '2026-11-24T09:05:00.500Z',
+    });
+    expect(await database.checkout.confirmationCodeInUse(brand.id, 'WRITTEN-1')).toBe(true);
+
+    const intent = (n: number) => ({
+      id: `pi-written-${n}`,
+      brandId: brand.id,
+      cartId: cart.id,
+      processor: 'sandbox',
+      processorReference: `ref-written-${n}`,
+      secretHash: `hash-written-${n}`,
+      amountMinor: 9_000,
+      currency: 'EUR',
+      status: 'requires_payment' as const,
+      createdAt: `2026-11-24T09:0${n}:00.000Z`,
+      updatedAt: `2026-11-24T09:0${n}:00.000Z`,
+    });
+    await database.checkout.insertPaymentIntent(intent(1));
+    await database.checkout.cancelOpenIntentsOfCart(cart.id, '2026-11-24T09:02:00.000Z');
+    await database.checkout.insertPaymentIntent(intent(3));
+    expect(await database.carts.paymentIntentsOfCart(cart.id)).toStrictEqual([
+      { id: 'pi-written-3', status: 'requires_payment', createdAt: '2026-11-24T09:03:00.000Z' },
+      { id: 'pi-written-1', status: 'canceled', createdAt: '2026-11-24T09:01:00.000Z' },
+    ]);
+    expect(await db.values('SELECT attempt FROM payment_intents WHERE cart_id = ? ORDER BY attempt', cart.id)).toEqual([1, 2]);
+
+    const booking = (n: number, extra: Partial<BookingInsert>) =>
+      newBooking(
+        { id: `booking-written-${n}`, brandId: brand.id, experienceId: experience.id, session: s1 },
+        {
+          cartId: cart.id,
+          paymentIntentId: 'pi-written-3',
+          confirmationCode: `WRITTEN-B${n}`,
+          cartConfirmationCode: cart.confirmationCode,
+          cartPosition: n,
+          pricing: {
+            ...pricing,
+            addOns: [{ addOnId: photo.id, name: 'Photo pack', quantity: 1, unitPriceMinor: 1_000, totalMinor: 1_000 }],
+          },
+          ...extra,
+        },
+      );
+    const person = (bookingId: string, position: number): ParticipantInsert => ({
+      id: `${bookingId}-p${position}`,
+      bookingId,
+      position,
+      firstName: `Guest${position}`,
+      lastName: 'Sousa',
+      emailAddress: position === 0 ? 'guest@example.test' : null,
+      phoneNumber: null,
+      priceTierName: 'Adult',
+      priceMinor: 3_000,
+      cancelledAt: null,
+    });
+    const question = {
+      customQuestionId: 'q-1',
+      prompt: 'Dietary needs?',
+      fieldType: 'multiple_select' as const,
+      options: null,
+      termsAndConditions: null,
+      config: {
+        experienceId: experience.id,
+        experienceQuestionId: 'eq-1',
+        isRequired: false,
+        isActive: true,
+        order: 0,
+        scope: 'participant' as const,
+        conditions: null,
+        conditionsMatchType: null,
+      },
+    };
+    const answersOf = (bookingId: string): AnswerInsert[] => [
+      { id: `${bookingId}-a0`, bookingId, participantId: null, question, answer: [{ value: 'yes', key: null }], position: 0 },
+      {
+        id: `${bookingId}-a1`,
+        bookingId,
+        participantId: `${bookingId}-p1`,
+        question,
+        answer: [{ value: ['vegan', 'gluten'] }],
+        position: 1,
+      },
+    ];
+    const first = booking(0, {});
+    const second = booking(1, {
+      metadata: { source: 'widget', depth: { n: [1, 2] } },
+      notes: 'Late arrival',
+      status: 'confirmed',
+      holdExpiresAt: null,
+    });
+    await database.checkout.insertBooking(first, [person(first.id, 0), person(first.id, 1)], answersOf(first.id));
+    await database.checkout.insertBooking(second, [person(second.id, 0)], []);
+
+    const written = await database.bookings.findBookingsWithContext([second.id, first.id]);
+    // In no particular order: sorted here.
+    expect(written.sort((a, b) => inByteOrder(a.booking.id, b.booking.id))).toStrictEqual(
+      [first, second].map((b) => ({
+        booking: { ...b, amountRefundedMinor: 0 },
+        experienceTitle: experience.title,
+        timezone: experience.timezoneId,
+        startLocal: s1.startLocal,
+      })),
+    );
+    expect(await database.bookings.participantsOfBookings([second.id, first.id])).toStrictEqual([
+      person(first.id, 0),
+      person(first.id, 1),
+      person(second.id, 0),
+    ]);
+    expect(await database.bookings.answersOfBookings([first.id, second.id])).toStrictEqual(answersOf(first.id));
+
+    // Credit: taken while the balance covers it, refused (nothing changed) once it does not.
+    const redeem = (n: number, amountMinor: number) => ({
+      id: `redemption-${n}`,
+      bookingId: first.id,
+      creditCodeId: mixed.id,
+      amountMinor,
+    });
+    expect(await database.checkout.redeemCredit(redeem(1, 1_500))).toBe(true);
+    expect(await database.checkout.redeemCredit(redeem(2, 600))).toBe(false);
+    expect(await database.checkout.redeemCredit(redeem(3, 500))).toBe(true);
+    expect(await database.checkout.redeemCredit({ ...redeem(4, 1), creditCodeId: 'no-such-code' })).toBe(false);
+    expect(await database.checkout.creditCodesByCode(brand.id, ['GIFT-MIXED'])).toStrictEqual([
+      { id: mixed.id, brandId: brand.id, code: 'gift-mixed', balanceMinor: 0 },
+    ]);
+    expect(await db.values('SELECT id FROM credit_redemptions WHERE booking_id = ? ORDER BY amount_minor', first.id)).toEqual([
+      'redemption-3',
+      'redemption-1',
+    ]);
+    expect(await database.checkout.holdsOfCart(brand.id, cart.id, '2026-11-24T09:10:00.000Z')).toStrictEqual({
+      places: [{ sessionId: s1.id, count: 2 }],
+      credits: [{ creditCodeId: mixed.id, amountMinor: 2_000 }],
+    });
+  });
+
+  it('frees a replaced booking’s code, and leaves live bookings’ codes alone', async () => {
+    const failedId = replaced.bookings[0]!.booking.id;
+    await database.checkout.releaseCodeOfReplacedBooking(replaced.cart.id, 'REPOST-1');
+    const [failed] = await database.bookings.findBookingsWithContext([failedId]);
+    expect(failed!.booking.confirmationCode).toBe(`REPOST-1~${failedId.slice(0, 8)}`);
+    expect(await database.checkout.confirmationCodeInUse(brand.id, 'REPOST-1')).toBe(false);
+
+    await database.checkout.releaseCodeOfReplacedBooking(paid.cart.id, paid.booking.confirmationCode);
+    expect(await database.checkout.confirmationCodeInUse(brand.id, paid.booking.confirmationCode)).toBe(true);
+    const [live] = await database.bookings.findBookingsWithContext([paid.booking.id]);
+    expect(live!.booking.confirmationCode).toBe(paid.booking.confirmationCode);
+  });
+
+  it('fails lapsed holds, returns their credit and cancels intents left without holds', async () => {
+    const sweptAt = '2026-11-25T12:15:00.000Z';
+    // The paid booking confirmed meanwhile: the guard leaves it as it is.
+    await database.holds.markBookingsFailed([heldFirst!.id, paid.booking.id], sweptAt);
+    expect(await database.holds.processingBookings([heldFirst!.id, heldSecond!.id])).toStrictEqual([heldOf(heldSecond!, s2.id, 1)]);
+    const rows = await database.bookings.findBookingsWithContext([heldFirst!.id, paid.booking.id]);
+    const byId = new Map(rows.map((row) => [row.booking.id, row.booking]));
+    expect(byId.get(heldFirst!.id)).toMatchObject({ status: 'failed', holdExpiresAt: null, updatedAt: sweptAt });
+    expect(byId.get(paid.booking.id)).toMatchObject({ status: 'confirmed', holdExpiresAt: null, updatedAt: '2026-11-20T10:00:00.000Z' });
+    await database.holds.markBookingsFailed([], sweptAt);
+
+    // Each code gets back what the bookings took from it (GIFT-A 1500 of the first hold, gift-mixed 2000 of the written one).
+    await database.holds.returnCreditRedemptions([heldFirst!.id, 'booking-written-0']);
+    expect((await database.checkout.creditCodesByCode(brand.id, ['GIFT-A', 'GIFT-MIXED'])).map((c) => c.balanceMinor)).toEqual([
+      10_000, 2_000,
+    ]);
+    expect(await db.count('creditRedemptions', { bookingId: heldFirst!.id })).toBe(0);
+    await database.holds.returnCreditRedemptions([heldFirst!.id]);
+    await database.holds.returnCreditRedemptions([]);
+    expect((await database.checkout.creditCodesByCode(brand.id, ['GIFT-A']))[0]!.balanceMinor).toBe(10_000);
+
+    // The intent still pays for a processing booking: kept. Once that one fails too: canceled.
+    await database.holds.cancelIntentsWithoutHolds([held.intent.id], sweptAt);
+    expect((await database.payments.findIntentById(held.intent.id))!.status).toBe('requires_payment');
+    await database.holds.markBookingsFailed([heldSecond!.id], '2026-11-25T12:31:00.000Z');
+    await database.holds.cancelIntentsWithoutHolds([held.intent.id, paid.intent.id], '2026-11-25T12:31:00.000Z');
+    expect(await database.carts.paymentIntentsOfCart(held.cart.id)).toStrictEqual([
+      { id: held.intent.id, status: 'canceled', createdAt: '2026-11-20T10:00:00.000Z' },
+    ]);
+    expect(await db.row('paymentIntents', { id: held.intent.id })).toMatchObject({ updatedAt: '2026-11-25T12:31:00.000Z' });
+    expect((await database.payments.findIntentById(paid.intent.id))!.status).toBe('succeeded');
+    await database.holds.cancelIntentsWithoutHolds([], sweptAt);
+  });
+
+  it('writes a booking with its participants and answers all or none, inside a unit of work', async () => {
+    // A participant that cannot be written (two of one id) fails the unit: neither the booking nor the
+    // participants written before it remain.
+    const booking = newBooking(
+      { id: 'booking-half', brandId: brand.id, experienceId: experience.id, session: s3 },
+      { confirmationCode: 'HALF-1', status: 'confirmed', holdExpiresAt: null },
+    );
+    const person: ParticipantInsert = {
+      id: 'booking-half-p0',
+      bookingId: booking.id,
+      position: 0,
+      firstName: 'Ana',
+      lastName: 'Sousa',
+      emailAddress: null,
+      phoneNumber: null,
+      priceTierName: 'Adult',
+      priceMinor: 4_500,
+      cancelledAt: null,
+    };
+    await expect(
+      database.transaction((tx) => tx.checkout.insertBooking(booking, [person, { ...person, position: 1 }], [])),
+    ).rejects.toThrow();
+    expect(await db.count('participants', { bookingId: booking.id })).toBe(0);
+    expect(await db.count('bookings', { id: booking.id })).toBe(0);
+  });
+
+  it('stores a null metadata as SQL NULL, not as the JSON null', async () => {
+    const sqlNull = (id: string) => db.value<number>('SELECT CASE WHEN metadata IS NULL THEN 1 ELSE 0 END FROM bookings WHERE id = ?', id);
+    expect(await sqlNull('booking-written-0')).toBe(1);
+    expect(await sqlNull('booking-written-1')).toBe(0);
+  });
+});
+
+// The guards' world, in a database of its own: its sweep fails every hold lapsed by then.
+const guarded = await freshDb();
+const racing = await guardWorld(guarded);
+
+describe('store contract: checkout and holds guards, raced', () => {
+  checkoutGuards(() => ({ db: guarded, gateways: [guarded.database], w: racing }));
+});
