@@ -11,8 +11,9 @@ export interface Engine {
   /** Outside any unit of work: each call stands alone. */
   seeder: Seeder;
   /**
-   * Runs `work` with the seeder and the port's stores in one unit of work: all of it or none. Seeding
-   * units run one at a time, on every gateway of the database, so "load when empty" loads once.
+   * Runs `work` with the seeder and the port's stores in one unit of work: all of it or none, isolated
+   * as every unit is, so "load when empty" run by several gateways at once loads once. The seeder's
+   * reads inside see the database, not what the unit's stores record for its commit (its events).
    */
   seed<T>(work: (seeder: Seeder, tx: Transaction) => Promise<T>): Promise<T>;
 }

@@ -46,13 +46,13 @@ for (let n = 1; n <= 6; n += 1) {
 
 describe('store contract: events', () => {
   it('records events with the next sequence numbers, as numbers, and their deliveries', async () => {
-    const rows: EventRow[] = [];
-    for (const n of [7, 8, 9]) {
-      const input = event(n === 8 ? otherBrand.id : brand.id, n === 9 ? 'waitlist.offered' : 'booking.created', n);
-      const row = await database.events.insertEvent(input);
-      expect(row).toStrictEqual({ ...input, sequence: n });
-      rows.push(row);
-    }
+    const inputs = [7, 8, 9].map((n) => event(n === 8 ? otherBrand.id : brand.id, n === 9 ? 'waitlist.offered' : 'booking.created', n));
+    for (const input of inputs) await database.events.insertEvent(input);
+    const rows: EventRow[] = [
+      ...(await database.events.findEventPage(brand.id, 6, null, 10)),
+      ...(await database.events.findEventPage(otherBrand.id, 6, null, 10)),
+    ].sort((x, y) => x.sequence - y.sequence);
+    expect(rows).toStrictEqual(inputs.map((input, i) => ({ ...input, sequence: 7 + i })));
     expect(typeof rows[0]!.sequence).toBe('number');
     // The payload comes back with its keys in the order they were written, nested ones too.
     expect(JSON.stringify(rows[0]!.payload)).toBe(
@@ -77,7 +77,7 @@ describe('store contract: events', () => {
     const deliveries = [liveEndpoint, allEndpoint].map((endpoint, i) => ({
       id: `delivery-${i}`,
       endpointId: endpoint.id,
-      eventSequence: rows[2]!.sequence,
+      eventId: rows[2]!.id,
       resourceId: rows[2]!.resourceId,
       at: rows[2]!.createdAt,
     }));

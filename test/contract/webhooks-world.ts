@@ -66,16 +66,15 @@ export async function webhooksWorld(db: TestDb) {
       const n = events.size + 1;
       const payload = { id: resourceId, status: type.split('.')[1], n, nested: { z: true, a: [1, 'two', null] } };
       const written = { id: evt(n), brandId, type, resourceId, payload, createdAt: at };
-      const row = await tx.events.insertEvent(written);
+      await tx.events.insertEvent(written);
       events.set(n, written);
       const subscribed = (await tx.events.liveEndpointsOfBrand(brandId))
         .filter((e) => e.eventTypes.includes(type))
         .map((e) => e.id)
         .sort();
       await tx.events.insertPendingDeliveries(
-        subscribed.map((endpointId) => ({ id: dl(n, endpointId), endpointId, eventSequence: row.sequence, resourceId, at })),
+        subscribed.map((endpointId) => ({ id: dl(n, endpointId), endpointId, eventId: written.id, resourceId, at })),
       );
-      return row;
     });
 
   // Brand A: ep-A1 and ep-Gone created in the same millisecond (in id order), ep-a3 only for confirmations.

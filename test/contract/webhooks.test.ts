@@ -483,7 +483,7 @@ describe('store contract: webhook dispatch of one event to several endpoints', (
       });
     }
     await database.transaction(async (tx) => {
-      const row = await tx.events.insertEvent({
+      await tx.events.insertEvent({
         id: 'evt-ties',
         brandId: brand.id,
         type: 'booking.created',
@@ -495,7 +495,7 @@ describe('store contract: webhook dispatch of one event to several endpoints', (
         ['tie-b', 'tie-a', 'tie-A'].map((endpointId) => ({
           id: `d-ties-${endpointId}`,
           endpointId,
-          eventSequence: row.sequence,
+          eventId: 'evt-ties',
           resourceId: 'r-ties',
           at,
         })),

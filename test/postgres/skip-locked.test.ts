@@ -33,7 +33,7 @@ describePostgres('PostgreSQL claims of due work', () => {
     // Three events of three resources: none waits behind another.
     for (const n of [1, 2, 3]) {
       await database.transaction(async (tx) => {
-        const row = await tx.events.insertEvent({
+        await tx.events.insertEvent({
           id: `evt-${n}`,
           brandId: brand.id,
           type: 'booking.created',
@@ -41,9 +41,7 @@ describePostgres('PostgreSQL claims of due work', () => {
           payload: {},
           createdAt: AT,
         });
-        await tx.events.insertPendingDeliveries([
-          { id: `d-${n}`, endpointId: 'ep-1', eventSequence: row.sequence, resourceId: `r${n}`, at: AT },
-        ]);
+        await tx.events.insertPendingDeliveries([{ id: `d-${n}`, endpointId: 'ep-1', eventId: `evt-${n}`, resourceId: `r${n}`, at: AT }]);
       });
     }
     expect((await database.webhookDispatch.findDueDeliveries(LATER, 10)).map((d) => d.id)).toEqual(['d-1', 'd-2', 'd-3']);

@@ -30,8 +30,8 @@ const catalogs: readonly BrandCatalog[] = [lisbonCatalog, tokyoCatalog, kayakCat
  * is the same on every run.
  */
 export async function seedDemoDataIfEmpty(engine: Pick<Engine, 'seed'>, now: Date = new Date()): Promise<boolean> {
-  // Seeding units run one at a time on every gateway, and the emptiness check is inside the unit: of
-  // several processes starting together on an empty database, one loads the data.
+  // The emptiness check is inside the unit, isolated as units are: of several processes starting
+  // together on an empty database, one loads the data and the others find it there.
   return engine.seed(async (seed, tx) => {
     if ((await seed.count('brands')) > 0) return false;
     await seedBrands(seed);

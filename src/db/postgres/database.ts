@@ -1,13 +1,13 @@
 /**
- * The port on PostgreSQL. A unit of work is one transaction on a connection of its own from the pool.
- * It first takes the database's write lock (write-lock.ts), so units run one after another on every
- * gateway, and it runs at SERIALIZABLE isolation: PostgreSQL then guarantees that concurrent
- * transactions, on this gateway or any other on the same database, have the effect of running one after
- * another, which is what the port promises ("what it reads cannot change before it writes"). A
- * transaction PostgreSQL cannot fit into such an order fails with a serialization failure (SQLSTATE
- * 40001) or a deadlock (40P01) and is run again from its start, for up to RETRY_BUDGET_MS: `work` awaits
- * only the transaction's own stores (the port's rule), so running it again is safe. The guards money and
- * places depend on stay single conditional statements, so they hold at any isolation level.
+ * The port on PostgreSQL. A unit of work is one transaction on a connection of its own from the pool, at
+ * SERIALIZABLE isolation, and units run at the same time, on this gateway and on every other of the
+ * database: PostgreSQL guarantees that they have the effect of running one after another, which is what
+ * the port promises ("what it read cannot change under it before it commits"). A transaction it cannot
+ * fit into such an order fails with a serialization failure (SQLSTATE 40001) or a deadlock (40P01) and
+ * is run again from its start, for up to RETRY_BUDGET_MS: `work` awaits only the transaction's own
+ * stores (the port's rule), so running it again is safe. The guards money and places depend on stay
+ * single conditional statements, so they hold at any isolation level. The events a unit records are
+ * numbered as it commits (outbox.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PoolClient } from 'pg';
@@ -16,7 +16,8 @@ import { closePostgres, type PgDb } from './client.ts';
 import { postgresSeeder } from './seeder.ts';
 import { bindStores, type PgExecutor, type PostgresStores } from './store-binding.ts';
 import { postgresStores } from './stores/index.ts';
-import { executorOf, underWriteLock } from './write-lock.ts';
+import { keepInto, openOutbox, writeOutbox, type Outbox } from './outbox.ts';
+import { executorOf } from './executors.ts';
 
 type PostgresSeeder = ReturnType<typeof postgresSeeder>;
 
@@ -33,11 +34,7 @@ export type DatabaseOf<S> = S & {
   close(): Promise<void>;
 };
 
-/**
- * How long a unit of work is run again after serialization failures before the last one is thrown. Units
- * hold the write lock, so they no longer collide with each other; what remains is a write made outside a
- * unit of work (a lease, a single guarded statement) between a unit's read and its write.
- */
+/** How long a unit of work is run again after serialization failures before the last one is thrown. */
 const RETRY_BUDGET_MS = 10_000;
 /** The longest pause between two runs; the pause is random below it, so colliding units spread out. */
 const MAX_PAUSE_MS = 50;
@@ -59,40 +56,52 @@ function unitsOf<S>(
   db: PgDb,
   implementations: PostgresStores<S>,
 ): { database: DatabaseOf<S>; runUnit: <T>(work: UnitWork<S, T>) => Promise<T> } {
-  const transactionOf = (executor: PgExecutor): TransactionOf<S> => ({
+  // The stores of a transaction (or savepoint) whose events wait in `outbox`; a savepoint that is kept
+  // hands what it recorded to its parent's.
+  const transactionOf = (executor: PgExecutor, outbox: Outbox): TransactionOf<S> => ({
     ...bindStores(implementations, executor),
-    savepoint: (work) => executor.transaction((inner) => work(transactionOf(inner))),
+    savepoint: (work) =>
+      executor.transaction(async (inner) => {
+        const recorded = openOutbox(inner);
+        const result = await work(transactionOf(inner, recorded));
+        keepInto(outbox, recorded);
+        return result;
+      }),
   });
+
+  const attempt = async <T>(work: UnitWork<S, T>): Promise<T> => {
+    const connection = await db.$client.connect();
+    try {
+      return await executorOf(connection).transaction(
+        async (tx) => {
+          const outbox = openOutbox(tx);
+          const result = await work(transactionOf(tx, outbox), tx, connection);
+          await writeOutbox(tx, outbox);
+          return result;
+        },
+        { isolationLevel: 'serializable' },
+      );
+    } finally {
+      connection.release();
+    }
+  };
 
   const runUnit = async <T>(work: UnitWork<S, T>): Promise<T> => {
     const deadline = Date.now() + RETRY_BUDGET_MS;
-    for (let attempt = 1; ; attempt += 1) {
+    for (let tries = 1; ; tries += 1) {
       try {
-        return await underWriteLock(db, (locked, connection) =>
-          locked.transaction((tx) => work(transactionOf(tx), tx, connection), { isolationLevel: 'serializable' }),
-        );
+        return await attempt(work);
       } catch (error) {
         if (Date.now() >= deadline || !RETRYABLE.has(sqlState(error) ?? '')) throw error;
         // A short random pause, growing with the attempts up to MAX_PAUSE_MS, so the units that collided do not collide again.
-        await sleep(Math.random() * Math.min(MAX_PAUSE_MS, 2 ** attempt));
+        await sleep(Math.random() * Math.min(MAX_PAUSE_MS, 2 ** tries));
       }
     }
-  };
-  let queue: Promise<unknown> = Promise.resolve();
-  // One unit at a time per gateway holds or waits for the write lock (and a pooled connection); the
-  // others wait here, so reads keep the rest of the pool however many units queue up.
-  const inTurn = <T>(work: UnitWork<S, T>): Promise<T> => {
-    const turn = queue.then(() => runUnit(work));
-    queue = turn.then(
-      () => undefined,
-      () => undefined,
-    );
-    return turn;
   };
 
   const database = {
     ...bindStores(implementations, db),
-    transaction: (work) => inTurn((tx) => work(tx)),
+    transaction: (work) => runUnit((tx) => work(tx)),
     /**
      * The server's current snapshot (`xmin:xmax:in-progress xids`): it changes when a transaction that
      * wrote ends, at the moment its changes become visible (xmax moves past it, or it leaves the list of
@@ -109,7 +118,7 @@ function unitsOf<S>(
     },
     close: () => closePostgres(db),
   } as DatabaseOf<S>;
-  return { database, runUnit: inTurn };
+  return { database, runUnit };
 }
 
 export function postgresDatabase<S>(db: PgDb, implementations: PostgresStores<S>): DatabaseOf<S> {

@@ -26,8 +26,6 @@ export type EventType = (typeof eventTypes)[number];
 export const isEventType = (value: string): value is EventType => (eventTypes as readonly string[]).includes(value);
 
 export interface StoredEvent {
-  /** Orders the brand's events; cursors of the events feed hold it. */
-  sequence: number;
   id: string;
   brandId: string;
   type: EventType;
@@ -60,25 +58,26 @@ export interface NewEvent {
  * its type. `tx` must be the transaction making the change.
  */
 export async function recordEvent(tx: Stores, event: NewEvent): Promise<StoredEvent> {
-  const row = await tx.events.insertEvent({
+  const row = {
     id: event.id ?? randomUUID(),
     brandId: event.brandId,
     type: event.type,
     resourceId: event.resourceId,
     payload: event.payload,
     createdAt: event.at,
-  });
+  };
+  await tx.events.insertEvent(row);
   const subscribed = (await tx.events.liveEndpointsOfBrand(event.brandId)).filter((endpoint) => endpoint.eventTypes.includes(event.type));
   await tx.events.insertPendingDeliveries(
     subscribed.map((endpoint) => ({
       id: randomUUID(),
       endpointId: endpoint.id,
-      eventSequence: row.sequence,
+      eventId: row.id,
       resourceId: event.resourceId,
       at: event.at,
     })),
   );
-  return { ...row, type: event.type };
+  return row;
 }
 
 /** What partners receive for an event: the events feed shows it and webhooks POST it, byte for byte the same. */

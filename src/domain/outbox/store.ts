@@ -1,4 +1,9 @@
 export type EventRow = {
+  /**
+   * The event's place in its brand's feed. Sequences only grow in the order events become visible: an
+   * event is numbered as its unit of work commits, so one committed after a reader's page always lands
+   * after it (a reader paging by sequence never passes one for good). They may have gaps.
+   */
   sequence: number;
   id: string;
   brandId: string;
@@ -16,17 +21,21 @@ export type EventInsert = Omit<EventRow, 'sequence'>;
 export interface PendingDeliveryInsert {
   id: string;
   endpointId: string;
-  eventSequence: number;
+  /** The event delivered, by its id. */
+  eventId: string;
   resourceId: string;
   at: string;
 }
 
 export interface EventsStore {
-  /** Inserts an event; returns it with the sequence the database gave it. */
-  insertEvent(event: EventInsert): Promise<EventRow>;
+  /**
+   * Records an event. Its sequence is the database's to give when the unit of work commits (outside
+   * one, at once): nothing in the unit may depend on it.
+   */
+  insertEvent(event: EventInsert): Promise<void>;
   /** Ids and subscribed types of the brand's endpoints that are not deleted, in no promised order. */
   liveEndpointsOfBrand(brandId: string): Promise<Array<{ id: string; eventTypes: string[] }>>;
-  /** One `pending` delivery per row, due at once (`nextAttemptAt` = the event's time). */
+  /** One `pending` delivery per row, due at once (`nextAttemptAt` = the event's time), of an event recorded before. */
   insertPendingDeliveries(rows: readonly PendingDeliveryInsert[]): Promise<void>;
   /**
    * Up to `limit` of the brand's events after sequence `after`, oldest first, optionally of `types`

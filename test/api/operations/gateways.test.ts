@@ -59,14 +59,15 @@ describe('two gateways on one database', () => {
     for (const s of send) expect(await s('GET', '/readyz')).toEqual({ status: 200, body: { status: 'ready' } });
   });
 
-  it('sells exactly the last 4 places when 30 checkouts race on both gateways', async () => {
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => checkout(send[i % 2]!, shop, session(0), 1)));
-    expect(answers.filter((a) => a.status === 201)).toHaveLength(4);
+  it('sells exactly the 8 places of an on-sale session when 120 buyers race on both gateways', async () => {
+    await db.update('sessions', { experienceId: shop.experienceId, startLocal: `${session(0)}:00` }, { capacity: 8 });
+    const answers = await Promise.all(Array.from({ length: 120 }, (_, i) => checkout(send[i % 2]!, shop, session(0), 1)));
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(8);
     expect(new Set(answers.filter((a) => a.status !== 201).map((a) => `${a.status} ${a.code}`))).toEqual(
       new Set(['409 CAPACITY_EXCEEDED']),
     );
-    expect(await reservedAt(session(0))).toBe(4);
-  });
+    expect(await reservedAt(session(0))).toBe(8);
+  }, 60_000);
 
   it('refunds exactly ten tenths when 20 refunds of a tenth race on both gateways', async () => {
     const bought = await checkout(send[0], shop, session(1), 2);

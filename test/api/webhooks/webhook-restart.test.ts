@@ -69,18 +69,16 @@ describe('across a restart', () => {
 
   it('sends again a delivery whose sender died mid-send, once its lease ends', async () => {
     const leaseEnds = Date.now() + 400;
-    // Queued and leased in one unit of work, as a dispatcher that then crashed would have left it.
-    const event = await db.seed(async (seeder, tx) => {
-      const stored = await recordEvent(tx, {
+    // Queued with its next attempt at the end of a lease, as a dispatcher that then crashed would have left it.
+    const event = await db.database.transaction((tx) =>
+      recordEvent(tx, {
         brandId: brand.id,
         type: 'booking.failed',
         resourceId: crypto.randomUUID(),
         payload: {},
-        at: new Date().toISOString(),
-      });
-      await seeder.update('webhookDeliveries', { eventSequence: stored.sequence }, { nextAttemptAt: new Date(leaseEnds).toISOString() });
-      return stored;
-    });
+        at: new Date(leaseEnds).toISOString(),
+      }),
+    );
     await waitFor('the delivery after the lease', () => receiver.received.some((r) => idOf(r) === event.id), 3000);
     const request = receiver.received.find((r) => idOf(r) === event.id)!;
     expect(request.receivedAt).toBeGreaterThanOrEqual(leaseEnds);

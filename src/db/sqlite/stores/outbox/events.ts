@@ -17,12 +17,11 @@ const eventInsert = preparedPerDb((db) =>
       payload: sql.placeholder('payload'),
       createdAt: sql.placeholder('createdAt'),
     })
-    .returning()
     .prepare(),
 );
 
-export function insertEvent(db: Db, event: EventInsert): EventRow {
-  return eventInsert(db).get(event)!;
+export function insertEvent(db: Db, event: EventInsert): void {
+  eventInsert(db).run(event);
 }
 
 const liveEndpoints = preparedPerDb((db) =>
@@ -37,14 +36,14 @@ export function liveEndpointsOfBrand(db: Db, brandId: string): Array<{ id: strin
   return liveEndpoints(db).all({ brandId });
 }
 
-// A brand has a few endpoints at most: one prepared single-row insert per delivery.
+// A brand has a few endpoints at most: one prepared single-row insert per delivery, naming its event by id.
 const pendingDeliveryInsert = preparedPerDb((db) =>
   db
     .insert(webhookDeliveries)
     .values({
       id: sql.placeholder('id'),
       endpointId: sql.placeholder('endpointId'),
-      eventSequence: sql.placeholder('eventSequence'),
+      eventSequence: sql`(SELECT ${events.sequence} FROM ${events} WHERE ${events.id} = ${sql.placeholder('eventId')})`,
       resourceId: sql.placeholder('resourceId'),
       status: 'pending',
       attempts: 0,
