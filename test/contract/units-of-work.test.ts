@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { createPaidBooking } from '../../fixtures/factories/payments.ts';
 import { freshDb } from '../support/db.ts';
-import { AT, contractFixtures } from './world.ts';
+import { AT, contractFixtures, race } from './world.ts';
 
 const db = await freshDb();
 const { database } = db;
@@ -65,5 +66,52 @@ describe('store contract: units of work', () => {
     const afterSetup = await database.dataVersion();
     await database.capacity.takePlaces(session.id, 1);
     expect(await database.dataVersion()).not.toBe(afterSetup);
+  });
+
+  describe('a unit owns the row it acts on from the read that finds it: of 10 units deciding on what they read, one acts', () => {
+    // Each unit reads the row, decides on the value it read, and writes without a guard: were two units
+    // to read the row before either wrote, both would act.
+    const world = async () => {
+      const { brand, session } = await fixtures.sessionOf(10);
+      return createPaidBooking(db, { brandId: brand.id, session, intentStatus: 'requires_payment' });
+    };
+
+    it('a booking (findCancellableBooking)', async () => {
+      const { booking } = await world();
+      const acted = await race(database, 10, async (tx) => {
+        if ((await tx.cancellation.findCancellableBooking(booking.id))!.status !== 'confirmed') return false;
+        await tx.cancellation.setBookingStatus(booking.id, 'cancelled', AT);
+        return true;
+      });
+      expect(acted).toBe(1);
+    });
+
+    it('a payment intent (findIntentByReference), then its bookings (bookingsOfIntent)', async () => {
+      const { intent, booking } = await world();
+      const acted = await race(database, 10, async (tx) => {
+        const found = (await tx.payments.findIntentByReference(intent.processor, intent.processorReference))!;
+        if (found.status !== 'requires_payment') return false;
+        await tx.payments.setIntentStatus(found.id, 'succeeded', AT);
+        return true;
+      });
+      expect(acted).toBe(1);
+      const settled = await race(database, 10, async (tx) => {
+        const [mine] = await tx.payments.bookingsOfIntent(intent.id);
+        if (mine!.status !== 'confirmed') return false;
+        await tx.cancellation.setBookingStatus(booking.id, 'cancelled', AT);
+        return true;
+      });
+      expect(settled).toBe(1);
+    });
+
+    it('a cart (findCartRow)', async () => {
+      const { cart } = await world();
+      const acted = await race(database, 10, async (tx) => {
+        if ((await tx.carts.findCartRow(cart.id))!.status !== 'open') return false;
+        await tx.payments.markCartPaid(cart.id, AT);
+        return true;
+      });
+      expect(acted).toBe(1);
+    });
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The PostgreSQL unit of work with two gateways (two pools) in one process on one database: the guards
- * hold across them, a unit that reads then writes runs as if alone, a unit that throws leaves nothing,
+ * hold across them, a unit that reads the session it acts on then writes runs as if alone, a unit that throws leaves nothing,
  * savepoints undo only their own writes, and the data version moves when another gateway commits. (Two
  * SQLite connections in one process cannot take turns: better-sqlite3 waits for SQLite's file lock on
  * the event loop. Several processes on one file can, and test/api/operations/gateways.test.ts runs two
@@ -49,11 +49,11 @@ describePostgres('PostgreSQL unit of work on two gateways', () => {
     expect(await reservedOf(lastFour)).toBe(10);
   });
 
-  it('runs a unit that reads, then writes as if it were alone: of 12 racing "take 3 if none is taken", one takes', async () => {
+  it('runs a unit that reads the session it acts on, then writes, as if it were alone: of 12 racing "take 3 if none is taken", one takes', async () => {
     const outcomes = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
         gateways[i % 2]!.transaction(async (tx) => {
-          const session = await tx.sessions.findSessionAt(experience.id, readThenWrite.startLocal);
+          const session = await tx.waitlists.findSessionById(readThenWrite.id);
           if (session!.reserved > 0) return false;
           return tx.capacity.takePlaces(readThenWrite.id, 3);
         }),

@@ -1,13 +1,16 @@
 /**
- * The port on PostgreSQL. A unit of work is one transaction on a connection of its own from the pool, at
- * SERIALIZABLE isolation, and units run at the same time, on this gateway and on every other of the
- * database: PostgreSQL guarantees that they have the effect of running one after another, which is what
- * the port promises ("what it read cannot change under it before it commits"). A transaction it cannot
- * fit into such an order fails with a serialization failure (SQLSTATE 40001) or a deadlock (40P01) and
- * is run again from its start, for up to RETRY_BUDGET_MS: `work` awaits only the transaction's own
- * stores (the port's rule), so running it again is safe. The guards money and places depend on stay
- * single conditional statements, so they hold at any isolation level. The events a unit records are
- * numbered as it commits (outbox.ts).
+ * The port on PostgreSQL. A unit of work is one READ COMMITTED transaction on a connection of its own
+ * from the pool, and units run at the same time, on this gateway and on every other of the database.
+ * What keeps the port's promises (ARCHITECTURE.md, "Concurrency on PostgreSQL"): the guards money and
+ * places depend on are single conditional statements, which hold at any isolation level; a unit that
+ * reads a row to decide what to write locks that row first (lockInUnit, in the store that reads it), so
+ * units acting on the same booking, intent, cart, session or entry run one after the other while all
+ * others overlap. A unit that fails with a deadlock (40P01) or a serialization failure (40001) is run
+ * again from its start, for up to RETRY_BUDGET_MS; one that fails with a unique violation (23505), which
+ * a concurrent unit inserting the same key causes (two first uses of one idempotency key, one new cart
+ * id, one confirmation code), is run again up to UNIQUE_RETRIES times and then finds that unit's row.
+ * `work` awaits only the transaction's own stores (the port's rule), so running it again is safe. The
+ * events a unit records are numbered as it commits (outbox.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PoolClient } from 'pg';
@@ -39,6 +42,9 @@ const RETRY_BUDGET_MS = 10_000;
 /** The longest pause between two runs; the pause is random below it, so colliding units spread out. */
 const MAX_PAUSE_MS = 50;
 const RETRYABLE = new Set(['40001', '40P01']);
+const UNIQUE_VIOLATION = '23505';
+/** Runs again after unique violations: a race of two needs one; a violation that persists is the unit's own. */
+const UNIQUE_RETRIES = 2;
 
 /** The SQLSTATE of a failed statement, through Drizzle's wrapping of the driver's error. */
 function sqlState(error: unknown): string | undefined {
@@ -79,7 +85,7 @@ function unitsOf<S>(
           await writeOutbox(tx, outbox);
           return result;
         },
-        { isolationLevel: 'serializable' },
+        { isolationLevel: 'read committed' },
       );
     } finally {
       connection.release();
@@ -88,11 +94,13 @@ function unitsOf<S>(
 
   const runUnit = async <T>(work: UnitWork<S, T>): Promise<T> => {
     const deadline = Date.now() + RETRY_BUDGET_MS;
-    for (let tries = 1; ; tries += 1) {
+    for (let tries = 1, uniqueRetries = 0; ; tries += 1) {
       try {
         return await attempt(work);
       } catch (error) {
-        if (Date.now() >= deadline || !RETRYABLE.has(sqlState(error) ?? '')) throw error;
+        const state = sqlState(error) ?? '';
+        const again = RETRYABLE.has(state) || (state === UNIQUE_VIOLATION && (uniqueRetries += 1) <= UNIQUE_RETRIES);
+        if (Date.now() >= deadline || !again) throw error;
         // A short random pause, growing with the attempts up to MAX_PAUSE_MS, so the units that collided do not collide again.
         await sleep(Math.random() * Math.min(MAX_PAUSE_MS, 2 ** tries));
       }

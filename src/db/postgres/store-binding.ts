@@ -1,5 +1,6 @@
 import type { NodePgQueryResultHKT } from 'drizzle-orm/node-postgres';
-import type { PgDatabase } from 'drizzle-orm/pg-core';
+import { sql, type SQL } from 'drizzle-orm';
+import { PgTransaction, type PgDatabase, type PgTable } from 'drizzle-orm/pg-core';
 import type * as schema from './schema/index.ts';
 
 /** What a PostgreSQL store runs its statements on: the pool, or one open transaction (or savepoint) of it. */
@@ -23,4 +24,24 @@ export function bindStores<S>(implementations: PostgresStores<S>, db: PgExecutor
     stores[key] = bound;
   }
   return stores as S;
+}
+
+/**
+ * Locks the rows of `table` that `where` finds, when `db` is a unit of work's transaction, until the unit
+ * ends; does nothing outside a unit. A store calls it first in a read of the row a unit acts on (its
+ * booking, payment intent, cart, session, waitlist entry or webhook endpoint), then reads: a second unit
+ * acting on the same row waits here for the first to end, and its read, a statement of its own, sees what
+ * the first committed (at READ COMMITTED each statement sees what committed before it began; a locking
+ * read that waited would see its own row as it now is, but rows it joins as they were). `orderBy` fixes
+ * the order several rows are locked in. The lock is NO KEY UPDATE, the one an UPDATE that changes no key
+ * takes: it keeps other writers and other units' locks out, but not the KEY SHARE locks of foreign-key
+ * checks, so inserting a row that refers to a locked one (a booking of a session) does not wait.
+ */
+export async function lockInUnit(db: PgExecutor, table: PgTable, where: SQL, orderBy?: SQL): Promise<void> {
+  if (!(db instanceof PgTransaction)) return;
+  const query = db
+    .select({ locked: sql`1` })
+    .from(table)
+    .where(where);
+  await (orderBy ? query.orderBy(orderBy) : query).for('no key update');
 }

@@ -103,6 +103,8 @@ async function refundThenApply(
   refundId?: string,
 ) {
   const reserved = await deps.db.transaction(async (tx): Promise<ReservedRefund | 'succeeded'> => {
+    // The booking first: a unit acting on it (a run of this same request among them) ends before this one reads on.
+    const { booking, state } = await readState(tx, bookingId);
     // An earlier run of this same request reserved it: carry on with that refund, never a second one.
     const earlier = refundId === undefined ? undefined : await tx.refunds.findRefund(refundId);
     if (earlier) {
@@ -110,7 +112,6 @@ async function refundThenApply(
       if (earlier.status === 'succeeded') return 'succeeded';
       return reservedRefundOf({ ...earlier, intentReference: earlier.intentReference! });
     }
-    const { booking, state } = await readState(tx, bookingId);
     refuseIfNeeded(state, request, field);
     // `paid` (checked by refuseIfNeeded) means the booking has a succeeded payment intent.
     const effect = {

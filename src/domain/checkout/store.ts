@@ -92,7 +92,10 @@ export interface CheckoutStore {
   releaseCodeOfReplacedBooking(cartId: string, code: string): Promise<void>;
   insertCart(row: { id: string; brandId: string; confirmationCode: string; at: string }): Promise<void>;
   touchCart(cartId: string, at: string): Promise<void>;
-  /** Inserts the cart's next checkout attempt (`attempt` = the cart's highest + 1). */
+  /**
+   * Inserts the cart's next checkout attempt (`attempt` = the cart's highest + 1). Inside a unit of work
+   * the cart is the unit's from here on, as after `findCartRow`: racing checkouts number attempts in turn.
+   */
   insertPaymentIntent(row: IntentInsert): Promise<void>;
   /**
    * Writes a booking with its participants and answers. Several writes: call it inside a unit of work,
@@ -107,7 +110,11 @@ export interface CheckoutStore {
 }
 
 export interface HoldsStore {
-  /** Those of `ids` that are still `processing`, in the order `lapsedHolds` gives. */
+  /**
+   * Those of `ids` that are still `processing`, in the order `lapsedHolds` gives. Inside a unit of work
+   * the bookings found are the unit's (see `Database.transaction`), so of racing units failing them only
+   * one finds them still processing; the same for `lapsedHolds`.
+   */
   processingBookings(ids: readonly string[]): Promise<HeldBooking[]>;
   /** `processing` bookings whose hold lapsed at or before `at` (ISO 8601 UTC), by hold expiry, then creation, then cart position, then id. */
   lapsedHolds(at: string): Promise<HeldBooking[]>;

@@ -73,10 +73,15 @@ export interface Database extends Stores {
    * - Atomic: everything it wrote is committed when `work` resolves, none of it when `work` throws; the
    *   returned promise settles once the commit is durable (it survives a crash of the process or the
    *   machine).
-   * - Isolated: what `work` read cannot be changed by anyone else before it commits; units that overlap
-   *   have the effect of running one after another, in some order. Nobody sees its writes before they
-   *   commit, except units an adapter commits together with it (all of them or none), which come after
-   *   it in that order and see what it wrote.
+   * - Isolated: nobody sees its writes before they commit, except units an adapter commits together with
+   *   it (all of them or none), which see what it wrote. The row a unit acts on is its own from the moment
+   *   the unit reads it through the method that finds it (bookings: `findCancellableBooking`,
+   *   `findReschedulable`, `bookingsOfIntent`, `processingBookings`, `lapsedHolds`; a payment intent:
+   *   `findIntentByReference`; a cart: `findCartRow`, `insertPaymentIntent`; a session: `findSessionById`,
+   *   `nextPosition`; `findEntryWithContext`, `findWebhookEndpoint`) until the unit ends: another unit reading it the same
+   *   way waits, then sees what this one committed, and so does everything it reads afterwards. Units
+   *   acting on different rows may run at the same time. So a unit reads the row it decides on first,
+   *   and any other value it decides on that others may change at the same time is written by a guard.
    * - Repeatable: an adapter may run `work` again from its start when it could not fit it into such an
    *   order. So `work` awaits only `tx`'s stores, keeps what it builds inside itself, and has no effect
    *   outside them: a processor call, a timer or a message sent from inside would happen twice, and would

@@ -62,7 +62,11 @@ export async function offerFreedPlaces(tx: Stores, sessionId: string, now: Date,
     if (free <= 0) break;
     if (entry.partySize > free) continue;
     if (!(await tx.waitlists.holdForOffer(sessionId, entry.partySize))) break;
-    await tx.waitlists.setEntryStatus(entry.id, ['waiting'], 'offered', at, { offeredAt: at, offerExpiresAt });
+    if (!(await tx.waitlists.setEntryStatus(entry.id, ['waiting'], 'offered', at, { offeredAt: at, offerExpiresAt }))) {
+      // It left the line meanwhile (a unit that had it committed first): its places go back.
+      await tx.waitlists.releaseOfferHold(sessionId, entry.partySize);
+      continue;
+    }
     await recordEntryEvent(tx, 'waitlist.offered', entry.id, at);
     offered.push(entry.id);
     free -= entry.partySize;

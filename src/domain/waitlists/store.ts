@@ -52,7 +52,10 @@ export interface WaitlistsStore {
   ): Promise<EntryWithContext[]>;
   /** The session's `waiting` entries in line order. */
   waitingEntriesOfSession(sessionId: string): Promise<Array<{ id: string; partySize: number }>>;
-  /** The position after the session's last entry (1 for the first). */
+  /**
+   * The position after the session's last entry (1 for the first). Inside a unit of work the session is
+   * the unit's from here on, as after `findSessionById`: racing joiners take positions in turn.
+   */
   nextPosition(sessionId: string): Promise<number>;
   /** Inserts an entry; false when the purchaser already has a live entry for the session (a guard: of racing joins by one purchaser, one succeeds). */
   insertEntry(row: {

@@ -1,9 +1,10 @@
 import { asc, desc, eq } from 'drizzle-orm';
 import type { CartBookingRow, CartIntentRow, CartRow, CartsStore } from '../../../../domain/bookings/store.ts';
 import { bookings, carts, paymentIntents } from '../../schema/index.ts';
-import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
+import { lockInUnit, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 
 export async function findCartRow(db: PgExecutor, cartId: string): Promise<CartRow | undefined> {
+  await lockInUnit(db, carts, eq(carts.id, cartId));
   const [row] = await db.select().from(carts).where(eq(carts.id, cartId));
   return row;
 }

@@ -1,10 +1,11 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { ReschedulableBooking, RescheduleRecord, ReschedulesStore } from '../../../../domain/bookings/store.ts';
 import { bookingReschedules, bookings } from '../../schema/index.ts';
-import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
+import { lockInUnit, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 import { bytewise } from '../checkout/checkout.ts';
 
 export async function findReschedulable(db: PgExecutor, bookingId: string): Promise<ReschedulableBooking | undefined> {
+  await lockInUnit(db, bookings, eq(bookings.id, bookingId));
   const [row] = await db
     .select({
       id: bookings.id,

@@ -2,7 +2,7 @@ import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { BookingStatus } from '../../../../domain/shared/values.ts';
 import type { CancellableBooking, CancellationStore } from '../../../../domain/cancellation/store.ts';
 import { bookings, participants, paymentIntents, refunds } from '../../schema/index.ts';
-import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
+import { lockInUnit, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 
 /** What cancelling and refunding one booking needs: its row and the state of its payment. */
 const cancellableColumns = {
@@ -22,6 +22,7 @@ const cancellable = (db: PgExecutor) =>
   db.select(cancellableColumns).from(bookings).leftJoin(paymentIntents, eq(paymentIntents.id, bookings.paymentIntentId));
 
 export async function findCancellableBooking(db: PgExecutor, id: string): Promise<CancellableBooking | undefined> {
+  await lockInUnit(db, bookings, eq(bookings.id, id));
   const [row] = await cancellable(db).where(eq(bookings.id, id));
   return row;
 }

@@ -17,8 +17,8 @@ const BATCH = 1000;
  *
  * Writers of the same experience take turns: the experiences' rows are locked first (FOR NO KEY UPDATE,
  * in id order, so two batches never wait on each other crosswise), as SQLite's IMMEDIATE takes its write
- * lock up front. Each statement after the lock sees what earlier writers committed, so the ranks come out
- * dense at READ COMMITTED; a SERIALIZABLE caller may get a serialization failure to run again instead.
+ * lock up front. Each statement after the lock sees what earlier writers committed (READ COMMITTED), so
+ * the ranks come out dense.
  */
 export async function insertReviews(db: PgExecutor, rows: readonly ReviewInsert[]): Promise<void> {
   if (rows.length === 0) return;

@@ -21,7 +21,7 @@ import {
   participants,
   paymentIntents,
 } from '../../schema/index.ts';
-import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
+import { lockInUnit, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 
 /** Text keys ordered by their bytes, as SQLite orders them, whatever the database's collation. */
 export const bytewise = (text: SQLWrapper): SQL => sql`${text} COLLATE "C"`;
@@ -104,9 +104,9 @@ export async function cancelOpenIntentsOfCart(db: PgExecutor, cartId: string, at
 }
 
 /**
- * One statement over both unique indexes. What keeps two checkouts from both taking a free code is the unit
- * of work (SERIALIZABLE: the one that read the code free and loses is run again) backed by those unique
- * indexes.
+ * One statement over both unique indexes. What keeps two checkouts from both taking a free code is those
+ * unique indexes: the one that read the code free and inserts second fails with a unique violation, and
+ * its unit of work runs again and finds the code taken.
  */
 export async function confirmationCodeInUse(db: PgExecutor, brandId: string, code: string): Promise<boolean> {
   const found = await db
@@ -149,7 +149,9 @@ export async function touchCart(db: PgExecutor, cartId: string, at: string): Pro
 }
 
 /** Inserts the cart's next checkout attempt (`attempt` = the cart's highest + 1, in the same statement). */
+/** The cart is locked first (in a unit of work), so racing checkouts of one cart number their attempts in turn. */
 export async function insertPaymentIntent(db: PgExecutor, row: IntentInsert): Promise<void> {
+  await lockInUnit(db, carts, eq(carts.id, row.cartId));
   await db.insert(paymentIntents).values({
     id: row.id,
     brandId: row.brandId,

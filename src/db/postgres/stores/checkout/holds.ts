@@ -1,7 +1,7 @@
-import { and, asc, eq, inArray, isNotNull, lte, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lte, notExists, sql, type SQL } from 'drizzle-orm';
 import type { HeldBooking, HoldsStore } from '../../../../domain/checkout/store.ts';
 import { bookings, creditCodes, creditRedemptions, participants, paymentIntents } from '../../schema/index.ts';
-import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
+import { lockInUnit, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 import { bytewise } from './checkout.ts';
 
 const heldColumns = {
@@ -20,21 +20,27 @@ const holdOrder = [
   asc(bytewise(bookings.id)),
 ];
 
-export async function processingBookings(db: PgExecutor, ids: readonly string[]): Promise<HeldBooking[]> {
-  if (ids.length === 0) return [];
+/**
+ * Held bookings, locked inside a unit of work (in id order, as every unit locking several bookings takes
+ * them) before they are read: a unit failing them and giving their places back is then the only one
+ * that finds them still processing.
+ */
+async function heldBookings(db: PgExecutor, where: SQL): Promise<HeldBooking[]> {
+  await lockInUnit(db, bookings, where, bytewise(bookings.id));
   return db
     .select(heldColumns)
     .from(bookings)
-    .where(and(inArray(bookings.id, [...ids]), eq(bookings.status, 'processing')))
+    .where(where)
     .orderBy(...holdOrder);
 }
 
+export async function processingBookings(db: PgExecutor, ids: readonly string[]): Promise<HeldBooking[]> {
+  if (ids.length === 0) return [];
+  return heldBookings(db, and(inArray(bookings.id, [...ids]), eq(bookings.status, 'processing'))!);
+}
+
 export async function lapsedHolds(db: PgExecutor, at: string): Promise<HeldBooking[]> {
-  return db
-    .select(heldColumns)
-    .from(bookings)
-    .where(and(eq(bookings.status, 'processing'), isNotNull(bookings.holdExpiresAt), lte(bookings.holdExpiresAt, at)))
-    .orderBy(...holdOrder);
+  return heldBookings(db, and(eq(bookings.status, 'processing'), isNotNull(bookings.holdExpiresAt), lte(bookings.holdExpiresAt, at))!);
 }
 
 /** One conditional UPDATE. */

@@ -19,8 +19,7 @@ export async function findIdempotencyRecord(db: PgExecutor, apiKeyId: string, ke
 /**
  * Inserts the record `running`. A record of the same key already there fails the insert (unique
  * violation), as on SQLite; inside a unit of work that looked for the key first and found none, a
- * concurrent insert of the same key fails it with a serialization failure instead, so it runs again
- * and finds the record.
+ * concurrent insert of the same key fails it the same way, and the unit runs again and finds the record.
  */
 export async function insertRunningRecord(
   db: PgExecutor,

@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { IntentBookingRow, IntentRow, PaymentsStore } from '../../../../domain/payments/store.ts';
 import type { PaymentIntentStatus } from '../../../../domain/shared/values.ts';
 import { bookings, carts, participants, paymentIntents } from '../../schema/index.ts';
-import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
+import { lockInUnit, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 import { bytewise, takeCredit } from '../checkout/checkout.ts';
 
 const intentColumns = {
@@ -14,10 +14,9 @@ const intentColumns = {
 };
 
 export async function findIntentByReference(db: PgExecutor, processor: string, reference: string): Promise<IntentRow | undefined> {
-  const [row] = await db
-    .select(intentColumns)
-    .from(paymentIntents)
-    .where(and(eq(paymentIntents.processor, processor), eq(paymentIntents.processorReference, reference)));
+  const byReference = and(eq(paymentIntents.processor, processor), eq(paymentIntents.processorReference, reference))!;
+  await lockInUnit(db, paymentIntents, byReference);
+  const [row] = await db.select(intentColumns).from(paymentIntents).where(byReference);
   return row;
 }
 
@@ -33,7 +32,7 @@ export async function findIntentById(db: PgExecutor, id: string): Promise<Intent
 
 /**
  * Sets the intent's status, whatever it was (as on SQLite): the domain decides on the status it read in
- * the same unit of work, which SERIALIZABLE keeps from changing before this write commits.
+ * the same unit of work, where findIntentByReference locked the intent until the unit ends.
  */
 export async function setIntentStatus(db: PgExecutor, id: string, status: PaymentIntentStatus, at: string): Promise<void> {
   await db.update(paymentIntents).set({ status, updatedAt: at }).where(eq(paymentIntents.id, id));
@@ -41,6 +40,7 @@ export async function setIntentStatus(db: PgExecutor, id: string, status: Paymen
 
 /** The bookings an intent pays for, in cart item order, each with its active participants counted: one statement. */
 export async function bookingsOfIntent(db: PgExecutor, intentId: string): Promise<IntentBookingRow[]> {
+  await lockInUnit(db, bookings, eq(bookings.paymentIntentId, intentId), bytewise(bookings.id));
   return db
     .select({
       id: bookings.id,
