@@ -18,7 +18,7 @@ import { fixed, row, summarize, type RoundResult, type Settings, type TargetSumm
 import { send, type Answer } from './requests.ts';
 import { startTessera } from './servers.ts';
 import { targets, type Target } from './targets.ts';
-import { measureWriteMix } from './write-mix.ts';
+import { bookingsInTurn, measureWriteMix } from './write-mix.ts';
 
 /** The SQLite targets that have PostgreSQL rows. */
 export const POSTGRES_TARGETS = ['T1u', 'T3u', 'T5', 'T6'];
@@ -56,6 +56,8 @@ export interface PostgresPhase {
   requests: number;
   /** What pg_stat_database counted over the phase, warm-up and answer checks included. */
   transactions: TransactionCounts;
+  /** PG1 only: PostgreSQL transactions one request of each target costs (a T6 booking: its four requests), see countPerRequest. */
+  perRequest?: Record<string, number>;
   /** How the gateways' answers compared with the SQLite Tessera's. */
   answers: Array<Omit<PostgresAnswer, 'body'>>;
   targets: PostgresSummary[];
@@ -196,18 +198,67 @@ function summarizePhase(
   });
 }
 
+const gatewayEnv = (context: PhaseContext) => ({
+  ENCRYPTION_KEY: context.encryptionKey,
+  DATABASE_POOL_SIZE: String(POSTGRES_POOL_SIZE),
+  // T1u and T3u are the uncached rows; T5 and T6 are mutations, which the response cache never holds.
+  RESPONSE_CACHE_MAX_BYTES: '0',
+});
+
+/** Requests (T6: bookings) counted per target, after the warm-up every gateway life gets. */
+const COUNTED = { request: 200, booking: 25, warmUp: 5 };
+/** Each counting gateway runs this long (or until its work ends) before it stops, so its background jobs run as long in each life. */
+const GATEWAY_LIFE_MS = 8_000;
+
+/**
+ * PostgreSQL transactions one request of each target costs, as PostgreSQL counts them (pg_stat_database,
+ * exact once a gateway's connections have closed). Each target gets a gateway life of its own: started,
+ * warmed up with a few requests of every target, then COUNTED requests of the target one after the
+ * other, then idle until GATEWAY_LIFE_MS, then stopped. A life with the warm-up alone is the baseline
+ * (starting, the warm-up, the background jobs); what a target's life counted beyond it, divided by its
+ * requests, is the figure. Sequential requests: what a request costs, not what concurrency adds (rollbacks
+ * are counted in the phases).
+ */
+async function countPerRequest(context: PhaseContext): Promise<Record<string, number>> {
+  let bookings = 0;
+  const life = async (work: (url: string) => Promise<void>): Promise<number> => {
+    const before = await context.probe.transactions();
+    const gateway = await startTessera('Tessera on PostgreSQL (counting)', context.databaseUrl, gatewayEnv(context));
+    const started = performance.now();
+    try {
+      for (const target of baseTargets()) {
+        if (target.request) for (let i = 0; i < COUNTED.warmUp; i += 1) await send(gateway.url, target.request);
+        else await bookingsInTurn(gateway.url, context.world, COUNTED.warmUp, (bookings += COUNTED.warmUp));
+      }
+      await work(gateway.url);
+      const left = GATEWAY_LIFE_MS - (performance.now() - started);
+      if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+    } finally {
+      await gateway.stop();
+    }
+    await context.probe.disconnected();
+    return (await context.probe.transactions()).committed - before.committed;
+  };
+  const baseline = await life(async () => {});
+  const counts: Record<string, number> = {};
+  for (const target of baseTargets()) {
+    const n = target.request ? COUNTED.request : COUNTED.booking;
+    const counted = await life(async (url) => {
+      if (target.request) for (let i = 0; i < n; i += 1) await send(url, target.request);
+      else await bookingsInTurn(url, context.world, n, (bookings += n));
+    });
+    counts[target.name] = (counted - baseline) / n;
+  }
+  return counts;
+}
+
 /** One phase: `count` gateways on the database, every PostgreSQL target warmed up and timed. */
 async function timePhase(name: string, count: number, context: PhaseContext): Promise<PostgresPhase> {
   const { settings, log } = context;
   const before = await context.probe.transactions();
   const gateways = await Promise.all(
     Array.from({ length: count }, (_, i) =>
-      startTessera(`Tessera on PostgreSQL (${name}, gateway ${i + 1})`, context.databaseUrl, {
-        ENCRYPTION_KEY: context.encryptionKey,
-        DATABASE_POOL_SIZE: String(POSTGRES_POOL_SIZE),
-        // T1u and T3u are the uncached rows; T5 and T6 are mutations, which the response cache never holds.
-        RESPONSE_CACHE_MAX_BYTES: '0',
-      }),
+      startTessera(`Tessera on PostgreSQL (${name}, gateway ${i + 1})`, context.databaseUrl, gatewayEnv(context)),
     ),
   );
   let requests = 0;
@@ -273,6 +324,8 @@ export async function timePostgres(context: PhaseContext): Promise<PostgresPhase
     ['PG2', 2],
   ] as const)
     phases.push(await timePhase(name, count, context));
+  context.log('PostgreSQL: transactions a request costs, counted target by target on one gateway...');
+  phases[0]!.perRequest = await countPerRequest(context);
   return phases;
 }
 
@@ -348,6 +401,10 @@ export function formatPostgresReport(phases: PostgresPhase[], sqlite: TargetSumm
       `${phase.name}: RSS ${phase.rssAtStartMb.map((mb) => fixed(mb, 0)).join(' + ')} MB once started; ${phase.requests} requests in the runs that completed (warm-up included), ` +
         `${committed} transactions committed (${fixed(committed / Math.max(1, phase.requests), 2)} a request), ${rolledBack} rolled back (serialization failures, and any other rollback), ${deadlocks} deadlocks`,
     );
+    if (phase.perRequest) {
+      const each = Object.entries(phase.perRequest).map(([target, n]) => `${target} ${fixed(n, 1)}${target === 'T6' ? ' a booking' : ''}`);
+      lines.push(`PostgreSQL transactions a request costs (sequential, one gateway, counted by PostgreSQL): ${each.join(', ')}`);
+    }
   }
   return lines.join('\n');
 }

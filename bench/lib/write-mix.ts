@@ -86,6 +86,11 @@ async function bookingSequence(gateway: () => string, world: WriteMixWorld, n: n
   if (afterRefund.amountRefunded !== REFUND_AMOUNT) throw new Error(`refund: ${JSON.stringify(afterRefund)}`);
 }
 
+/** `count` bookings' lives one after the other, every request to `baseUrl`. */
+export async function bookingsInTurn(baseUrl: string, world: WriteMixWorld, count: number, first = 0): Promise<void> {
+  for (let n = first; n < first + count; n += 1) await bookingSequence(() => baseUrl, world, n);
+}
+
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
 /** Runs the mix with `clients` clients for about `seconds`: they start no new sequence after that, and the ones under way finish. */

@@ -377,7 +377,12 @@ export function catalogReads(on: () => { database: Database; w: CatalogWorld }):
   it('reads featured listings in dashboard order (display order, then id) with their categories and hosts, null where absent', async () => {
     const { database, w } = on();
     const host = (row: HostRow) => row;
-    expect(await database.listings.findFeaturedListings(w.brand.id, false)).toStrictEqual([
+    // The listings themselves; what comes with each is the next test's.
+    const featured = async (brandId: string, unlisted: boolean) =>
+      (await database.listings.findFeaturedListingPage(brandId, unlisted, ['published'], [])).map(
+        ({ contents: _c, translations: _t, media: _m, vibes: _v, reviewStats: _r, ...row }) => row,
+      );
+    expect(await featured(w.brand.id, false)).toStrictEqual([
       {
         listing: listingRow(w.noContent.listing),
         listingCategory: null,
@@ -402,7 +407,7 @@ export function catalogReads(on: () => { database: Database; w: CatalogWorld }):
     ]);
     expect(w.own.listing).toMatchObject({ eventStartDate: '2026-07-01', bookingAvailabilityMode: 'private' });
     expect(w.withExperience.listing.pointsEligible).toBe(true);
-    expect(await database.listings.findFeaturedListings(w.brand.id, true)).toStrictEqual([
+    expect(await featured(w.brand.id, true)).toStrictEqual([
       {
         listing: listingRow(w.unlisted.listing),
         listingCategory: null,
@@ -411,57 +416,69 @@ export function catalogReads(on: () => { database: Database; w: CatalogWorld }):
         experienceHost: host(w.hosts.sousa),
       },
     ]);
-    expect(await database.listings.findFeaturedListings('missing', false)).toEqual([]);
+    expect(await featured('missing', false)).toEqual([]);
   });
 
-  it('reads listing contents, translations, media and vibes in batches, by listing (or content) id', async () => {
+  it('gives each featured listing its contents of the versions asked, their translations, its media, vibes and review stats', async () => {
     const { database, w } = on();
-    const ids = ['list-a', 'list-B', 'list-c', 'list-u', 'missing'];
-    expect(await database.listings.findListingContents(ids, ['published'])).toStrictEqual([
-      w.own.content,
-      w.withExperience.content,
-      w.unlisted.content,
-    ]);
-    // Versions by name: 'draft' before 'published'.
-    expect(await database.listings.findListingContents(ids, ['draft', 'published'])).toStrictEqual([
-      w.own.content,
-      w.draft,
-      w.withExperience.content,
-      w.unlisted.content,
-    ]);
-    expect(w.draft.hidePrice).toBe(true);
-    expect(await database.listings.findListingContents([], ['published'])).toEqual([]);
-    expect(await database.listings.findListingContents(ids, [])).toEqual([]);
-
-    const contents = ['content-a', 'content-a-draft', 'content-B'];
+    /** What comes with each listing, by listing id. */
+    const page = async (versions: Array<'draft' | 'published'>, locales: string[], unlisted = false) =>
+      Object.fromEntries(
+        (await database.listings.findFeaturedListingPage(w.brand.id, unlisted, versions, locales)).map(
+          ({ listing, contents, translations, media, vibes, reviewStats }) => [
+            listing.id,
+            { contents, translations, media, vibes, reviewStats },
+          ],
+        ),
+      );
     const translation = (contentId: string, locale: string, title: string, summary = 'Resumo') => ({ contentId, locale, title, summary });
-    expect(await database.listings.findContentTranslations(contents, ['pt-br', 'PT'])).toStrictEqual([
-      translation('content-B', 'pt', 'Evento'),
-      translation('content-a', 'PT', 'Vela'),
-      translation('content-a', 'PT-BR', 'Vela BR'),
-      translation('content-a-draft', 'pt', 'Vela (rascunho)'),
-    ]);
-    expect(await database.listings.findContentTranslations(contents, ['EN'])).toStrictEqual([
-      translation('content-a', 'en', 'Sail EN', 'Summary'),
-    ]);
-    expect(await database.listings.findContentTranslations(contents, [])).toEqual([]);
-    expect(await database.listings.findContentTranslations([], ['pt'])).toEqual([]);
-
     const [deck, plain] = w.pictures;
-    expect(await database.listings.findListingMedia(['list-a', 'list-B', 'list-c'])).toStrictEqual([
-      { listingId: 'list-B', kind: 'cover', media: deck },
-      { listingId: 'list-a', kind: 'cover', media: plain },
-      { listingId: 'list-a', kind: 'gallery', media: deck },
-    ]);
-    expect(deck).toMatchObject({ id: 'media-2', altText: 'Deck', type: 'image' });
-    expect(await database.listings.findListingMedia([])).toEqual([]);
     const [wild, calm] = w.vibes;
-    expect(await database.listings.findListingVibes(['list-a', 'list-B'])).toStrictEqual([
-      { listingId: 'list-B', id: calm!.id, name: 'calm' },
-      { listingId: 'list-a', id: calm!.id, name: 'calm' },
-      { listingId: 'list-a', id: wild!.id, name: 'Wild' },
+    const [sailingStats] = await database.reviewStats.reviewStatsOf(['exp-a']);
+    expect(sailingStats).toMatchObject({ experienceId: 'exp-a', total: 26 });
+
+    // Versions by name, 'draft' before 'published'; locales compared case-insensitively, translations by content id, then locale.
+    expect(await page(['draft', 'published'], ['pt-br', 'PT'])).toStrictEqual({
+      'list-c': { contents: [], translations: [], media: [], vibes: [], reviewStats: null },
+      'list-B': {
+        contents: [w.own.content],
+        translations: [translation('content-B', 'pt', 'Evento')],
+        media: [{ listingId: 'list-B', kind: 'cover', media: deck }],
+        vibes: [{ listingId: 'list-B', id: calm!.id, name: 'calm' }],
+        reviewStats: null,
+      },
+      'list-a': {
+        contents: [w.draft, w.withExperience.content],
+        translations: [
+          translation('content-a', 'PT', 'Vela'),
+          translation('content-a', 'PT-BR', 'Vela BR'),
+          translation('content-a-draft', 'pt', 'Vela (rascunho)'),
+        ],
+        media: [
+          { listingId: 'list-a', kind: 'cover', media: plain },
+          { listingId: 'list-a', kind: 'gallery', media: deck },
+        ],
+        vibes: [
+          { listingId: 'list-a', id: calm!.id, name: 'calm' },
+          { listingId: 'list-a', id: wild!.id, name: 'Wild' },
+        ],
+        reviewStats: sailingStats,
+      },
+    });
+    expect(w.draft.hidePrice).toBe(true);
+    expect(deck).toMatchObject({ id: 'media-2', altText: 'Deck', type: 'image' });
+
+    const published = await page(['published'], ['EN']);
+    expect(published['list-a']!.contents).toStrictEqual([w.withExperience.content]);
+    expect(published['list-a']!.translations).toStrictEqual([translation('content-a', 'en', 'Sail EN', 'Summary')]);
+    expect(published['list-B']!.translations).toEqual([]);
+    const none = await page([], []);
+    expect(Object.values(none).map((listing) => [listing.contents, listing.translations])).toEqual([
+      [[], []],
+      [[], []],
+      [[], []],
     ]);
-    expect(await database.listings.findListingVibes([])).toEqual([]);
+    expect((await page(['published'], ['pt'], true))['list-u']!.contents).toStrictEqual([w.unlisted.content]);
   });
 }
 

@@ -118,10 +118,13 @@ function unitsOf<S>(
      * when the commit record is written, before the commit is flushed and visible: a response computed in
      * that window would be cached under the new position with the old data.) It also moves for other
      * databases of the cluster and for rolled-back writes, which only costs caches a miss. One round trip,
-     * no lock, nothing written.
+     * no lock, nothing written; a named statement, parsed once per connection.
      */
     async dataVersion() {
-      const result = await db.$client.query<{ snapshot: string }>('SELECT pg_current_snapshot()::text AS snapshot');
+      const result = await db.$client.query<{ snapshot: string }>({
+        name: 'data_version',
+        text: 'SELECT pg_current_snapshot()::text AS snapshot',
+      });
       return result.rows[0]!.snapshot;
     },
     close: () => closePostgres(db),

@@ -271,20 +271,32 @@ export interface HostsStore {
   findHostsByIds(ids: readonly string[]): Promise<HostRow[]>;
 }
 
+/** A featured listing with everything a featured-listings answer shows of it. */
+export interface FeaturedListingPageRow extends FeaturedListingRow {
+  /** Its content rows of the versions asked, by version ('draft' before 'published'). */
+  contents: ListingContentRow[];
+  /** Translations of those contents whose locale is one of those asked (compared case-insensitively), by content id, then locale. */
+  translations: ListingContentTranslationRow[];
+  /** Its media, in position order. */
+  media: ListingMediaRow[];
+  /** Its vibes, in position order. */
+  vibes: ListingVibeRow[];
+  /** Its experience's review averages and count; null without an experience or without reviews. */
+  reviewStats: ReviewStatsRow | null;
+}
+
 export interface ListingsStore {
   /**
-   * A brand's featured listings that are (un)listed, in dashboard order (display order, then id). This and
-   * the batched reads below serve every featured-listings request (a hot path).
+   * A brand's featured listings that are (un)listed, in dashboard order (display order, then id), each
+   * with its contents of `versions`, their translations in `locales`, its media, vibes and review stats:
+   * every featured-listings request reads this (a hot path), in one call however many listings there are.
    */
-  findFeaturedListings(brandId: string, unlisted: boolean): Promise<FeaturedListingRow[]>;
-  /** The content rows of the given versions of several listings, by listing id, then version ('draft' before 'published'). */
-  findListingContents(listingIds: readonly string[], versions: ReadonlyArray<ListingContentRow['version']>): Promise<ListingContentRow[]>;
-  /** Translations of several contents whose locale is one of `locales` (compared case-insensitively), by content id, then locale. */
-  findContentTranslations(contentIds: readonly string[], locales: readonly string[]): Promise<ListingContentTranslationRow[]>;
-  /** The media of several listings, by listing id, each listing's in position order. */
-  findListingMedia(listingIds: readonly string[]): Promise<ListingMediaRow[]>;
-  /** The vibes of several listings, by listing id, each listing's in position order. */
-  findListingVibes(listingIds: readonly string[]): Promise<ListingVibeRow[]>;
+  findFeaturedListingPage(
+    brandId: string,
+    unlisted: boolean,
+    versions: ReadonlyArray<ListingContentRow['version']>,
+    locales: readonly string[],
+  ): Promise<FeaturedListingPageRow[]>;
 }
 
 export interface ReviewStatsStore {

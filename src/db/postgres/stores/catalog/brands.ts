@@ -1,11 +1,19 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { BrandRow, BrandsStore, CancellationPolicyRow, ReschedulePolicyRow } from '../../../../domain/catalog/store.ts';
 import { brands, cancellationPolicies, reschedulePolicies } from '../../schema/index.ts';
-import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
+import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 
-/** Nearly every request loads its brand: one primary-key seek. */
+const brandById = preparedPerExecutor((db) =>
+  db
+    .select()
+    .from(brands)
+    .where(eq(brands.id, sql.placeholder('id')))
+    .prepare('find_brand'),
+);
+
+/** Nearly every request loads its brand: one primary-key seek, a named statement. */
 export async function findBrand(db: PgExecutor, id: string): Promise<BrandRow | undefined> {
-  const [row] = await db.select().from(brands).where(eq(brands.id, id));
+  const [row] = await brandById(db).execute({ id });
   return row;
 }
 

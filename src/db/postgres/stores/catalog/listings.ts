@@ -1,38 +1,28 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type {
-  FeaturedListingRow,
+  FeaturedListingPageRow,
   ListingContentRow,
   ListingContentTranslationRow,
   ListingMediaRow,
   ListingsStore,
   ListingVibeRow,
+  ReviewStatsRow,
 } from '../../../../domain/catalog/store.ts';
-import {
-  categories,
-  experiences,
-  hosts,
-  listingContents,
-  listingContentTranslations,
-  listingMedia,
-  listings,
-  listingVibes,
-  media,
-  vibes,
-} from '../../schema/index.ts';
-import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
-import { anyOf, inByteOrder } from './sql-parts.ts';
+import { categories, experiences, hosts, listings } from '../../schema/index.ts';
+import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import { inByteOrder } from './sql-parts.ts';
 
 const listingCategory = alias(categories, 'listing_category');
 const experienceCategory = alias(categories, 'experience_category');
 const listingHost = alias(hosts, 'listing_host');
 const experienceHost = alias(hosts, 'experience_host');
 
-/**
- * A brand's featured listings that are (un)listed, in dashboard order (display order, then id), in one
- * statement. This and the batched reads below serve every featured-listings request.
- */
-export async function findFeaturedListings(db: PgExecutor, brandId: string, unlisted: boolean): Promise<FeaturedListingRow[]> {
+/** A JSON array of the rows `select` gives (`[]` for none), built by `json_agg` in the order it names. */
+const jsonRows = <T>(select: SQL) => sql<T[]>`coalesce((${select}), '[]'::json)`;
+
+const featuredListingPage = preparedPerExecutor((db) => {
+  const ofVersions = sql`c.listing_id = ${listings.id} AND c.version = any(${sql.placeholder('versions')}::text[])`;
   return db
     .select({
       listing: listings,
@@ -40,6 +30,28 @@ export async function findFeaturedListings(db: PgExecutor, brandId: string, unli
       experienceCategory: { id: experienceCategory.id, name: experienceCategory.name },
       listingHost,
       experienceHost,
+      contents: jsonRows<ListingContentRow>(sql`
+        SELECT json_agg(json_build_object('id', c.id, 'listingId', c.listing_id, 'version', c.version, 'title', c.title,
+          'summary', c.summary, 'slug', c.slug, 'advertisedPriceMinor', c.advertised_price_minor,
+          'startingPriceMinor', c.starting_price_minor, 'hidePrice', c.hide_price, 'pricePerType', c.price_per_type,
+          'maxParticipants', c.max_participants) ORDER BY c.version COLLATE "C")
+        FROM listing_contents c WHERE ${ofVersions}`),
+      translations: jsonRows<ListingContentTranslationRow>(sql`
+        SELECT json_agg(json_build_object('contentId', t.content_id, 'locale', t.locale, 'title', t.title, 'summary', t.summary)
+          ORDER BY t.content_id COLLATE "C", t.locale COLLATE "C")
+        FROM listing_content_translations t JOIN listing_contents c ON c.id = t.content_id
+        WHERE ${ofVersions} AND lower(t.locale) = any(${sql.placeholder('locales')}::text[])`),
+      media: jsonRows<ListingMediaRow>(sql`
+        SELECT json_agg(json_build_object('listingId', lm.listing_id, 'kind', lm.kind, 'media', json_build_object('id', m.id,
+          'brandId', m.brand_id, 'type', m.type, 'altText', m.alt_text, 'renditions', m.renditions)) ORDER BY lm.position)
+        FROM listing_media lm JOIN media m ON m.id = lm.media_id WHERE lm.listing_id = ${listings.id}`),
+      vibes: jsonRows<ListingVibeRow>(sql`
+        SELECT json_agg(json_build_object('listingId', lv.listing_id, 'id', v.id, 'name', v.name) ORDER BY lv.position)
+        FROM listing_vibes lv JOIN vibes v ON v.id = lv.vibe_id WHERE lv.listing_id = ${listings.id}`),
+      reviewStats: sql<ReviewStatsRow | null>`(
+        SELECT json_build_object('experienceId', r.experience_id, 'averageRating', avg(r.rating::double precision),
+          'averageRecommendability', avg(r.recommendability::double precision), 'total', count(*))
+        FROM reviews r WHERE r.experience_id = ${listings.experienceId} GROUP BY r.experience_id)`,
     })
     .from(listings)
     .leftJoin(experiences, eq(experiences.id, listings.experienceId))
@@ -47,78 +59,39 @@ export async function findFeaturedListings(db: PgExecutor, brandId: string, unli
     .leftJoin(experienceCategory, eq(experienceCategory.id, experiences.categoryId))
     .leftJoin(listingHost, eq(listingHost.id, listings.hostId))
     .leftJoin(experienceHost, eq(experienceHost.id, experiences.hostId))
-    .where(and(eq(listings.brandId, brandId), eq(listings.isFeatured, true), eq(listings.isUnlisted, unlisted)))
-    .orderBy(asc(listings.displayOrder), asc(inByteOrder(listings.id)));
-}
-
-/**
- * The content rows of the given versions of several listings, by listing id then version: the order
- * SQLite reads them in (along its (listing_id, version) index).
- */
-export async function findListingContents(
-  db: PgExecutor,
-  listingIds: readonly string[],
-  versions: ReadonlyArray<ListingContentRow['version']>,
-): Promise<ListingContentRow[]> {
-  if (listingIds.length === 0) return [];
-  return db
-    .select()
-    .from(listingContents)
-    .where(and(anyOf(listingContents.listingId, listingIds), anyOf(listingContents.version, versions)))
-    .orderBy(asc(inByteOrder(listingContents.listingId)), asc(inByteOrder(listingContents.version)));
-}
-
-/**
- * Translations of several contents whose locale is one of `locales` (compared case-insensitively), by
- * content id then locale, as SQLite reads them (along its (content_id, locale) primary key).
- */
-export async function findContentTranslations(
-  db: PgExecutor,
-  contentIds: readonly string[],
-  locales: readonly string[],
-): Promise<ListingContentTranslationRow[]> {
-  if (contentIds.length === 0 || locales.length === 0) return [];
-  return db
-    .select()
-    .from(listingContentTranslations)
     .where(
       and(
-        anyOf(listingContentTranslations.contentId, contentIds),
-        anyOf(
-          sql`lower(${listingContentTranslations.locale})`,
-          locales.map((l) => l.toLowerCase()),
-        ),
+        eq(listings.brandId, sql.placeholder('brandId')),
+        eq(listings.isFeatured, true),
+        eq(listings.isUnlisted, sql.placeholder('unlisted')),
       ),
     )
-    .orderBy(asc(inByteOrder(listingContentTranslations.contentId)), asc(inByteOrder(listingContentTranslations.locale)));
-}
+    .orderBy(asc(listings.displayOrder), asc(inByteOrder(listings.id)))
+    .prepare('featured_listing_page');
+});
 
-/** The media of several listings, each listing's in position order (listings by id). */
-export async function findListingMedia(db: PgExecutor, listingIds: readonly string[]): Promise<ListingMediaRow[]> {
-  if (listingIds.length === 0) return [];
-  return db
-    .select({ listingId: listingMedia.listingId, kind: listingMedia.kind, media })
-    .from(listingMedia)
-    .innerJoin(media, eq(media.id, listingMedia.mediaId))
-    .where(anyOf(listingMedia.listingId, listingIds))
-    .orderBy(asc(inByteOrder(listingMedia.listingId)), asc(listingMedia.position));
-}
-
-/** The vibes of several listings, each listing's in position order (listings by id). */
-export async function findListingVibes(db: PgExecutor, listingIds: readonly string[]): Promise<ListingVibeRow[]> {
-  if (listingIds.length === 0) return [];
-  return db
-    .select({ listingId: listingVibes.listingId, id: vibes.id, name: vibes.name })
-    .from(listingVibes)
-    .innerJoin(vibes, eq(vibes.id, listingVibes.vibeId))
-    .where(anyOf(listingVibes.listingId, listingIds))
-    .orderBy(asc(inByteOrder(listingVibes.listingId)), asc(listingVibes.position));
+/**
+ * A brand's featured listings that are (un)listed, in dashboard order (display order, then id), with all
+ * a featured-listings answer shows of each, in one named statement: the listing joined to its categories
+ * and hosts, and per listing one JSON array each of its contents, their translations, its media and
+ * vibes, and its experience's review stats (averages in double precision, as SQLite's AVG takes them),
+ * which node-postgres parses. JSON columns (renditions) are embedded as written, keys in their order.
+ */
+export async function findFeaturedListingPage(
+  db: PgExecutor,
+  brandId: string,
+  unlisted: boolean,
+  versions: ReadonlyArray<ListingContentRow['version']>,
+  locales: readonly string[],
+): Promise<FeaturedListingPageRow[]> {
+  return featuredListingPage(db).execute({
+    brandId,
+    unlisted,
+    versions: [...versions],
+    locales: locales.map((l) => l.toLowerCase()),
+  });
 }
 
 export const listingsStore = {
-  findFeaturedListings,
-  findListingContents,
-  findContentTranslations,
-  findListingMedia,
-  findListingVibes,
+  findFeaturedListingPage,
 } satisfies PostgresStore<ListingsStore>;

@@ -14,7 +14,10 @@ import {
   media,
   vibes,
 } from '../../schema/index.ts';
+import { groupBy } from '../../../../domain/shared/group-by.ts';
+import { reviewStatsOf } from './review-stats.ts';
 import type {
+  FeaturedListingPageRow,
   FeaturedListingRow,
   ListingContentRow,
   ListingContentTranslationRow,
@@ -55,7 +58,7 @@ const featuredListings = preparedPerDb((db) =>
     .prepare(),
 );
 
-export function findFeaturedListings(db: Db, brandId: string, unlisted: boolean): FeaturedListingRow[] {
+function findFeaturedListings(db: Db, brandId: string, unlisted: boolean): FeaturedListingRow[] {
   // Placeholders skip the column's encoder: a boolean column stores 1 or 0.
   return featuredListings(db).all({ brandId, unlisted: unlisted ? 1 : 0 });
 }
@@ -69,7 +72,7 @@ const listingContentsOf = preparedPerDb((db) =>
     .prepare(),
 );
 
-export function findListingContents(
+function findListingContents(
   db: Db,
   listingIds: readonly string[],
   versions: ReadonlyArray<ListingContentRow['version']>,
@@ -92,7 +95,7 @@ const contentTranslationsOf = preparedPerDb((db) =>
     .prepare(),
 );
 
-export function findContentTranslations(db: Db, contentIds: readonly string[], locales: readonly string[]): ListingContentTranslationRow[] {
+function findContentTranslations(db: Db, contentIds: readonly string[], locales: readonly string[]): ListingContentTranslationRow[] {
   if (contentIds.length === 0 || locales.length === 0) return [];
   return contentTranslationsOf(db).all({ ids: idList(contentIds), locales: idList(locales.map((l) => l.toLowerCase())) });
 }
@@ -107,7 +110,7 @@ const listingMediaOf = preparedPerDb((db) =>
     .prepare(),
 );
 
-export function findListingMedia(db: Db, listingIds: readonly string[]): ListingMediaRow[] {
+function findListingMedia(db: Db, listingIds: readonly string[]): ListingMediaRow[] {
   if (listingIds.length === 0) return [];
   return listingMediaOf(db).all({ ids: idList(listingIds) });
 }
@@ -122,15 +125,50 @@ const listingVibesOf = preparedPerDb((db) =>
     .prepare(),
 );
 
-export function findListingVibes(db: Db, listingIds: readonly string[]): ListingVibeRow[] {
+function findListingVibes(db: Db, listingIds: readonly string[]): ListingVibeRow[] {
   if (listingIds.length === 0) return [];
   return listingVibesOf(db).all({ ids: idList(listingIds) });
 }
 
+/**
+ * The featured listings, then the contents, translations, media, vibes and review stats of all of them,
+ * each a batched statement prepared once, grouped by listing here.
+ */
+export function findFeaturedListingPage(
+  db: Db,
+  brandId: string,
+  unlisted: boolean,
+  versions: ReadonlyArray<ListingContentRow['version']>,
+  locales: readonly string[],
+): FeaturedListingPageRow[] {
+  const rows = findFeaturedListings(db, brandId, unlisted);
+  const ids = rows.map((row) => row.listing.id);
+  const contents = findListingContents(db, ids, versions);
+  const listingOfContent = new Map(contents.map((c) => [c.id, c.listingId]));
+  // By listing, each listing's in the statement's order (content id, then locale).
+  const translationsOf = groupBy(
+    findContentTranslations(
+      db,
+      contents.map((c) => c.id),
+      locales,
+    ),
+    (t) => listingOfContent.get(t.contentId)!,
+  );
+  const contentsOf = groupBy(contents, (c) => c.listingId);
+  const mediaOf = groupBy(findListingMedia(db, ids), (m) => m.listingId);
+  const vibesOf = groupBy(findListingVibes(db, ids), (v) => v.listingId);
+  const experienceIds = [...new Set(rows.flatMap((row) => (row.listing.experienceId ? [row.listing.experienceId] : [])))];
+  const stats = new Map(reviewStatsOf(db, experienceIds).map((row) => [row.experienceId, row]));
+  return rows.map((row) => ({
+    ...row,
+    contents: contentsOf.get(row.listing.id) ?? [],
+    translations: translationsOf.get(row.listing.id) ?? [],
+    media: mediaOf.get(row.listing.id) ?? [],
+    vibes: vibesOf.get(row.listing.id) ?? [],
+    reviewStats: (row.listing.experienceId && stats.get(row.listing.experienceId)) || null,
+  }));
+}
+
 export const listingsStore = {
-  findFeaturedListings,
-  findListingContents,
-  findContentTranslations,
-  findListingMedia,
-  findListingVibes,
+  findFeaturedListingPage,
 } satisfies SqliteStore<ListingsStore>;
