@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { createBooking, createSession } from '../../fixtures/factories/bookings.ts';
+import { createBooking, createSession, plainPricing } from '../../fixtures/factories/bookings.ts';
 import { createBrand } from '../../fixtures/factories/brands.ts';
 import { createCart, createPaymentIntent } from '../../fixtures/factories/carts.ts';
 import { createExperience } from '../../fixtures/factories/catalog.ts';
@@ -187,7 +187,7 @@ function codeBooking(w: GuardWorld, i: number): BookingInsert {
     status: 'confirmed',
     currency: 'EUR',
     amountMinor: 4_500,
-    pricing: { tiersMinor: 4_500, addOns: [], subtotalMinor: 4_500, discounts: [], netMinor: 4_500, taxes: [], totalMinor: 4_500 },
+    pricing: plainPricing(4_500),
     paymentMethod: 'credit-card',
     amountDueMinor: 0,
     chargedTo: null,

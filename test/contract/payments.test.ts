@@ -4,7 +4,7 @@
  * its guards, raced (guards.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { createBooking, createSession } from '../../fixtures/factories/bookings.ts';
+import { createBooking, createSession, plainPricing } from '../../fixtures/factories/bookings.ts';
 import { createBrand } from '../../fixtures/factories/brands.ts';
 import { createCart, createPaymentIntent } from '../../fixtures/factories/carts.ts';
 import { createExperience } from '../../fixtures/factories/catalog.ts';
@@ -42,17 +42,6 @@ const paid = await createPaidBooking(db, {
   brandId: brand.id,
   session: s3,
   participants: [{ priceMinor: 3_000 }, { priceMinor: 2_000, cancelledAt: '2026-11-22T08:00:00.000Z' }],
-});
-
-/** A booking's pricing as the factories write it: no add-ons, discounts or taxes. */
-const plain = (amountMinor: number) => ({
-  tiersMinor: amountMinor,
-  addOns: [],
-  subtotalMinor: amountMinor,
-  discounts: [],
-  netMinor: amountMinor,
-  taxes: [],
-  totalMinor: amountMinor,
 });
 
 describe('store contract: payments', () => {
@@ -101,7 +90,7 @@ describe('store contract: payments', () => {
         currency: 'EUR',
         amountMinor: 4_500,
         amountRefundedMinor: 0,
-        pricing: plain(4_500),
+        pricing: plainPricing(4_500),
         activeParticipants: 1,
       },
     ]);
@@ -114,7 +103,7 @@ describe('store contract: payments', () => {
         currency: 'EUR',
         amountMinor: 5_000,
         amountRefundedMinor: 0,
-        pricing: plain(5_000),
+        pricing: plainPricing(5_000),
         activeParticipants: 1,
       },
     ]);

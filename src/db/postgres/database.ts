@@ -37,7 +37,7 @@ export type DatabaseOf<S> = S & {
   close(): Promise<void>;
 };
 
-/** How long a unit of work is run again after serialization failures before the last one is thrown. */
+/** How long a unit of work is run again after deadlocks and serialization failures before the last one is thrown. */
 const RETRY_BUDGET_MS = 10_000;
 /** The longest pause between two runs; the pause is random below it, so colliding units spread out. */
 const MAX_PAUSE_MS = 50;
@@ -94,12 +94,14 @@ function unitsOf<S>(
 
   const runUnit = async <T>(work: UnitWork<S, T>): Promise<T> => {
     const deadline = Date.now() + RETRY_BUDGET_MS;
-    for (let tries = 1, uniqueRetries = 0; ; tries += 1) {
+    let uniqueViolations = 0;
+    for (let tries = 1; ; tries += 1) {
       try {
         return await attempt(work);
       } catch (error) {
         const state = sqlState(error) ?? '';
-        const again = RETRYABLE.has(state) || (state === UNIQUE_VIOLATION && (uniqueRetries += 1) <= UNIQUE_RETRIES);
+        if (state === UNIQUE_VIOLATION) uniqueViolations += 1;
+        const again = RETRYABLE.has(state) || (state === UNIQUE_VIOLATION && uniqueViolations <= UNIQUE_RETRIES);
         if (Date.now() >= deadline || !again) throw error;
         // A short random pause, growing with the attempts up to MAX_PAUSE_MS, so the units that collided do not collide again.
         await sleep(Math.random() * Math.min(MAX_PAUSE_MS, 2 ** tries));
