@@ -5,6 +5,7 @@ import type { CallerDeps, Deps } from '../domain/shared/deps.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import type { WebhookSettings } from '../domain/webhooks/settings.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
+import { readingEachBrandOnce } from '../domain/catalog/brands.ts';
 
 /** Per-request GraphQL context. `caller()` throws UNAUTHENTICATED when the request had no key. */
 export interface GraphQLContext extends Deps {
@@ -29,8 +30,9 @@ export interface ContextRequest {
  * a key, with their own error, rather than the whole request), fresh loaders, the shared dependencies.
  * Unexpected failures of the key lookup are thrown as they are, for the transport to log and mask.
  */
-export function graphqlContextFactory(deps: Deps, webhooks: WebhookSettings) {
+export function graphqlContextFactory(shared: Deps, webhooks: WebhookSettings) {
   return async (request: ContextRequest): Promise<GraphQLContext> => {
+    const deps = readingEachBrandOnce(shared);
     let principal: Principal | null = null;
     let authError: DomainError | null = null;
     try {

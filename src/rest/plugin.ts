@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, Raw
 import { requirePrincipal } from '../auth/authenticate.ts';
 import { authenticateRequest } from '../auth/request-principal.ts';
 import { assertKeyMayUse } from '../domain/access/publishable.ts';
+import { readingEachBrandOnce } from '../domain/catalog/brands.ts';
 import type { Deps } from '../domain/shared/deps.ts';
 import type { WebhookSettings } from '../domain/webhooks/settings.ts';
 import { availabilityRoutes } from './routes/availability.ts';
@@ -44,7 +45,7 @@ export function restRoutes(deps: Deps, webhooks: WebhookSettings) {
     app.addHook('onRequest', async (request) => {
       const principal = requirePrincipal(await authenticateRequest(deps.db, request));
       assertKeyMayUse(principal, request.routeOptions.config.publishable, `call ${request.method} ${request.routeOptions.url}`);
-      request.caller = { ...deps, principal };
+      request.caller = { ...readingEachBrandOnce(deps), principal };
     });
     organizationRoutes(app);
     brandRoutes(app);

@@ -106,16 +106,20 @@ const matching = (filter: BookingFilter) =>
     .sort(newestFirst);
 
 describe('store contract: bookings, carts and reschedules', () => {
-  it('reads bookings with their context (in no particular order), participants and answers by booking id then position', async () => {
+  it('reads the bookings that exist by id in byte order, each with its context, participants by position and answers', async () => {
     const ids = [paid.booking.id, heldFirst!.booking.id, heldSecond!.booking.id, 'no-such-booking'];
-    const found = await database.bookings.findBookingsWithContext(ids);
+    const found = await database.bookings.findBookingRecords(ids);
     const inCart = { cartId: held.cart.id, cartConfirmationCode: held.cart.confirmationCode, paymentIntentId: held.intent.id };
     const context = (on: { startLocal: string }) => ({
       experienceTitle: 'Sunset Sail',
       timezone: 'Europe/Lisbon',
       startLocal: on.startLocal,
     });
-    expect(found.sort((a, b) => inByteOrder(a.booking.id, b.booking.id))).toStrictEqual(
+    const people = (made: NonNullable<typeof heldFirst>) => ({
+      participants: made.participants.map((p) => ({ ...p, bookingId: made.booking.id })).sort((a, b) => a.position - b.position),
+      answers: [],
+    });
+    expect(found).toStrictEqual(
       [
         {
           booking: stored(paid.booking, {
@@ -124,6 +128,7 @@ describe('store contract: bookings, carts and reschedules', () => {
             notes: 'Window seat',
           }),
           ...context(s3),
+          ...people(paid),
         },
         {
           booking: stored(heldFirst!.booking, {
@@ -139,8 +144,9 @@ describe('store contract: bookings, carts and reschedules', () => {
             },
           }),
           ...context(s1),
+          ...people(heldFirst!),
         },
-        { booking: stored(heldSecond!.booking, { ...inCart, cartPosition: 1 }), ...context(s2) },
+        { booking: stored(heldSecond!.booking, { ...inCart, cartPosition: 1 }), ...context(s2), ...people(heldSecond!) },
       ].sort((a, b) => inByteOrder(a.booking.id, b.booking.id)),
     );
     expect(found.find((row) => row.booking.id === paid.booking.id)!.booking).toMatchObject({
@@ -150,24 +156,17 @@ describe('store contract: bookings, carts and reschedules', () => {
       holdExpiresAt: null,
     });
     expect(found.find((row) => row.booking.id === heldFirst!.booking.id)!.booking.holdExpiresAt).toBe('2026-11-25T12:00:00.000Z');
-    expect(await database.bookings.findBookingsWithContext([])).toEqual([]);
-
-    const people = [heldFirst!, heldSecond!, paid]
-      .flatMap((made) => made.participants.map((p) => ({ ...p, bookingId: made.booking.id })))
-      .sort((a, b) => inByteOrder(a.bookingId, b.bookingId) || a.position - b.position);
-    expect(await database.bookings.participantsOfBookings(ids)).toStrictEqual(people);
     expect(
-      (await database.bookings.participantsOfBookings([paid.booking.id])).map((p) => [p.position, p.priceMinor, p.cancelledAt]),
+      found.find((row) => row.booking.id === paid.booking.id)!.participants.map((p) => [p.position, p.priceMinor, p.cancelledAt]),
     ).toEqual([
       [0, 3_000, null],
       [1, 2_000, '2026-11-22T08:00:00.000Z'],
     ]);
-    expect(await database.bookings.participantsOfBookings([])).toEqual([]);
-    expect(await database.bookings.answersOfBookings(ids)).toEqual([]);
-    expect(await database.bookings.answersOfBookings([])).toEqual([]);
+    expect(await database.bookings.findBookingRecords([])).toEqual([]);
+    expect(await database.bookings.findBookingRecords(['no-such-booking'])).toEqual([]);
   });
 
-  it('reads answers by booking id, then position', async () => {
+  it("reads each booking's answers by position, with their JSON as written", async () => {
     const question = {
       customQuestionId: 'q-1',
       prompt: 'Any allergies?',
@@ -197,8 +196,9 @@ describe('store contract: bookings, carts and reschedules', () => {
     const [lower, greater] = [heldSecond!.booking.id, paid.booking.id].sort(inByteOrder);
     const rows = [answer(greater!, 0), answer(lower!, 2), answer(lower!, 0), answer(lower!, 1)];
     await db.insert('answers', rows);
-    expect(await database.bookings.answersOfBookings([greater!, lower!])).toStrictEqual([rows[2], rows[3], rows[1], rows[0]]);
-    expect(await database.bookings.answersOfBookings([lower!])).toStrictEqual([rows[2], rows[3], rows[1]]);
+    const answersOf = async (ids: string[]) => (await database.bookings.findBookingRecords(ids)).map((record) => record.answers);
+    expect(await answersOf([greater!, lower!])).toStrictEqual([[rows[2], rows[3], rows[1]], [rows[0]]]);
+    expect(await answersOf([lower!])).toStrictEqual([[rows[2], rows[3], rows[1]]]);
     await db.delete('answers', { bookingId: lower! });
     await db.delete('answers', { bookingId: greater! });
   });
@@ -255,7 +255,7 @@ describe('store contract: bookings, carts and reschedules', () => {
     expect(9 - older.length).toBe(all.indexOf(ties[1]!));
   });
 
-  it('reads a cart, its intents (latest checkout first) and its bookings (checkouts in creation order, items in order)', async () => {
+  it('reads a cart, and its checkouts: intents (latest first) and bookings (checkouts in creation order, items in order)', async () => {
     expect(await database.carts.findCartRow(paid.cart.id)).toStrictEqual({
       id: paid.cart.id,
       brandId: brand.id,
@@ -265,15 +265,15 @@ describe('store contract: bookings, carts and reschedules', () => {
       updatedAt: '2026-11-20T10:00:00.000Z',
     });
     expect(await database.carts.findCartRow('no-such-cart')).toBeUndefined();
-    expect(await database.carts.paymentIntentsOfCart(held.cart.id)).toStrictEqual([
+    expect((await database.carts.checkoutsOfCart(held.cart.id)).intents).toStrictEqual([
       { id: held.intent.id, status: 'requires_payment', createdAt: '2026-11-20T10:00:00.000Z' },
     ]);
-    expect(await database.carts.bookingsOfCart(held.cart.id)).toStrictEqual([
+    expect((await database.carts.checkoutsOfCart(held.cart.id)).bookings).toStrictEqual([
       { id: heldFirst!.booking.id, paymentIntentId: held.intent.id, amountMinor: 13_500 },
       { id: heldSecond!.booking.id, paymentIntentId: held.intent.id, amountMinor: 4_500 },
     ]);
-    expect(await database.carts.bookingsOfCart('no-such-cart')).toEqual([]);
-    expect(await database.carts.paymentIntentsOfCart('no-such-cart')).toEqual([]);
+    expect((await database.carts.checkoutsOfCart('no-such-cart')).bookings).toEqual([]);
+    expect((await database.carts.checkoutsOfCart('no-such-cart')).intents).toEqual([]);
 
     // Two checkouts of one cart: the first's items written last item first, the second after both.
     const cart = await createCart(db, brand.id);
@@ -292,12 +292,12 @@ describe('store contract: bookings, carts and reschedules', () => {
     const firstSecondItem = await item(first, 1, '2026-11-21T09:00:00.000Z', 200);
     const firstFirstItem = await item(first, 0, '2026-11-21T09:00:00.000Z', 100);
     const secondFirstItem = await item(second, 0, '2026-11-21T09:30:00.000Z', 300);
-    expect(await database.carts.bookingsOfCart(cart.id)).toStrictEqual([
+    expect((await database.carts.checkoutsOfCart(cart.id)).bookings).toStrictEqual([
       { id: firstFirstItem, paymentIntentId: first.id, amountMinor: 100 },
       { id: firstSecondItem, paymentIntentId: first.id, amountMinor: 200 },
       { id: secondFirstItem, paymentIntentId: second.id, amountMinor: 300 },
     ]);
-    expect(await database.carts.paymentIntentsOfCart(cart.id)).toStrictEqual([
+    expect((await database.carts.checkoutsOfCart(cart.id)).intents).toStrictEqual([
       { id: second.id, status: 'requires_payment', createdAt: '2026-11-21T09:30:00.000Z' },
       { id: first.id, status: 'canceled', createdAt: '2026-11-21T09:00:00.000Z' },
     ]);
@@ -367,7 +367,7 @@ describe('store contract: bookings, carts and reschedules', () => {
     );
     expect(await database.reschedules.reschedulesOfBookings([])).toEqual([]);
 
-    const [moved] = await database.bookings.findBookingsWithContext([paid.booking.id]);
+    const [moved] = await database.bookings.findBookingRecords([paid.booking.id]);
     expect(moved).toMatchObject({ startLocal: s2.startLocal, booking: { sessionId: s2.id, updatedAt: '2026-11-27T10:00:00.250Z' } });
     expect(moved!.booking.sessionStartLocal).toBe(s2.startLocal);
   });

@@ -64,7 +64,7 @@ const ids = (rows: Array<{ id: string }>) => rows.map((row) => row.id);
 const bookingRow = (id: string) => db.row('bookings', { id });
 
 describe('store contract: cancellation', () => {
-  it('finds cancellable bookings with their payment, one or many', async () => {
+  it('finds bookings to cancel with their payment, pending refunds and participants, and cancellable bookings by id', async () => {
     const found: CancellableBooking = {
       id: paid.booking.id,
       brandId: brand.id,
@@ -77,7 +77,15 @@ describe('store contract: cancellation', () => {
       intentReference: paid.intent.processorReference,
       intentStatus: 'succeeded',
     };
-    expect(await database.cancellation.findCancellableBooking(paid.booking.id)).toStrictEqual(found);
+    const [p1, p2] = paid.participants;
+    expect(await database.cancellation.findBookingToCancel(paid.booking.id)).toStrictEqual({
+      booking: found,
+      pendingRefunds: 4,
+      participants: [
+        { id: p1!.id, cancelledAt: null },
+        { id: p2!.id, cancelledAt: null },
+      ],
+    });
     // Free, or paid outside Tessera: no intent.
     const freeFound: CancellableBooking = {
       ...found,
@@ -87,8 +95,8 @@ describe('store contract: cancellation', () => {
       intentReference: null,
       intentStatus: null,
     };
-    expect(await database.cancellation.findCancellableBooking(free.booking.id)).toStrictEqual(freeFound);
-    expect(await database.cancellation.findCancellableBooking('no-such-booking')).toBeUndefined();
+    expect(await database.cancellation.findBookingToCancel(free.booking.id)).toMatchObject({ booking: freeFound, pendingRefunds: 0 });
+    expect(await database.cancellation.findBookingToCancel('no-such-booking')).toBeUndefined();
     const unpaidFound: CancellableBooking = {
       ...found,
       id: unpaid.booking.id,
@@ -97,7 +105,7 @@ describe('store contract: cancellation', () => {
       intentReference: unpaid.intent.processorReference,
       intentStatus: 'requires_payment',
     };
-    expect(await database.cancellation.findCancellableBooking(unpaid.booking.id)).toStrictEqual(unpaidFound);
+    expect((await database.cancellation.findBookingToCancel(unpaid.booking.id))!.booking).toStrictEqual(unpaidFound);
 
     const processingFound: CancellableBooking = {
       ...freeFound,
@@ -124,19 +132,20 @@ describe('store contract: cancellation', () => {
 
   it('reads and cancels participants once, keeping the first cancellation time', async () => {
     const [p1, p2] = paid.participants;
+    const participantStates = async (id: string) => (await database.cancellation.findBookingToCancel(id))?.participants;
     // In position order.
-    expect(await database.cancellation.participantStates(paid.booking.id)).toStrictEqual([
+    expect(await participantStates(paid.booking.id)).toStrictEqual([
       { id: p1!.id, cancelledAt: null },
       { id: p2!.id, cancelledAt: null },
     ]);
     await database.cancellation.cancelParticipants([p1!.id], '2027-01-03T10:00:00.000Z');
     await database.cancellation.cancelParticipants([p1!.id, p2!.id], '2027-01-03T11:00:00.000Z');
     await database.cancellation.cancelParticipants([], '2027-01-03T12:00:00.000Z');
-    expect(await database.cancellation.participantStates(paid.booking.id)).toStrictEqual([
+    expect(await participantStates(paid.booking.id)).toStrictEqual([
       { id: p1!.id, cancelledAt: '2027-01-03T10:00:00.000Z' },
       { id: p2!.id, cancelledAt: '2027-01-03T11:00:00.000Z' },
     ]);
-    expect(await database.cancellation.participantStates('no-such-booking')).toStrictEqual([]);
+    expect(await participantStates('no-such-booking')).toBeUndefined();
   });
 
   it('lists participants by position, not by the order they were written', async () => {
@@ -144,7 +153,7 @@ describe('store contract: cancellation', () => {
     const [first, middle, last] = booking.participants;
     await db.update('participants', { id: first!.id }, { position: 9 });
     await db.update('participants', { id: last!.id }, { position: 0 });
-    expect(await database.cancellation.participantStates(booking.booking.id)).toStrictEqual([
+    expect((await database.cancellation.findBookingToCancel(booking.booking.id))!.participants).toStrictEqual([
       { id: last!.id, cancelledAt: null },
       { id: middle!.id, cancelledAt: null },
       { id: first!.id, cancelledAt: null },
@@ -186,12 +195,12 @@ describe('store contract: cancellation', () => {
     expect(await database.cancellation.reserveRefundAmount('no-such-booking', 1, '2027-01-03T10:02:00.000Z')).toBe(false);
     expect(await database.cancellation.reserveRefundAmount(free.booking.id, 1, '2027-01-03T10:02:00.000Z')).toBe(false);
     await database.cancellation.releaseRefundAmount(paid.booking.id, 2500, '2027-01-03T10:03:00.000Z');
-    expect(await database.cancellation.findCancellableBooking(paid.booking.id)).toMatchObject({ amountRefundedMinor: 6500 });
+    expect((await database.cancellation.findBookingToCancel(paid.booking.id))!.booking).toMatchObject({ amountRefundedMinor: 6500 });
     expect(await bookingRow(paid.booking.id)).toMatchObject({ amountRefundedMinor: 6500, updatedAt: '2027-01-03T10:03:00.000Z' });
     expect(await bookingRow(free.booking.id)).toMatchObject({ amountRefundedMinor: 0, updatedAt: '2027-01-03T10:02:00.000Z' });
     // refund-a, -B, -c and -d: the settled one is not pending.
-    expect(await database.cancellation.countPendingRefunds(paid.booking.id)).toBe(4);
-    expect(await database.cancellation.countPendingRefunds(free.booking.id)).toBe(0);
+    expect((await database.cancellation.findBookingToCancel(paid.booking.id))!.pendingRefunds).toBe(4);
+    expect((await database.cancellation.findBookingToCancel(free.booking.id))!.pendingRefunds).toBe(0);
   });
 });
 

@@ -324,7 +324,7 @@ export function catalogReads(on: () => { database: Database; w: CatalogWorld }):
     });
     expect(await database.experiences.findExperienceRow('missing')).toBeUndefined();
 
-    // By locale, byte order.
+    // Translations by locale, byte order; vibes in their order; cover first, then pictures by position.
     const translation = (locale: string, title: string, english: boolean) => ({
       experienceId: 'exp-a',
       locale,
@@ -333,34 +333,34 @@ export function catalogReads(on: () => { database: Database; w: CatalogWorld }):
       description: english ? 'Two hours.' : 'Duas horas.',
       healthAndSafety: english ? 'Jackets.' : 'Coletes.',
     });
-    expect(await database.experiences.translationsOfExperience('exp-a')).toStrictEqual([
-      translation('PT-br', 'Veleiro', false),
-      translation('en-GB', 'Sail', true),
-      translation('pt', 'Vela', false),
-    ]);
-    expect(await database.experiences.translationsOfExperience('exp-B')).toEqual([]);
-
-    expect(await database.experiences.findCategory(w.sailing.category.id)).toStrictEqual({ id: w.sailing.category.id, name: 'Boat Tours' });
-    expect(await database.experiences.findCategory('missing')).toBeUndefined();
-    expect(await database.experiences.vibesOfExperience('exp-a')).toStrictEqual(w.sailing.vibes.map((v) => ({ id: v.id, name: v.name })));
-    expect(w.sailing.vibes.map((v) => v.name)).toEqual(['Calm', 'sunny', 'Wild']);
-    expect(await database.experiences.vibesOfExperience('exp-B')).toEqual([]);
     const media = (row: { id: string; renditions: unknown }, role: string) => ({ id: row.id, role, renditions: row.renditions });
-    expect(await database.experiences.mediaOfExperience('exp-a')).toStrictEqual([
-      media(w.sailing.cover, 'cover'),
-      ...w.sailing.pictures.map((p) => media(p, 'picture')),
-    ]);
-    expect(await database.experiences.mediaOfExperience('exp-B')).toStrictEqual([media(w.walk.cover, 'cover')]);
-    expect(await database.experiences.priceTiersOfExperience('exp-a')).toStrictEqual([
-      { name: 'Adult', priceMinor: 4550 },
-      { name: 'child', priceMinor: 2000 },
-      { name: 'Senior', priceMinor: 3000 },
-    ]);
-    expect(await database.experiences.taxesOfExperience('exp-a')).toStrictEqual([
-      { name: 'VAT', rateBasisPoints: 2300 },
-      { name: 'City tax', rateBasisPoints: 100 },
-    ]);
-    expect(await database.experiences.taxesOfExperience('missing')).toEqual([]);
+    const record = await database.experiences.findExperienceRecord('exp-a');
+    expect(record).toStrictEqual({
+      row: await database.experiences.findExperienceRow('exp-a'),
+      translations: [translation('PT-br', 'Veleiro', false), translation('en-GB', 'Sail', true), translation('pt', 'Vela', false)],
+      media: [media(w.sailing.cover, 'cover'), ...w.sailing.pictures.map((p) => media(p, 'picture'))],
+      category: { id: w.sailing.category.id, name: 'Boat Tours' },
+      host: w.hosts.costa1,
+      vibes: w.sailing.vibes.map((v) => ({ id: v.id, name: v.name })),
+      priceTiers: [
+        { name: 'Adult', priceMinor: 4550 },
+        { name: 'child', priceMinor: 2000 },
+        { name: 'Senior', priceMinor: 3000 },
+      ],
+      taxes: [
+        { name: 'VAT', rateBasisPoints: 2300 },
+        { name: 'City tax', rateBasisPoints: 100 },
+      ],
+    });
+    expect(w.sailing.vibes.map((v) => v.name)).toEqual(['Calm', 'sunny', 'Wild']);
+    expect(await database.experiences.findExperienceRecord('exp-B')).toMatchObject({
+      row: { id: 'exp-B', isUnlisted: true },
+      translations: [],
+      media: [media(w.walk.cover, 'cover')],
+      vibes: [],
+    });
+    expect(await database.experiences.findExperienceRecord('missing')).toBeUndefined();
+    expect(await database.experiences.priceTiersOfExperience('exp-a')).toStrictEqual(record!.priceTiers);
     expect(await database.experiences.priceTiersOfExperience('missing')).toEqual([]);
   });
 

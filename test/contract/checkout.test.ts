@@ -1,6 +1,6 @@
 /**
  * The checkout and holds stores (src/domain/checkout/store.ts) as a contract: what a checkout reads
- * (add-ons, coupons, credit codes, what a cart holds), what it writes (cart, intents, bookings with their
+ * (experiences with their prices, the sessions items ask for, coupons, credit codes, what a cart holds), what it writes (cart, intents, bookings with their
  * people and answers, credit), and how lapsed holds are found and failed, with exact values and orders.
  * Then the guards money and places depend on, raced (guards.ts).
  */
@@ -84,7 +84,8 @@ const { brand, other, experience, s1, s2, s3, session } = await baseWorld(db);
 const lunch = await createAddOn(db, experience.id, { id: 'addon-lunch', name: 'Lunch', priceMinor: 1500, position: 1 });
 const photo = await createAddOn(db, experience.id, { id: 'addon-photo', name: 'Photo pack', position: 0 });
 const drinks = await createAddOn(db, experience.id, { id: 'addon-drinks', name: 'Drinks', priceMinor: 800, position: 1 });
-await createAddOn(db, (await createExperience(db, brand.id)).experience.id, { name: 'Elsewhere' });
+const { experience: elsewhere } = await createExperience(db, brand.id, {}, { priceTiers: [], taxes: [] });
+const elsewhereAddOn = await createAddOn(db, elsewhere.id, { name: 'Elsewhere' });
 const summer = await createCoupon(db, brand.id, { code: 'SUMMER10', validFrom: '2026-06-01', validUntil: '2026-09-30T23:59:59.000Z' });
 const otherSummer = await createCoupon(db, other.id, { code: 'SUMMER10', amountOffMinor: 500, active: false });
 // Written out of code order.
@@ -126,9 +127,30 @@ const heldOf = (booking: { id: string }, sessionId: string, places: number, paym
 });
 
 describe('store contract: checkout and holds', () => {
-  it('reads add-ons by position (then id), coupons by exact code, and credit codes by code', async () => {
-    expect(await database.checkout.addOnsOfExperience(experience.id)).toStrictEqual([photo, drinks, lunch]);
-    expect(await database.checkout.addOnsOfExperience('no-such-experience')).toEqual([]);
+  it('reads experiences with their tiers, add-ons (by position, then id) and taxes, coupons by exact code, and credit codes by code', async () => {
+    const found = await database.checkout.findCheckoutExperiences([elsewhere.id, 'no-such-experience', experience.id, elsewhere.id]);
+    expect(found).toStrictEqual(
+      [
+        {
+          experience: await database.experiences.findExperienceRow(experience.id),
+          priceTiers: [
+            { name: 'Adult', priceMinor: 4550 },
+            { name: 'Child', priceMinor: 2000 },
+          ],
+          addOns: [photo, drinks, lunch],
+          taxes: [{ name: 'VAT', rateBasisPoints: 2300 }],
+        },
+        {
+          experience: await database.experiences.findExperienceRow(elsewhere.id),
+          priceTiers: [],
+          addOns: [elsewhereAddOn],
+          taxes: [],
+        },
+      ].sort((a, b) => inByteOrder(a.experience!.id, b.experience!.id)),
+    );
+    expect(found[0]!.experience.title).toBe('Sunset Sail');
+    expect(await database.checkout.findCheckoutExperiences(['no-such-experience'])).toEqual([]);
+    expect(await database.checkout.findCheckoutExperiences([])).toEqual([]);
 
     expect(await database.checkout.findCoupon(brand.id, 'SUMMER10')).toStrictEqual({
       id: summer.id,
@@ -160,7 +182,7 @@ describe('store contract: checkout and holds', () => {
     expect(await database.checkout.creditCodesByCode(brand.id, [])).toEqual([]);
   });
 
-  it('reads what a cart holds, lapsed holds and lapsed places', async () => {
+  it('reads what a cart holds, lapsed holds and the places they keep on the sessions items ask for', async () => {
     expect(await database.checkout.holdsOfCart(brand.id, held.cart.id, '2026-11-25T11:00:00.000Z')).toStrictEqual({
       places: [
         { sessionId: s1.id, count: 2 },
@@ -175,9 +197,28 @@ describe('store contract: checkout and holds', () => {
     });
     expect(await database.checkout.holdsOfCart(other.id, held.cart.id, at)).toStrictEqual({ places: [], credits: [] });
 
-    expect(await database.holds.lapsedPlaces(s1.id, at)).toBe(2);
-    expect(await database.holds.lapsedPlaces(s2.id, at)).toBe(0);
-    expect(await database.holds.lapsedPlaces(s2.id, '2026-11-25T12:30:00.000Z')).toBe(1);
+    // The sessions asked for that exist (each once), by start, with the places lapsed holds keep on them.
+    const startOf = (on: { startLocal: string }) => ({ experienceId: experience.id, startLocal: on.startLocal });
+    const lapsed = async (when: string) =>
+      (
+        await database.checkout.findItemSessions(
+          [startOf(s2), startOf(s1), startOf({ startLocal: '2026-12-09T09:00:00' }), startOf(s2)],
+          when,
+        )
+      ).map((found) => [found.session.id, found.lapsedPlaces]);
+    expect(await lapsed(at)).toEqual([
+      [s1.id, 2],
+      [s2.id, 0],
+    ]);
+    expect(await lapsed('2026-11-25T12:30:00.000Z')).toEqual([
+      [s1.id, 2],
+      [s2.id, 1],
+    ]);
+    const [first] = await database.checkout.findItemSessions([startOf(s1)], at);
+    expect(first).toStrictEqual({ session: await database.sessions.findSessionAt(experience.id, s1.startLocal), lapsedPlaces: 2 });
+    expect(first!.session).toMatchObject({ id: s1.id, startLocal: '2026-12-01T09:00:00', capacity: 10, durationMinutes: 120 });
+    expect(await database.checkout.findItemSessions([{ experienceId: elsewhere.id, startLocal: s1.startLocal }], at)).toEqual([]);
+    expect(await database.checkout.findItemSessions([], at)).toEqual([]);
 
     expect(await database.holds.lapsedHolds(at)).toStrictEqual([heldOf(heldFirst!, s1.id, 2)]);
     expect(await database.holds.lapsedHolds('2026-11-26T00:00:00.000Z')).toStrictEqual([
@@ -257,7 +298,11 @@ describe('store contract: checkout and holds', () => {
     // Leaves the world as it was: these fail, and no longer hold anything.
     await database.holds.markBookingsFailed(all.slice(0, 6), '2026-11-25T11:00:00.000Z');
     expect(await database.holds.processingBookings(all)).toStrictEqual([heldOf(heldSecond!, s2.id, 1)]);
-    expect(await database.holds.lapsedPlaces(s4.id, '2026-11-25T11:00:00.000Z')).toBe(0);
+    const [onS4] = await database.checkout.findItemSessions(
+      [{ experienceId: s4.experienceId, startLocal: s4.startLocal }],
+      '2026-11-25T11:00:00.000Z',
+    );
+    expect(onS4!.lapsedPlaces).toBe(0);
   });
 
   it('tells confirmation codes in use, for bookings and carts of the brand only', async () => {
@@ -298,7 +343,7 @@ describe('store contract: checkout and holds', () => {
     await database.checkout.insertPaymentIntent(intent(1));
     await database.checkout.cancelOpenIntentsOfCart(cart.id, '2026-11-24T09:02:00.000Z');
     await database.checkout.insertPaymentIntent(intent(3));
-    expect(await database.carts.paymentIntentsOfCart(cart.id)).toStrictEqual([
+    expect((await database.carts.checkoutsOfCart(cart.id)).intents).toStrictEqual([
       { id: 'pi-written-3', status: 'requires_payment', createdAt: '2026-11-24T09:03:00.000Z' },
       { id: 'pi-written-1', status: 'canceled', createdAt: '2026-11-24T09:01:00.000Z' },
     ]);
@@ -370,22 +415,22 @@ describe('store contract: checkout and holds', () => {
     await database.checkout.insertBooking(first, [person(first.id, 0), person(first.id, 1)], answersOf(first.id));
     await database.checkout.insertBooking(second, [person(second.id, 0)], []);
 
-    const written = await database.bookings.findBookingsWithContext([second.id, first.id]);
-    // In no particular order: sorted here.
-    expect(written.sort((a, b) => inByteOrder(a.booking.id, b.booking.id))).toStrictEqual(
-      [first, second].map((b) => ({
-        booking: { ...b, amountRefundedMinor: 0 },
-        experienceTitle: experience.title,
-        timezone: experience.timezoneId,
-        startLocal: s1.startLocal,
-      })),
+    const written = await database.bookings.findBookingRecords([second.id, first.id]);
+    const expected = [
+      { booking: first, participants: [person(first.id, 0), person(first.id, 1)], answers: answersOf(first.id) },
+      { booking: second, participants: [person(second.id, 0)], answers: [] },
+    ];
+    expect(written).toStrictEqual(
+      expected
+        .map(({ booking, ...rest }) => ({
+          booking: { ...booking, amountRefundedMinor: 0 },
+          experienceTitle: experience.title,
+          timezone: experience.timezoneId,
+          startLocal: s1.startLocal,
+          ...rest,
+        }))
+        .sort((a, b) => inByteOrder(a.booking.id, b.booking.id)),
     );
-    expect(await database.bookings.participantsOfBookings([second.id, first.id])).toStrictEqual([
-      person(first.id, 0),
-      person(first.id, 1),
-      person(second.id, 0),
-    ]);
-    expect(await database.bookings.answersOfBookings([first.id, second.id])).toStrictEqual(answersOf(first.id));
 
     // Credit: taken while the balance covers it, refused (nothing changed) once it does not.
     const redeem = (n: number, amountMinor: number) => ({
@@ -414,13 +459,13 @@ describe('store contract: checkout and holds', () => {
   it('frees a replaced booking’s code, and leaves live bookings’ codes alone', async () => {
     const failedId = replaced.bookings[0]!.booking.id;
     await database.checkout.releaseCodeOfReplacedBooking(replaced.cart.id, 'REPOST-1');
-    const [failed] = await database.bookings.findBookingsWithContext([failedId]);
+    const [failed] = await database.bookings.findBookingRecords([failedId]);
     expect(failed!.booking.confirmationCode).toBe(`REPOST-1~${failedId.slice(0, 8)}`);
     expect(await database.checkout.confirmationCodeInUse(brand.id, 'REPOST-1')).toBe(false);
 
     await database.checkout.releaseCodeOfReplacedBooking(paid.cart.id, paid.booking.confirmationCode);
     expect(await database.checkout.confirmationCodeInUse(brand.id, paid.booking.confirmationCode)).toBe(true);
-    const [live] = await database.bookings.findBookingsWithContext([paid.booking.id]);
+    const [live] = await database.bookings.findBookingRecords([paid.booking.id]);
     expect(live!.booking.confirmationCode).toBe(paid.booking.confirmationCode);
   });
 
@@ -429,7 +474,7 @@ describe('store contract: checkout and holds', () => {
     // The paid booking confirmed meanwhile: the guard leaves it as it is.
     await database.holds.markBookingsFailed([heldFirst!.id, paid.booking.id], sweptAt);
     expect(await database.holds.processingBookings([heldFirst!.id, heldSecond!.id])).toStrictEqual([heldOf(heldSecond!, s2.id, 1)]);
-    const rows = await database.bookings.findBookingsWithContext([heldFirst!.id, paid.booking.id]);
+    const rows = await database.bookings.findBookingRecords([heldFirst!.id, paid.booking.id]);
     const byId = new Map(rows.map((row) => [row.booking.id, row.booking]));
     expect(byId.get(heldFirst!.id)).toMatchObject({ status: 'failed', holdExpiresAt: null, updatedAt: sweptAt });
     expect(byId.get(paid.booking.id)).toMatchObject({ status: 'confirmed', holdExpiresAt: null, updatedAt: '2026-11-20T10:00:00.000Z' });
@@ -450,7 +495,7 @@ describe('store contract: checkout and holds', () => {
     expect((await database.payments.findIntentById(held.intent.id))!.status).toBe('requires_payment');
     await database.holds.markBookingsFailed([heldSecond!.id], '2026-11-25T12:31:00.000Z');
     await database.holds.cancelIntentsWithoutHolds([held.intent.id, paid.intent.id], '2026-11-25T12:31:00.000Z');
-    expect(await database.carts.paymentIntentsOfCart(held.cart.id)).toStrictEqual([
+    expect((await database.carts.checkoutsOfCart(held.cart.id)).intents).toStrictEqual([
       { id: held.intent.id, status: 'canceled', createdAt: '2026-11-20T10:00:00.000Z' },
     ]);
     expect(await db.row('paymentIntents', { id: held.intent.id })).toMatchObject({ updatedAt: '2026-11-25T12:31:00.000Z' });

@@ -134,7 +134,7 @@ describe('store contract: payments', () => {
 
     // Only the still-active participants are cancelled, at `at`; the one cancelled before keeps its time.
     await database.payments.cancelActiveParticipants(heldFirst!.id, '2026-11-25T13:00:00.000Z');
-    const people = await database.bookings.participantsOfBookings([heldFirst!.id]);
+    const people = (await database.bookings.findBookingRecords([heldFirst!.id])).flatMap((record) => record.participants);
     expect(people.map((p) => p.cancelledAt)).toEqual(['2026-11-25T13:00:00.000Z', '2026-11-25T13:00:00.000Z', '2026-11-21T10:00:00.000Z']);
     expect((await database.payments.bookingsOfIntent(held.intent.id)).map((b) => b.activeParticipants)).toEqual([0, 1]);
 

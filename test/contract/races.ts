@@ -99,16 +99,18 @@ export function cancellationRaces(on: Racing<Awaited<ReturnType<typeof cancellat
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(9);
     for (const o of outcomes) if (o.status === 'rejected') expect((o.reason as DomainError).code).toBe('REFUND_EXCEEDS_BALANCE');
-    expect(await db.database.cancellation.findCancellableBooking(w.raceBooking.booking.id)).toMatchObject({ amountRefundedMinor: 9000 });
+    expect((await db.database.cancellation.findBookingToCancel(w.raceBooking.booking.id))!.booking).toMatchObject({
+      amountRefundedMinor: 9000,
+    });
     // The two refunds of the world plus the 9 reserved: no refund row without its amount.
-    expect(await db.database.cancellation.countPendingRefunds(w.raceBooking.booking.id)).toBe(11);
+    expect((await db.database.cancellation.findBookingToCancel(w.raceBooking.booking.id))!.pendingRefunds).toBe(11);
   });
 
   it('keeps reservations and releases exact when they race', async () => {
     const { db, gateways, w } = on();
     const id = w.mixedBooking.booking.id;
     const reserve = () => racers(gateways, 12, (tx) => tx.cancellation.reserveRefundAmount(id, 1000, AT));
-    const refunded = async () => (await db.database.cancellation.findCancellableBooking(id))!.amountRefundedMinor;
+    const refunded = async () => (await db.database.cancellation.findBookingToCancel(id))!.booking.amountRefundedMinor;
     expect((await reserve()).filter(Boolean)).toHaveLength(9);
     // 4 failed refunds give their 1000 back while 12 more reservations race them: a reservation may take only what was given back.
     const [, during] = await Promise.all([racers(gateways, 4, (tx) => tx.cancellation.releaseRefundAmount(id, 1000, AT)), reserve()]);

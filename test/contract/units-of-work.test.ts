@@ -76,10 +76,10 @@ describe('store contract: units of work', () => {
       return createPaidBooking(db, { brandId: brand.id, session, intentStatus: 'requires_payment' });
     };
 
-    it('a booking (findCancellableBooking)', async () => {
+    it('a booking (findBookingToCancel)', async () => {
       const { booking } = await world();
       const acted = await race(database, 10, async (tx) => {
-        if ((await tx.cancellation.findCancellableBooking(booking.id))!.status !== 'confirmed') return false;
+        if ((await tx.cancellation.findBookingToCancel(booking.id))!.booking.status !== 'confirmed') return false;
         await tx.cancellation.setBookingStatus(booking.id, 'cancelled', AT);
         return true;
       });

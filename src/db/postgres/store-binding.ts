@@ -36,29 +36,48 @@ export function bindStores<S>(implementations: PostgresStores<S>, db: PgExecutor
  * the order several rows are locked in. The lock is NO KEY UPDATE, the one an UPDATE that changes no key
  * takes: it keeps other writers and other units' locks out, but not the KEY SHARE locks of foreign-key
  * checks, so inserting a row that refers to a locked one (a booking of a session) does not wait.
+ * False when the unit found nothing to lock: the read is then skipped (it would find nothing, or only rows
+ * committed since, which the unit does not hold); true outside a unit.
  */
-export async function lockInUnit(db: PgExecutor, table: PgTable, where: SQL, orderBy?: SQL): Promise<void> {
-  if (!(db instanceof PgTransaction)) return;
+export async function lockInUnit(db: PgExecutor, table: PgTable, where: SQL, orderBy?: SQL): Promise<boolean> {
+  if (!(db instanceof PgTransaction)) return true;
   const query = db
     .select({ locked: sql`1` })
     .from(table)
     .where(where);
-  await (orderBy ? query.orderBy(orderBy) : query).for('no key update');
+  const locked = await (orderBy ? query.orderBy(orderBy) : query).for('no key update');
+  return locked.length > 0;
+}
+
+/** A select Drizzle can lock (`.for`), resolving to the same rows either way. */
+type Lockable<R> = PromiseLike<R> & { for(strength: 'no key update'): PromiseLike<R> };
+
+/**
+ * `query`, a read of one table's rows with nothing joined or computed from other rows, locking what it
+ * finds when `db` is a unit of work's transaction: one statement where `lockInUnit` and a read are two. A
+ * locking read that waited for another unit returns each row as that unit left it, which is all this
+ * query reads; a read joining other rows needs `lockInUnit` first.
+ */
+export function readOwned<R>(db: PgExecutor, query: Lockable<R>): PromiseLike<R> {
+  return db instanceof PgTransaction ? query.for('no key update') : query;
 }
 
 /**
- * A statement built once per executor and sent as a named statement: each pooled connection parses it
- * once, and after a few calls PostgreSQL plans it once for all parameters (a generic plan), instead of
- * Drizzle building it and PostgreSQL parsing and planning it on every call. For hot reads with a fixed
- * shape (their values as `sql.placeholder`s); a unit of work's executor, made per unit, builds it again.
+ * A statement built once per Drizzle session and sent as a named statement: each pooled connection parses
+ * it once, and after a few calls PostgreSQL plans it once for all parameters (a generic plan), instead of
+ * Drizzle building it and PostgreSQL parsing and planning it on every call. For hot statements with a
+ * fixed shape (their values as `sql.placeholder`s). A session is the pool's, or one pooled connection's:
+ * every unit of work on a connection runs on that connection's session (executors.ts), so a statement is
+ * built once per connection for all the units it runs, not once per unit.
  */
 export function preparedPerExecutor<Q>(build: (db: PgExecutor) => Q): (db: PgExecutor) => Q {
-  const built = new WeakMap<PgExecutor, Q>();
+  const built = new WeakMap<object, Q>();
   return (db) => {
-    let query = built.get(db);
+    const session = db._.session;
+    let query = built.get(session);
     if (!query) {
       query = build(db);
-      built.set(db, query);
+      built.set(session, query);
     }
     return query;
   };

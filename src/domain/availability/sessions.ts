@@ -81,10 +81,20 @@ export function normalizeSessionTime(sessionTime: string, timezone: string, fiel
   return asked;
 }
 
-/**
- * The session a checkout item names, or SESSION_NOT_FOUND on `field`. Synchronous, so checkout can call
- * it inside its transaction (pass the transaction as `db`).
- */
+/** SESSION_NOT_FOUND on `field`: the experience has no session starting at `startLocal`. */
+export function sessionNotFound(experience: Pick<ExperienceRow, 'id' | 'timezoneId'>, startLocal: string, field: string): DomainError {
+  return new DomainError(
+    'SESSION_NOT_FOUND',
+    `Experience ${experience.id} has no session starting at ${startLocal} (${experience.timezoneId})`,
+    {
+      field,
+      startDateTime: startLocal,
+      timezone: experience.timezoneId,
+    },
+  );
+}
+
+/** The session a partner's `sessionTime` names, or SESSION_NOT_FOUND on `field`. */
 export async function sessionForItem(
   deps: { db: Stores },
   input: { experience: Pick<ExperienceRow, 'id' | 'timezoneId'>; sessionTime: string; field: string },
@@ -92,17 +102,7 @@ export async function sessionForItem(
   const { experience, sessionTime, field } = input;
   const startLocal = normalizeSessionTime(sessionTime, experience.timezoneId, field);
   const session = await deps.db.sessions.findSessionAt(experience.id, startLocal);
-  if (!session) {
-    throw new DomainError(
-      'SESSION_NOT_FOUND',
-      `Experience ${experience.id} has no session starting at ${startLocal} (${experience.timezoneId})`,
-      {
-        field,
-        startDateTime: startLocal,
-        timezone: experience.timezoneId,
-      },
-    );
-  }
+  if (!session) throw sessionNotFound(experience, startLocal, field);
   return session;
 }
 

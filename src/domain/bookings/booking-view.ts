@@ -4,7 +4,7 @@
  */
 import type { Stores } from '../shared/database.ts';
 import type { AnswerValueJson, QuestionSnapshotJson } from '../shared/json-types.ts';
-import { type AnswerRow, type BookingWithContext, type ParticipantRow } from './store.ts';
+import type { AnswerRow, BookingRecord, ParticipantRow } from './store.ts';
 import type { Deps } from '../shared/deps.ts';
 import { groupBy } from '../shared/group-by.ts';
 import { toDecimal } from '../shared/money.ts';
@@ -86,11 +86,14 @@ function toParticipant(row: ParticipantRow, answers: readonly AnswerRow[]): Part
   );
 }
 
-export function toBooking(
-  { booking: b, experienceTitle, timezone, startLocal }: BookingWithContext,
-  participantRows: readonly ParticipantRow[],
-  answerRows: readonly AnswerRow[],
-): Booking {
+export function toBooking({
+  booking: b,
+  experienceTitle,
+  timezone,
+  startLocal,
+  participants: participantRows,
+  answers: answerRows,
+}: BookingRecord): Booking {
   const byParticipant = groupBy(answerRows, (a) => a.participantId ?? '');
   return {
     id: b.id,
@@ -125,15 +128,16 @@ export function toBooking(
 }
 
 /**
- * Booking views for `ids`, in the order of `ids` (unknown ids are skipped). Three statements.
- * Synchronous, so a transaction can take the view of what it just wrote (`db` is then the transaction).
+ * Booking views for `ids`, in the order of `ids` (unknown ids are skipped), from one read; a unit of work
+ * takes the view of what it just wrote (`db` is then the unit's stores).
  */
 export async function bookingViewsIn(db: Stores, ids: readonly string[]): Promise<Booking[]> {
-  const found = new Map((await db.bookings.findBookingsWithContext(ids)).map((row) => [row.booking.id, row]));
-  const present = ids.filter((id) => found.has(id));
-  const participantsByBooking = groupBy(await db.bookings.participantsOfBookings(present), (p) => p.bookingId);
-  const answersByBooking = groupBy(await db.bookings.answersOfBookings(present), (a) => a.bookingId);
-  return present.map((id) => toBooking(found.get(id)!, participantsByBooking.get(id) ?? [], answersByBooking.get(id) ?? []));
+  if (ids.length === 0) return [];
+  const found = new Map((await db.bookings.findBookingRecords(ids)).map((record) => [record.booking.id, record]));
+  return ids.flatMap((id) => {
+    const record = found.get(id);
+    return record ? [toBooking(record)] : [];
+  });
 }
 
 /** Booking views for `ids`, in the order of `ids` (unknown ids are skipped). */

@@ -2,7 +2,7 @@
  * Reading a checked-out cart: its payment state and the bookings of its current checkout. A cart can
  * be checked out several times while unpaid; each new checkout replaces the bookings of the last.
  */
-import { type CartBookingRow, type CartIntentRow, type CartRow } from './store.ts';
+import type { CartBookingRow, CartCheckouts, CartIntentRow, CartRow } from './store.ts';
 import { bookingViews, type Booking } from './booking-view.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
@@ -32,7 +32,7 @@ export interface CurrentCheckout {
  * the current checkout is the newest payment intent (`intents` come newest first) and its bookings;
  * bookings of earlier intents were replaced.
  */
-export function currentCheckout(intents: readonly CartIntentRow[], bookings: readonly CartBookingRow[]): CurrentCheckout {
+export function currentCheckout({ intents, bookings }: CartCheckouts): CurrentCheckout {
   const free = bookings.filter((b) => b.paymentIntentId === null);
   const latest = intents[0];
   if (free.length > 0 || !latest) return { intent: null, bookings: free };
@@ -47,7 +47,7 @@ export async function findCart(deps: CallerDeps, input: { brandId: string; cartI
   const brand = await loadBrand(deps, input.brandId);
   const cart = await deps.db.carts.findCartRow(input.cartId);
   if (!cart || cart.brandId !== brand.id) return null;
-  const current = currentCheckout(await deps.db.carts.paymentIntentsOfCart(cart.id), await deps.db.carts.bookingsOfCart(cart.id));
+  const current = currentCheckout(await deps.db.carts.checkoutsOfCart(cart.id));
   const totalMinor = current.bookings.reduce((sum, b) => sum + b.amountMinor, 0);
   return {
     id: cart.id,

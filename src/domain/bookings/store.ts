@@ -105,16 +105,28 @@ export interface CartIntentRow {
 /** What choosing a cart's current bookings needs of each booking. */
 export type CartBookingRow = Pick<BookingRow, 'id' | 'paymentIntentId' | 'amountMinor'>;
 
+/** Every checkout of a cart: what telling the current one needs. */
+export interface CartCheckouts {
+  /** The cart's payment intents, the current (latest) checkout's first. */
+  intents: CartIntentRow[];
+  /** Every booking ever created for the cart: checkouts in creation order, each in its items' order. */
+  bookings: CartBookingRow[];
+}
+
+/** A booking with all its view shows: the session's start, the experience's title and zone, its participants and answers. */
+export interface BookingRecord extends BookingWithContext {
+  /** By position. */
+  participants: ParticipantRow[];
+  /** By position. */
+  answers: AnswerRow[];
+}
+
 export interface BookingsStore {
   /**
-   * Bookings with what their view needs from the session and experience, in no particular order. This
-   * and the next two build every booking view (each booking event's payload too): a hot path.
+   * The bookings of `ids` that exist, by id (byte order), each with its participants and answers. Every
+   * booking view is built from it (each booking event's payload too): a hot path, read at once.
    */
-  findBookingsWithContext(ids: readonly string[]): Promise<BookingWithContext[]>;
-  /** By booking id, each booking's by position. */
-  participantsOfBookings(bookingIds: readonly string[]): Promise<ParticipantRow[]>;
-  /** By booking id, each booking's by position. */
-  answersOfBookings(bookingIds: readonly string[]): Promise<AnswerRow[]>;
+  findBookingRecords(ids: readonly string[]): Promise<BookingRecord[]>;
   /**
    * Up to `limit` of the bookings matching `filter`, newest first (creation time, then id, both
    * descending): those after `after` in that order, or from the newest when it is null.
@@ -126,10 +138,8 @@ export interface BookingsStore {
 
 export interface CartsStore {
   findCartRow(cartId: string): Promise<CartRow | undefined>;
-  /** The cart's payment intents, the current (latest) checkout first. */
-  paymentIntentsOfCart(cartId: string): Promise<CartIntentRow[]>;
-  /** Every booking ever created for the cart: checkouts in creation order, each in its items' order. */
-  bookingsOfCart(cartId: string): Promise<CartBookingRow[]>;
+  /** The cart's intents and bookings, read at once (every cart view and every payment asks). */
+  checkoutsOfCart(cartId: string): Promise<CartCheckouts>;
 }
 
 /** What moving a booking to another session needs to know of it. */

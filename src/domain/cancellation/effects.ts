@@ -16,8 +16,9 @@ export interface BookingWithState {
 }
 
 export async function readState(db: Stores, bookingId: string): Promise<BookingWithState> {
-  const booking = await db.cancellation.findCancellableBooking(bookingId);
-  if (!booking) throw notFound('Booking', bookingId);
+  const found = await db.cancellation.findBookingToCancel(bookingId);
+  if (!found) throw notFound('Booking', bookingId);
+  const { booking } = found;
   return {
     booking,
     state: {
@@ -26,8 +27,8 @@ export async function readState(db: Stores, bookingId: string): Promise<BookingW
       amountRefundedMinor: booking.amountRefundedMinor,
       paid: booking.intentStatus === 'succeeded',
       paymentMethod: booking.paymentMethod,
-      otherPendingRefunds: await db.cancellation.countPendingRefunds(bookingId),
-      participants: await db.cancellation.participantStates(bookingId),
+      otherPendingRefunds: found.pendingRefunds,
+      participants: found.participants,
     },
   };
 }

@@ -28,12 +28,20 @@ export interface RefundRow {
   intentReference: string | null;
 }
 
+/** A booking as a unit deciding on its cancellation or refund reads it. */
+export interface BookingToCancel {
+  booking: CancellableBooking;
+  /** Its refunds still `pending`. */
+  pendingRefunds: number;
+  /** Its participants in position order, with when each was cancelled (null: active). */
+  participants: Array<{ id: string; cancelledAt: string | null }>;
+}
+
 export interface CancellationStore {
-  findCancellableBooking(id: string): Promise<CancellableBooking | undefined>;
-  /** `findCancellableBooking` for many ids at once, by id (unknown ids are absent). */
+  /** The booking with all deciding on it needs, read at once (a hot path: every cancel and refund unit). */
+  findBookingToCancel(id: string): Promise<BookingToCancel | undefined>;
+  /** The cancellable bookings of `ids`, by id (unknown ids are absent). */
   findCancellableBookings(ids: readonly string[]): Promise<Map<string, CancellableBooking>>;
-  /** The booking's participants in position order, with when each was cancelled (null: active). */
-  participantStates(bookingId: string): Promise<Array<{ id: string; cancelledAt: string | null }>>;
   /** Marks still-active participants cancelled at `at`. */
   cancelParticipants(ids: readonly string[], at: string): Promise<void>;
   /** Sets the status; a booking leaving `processing` no longer has a hold that could lapse. */
@@ -46,7 +54,6 @@ export interface CancellationStore {
   reserveRefundAmount(bookingId: string, amountMinor: number, at: string): Promise<boolean>;
   /** Gives back an amount reserved by a refund that failed. */
   releaseRefundAmount(bookingId: string, amountMinor: number, at: string): Promise<void>;
-  countPendingRefunds(bookingId: string): Promise<number>;
 }
 
 export interface RefundsStore {

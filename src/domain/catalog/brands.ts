@@ -87,6 +87,25 @@ const toReschedulePolicy = (row: ReschedulePolicyRow): ReschedulePolicy => ({
   maxReschedules: row.maxReschedules,
 });
 
+/**
+ * `deps` for one request, reading each brand once: a checkout reads its brand to check the caller, again to
+ * ask its questions and again to show the cart. Nothing a request does changes a brand (no operation writes
+ * one), so the first read stands for the request. Units of work read through their own stores, as before.
+ */
+export function readingEachBrandOnce<D extends Deps>(deps: D): D {
+  const { db } = deps;
+  const read = new Map<string, Promise<BrandRow | undefined>>();
+  const findBrand = (id: string) => {
+    let brand = read.get(id);
+    if (!brand) {
+      brand = db.brands.findBrand(id);
+      read.set(id, brand);
+    }
+    return brand;
+  };
+  return { ...deps, db: { ...db, brands: { ...db.brands, findBrand } } };
+}
+
 /** A brand's row, once the caller is known to act for it. */
 export async function loadBrand(deps: CallerDeps, brandId: string): Promise<BrandRow> {
   const id = actingBrand(deps.principal, brandId);

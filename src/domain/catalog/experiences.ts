@@ -1,4 +1,4 @@
-import { type ExperienceMediaRow, type ExperienceRow, type NamedRow } from './store.ts';
+import type { ExperienceMediaRow, ExperienceRecord, ExperienceRow, NamedRow } from './store.ts';
 import type { ImageRef, IntegrationMeta } from '../shared/json-types.ts';
 import type { BrandRow } from './store.ts';
 import { loadBrand } from './brands.ts';
@@ -49,6 +49,13 @@ export interface Experience {
   cancellationPolicyId?: string;
 }
 
+/** Whether `row` may be read as an experience of `brand` (unlisted ones need the brand's feature). */
+function ofBrand(brand: BrandRow, row: ExperienceRow): boolean {
+  if (row.brandId !== brand.id) return false;
+  if (row.isUnlisted) requireFeature(brand, 'unlistedExperience', `Experience ${row.id} is unlisted: reading it`);
+  return true;
+}
+
 /** The experience row when the caller may act for `brandId` and the experience is that brand's. */
 export async function loadExperienceOfBrand(
   deps: CallerDeps,
@@ -57,9 +64,7 @@ export async function loadExperienceOfBrand(
 ): Promise<{ brand: BrandRow; row: ExperienceRow } | null> {
   const brand = await loadBrand(deps, brandId);
   const row = await deps.db.experiences.findExperienceRow(experienceId);
-  if (!row || row.brandId !== brand.id) return null;
-  if (row.isUnlisted) requireFeature(brand, 'unlistedExperience', `Experience ${row.id} is unlisted: reading it`);
-  return { brand, row };
+  return row && ofBrand(brand, row) ? { brand, row } : null;
 }
 
 /** Picture shape of the spec: rendition name (`original`, `480w`) -> URL. */
@@ -88,14 +93,17 @@ function optionalFields(row: ExperienceRow, ratings: Ratings | undefined): Parti
   return fields;
 }
 
-async function toExperience(deps: CallerDeps, brand: BrandRow, row: ExperienceRow, language: string | undefined): Promise<Experience> {
-  const text = pickTranslation(await deps.db.experiences.translationsOfExperience(row.id), language) ?? row;
-  const media = await deps.db.experiences.mediaOfExperience(row.id);
+async function toExperience(
+  deps: CallerDeps,
+  brand: BrandRow,
+  record: ExperienceRecord,
+  language: string | undefined,
+): Promise<Experience> {
+  const { row, media, category, host } = record;
+  const text = pickTranslation(record.translations, language) ?? row;
   const cover = media.find((m) => m.role === 'cover');
   // The schema promises exactly one cover per experience; without it the record is broken, not absent.
   if (!cover) throw new Error(`Experience ${row.id} has no cover picture`);
-  const category = await deps.db.experiences.findCategory(row.categoryId);
-  const [host] = await deps.db.hosts.findHostsByIds([row.hostId]);
   if (!category || !host) throw new Error(`Experience ${row.id} references a missing category or host`);
   const ratings = hasFeature(brand, 'reviews') ? (await ratingsByExperience(deps, [row.id])).get(row.id) : undefined;
   return {
@@ -105,7 +113,7 @@ async function toExperience(deps: CallerDeps, brand: BrandRow, row: ExperienceRo
     slug: row.slug,
     headline: text.headline,
     description: text.description,
-    vibes: await deps.db.experiences.vibesOfExperience(row.id),
+    vibes: record.vibes,
     category,
     location: {
       longitude: Number(row.longitude),
@@ -129,11 +137,11 @@ async function toExperience(deps: CallerDeps, brand: BrandRow, row: ExperienceRo
     type: row.type,
     hostedBy: toHost(host),
     paymentMethods: row.paymentMethods,
-    priceTiers: offeredTiers(brand, await deps.db.experiences.priceTiersOfExperience(row.id)).map((t) => ({
+    priceTiers: offeredTiers(brand, record.priceTiers).map((t) => ({
       name: t.name,
       price: toDecimal(t.priceMinor, brand.currency),
     })),
-    taxes: (await deps.db.experiences.taxesOfExperience(row.id)).map((t) => ({
+    taxes: record.taxes.map((t) => ({
       name: t.name,
       amount: basisPointsToPercent(t.rateBasisPoints),
     })),
@@ -151,8 +159,9 @@ export interface ExperienceInput {
 
 /** An experience of the brand (listed or not), or null when there is none with that id in the brand. */
 export async function findExperience(deps: CallerDeps, input: ExperienceInput): Promise<Experience | null> {
-  const found = await loadExperienceOfBrand(deps, input.brandId, input.experienceId);
-  return found ? toExperience(deps, found.brand, found.row, input.language ?? undefined) : null;
+  const brand = await loadBrand(deps, input.brandId);
+  const record = await deps.db.experiences.findExperienceRecord(input.experienceId);
+  return record && ofBrand(brand, record.row) ? toExperience(deps, brand, record, input.language ?? undefined) : null;
 }
 
 export async function getExperience(deps: CallerDeps, input: ExperienceInput): Promise<Experience> {

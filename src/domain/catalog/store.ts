@@ -251,17 +251,30 @@ export interface BrandsStore {
   findReschedulePolicy(id: string): Promise<ReschedulePolicyRow | undefined>;
 }
 
+/** An experience with all its page shows of it but reviews and questions. */
+export interface ExperienceRecord {
+  row: ExperienceRow;
+  /** By locale (byte order). */
+  translations: ExperienceTranslationRow[];
+  /** Cover first, then pictures by position. */
+  media: ExperienceMediaRow[];
+  /** Null only for a broken row (categories and hosts are never deleted). */
+  category: NamedRow | null;
+  host: HostRow | null;
+  /** In their configured order. */
+  vibes: NamedRow[];
+  /** By position. */
+  priceTiers: Array<{ name: string; priceMinor: number }>;
+  /** By position. */
+  taxes: Array<{ name: string; rateBasisPoints: number }>;
+}
+
 export interface ExperiencesStore {
   findExperienceRow(id: string): Promise<ExperienceRow | undefined>;
-  /** The experience's translations, by locale. */
-  translationsOfExperience(experienceId: string): Promise<ExperienceTranslationRow[]>;
-  findCategory(id: string): Promise<NamedRow | undefined>;
-  /** The experience's vibes in their configured order. */
-  vibesOfExperience(experienceId: string): Promise<NamedRow[]>;
-  /** The experience's cover and pictures, cover first, then pictures by position. */
-  mediaOfExperience(experienceId: string): Promise<ExperienceMediaRow[]>;
+  /** The experience with its parts, read at once (every experience page: a hot path). */
+  findExperienceRecord(id: string): Promise<ExperienceRecord | undefined>;
+  /** By position. */
   priceTiersOfExperience(experienceId: string): Promise<Array<{ name: string; priceMinor: number }>>;
-  taxesOfExperience(experienceId: string): Promise<Array<{ name: string; rateBasisPoints: number }>>;
 }
 
 export interface HostsStore {

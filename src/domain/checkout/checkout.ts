@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { BrandRow } from '../catalog/store.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import { checkCheckoutShape, type CreatePaymentIntentInput } from './input.ts';
-import { prepareItem, type CartContext, type PreparedItem } from './items.ts';
+import { prepareItem, readItemCatalogue, type CartContext, type PreparedItem } from './items.ts';
 import { answersOfItem, purchaserOf } from './purchaser.ts';
 import { writeCheckout, type WrittenBooking } from './write.ts';
 import type { CallerDeps, Deps } from '../shared/deps.ts';
@@ -53,6 +53,7 @@ async function prepareItems(deps: CallerDeps, brand: BrandRow, input: CreatePaym
   const holds = await deps.db.checkout.holdsOfCart(brand.id, input.cartId, now.toISOString());
   const ctx: CartContext = {
     db: deps.db,
+    catalogue: await readItemCatalogue(deps.db, input.data, now),
     brand,
     cartId: input.cartId,
     now,

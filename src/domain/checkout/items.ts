@@ -1,7 +1,8 @@
 /**
  * One cart item checked against the catalogue and turned into what checkout writes: the session, the
- * participants with their tier prices, the answers, the price breakdown and the credit to redeem.
- * Synchronous reads only; the first problem found is thrown (`details.field` points into the body).
+ * participants with their tier prices, the answers, the price breakdown and the credit to redeem. The
+ * items' experiences and sessions are read for the whole cart first (`readItemCatalogue`); the first
+ * problem found is thrown (`details.field` points into the body), in the order below.
  *
  * Order of the checks: experience (NOT_FOUND, EXPERIENCE_NOT_BOOKABLE), intended confirmation code
  * format, session (sessionTime, then sessionDuration), price tiers, the waitlist offer named, participant
@@ -14,6 +15,7 @@ import { type ExperienceRow } from '../catalog/store.ts';
 import type { SessionRow } from '../availability/store.ts';
 import type { ValidatedAnswers } from '../questions/answers.ts';
 import type { CartItemInput } from './input.ts';
+import type { CheckoutExperience, ItemSession } from './store.ts';
 import { normalizeIntendedCode } from './confirmation-codes.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
 import { fromDecimal } from '../shared/money.ts';
@@ -27,7 +29,7 @@ import {
   type PriceItemInput,
   type ResolvedCredit,
 } from './pricing.ts';
-import { assertDuration, assertNotStarted, remainingPlaces, sessionForItem } from '../availability/sessions.ts';
+import { assertDuration, assertNotStarted, normalizeSessionTime, remainingPlaces, sessionNotFound } from '../availability/sessions.ts';
 import { placesHeldForItem } from '../waitlists/conversion.ts';
 import { requireFeature, tierPrice } from '../catalog/features.ts';
 
@@ -58,9 +60,43 @@ export interface PreparedItem {
   waitlistEntryId: string | null;
 }
 
+/** What the cart's items read of the catalogue, read for all of them at once. */
+export interface ItemCatalogue {
+  /** By experience id. */
+  experiences: Map<string, CheckoutExperience>;
+  /** By `sessionKey`. */
+  sessions: Map<string, ItemSession>;
+}
+
+const sessionKey = (experienceId: string, startLocal: string) => `${experienceId}\n${startLocal}`;
+
+/**
+ * The experiences the items name and the sessions they ask for, in two reads whatever the cart's size.
+ * An item whose experience or session time is wrong is skipped here: `prepareItem` throws its error in turn.
+ */
+export async function readItemCatalogue(db: Stores, items: readonly CartItemInput[], now: Date): Promise<ItemCatalogue> {
+  const found = await db.checkout.findCheckoutExperiences([...new Set(items.map((item) => item.experienceId))]);
+  const experiences = new Map(found.map((row) => [row.experience.id, row]));
+  const starts = items.flatMap(({ experienceId, sessionTime }) => {
+    const experience = experiences.get(experienceId)?.experience;
+    if (!experience) return [];
+    try {
+      return [{ experienceId, startLocal: normalizeSessionTime(sessionTime, experience.timezoneId, 'sessionTime') }];
+    } catch {
+      return [];
+    }
+  });
+  const sessions = await db.checkout.findItemSessions(starts, now.toISOString());
+  return {
+    experiences,
+    sessions: new Map(sessions.map((row) => [sessionKey(row.session.experienceId, row.session.startLocal), row])),
+  };
+}
+
 /** What the items of one cart share while they are checked one after the other. */
 export interface CartContext {
   db: Stores;
+  catalogue: ItemCatalogue;
   brand: BrandRow;
   cartId: string;
   now: Date;
@@ -76,9 +112,10 @@ export interface CartContext {
 const add = (map: Map<string, number>, key: string, amount: number) => map.set(key, (map.get(key) ?? 0) + amount);
 const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
 
-async function bookableExperience(ctx: CartContext, item: CartItemInput, field: string): Promise<ExperienceRow> {
-  const experience = await ctx.db.experiences.findExperienceRow(item.experienceId);
-  if (!experience || experience.brandId !== ctx.brand.id) {
+function bookableExperience(ctx: CartContext, item: CartItemInput, field: string): CheckoutExperience {
+  const found = ctx.catalogue.experiences.get(item.experienceId);
+  const experience = found?.experience;
+  if (!found || !experience || experience.brandId !== ctx.brand.id) {
     throw new DomainError('NOT_FOUND', `Experience ${item.experienceId} was not found`, {
       field: `${field}.experienceId`,
       id: item.experienceId,
@@ -89,14 +126,16 @@ async function bookableExperience(ctx: CartContext, item: CartItemInput, field: 
   if (!experience.isBookable) {
     throw new DomainError('EXPERIENCE_NOT_BOOKABLE', `Experience ${experience.id} is not bookable`, { field: `${field}.experienceId` });
   }
-  return experience;
+  return found;
 }
 
-async function itemSession(ctx: CartContext, experience: ExperienceRow, item: CartItemInput, field: string): Promise<SessionRow> {
-  const session = await sessionForItem({ db: ctx.db }, { experience, sessionTime: item.sessionTime, field: `${field}.sessionTime` });
-  assertNotStarted(session, ctx.now, `${field}.sessionTime`);
-  assertDuration(session, item.sessionDuration, `${field}.sessionDuration`);
-  return session;
+function itemSession(ctx: CartContext, experience: ExperienceRow, item: CartItemInput, field: string): ItemSession {
+  const startLocal = normalizeSessionTime(item.sessionTime, experience.timezoneId, `${field}.sessionTime`);
+  const found = ctx.catalogue.sessions.get(sessionKey(experience.id, startLocal));
+  if (!found) throw sessionNotFound(experience, startLocal, `${field}.sessionTime`);
+  assertNotStarted(found.session, ctx.now, `${field}.sessionTime`);
+  assertDuration(found.session, item.sessionDuration, `${field}.sessionDuration`);
+  return found;
 }
 
 /** Places held for the item's waitlist offer (checked), which only this item may take; 0 without one. */
@@ -116,23 +155,19 @@ async function offerPlaces(ctx: CartContext, session: SessionRow, item: CartItem
 
 async function itemParticipants(
   ctx: CartContext,
-  experience: ExperienceRow,
-  session: SessionRow,
+  { experience, priceTiers }: CheckoutExperience,
+  { session, lapsedPlaces }: ItemSession,
   item: CartItemInput,
   field: string,
 ): Promise<PreparedParticipant[]> {
-  const tiers = await ctx.db.experiences.priceTiersOfExperience(experience.id);
   const participants = item.participants.map((p, j) => {
-    const priceMinor = tierPrice(ctx.brand, experience.id, tiers, p.priceTierName, `${field}.participants.${j}.priceTierName`);
+    const priceMinor = tierPrice(ctx.brand, experience.id, priceTiers, p.priceTierName, `${field}.participants.${j}.priceTierName`);
     const { firstName, lastName, priceTierName } = p;
     return { firstName, lastName, emailAddress: orNull(p.emailAddress), phoneNumber: orNull(p.phoneNumber), priceTierName, priceMinor };
   });
   // Lapsed holds not swept yet are free: the checkout transaction sweeps them before taking places.
   // Places held for waitlist offers are not on sale, except the item's own offer's.
-  const free =
-    remainingPlaces(session) +
-    (await offerPlaces(ctx, session, item, field)) +
-    (await ctx.db.holds.lapsedPlaces(session.id, ctx.now.toISOString()));
+  const free = remainingPlaces(session) + (await offerPlaces(ctx, session, item, field)) + lapsedPlaces;
   const remaining = free - (ctx.placesAsked.get(session.id) ?? 0);
   const limits = { min: experience.minimumRequiredToBook, max: experience.maximumAllowedToBook, remaining };
   checkParticipantCount(participants.length, limits, `${field}.participants`);
@@ -140,13 +175,8 @@ async function itemParticipants(
   return participants;
 }
 
-async function itemAddOns(
-  ctx: CartContext,
-  experience: ExperienceRow,
-  item: CartItemInput,
-  field: string,
-): Promise<PriceItemInput['addOns']> {
-  const known = new Map((await ctx.db.checkout.addOnsOfExperience(experience.id)).map((row) => [row.id, row]));
+function itemAddOns({ experience, addOns }: CheckoutExperience, item: CartItemInput, field: string): PriceItemInput['addOns'] {
+  const known = new Map(addOns.map((row) => [row.id, row]));
   const seen = new Set<string>();
   return (item.listingAddOns ?? []).map(({ addOnId, quantity }, j) => {
     const row = known.get(addOnId);
@@ -209,19 +239,20 @@ export async function prepareItem(
   answersOf: (experience: ExperienceRow) => ValidatedAnswers,
 ): Promise<PreparedItem> {
   const field = `data.${index}`;
-  const experience = await bookableExperience(ctx, item, field);
+  const catalogued = bookableExperience(ctx, item, field);
+  const { experience } = catalogued;
   const code = item.intendedConfirmationCode;
   const intendedConfirmationCode = code == null ? null : normalizeIntendedCode(code, `${field}.intendedConfirmationCode`);
-  const session = await itemSession(ctx, experience, item, field);
-  const participants = await itemParticipants(ctx, experience, session, item, field);
-  const addOns = await itemAddOns(ctx, experience, item, field);
+  const itemSessionRow = itemSession(ctx, experience, item, field);
+  const participants = await itemParticipants(ctx, catalogued, itemSessionRow, item, field);
+  const addOns = itemAddOns(catalogued, item, field);
   const rules = await itemPricing(ctx, item, field);
   const answers = answersOf(experience);
   const pricing = priceItem({
     ...rules,
     tierPricesMinor: participants.map((p) => p.priceMinor),
     addOns,
-    taxes: await ctx.db.experiences.taxesOfExperience(experience.id),
+    taxes: catalogued.taxes,
   });
   const redemptions = creditRedemptions(pricing, rules.credits ?? []).map((redemption) => {
     const j = (item.appliedCreditCodes ?? []).findIndex((credit) => credit.code.trim().toUpperCase() === redemption.code.toUpperCase());
@@ -231,7 +262,7 @@ export async function prepareItem(
   return {
     index,
     experience,
-    session,
+    session: itemSessionRow.session,
     participants,
     answers,
     pricing,

@@ -1,5 +1,7 @@
 import type { AnswerRow, BookingRow, ParticipantRow } from '../bookings/store.ts';
 import type { PaymentIntentStatus } from '../shared/values.ts';
+import type { ExperienceRow } from '../catalog/store.ts';
+import type { SessionRow } from '../availability/store.ts';
 
 export interface AddOnRow {
   id: string;
@@ -26,6 +28,29 @@ export interface CreditCodeRow {
   brandId: string;
   code: string;
   balanceMinor: number;
+}
+
+/** An experience with what pricing a cart item of it needs. */
+export interface CheckoutExperience {
+  experience: ExperienceRow;
+  /** By position. */
+  priceTiers: Array<{ name: string; priceMinor: number }>;
+  /** By position, then id. */
+  addOns: AddOnRow[];
+  /** By position. */
+  taxes: Array<{ name: string; rateBasisPoints: number }>;
+}
+
+/** Where a cart item asks for a session: its experience and local start (`YYYY-MM-DDTHH:MM:SS`, the experience's zone). */
+export interface ItemStart {
+  experienceId: string;
+  startLocal: string;
+}
+
+/** A session a cart item names, with the places `processing` bookings whose hold lapsed keep on it until swept. */
+export interface ItemSession {
+  session: SessionRow;
+  lapsedPlaces: number;
 }
 
 /** What a cart's `processing` bookings hold: places per session and credit per code. */
@@ -67,8 +92,17 @@ export interface HeldBooking {
 }
 
 export interface CheckoutStore {
-  /** The experience's add-ons, by position, then id. */
-  addOnsOfExperience(experienceId: string): Promise<AddOnRow[]>;
+  /**
+   * The experiences of `ids` that exist, by id (byte order), each with its price tiers, add-ons and taxes:
+   * what a quote or checkout reads of its items' experiences, at once (a hot path).
+   */
+  findCheckoutExperiences(ids: readonly string[]): Promise<CheckoutExperience[]>;
+  /**
+   * The sessions starting at `starts` that exist, by experience id (byte order), then start, each with the
+   * places held on it by `processing` bookings whose hold lapsed at or before `at` but is not swept yet:
+   * what a quote or checkout reads of its items' sessions, at once (a hot path).
+   */
+  findItemSessions(starts: readonly ItemStart[], at: string): Promise<ItemSession[]>;
   /** The brand's coupon with `code` (coupon codes are stored upper-case). */
   findCoupon(brandId: string, upperCode: string): Promise<CouponRow | undefined>;
   /** The brand's credit codes among `upperCodes`, compared upper-case; by code. */
@@ -93,8 +127,8 @@ export interface CheckoutStore {
   insertCart(row: { id: string; brandId: string; confirmationCode: string; at: string }): Promise<void>;
   touchCart(cartId: string, at: string): Promise<void>;
   /**
-   * Inserts the cart's next checkout attempt (`attempt` = the cart's highest + 1). Inside a unit of work
-   * the cart is the unit's from here on, as after `findCartRow`: racing checkouts number attempts in turn.
+   * Inserts the cart's next checkout attempt (`attempt` = the cart's highest + 1). Call it in a unit of work
+   * that took the cart (`findCartRow`) or created it (`insertCart`): racing checkouts then number attempts in turn.
    */
   insertPaymentIntent(row: IntentInsert): Promise<void>;
   /**
@@ -127,9 +161,4 @@ export interface HoldsStore {
    * nothing they could pay for is held any more.
    */
   cancelIntentsWithoutHolds(ids: readonly string[], at: string): Promise<void>;
-  /**
-   * Places held on a session by `processing` bookings whose hold lapsed at or before `at` but is not swept
-   * yet. Every quote and checkout item asks (a hot path).
-   */
-  lapsedPlaces(sessionId: string, at: string): Promise<number>;
 }

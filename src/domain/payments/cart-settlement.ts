@@ -8,16 +8,16 @@ import { cartIsPaid } from './rules.ts';
 
 /** Whether `intent` pays for the cart's current checkout (not one a later checkout replaced). */
 export async function isCurrentCheckout(tx: Stores, intent: { id: string; cartId: string }): Promise<boolean> {
-  return (
-    currentCheckout(await tx.carts.paymentIntentsOfCart(intent.cartId), await tx.carts.bookingsOfCart(intent.cartId)).intent?.id ===
-    intent.id
-  );
+  return currentCheckout(await tx.carts.checkoutsOfCart(intent.cartId)).intent?.id === intent.id;
 }
 
-/** Marks the intent's cart paid when its bookings are all settled. Call inside a transaction. */
-export async function settleCart(tx: Stores, intent: { id: string; cartId: string }, at: string): Promise<void> {
+/**
+ * Marks the intent's cart paid when its bookings are all settled. Call inside a transaction; `current` is
+ * `isCurrentCheckout` when the unit already asked.
+ */
+export async function settleCart(tx: Stores, intent: { id: string; cartId: string }, at: string, current?: boolean): Promise<void> {
   const statuses = (await tx.payments.bookingsOfIntent(intent.id)).map((b) => b.status);
-  if (cartIsPaid(await isCurrentCheckout(tx, intent), statuses)) await tx.payments.markCartPaid(intent.cartId, at);
+  if (cartIsPaid(current ?? (await isCurrentCheckout(tx, intent)), statuses)) await tx.payments.markCartPaid(intent.cartId, at);
 }
 
 /** `settleCart` for an intent known by its id (a stored refund effect); nothing when it is gone. */

@@ -68,7 +68,7 @@ async function recordSuccess(deps: Deps, reference: string): Promise<PaymentOutc
     const refunds: ReservedRefund[] = [];
     for (const booking of await tx.payments.bookingsOfIntent(intent.id))
       refunds.push(...(await settleBooking(tx, intent, booking, current, at)));
-    await settleCart(tx, intent, at);
+    await settleCart(tx, intent, at, current);
     return { intent, refunds, changed: true };
   });
   if (!recorded) return null;

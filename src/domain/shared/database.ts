@@ -75,9 +75,9 @@ export interface Database extends Stores {
    *   machine).
    * - Isolated: nobody sees its writes before they commit, except units an adapter commits together with
    *   it (all of them or none), which see what it wrote. The row a unit acts on is its own from the moment
-   *   the unit reads it through the method that finds it (bookings: `findCancellableBooking`,
+   *   the unit reads it through the method that finds it (bookings: `findBookingToCancel`,
    *   `findReschedulable`, `bookingsOfIntent`, `processingBookings`, `lapsedHolds`; a payment intent:
-   *   `findIntentByReference`; a cart: `findCartRow`, `insertPaymentIntent`; a session: `findSessionById`,
+   *   `findIntentByReference`; a cart: `findCartRow`; a session: `findSessionById`,
    *   `nextPosition`; `findEntryWithContext`, `findWebhookEndpoint`) until the unit ends: another unit reading it the same
    *   way waits, then sees what this one committed, and so does everything it reads afterwards. Units
    *   acting on different rows may run at the same time. So a unit reads the row it decides on first,

@@ -158,12 +158,13 @@ describe('GraphQL bookings', () => {
     expect((await t.gql(listQuery, { brandId: brand.id })).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 
-  // Counts SQLite's statements. On PostgreSQL the count is not fixed: the API-key lookup is cached under
-  // the data version, the server's snapshot, which any write to any database of the server moves.
+  // The API-key lookup is left out (statementsSent): on PostgreSQL it is cached under the data version,
+  // the server's snapshot, which any write to any database of the server moves.
   it('costs the same number of statements for the first page and a later one', async () => {
     const first = await statementsSent(db, () => list({ first: 3 }));
-    // The key, the brand, the page's ids, the three booking-view statements, the count.
-    expect(first.count).toBe(7);
+    // The data version, the brand, the page's ids, the bookings with their participants and answers (one
+    // statement on PostgreSQL, three prepared ones on SQLite), the count.
+    expect(first.count).toBe(db.engine === 'postgresql' ? 5 : 7);
     const later = await statementsSent(db, () => list({ first: 3, after: first.result.pageInfo.endCursor }));
     expect(later.count).toBe(first.count);
     const filtered = await statementsSent(db, () => list({ first: 3, status: 'CONFIRMED', from: '2026-12-01', to: '2026-12-31' }));

@@ -2,7 +2,7 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { ApiKeysStore, KeyRecord } from '../../../../domain/access/store.ts';
 import { apiKeys, brands } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
-import { inByteOrder } from '../catalog/sql-parts.ts';
+import { inByteOrder } from '../sql-parts.ts';
 
 /** The active (not revoked) key whose secret hashes to `secretHash`. Every request asks: one index seek. */
 export async function findActiveKeyByHash(db: PgExecutor, secretHash: string): Promise<KeyRecord | undefined> {

@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { BrandSummaryRow, OrganizationsStore } from '../../../../domain/access/store.ts';
 import { brands, organizations } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
-import { inByteOrder } from '../catalog/sql-parts.ts';
+import { inByteOrder } from '../sql-parts.ts';
 
 export async function findOrganization(db: PgExecutor, id: string) {
   const [row] = await db.select().from(organizations).where(eq(organizations.id, id));

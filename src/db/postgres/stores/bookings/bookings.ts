@@ -1,52 +1,50 @@
-import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type {
   AnswerRow,
   BookingFilter,
   BookingKey,
+  BookingRecord,
   BookingsStore,
-  BookingWithContext,
   ParticipantRow,
 } from '../../../../domain/bookings/store.ts';
-import { answers, bookings, experiences, participants, sessions } from '../../schema/index.ts';
-import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
-import { bytewise } from '../checkout/checkout.ts';
+import { bookings, experiences, sessions } from '../../schema/index.ts';
+import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import { anyOfPlaceholder, inByteOrder, isoText } from '../sql-parts.ts';
 
-/**
- * Bookings with what their view needs from the session and experience, in one statement, by id (as
- * SQLite reads them, through its sorted list of the ids asked for).
- */
-export async function findBookingsWithContext(db: PgExecutor, ids: readonly string[]): Promise<BookingWithContext[]> {
-  if (ids.length === 0) return [];
-  return db
+const bookingRecords = preparedPerExecutor((db) =>
+  db
     .select({
       booking: bookings,
       experienceTitle: experiences.title,
       timezone: experiences.timezoneId,
       startLocal: sessions.startLocal,
+      participants: sql<ParticipantRow[]>`coalesce((
+        SELECT json_agg(json_build_object('id', p.id, 'bookingId', p.booking_id, 'position', p.position,
+          'firstName', p.first_name, 'lastName', p.last_name, 'emailAddress', p.email_address,
+          'phoneNumber', p.phone_number, 'priceTierName', p.price_tier_name, 'priceMinor', p.price_minor,
+          'cancelledAt', ${sql.raw(isoText('p.cancelled_at'))}) ORDER BY p.position)
+        FROM participants p WHERE p.booking_id = ${bookings.id}), '[]'::json)`,
+      answers: sql<AnswerRow[]>`coalesce((
+        SELECT json_agg(json_build_object('id', a.id, 'bookingId', a.booking_id, 'participantId', a.participant_id,
+          'question', a.question, 'answer', a.answer, 'position', a.position) ORDER BY a.position)
+        FROM answers a WHERE a.booking_id = ${bookings.id}), '[]'::json)`,
     })
     .from(bookings)
     .innerJoin(experiences, eq(experiences.id, bookings.experienceId))
     .innerJoin(sessions, eq(sessions.id, bookings.sessionId))
-    .where(inArray(bookings.id, [...ids]))
-    .orderBy(asc(bytewise(bookings.id)));
-}
+    .where(anyOfPlaceholder(bookings.id, 'ids'))
+    .orderBy(asc(inByteOrder(bookings.id)))
+    .prepare('booking_records'),
+);
 
-export async function participantsOfBookings(db: PgExecutor, bookingIds: readonly string[]): Promise<ParticipantRow[]> {
-  if (bookingIds.length === 0) return [];
-  return db
-    .select()
-    .from(participants)
-    .where(inArray(participants.bookingId, [...bookingIds]))
-    .orderBy(asc(bytewise(participants.bookingId)), asc(participants.position));
-}
-
-export async function answersOfBookings(db: PgExecutor, bookingIds: readonly string[]): Promise<AnswerRow[]> {
-  if (bookingIds.length === 0) return [];
-  return db
-    .select()
-    .from(answers)
-    .where(inArray(answers.bookingId, [...bookingIds]))
-    .orderBy(asc(bytewise(answers.bookingId)), asc(answers.position));
+/**
+ * The bookings with their session's start, experience's title and zone, and per booking one JSON array
+ * each of its participants and answers (JSON columns embedded as written, keys in their order), in one
+ * named statement, by id in byte order (as SQLite reads them, through its sorted list of the ids).
+ */
+export async function findBookingRecords(db: PgExecutor, ids: readonly string[]): Promise<BookingRecord[]> {
+  if (ids.length === 0) return [];
+  return bookingRecords(db).execute({ ids: [...ids] });
 }
 
 /**
@@ -64,7 +62,7 @@ function filterWhere(filter: BookingFilter): SQL | undefined {
 
 /** Strictly after `key` in newest-first order; ids compared by their bytes, as on SQLite. */
 const olderThan = (key: BookingKey) =>
-  sql`(${bookings.createdAt}, ${bytewise(bookings.id)}) < (${key.createdAt}::timestamptz, ${key.id}::text)`;
+  sql`(${bookings.createdAt}, ${inByteOrder(bookings.id)}) < (${key.createdAt}::timestamptz, ${key.id}::text)`;
 
 /**
  * The ids of up to `limit` bookings older than `after` (from the newest without it), newest first: a
@@ -76,7 +74,7 @@ export function bookingPageQuery(db: PgExecutor, filter: BookingFilter, after: B
     .select({ id: bookings.id, createdAt: bookings.createdAt })
     .from(bookings)
     .where(and(filterWhere(filter), after ? olderThan(after) : undefined))
-    .orderBy(desc(bookings.createdAt), desc(bytewise(bookings.id)))
+    .orderBy(desc(bookings.createdAt), desc(inByteOrder(bookings.id)))
     .limit(limit);
 }
 
@@ -103,9 +101,7 @@ export async function countBookings(
 }
 
 export const bookingsStore = {
-  findBookingsWithContext,
-  participantsOfBookings,
-  answersOfBookings,
+  findBookingRecords,
   findBookingPage,
   countBookings,
 } satisfies PostgresStore<BookingsStore>;

@@ -1,32 +1,37 @@
-import { asc, desc, eq } from 'drizzle-orm';
-import type { CartBookingRow, CartIntentRow, CartRow, CartsStore } from '../../../../domain/bookings/store.ts';
-import { bookings, carts, paymentIntents } from '../../schema/index.ts';
-import { lockInUnit, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import { eq, sql } from 'drizzle-orm';
+import type { CartBookingRow, CartCheckouts, CartIntentRow, CartRow, CartsStore } from '../../../../domain/bookings/store.ts';
+import { carts } from '../../schema/index.ts';
+import { preparedPerExecutor, readOwned, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import { isoText, jsonRows } from '../sql-parts.ts';
 
 export async function findCartRow(db: PgExecutor, cartId: string): Promise<CartRow | undefined> {
-  await lockInUnit(db, carts, eq(carts.id, cartId));
-  const [row] = await db.select().from(carts).where(eq(carts.id, cartId));
+  const [row] = await readOwned(db, db.select().from(carts).where(eq(carts.id, cartId)));
   return row;
 }
 
-export async function paymentIntentsOfCart(db: PgExecutor, cartId: string): Promise<CartIntentRow[]> {
-  return db
-    .select({ id: paymentIntents.id, status: paymentIntents.status, createdAt: paymentIntents.createdAt })
-    .from(paymentIntents)
-    .where(eq(paymentIntents.cartId, cartId))
-    .orderBy(desc(paymentIntents.attempt));
-}
+const cartCheckouts = preparedPerExecutor((db) =>
+  db
+    .select({
+      intents: jsonRows<CartIntentRow>(sql`
+        SELECT json_agg(json_build_object('id', i.id, 'status', i.status, 'createdAt', ${sql.raw(isoText('i.created_at'))})
+          ORDER BY i.attempt DESC)
+        FROM payment_intents i WHERE i.cart_id = ${sql.placeholder('cartId')}`),
+      bookings: jsonRows<CartBookingRow>(sql`
+        SELECT json_agg(json_build_object('id', b.id, 'paymentIntentId', b.payment_intent_id, 'amountMinor', b.amount_minor)
+          ORDER BY b.created_at, b.cart_position)
+        FROM bookings b WHERE b.cart_id = ${sql.placeholder('cartId')}`),
+    })
+    .from(sql`(VALUES (1)) AS one (x)`)
+    .prepare('cart_checkouts'),
+);
 
-export async function bookingsOfCart(db: PgExecutor, cartId: string): Promise<CartBookingRow[]> {
-  return db
-    .select({ id: bookings.id, paymentIntentId: bookings.paymentIntentId, amountMinor: bookings.amountMinor })
-    .from(bookings)
-    .where(eq(bookings.cartId, cartId))
-    .orderBy(asc(bookings.createdAt), asc(bookings.cartPosition));
+/** One named statement, both lists aggregated in it. */
+export async function checkoutsOfCart(db: PgExecutor, cartId: string): Promise<CartCheckouts> {
+  const [row] = await cartCheckouts(db).execute({ cartId });
+  return row!;
 }
 
 export const cartsStore = {
   findCartRow,
-  paymentIntentsOfCart,
-  bookingsOfCart,
+  checkoutsOfCart,
 } satisfies PostgresStore<CartsStore>;

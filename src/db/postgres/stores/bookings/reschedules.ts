@@ -2,10 +2,10 @@ import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { ReschedulableBooking, RescheduleRecord, ReschedulesStore } from '../../../../domain/bookings/store.ts';
 import { bookingReschedules, bookings } from '../../schema/index.ts';
 import { lockInUnit, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
-import { bytewise } from '../checkout/checkout.ts';
+import { inByteOrder } from '../sql-parts.ts';
 
 export async function findReschedulable(db: PgExecutor, bookingId: string): Promise<ReschedulableBooking | undefined> {
-  await lockInUnit(db, bookings, eq(bookings.id, bookingId));
+  if (!(await lockInUnit(db, bookings, eq(bookings.id, bookingId)))) return undefined;
   const [row] = await db
     .select({
       id: bookings.id,
@@ -46,7 +46,7 @@ export async function reschedulesOfBookings(db: PgExecutor, bookingIds: readonly
     .select()
     .from(bookingReschedules)
     .where(inArray(bookingReschedules.bookingId, [...bookingIds]))
-    .orderBy(asc(bytewise(bookingReschedules.bookingId)), asc(bookingReschedules.sequence));
+    .orderBy(asc(inByteOrder(bookingReschedules.bookingId)), asc(bookingReschedules.sequence));
 }
 
 export const reschedulesStore = {

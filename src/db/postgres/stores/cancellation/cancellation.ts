@@ -1,8 +1,9 @@
-import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { BookingStatus } from '../../../../domain/shared/values.ts';
-import type { CancellableBooking, CancellationStore } from '../../../../domain/cancellation/store.ts';
-import { bookings, participants, paymentIntents, refunds } from '../../schema/index.ts';
-import { lockInUnit, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import type { BookingToCancel, CancellableBooking, CancellationStore } from '../../../../domain/cancellation/store.ts';
+import { bookings, participants, paymentIntents } from '../../schema/index.ts';
+import { lockInUnit, preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import { isoText, jsonRows } from '../sql-parts.ts';
 
 /** What cancelling and refunding one booking needs: its row and the state of its payment. */
 const cancellableColumns = {
@@ -21,9 +22,25 @@ const cancellableColumns = {
 const cancellable = (db: PgExecutor) =>
   db.select(cancellableColumns).from(bookings).leftJoin(paymentIntents, eq(paymentIntents.id, bookings.paymentIntentId));
 
-export async function findCancellableBooking(db: PgExecutor, id: string): Promise<CancellableBooking | undefined> {
-  await lockInUnit(db, bookings, eq(bookings.id, id));
-  const [row] = await cancellable(db).where(eq(bookings.id, id));
+const bookingToCancel = preparedPerExecutor((db) =>
+  db
+    .select({
+      booking: cancellableColumns,
+      pendingRefunds: sql<number>`(SELECT count(*)::integer FROM refunds r WHERE r.booking_id = ${bookings.id} AND r.status = 'pending')`,
+      participants: jsonRows<BookingToCancel['participants'][number]>(sql`
+        SELECT json_agg(json_build_object('id', p.id, 'cancelledAt', ${sql.raw(isoText('p.cancelled_at'))}) ORDER BY p.position)
+        FROM participants p WHERE p.booking_id = ${bookings.id}`),
+    })
+    .from(bookings)
+    .leftJoin(paymentIntents, eq(paymentIntents.id, bookings.paymentIntentId))
+    .where(eq(bookings.id, sql.placeholder('id')))
+    .prepare('booking_to_cancel'),
+);
+
+/** Locked first (in a unit of work), then read in one named statement, its refunds and participants beside it. */
+export async function findBookingToCancel(db: PgExecutor, id: string): Promise<BookingToCancel | undefined> {
+  if (!(await lockInUnit(db, bookings, eq(bookings.id, id)))) return undefined;
+  const [row] = await bookingToCancel(db).execute({ id });
   return row;
 }
 
@@ -31,14 +48,6 @@ export async function findCancellableBookings(db: PgExecutor, ids: readonly stri
   if (ids.length === 0) return new Map();
   const rows = await cancellable(db).where(inArray(bookings.id, [...ids]));
   return new Map(rows.map((row) => [row.id, row]));
-}
-
-export async function participantStates(db: PgExecutor, bookingId: string): Promise<Array<{ id: string; cancelledAt: string | null }>> {
-  return db
-    .select({ id: participants.id, cancelledAt: participants.cancelledAt })
-    .from(participants)
-    .where(eq(participants.bookingId, bookingId))
-    .orderBy(asc(participants.position));
 }
 
 export async function cancelParticipants(db: PgExecutor, ids: readonly string[], at: string): Promise<void> {
@@ -79,22 +88,12 @@ export async function releaseRefundAmount(db: PgExecutor, bookingId: string, amo
     .where(eq(bookings.id, bookingId));
 }
 
-export async function countPendingRefunds(db: PgExecutor, bookingId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(refunds)
-    .where(and(eq(refunds.bookingId, bookingId), eq(refunds.status, 'pending')));
-  return row?.n ?? 0;
-}
-
 export const cancellationStore = {
-  findCancellableBooking,
+  findBookingToCancel,
   findCancellableBookings,
-  participantStates,
   cancelParticipants,
   setBookingStatus,
   touchBooking,
   reserveRefundAmount,
   releaseRefundAmount,
-  countPendingRefunds,
 } satisfies PostgresStore<CancellationStore>;

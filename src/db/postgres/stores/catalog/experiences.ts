@@ -1,26 +1,17 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type {
   ExperienceMediaRow,
+  ExperienceRecord,
   ExperienceRow,
   ExperiencesStore,
   ExperienceTranslationRow,
   NamedRow,
 } from '../../../../domain/catalog/store.ts';
-import {
-  categories,
-  experienceMedia,
-  experienceTranslations,
-  experienceVibes,
-  experiences,
-  media,
-  priceTiers,
-  taxes,
-  vibes,
-} from '../../schema/index.ts';
+import { categories, experiences, hosts, priceTiers } from '../../schema/index.ts';
 import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
-import { inByteOrder } from './sql-parts.ts';
+import { jsonRows } from '../sql-parts.ts';
 
-// The experience page and every checkout item read these: named statements (preparedPerExecutor).
+// The experience page, waitlists and checkout read these: named statements (preparedPerExecutor).
 const idParam = sql.placeholder('id');
 
 const experienceById = preparedPerExecutor((db) =>
@@ -30,58 +21,6 @@ const experienceById = preparedPerExecutor((db) =>
 export async function findExperienceRow(db: PgExecutor, id: string): Promise<ExperienceRow | undefined> {
   const [row] = await experienceById(db).execute({ id });
   return row;
-}
-
-/** By locale, as SQLite reads them (along its (experience_id, locale) primary key). */
-const translationsOf = preparedPerExecutor((db) =>
-  db
-    .select()
-    .from(experienceTranslations)
-    .where(eq(experienceTranslations.experienceId, idParam))
-    .orderBy(asc(inByteOrder(experienceTranslations.locale)))
-    .prepare('experience_translations'),
-);
-
-export async function translationsOfExperience(db: PgExecutor, experienceId: string): Promise<ExperienceTranslationRow[]> {
-  return translationsOf(db).execute({ id: experienceId });
-}
-
-const categoryById = preparedPerExecutor((db) =>
-  db.select({ id: categories.id, name: categories.name }).from(categories).where(eq(categories.id, idParam)).prepare('find_category'),
-);
-
-export async function findCategory(db: PgExecutor, id: string): Promise<NamedRow | undefined> {
-  const [row] = await categoryById(db).execute({ id });
-  return row;
-}
-
-const vibesOf = preparedPerExecutor((db) =>
-  db
-    .select({ id: vibes.id, name: vibes.name })
-    .from(experienceVibes)
-    .innerJoin(vibes, eq(vibes.id, experienceVibes.vibeId))
-    .where(eq(experienceVibes.experienceId, idParam))
-    .orderBy(asc(experienceVibes.position))
-    .prepare('experience_vibes'),
-);
-
-export async function vibesOfExperience(db: PgExecutor, experienceId: string): Promise<NamedRow[]> {
-  return vibesOf(db).execute({ id: experienceId });
-}
-
-const mediaOf = preparedPerExecutor((db) =>
-  db
-    .select({ id: media.id, role: experienceMedia.role, renditions: media.renditions })
-    .from(experienceMedia)
-    .innerJoin(media, eq(media.id, experienceMedia.mediaId))
-    .where(eq(experienceMedia.experienceId, idParam))
-    // 'cover' sorts before 'picture'.
-    .orderBy(asc(inByteOrder(experienceMedia.role)), asc(experienceMedia.position))
-    .prepare('experience_media'),
-);
-
-export async function mediaOfExperience(db: PgExecutor, experienceId: string): Promise<ExperienceMediaRow[]> {
-  return mediaOf(db).execute({ id: experienceId });
 }
 
 const priceTiersOf = preparedPerExecutor((db) =>
@@ -97,25 +36,51 @@ export async function priceTiersOfExperience(db: PgExecutor, experienceId: strin
   return priceTiersOf(db).execute({ id: experienceId });
 }
 
-const taxesOf = preparedPerExecutor((db) =>
+// Spelled out in the subqueries, as in checkout's reads: `"experiences"."id"`.
+const experienceRecord = preparedPerExecutor((db) =>
   db
-    .select({ name: taxes.name, rateBasisPoints: taxes.rateBasisPoints })
-    .from(taxes)
-    .where(eq(taxes.experienceId, idParam))
-    .orderBy(asc(taxes.position))
-    .prepare('experience_taxes'),
+    .select({
+      row: experiences,
+      category: { id: categories.id, name: categories.name },
+      host: hosts,
+      translations: jsonRows<ExperienceTranslationRow>(sql`
+        SELECT json_agg(json_build_object('experienceId', t.experience_id, 'locale', t.locale, 'title', t.title,
+          'headline', t.headline, 'description', t.description, 'healthAndSafety', t.health_and_safety)
+          ORDER BY t.locale COLLATE "C")
+        FROM experience_translations t WHERE t.experience_id = "experiences"."id"`),
+      // 'cover' sorts before 'picture'.
+      media: jsonRows<ExperienceMediaRow>(sql`
+        SELECT json_agg(json_build_object('id', m.id, 'role', em.role, 'renditions', m.renditions)
+          ORDER BY em.role COLLATE "C", em.position)
+        FROM experience_media em JOIN media m ON m.id = em.media_id WHERE em.experience_id = "experiences"."id"`),
+      vibes: jsonRows<NamedRow>(sql`
+        SELECT json_agg(json_build_object('id', v.id, 'name', v.name) ORDER BY ev.position)
+        FROM experience_vibes ev JOIN vibes v ON v.id = ev.vibe_id WHERE ev.experience_id = "experiences"."id"`),
+      priceTiers: jsonRows<ExperienceRecord['priceTiers'][number]>(sql`
+        SELECT json_agg(json_build_object('name', p.name, 'priceMinor', p.price_minor) ORDER BY p.position)
+        FROM price_tiers p WHERE p.experience_id = "experiences"."id"`),
+      taxes: jsonRows<ExperienceRecord['taxes'][number]>(sql`
+        SELECT json_agg(json_build_object('name', x.name, 'rateBasisPoints', x.rate_basis_points) ORDER BY x.position)
+        FROM taxes x WHERE x.experience_id = "experiences"."id"`),
+    })
+    .from(experiences)
+    .leftJoin(categories, eq(categories.id, experiences.categoryId))
+    .leftJoin(hosts, eq(hosts.id, experiences.hostId))
+    .where(eq(experiences.id, idParam))
+    .prepare('experience_record'),
 );
 
-export async function taxesOfExperience(db: PgExecutor, experienceId: string): Promise<Array<{ name: string; rateBasisPoints: number }>> {
-  return taxesOf(db).execute({ id: experienceId });
+/**
+ * One named statement: the row joined to its category and host, and one JSON array each of its
+ * translations, media (renditions embedded as written), vibes, price tiers and taxes.
+ */
+export async function findExperienceRecord(db: PgExecutor, id: string): Promise<ExperienceRecord | undefined> {
+  const [record] = await experienceRecord(db).execute({ id });
+  return record;
 }
 
 export const experiencesStore = {
   findExperienceRow,
-  translationsOfExperience,
-  findCategory,
-  vibesOfExperience,
-  mediaOfExperience,
+  findExperienceRecord,
   priceTiersOfExperience,
-  taxesOfExperience,
 } satisfies PostgresStore<ExperiencesStore>;

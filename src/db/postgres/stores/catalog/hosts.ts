@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { HostRow, HostsStore } from '../../../../domain/catalog/store.ts';
 import { hosts } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
-import { anyOf, inByteOrder } from './sql-parts.ts';
+import { anyOf, inByteOrder } from '../sql-parts.ts';
 
 /**
  * The brand's hosts by last name, then first name. Hosts of the same name come by id: SQLite gives those

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type {
   FeaturedListingPageRow,
@@ -11,15 +11,12 @@ import type {
 } from '../../../../domain/catalog/store.ts';
 import { categories, experiences, hosts, listings } from '../../schema/index.ts';
 import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
-import { inByteOrder } from './sql-parts.ts';
+import { inByteOrder, jsonRows } from '../sql-parts.ts';
 
 const listingCategory = alias(categories, 'listing_category');
 const experienceCategory = alias(categories, 'experience_category');
 const listingHost = alias(hosts, 'listing_host');
 const experienceHost = alias(hosts, 'experience_host');
-
-/** A JSON array of the rows `select` gives (`[]` for none), built by `json_agg` in the order it names. */
-const jsonRows = <T>(select: SQL) => sql<T[]>`coalesce((${select}), '[]'::json)`;
 
 const featuredListingPage = preparedPerExecutor((db) => {
   const ofVersions = sql`c.listing_id = ${listings.id} AND c.version = any(${sql.placeholder('versions')}::text[])`;

@@ -1,8 +1,8 @@
 import { asc, count, sql } from 'drizzle-orm';
 import type { ReviewStatsRow, ReviewStatsStore } from '../../../../domain/catalog/store.ts';
 import { reviews } from '../../schema/index.ts';
-import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
-import { anyOf, inByteOrder } from './sql-parts.ts';
+import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import { anyOfPlaceholder, inByteOrder } from '../sql-parts.ts';
 
 /**
  * Review averages and counts of several experiences in one statement; experiences without reviews are
@@ -10,9 +10,8 @@ import { anyOf, inByteOrder } from './sql-parts.ts';
  * AVG does (PostgreSQL's AVG of an integer is a numeric rounded to 16 digits, which may differ from
  * SQLite's double in the last place).
  */
-export async function reviewStatsOf(db: PgExecutor, experienceIds: readonly string[]): Promise<ReviewStatsRow[]> {
-  if (experienceIds.length === 0) return [];
-  return db
+const reviewStats = preparedPerExecutor((db) =>
+  db
     .select({
       experienceId: reviews.experienceId,
       averageRating: sql<number>`avg(${reviews.rating}::double precision)`.mapWith(Number),
@@ -20,9 +19,15 @@ export async function reviewStatsOf(db: PgExecutor, experienceIds: readonly stri
       total: count(),
     })
     .from(reviews)
-    .where(anyOf(reviews.experienceId, experienceIds))
+    .where(anyOfPlaceholder(reviews.experienceId, 'ids'))
     .groupBy(reviews.experienceId)
-    .orderBy(asc(inByteOrder(reviews.experienceId)));
+    .orderBy(asc(inByteOrder(reviews.experienceId)))
+    .prepare('review_stats'),
+);
+
+export async function reviewStatsOf(db: PgExecutor, experienceIds: readonly string[]): Promise<ReviewStatsRow[]> {
+  if (experienceIds.length === 0) return [];
+  return reviewStats(db).execute({ ids: [...experienceIds] });
 }
 
 export const reviewStatsStore = {

@@ -2,7 +2,7 @@ import { asc, sql } from 'drizzle-orm';
 import { experiences, reviews } from '../../schema/index.ts';
 import type { ReviewInsert } from '../../../../domain/catalog/store.ts';
 import type { PgExecutor } from '../../store-binding.ts';
-import { anyOf, inByteOrder } from './sql-parts.ts';
+import { anyOf, inByteOrder } from '../sql-parts.ts';
 
 /** Rows per INSERT: PostgreSQL takes at most 65 535 parameters a statement (a review has 10 columns). */
 const BATCH = 1000;

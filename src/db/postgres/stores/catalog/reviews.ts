@@ -2,26 +2,29 @@ import { and, asc, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { insertReviews } from './reviews-write.ts';
 import type { ReviewedExperienceRow, ReviewKey, ReviewPageRow, ReviewsStore } from '../../../../domain/catalog/store.ts';
 import { experiences, hosts, reviewers, reviews } from '../../schema/index.ts';
-import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
-import { inByteOrder } from './sql-parts.ts';
+import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import { inByteOrder } from '../sql-parts.ts';
 
 /**
  * The experience a review page belongs to, with its review count, in one statement. Ranks are dense,
  * so MAX(rank) is the count, read with one seek on (experience_id, rank).
  */
-export async function findReviewedExperience(db: PgExecutor, experienceId: string): Promise<ReviewedExperienceRow | undefined> {
-  const [row] = await db
+const reviewedExperience = preparedPerExecutor((db) => {
+  const id = sql.placeholder('id');
+  return db
     .select({
       id: experiences.id,
       title: experiences.title,
       brandId: experiences.brandId,
-      total:
-        sql<number>`coalesce((SELECT max(${reviews.rank}) FROM ${reviews} WHERE ${reviews.experienceId} = ${experienceId}), 0)`.mapWith(
-          Number,
-        ),
+      total: sql<number>`coalesce((SELECT max(${reviews.rank}) FROM ${reviews} WHERE ${reviews.experienceId} = ${id}), 0)`.mapWith(Number),
     })
     .from(experiences)
-    .where(eq(experiences.id, experienceId));
+    .where(eq(experiences.id, id))
+    .prepare('reviewed_experience');
+});
+
+export async function findReviewedExperience(db: PgExecutor, experienceId: string): Promise<ReviewedExperienceRow | undefined> {
+  const [row] = await reviewedExperience(db).execute({ id: experienceId });
   return row;
 }
 
@@ -107,12 +110,22 @@ export function reviewsAfterKeyQuery(db: PgExecutor, experienceId: string, after
     .limit(limit);
 }
 
+/** The first page, which every experience page shows: a named statement. */
+const newestReviews = preparedPerExecutor((db) =>
+  selectPage(db)
+    .where(eq(reviews.experienceId, sql.placeholder('experienceId')))
+    .orderBy(desc(reviews.reviewedAt), desc(inByteOrder(reviews.id)))
+    .limit(sql.placeholder('limit'))
+    .prepare('newest_reviews'),
+);
+
 export async function findReviewsAfterKey(
   db: PgExecutor,
   experienceId: string,
   after: ReviewKey | null,
   limit: number,
 ): Promise<ReviewPageRow[]> {
+  if (after === null) return newestReviews(db).execute({ experienceId, limit });
   return reviewsAfterKeyQuery(db, experienceId, after, limit);
 }
 

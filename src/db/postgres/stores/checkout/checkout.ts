@@ -1,38 +1,88 @@
-import { and, asc, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type {
   AddOnRow,
   AnswerInsert,
   BookingInsert,
   CartHolds,
+  CheckoutExperience,
   CheckoutStore,
   CouponRow,
   CreditCodeRow,
   IntentInsert,
+  ItemSession,
+  ItemStart,
   ParticipantInsert,
 } from '../../../../domain/checkout/store.ts';
 import {
-  addOns,
   answers,
   bookings,
   carts,
   coupons,
   creditCodes,
   creditRedemptions,
+  experiences,
   participants,
   paymentIntents,
+  sessions,
 } from '../../schema/index.ts';
-import { lockInUnit, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import { anyOfPlaceholder, inByteOrder, jsonRows } from '../sql-parts.ts';
 
-/** Text keys ordered by their bytes, as SQLite orders them, whatever the database's collation. */
-export const bytewise = (text: SQLWrapper): SQL => sql`${text} COLLATE "C"`;
+// Spelled out in the subqueries: Drizzle leaves columns unqualified in a one-table select, where `id`
+// would resolve to the subquery's own table.
+const checkoutExperiences = preparedPerExecutor((db) =>
+  db
+    .select({
+      experience: experiences,
+      priceTiers: jsonRows<CheckoutExperience['priceTiers'][number]>(sql`
+        SELECT json_agg(json_build_object('name', t.name, 'priceMinor', t.price_minor) ORDER BY t.position)
+        FROM price_tiers t WHERE t.experience_id = "experiences"."id"`),
+      addOns: jsonRows<AddOnRow>(sql`
+        SELECT json_agg(json_build_object('id', a.id, 'experienceId', a.experience_id, 'name', a.name,
+          'priceMinor', a.price_minor, 'position', a.position) ORDER BY a.position, a.id COLLATE "C")
+        FROM add_ons a WHERE a.experience_id = "experiences"."id"`),
+      taxes: jsonRows<CheckoutExperience['taxes'][number]>(sql`
+        SELECT json_agg(json_build_object('name', x.name, 'rateBasisPoints', x.rate_basis_points) ORDER BY x.position)
+        FROM taxes x WHERE x.experience_id = "experiences"."id"`),
+    })
+    .from(experiences)
+    .where(anyOfPlaceholder(experiences.id, 'ids'))
+    .orderBy(asc(inByteOrder(experiences.id)))
+    .prepare('checkout_experiences'),
+);
 
-/** The experience's add-ons, by position, then id. */
-export async function addOnsOfExperience(db: PgExecutor, experienceId: string): Promise<AddOnRow[]> {
-  return db
-    .select()
-    .from(addOns)
-    .where(eq(addOns.experienceId, experienceId))
-    .orderBy(asc(addOns.position), asc(bytewise(addOns.id)));
+/** One named statement: each experience with one JSON array each of its tiers, add-ons and taxes. */
+export async function findCheckoutExperiences(db: PgExecutor, ids: readonly string[]): Promise<CheckoutExperience[]> {
+  if (ids.length === 0) return [];
+  return checkoutExperiences(db).execute({ ids: [...new Set(ids)] });
+}
+
+const itemSessions = preparedPerExecutor((db) =>
+  db
+    .select({
+      session: sessions,
+      lapsedPlaces: sql<number>`(
+        SELECT count(*)::integer FROM participants p JOIN bookings b ON b.id = p.booking_id
+        WHERE b.session_id = "sessions"."id" AND b.status = 'processing'
+          AND b.hold_expires_at <= ${sql.placeholder('at')}::timestamptz AND p.cancelled_at IS NULL)`,
+    })
+    .from(sessions)
+    .where(
+      sql`(${sessions.experienceId}, ${sessions.startLocal}) IN (
+        SELECT * FROM unnest(${sql.placeholder('experienceIds')}::text[], ${sql.placeholder('startLocals')}::text[]))`,
+    )
+    .orderBy(asc(inByteOrder(sessions.experienceId)), asc(sessions.startLocal))
+    .prepare('item_sessions'),
+);
+
+/** One named statement: each session found through the (experience_id, start_local) index, its lapsed places counted beside it. */
+export async function findItemSessions(db: PgExecutor, starts: readonly ItemStart[], at: string): Promise<ItemSession[]> {
+  if (starts.length === 0) return [];
+  return itemSessions(db).execute({
+    experienceIds: starts.map((start) => start.experienceId),
+    startLocals: starts.map((start) => start.startLocal),
+    at,
+  });
 }
 
 export async function findCoupon(db: PgExecutor, brandId: string, upperCode: string): Promise<CouponRow | undefined> {
@@ -50,39 +100,33 @@ export async function creditCodesByCode(db: PgExecutor, brandId: string, upperCo
     .select()
     .from(creditCodes)
     .where(and(eq(creditCodes.brandId, brandId), sql`upper(${creditCodes.code}) = ANY(${sql.param([...upperCodes])}::text[])`))
-    .orderBy(asc(bytewise(creditCodes.code)));
+    .orderBy(asc(inByteOrder(creditCodes.code)));
 }
 
-/** The cart's `processing` bookings. */
-const heldByCart = (brandId: string, cartId: string) =>
-  and(eq(bookings.cartId, cartId), eq(bookings.brandId, brandId), eq(bookings.status, 'processing'));
-
-/** Each list is ordered by its key, as SQLite's GROUP BY leaves it. */
-export async function holdsOfCart(db: PgExecutor, brandId: string, cartId: string, at: string): Promise<CartHolds> {
-  const places = await db
-    .select({ sessionId: bookings.sessionId, count: sql<number>`count(*)`.mapWith(Number) })
-    .from(participants)
-    .innerJoin(bookings, eq(bookings.id, participants.bookingId))
-    .where(
-      and(
-        heldByCart(brandId, cartId),
-        sql`(${bookings.holdExpiresAt} IS NULL OR ${bookings.holdExpiresAt} > ${at})`,
-        sql`${participants.cancelledAt} IS NULL`,
-      ),
-    )
-    .groupBy(bookings.sessionId)
-    .orderBy(asc(bytewise(bookings.sessionId)));
-  const credits = await db
+const cartHolds = preparedPerExecutor((db) => {
+  const held = sql`b.cart_id = ${sql.placeholder('cartId')} AND b.brand_id = ${sql.placeholder('brandId')} AND b.status = 'processing'`;
+  return db
     .select({
-      creditCodeId: creditRedemptions.creditCodeId,
-      amountMinor: sql<number>`sum(${creditRedemptions.amountMinor})`.mapWith(Number),
+      places: jsonRows<CartHolds['places'][number]>(sql`
+        SELECT json_agg(json_build_object('sessionId', h.session_id, 'count', h.count) ORDER BY h.session_id COLLATE "C")
+        FROM (SELECT b.session_id, count(*) AS count FROM participants p JOIN bookings b ON b.id = p.booking_id
+          WHERE ${held} AND (b.hold_expires_at IS NULL OR b.hold_expires_at > ${sql.placeholder('at')}::timestamptz)
+            AND p.cancelled_at IS NULL
+          GROUP BY b.session_id) h`),
+      credits: jsonRows<CartHolds['credits'][number]>(sql`
+        SELECT json_agg(json_build_object('creditCodeId', c.credit_code_id, 'amountMinor', c.amount) ORDER BY c.credit_code_id COLLATE "C")
+        FROM (SELECT r.credit_code_id, sum(r.amount_minor) AS amount FROM credit_redemptions r JOIN bookings b ON b.id = r.booking_id
+          WHERE ${held}
+          GROUP BY r.credit_code_id) c`),
     })
-    .from(creditRedemptions)
-    .innerJoin(bookings, eq(bookings.id, creditRedemptions.bookingId))
-    .where(heldByCart(brandId, cartId))
-    .groupBy(creditRedemptions.creditCodeId)
-    .orderBy(asc(bytewise(creditRedemptions.creditCodeId)));
-  return { places, credits };
+    .from(sql`(VALUES (1)) AS one (x)`)
+    .prepare('cart_holds');
+});
+
+/** One named statement, both lists aggregated in it; each ordered by its key, as SQLite's GROUP BY leaves it. */
+export async function holdsOfCart(db: PgExecutor, brandId: string, cartId: string, at: string): Promise<CartHolds> {
+  const [row] = await cartHolds(db).execute({ brandId, cartId, at });
+  return row!;
 }
 
 /** The cart's `processing` bookings, checkouts in creation order, each in its items' order. */
@@ -91,7 +135,7 @@ export async function processingBookingIdsOfCart(db: PgExecutor, cartId: string)
     .select({ id: bookings.id })
     .from(bookings)
     .where(and(eq(bookings.cartId, cartId), eq(bookings.status, 'processing')))
-    .orderBy(asc(bookings.createdAt), asc(bookings.cartPosition), asc(bytewise(bookings.id)));
+    .orderBy(asc(bookings.createdAt), asc(bookings.cartPosition), asc(inByteOrder(bookings.id)));
   return rows.map((row) => row.id);
 }
 
@@ -149,9 +193,7 @@ export async function touchCart(db: PgExecutor, cartId: string, at: string): Pro
 }
 
 /** Inserts the cart's next checkout attempt (`attempt` = the cart's highest + 1, in the same statement). */
-/** The cart is locked first (in a unit of work), so racing checkouts of one cart number their attempts in turn. */
 export async function insertPaymentIntent(db: PgExecutor, row: IntentInsert): Promise<void> {
-  await lockInUnit(db, carts, eq(carts.id, row.cartId));
   await db.insert(paymentIntents).values({
     id: row.id,
     brandId: row.brandId,
@@ -230,7 +272,8 @@ export async function redeemCredit(
 }
 
 export const checkoutStore = {
-  addOnsOfExperience,
+  findCheckoutExperiences,
+  findItemSessions,
   findCoupon,
   creditCodesByCode,
   holdsOfCart,

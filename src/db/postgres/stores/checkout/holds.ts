@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, isNotNull, lte, notExists, sql, type SQL } from 'drizzle-orm';
 import type { HeldBooking, HoldsStore } from '../../../../domain/checkout/store.ts';
-import { bookings, creditCodes, creditRedemptions, participants, paymentIntents } from '../../schema/index.ts';
+import { bookings, creditCodes, creditRedemptions, paymentIntents } from '../../schema/index.ts';
 import { lockInUnit, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
-import { bytewise } from './checkout.ts';
+import { inByteOrder } from '../sql-parts.ts';
 
 const heldColumns = {
   id: bookings.id,
@@ -17,7 +17,7 @@ const holdOrder = [
   sql`${bookings.holdExpiresAt} ASC NULLS FIRST`,
   asc(bookings.createdAt),
   asc(bookings.cartPosition),
-  asc(bytewise(bookings.id)),
+  asc(inByteOrder(bookings.id)),
 ];
 
 /**
@@ -26,7 +26,7 @@ const holdOrder = [
  * that finds them still processing.
  */
 async function heldBookings(db: PgExecutor, where: SQL): Promise<HeldBooking[]> {
-  await lockInUnit(db, bookings, where, bytewise(bookings.id));
+  if (!(await lockInUnit(db, bookings, where, inByteOrder(bookings.id)))) return [];
   return db
     .select(heldColumns)
     .from(bookings)
@@ -95,31 +95,10 @@ export async function cancelIntentsWithoutHolds(db: PgExecutor, ids: readonly st
     .where(and(inArray(paymentIntents.id, [...ids]), eq(paymentIntents.status, 'requires_payment'), notExists(stillHeld)));
 }
 
-/**
- * Places held on a session by `processing` bookings whose hold lapsed at or before `at` but is not swept
- * yet. Every quote and checkout item asks: one aggregate over the hold index.
- */
-export async function lapsedPlaces(db: PgExecutor, sessionId: string, at: string): Promise<number> {
-  const [row] = await db
-    .select({ places: sql<number>`count(*)`.mapWith(Number) })
-    .from(participants)
-    .innerJoin(bookings, eq(bookings.id, participants.bookingId))
-    .where(
-      and(
-        eq(bookings.sessionId, sessionId),
-        eq(bookings.status, 'processing'),
-        lte(bookings.holdExpiresAt, at),
-        sql`${participants.cancelledAt} IS NULL`,
-      ),
-    );
-  return row?.places ?? 0;
-}
-
 export const holdsStore = {
   processingBookings,
   lapsedHolds,
   markBookingsFailed,
   returnCreditRedemptions,
   cancelIntentsWithoutHolds,
-  lapsedPlaces,
 } satisfies PostgresStore<HoldsStore>;

@@ -1,7 +1,7 @@
-import { and, asc, eq, gt, inArray, isNull, lte } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { EventInsert, EventRow, EventsStore, PendingDeliveryInsert } from '../../../../domain/outbox/store.ts';
 import { events, webhookEndpoints } from '../../schema/index.ts';
-import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
+import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 import { outboxOf, writeOutbox } from '../../outbox.ts';
 
 /** In a unit of work, into its outbox (written as it commits: ../../outbox.ts); outside one, at once. */
@@ -11,11 +11,17 @@ export async function insertEvent(db: PgExecutor, event: EventInsert): Promise<v
   else await db.transaction((tx) => writeOutbox(tx, { events: [event], deliveries: [] }));
 }
 
-export async function liveEndpointsOfBrand(db: PgExecutor, brandId: string): Promise<Array<{ id: string; eventTypes: string[] }>> {
-  return db
+// Every unit recording an event asks: a named statement.
+const liveEndpoints = preparedPerExecutor((db) =>
+  db
     .select({ id: webhookEndpoints.id, eventTypes: webhookEndpoints.eventTypes })
     .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.brandId, brandId), isNull(webhookEndpoints.deletedAt)));
+    .where(and(eq(webhookEndpoints.brandId, sql.placeholder('brandId')), isNull(webhookEndpoints.deletedAt)))
+    .prepare('live_endpoints'),
+);
+
+export async function liveEndpointsOfBrand(db: PgExecutor, brandId: string): Promise<Array<{ id: string; eventTypes: string[] }>> {
+  return liveEndpoints(db).execute({ brandId });
 }
 
 /** As `insertEvent`: with the unit's events, or at once outside one. */

@@ -2,8 +2,9 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { IntentBookingRow, IntentRow, PaymentsStore } from '../../../../domain/payments/store.ts';
 import type { PaymentIntentStatus } from '../../../../domain/shared/values.ts';
 import { bookings, carts, participants, paymentIntents } from '../../schema/index.ts';
-import { lockInUnit, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
-import { bytewise, takeCredit } from '../checkout/checkout.ts';
+import { lockInUnit, readOwned, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import { takeCredit } from '../checkout/checkout.ts';
+import { inByteOrder } from '../sql-parts.ts';
 
 const intentColumns = {
   id: paymentIntents.id,
@@ -15,8 +16,7 @@ const intentColumns = {
 
 export async function findIntentByReference(db: PgExecutor, processor: string, reference: string): Promise<IntentRow | undefined> {
   const byReference = and(eq(paymentIntents.processor, processor), eq(paymentIntents.processorReference, reference))!;
-  await lockInUnit(db, paymentIntents, byReference);
-  const [row] = await db.select(intentColumns).from(paymentIntents).where(byReference);
+  const [row] = await readOwned(db, db.select(intentColumns).from(paymentIntents).where(byReference));
   return row;
 }
 
@@ -40,7 +40,7 @@ export async function setIntentStatus(db: PgExecutor, id: string, status: Paymen
 
 /** The bookings an intent pays for, in cart item order, each with its active participants counted: one statement. */
 export async function bookingsOfIntent(db: PgExecutor, intentId: string): Promise<IntentBookingRow[]> {
-  await lockInUnit(db, bookings, eq(bookings.paymentIntentId, intentId), bytewise(bookings.id));
+  if (!(await lockInUnit(db, bookings, eq(bookings.paymentIntentId, intentId), inByteOrder(bookings.id)))) return [];
   return db
     .select({
       id: bookings.id,
@@ -56,7 +56,7 @@ export async function bookingsOfIntent(db: PgExecutor, intentId: string): Promis
     })
     .from(bookings)
     .where(eq(bookings.paymentIntentId, intentId))
-    .orderBy(asc(bookings.cartPosition), asc(bytewise(bookings.id)));
+    .orderBy(asc(bookings.cartPosition), asc(inByteOrder(bookings.id)));
 }
 
 export async function cancelActiveParticipants(db: PgExecutor, bookingId: string, at: string): Promise<void> {

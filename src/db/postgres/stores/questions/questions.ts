@@ -1,21 +1,26 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { AssignedQuestionRow, QuestionsStore } from '../../../../domain/questions/store.ts';
 import { experienceQuestions, questions } from '../../schema/index.ts';
-import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
-import { anyOf, inByteOrder } from '../catalog/sql-parts.ts';
+import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import { anyOfPlaceholder, inByteOrder } from '../sql-parts.ts';
 
 /**
  * Active question assignments of several experiences in one statement, by experience then `order`
  * (then assignment id). Experience pages and every checkout ask.
  */
-export async function activeQuestionsOfExperiences(db: PgExecutor, experienceIds: readonly string[]): Promise<AssignedQuestionRow[]> {
-  if (experienceIds.length === 0) return [];
-  return db
+const activeQuestions = preparedPerExecutor((db) =>
+  db
     .select({ question: questions, assignment: experienceQuestions })
     .from(experienceQuestions)
     .innerJoin(questions, eq(questions.id, experienceQuestions.questionId))
-    .where(and(anyOf(experienceQuestions.experienceId, experienceIds), eq(experienceQuestions.isActive, true)))
-    .orderBy(asc(inByteOrder(experienceQuestions.experienceId)), asc(experienceQuestions.order), asc(inByteOrder(experienceQuestions.id)));
+    .where(and(anyOfPlaceholder(experienceQuestions.experienceId, 'ids'), eq(experienceQuestions.isActive, true)))
+    .orderBy(asc(inByteOrder(experienceQuestions.experienceId)), asc(experienceQuestions.order), asc(inByteOrder(experienceQuestions.id)))
+    .prepare('active_questions'),
+);
+
+export async function activeQuestionsOfExperiences(db: PgExecutor, experienceIds: readonly string[]): Promise<AssignedQuestionRow[]> {
+  if (experienceIds.length === 0) return [];
+  return activeQuestions(db).execute({ ids: [...experienceIds] });
 }
 
 export const questionsStore = {

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { SessionRow } from '../../../../domain/availability/store.ts';
 import type { EntryExtra, EntryWithContext, WaitlistEntryStatus, WaitlistRow, WaitlistsStore } from '../../../../domain/waitlists/store.ts';
 import { bookings, experiences, sessions, waitlistEntries, waitlists } from '../../schema/index.ts';
-import { lockInUnit, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import { lockInUnit, readOwned, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 
 export async function findWaitlistRow(db: PgExecutor, id: string): Promise<WaitlistRow | undefined> {
   const [row] = await db
@@ -14,8 +14,7 @@ export async function findWaitlistRow(db: PgExecutor, id: string): Promise<Waitl
 }
 
 export async function findSessionById(db: PgExecutor, id: string): Promise<SessionRow | undefined> {
-  await lockInUnit(db, sessions, eq(sessions.id, id));
-  const [row] = await db.select().from(sessions).where(eq(sessions.id, id));
+  const [row] = await readOwned(db, db.select().from(sessions).where(eq(sessions.id, id)));
   return row;
 }
 
@@ -27,7 +26,7 @@ const withContext = (db: PgExecutor) =>
     .innerJoin(experiences, eq(experiences.id, sessions.experienceId));
 
 export async function findEntryWithContext(db: PgExecutor, id: string): Promise<EntryWithContext | undefined> {
-  await lockInUnit(db, waitlistEntries, eq(waitlistEntries.id, id));
+  if (!(await lockInUnit(db, waitlistEntries, eq(waitlistEntries.id, id)))) return undefined;
   const [row] = await withContext(db).where(eq(waitlistEntries.id, id));
   return row;
 }

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, isNull, sql, type Column, type SQL } from 'drizzle-orm';
 import type { DeliveryFilter, DeliveryKey, DeliveryLogRow, WebhookEndpointRow, WebhooksStore } from '../../../../domain/webhooks/store.ts';
 import { events, webhookDeliveries, webhookEndpoints } from '../../schema/index.ts';
-import { lockInUnit, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import { readOwned, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 
 /** Text keys compared and ordered byte by byte, as SQLite does, whatever the database's collation. */
 const bytes = (column: Column) => sql`${column} COLLATE "C"`;
@@ -38,8 +38,7 @@ export async function liveWebhookEndpoints(db: PgExecutor, brandId: string): Pro
 }
 
 export async function findWebhookEndpoint(db: PgExecutor, id: string): Promise<WebhookEndpointRow | undefined> {
-  await lockInUnit(db, webhookEndpoints, eq(webhookEndpoints.id, id));
-  const [row] = await db.select(endpointColumns).from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+  const [row] = await readOwned(db, db.select(endpointColumns).from(webhookEndpoints).where(eq(webhookEndpoints.id, id)));
   return row;
 }
 

@@ -6,11 +6,12 @@ import type {
   AnswerRow,
   BookingFilter,
   BookingKey,
-  BookingWithContext,
+  BookingRecord,
   BookingsStore,
   ParticipantRow,
 } from '../../../../domain/bookings/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
+import { groupBy } from '../../../../domain/shared/group-by.ts';
 
 const bookingsWithContext = preparedPerDb((db) =>
   db
@@ -24,13 +25,9 @@ const bookingsWithContext = preparedPerDb((db) =>
     .innerJoin(experiences, eq(experiences.id, bookings.experienceId))
     .innerJoin(sessions, eq(sessions.id, bookings.sessionId))
     .where(inIdList(bookings.id, 'ids'))
+    .orderBy(asc(bookings.id))
     .prepare(),
 );
-
-export function findBookingsWithContext(db: Db, ids: readonly string[]): BookingWithContext[] {
-  if (ids.length === 0) return [];
-  return bookingsWithContext(db).all({ ids: idList(ids) });
-}
 
 const participantsOf = preparedPerDb((db) =>
   db
@@ -41,18 +38,23 @@ const participantsOf = preparedPerDb((db) =>
     .prepare(),
 );
 
-export function participantsOfBookings(db: Db, bookingIds: readonly string[]): ParticipantRow[] {
-  if (bookingIds.length === 0) return [];
-  return participantsOf(db).all({ ids: idList(bookingIds) });
-}
-
 const answersOf = preparedPerDb((db) =>
   db.select().from(answers).where(inIdList(answers.bookingId, 'ids')).orderBy(asc(answers.bookingId), asc(answers.position)).prepare(),
 );
 
-export function answersOfBookings(db: Db, bookingIds: readonly string[]): AnswerRow[] {
-  if (bookingIds.length === 0) return [];
-  return answersOf(db).all({ ids: idList(bookingIds) });
+/** Three prepared statements over the sorted id list; the rows grouped here. */
+export function findBookingRecords(db: Db, ids: readonly string[]): BookingRecord[] {
+  if (ids.length === 0) return [];
+  const list = { ids: idList(ids) };
+  const participantsByBooking = groupBy<ParticipantRow>(participantsOf(db).all(list), (p) => p.bookingId);
+  const answersByBooking = groupBy<AnswerRow>(answersOf(db).all(list), (a) => a.bookingId);
+  return bookingsWithContext(db)
+    .all(list)
+    .map((row) => ({
+      ...row,
+      participants: participantsByBooking.get(row.booking.id) ?? [],
+      answers: answersByBooking.get(row.booking.id) ?? [],
+    }));
 }
 
 function filterWhere(filter: BookingFilter): SQL | undefined {
@@ -95,9 +97,7 @@ export function countBookings(db: Db, filter: BookingFilter, after: BookingKey |
 }
 
 export const bookingsStore = {
-  findBookingsWithContext,
-  participantsOfBookings,
-  answersOfBookings,
+  findBookingRecords,
   findBookingPage,
   countBookings,
 } satisfies SqliteStore<BookingsStore>;

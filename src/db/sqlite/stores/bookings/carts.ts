@@ -2,7 +2,7 @@ import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
 import { bookings, carts, paymentIntents } from '../../schema/index.ts';
-import type { CartBookingRow, CartIntentRow, CartRow, CartsStore } from '../../../../domain/bookings/store.ts';
+import type { CartCheckouts, CartRow, CartsStore } from '../../../../domain/bookings/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 
 // Every checkout, payment and cart read looks the cart up: prepared once per connection.
@@ -27,10 +27,6 @@ const intentsOfCart = preparedPerDb((db) =>
     .prepare(),
 );
 
-export function paymentIntentsOfCart(db: Db, cartId: string): CartIntentRow[] {
-  return intentsOfCart(db).all({ cartId });
-}
-
 const cartBookings = preparedPerDb((db) =>
   db
     .select({ id: bookings.id, paymentIntentId: bookings.paymentIntentId, amountMinor: bookings.amountMinor })
@@ -40,12 +36,12 @@ const cartBookings = preparedPerDb((db) =>
     .prepare(),
 );
 
-export function bookingsOfCart(db: Db, cartId: string): CartBookingRow[] {
-  return cartBookings(db).all({ cartId });
+/** Two prepared reads. */
+export function checkoutsOfCart(db: Db, cartId: string): CartCheckouts {
+  return { intents: intentsOfCart(db).all({ cartId }), bookings: cartBookings(db).all({ cartId }) };
 }
 
 export const cartsStore = {
   findCartRow,
-  paymentIntentsOfCart,
-  bookingsOfCart,
+  checkoutsOfCart,
 } satisfies SqliteStore<CartsStore>;

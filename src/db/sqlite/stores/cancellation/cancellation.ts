@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb, setTo } from '../../prepared.ts';
 import { bookings, participants, paymentIntents, refunds } from '../../schema/index.ts';
-import type { CancellableBooking, CancellationStore } from '../../../../domain/cancellation/store.ts';
+import type { BookingToCancel, CancellableBooking, CancellationStore } from '../../../../domain/cancellation/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 
 // A cancel request runs these once per item, each in the item's own transaction: prepared once per
@@ -33,8 +33,15 @@ const cancellableBooking = preparedPerDb((db) =>
     .prepare(),
 );
 
-export function findCancellableBooking(db: Db, id: string): CancellableBooking | undefined {
-  return cancellableBooking(db).get({ id });
+/** Three prepared reads: the booking, its pending refunds, its participants. */
+export function findBookingToCancel(db: Db, id: string): BookingToCancel | undefined {
+  const booking = cancellableBooking(db).get({ id });
+  if (!booking) return undefined;
+  return {
+    booking,
+    pendingRefunds: pendingRefundCount(db).get({ bookingId: id })?.n ?? 0,
+    participants: participantStatesOf(db).all({ bookingId: id }),
+  };
 }
 
 const cancellableBookingList = preparedPerDb((db) =>
@@ -63,10 +70,6 @@ const participantStatesOf = preparedPerDb((db) =>
     .orderBy(asc(participants.position))
     .prepare(),
 );
-
-export function participantStates(db: Db, bookingId: string): Array<{ id: string; cancelledAt: string | null }> {
-  return participantStatesOf(db).all({ bookingId });
-}
 
 const cancelActiveParticipants = preparedPerDb((db) =>
   db
@@ -150,18 +153,12 @@ const pendingRefundCount = preparedPerDb((db) =>
     .prepare(),
 );
 
-export function countPendingRefunds(db: Db, bookingId: string): number {
-  return pendingRefundCount(db).get({ bookingId })?.n ?? 0;
-}
-
 export const cancellationStore = {
-  findCancellableBooking,
+  findBookingToCancel,
   findCancellableBookings,
-  participantStates,
   cancelParticipants,
   setBookingStatus,
   touchBooking,
   reserveRefundAmount,
   releaseRefundAmount,
-  countPendingRefunds,
 } satisfies SqliteStore<CancellationStore>;

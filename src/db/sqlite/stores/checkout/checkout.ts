@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, placeholders, preparedPerDb, setTo } from '../../prepared.ts';
 import {
@@ -17,13 +17,18 @@ import type {
   AnswerInsert,
   BookingInsert,
   CartHolds,
+  CheckoutExperience,
   CheckoutStore,
   CouponRow,
   CreditCodeRow,
   IntentInsert,
+  ItemSession,
+  ItemStart,
   ParticipantInsert,
 } from '../../../../domain/checkout/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
+import { findExperienceRow, priceTiersOfExperience, taxesOfExperience } from '../catalog/experiences.ts';
+import { findSessionAt } from '../availability/sessions.ts';
 
 // What the prepared inserts below bind: every column, nullable ones as null (never left out).
 // Every quote and checkout runs the reads from here to holdsOfCart, per item or per cart: each is
@@ -38,8 +43,46 @@ const addOnsOf = preparedPerDb((db) =>
     .prepare(),
 );
 
-export function addOnsOfExperience(db: Db, experienceId: string): AddOnRow[] {
-  return addOnsOf(db).all({ experienceId });
+const inByteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/** Four prepared reads per experience (SQLite answers each in microseconds, in process). */
+export function findCheckoutExperiences(db: Db, ids: readonly string[]): CheckoutExperience[] {
+  return [...new Set(ids)].sort(inByteOrder).flatMap((id) => {
+    const experience = findExperienceRow(db, id);
+    if (!experience) return [];
+    const addOnRows: AddOnRow[] = addOnsOf(db).all({ experienceId: id });
+    return [{ experience, priceTiers: priceTiersOfExperience(db, id), addOns: addOnRows, taxes: taxesOfExperience(db, id) }];
+  });
+}
+
+const lapsedPlacesOf = preparedPerDb((db) =>
+  db
+    .select({ places: sql<number>`count(*)` })
+    .from(participants)
+    .innerJoin(bookings, eq(bookings.id, participants.bookingId))
+    .where(
+      and(
+        eq(bookings.sessionId, sql.placeholder('sessionId')),
+        eq(bookings.status, 'processing'),
+        lte(bookings.holdExpiresAt, sql.placeholder('at')),
+        sql`${participants.cancelledAt} IS NULL`,
+      ),
+    )
+    .prepare(),
+);
+
+/** Two prepared reads per start: the session, then its lapsed places (an aggregate over the hold index). */
+export function findItemSessions(db: Db, starts: readonly ItemStart[], at: string): ItemSession[] {
+  const found = new Map<string, ItemSession>();
+  for (const { experienceId, startLocal } of starts) {
+    const session = findSessionAt(db, experienceId, startLocal);
+    if (session && !found.has(session.id)) {
+      found.set(session.id, { session, lapsedPlaces: lapsedPlacesOf(db).get({ sessionId: session.id, at })?.places ?? 0 });
+    }
+  }
+  return [...found.values()].sort(
+    (a, b) => inByteOrder(a.session.experienceId, b.session.experienceId) || inByteOrder(a.session.startLocal, b.session.startLocal),
+  );
 }
 
 const couponByCode = preparedPerDb((db) =>
@@ -342,7 +385,8 @@ export function redeemCredit(db: Db, row: { id: string; bookingId: string; credi
 }
 
 export const checkoutStore = {
-  addOnsOfExperience,
+  findCheckoutExperiences,
+  findItemSessions,
   findCoupon,
   creditCodesByCode,
   holdsOfCart,

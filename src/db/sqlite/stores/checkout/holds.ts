@@ -1,7 +1,7 @@
 import { and, asc, eq, isNotNull, lte, notExists, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb, setTo } from '../../prepared.ts';
-import { bookings, creditCodes, creditRedemptions, participants, paymentIntents } from '../../schema/index.ts';
+import { bookings, creditCodes, creditRedemptions, paymentIntents } from '../../schema/index.ts';
 import type { HeldBooking, HoldsStore } from '../../../../domain/checkout/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 
@@ -100,31 +100,10 @@ export function cancelIntentsWithoutHolds(db: Db, ids: readonly string[], at: st
   cancelWithoutHolds(db).run({ ids: idList(ids), at });
 }
 
-const lapsedPlacesOf = preparedPerDb((db) =>
-  db
-    .select({ places: sql<number>`count(*)` })
-    .from(participants)
-    .innerJoin(bookings, eq(bookings.id, participants.bookingId))
-    .where(
-      and(
-        eq(bookings.sessionId, sql.placeholder('sessionId')),
-        eq(bookings.status, 'processing'),
-        lte(bookings.holdExpiresAt, sql.placeholder('at')),
-        sql`${participants.cancelledAt} IS NULL`,
-      ),
-    )
-    .prepare(),
-);
-
-export function lapsedPlaces(db: Db, sessionId: string, at: string): number {
-  return lapsedPlacesOf(db).get({ sessionId, at })?.places ?? 0;
-}
-
 export const holdsStore = {
   processingBookings,
   lapsedHolds,
   markBookingsFailed,
   returnCreditRedemptions,
   cancelIntentsWithoutHolds,
-  lapsedPlaces,
 } satisfies SqliteStore<HoldsStore>;

@@ -12,3 +12,12 @@ export const inByteOrder = (column: AnyColumn | SQL): SQL => sql`${column} colla
  * values (and no limit of 65 535 parameters), each still found through the column's index.
  */
 export const anyOf = (column: AnyColumn | SQL, values: readonly string[]): SQL => sql`${column} = any(${sql.param([...values])}::text[])`;
+
+/** `anyOf` in a named statement: the values are the text[] placeholder `name`. */
+export const anyOfPlaceholder = (column: AnyColumn | SQL, name: string): SQL => sql`${column} = any(${sql.placeholder(name)}::text[])`;
+
+/** A JSON array of the rows `select` gives (`[]` for none), built by `json_agg` in the order it names. */
+export const jsonRows = <T>(select: SQL) => sql<T[]>`coalesce((${select}), '[]'::json)`;
+
+/** An instant put in a JSON object as the adapter reads instants (`instant`): ISO 8601 UTC with milliseconds. */
+export const isoText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
