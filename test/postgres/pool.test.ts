@@ -1,4 +1,7 @@
-/** The pool opens at most DATABASE_POOL_SIZE connections, and the server cancels statements that run too long. */
+/**
+ * The pool opens at most DATABASE_POOL_SIZE connections, the server cancels statements that run too long,
+ * and connections the server ends never take the process down.
+ */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { closePostgres, openPostgres, type PgDb } from '../../src/db/postgres/client.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -59,5 +62,30 @@ describePostgres('the PostgreSQL pool', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
     const after = await db.$client.query('SELECT 1 AS one');
     expect(after.rows).toEqual([{ one: 1 }]);
+  });
+
+  it('survives the server ending connections that are checked out, busy or idle, and goes on with fresh ones', async () => {
+    const db = connect({ poolSize: 2 });
+    const pidOf = async (client: { query: (text: string) => Promise<{ rows: Array<{ pid: number }> }> }) =>
+      (await client.query('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    const terminate = (pid: number) => observer.$client.query('SELECT pg_terminate_backend($1)', [pid]);
+    for (let round = 0; round < 5; round += 1) {
+      const busy = await db.$client.connect();
+      const idle = await db.$client.connect();
+      const [busyPid, idlePid] = [await pidOf(busy), await pidOf(idle)];
+      const running = busy.query('SELECT pg_sleep(5)').then(
+        () => 'finished',
+        (error: Error) => error.message,
+      );
+      await terminate(busyPid);
+      await terminate(idlePid);
+      // Without a listener of their own, both connections' 'error' events would be uncaught exceptions here.
+      expect(await running).toBe('terminating connection due to administrator command');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      busy.release();
+      idle.release();
+      expect((await db.$client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    }
+    expect(db.$client.totalCount).toBeLessThanOrEqual(2);
   });
 });

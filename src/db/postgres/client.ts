@@ -48,9 +48,13 @@ export function openPostgres(url: string, options: PostgresOptions = {}): PgDb {
     statement_timeout: options.statementTimeoutMs ?? postgresDefaults.statementTimeoutMs,
     types,
   });
-  // An idle connection the server closed (restart, failover) is dropped by the pool and the next query
-  // opens a fresh one; without a listener that event would end the process.
+  // A connection the server ends (restart, failover, pg_terminate_backend) emits 'error', and an 'error'
+  // nobody listens to ends the process. The pool listens while a connection is idle (and drops it; the
+  // next query opens a fresh one) but not while it is checked out, so every connection gets a listener
+  // of its own for its whole life. The statement it was running fails by itself, its caller answers the
+  // failure, and the pool drops the connection when it comes back (it is no longer queryable).
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   return drizzle(pool, { schema }) as PgDb;
 }
 
