@@ -4,6 +4,7 @@
  * `postgresql://` URL is PostgreSQL, migrated here (under an advisory lock, so gateways starting
  * together migrate once).
  */
+import { DatabaseUnavailableError } from '../domain/shared/database.ts';
 import { seedDemoDataIfEmpty } from './demo/index.ts';
 import { isPostgresUrl, redactDatabaseUrl, type Engine } from './engine.ts';
 import { closePostgres, migratePostgres, openPostgres } from './postgres/client.ts';
@@ -20,8 +21,8 @@ export interface ConnectOptions {
   poolSize?: number;
 }
 
-/** The database could not be reached or prepared: the message says which and why, without a password. */
-export class DatabaseUnavailableError extends Error {}
+/** Also what `connect` throws when the database could not be reached or prepared: the message says which and why, without a password. */
+export { DatabaseUnavailableError };
 
 export async function connect(url: string, options: ConnectOptions = {}): Promise<Connection> {
   if (isPostgresUrl(url)) {

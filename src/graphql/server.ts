@@ -8,7 +8,9 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { FastifyBaseLogger } from 'fastify';
+import { DatabaseUnavailableError } from '../domain/shared/database.ts';
 import { DomainError } from '../domain/shared/errors.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../http/database-unavailable.ts';
 import type { GraphQLContext } from './context.ts';
 import { landingPageWithOfflineLinks } from './landing-page.ts';
 import { apolloProtections, withoutSuggestions } from './protections/index.ts';
@@ -67,6 +69,10 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
     // The error code last: a detail named `code` (a coupon's, a credit code's) must not replace it.
     return { ...base, message: original.message, extensions: { ...original.details, code: original.code } };
   }
+  // Met by a resolver, or by the context (app.ts: then with the 503 already set).
+  if (original instanceof DatabaseUnavailableError || formatted.extensions?.code === 'DATABASE_UNAVAILABLE') {
+    return { ...base, message: DATABASE_UNAVAILABLE_MESSAGE, extensions: { code: 'DATABASE_UNAVAILABLE' } };
+  }
   const code = formatted.extensions?.code;
   if (typeof code === 'string' && clientErrorCodes.has(code)) {
     const { stacktrace: _, ...extensions } = formatted.extensions ?? {};
@@ -101,6 +107,10 @@ function errorReporting(log: FastifyBaseLogger): ApolloServerPlugin<GraphQLConte
         async didEncounterErrors({ errors, contextValue }) {
           for (const error of errors) {
             const original = unwrapResolverError(error);
+            if (original instanceof DatabaseUnavailableError) {
+              log.warn({ err: original.cause, reqId: contextValue.requestId, path: error.path }, 'database unavailable');
+              continue;
+            }
             const code = error.extensions?.code;
             if (
               original instanceof DomainError ||
@@ -114,10 +124,16 @@ function errorReporting(log: FastifyBaseLogger): ApolloServerPlugin<GraphQLConte
         },
         async willSendResponse({ response, contextValue }) {
           if (response.body.kind !== 'single') return;
-          for (const error of response.body.singleResult.errors ?? []) {
+          const { errors, data } = response.body.singleResult;
+          for (const error of errors ?? []) {
             if (error.extensions?.code === 'INTERNAL_SERVER_ERROR') {
               (error.extensions as Record<string, unknown>).requestId = contextValue.requestId;
             }
+          }
+          // The database could not answer: when to try again; a 503 when nothing of the operation could be answered.
+          if (errors?.some((error) => error.extensions?.code === 'DATABASE_UNAVAILABLE')) {
+            response.http.headers.set('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+            if (data === null || data === undefined) response.http.status = 503;
           }
         },
       };

@@ -64,4 +64,6 @@ export const errorStatus: Record<ErrorCode, number> = {
   PAYMENT_PROCESSOR_ERROR: 502,
   /** The server is shutting down: retry (on another instance). */
   SERVICE_UNAVAILABLE: 503,
+  /** The database cannot take the request now: retry after Retry-After. */
+  DATABASE_UNAVAILABLE: 503,
 };

@@ -1,4 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { DatabaseUnavailableError } from '../domain/shared/database.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../http/database-unavailable.ts';
 import { DomainError, type ErrorCode, type ErrorDetails } from '../domain/shared/errors.ts';
 import { errorStatus } from './error-status.ts';
 
@@ -47,6 +49,11 @@ const statusCodes: Partial<Record<number, ErrorCode>> = {
 /** The one place REST turns failures into `{ error: { code, message, details, requestId } }`. */
 export function restErrorHandler(error: FastifyError | DomainError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof DomainError) return sendError(reply, request, error.code, error.message, error.details);
+  if (error instanceof DatabaseUnavailableError) {
+    request.log.warn({ err: error.cause }, 'database unavailable');
+    reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    return sendError(reply, request, 'DATABASE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE);
+  }
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
     const first = fastifyError.validation[0] as AjvError;

@@ -21,6 +21,7 @@ import { bindStores, type PgExecutor, type PostgresStores } from './store-bindin
 import { postgresStores } from './stores/index.ts';
 import { keepInto, openOutbox, writeOutbox, type Outbox } from './outbox.ts';
 import { executorOf } from './executors.ts';
+import { reportingUnavailable } from '../unavailable.ts';
 
 type PostgresSeeder = ReturnType<typeof postgresSeeder>;
 
@@ -159,11 +160,38 @@ async function seederTransaction<T>(db: PgDb, work: (seeder: PostgresSeeder) => 
 }
 
 /** The port and a seeder on the PostgreSQL database of `db`. */
+/** Node's errors of a connection that could not be made or was cut. */
+const NETWORK_FAILURES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * The failures that mean the server cannot take work now: SQLSTATE classes 08 (connection), 53 (out of
+ * disk, memory or connections) and 57P (shutting down, restarting, not accepting connections yet), a
+ * statement cancelled by the statement timeout (57014), the network's errors, and node-postgres' own
+ * for a connection that ended or could not be had in time.
+ */
+export function postgresUnavailable(error: object): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (/^(08|53|57P)/.test(code) || code === '57014' || NETWORK_FAILURES.has(code))) return true;
+  return (
+    typeof message === 'string' &&
+    /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/.test(message)
+  );
+}
+
 export function postgresEngine(db: PgDb): Engine {
   const { database, runUnit } = unitsOf(db, postgresStores);
   return {
     name: 'postgresql',
-    database,
+    database: reportingUnavailable(database, postgresUnavailable),
     seeder: postgresSeeder(db, db.$client, (work) => seederTransaction(db, work)),
     seed: (work) =>
       runUnit((tx, executor, connection) => {

@@ -16,6 +16,7 @@ import { closeDatabase, openDatabase, type Db } from './client.ts';
 import { dataGeneration } from './generation.ts';
 import { bindStores, settled, type CallRunner } from './store-binding.ts';
 import { sqliteStores } from './stores/index.ts';
+import { reportingUnavailable } from '../unavailable.ts';
 
 class TransactionEnded extends Error {
   constructor() {
@@ -198,6 +199,12 @@ const engines = new WeakMap<Db, Engine>();
  * The port and a seeder over an open connection: one per connection, so everything using that
  * connection shares its lock (the tests seed the connection the app runs on).
  */
+/** SQLite's failures that mean the file cannot take work now: full, locked past the busy timeout, I/O, out of memory, read-only. */
+export function sqliteUnavailable(error: object): boolean {
+  const { code } = error as { code?: unknown };
+  return typeof code === 'string' && /^SQLITE_(FULL|BUSY|LOCKED|IOERR|CANTOPEN|NOMEM|READONLY)/.test(code);
+}
+
 export function sqliteEngine(db: Db): Engine {
   let engine = engines.get(db);
   if (!engine) {
@@ -206,7 +213,7 @@ export function sqliteEngine(db: Db): Engine {
     const inside: ReturnType<typeof sqliteSeeder> = sqliteSeeder(db, settled, (work) => work(inside));
     engine = {
       name: 'sqlite',
-      database,
+      database: reportingUnavailable(database, sqliteUnavailable),
       seeder: sqliteSeeder(db, outside, (work) => database.transaction(() => work(inside))),
       seed: (work) => database.transaction((tx) => work(inside, tx)),
     };

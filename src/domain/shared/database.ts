@@ -29,6 +29,15 @@ import type { QuestionsStore } from '../questions/store.ts';
 import type { WaitlistsStore } from '../waitlists/store.ts';
 import type { WebhookDispatchStore, WebhooksStore } from '../webhooks/store.ts';
 
+/**
+ * A call the database could not take now: unreachable, restarting, out of disk or connections, or too slow
+ * (a statement timed out). Adapters reject with it (the failure they met is its `cause`), and transports
+ * answer 503 DATABASE_UNAVAILABLE with Retry-After: the client should retry. A unit of work rejected with
+ * it wrote nothing, unless its COMMIT itself was cut off, when it may have committed: a retry under the
+ * same Idempotency-Key is safe either way.
+ */
+export class DatabaseUnavailableError extends Error {}
+
 /** Every store, by area. Outside a transaction each call stands alone; inside one, all see and make its changes. */
 export interface Stores {
   apiKeys: ApiKeysStore;

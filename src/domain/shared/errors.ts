@@ -62,6 +62,8 @@ export const errorCodes = [
   'PAYMENT_PROCESSOR_ERROR',
   /** The server is shutting down: retry (on another instance). */
   'SERVICE_UNAVAILABLE',
+  /** The database cannot take the request now (down, restarting, full, too slow): retry after Retry-After. */
+  'DATABASE_UNAVAILABLE',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];
