@@ -86,11 +86,17 @@ describe('delivery to a real HTTP receiver', () => {
     expect((await deliveriesOf(db, endpoint.id))[0]).toMatchObject({ attempts: 3, lastStatusCode: 200, lastError: null });
   });
 
-  it("delivers one booking's events strictly in order, even when the first fails once", async () => {
+  it("delivers one booking's events strictly in order, even when the first fails, without holding up another booking's", async () => {
     const booking = crypto.randomUUID();
     const other = crypto.randomUUID();
-    receiver.respond = ({ path, body, count }) =>
-      path === '/ordered' && JSON.parse(body).type === 'booking.created' && count === 0 ? 500 : 200;
+    // The booking's first event fails until the other booking's event has arrived: it can only succeed if
+    // that one was not held up behind its retries, however slow the machine.
+    receiver.respond = ({ path, body }) =>
+      path === '/ordered' && JSON.parse(body).data.id === booking && JSON.parse(body).type === 'booking.created'
+        ? receiver.at('/ordered').some((r) => resourceOf(r) === other)
+          ? 200
+          : 500
+        : 200;
     await register('/ordered');
     const types = [
       'booking.created',
@@ -107,12 +113,13 @@ describe('delivery to a real HTTP receiver', () => {
     await waitFor('every event of the booking', () => receiver.at('/ordered').filter((r) => r.status === 200).length === 6);
 
     const ofBooking = receiver.at('/ordered').filter((r) => resourceOf(r) === booking);
-    expect(ofBooking.map((r) => [eventIdOf(r), r.status])).toEqual([[events[0]!.id, 500], ...events.map((e) => [e.id, 200])]);
-    // Another booking's event is not held up by this one's retry.
-    const all = receiver.at('/ordered');
-    const otherAt = all.findIndex((r) => resourceOf(r) === other);
-    const retryAt = all.findIndex((r, i) => i > 0 && eventIdOf(r) === events[0]!.id);
-    expect(otherAt).toBeLessThan(retryAt);
+    const failed = ofBooking.filter((r) => r.status === 500);
+    // First the failed attempts of the first event, then every event once, in order.
+    expect(failed.length).toBeGreaterThanOrEqual(1);
+    expect(ofBooking.map((r) => [eventIdOf(r), r.status])).toEqual([
+      ...failed.map(() => [events[0]!.id, 500]),
+      ...events.map((e) => [e.id, 200]),
+    ]);
   });
 
   it('sends nothing more to a deleted endpoint', async () => {
