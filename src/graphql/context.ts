@@ -36,7 +36,8 @@ export function graphqlContextFactory(shared: Deps, webhooks: WebhookSettings) {
     let principal: Principal | null = null;
     let authError: DomainError | null = null;
     try {
-      principal = await authenticateRequest(deps.db, request);
+      // The shared database: the API-key cache is kept per database object.
+      principal = await authenticateRequest(shared.db, request);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       authError = error;

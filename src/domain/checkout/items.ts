@@ -114,13 +114,13 @@ const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
 
 function bookableExperience(ctx: CartContext, item: CartItemInput, field: string): CheckoutExperience {
   const found = ctx.catalogue.experiences.get(item.experienceId);
-  const experience = found?.experience;
-  if (!found || !experience || experience.brandId !== ctx.brand.id) {
+  if (!found || found.experience.brandId !== ctx.brand.id) {
     throw new DomainError('NOT_FOUND', `Experience ${item.experienceId} was not found`, {
       field: `${field}.experienceId`,
       id: item.experienceId,
     });
   }
+  const { experience } = found;
   if (experience.isUnlisted)
     requireFeature(ctx.brand, 'unlistedExperience', `Experience ${experience.id} is unlisted: booking it`, `${field}.experienceId`);
   if (!experience.isBookable) {
@@ -243,8 +243,8 @@ export async function prepareItem(
   const { experience } = catalogued;
   const code = item.intendedConfirmationCode;
   const intendedConfirmationCode = code == null ? null : normalizeIntendedCode(code, `${field}.intendedConfirmationCode`);
-  const itemSessionRow = itemSession(ctx, experience, item, field);
-  const participants = await itemParticipants(ctx, catalogued, itemSessionRow, item, field);
+  const booked = itemSession(ctx, experience, item, field);
+  const participants = await itemParticipants(ctx, catalogued, booked, item, field);
   const addOns = itemAddOns(catalogued, item, field);
   const rules = await itemPricing(ctx, item, field);
   const answers = answersOf(experience);
@@ -262,7 +262,7 @@ export async function prepareItem(
   return {
     index,
     experience,
-    session: itemSessionRow.session,
+    session: booked.session,
     participants,
     answers,
     pricing,
