@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { connect, DatabaseUnavailableError } from './db/connect.ts';
+import { connect } from './db/connect.ts';
+import { DatabaseUnavailableError } from './domain/shared/database.ts';
 import { redactDatabaseUrl } from './db/engine.ts';
 import { demoKeys } from './db/demo/index.ts';
 import { exitOnSignals } from './shutdown.ts';

@@ -21,9 +21,6 @@ export interface ConnectOptions {
   poolSize?: number;
 }
 
-/** Also what `connect` throws when the database could not be reached or prepared: the message says which and why, without a password. */
-export { DatabaseUnavailableError };
-
 export async function connect(url: string, options: ConnectOptions = {}): Promise<Connection> {
   if (isPostgresUrl(url)) {
     const pg = openPostgres(url, { poolSize: options.poolSize });

@@ -37,6 +37,19 @@ export const minute = (n: number) => new Date(Date.parse('2026-01-01T00:00:00.00
 /** Text in byte order (JavaScript compares UTF-16 code units: the bytes' order for the ASCII compared with it here). */
 export const inByteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** The sailing's price tiers and taxes, in position order. */
+const sailingPrices = {
+  priceTiers: [
+    { name: 'Adult', priceMinor: 4550 },
+    { name: 'child', priceMinor: 2000 },
+    { name: 'Senior', priceMinor: 3000 },
+  ],
+  taxes: [
+    { name: 'VAT', rateBasisPoints: 2300 },
+    { name: 'City tax', rateBasisPoints: 100 },
+  ],
+};
+
 /** Reviews newest first: latest `reviewedAt`, equal instants by id, descending (byte order). */
 export const newestFirst = (a: ReviewInsert, b: ReviewInsert) =>
   a.reviewedAt === b.reviewedAt ? inByteOrder(b.id, a.id) : a.reviewedAt < b.reviewedAt ? 1 : -1;
@@ -77,15 +90,7 @@ export async function catalogWorld(db: TestDb) {
       host: hosts.costa1,
       pictures: 3,
       vibes: ['Calm', 'sunny', 'Wild'],
-      priceTiers: [
-        { name: 'Adult', priceMinor: 4550 },
-        { name: 'child', priceMinor: 2000 },
-        { name: 'Senior', priceMinor: 3000 },
-      ],
-      taxes: [
-        { name: 'VAT', rateBasisPoints: 2300 },
-        { name: 'City tax', rateBasisPoints: 100 },
-      ],
+      ...sailingPrices,
       translations: [
         { locale: 'pt', title: 'Vela', headline: 'O rio', description: 'Duas horas.', healthAndSafety: 'Coletes.' },
         { locale: 'en-GB', title: 'Sail', headline: 'The river', description: 'Two hours.', healthAndSafety: 'Jackets.' },
@@ -342,15 +347,8 @@ export function catalogReads(on: () => { database: Database; w: CatalogWorld }):
       category: { id: w.sailing.category.id, name: 'Boat Tours' },
       host: w.hosts.costa1,
       vibes: w.sailing.vibes.map((v) => ({ id: v.id, name: v.name })),
-      priceTiers: [
-        { name: 'Adult', priceMinor: 4550 },
-        { name: 'child', priceMinor: 2000 },
-        { name: 'Senior', priceMinor: 3000 },
-      ],
-      taxes: [
-        { name: 'VAT', rateBasisPoints: 2300 },
-        { name: 'City tax', rateBasisPoints: 100 },
-      ],
+      // Written in reverse (the factory's way): read back by position.
+      ...sailingPrices,
     });
     expect(w.sailing.vibes.map((v) => v.name)).toEqual(['Calm', 'sunny', 'Wild']);
     expect(await database.experiences.findExperienceRecord('exp-B')).toMatchObject({

@@ -75,7 +75,7 @@ const sessionKey = (experienceId: string, startLocal: string) => `${experienceId
  * An item whose experience or session time is wrong is skipped here: `prepareItem` throws its error in turn.
  */
 export async function readItemCatalogue(db: Stores, items: readonly CartItemInput[], now: Date): Promise<ItemCatalogue> {
-  const found = await db.checkout.findCheckoutExperiences([...new Set(items.map((item) => item.experienceId))]);
+  const found = await db.checkout.findCheckoutExperiences(items.map((item) => item.experienceId));
   const experiences = new Map(found.map((row) => [row.experience.id, row]));
   const starts = items.flatMap(({ experienceId, sessionTime }) => {
     const experience = experiences.get(experienceId)?.experience;

@@ -34,7 +34,8 @@ import type { WebhookDispatchStore, WebhooksStore } from '../webhooks/store.ts';
  * (a statement timed out). Adapters reject with it (the failure they met is its `cause`), and transports
  * answer 503 DATABASE_UNAVAILABLE with Retry-After: the client should retry. A unit of work rejected with
  * it wrote nothing, unless its COMMIT itself was cut off, when it may have committed: a retry under the
- * same Idempotency-Key is safe either way.
+ * same Idempotency-Key is safe either way. `connect` (src/db/connect.ts) throws it too, when a database
+ * cannot be reached or prepared at start.
  */
 export class DatabaseUnavailableError extends Error {}
 

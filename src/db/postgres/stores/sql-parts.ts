@@ -19,5 +19,12 @@ export const anyOfPlaceholder = (column: AnyColumn | SQL, name: string): SQL => 
 /** A JSON array of the rows `select` gives (`[]` for none), built by `json_agg` in the order it names. */
 export const jsonRows = <T>(select: SQL) => sql<T[]>`coalesce((${select}), '[]'::json)`;
 
-/** An instant put in a JSON object as the adapter reads instants (`instant`): ISO 8601 UTC with milliseconds. */
-export const isoText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/**
+ * An instant as text, in the form the adapter reads instants (`instant`) and SQLite stores them: ISO 8601
+ * UTC with milliseconds. `column` is a column, or a subquery's alias (`'p.cancelled_at'`).
+ */
+export const isoText = (column: AnyColumn | SQL | string): SQL =>
+  sql`to_char(${typeof column === 'string' ? sql.raw(column) : column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** A FROM of one row, for a select made only of subqueries. */
+export const oneRow = sql`(VALUES (1)) AS one (x)`;

@@ -9,7 +9,7 @@ import type {
 } from '../../../../domain/bookings/store.ts';
 import { bookings, experiences, sessions } from '../../schema/index.ts';
 import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
-import { anyOfPlaceholder, inByteOrder, isoText } from '../sql-parts.ts';
+import { anyOfPlaceholder, inByteOrder, isoText, jsonRows } from '../sql-parts.ts';
 
 const bookingRecords = preparedPerExecutor((db) =>
   db
@@ -18,16 +18,16 @@ const bookingRecords = preparedPerExecutor((db) =>
       experienceTitle: experiences.title,
       timezone: experiences.timezoneId,
       startLocal: sessions.startLocal,
-      participants: sql<ParticipantRow[]>`coalesce((
+      participants: jsonRows<ParticipantRow>(sql`
         SELECT json_agg(json_build_object('id', p.id, 'bookingId', p.booking_id, 'position', p.position,
           'firstName', p.first_name, 'lastName', p.last_name, 'emailAddress', p.email_address,
           'phoneNumber', p.phone_number, 'priceTierName', p.price_tier_name, 'priceMinor', p.price_minor,
-          'cancelledAt', ${sql.raw(isoText('p.cancelled_at'))}) ORDER BY p.position)
-        FROM participants p WHERE p.booking_id = ${bookings.id}), '[]'::json)`,
-      answers: sql<AnswerRow[]>`coalesce((
+          'cancelledAt', ${isoText('p.cancelled_at')}) ORDER BY p.position)
+        FROM participants p WHERE p.booking_id = ${bookings.id}`),
+      answers: jsonRows<AnswerRow>(sql`
         SELECT json_agg(json_build_object('id', a.id, 'bookingId', a.booking_id, 'participantId', a.participant_id,
           'question', a.question, 'answer', a.answer, 'position', a.position) ORDER BY a.position)
-        FROM answers a WHERE a.booking_id = ${bookings.id}), '[]'::json)`,
+        FROM answers a WHERE a.booking_id = ${bookings.id}`),
     })
     .from(bookings)
     .innerJoin(experiences, eq(experiences.id, bookings.experienceId))

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { CartBookingRow, CartCheckouts, CartIntentRow, CartRow, CartsStore } from '../../../../domain/bookings/store.ts';
 import { carts } from '../../schema/index.ts';
 import { preparedPerExecutor, readOwned, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
-import { isoText, jsonRows } from '../sql-parts.ts';
+import { isoText, jsonRows, oneRow } from '../sql-parts.ts';
 
 export async function findCartRow(db: PgExecutor, cartId: string): Promise<CartRow | undefined> {
   const [row] = await readOwned(db, db.select().from(carts).where(eq(carts.id, cartId)));
@@ -13,7 +13,7 @@ const cartCheckouts = preparedPerExecutor((db) =>
   db
     .select({
       intents: jsonRows<CartIntentRow>(sql`
-        SELECT json_agg(json_build_object('id', i.id, 'status', i.status, 'createdAt', ${sql.raw(isoText('i.created_at'))})
+        SELECT json_agg(json_build_object('id', i.id, 'status', i.status, 'createdAt', ${isoText('i.created_at')})
           ORDER BY i.attempt DESC)
         FROM payment_intents i WHERE i.cart_id = ${sql.placeholder('cartId')}`),
       bookings: jsonRows<CartBookingRow>(sql`
@@ -21,7 +21,7 @@ const cartCheckouts = preparedPerExecutor((db) =>
           ORDER BY b.created_at, b.cart_position)
         FROM bookings b WHERE b.cart_id = ${sql.placeholder('cartId')}`),
     })
-    .from(sql`(VALUES (1)) AS one (x)`)
+    .from(oneRow)
     .prepare('cart_checkouts'),
 );
 

@@ -28,7 +28,7 @@ const bookingToCancel = preparedPerExecutor((db) =>
       booking: cancellableColumns,
       pendingRefunds: sql<number>`(SELECT count(*)::integer FROM refunds r WHERE r.booking_id = ${bookings.id} AND r.status = 'pending')`,
       participants: jsonRows<BookingToCancel['participants'][number]>(sql`
-        SELECT json_agg(json_build_object('id', p.id, 'cancelledAt', ${sql.raw(isoText('p.cancelled_at'))}) ORDER BY p.position)
+        SELECT json_agg(json_build_object('id', p.id, 'cancelledAt', ${isoText('p.cancelled_at')}) ORDER BY p.position)
         FROM participants p WHERE p.booking_id = ${bookings.id}`),
     })
     .from(bookings)

@@ -36,7 +36,18 @@ export async function priceTiersOfExperience(db: PgExecutor, experienceId: strin
   return priceTiersOf(db).execute({ id: experienceId });
 }
 
-// Spelled out in the subqueries, as in checkout's reads: `"experiences"."id"`.
+/**
+ * The outer select's experience's price tiers and taxes, each a JSON array by position: the experience
+ * page and checkout read them beside the experience. Its id is spelled out: Drizzle leaves columns
+ * unqualified in a one-table select, where `id` would resolve to the subquery's own table.
+ */
+export const priceTiersJson = jsonRows<ExperienceRecord['priceTiers'][number]>(sql`
+  SELECT json_agg(json_build_object('name', p.name, 'priceMinor', p.price_minor) ORDER BY p.position)
+  FROM price_tiers p WHERE p.experience_id = "experiences"."id"`);
+export const taxesJson = jsonRows<ExperienceRecord['taxes'][number]>(sql`
+  SELECT json_agg(json_build_object('name', x.name, 'rateBasisPoints', x.rate_basis_points) ORDER BY x.position)
+  FROM taxes x WHERE x.experience_id = "experiences"."id"`);
+
 const experienceRecord = preparedPerExecutor((db) =>
   db
     .select({
@@ -56,12 +67,8 @@ const experienceRecord = preparedPerExecutor((db) =>
       vibes: jsonRows<NamedRow>(sql`
         SELECT json_agg(json_build_object('id', v.id, 'name', v.name) ORDER BY ev.position)
         FROM experience_vibes ev JOIN vibes v ON v.id = ev.vibe_id WHERE ev.experience_id = "experiences"."id"`),
-      priceTiers: jsonRows<ExperienceRecord['priceTiers'][number]>(sql`
-        SELECT json_agg(json_build_object('name', p.name, 'priceMinor', p.price_minor) ORDER BY p.position)
-        FROM price_tiers p WHERE p.experience_id = "experiences"."id"`),
-      taxes: jsonRows<ExperienceRecord['taxes'][number]>(sql`
-        SELECT json_agg(json_build_object('name', x.name, 'rateBasisPoints', x.rate_basis_points) ORDER BY x.position)
-        FROM taxes x WHERE x.experience_id = "experiences"."id"`),
+      priceTiers: priceTiersJson,
+      taxes: taxesJson,
     })
     .from(experiences)
     .leftJoin(categories, eq(categories.id, experiences.categoryId))

@@ -3,7 +3,7 @@ import { insertReviews } from './reviews-write.ts';
 import type { ReviewedExperienceRow, ReviewKey, ReviewPageRow, ReviewsStore } from '../../../../domain/catalog/store.ts';
 import { experiences, hosts, reviewers, reviews } from '../../schema/index.ts';
 import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
-import { inByteOrder } from '../sql-parts.ts';
+import { inByteOrder, isoText } from '../sql-parts.ts';
 
 /**
  * The experience a review page belongs to, with its review count, in one statement. Ranks are dense,
@@ -94,8 +94,7 @@ function olderThan(after: ReviewKey): SQL {
   if (isCanonicalInstant(after.reviewedAt)) {
     return sql`(${reviews.reviewedAt} <= ${after.reviewedAt} and (${reviews.reviewedAt} < ${after.reviewedAt} or ${inByteOrder(reviews.id)} < ${after.id}))`;
   }
-  const asText = sql`to_char(${reviews.reviewedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-  return sql`(${inByteOrder(asText)}, ${inByteOrder(reviews.id)}) < (${after.reviewedAt}, ${after.id})`;
+  return sql`(${inByteOrder(isoText(reviews.reviewedAt))}, ${inByteOrder(reviews.id)}) < (${after.reviewedAt}, ${after.id})`;
 }
 
 /**

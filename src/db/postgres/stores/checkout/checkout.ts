@@ -26,24 +26,20 @@ import {
   sessions,
 } from '../../schema/index.ts';
 import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
-import { anyOfPlaceholder, inByteOrder, jsonRows } from '../sql-parts.ts';
+import { anyOfPlaceholder, inByteOrder, jsonRows, oneRow } from '../sql-parts.ts';
+import { priceTiersJson, taxesJson } from '../catalog/experiences.ts';
 
-// Spelled out in the subqueries: Drizzle leaves columns unqualified in a one-table select, where `id`
-// would resolve to the subquery's own table.
+// The experience's id spelled out in the subqueries, as in priceTiersJson.
 const checkoutExperiences = preparedPerExecutor((db) =>
   db
     .select({
       experience: experiences,
-      priceTiers: jsonRows<CheckoutExperience['priceTiers'][number]>(sql`
-        SELECT json_agg(json_build_object('name', t.name, 'priceMinor', t.price_minor) ORDER BY t.position)
-        FROM price_tiers t WHERE t.experience_id = "experiences"."id"`),
+      priceTiers: priceTiersJson,
       addOns: jsonRows<AddOnRow>(sql`
         SELECT json_agg(json_build_object('id', a.id, 'experienceId', a.experience_id, 'name', a.name,
           'priceMinor', a.price_minor, 'position', a.position) ORDER BY a.position, a.id COLLATE "C")
         FROM add_ons a WHERE a.experience_id = "experiences"."id"`),
-      taxes: jsonRows<CheckoutExperience['taxes'][number]>(sql`
-        SELECT json_agg(json_build_object('name', x.name, 'rateBasisPoints', x.rate_basis_points) ORDER BY x.position)
-        FROM taxes x WHERE x.experience_id = "experiences"."id"`),
+      taxes: taxesJson,
     })
     .from(experiences)
     .where(anyOfPlaceholder(experiences.id, 'ids'))
@@ -119,7 +115,7 @@ const cartHolds = preparedPerExecutor((db) => {
           WHERE ${held}
           GROUP BY r.credit_code_id) c`),
     })
-    .from(sql`(VALUES (1)) AS one (x)`)
+    .from(oneRow)
     .prepare('cart_holds');
 });
 
