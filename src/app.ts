@@ -7,7 +7,7 @@ import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from './ht
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Config } from './config.ts';
 import { DatabaseUnavailableError, type Database } from './domain/shared/database.ts';
 import type { Deps } from './domain/shared/deps.ts';
@@ -92,7 +92,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // Before the rate limit and authentication: preflights carry no key and use no budget.
   await installCors(app, deps.db, { origins: options.config.CORS_ORIGINS ?? [], localhost: !options.config.production });
-  const allowedMethods = trackAllowedMethods(app);
+  const refuseMethod = (request: FastifyRequest, reply: FastifyReply, path: string, allowed: string[]) => {
+    reply.header('allow', allowed.join(', '));
+    return sendError(reply, request, 'METHOD_NOT_ALLOWED', `${path} does not take ${request.method}; it takes ${allowed.join(', ')}`);
+  };
+  const allowedMethods = trackAllowedMethods(app, refuseMethod);
   refuseWhileDraining(app);
   app.setErrorHandler(restErrorHandler);
   // Bodies exactly as sent, query strings and path parameters parsed from text (src/rest/validation.ts).
@@ -123,8 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = allowedMethods(path);
     if (allowed.length === 0) return sendError(reply, request, 'NOT_FOUND', `No route for ${request.method} ${path}`);
-    reply.header('allow', allowed.join(', '));
-    return sendError(reply, request, 'METHOD_NOT_ALLOWED', `${path} does not take ${request.method}; it takes ${allowed.join(', ')}`);
+    return refuseMethod(request, reply, path, allowed);
   });
 
   for (const schema of namedSchemas) app.addSchema(schema);

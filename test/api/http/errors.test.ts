@@ -46,6 +46,23 @@ describe('error model', () => {
     expect([graphql.statusCode, graphql.headers.allow]).toEqual([405, 'GET, HEAD, OPTIONS, POST']);
   });
 
+  it('answers GET /v1/bookings/cancel with 405 Allow: POST, not as a booking whose id is "cancel"', async () => {
+    for (const method of ['GET', 'HEAD', 'DELETE'] as const) {
+      const res = await t.app.inject({ method, url: '/v1/bookings/cancel', headers: { authorization: `Bearer ${key}` } });
+      expect([res.statusCode, res.headers.allow], method).toEqual([405, 'POST']);
+      if (method !== 'HEAD') {
+        expect(res.json().error, method).toEqual({
+          code: 'METHOD_NOT_ALLOWED',
+          message: `/v1/bookings/cancel does not take ${method}; it takes POST`,
+          requestId: res.headers['x-request-id'],
+        });
+      }
+    }
+    // A booking id in the same place is still a booking.
+    const booking = await t.rest('GET', '/v1/bookings/00000000-0000-4000-8000-000000000000', { key });
+    expect([booking.status, booking.body.error.code]).toEqual([404, 'NOT_FOUND']);
+  });
+
   it('answers a body that is not JSON with 415 UNSUPPORTED_MEDIA_TYPE on REST routes', async () => {
     for (const contentType of ['text/plain', 'application/x-www-form-urlencoded']) {
       const res = await t.app.inject({
