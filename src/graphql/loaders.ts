@@ -1,7 +1,6 @@
 import DataLoader from 'dataloader';
 import type { CallerDeps, Deps } from '../domain/shared/deps.ts';
 import { findExperience, type Experience, type ExperienceInput } from '../domain/catalog/experiences.ts';
-import { hostsByIds } from '../domain/catalog/hosts.ts';
 import { customQuestionsByExperience } from '../domain/questions/questions.ts';
 
 /**
@@ -29,7 +28,6 @@ export function createLoaders(deps: Deps, caller: () => CallerDeps) {
         ),
       { cacheKeyFn: (input) => JSON.stringify([input.brandId, input.experienceId, input.language ?? null]) },
     ) as DataLoader<ExperienceInput, Experience | null>,
-    host: new DataLoader((ids: readonly string[]) => hostsByIds(deps, ids)),
     customQuestions: new DataLoader(
       (experiences: ReadonlyArray<{ id: string; brandId: string }>) => customQuestionsByExperience(deps, experiences),
       {

@@ -135,7 +135,7 @@ async function toExperience(
     isBookable: row.isBookable,
     isUnlisted: row.isUnlisted,
     type: row.type,
-    hostedBy: toHost(host),
+    hostedBy: toHost(host, deps.principal),
     paymentMethods: row.paymentMethods,
     priceTiers: offeredTiers(brand, record.priceTiers).map((t) => ({
       name: t.name,

@@ -8,6 +8,7 @@ import { toHost, type Host } from './hosts.ts';
 import { toDecimal } from '../shared/money.ts';
 import type { Ratings } from './ratings.ts';
 import type { Category, Vibe } from './taxonomy.ts';
+import type { Principal } from '../access/principal.ts';
 
 /** `published` (default) shows what guests see; `latest` shows the draft where one exists. */
 export type ContentVersion = 'latest' | 'published';
@@ -95,10 +96,12 @@ export interface ListingParts {
   medias: readonly ListingMediaRow[];
   vibes: readonly Vibe[];
   ratings: Ratings | undefined;
+  /** Who reads it: the host's contact details follow the key (personal-data.ts). */
+  principal: Principal;
 }
 
 /** Category and host are the listing's own, else its experience's. */
-export function toListing({ row, content, translation, currency, medias, vibes, ratings }: ListingParts): Listing {
+export function toListing({ row, content, translation, currency, medias, vibes, ratings, principal }: ListingParts): Listing {
   const { listing } = row;
   const host = row.listingHost ?? row.experienceHost;
   return {
@@ -122,7 +125,7 @@ export function toListing({ row, content, translation, currency, medias, vibes, 
     bookingAvailabilityMode: listing.bookingAvailabilityMode,
     category: row.listingCategory ?? row.experienceCategory,
     eventDates: toEventDates(listing),
-    hostedBy: host ? toHost(host) : null,
+    hostedBy: host ? toHost(host, principal) : null,
     pointsEligible: listing.pointsEligible,
     rating: ratings ? { rating: ratings.rating, total: ratings.total } : null,
     vibes: vibes.map((v) => ({ id: v.id, name: v.name })),

@@ -46,6 +46,7 @@ export async function getFeaturedListings(deps: CallerDeps, input: FeaturedListi
         medias: row.media,
         vibes: row.vibes,
         ratings: reviews && row.reviewStats ? toRatings(row.reviewStats) : undefined,
+        principal: deps.principal,
       }),
     ];
   });

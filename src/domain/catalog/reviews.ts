@@ -1,4 +1,5 @@
-import { canSee } from '../access/principal.ts';
+import { canSee, type Principal } from '../access/principal.ts';
+import { lastInitial, mayReadContacts } from '../access/personal-data.ts';
 import type { ImageRef } from '../shared/json-types.ts';
 import { type PersonRow, type ReviewKey, type ReviewPageRow, type ReviewedExperienceRow } from './store.ts';
 import type { CallerDeps } from '../shared/deps.ts';
@@ -17,14 +18,17 @@ import {
   type PageInfo,
 } from '../shared/pagination.ts';
 
-/** The spec's Person: a reviewer or the host who led the reviewed session. */
+/**
+ * The spec's Person: a reviewer or the host who led the reviewed session. Contact details only for
+ * callers that may read them; to the others a reviewer's last name is its initial (personal-data.ts).
+ */
 export interface Person {
   id: string;
   firstName: string;
   lastName: string;
   fullName: string;
-  emailAddress: string;
-  phoneNumber: string;
+  emailAddress?: string;
+  phoneNumber?: string;
   profilePicture: ImageRef;
 }
 
@@ -55,17 +59,23 @@ export interface ReviewConnection {
   totalCount: number;
 }
 
-const toPerson = (row: PersonRow): Person => ({ ...row, fullName: `${row.firstName} ${row.lastName}` });
+function toPerson(row: PersonRow, principal: Principal, role: 'reviewer' | 'host'): Person {
+  const { emailAddress, phoneNumber, ...person } = row;
+  if (mayReadContacts(principal)) return { ...person, fullName: `${row.firstName} ${row.lastName}`, emailAddress, phoneNumber };
+  // Hosts are named in full on the brand's pages; a guest who wrote a review is not.
+  const lastName = role === 'host' ? row.lastName : lastInitial(row.lastName);
+  return { ...person, lastName, fullName: `${row.firstName} ${lastName}` };
+}
 
-const toReview = (row: ReviewPageRow, experience: ReviewedExperienceRow): Review => ({
+const toReview = (row: ReviewPageRow, experience: ReviewedExperienceRow, principal: Principal): Review => ({
   id: row.id,
   rating: row.rating,
   recommendability: row.recommendability,
   text: row.text,
-  reviewer: toPerson(row.reviewer),
+  reviewer: toPerson(row.reviewer, principal, 'reviewer'),
   reviewedAt: row.reviewedAt,
   experience: { id: experience.id, title: experience.title },
-  hostedBy: toPerson(row.host),
+  hostedBy: toPerson(row.host, principal, 'host'),
   experiencedDate: row.experiencedDate,
 });
 
@@ -94,7 +104,11 @@ export async function listExperienceReviews(
   const experience = await visibleExperience(deps, input.experienceId);
   const skipped = (page - 1) * limit;
   const rows = skipped < experience.total ? await deps.db.reviews.findReviewsByRank(experience.id, skipped, limit) : [];
-  return { items: rows.map((row) => toReview(row, experience)), limit, pages: numberedPages(page, limit, experience.total) };
+  return {
+    items: rows.map((row) => toReview(row, experience, deps.principal)),
+    limit,
+    pages: numberedPages(page, limit, experience.total),
+  };
 }
 
 const reviewCursor = (row: ReviewPageRow) => encodeCursor([row.reviewedAt, row.id]);
@@ -119,7 +133,7 @@ export async function experienceReviewConnection(
   const rows = await deps.db.reviews.findReviewsAfterKey(experience.id, after, first);
   const head = rows[0];
   const tail = rows[rows.length - 1];
-  const edges = rows.map((row) => ({ cursor: reviewCursor(row), node: toReview(row, experience) }));
+  const edges = rows.map((row) => ({ cursor: reviewCursor(row), node: toReview(row, experience, deps.principal) }));
   return {
     ...connection(edges, {
       // Ranks are dense and newest-first, so they tell what lies on either side of the page.

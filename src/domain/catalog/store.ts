@@ -280,8 +280,6 @@ export interface ExperiencesStore {
 export interface HostsStore {
   /** The brand's hosts by last name, then first name, then id. */
   listHostsOfBrand(brandId: string): Promise<HostRow[]>;
-  /** The hosts among `ids` (each once), by id. */
-  findHostsByIds(ids: readonly string[]): Promise<HostRow[]>;
 }
 
 /** A featured listing with everything a featured-listings answer shows of it. */

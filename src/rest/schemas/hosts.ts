@@ -8,7 +8,9 @@ export const Host = Type.Object(
     profilePicture: ImageRef,
     firstName: Type.String(),
     lastName: Type.String(),
-    emailAddress: Type.String(),
+    emailAddress: Type.Optional(
+      Type.String({ description: 'Absent for a publishable key (public, in a web page): it sees hosts by name, picture and description' }),
+    ),
     description: Type.String(),
     allowOverlappingBookings: Type.Boolean(),
   },

@@ -2,14 +2,18 @@ import { Type } from 'typebox';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/shared/pagination.ts';
 import { DateTime, ImageRef, Uuid, errorResponses, ref } from './common.ts';
 
-/** The spec's Person: a reviewer, or the host who led the reviewed session. */
+/**
+ * The spec's Person: a reviewer, or the host who led the reviewed session. Personal data follows the key
+ * (src/domain/access/personal-data.ts): to a publishable key a reviewer's last name is its initial and the
+ * contact fields are absent.
+ */
 export const Person = Type.Object({
   id: Type.String(),
   firstName: Type.String(),
-  lastName: Type.String(),
+  lastName: Type.String({ description: 'A reviewer\'s initial ("M.") for a publishable key' }),
   fullName: Type.String({ description: '"First Last"' }),
-  emailAddress: Type.String(),
-  phoneNumber: Type.String({ description: 'Empty when unknown' }),
+  emailAddress: Type.Optional(Type.String({ description: 'Absent for a publishable key' })),
+  phoneNumber: Type.Optional(Type.String({ description: 'Empty when unknown; absent for a publishable key' })),
   profilePicture: ImageRef,
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FeaturedListingRow, ListingContentRow, ListingRow } from '../../../src/domain/catalog/store.ts';
+import type { Principal } from '../../../src/domain/access/principal.ts';
 import { chooseContent, toEventDates, toListing, translationLocales, versionsFor } from '../../../src/domain/catalog/listing-view.ts';
 
 const content = (version: 'published' | 'draft', title: string): ListingContentRow => ({
@@ -100,8 +101,9 @@ describe('toListing', () => {
     experienceHost: null,
     ...parts,
   });
-  const build = (parts: Partial<FeaturedListingRow>, currency = 'EUR') =>
-    toListing({ row: row(parts), content: published, translation: null, currency, medias: [], vibes: [], ratings: undefined });
+  const caller = (kind: Principal['kind']): Principal => ({ kind, keyId: 'k', organizationId: null, brandIds: ['b'], headerBrandId: null });
+  const build = (parts: Partial<FeaturedListingRow>, currency = 'EUR', principal = caller('brand')) =>
+    toListing({ row: row(parts), content: published, translation: null, currency, medias: [], vibes: [], ratings: undefined, principal });
 
   it('takes category and host from the listing, else from its experience, else null', () => {
     const own = build({
@@ -123,6 +125,11 @@ describe('toListing', () => {
     expect(build({ listingHost: hostRow('h1') }).hostedBy).not.toHaveProperty('phoneNumber');
   });
 
+  it("leaves the host's e-mail out for a publishable key only", () => {
+    expect(build({ listingHost: hostRow('h1') }).hostedBy?.emailAddress).toBe('h1@host.test');
+    expect(build({ listingHost: hostRow('h1') }, 'EUR', caller('publishable')).hostedBy).not.toHaveProperty('emailAddress');
+  });
+
   it('uses a translation for title and summary only', () => {
     const translated = toListing({
       row: row({}),
@@ -132,6 +139,7 @@ describe('toListing', () => {
       medias: [],
       vibes: [],
       ratings: { rating: 4.7, recommendability: 9, total: 3 },
+      principal: caller('brand'),
     });
     expect(translated).toMatchObject({
       title: 'Título',

@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { HostRow, HostsStore } from '../../../../domain/catalog/store.ts';
 import { hosts } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
-import { anyOf, inByteOrder } from '../sql-parts.ts';
+import { inByteOrder } from '../sql-parts.ts';
 
 /**
  * The brand's hosts by last name, then first name. Hosts of the same name come by id: SQLite gives those
@@ -16,17 +16,6 @@ export async function listHostsOfBrand(db: PgExecutor, brandId: string): Promise
     .orderBy(asc(inByteOrder(hosts.lastName)), asc(inByteOrder(hosts.firstName)), asc(inByteOrder(hosts.id)));
 }
 
-/** Every experience read and the GraphQL host loader ask: one statement for any number of ids, by id as on SQLite. */
-export async function findHostsByIds(db: PgExecutor, ids: readonly string[]): Promise<HostRow[]> {
-  if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(hosts)
-    .where(anyOf(hosts.id, ids))
-    .orderBy(asc(inByteOrder(hosts.id)));
-}
-
 export const hostsStore = {
   listHostsOfBrand,
-  findHostsByIds,
 } satisfies PostgresStore<HostsStore>;

@@ -18,7 +18,7 @@ export function listHostsOfBrand(db: Db, brandId: string): HostRow[] {
   return hostsOfBrand(db).all({ brandId });
 }
 
-/** Every experience read and the GraphQL host loader ask: prepared once, one statement for any number of ids. */
+/** Every experience read asks: prepared once, one statement for any number of ids. */
 const hostsById = preparedPerDb((db) => db.select().from(hosts).where(inIdList(hosts.id, 'ids')).orderBy(asc(hosts.id)).prepare());
 
 export function findHostsByIds(db: Db, ids: readonly string[]): HostRow[] {
@@ -27,5 +27,4 @@ export function findHostsByIds(db: Db, ids: readonly string[]): HostRow[] {
 
 export const hostsStore = {
   listHostsOfBrand,
-  findHostsByIds,
 } satisfies SqliteStore<HostsStore>;
