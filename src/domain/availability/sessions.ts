@@ -106,7 +106,6 @@ export async function sessionForItem(
   return session;
 }
 
-/** A session can be sold (or waited for) only until it starts. SESSION_STARTED otherwise. */
 /** When a duration is given it must be the session's: SESSION_NOT_FOUND on `field` otherwise. */
 export function assertDuration(
   session: Pick<SessionRow, 'startLocal' | 'durationMinutes'>,
@@ -124,6 +123,7 @@ export function assertDuration(
   );
 }
 
+/** A session can be sold (or waited for) only until it starts. SESSION_STARTED otherwise. */
 export function assertNotStarted(session: Pick<SessionRow, 'startLocal' | 'startsAt'>, now: Date, field: string): void {
   if (Date.parse(session.startsAt) <= now.getTime()) {
     throw new DomainError('SESSION_STARTED', `The session at ${session.startLocal} has already started`, { field });
@@ -150,17 +150,25 @@ export function availabilityRange(from: string, to: string): { fromLocal: string
 export const remainingPlaces = (session: { capacity: number; reserved: number; heldForOffers: number }) =>
   session.capacity - session.reserved - session.heldForOffers;
 
-async function sessionViews(db: Stores, experience: ExperienceRow, from: string, to: string): Promise<Session[]> {
+/**
+ * The sessions of the range that can still be booked: one that has started is left out (checkout would
+ * refuse it with SESSION_STARTED), so availability never offers what cannot be bought.
+ */
+async function sessionViews(deps: CallerDeps, experience: ExperienceRow, from: string, to: string): Promise<Session[]> {
   const { fromLocal, beforeLocal } = availabilityRange(from, to);
-  return (await db.sessions.sessionsInRange(experience.id, fromLocal, beforeLocal)).map(({ session, waitlistId }) => ({
-    id: session.id,
-    startDateTime: session.startLocal,
-    timezone: experience.timezoneId,
-    duration: session.durationMinutes,
-    capacity: session.capacity,
-    remaining: remainingPlaces(session),
-    waitlistId,
-  }));
+  const now = deps.now().getTime();
+  const sessions = await deps.db.sessions.sessionsInRange(experience.id, fromLocal, beforeLocal);
+  return sessions
+    .filter(({ session }) => Date.parse(session.startsAt) > now)
+    .map(({ session, waitlistId }) => ({
+      id: session.id,
+      startDateTime: session.startLocal,
+      timezone: experience.timezoneId,
+      duration: session.durationMinutes,
+      capacity: session.capacity,
+      remaining: remainingPlaces(session),
+      waitlistId,
+    }));
 }
 
 export interface AvailabilityInput {
@@ -172,11 +180,11 @@ export interface AvailabilityInput {
   to: string;
 }
 
-/** Sessions of a brand's experience starting on the local dates `from`..`to`, by start time. */
+/** Sessions of a brand's experience starting on the local dates `from`..`to` and not yet started, by start time. */
 export async function listAvailability(deps: CallerDeps, input: AvailabilityInput): Promise<Session[]> {
   const found = await loadExperienceOfBrand(deps, input.brandId, input.experienceId);
   if (!found) throw notFound('Experience', input.experienceId);
-  return sessionViews(deps.db, found.row, input.from, input.to);
+  return sessionViews(deps, found.row, input.from, input.to);
 }
 
 /** The same for an experience reached without a brand (a nested field): its own brand's access rules apply. */
@@ -184,5 +192,5 @@ export async function sessionsOfExperience(deps: CallerDeps, input: Omit<Availab
   const experience = await deps.db.experiences.findExperienceRow(input.experienceId);
   if (!experience) throw notFound('Experience', input.experienceId);
   await loadBrand(deps, experience.brandId);
-  return sessionViews(deps.db, experience, input.from, input.to);
+  return sessionViews(deps, experience, input.from, input.to);
 }

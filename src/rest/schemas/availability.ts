@@ -28,7 +28,7 @@ export const listAvailabilitySchema = {
   tags: ['Availability'],
   operationId: 'listAvailability',
   summary: 'List the sessions of an experience',
-  description: `Sessions starting on the local dates from..to (both included, at most ${MAX_AVAILABILITY_DAYS} days), by start time.`,
+  description: `Sessions starting on the local dates from..to (both included, at most ${MAX_AVAILABILITY_DAYS} days), by start time. A session that has started is left out: it can no longer be booked.`,
   params: Type.Object({ brandId: Uuid, experienceId: Uuid }),
   querystring: Type.Object({
     from: localDate('First date, included'),

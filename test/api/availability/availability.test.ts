@@ -43,8 +43,14 @@ await createBooking(db, { brandId: brand.id, session: dstEvening, status: 'faile
 await createBooking(db, { brandId: brand.id, session: dstEvening, status: 'cancelled', participants: guests(2, 2) });
 await createBooking(db, { brandId: brand.id, session: dstEvening, status: 'refunded', participants: guests(1) });
 
+// Lisbon is on UTC in winter: at this instant the 23:30 session of 28 February has started, the 00:30 one has not.
+const NOW = new Date('2026-03-01T00:00:00.000Z');
+const walk = (await createExperience(db, brand.id)).experience;
+const started = await createSession(db, walk, { startLocal: '2026-02-28T23:30:00', capacity: 5 });
+const upcoming = await createSession(db, walk, { startLocal: '2026-03-01T00:30:00', capacity: 5 });
+
 beforeAll(async () => {
-  t = await startApp(db);
+  t = await startApp(db, { now: () => NOW });
 });
 
 const restUrl = (brandId: string, experienceId: string, query: string) =>
@@ -131,6 +137,29 @@ describe('GET availability and GraphQL availability / Experience.sessions', () =
     expect(quarter.result.body.data).toHaveLength(6);
     expect(quarter.count).toBe(oneDay.count);
     expect(quarter.sql.filter((s) => s.includes('"sessions"'))).toHaveLength(1);
+  });
+});
+
+describe('sessions that have started', () => {
+  it('are left out on both faces: availability offers only what checkout can sell', async () => {
+    const rest = await t.rest('GET', restUrl(brand.id, walk.id, '?from=2026-02-28&to=2026-03-01'), { key: brandKey });
+    expect(rest.body).toEqual({ data: [view(upcoming, 120, 5, null)] });
+    const gql = await t.gql(availabilityQuery, { b: brand.id, e: walk.id, from: '2026-02-28', to: '2026-03-01' }, { key: brandKey });
+    expect(gql.body.data.availability).toEqual([view(upcoming, 120, 5, null)]);
+    const checkout = await t.rest('POST', `/v1/brands/${brand.id}/carts/${randomUUID()}/payment_intents`, {
+      key: brandKey,
+      body: {
+        data: [
+          {
+            experienceId: walk.id,
+            sessionTime: started.startLocal,
+            participants: [{ firstName: 'Ana', lastName: 'Reis', priceTierName: 'Adult' }],
+          },
+        ],
+        purchaser: { firstName: 'Ana', lastName: 'Reis', emailAddress: 'ana@example.com' },
+      },
+    });
+    expect([checkout.status, checkout.body.error?.code]).toEqual([422, 'SESSION_STARTED']);
   });
 });
 
