@@ -6,6 +6,8 @@ import { hasFeature, offeredTiers, requireFeature } from './features.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { notFound } from '../shared/errors.ts';
 import { toHost, type Host } from './hosts.ts';
+import { acceptedPaymentMethods } from '../payments/methods.ts';
+import type { PaymentMethod } from '../shared/values.ts';
 import { pickTranslation } from '../shared/locale.ts';
 import { toDecimal } from '../shared/money.ts';
 import { ratingsByExperience, type Ratings } from './ratings.ts';
@@ -36,7 +38,7 @@ export interface Experience {
   isUnlisted: boolean;
   type: string;
   hostedBy: Host;
-  paymentMethods: string[];
+  paymentMethods: PaymentMethod[];
   priceTiers: Array<{ name: string; price: number }>;
   /** `amount` is the tax rate in percent (2300 basis points -> 23). */
   taxes: Array<{ name: string; amount: number }>;
@@ -136,7 +138,7 @@ async function toExperience(
     isUnlisted: row.isUnlisted,
     type: row.type,
     hostedBy: toHost(host, deps.principal),
-    paymentMethods: row.paymentMethods,
+    paymentMethods: acceptedPaymentMethods(brand, row),
     priceTiers: offeredTiers(brand, record.priceTiers).map((t) => ({
       name: t.name,
       price: toDecimal(t.priceMinor, brand.currency),

@@ -5,7 +5,7 @@
  * Tessera. `loyalty`, `regional-processor` and `cash` are not taken through this gateway.
  */
 import type { BrandRow, ExperienceRow } from '../catalog/store.ts';
-import { requireFeature, type GoverningFlag } from '../catalog/features.ts';
+import { hasFeature, requireFeature, type GoverningFlag } from '../catalog/features.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
 import type { PaymentMethod } from '../shared/values.ts';
 
@@ -34,6 +34,26 @@ const flagOf: Partial<Record<PaymentMethod, GoverningFlag | null>> = {
   'member-number': 'roomMemberCharge',
 };
 
+/** Whether Tessera can take `method` at all (`loyalty`, `regional-processor` and `cash` it cannot). */
+const takenByTessera = (method: string): method is PaymentMethod => Object.hasOwn(flagOf, method);
+
+/** Whether the brand has a room or member charge validated, which Tessera cannot do (PAYMENT_METHOD_NOT_VERIFIABLE). */
+const awaitsValidation = (brand: BrandRow, method: PaymentMethod) =>
+  (method === 'room-charge' && brand.validateRoomCharge) || (method === 'member-number' && brand.validateMemberCharge);
+
+/**
+ * The methods a checkout of `experience` accepts now, in its own order: those it lists that Tessera
+ * takes, the brand enables and no validation blocks. What an experience advertises is this list, so a
+ * payment picker built from it offers nothing a checkout would refuse.
+ */
+export function acceptedPaymentMethods(brand: BrandRow, experience: Pick<ExperienceRow, 'paymentMethods'>): PaymentMethod[] {
+  return experience.paymentMethods.filter((method): method is PaymentMethod => {
+    if (!takenByTessera(method)) return false;
+    const flag = flagOf[method];
+    return (!flag || hasFeature(brand, flag)) && !awaitsValidation(brand, method);
+  });
+}
+
 /** Room and member numbers: letters, digits and dashes, as front desks and loyalty cards print them. */
 const accountPattern = /^[A-Za-z0-9][A-Za-z0-9-]{0,31}$/;
 
@@ -52,13 +72,13 @@ function account(value: string | null | undefined, field: string, what: string):
  */
 export function choosePayment(brand: BrandRow, experiences: readonly ExperienceRow[], input: PaymentChoiceInput): PaymentChoice {
   const method = input.paymentMethod ?? 'credit-card';
-  const flag = flagOf[method];
-  if (flag === undefined) {
+  if (!takenByTessera(method)) {
     throw new DomainError('PAYMENT_METHOD_NOT_SUPPORTED', `Payment method ${method} cannot be taken through Tessera`, {
       field: 'paymentMethod',
       method,
     });
   }
+  const flag = flagOf[method];
   if (flag) requireFeature(brand, flag, `Payment method ${method}`, 'paymentMethod');
   experiences.forEach((experience, index) => {
     if (!experience.paymentMethods.includes(method)) {
@@ -72,7 +92,7 @@ export function choosePayment(brand: BrandRow, experiences: readonly ExperienceR
   if (method === 'room-charge' || method === 'member-number') {
     const room = method === 'room-charge';
     const chargedTo = room ? account(input.roomNumber, 'roomNumber', method) : account(input.memberNumber, 'memberNumber', method);
-    if (room ? brand.validateRoomCharge : brand.validateMemberCharge) {
+    if (awaitsValidation(brand, method)) {
       throw new DomainError(
         'PAYMENT_METHOD_NOT_VERIFIABLE',
         `Brand ${brand.id} has ${method} charges validated, and Tessera has no connection to a system that could validate them`,

@@ -37,7 +37,9 @@ export const Experience = Type.Object(
     isUnlisted: Type.Boolean(),
     type: Type.String(),
     hostedBy: ref(Host),
-    paymentMethods: Type.Array(Type.String()),
+    paymentMethods: Type.Array(Type.String(), {
+      description: 'The methods a checkout of this experience accepts now (listed for it, taken by Tessera, enabled by the brand)',
+    }),
     priceTiers: Type.Array(Type.Object({ name: Type.String(), price: Type.Number({ description: 'In the brand currency' }) })),
     taxes: Type.Array(Type.Object({ name: Type.String(), amount: Type.Number({ description: 'Tax rate in percent, e.g. 23 or 6.5' }) })),
     integrationMeta: Type.Array(

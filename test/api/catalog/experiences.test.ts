@@ -127,7 +127,8 @@ describe('GET /v1/brands/{brandId}/experiences/{experienceId}', () => {
         description: 'Skipper for twenty years',
         allowOverlappingBookings: false,
       },
-      paymentMethods: ['credit-card', 'room-charge'],
+      // Stored with room-charge too, which the brand does not enable (roomMemberCharge): only what checkout accepts is shown.
+      paymentMethods: ['credit-card'],
       priceTiers: [
         { name: 'Adult', price: 45.5 },
         { name: 'Child', price: 20 },
@@ -269,7 +270,7 @@ describe('GraphQL experience', () => {
     const experience = res.body.data.experience;
     expect(experience.title).toBe('Vela ao Pôr do Sol');
     expect(experience.bookingAvailabilityMode).toBe('GROUP');
-    expect(experience.paymentMethods).toEqual(['CREDIT_CARD', 'ROOM_CHARGE']);
+    expect(experience.paymentMethods).toEqual(['CREDIT_CARD']);
   });
 
   it('is null for an unknown id and for another brand’s experience', async () => {
