@@ -5,6 +5,7 @@ import { refundReconcilerDefaults } from './domain/cancellation/refund-reconcile
 import { httpDefaults } from './http/settings.ts';
 import { postgresDefaults } from './db/postgres/defaults.ts';
 import { isPostgresUrl, redactDatabaseUrl } from './db/engine.ts';
+import { readinessDefaults } from './observability/readiness.ts';
 
 /** Webhook delivery defaults, shared with `buildApp` callers that pass no full config. */
 export const webhookDefaults = { timeoutMs: 10_000, retryBaseSeconds: 10, maxAgeSeconds: 3 * 86_400 } as const;
@@ -88,6 +89,16 @@ const schema = z.object({
   GRAPHQL_TRUSTED_DOCUMENTS: z.string().min(1).optional(),
   /** How long SIGTERM/SIGINT waits for in-flight requests and webhook deliveries before exiting non-zero anyway. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /**
+   * After SIGTERM/SIGINT, how long /readyz answers 503 while requests are still served normally, before the
+   * listener closes and the drain above begins: load balancers notice and stop sending, so no client meets a
+   * refused connection. Defaults to 5000 in production, 0 (close at once) otherwise.
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(300_000).optional(),
+  /** How long GET /readyz waits for its database check (a committed heartbeat write, then reads) before answering 503. */
+  READINESS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(readinessDefaults.timeoutMs),
+  /** How long a readiness answer is reused, so frequent probes cost one heartbeat write per period; 0 checks every time. */
+  READINESS_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(readinessDefaults.cacheMs),
   /** HTTP protections (src/http/settings.ts): per-minute budgets per API key and per address without one. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(httpDefaults.rateLimitPerMinute),
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(httpDefaults.anonymousRateLimitPerMinute),
@@ -139,16 +150,23 @@ const schema = z.object({
 
 export type Config = Omit<
   z.infer<typeof schema>,
-  'PAYMENT_PROCESSOR' | 'ENCRYPTION_KEY' | 'ENCRYPTION_KEYS' | 'WEBHOOK_ALLOW_PRIVATE_URLS'
+  'PAYMENT_PROCESSOR' | 'ENCRYPTION_KEY' | 'ENCRYPTION_KEYS' | 'WEBHOOK_ALLOW_PRIVATE_URLS' | 'SHUTDOWN_DRAIN_MS'
 > & {
   PAYMENT_PROCESSOR: 'sandbox';
   /** Base64 keys, newest first (ENCRYPTION_KEYS, or ENCRYPTION_KEY alone, or the development key). */
   ENCRYPTION_KEYS: [string, ...string[]];
   WEBHOOK_ALLOW_PRIVATE_URLS: boolean;
+  SHUTDOWN_DRAIN_MS: number;
   production: boolean;
 };
 
 export class ConfigError extends Error {}
+
+/**
+ * SHUTDOWN_DRAIN_MS in production: the few seconds a terminating pod's removal from its Service takes to
+ * reach kube-proxy and ingresses (docs/operations.md, "Deploys and shutdown").
+ */
+export const shutdownDrainProductionMs = 5_000;
 
 const secretVariables = new Set(['ENCRYPTION_KEY', 'ENCRYPTION_KEYS', 'METRICS_TOKEN']);
 
@@ -188,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     PAYMENT_PROCESSOR: settings.PAYMENT_PROCESSOR ?? 'sandbox',
     ENCRYPTION_KEYS: keys ? [keys[0]!, ...keys.slice(1)] : [DEVELOPMENT_ENCRYPTION_KEY],
     WEBHOOK_ALLOW_PRIVATE_URLS: settings.WEBHOOK_ALLOW_PRIVATE_URLS ?? !production,
+    SHUTDOWN_DRAIN_MS: settings.SHUTDOWN_DRAIN_MS ?? (production ? shutdownDrainProductionMs : 0),
     production,
   };
 }

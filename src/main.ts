@@ -13,6 +13,8 @@ async function main() {
   const app = await buildApp({ db, config });
 
   exitOnSignals({
+    stopReadiness: () => app.readiness.shutDown(),
+    drainWindowMs: config.SHUTDOWN_DRAIN_MS,
     async close() {
       await app.close();
       await db.close();

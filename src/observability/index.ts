@@ -8,13 +8,18 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { graphqlMetricsPlugin, observeReplayedOperation } from './graphql.ts';
 import { AccessLogController, installRequestObservability } from './http.ts';
 import { createMetrics } from './metrics.ts';
+import { ReadinessProbe, installReadiness, readinessDefaults } from './readiness.ts';
 import { operationsRoutes } from './routes.ts';
 
 /** What observability reads from the configuration. */
-export type ObservabilityConfig = Partial<Pick<Config, 'METRICS_TOKEN'>>;
+export type ObservabilityConfig = Partial<Pick<Config, 'METRICS_TOKEN' | 'READINESS_TIMEOUT_MS' | 'READINESS_CACHE_MS'>>;
 
 export function createObservability(options: { db: Database; production: boolean; config: ObservabilityConfig }) {
   const metrics = createMetrics(options.db);
+  const readiness = new ReadinessProbe(options.db, {
+    timeoutMs: options.config.READINESS_TIMEOUT_MS ?? readinessDefaults.timeoutMs,
+    cacheMs: options.config.READINESS_CACHE_MS ?? readinessDefaults.cacheMs,
+  });
   return {
     metrics,
     /** Fastify's `logController`: the access line replaces Fastify's per-request lines. */
@@ -26,10 +31,11 @@ export function createObservability(options: { db: Database; production: boolean
     replayedOperation(request: FastifyRequest, operation: { name: string | null; type: string }, seconds: number): void {
       observeReplayedOperation(metrics, request, operation, seconds);
     },
-    /** Hooks and the /readyz and /metrics routes; call before the other routes are registered. */
+    /** Hooks, `app.readiness`, and the /readyz and /metrics routes; call before the other routes are registered. */
     install(app: FastifyInstance): void {
       installRequestObservability(app, options.db, metrics);
-      operationsRoutes(app, options.db, metrics, { production: options.production, token: options.config.METRICS_TOKEN });
+      installReadiness(app, readiness);
+      operationsRoutes(app, readiness, metrics, { production: options.production, token: options.config.METRICS_TOKEN });
     },
   };
 }

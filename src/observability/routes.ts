@@ -1,16 +1,16 @@
 /**
  * Operators' routes, outside the partner API (no API key, hidden from OpenAPI):
- * - `GET /readyz`: 200 while the database answers and carries every migration of this build, else 503
- *   (a load balancer stops sending traffic; `/healthz` stays a liveness check that never touches it).
+ * - `GET /readyz`: 200 while the database takes writes in time and carries every migration of this
+ *   build and no shutdown has begun, else 503 with the reason (readiness.ts; a load balancer stops sending
+ *   traffic; `/healthz` stays a liveness check that never touches the database).
  * - `GET /metrics`: Prometheus text. With METRICS_TOKEN set it needs `Authorization: Bearer <token>`;
  *   in production without a token it does not exist (404), so metrics are never public by accident.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Database } from '../domain/shared/database.ts';
-import { readiness } from '../domain/operations/operations.ts';
 import { sendError } from '../rest/errors.ts';
 import type { Metrics } from './metrics.ts';
+import type { ReadinessProbe } from './readiness.ts';
 
 export interface MetricsAccess {
   production: boolean;
@@ -26,12 +26,13 @@ function bearerMatches(authorization: string | undefined, token: string): boolea
   return presented !== undefined && timingSafeEqual(digest(presented), digest(token));
 }
 
-export function operationsRoutes(app: FastifyInstance, db: Database, metrics: Metrics, access: MetricsAccess): void {
+export function operationsRoutes(app: FastifyInstance, readiness: ReadinessProbe, metrics: Metrics, access: MetricsAccess): void {
   app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
-    const state = await readiness(db);
+    const state = await readiness.check();
     if (state.ready) return { status: 'ready' };
-    // The cause stays in the log: the answer names the kind of problem only.
-    request.log.warn({ err: state.error, reason: state.reason }, 'not ready');
+    // The cause stays in the log: the answer names the kind of problem only. A shutdown is no problem
+    // (its own lines say when it began).
+    if (state.reason !== 'shutting down') request.log.warn({ err: state.error, reason: state.reason }, 'not ready');
     return reply.status(503).send({ status: 'unavailable', reason: state.reason });
   });
 

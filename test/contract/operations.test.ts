@@ -80,6 +80,15 @@ describe('store contract: operations', () => {
     ]);
   });
 
+  it('keeps one heartbeat row, written first and rewritten after, inside a unit of work or outside one', async () => {
+    const stores = empty.database;
+    expect(await empty.all('SELECT id, written_at FROM readiness_heartbeat')).toStrictEqual([]);
+    await stores.transaction((tx) => tx.operations.recordHeartbeat(T1));
+    expect(await empty.all('SELECT id, written_at FROM readiness_heartbeat')).toStrictEqual([{ id: 1, written_at: T1 }]);
+    await stores.operations.recordHeartbeat(LATER);
+    expect(await empty.all('SELECT id, written_at FROM readiness_heartbeat')).toStrictEqual([{ id: 1, written_at: LATER }]);
+  });
+
   it('answers an empty database with nothing queued, and fails once the database is closed', async () => {
     const stores = empty.database;
     await expect(stores.operations.pingDatabase()).resolves.toBeUndefined();

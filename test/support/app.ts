@@ -55,6 +55,8 @@ export interface StartOptions {
   metricsToken?: string;
   /** CORS_ORIGINS. */
   corsOrigins?: string[];
+  /** READINESS_TIMEOUT_MS and READINESS_CACHE_MS (the defaults otherwise). */
+  readiness?: { timeoutMs?: number; cacheMs?: number };
 }
 
 const unlimited: HttpConfig = { RATE_LIMIT_PER_MINUTE: 1_000_000, RATE_LIMIT_ANONYMOUS_PER_MINUTE: 1_000_000 };
@@ -70,6 +72,8 @@ export async function startApp(db: TestDb, options: StartOptions = {}): Promise<
       ...unlimited,
       METRICS_TOKEN: options.metricsToken,
       CORS_ORIGINS: options.corsOrigins,
+      READINESS_TIMEOUT_MS: options.readiness?.timeoutMs,
+      READINESS_CACHE_MS: options.readiness?.cacheMs,
       ...options.http,
     },
     logStream: options.logStream,

@@ -1,17 +1,39 @@
 /**
- * Operational state read from the database: readiness, queue sizes, and the booking events committed
+ * Operational state of the database: readiness, queue sizes, and the booking events committed
  * since a point, which the metrics count (the outbox is the one place every booking change is recorded,
  * and only committed changes are visible in it).
  */
-import type { Stores } from '../shared/database.ts';
+import type { Database, Stores } from '../shared/database.ts';
 import { type QueueSizes } from './store.ts';
 
 export type { QueueSizes };
 
-export type Readiness = { ready: true } | { ready: false; reason: 'database unavailable' | 'database migrations pending' };
+export type NotReadyReason = 'database unavailable' | 'database migrations pending' | 'database writes failing';
 
-/** Whether the database answers and carries every migration of this build; never throws. */
-export async function readiness(db: Stores): Promise<Readiness & { error?: unknown }> {
+export type Readiness = { ready: true } | { ready: false; reason: NotReadyReason; error?: unknown };
+
+/**
+ * Whether the database takes a committed write now (the heartbeat, in a unit of work as every booking
+ * change is, so it queues, locks and commits as they do), answers and carries every migration of this
+ * build; never throws. `written` is called once the write has committed: a caller that stops waiting
+ * can tell a stalled write from a slow read. A write that fails is explained by the reads: a database
+ * that does not answer is unavailable, one without this build's migrations is pending them, and one
+ * that answers but refuses the write (read-only, full) is failing writes.
+ */
+export async function readiness(db: Database, at: Date, written: () => void = () => {}): Promise<Readiness> {
+  let writeError: unknown;
+  try {
+    await db.transaction((tx) => tx.operations.recordHeartbeat(at.toISOString()));
+    written();
+  } catch (error) {
+    writeError = error;
+  }
+  const reads = await databaseAnswers(db);
+  if (!reads.ready || writeError === undefined) return reads;
+  return { ready: false, reason: 'database writes failing', error: writeError };
+}
+
+async function databaseAnswers(db: Stores): Promise<Readiness> {
   try {
     await db.operations.pingDatabase();
     return (await db.operations.migrationsCurrent()) ? { ready: true } : { ready: false, reason: 'database migrations pending' };

@@ -13,6 +13,11 @@ export interface OperationsStore {
   pingDatabase(): Promise<void>;
   /** Whether the newest migration this build ships is recorded as applied. */
   migrationsCurrent(): Promise<boolean>;
+  /**
+   * Writes `at` into the one heartbeat row (creating it when missing): throws when the database cannot
+   * take this write, and waits while another unit holds that row.
+   */
+  recordHeartbeat(at: string): Promise<void>;
   queueSizes(): Promise<QueueSizes>;
   /** The newest event's sequence (0 when there is none). */
   newestEventSequence(): Promise<number>;

@@ -1,5 +1,7 @@
 /**
- * SIGTERM on the real server (a child process, as `npm start` runs it): the request in flight is
+ * SIGTERM on the real server (a child process, as `npm start` runs it). With a drain window
+ * (SHUTDOWN_DRAIN_MS), readiness fails first while requests are still served, answered with
+ * `Connection: close`. Then (at once without a window) the request in flight is
  * answered and its connection closed, new connections are refused, requests that arrive on open
  * connections meanwhile get 503 and are not run, the webhook delivery in flight is recorded, the
  * database is left consistent and the process exits 0. SHUTDOWN_TIMEOUT_MS and a second signal cut the
@@ -37,6 +39,7 @@ async function world(hookPath: string) {
 
 // Made here, not in the tests: each database is dropped (or its file removed) after the file's tests.
 const worlds = {
+  window: await world('/window'),
   drain: await world('/drain'),
   timeout: await world('/timeout'),
   twice: await world('/twice'),
@@ -75,6 +78,52 @@ async function readDb(db: TestDb) {
 }
 
 describe('SIGTERM', () => {
+  it(
+    'with SHUTDOWN_DRAIN_MS, fails readiness first and serves what arrives during the window; then refuses connections, finishes the request in flight and exits 0',
+    { timeout: 40_000 },
+    async () => {
+      receiver.respond = () => 200;
+      const { db, url, shop, sessionTimes } = worlds.window;
+      server = await startServerProcess(url, { SHUTDOWN_DRAIN_MS: '3000', READINESS_CACHE_MS: '0' });
+      const send = fetchSender(server.url);
+      expect(await send('GET', '/readyz')).toEqual({ status: 200, body: { status: 'ready' } });
+      const slow = await checkoutInFlight(server, shop, sessionTimes[1]!);
+
+      const signalled = Date.now();
+      server.child.kill('SIGTERM');
+      await server.waitForOutput('shutting down: /readyz answers 503; still serving for SHUTDOWN_DRAIN_MS (3000 ms)');
+      const readyz = await fetch(`${server.url}/readyz`);
+      expect(readyz.status).toBe(503);
+      expect(await readyz.json()).toEqual({ status: 'unavailable', reason: 'shutting down' });
+      expect(readyz.headers.get('connection')).toBe('close');
+
+      // A load balancer that has not caught up yet still sends: served in full, on a new connection.
+      const during = await checkout(send, shop, sessionTimes[0]!, 1);
+      expect(during).toMatchObject({ status: 201, secret: expect.stringMatching(/^pi_sbx_/) });
+      expect(server.output()).not.toContain('shutting down: draining');
+
+      // The window ends: the listener closes, no earlier than SHUTDOWN_DRAIN_MS after the signal.
+      await server.waitForOutput('shutting down: draining');
+      let state = await refused(server.url);
+      while (state !== 'ECONNREFUSED' && Date.now() - signalled < 6000) state = await refused(server.url);
+      expect(state).toBe('ECONNREFUSED');
+      expect(Date.now() - signalled).toBeGreaterThanOrEqual(3000);
+
+      // The checkout in flight since before the signal is still answered.
+      slow.finish();
+      const [answered, ...more] = await slow.responses;
+      expect(answered!.status).toBe(201);
+      expect(answered!.headers.connection).toBe('close');
+      expect(more).toEqual([]);
+      expect(await server.exited).toEqual({ code: 0, signal: null });
+      expect(server.output()).toContain('shut down cleanly');
+
+      const after = await readDb(db);
+      expect(after.violations).toEqual([]);
+      expect(after.bookings).toEqual([{ status: 'processing', n: 2 }]);
+    },
+  );
+
   it(
     'drains: the request in flight is answered, later ones are refused and never run, the delivery in flight is recorded, exit 0',
     { timeout: 40_000 },

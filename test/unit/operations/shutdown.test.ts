@@ -3,16 +3,19 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config.ts';
 import { exitOnSignals, signalExitCode } from '../../../src/shutdown.ts';
 
-function harness(close: () => Promise<void>, timeoutMs = 1000) {
+function harness(close: () => Promise<void>, timeoutMs = 1000, drainWindowMs?: number) {
   const exits: number[] = [];
   const lines: string[] = [];
   const log = {
     info: (_: object, message: string) => lines.push(`info: ${message}`),
     error: (_: object, message: string) => lines.push(`error: ${message}`),
   };
+  const stopReadiness = vi.fn(() => {
+    lines.push('readiness stopped');
+  });
   // No real signals: the test calls the handler itself.
-  const signal = exitOnSignals({ close, timeoutMs, log, exit: (code) => exits.push(code) }, []);
-  return { signal, exits, lines };
+  const signal = exitOnSignals({ close, timeoutMs, log, exit: (code) => exits.push(code), stopReadiness, drainWindowMs }, []);
+  return { signal, exits, lines, stopReadiness };
 }
 
 /** A close that ends when the test says so. */
@@ -36,9 +39,44 @@ describe('exitOnSignals', () => {
     pending.finish();
     await vi.advanceTimersByTimeAsync(0);
     expect(exits).toEqual([0]);
-    expect(lines).toEqual(['info: shutting down: draining in-flight requests and webhook deliveries', 'info: shut down cleanly']);
+    expect(lines).toEqual([
+      'readiness stopped',
+      'info: shutting down: draining in-flight requests and webhook deliveries',
+      'info: shut down cleanly',
+    ]);
     await vi.advanceTimersByTimeAsync(5000);
     expect(exits).toEqual([0]);
+  });
+
+  it('with a drain window, fails readiness at once and closes only once the window has passed; the timeout counts from there', async () => {
+    const pending = pendingClose();
+    const { signal, exits, lines, stopReadiness } = harness(pending.close, 1000, 3000);
+    signal('SIGTERM');
+    expect(stopReadiness).toHaveBeenCalledTimes(1);
+    expect(lines).toEqual([
+      'readiness stopped',
+      'info: shutting down: /readyz answers 503; still serving for SHUTDOWN_DRAIN_MS (3000 ms) while load balancers stop sending',
+    ]);
+    await vi.advanceTimersByTimeAsync(2999);
+    expect(pending.close).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(pending.close).toHaveBeenCalledTimes(1);
+    expect(lines.at(-1)).toBe('info: shutting down: draining in-flight requests and webhook deliveries');
+    await vi.advanceTimersByTimeAsync(999);
+    expect(exits).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(exits).toEqual([1]);
+    expect(stopReadiness).toHaveBeenCalledTimes(1);
+  });
+
+  it('exits at once on a second signal during the drain window, without closing', async () => {
+    const pending = pendingClose();
+    const { signal, exits } = harness(pending.close, 1000, 3000);
+    signal('SIGTERM');
+    await vi.advanceTimersByTimeAsync(1000);
+    signal('SIGTERM');
+    expect(exits).toEqual([143]);
+    expect(pending.close).not.toHaveBeenCalled();
   });
 
   it('exits 1 with a log line when the drain outlasts the timeout', async () => {
@@ -76,6 +114,17 @@ describe('exitOnSignals', () => {
     for (const bad of ['50', '600001', 'soon', '1.5']) {
       expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: bad })).toThrow(ConfigError);
       expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: bad })).toThrow(/SHUTDOWN_TIMEOUT_MS/);
+    }
+  });
+
+  it('reads SHUTDOWN_DRAIN_MS: 5 s by default in production, 0 otherwise, 0 to 5 minutes', () => {
+    const production = { NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox', ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64') };
+    expect(loadConfig(production).SHUTDOWN_DRAIN_MS).toBe(5_000);
+    expect(loadConfig({ ...production, SHUTDOWN_DRAIN_MS: '0' }).SHUTDOWN_DRAIN_MS).toBe(0);
+    expect(loadConfig({}).SHUTDOWN_DRAIN_MS).toBe(0);
+    expect(loadConfig({ SHUTDOWN_DRAIN_MS: '2500' }).SHUTDOWN_DRAIN_MS).toBe(2500);
+    for (const bad of ['-1', '300001', 'soon', '1.5']) {
+      expect(() => loadConfig({ SHUTDOWN_DRAIN_MS: bad })).toThrow(/SHUTDOWN_DRAIN_MS/);
     }
   });
 });

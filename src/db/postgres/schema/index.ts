@@ -27,3 +27,4 @@ export * from './idempotency.ts';
 export * from './waitlists.ts';
 export * from './outbox.ts';
 export * from './webhooks.ts';
+export * from './operations.ts';

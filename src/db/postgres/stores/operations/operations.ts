@@ -1,5 +1,5 @@
 /**
- * Read-only questions operators ask of the database: is it answering, is its schema current, how long
+ * What operators ask of the database: is it answering, is its schema current, does it take writes, how long
  * are the queues. Every count here is one range of an existing index (`status` leads each of them).
  */
 import { readFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { asc, count, eq, gt, max, sql } from 'drizzle-orm';
 import type { OperationsStore, QueueSizes } from '../../../../domain/operations/store.ts';
-import { bookings, events, waitlistEntries, webhookDeliveries } from '../../schema/index.ts';
+import { bookings, events, readinessHeartbeat, waitlistEntries, webhookDeliveries } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 
 const journalFile = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../../drizzle/postgres/migrations/meta/_journal.json');
@@ -40,6 +40,13 @@ export async function migrationsCurrent(db: PgExecutor): Promise<boolean> {
   return newest !== null && Number(newest) >= newestShippedMigration();
 }
 
+export async function recordHeartbeat(db: PgExecutor, at: string): Promise<void> {
+  await db
+    .insert(readinessHeartbeat)
+    .values({ id: 1, writtenAt: at })
+    .onConflictDoUpdate({ target: readinessHeartbeat.id, set: { writtenAt: at } });
+}
+
 export async function queueSizes(db: PgExecutor): Promise<QueueSizes> {
   const one = (rows: Array<{ n: number }>) => rows[0]?.n ?? 0;
   return {
@@ -69,6 +76,7 @@ export async function eventCountsAfter(db: PgExecutor, after: number): Promise<A
 export const operationsStore = {
   pingDatabase,
   migrationsCurrent,
+  recordHeartbeat,
   queueSizes,
   newestEventSequence,
   eventCountsAfter,

@@ -1,5 +1,5 @@
 /**
- * Read-only questions operators ask of the database: is it answering, is its schema current, how long
+ * What operators ask of the database: is it answering, is its schema current, does it take writes, how long
  * are the queues. Every count here is one range of an existing index (`status` leads each of them).
  */
 import { readFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { count, eq, gt, max, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
-import { bookings, events, waitlistEntries, webhookDeliveries } from '../../schema/index.ts';
+import { bookings, events, readinessHeartbeat, waitlistEntries, webhookDeliveries } from '../../schema/index.ts';
 import type { OperationsStore, QueueSizes } from '../../../../domain/operations/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 
@@ -35,6 +35,13 @@ export function migrationsCurrent(db: Db): boolean {
   if (!table) return false;
   const row = db.get<{ newest: number | null }>(sql`SELECT max(created_at) AS newest FROM __drizzle_migrations`);
   return row.newest !== null && Number(row.newest) >= newestShippedMigration();
+}
+
+export function recordHeartbeat(db: Db, at: string): void {
+  db.insert(readinessHeartbeat)
+    .values({ id: 1, writtenAt: at })
+    .onConflictDoUpdate({ target: readinessHeartbeat.id, set: { writtenAt: at } })
+    .run();
 }
 
 export function queueSizes(db: Db): QueueSizes {
@@ -69,6 +76,7 @@ export function eventCountsAfter(db: Db, after: number): Array<{ type: string; n
 export const operationsStore = {
   pingDatabase,
   migrationsCurrent,
+  recordHeartbeat,
   queueSizes,
   newestEventSequence,
   eventCountsAfter,
