@@ -17,6 +17,8 @@
  * 4. cancelling: processing, confirmed and refunded bookings change (a refunded one holds no places);
  *    the listed participants, else all with `cancel`; the booking is cancelled when none is left;
  * 5. the refund adds to amountRefunded; reaching the amount makes a confirmed/cancelled booking refunded;
+ *    a confirmed one so refunded is cancelled with its refund: every active participant is cancelled
+ *    (`booking.cancelled`), its places go back;
  * 6. places held on a session = active participants of its processing and confirmed bookings.
  * Holds: when they lapse, the sweeper fails processing bookings (places back) and cancels their intents
  * (README is silent on the intent; the cart shows it as `canceled`).
@@ -157,8 +159,12 @@ function judgeItem(model: Model, item: ModelItem, index: number): ItemError | nu
     if (!askProcessor(model, booking, refund)) return { index, code: 'PAYMENT_PROCESSOR_ERROR' };
     booking.refunded += refund;
   }
-  const cancellation = cancelParticipants(booking, item);
+  let cancellation = cancelParticipants(booking, item);
   if (refund !== null && booking.refunded === booking.amount && (booking.status === 'confirmed' || booking.status === 'cancelled')) {
+    if (booking.status === 'confirmed') {
+      booking.active.clear();
+      cancellation = 'booking.cancelled';
+    }
     booking.status = 'refunded';
   }
   // One transaction settles the refund with its cancellation: both events show the booking after both.

@@ -21,6 +21,11 @@ const checks: Array<[string, Check]> = [
      FROM sessions s) AS counted WHERE held_for_offers <> offered`,
   ],
   [
+    'participant still active in a cancelled or refunded booking (its place went back without it)',
+    `SELECT p.id, p.booking_id, b.status FROM participants p JOIN bookings b ON b.id = p.booking_id
+     WHERE b.status IN ('cancelled', 'refunded') AND p.cancelled_at IS NULL`,
+  ],
+  [
     'session oversold',
     'SELECT id, capacity, reserved, held_for_offers FROM sessions WHERE reserved < 0 OR held_for_offers < 0 OR reserved + held_for_offers > capacity',
   ],

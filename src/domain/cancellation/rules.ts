@@ -112,7 +112,8 @@ export interface CancellationEffect {
  * succeeded (its amount counted in `amountRefundedMinor`). A refunded booking cancelled becomes
  * `cancelled` (the spec's state table: any booking), its money and places unchanged (it held none);
  * the booking is refunded once the refunded total reaches the amount and no other refund is still
- * pending (one of them may yet fail and give its amount back).
+ * pending (one of them may yet fail and give its amount back). A full refund of a confirmed booking is
+ * a cancellation with refund: its places go back with its participants, who get `cancelledAt`.
  */
 export function cancellationEffect(state: BookingState, request: CancelRequest): CancellationEffect {
   const active = state.participants.filter((p) => p.cancelledAt === null).map((p) => p.id);
@@ -126,6 +127,10 @@ export function cancellationEffect(state: BookingState, request: CancelRequest):
   }
   const fullyRefunded = request.refundMinor !== null && state.amountRefundedMinor === state.amountMinor && state.otherPendingRefunds === 0;
   if (fullyRefunded && (status === 'confirmed' || status === 'cancelled')) status = 'refunded';
-  const releasePlaces = !holdsPlaces(state.status) ? 0 : holdsPlaces(status) ? cancelIds.length : active.length;
+  // Places go back only with the guests who held them: a booking that stops holding places (refunded in
+  // full, a cancellation with refund) cancels every active participant, so no guest list shows a guest
+  // whose place was sold again.
+  if (holdsPlaces(state.status) && !holdsPlaces(status)) cancelIds = active;
+  const releasePlaces = holdsPlaces(state.status) ? cancelIds.length : 0;
   return { cancelParticipantIds: cancelIds, releasePlaces, status };
 }

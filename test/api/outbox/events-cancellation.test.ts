@@ -53,15 +53,17 @@ describe('cancelling', () => {
 });
 
 describe('refunds', () => {
-  it('every settled refund records booking.refunded: a partial one while confirmed, the rest when refunded', async () => {
+  it('every settled refund records booking.refunded: a partial one while confirmed, the rest when refunded (cancelled with it)', async () => {
     const id = await w.confirmedBooking(2); // 2 x 55.97 = 111.93 (VAT rounded on the total)
     await w.cancel([{ bookingId: id, refundAmount: 30 }]);
     expect(await after(id)).toEqual([['booking.refunded', 'confirmed', 30, 0]]);
     expect(await lastPayload(id)).toEqual(await w.view(id));
     await w.cancel([{ bookingId: id, refundAmount: 81.93 }]);
+    // The full refund is a cancellation with refund: both guests cancelled, and both events show it.
     expect(await after(id)).toEqual([
       ['booking.refunded', 'confirmed', 30, 0],
-      ['booking.refunded', 'refunded', 111.93, 0],
+      ['booking.cancelled', 'refunded', 111.93, 2],
+      ['booking.refunded', 'refunded', 111.93, 2],
     ]);
   });
 

@@ -151,7 +151,8 @@ const table: Record<
     request: (s) => refund(s === 'refunded' ? 1 : 10000),
     expected: {
       processing: 'BOOKING_NOT_PAID',
-      confirmed: done('refunded', [], 2),
+      // A full refund is a cancellation with refund: the places go back with their participants.
+      confirmed: done('refunded', ['p1', 'p2'], 2),
       failed: 'BOOKING_NOT_CANCELLABLE',
       cancelled: done('refunded', [], 0),
       refunded: 'REFUND_EXCEEDS_BALANCE',
@@ -196,7 +197,7 @@ const table: Record<
     request: () => refund(10000, { participantIds: ['p1'] }),
     expected: {
       processing: 'BOOKING_NOT_PAID',
-      confirmed: done('refunded', ['p1'], 2),
+      confirmed: done('refunded', ['p1', 'p2'], 2),
       failed: 'BOOKING_NOT_CANCELLABLE',
       cancelled: done('refunded', [], 0),
       refunded: 'REFUND_EXCEEDS_BALANCE',
@@ -248,7 +249,7 @@ describe('booking state rules (the spec transition table + decided moves), every
     expect(outcome(booking('confirmed', { amountRefundedMinor: 7000, otherPendingRefunds: 1 }), refund(3000))).toEqual(
       done('confirmed', [], 0),
     );
-    expect(outcome(booking('confirmed', { amountRefundedMinor: 7000 }), refund(3000))).toEqual(done('refunded', [], 2));
+    expect(outcome(booking('confirmed', { amountRefundedMinor: 7000 }), refund(3000))).toEqual(done('refunded', ['p1', 'p2'], 2));
   });
 
   it('names the stranger participant by its position in the request', () => {

@@ -26,10 +26,13 @@ describe('invariantViolations', () => {
     await db.run('UPDATE bookings SET amount_refunded_minor = 100 WHERE id = ?', booking.id);
     await db.run("UPDATE bookings SET status = 'refunded' WHERE id = ?", lonely.id);
     await db.run('DELETE FROM participants WHERE booking_id = ?', lonely.id);
+    // Cancelled while a guest stays active: the place went back without its guest.
+    await createBooking(db, { brandId: brand.id, session: sessions[1]!, status: 'cancelled', participants: [{}] });
 
     expect(titles(await invariantViolations(db))).toEqual([
       'session reserved places differ from the active participants of its processing and confirmed bookings',
       'session places held for offers differ from the party sizes of its offered waitlist entries',
+      'participant still active in a cancelled or refunded booking (its place went back without it)',
       'booking amountRefunded differs from the sum of its refund ledger (pending and succeeded rows)',
       "booking 'refunded' without its whole amount refunded",
       'booking without participants',
