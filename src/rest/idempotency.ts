@@ -17,6 +17,7 @@ import {
   requestFingerprint,
   type IdempotentRequest,
 } from '../domain/idempotency/idempotency.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import type { RestApp } from './plugin.ts';
 
 declare module 'fastify' {
@@ -88,14 +89,27 @@ export function installIdempotency(app: RestApp, deps: Deps, encryptionKeys: Key
     return reply.code(start.status).header(REPLAYED_HEADER, 'true').type('application/json; charset=utf-8').send(start.body);
   });
 
+  // Storing the answer must never change it: the request's work is done and its answer true, so a
+  // failure here is logged and the answer goes out as it is (an error thrown from onSend would replace it,
+  // and, on an error answer, with Fastify's default body).
   app.addHook('onSend', async (request, reply, payload) => {
     const claim = request.idempotency;
     if (!claim || claim.settled) return payload;
     claim.settled = true;
-    if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
-      await completeIdempotentRequest(deps, { ...claim, status: reply.statusCode, body: payload.toString() }, encryptionKeys);
-    } else {
-      await abandonIdempotentRequest(deps, claim);
+    const answer = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload.toString() : null;
+    try {
+      if (answer !== null) await completeIdempotentRequest(deps, { ...claim, status: reply.statusCode, body: answer }, encryptionKeys);
+      else await abandonIdempotentRequest(deps, claim);
+    } catch (error) {
+      const released = answer === null || reply.statusCode >= 500;
+      request.log.error(
+        { err: error, idempotencyKey: claim.key },
+        released
+          ? 'Idempotency-Key: the key of a request that got no answer to keep could not be released; retrying in the background'
+          : 'Idempotency-Key: the answer could not be stored; a retry within the lease gets IDEMPOTENCY_KEY_IN_USE, after it runs again',
+      );
+      // A 5xx is not kept, so its retry must run again: release the key as soon as the database lets us.
+      if (released) releaseLater(deps, claim, request.log);
     }
     return payload;
   });
@@ -105,7 +119,28 @@ export function installIdempotency(app: RestApp, deps: Deps, encryptionKeys: Key
     const claim = request.idempotency;
     if (claim && !claim.settled) {
       claim.settled = true;
-      await abandonIdempotentRequest(deps, claim);
+      await abandonIdempotentRequest(deps, claim).catch(() => releaseLater(deps, claim, request.log));
     }
   });
+}
+
+/** Waits between attempts to release a key the database refused to release (about 30 s in all). */
+const RELEASE_RETRY_MS = [250, 500, 1_000, 2_000, 4_000, 8_000, 16_000];
+
+/**
+ * Releases a request's key in the background, trying again with growing waits while the database
+ * fails, so a retry after an outage runs again instead of waiting for the lease to end. Gives up (the
+ * lease ends the claim anyway) after the last wait, with a log line.
+ */
+function releaseLater(deps: Deps, claim: IdempotentRequest & { lease: string }, log: FastifyBaseLogger): void {
+  const attempt = (index: number) => {
+    const timer = setTimeout(() => {
+      abandonIdempotentRequest(deps, claim).catch((error: unknown) => {
+        if (index + 1 < RELEASE_RETRY_MS.length) attempt(index + 1);
+        else log.error({ err: error, idempotencyKey: claim.key }, 'Idempotency-Key: not released; it frees itself when its lease ends');
+      });
+    }, RELEASE_RETRY_MS[index]);
+    timer.unref();
+  };
+  attempt(0);
 }
