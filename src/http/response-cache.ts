@@ -158,12 +158,17 @@ export function installResponseCache(app: FastifyInstance, hooks: ResponseCacheH
     const contentType = reply.getHeader('content-type');
     if (typeof contentType !== 'string' || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
     const cacheControl = reply.getHeader('cache-control');
-    await cache.set(lookup.key, lookup.generation, {
-      body: Buffer.isBuffer(payload) ? payload : Buffer.from(payload),
-      contentType,
-      cacheControl: typeof cacheControl === 'string' ? cacheControl : undefined,
-      operation,
-    });
+    try {
+      await cache.set(lookup.key, lookup.generation, {
+        body: Buffer.isBuffer(payload) ? payload : Buffer.from(payload),
+        contentType,
+        cacheControl: typeof cacheControl === 'string' ? cacheControl : undefined,
+        operation,
+      });
+    } catch (error) {
+      // Keeping the answer needs the data version; without it the answer is simply not kept, never changed.
+      request.log.warn({ err: error }, 'response cache: answer not kept (the data version could not be read)');
+    }
     return payload;
   });
 }
