@@ -29,6 +29,7 @@ interface CachedAnswer {
   body: Buffer;
   contentType: string;
   cacheControl: string | undefined;
+  contentLanguage: string | undefined;
   /** GraphQL answers: the operation, for the access line and the metrics. */
   operation: CacheableOperation | undefined;
 }
@@ -120,6 +121,7 @@ function keyOf(request: FastifyRequest, api: Api, principal: Principal): string 
 function replay(reply: FastifyReply, answer: CachedAnswer): FastifyReply {
   reply.header('content-type', answer.contentType);
   if (answer.cacheControl !== undefined) reply.header('cache-control', answer.cacheControl);
+  if (answer.contentLanguage !== undefined) reply.header('content-language', answer.contentLanguage);
   return reply.send(answer.body);
 }
 
@@ -158,11 +160,13 @@ export function installResponseCache(app: FastifyInstance, hooks: ResponseCacheH
     const contentType = reply.getHeader('content-type');
     if (typeof contentType !== 'string' || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
     const cacheControl = reply.getHeader('cache-control');
+    const contentLanguage = reply.getHeader('content-language');
     try {
       await cache.set(lookup.key, lookup.generation, {
         body: Buffer.isBuffer(payload) ? payload : Buffer.from(payload),
         contentType,
         cacheControl: typeof cacheControl === 'string' ? cacheControl : undefined,
+        contentLanguage: typeof contentLanguage === 'string' ? contentLanguage : undefined,
         operation,
       });
     } catch (error) {

@@ -60,7 +60,14 @@ export async function catalogWorld(db: TestDb) {
   // otherwise by bytes ('brand-B' < 'brand-a') and by language (a < B).
   const orgBrands = {
     z: await createBrand(db, { id: 'brand-z', organizationId: org.id, name: 'Zeta Tours', createdAt: minute(1) }),
-    a: await createBrand(db, { id: 'brand-a', organizationId: org.id, name: 'alpha trips', currency: 'JPY', createdAt: minute(2) }),
+    a: await createBrand(db, {
+      id: 'brand-a',
+      organizationId: org.id,
+      name: 'alpha trips',
+      currency: 'JPY',
+      defaultLocale: 'ja-JP',
+      createdAt: minute(2),
+    }),
     B: await createBrand(db, { id: 'brand-B', organizationId: org.id, name: 'Alpha Trips', createdAt: minute(2) }),
     s2: await createBrand(db, { id: 'brand-s2', organizationId: org.id, name: 'Same', createdAt: minute(4) }),
     s1: await createBrand(db, { id: 'brand-s1', organizationId: org.id, name: 'Same', createdAt: minute(4) }),
@@ -293,13 +300,19 @@ export function catalogReads(on: () => { database: Database; w: CatalogWorld }):
     const { database, w } = on();
     expect(await database.brands.findBrand(w.brand.id)).toStrictEqual({
       organizationId: null,
+      defaultLocale: null,
       validateRoomCharge: false,
       validateMemberCharge: false,
       cancellationPolicyId: null,
       reschedulePolicyId: null,
       ...w.brand,
     });
-    expect(await database.brands.findBrand('brand-a')).toMatchObject({ organizationId: 'org-1', currency: 'JPY', createdAt: minute(2) });
+    expect(await database.brands.findBrand('brand-a')).toMatchObject({
+      organizationId: 'org-1',
+      currency: 'JPY',
+      defaultLocale: 'ja-JP',
+      createdAt: minute(2),
+    });
     expect(await database.brands.findBrand('missing')).toBeUndefined();
     expect(await database.brands.findCancellationPolicy('cp-1')).toStrictEqual(w.cancellation);
     expect(w.cancellation).toMatchObject({ fullRefundHoursBefore: null, lateRefundPercent: 50 });

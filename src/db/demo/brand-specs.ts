@@ -10,6 +10,7 @@ type BrandColumns = Pick<
   | 'countryCode'
   | 'currency'
   | 'language'
+  | 'defaultLocale'
   | 'isLimited'
   | 'featuresActive'
   | 'hostsLimit'
@@ -53,6 +54,7 @@ export const brandSpecs: readonly BrandSpec[] = [
     countryCode: 'PT',
     currency: 'EUR',
     language: 'en',
+    defaultLocale: 'en',
     isLimited: false,
     look: {
       primaryColor: '#0B3D5C',
@@ -127,6 +129,8 @@ export const brandSpecs: readonly BrandSpec[] = [
     countryCode: 'JP',
     currency: 'JPY',
     language: 'en',
+    // Written in English with Japanese translations; Japanese for whoever asks for no locale.
+    defaultLocale: 'ja',
     isLimited: false,
     look: {
       primaryColor: '#1F2A44',
@@ -191,6 +195,7 @@ export const brandSpecs: readonly BrandSpec[] = [
     countryCode: 'US',
     currency: 'USD',
     language: 'en',
+    defaultLocale: 'en',
     isLimited: true,
     look: {
       primaryColor: '#FF7F50',

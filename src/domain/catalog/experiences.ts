@@ -8,7 +8,7 @@ import { notFound } from '../shared/errors.ts';
 import { toHost, type Host } from './hosts.ts';
 import { acceptedPaymentMethods } from '../payments/methods.ts';
 import type { PaymentMethod } from '../shared/values.ts';
-import { pickTranslation } from '../shared/locale.ts';
+import { brandLocale, pickTranslation } from '../shared/locale.ts';
 import { toDecimal } from '../shared/money.ts';
 import { ratingsByExperience, type Ratings } from './ratings.ts';
 
@@ -21,6 +21,8 @@ export interface Experience {
   slug: string;
   headline: string;
   description: string;
+  /** The language of its text (title, headline, description, ...): the translation's locale, else the brand's content language. */
+  contentLanguage: string;
   vibes: NamedRow[];
   category: NamedRow;
   location: { longitude: number; latitude: number; name: string; timezoneId: string; additionalInfo: string };
@@ -102,7 +104,8 @@ async function toExperience(
   language: string | undefined,
 ): Promise<Experience> {
   const { row, media, category, host } = record;
-  const text = pickTranslation(record.translations, language) ?? row;
+  const translation = pickTranslation(record.translations, language ?? brandLocale(brand));
+  const text = translation ?? row;
   const cover = media.find((m) => m.role === 'cover');
   // The schema promises exactly one cover per experience; without it the record is broken, not absent.
   if (!cover) throw new Error(`Experience ${row.id} has no cover picture`);
@@ -115,6 +118,7 @@ async function toExperience(
     slug: row.slug,
     headline: text.headline,
     description: text.description,
+    contentLanguage: translation?.locale ?? brand.language,
     vibes: record.vibes,
     category,
     location: {

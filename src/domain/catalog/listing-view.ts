@@ -32,6 +32,8 @@ export interface Listing {
   productLine: ListingRow['productLine'];
   title: string;
   summary: string;
+  /** The language `title` and `summary` are in: the translation's locale, else the content's own language. */
+  contentLanguage: string;
   slug: string | null;
   advertisedPrice: number;
   startingPrice: number;
@@ -90,8 +92,10 @@ export function toEventDates(listing: ListingRow): EventDates | null {
 export interface ListingParts {
   row: FeaturedListingRow;
   content: ListingContentRow;
-  /** The chosen translation of the content, or null to keep the base text (the brand's language). */
-  translation: Pick<ListingContentTranslationRow, 'title' | 'summary'> | null;
+  /** The chosen translation of the content, or null to keep the base text (in `language`). */
+  translation: Pick<ListingContentTranslationRow, 'locale' | 'title' | 'summary'> | null;
+  /** The language the brand's content is written in. */
+  language: string;
   currency: string;
   medias: readonly ListingMediaRow[];
   vibes: readonly Vibe[];
@@ -101,7 +105,7 @@ export interface ListingParts {
 }
 
 /** Category and host are the listing's own, else its experience's. */
-export function toListing({ row, content, translation, currency, medias, vibes, ratings, principal }: ListingParts): Listing {
+export function toListing({ row, content, translation, language, currency, medias, vibes, ratings, principal }: ListingParts): Listing {
   const { listing } = row;
   const host = row.listingHost ?? row.experienceHost;
   return {
@@ -110,6 +114,7 @@ export function toListing({ row, content, translation, currency, medias, vibes, 
     productLine: listing.productLine,
     title: translation?.title ?? content.title,
     summary: translation?.summary ?? content.summary,
+    contentLanguage: translation?.locale ?? language,
     slug: content.slug,
     advertisedPrice: toDecimal(content.advertisedPriceMinor, currency),
     startingPrice: toDecimal(content.startingPriceMinor, currency),

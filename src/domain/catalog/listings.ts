@@ -2,7 +2,7 @@ import { actingBrand } from '../access/principal.ts';
 import { loadBrand } from './brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { chooseContent, toListing, translationLocales, versionsFor, type ContentVersion, type Listing } from './listing-view.ts';
-import { pickTranslation } from '../shared/locale.ts';
+import { brandLocale, pickTranslation } from '../shared/locale.ts';
 import { hasFeature, requireFeature } from './features.ts';
 import { toRatings } from './ratings.ts';
 
@@ -13,7 +13,7 @@ export interface FeaturedListingsInput {
   brandId?: string | null;
   /** True: the unlisted listings instead of the publicly listed ones. */
   unlisted?: boolean;
-  /** BCP 47 tag for title and summary; untranslated text stays in the brand's language. */
+  /** BCP 47 tag for title and summary (the brand's default locale when absent); untranslated text stays in the content's language. */
   locale?: string | null;
   version?: ContentVersion;
 }
@@ -26,11 +26,12 @@ export async function getFeaturedListings(deps: CallerDeps, input: FeaturedListi
   const brand = await loadBrand(deps, actingBrand(deps.principal, input.brandId));
   if (input.unlisted) requireFeature(brand, 'unlistedExperience', 'Unlisted listings', 'unlisted');
   const version = input.version ?? 'published';
+  const locale = input.locale ?? brandLocale(brand);
   const rows = await deps.db.listings.findFeaturedListingPage(
     brand.id,
     input.unlisted ?? false,
     versionsFor(version),
-    translationLocales(input.locale),
+    translationLocales(locale),
   );
   const reviews = hasFeature(brand, 'reviews');
   return rows.flatMap((row) => {
@@ -41,7 +42,8 @@ export async function getFeaturedListings(deps: CallerDeps, input: FeaturedListi
       toListing({
         row,
         content,
-        translation: pickTranslation(translations, input.locale),
+        translation: pickTranslation(translations, locale),
+        language: brand.language,
         currency: brand.currency,
         medias: row.media,
         vibes: row.vibes,

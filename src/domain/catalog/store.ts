@@ -26,6 +26,8 @@ export interface BrandRow {
   currency: string;
   /** Default content language (BCP 47), used when no translation matches. */
   language: string;
+  /** The locale answers default to when none is asked (a translation's, else `language`); null: `language`. */
+  defaultLocale: string | null;
   isLimited: boolean;
   designElement: DesignElement;
   templateElement: TemplateElement;

@@ -1,6 +1,9 @@
 /** Longest language tag accepted (BCP 47 tags in use stay well under it). */
 export const MAX_LOCALE_LENGTH = 35;
 
+/** The locale a brand answers in when the caller asks for none: its default locale, else its content's language. */
+export const brandLocale = (brand: { language: string; defaultLocale: string | null }): string => brand.defaultLocale ?? brand.language;
+
 /**
  * Picks the translation for `locale`: the exact tag first (`pt-PT`), then its language (`pt`), else
  * null so the caller keeps the base text, which is written in the brand's language.

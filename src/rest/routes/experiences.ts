@@ -1,3 +1,4 @@
+import { setContentLanguage } from '../../http/content-language.ts';
 import { getExperience } from '../../domain/catalog/experiences.ts';
 import { listCustomQuestions } from '../../domain/questions/questions.ts';
 import type { RestApp } from '../plugin.ts';
@@ -7,7 +8,11 @@ export function experienceRoutes(app: RestApp) {
   app.get(
     '/v1/brands/:brandId/experiences/:experienceId',
     { schema: getExperienceSchema, config: { responseCache: true, publishable: 'catalogue' } },
-    async (request) => getExperience(request.caller, { ...request.params, language: request.query.language }),
+    async (request, reply) => {
+      const experience = await getExperience(request.caller, { ...request.params, language: request.query.language });
+      setContentLanguage(reply, [experience.contentLanguage]);
+      return experience;
+    },
   );
 
   app.get(

@@ -73,7 +73,8 @@ export const getExperienceSchema = {
       Type.String({
         pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$',
         maxLength: MAX_LOCALE_LENGTH,
-        description: 'BCP 47 tag for translated text (e.g. `pt` or `pt-PT`); defaults to the brand language',
+        description:
+          "BCP 47 tag for translated text (e.g. `pt` or `pt-PT`); the brand's default locale when absent. Untranslated text stays in the language the brand writes its content in; `Content-Language` names the answer's",
       }),
     ),
   }),

@@ -58,7 +58,8 @@ export const getFeaturedListingsSchema = {
       Type.String({
         pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$',
         maxLength: MAX_LOCALE_LENGTH,
-        description: "BCP 47 tag for title and summary; untranslated text stays in the brand's language",
+        description:
+          "BCP 47 tag for title and summary; the brand's default locale when absent. Untranslated text stays in the language the brand writes its content in; `Content-Language` names the languages of the answer",
       }),
     ),
     version: Type.Optional(

@@ -219,7 +219,13 @@ describe('the cache itself', () => {
   it('keeps nothing computed while a write landed, and serves an answer only to requests of its generation', async () => {
     let generation = 'g1';
     const cache = new ResponseCache(async () => generation, 1024 * 1024);
-    const answer = { body: Buffer.from('{"data":1}'), contentType: 'application/json', cacheControl: undefined, operation: undefined };
+    const answer = {
+      body: Buffer.from('{"data":1}'),
+      contentType: 'application/json',
+      cacheControl: undefined,
+      contentLanguage: undefined,
+      operation: undefined,
+    };
     generation = 'g2';
     await cache.set('k', 'g1', answer);
     expect(cache.size).toBe(0);
@@ -239,6 +245,7 @@ describe('the cache itself', () => {
         body: Buffer.alloc(2000),
         contentType: 'application/json',
         cacheControl: undefined,
+        contentLanguage: undefined,
         operation: undefined,
       });
     expect(cache.size).toBeLessThan(100);

@@ -103,7 +103,17 @@ describe('toListing', () => {
   });
   const caller = (kind: Principal['kind']): Principal => ({ kind, keyId: 'k', organizationId: null, brandIds: ['b'], headerBrandId: null });
   const build = (parts: Partial<FeaturedListingRow>, currency = 'EUR', principal = caller('brand')) =>
-    toListing({ row: row(parts), content: published, translation: null, currency, medias: [], vibes: [], ratings: undefined, principal });
+    toListing({
+      row: row(parts),
+      content: published,
+      translation: null,
+      language: 'en',
+      currency,
+      medias: [],
+      vibes: [],
+      ratings: undefined,
+      principal,
+    });
 
   it('takes category and host from the listing, else from its experience, else null', () => {
     const own = build({
@@ -134,7 +144,8 @@ describe('toListing', () => {
     const translated = toListing({
       row: row({}),
       content: { ...published, slug: 'base-slug' },
-      translation: { title: 'Título', summary: 'Resumo' },
+      translation: { locale: 'pt', title: 'Título', summary: 'Resumo' },
+      language: 'en',
       currency: 'EUR',
       medias: [],
       vibes: [],
@@ -144,6 +155,7 @@ describe('toListing', () => {
     expect(translated).toMatchObject({
       title: 'Título',
       summary: 'Resumo',
+      contentLanguage: 'pt',
       slug: 'base-slug',
       rating: { rating: 4.7, total: 3 },
       order: 7,

@@ -32,10 +32,16 @@ const cases: Array<[string, BookingState, CancelRequest, string[]]> = [
   ['list every participant at once', state('confirmed'), request(false, ['p0', 'p1']), ['booking.cancelled']],
   ['list only already-cancelled participants', state('confirmed', [true, false]), request(false, ['p0']), []],
   ['cancel a cancelled booking', state('cancelled', [true, true]), request(true), []],
-  // A refunded booking keeps its guests until cancelled: cancelling it now is a cancellation (no places move).
+  // A refunded booking with guests still active (refunded before full refunds cancelled them): cancelling it is a cancellation (no places move).
   ['cancel a refunded booking', state('refunded', [false, false], 10_000), request(true), ['booking.cancelled']],
   ['refund part of a confirmed booking', state('confirmed', [false, false], 3000), request(false, null, 3000), ['booking.refunded']],
-  ['refund all of a confirmed booking', state('confirmed', [false, false], 10_000), request(false, null, 10_000), ['booking.refunded']],
+  // A full refund is a cancellation with refund: its guests go with their places.
+  [
+    'refund all of a confirmed booking',
+    state('confirmed', [false, false], 10_000),
+    request(false, null, 10_000),
+    ['booking.cancelled', 'booking.refunded'],
+  ],
   [
     'refund all while another refund is pending',
     state('confirmed', [false, false], 10_000, 1),

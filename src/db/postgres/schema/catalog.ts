@@ -55,6 +55,11 @@ export const brands = pgTable('brands', {
   currency: text('currency').notNull(),
   /** Default content language (BCP 47), used when no translation matches. */
   language: text('language').notNull(),
+  /**
+   * The locale answers are in when the caller asks for none (the spec's "brand's language"): its
+   * translation where content has one, else the content's own `language`. Null: `language`.
+   */
+  defaultLocale: text('default_locale'),
   isLimited: boolean('is_limited').notNull().default(false),
   designElement: json('design_element').$type<DesignElement>().notNull(),
   templateElement: json('template_element').$type<TemplateElement>().notNull(),

@@ -55,6 +55,11 @@ export const brands = sqliteTable('brands', {
   currency: text('currency').notNull(),
   /** Default content language (BCP 47), used when no translation matches. */
   language: text('language').notNull(),
+  /**
+   * The locale answers are in when the caller asks for none (the spec's "brand's language"): its
+   * translation where content has one, else the content's own `language`. Null: `language`.
+   */
+  defaultLocale: text('default_locale'),
   isLimited: integer('is_limited', { mode: 'boolean' }).notNull().default(false),
   designElement: text('design_element', { mode: 'json' }).$type<DesignElement>().notNull(),
   templateElement: text('template_element', { mode: 'json' }).$type<TemplateElement>().notNull(),

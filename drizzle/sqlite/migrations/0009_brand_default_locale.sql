@@ -1,0 +1,1 @@
+ALTER TABLE `brands` ADD `default_locale` text;
