@@ -44,6 +44,7 @@ const due = (n: number, endpointId: string, over: Partial<Pick<DueDelivery, 'att
   endpointId,
   url: `https://${endpointId}.hooks.test/in`,
   secretCiphertext: `sealed-${endpointId}`,
+  endpointDisabled: false,
   event: { id: evt(n), type: eventOf(n).type, createdAt: eventOf(n).createdAt, payload: eventOf(n).payload },
   ...over,
 });
@@ -61,6 +62,7 @@ const logged = (n: number, endpointId: string, over: Partial<DeliveryLogRow> = {
   lastError: null,
   createdAt: eventOf(n).createdAt,
   deliveredAt: null,
+  leasedUntil: null,
   eventId: evt(n),
   eventType: eventOf(n).type,
   ...over,
@@ -73,17 +75,20 @@ const endpointRow = (id: string, brandId: string, createdAt: string, over: Parti
   secretCiphertext: `sealed-${id}`,
   createdAt,
   deletedAt: null,
+  failingSince: null,
+  disabledAt: null,
   ...over,
 });
 const pairs = (rows: DueDelivery[]) => rows.map((d) => `${d.event.id}>${d.endpointId}`);
 
 // Brand R's deliveries: each of its 6 events, to ep-R1 then ep-R2 (due at the same time: by id).
 const brandRDue = [10, 11, 12, 13, 14, 15].flatMap((n) => [due(n, 'ep-R1'), due(n, 'ep-R2')]);
-const gaveUp = { status: 'failed' as const, lastError: 'endpoint deleted' };
+const gaveUp = { status: 'failed' as const, lastError: 'endpoint deleted', leasedUntil: null };
 
 /**
  * Brand A's delivery log once the world's and the claims' attempts are recorded: newest first, by event
- * then delivery id in byte order ('ep-a3' > 'ep-Zombie' > 'ep-Gone' > 'ep-A2' > 'ep-A1').
+ * then delivery id in byte order ('ep-a3' > 'ep-Zombie' > 'ep-Gone' > 'ep-A2' > 'ep-A1'). Claimed and
+ * not recorded: leased until T9.
  */
 const brandALog = [
   logged(7, 'ep-a3'),
@@ -93,11 +98,11 @@ const brandALog = [
   logged(6, 'ep-Zombie'),
   logged(6, 'ep-A2'),
   logged(6, 'ep-A1'),
-  logged(5, 'ep-a3', { nextAttemptAt: T9 }),
+  logged(5, 'ep-a3', { nextAttemptAt: T9, leasedUntil: T9 }),
   logged(5, 'ep-Zombie'),
   logged(5, 'ep-Gone', gaveUp),
   logged(5, 'ep-A2'),
-  logged(5, 'ep-A1', { attempts: 1, nextAttemptAt: T9, lastAttemptAt: T2, lastStatusCode: 503, lastError: 'HTTP 503' }),
+  logged(5, 'ep-A1', { attempts: 1, nextAttemptAt: T9, leasedUntil: T9, lastAttemptAt: T2, lastStatusCode: 503, lastError: 'HTTP 503' }),
   logged(4, 'ep-Zombie'),
   logged(4, 'ep-Gone', gaveUp),
   logged(4, 'ep-A2', { status: 'failed', attempts: 7, lastAttemptAt: T1, lastError: 'connect ECONNREFUSED' }),
@@ -109,7 +114,7 @@ const brandALog = [
   logged(3, 'ep-A1'),
   logged(2, 'ep-Zombie'),
   logged(2, 'ep-Gone', gaveUp),
-  logged(2, 'ep-A2', { nextAttemptAt: T9 }),
+  logged(2, 'ep-A2', { nextAttemptAt: T9, leasedUntil: T9 }),
   logged(2, 'ep-A1', { status: 'delivered', attempts: 1, lastAttemptAt: T1, lastStatusCode: 200, deliveredAt: T1_250 }),
   logged(1, 'ep-Zombie'),
   logged(1, 'ep-Gone', gaveUp),
@@ -178,6 +183,7 @@ describe('store contract: webhook dispatch', () => {
       endpointId: 'ep-A2',
       url: 'https://ep-A2.hooks.test/in',
       secretCiphertext: 'sealed-ep-A2',
+      endpointDisabled: false,
       event: {
         id: evt(2),
         type: 'booking.created',
@@ -232,10 +238,10 @@ describe('store contract: webhook endpoints and the delivery log', () => {
   it('lists live endpoints oldest first, finds any endpoint, and inserts one', async () => {
     expect(await database.webhooks.liveWebhookEndpoints(brandA.id)).toStrictEqual([
       endpointRow('ep-A1', brandA.id, T0),
-      endpointRow('ep-A2', brandA.id, T0_1),
-      endpointRow('ep-a3', brandA.id, T0_2, { eventTypes: ['booking.confirmed'] }),
+      endpointRow('ep-A2', brandA.id, T0_1, { failingSince: T1 }),
+      endpointRow('ep-a3', brandA.id, T0_2, { eventTypes: ['booking.confirmed'], failingSince: T1 }),
     ]);
-    expect(await database.webhooks.liveWebhookEndpoints(brandB.id)).toStrictEqual([endpointRow('ep-B1', brandB.id, T0)]);
+    expect(await database.webhooks.liveWebhookEndpoints(brandB.id)).toStrictEqual([endpointRow('ep-B1', brandB.id, T0, { failingSince: T1 })]);
     expect(await database.webhooks.liveWebhookEndpoints('no-such-brand')).toStrictEqual([]);
     expect(await database.webhooks.findWebhookEndpoint('ep-A1')).toStrictEqual(endpointRow('ep-A1', brandA.id, T0));
     expect(await database.webhooks.findWebhookEndpoint('ep-Gone')).toStrictEqual(endpointRow('ep-Gone', brandA.id, T0, { deletedAt: T2 }));
@@ -260,6 +266,8 @@ describe('store contract: webhook endpoints and the delivery log', () => {
       secretCiphertext: 'sealed-ep-B2',
       createdAt: T0,
       deletedAt: null,
+      failingSince: null,
+      disabledAt: null,
     });
     expect(
       await database.webhooks.insertWebhookEndpoint({
@@ -279,11 +287,13 @@ describe('store contract: webhook endpoints and the delivery log', () => {
       secretCiphertext: 'sealed-ep-B0',
       createdAt: T1,
       deletedAt: T2,
+      failingSince: null,
+      disabledAt: null,
     });
     const third = await database.webhooks.insertWebhookEndpoint({ ...inserted, id: 'ep-B3', createdAt: T0_1, deletedAt: undefined });
     expect(third).toStrictEqual({ ...inserted, id: 'ep-B3', createdAt: T0_1 });
     // ep-B1 and ep-B2 share a millisecond: in the order they were written.
-    expect(await database.webhooks.liveWebhookEndpoints(brandB.id)).toStrictEqual([endpointRow('ep-B1', brandB.id, T0), inserted, third]);
+    expect(await database.webhooks.liveWebhookEndpoints(brandB.id)).toStrictEqual([endpointRow('ep-B1', brandB.id, T0, { failingSince: T1 }), inserted, third]);
     await expect(database.webhooks.insertWebhookEndpoint({ ...inserted })).rejects.toThrow();
     expect(await database.webhooks.findWebhookEndpoint('ep-B2')).toStrictEqual(inserted);
   });
@@ -302,10 +312,10 @@ describe('store contract: webhook endpoints and the delivery log', () => {
     await database.webhooks.insertWebhookEndpoint(row(`${brand}-x`));
     expect(await database.webhooks.liveWebhookEndpoints(brandA.id)).toStrictEqual([
       endpointRow('ep-A1', brandA.id, T0),
-      endpointRow('ep-A2', brandA.id, T0_1),
-      endpointRow('ep-a3', brandA.id, T0_2, { eventTypes: ['booking.confirmed'] }),
-      { ...row(`${brand}-y`), deletedAt: null },
-      { ...row(`${brand}-x`), deletedAt: null },
+      endpointRow('ep-A2', brandA.id, T0_1, { failingSince: T1 }),
+      endpointRow('ep-a3', brandA.id, T0_2, { eventTypes: ['booking.confirmed'], failingSince: T1 }),
+      { ...row(`${brand}-y`), deletedAt: null, failingSince: null, disabledAt: null },
+      { ...row(`${brand}-x`), deletedAt: null, failingSince: null, disabledAt: null },
     ]);
     for (const id of [`${brand}-x`, `${brand}-y`]) await database.webhooks.deleteWebhookEndpointRow(id, T4, 'test');
     expect((await database.webhooks.liveWebhookEndpoints(brandA.id)).map((e) => e.id)).toStrictEqual(['ep-A1', 'ep-A2', 'ep-a3']);
@@ -322,7 +332,7 @@ describe('store contract: webhook endpoints and the delivery log', () => {
       [{ brandId: brandA.id, endpointId: 'ep-Gone' }, brandALog.filter((row) => row.endpointId === 'ep-Gone')],
       [{ brandId: brandA.id, status: 'pending' }, brandALog.filter((row) => row.status === 'pending')],
       [{ brandId: brandA.id, status: 'failed' }, brandALog.filter((row) => row.status === 'failed')],
-      [{ brandId: brandA.id, endpointId: 'ep-a3', status: 'pending' }, [logged(7, 'ep-a3'), logged(5, 'ep-a3', { nextAttemptAt: T9 })]],
+      [{ brandId: brandA.id, endpointId: 'ep-a3', status: 'pending' }, [logged(7, 'ep-a3'), logged(5, 'ep-a3', { nextAttemptAt: T9, leasedUntil: T9 })]],
       [{ brandId: brandA.id, endpointId: 'ep-B1' }, []], // another brand's endpoint: nothing
       [{ brandId: brandB.id }, brandBLog],
       [{ brandId: 'no-such-brand' }, []],
@@ -385,6 +395,7 @@ describe('store contract: webhook endpoints and the delivery log', () => {
       lastError: null,
       createdAt: T2,
       deliveredAt: null,
+      leasedUntil: null,
       eventId: evt(5),
       eventType: 'booking.confirmed',
     });
@@ -400,7 +411,7 @@ describe('store contract: webhook endpoints and the delivery log', () => {
     await database.webhooks.deleteWebhookEndpointRow('ep-A2', T4, 'endpoint deleted');
     await database.webhooks.deleteWebhookEndpointRow('ep-A2', T5, 'deleted again');
     await database.webhooks.deleteWebhookEndpointRow('no-such-endpoint', T5, 'nothing');
-    expect(await database.webhooks.findWebhookEndpoint('ep-A2')).toStrictEqual(endpointRow('ep-A2', brandA.id, T0_1, { deletedAt: T4 }));
+    expect(await database.webhooks.findWebhookEndpoint('ep-A2')).toStrictEqual(endpointRow('ep-A2', brandA.id, T0_1, { deletedAt: T4, failingSince: T1 }));
     const log = await database.webhooks.findDeliveryPage({ brandId: brandA.id, endpointId: 'ep-A2' }, null, 100);
     expect(log.map((row) => [row.id, row.status, row.lastError])).toEqual([
       [dl(7, 'ep-A2'), 'failed', 'endpoint deleted'],
