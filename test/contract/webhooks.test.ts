@@ -241,7 +241,9 @@ describe('store contract: webhook endpoints and the delivery log', () => {
       endpointRow('ep-A2', brandA.id, T0_1, { failingSince: T1 }),
       endpointRow('ep-a3', brandA.id, T0_2, { eventTypes: ['booking.confirmed'], failingSince: T1 }),
     ]);
-    expect(await database.webhooks.liveWebhookEndpoints(brandB.id)).toStrictEqual([endpointRow('ep-B1', brandB.id, T0, { failingSince: T1 })]);
+    expect(await database.webhooks.liveWebhookEndpoints(brandB.id)).toStrictEqual([
+      endpointRow('ep-B1', brandB.id, T0, { failingSince: T1 }),
+    ]);
     expect(await database.webhooks.liveWebhookEndpoints('no-such-brand')).toStrictEqual([]);
     expect(await database.webhooks.findWebhookEndpoint('ep-A1')).toStrictEqual(endpointRow('ep-A1', brandA.id, T0));
     expect(await database.webhooks.findWebhookEndpoint('ep-Gone')).toStrictEqual(endpointRow('ep-Gone', brandA.id, T0, { deletedAt: T2 }));
@@ -293,7 +295,11 @@ describe('store contract: webhook endpoints and the delivery log', () => {
     const third = await database.webhooks.insertWebhookEndpoint({ ...inserted, id: 'ep-B3', createdAt: T0_1, deletedAt: undefined });
     expect(third).toStrictEqual({ ...inserted, id: 'ep-B3', createdAt: T0_1 });
     // ep-B1 and ep-B2 share a millisecond: in the order they were written.
-    expect(await database.webhooks.liveWebhookEndpoints(brandB.id)).toStrictEqual([endpointRow('ep-B1', brandB.id, T0, { failingSince: T1 }), inserted, third]);
+    expect(await database.webhooks.liveWebhookEndpoints(brandB.id)).toStrictEqual([
+      endpointRow('ep-B1', brandB.id, T0, { failingSince: T1 }),
+      inserted,
+      third,
+    ]);
     await expect(database.webhooks.insertWebhookEndpoint({ ...inserted })).rejects.toThrow();
     expect(await database.webhooks.findWebhookEndpoint('ep-B2')).toStrictEqual(inserted);
   });
@@ -332,7 +338,10 @@ describe('store contract: webhook endpoints and the delivery log', () => {
       [{ brandId: brandA.id, endpointId: 'ep-Gone' }, brandALog.filter((row) => row.endpointId === 'ep-Gone')],
       [{ brandId: brandA.id, status: 'pending' }, brandALog.filter((row) => row.status === 'pending')],
       [{ brandId: brandA.id, status: 'failed' }, brandALog.filter((row) => row.status === 'failed')],
-      [{ brandId: brandA.id, endpointId: 'ep-a3', status: 'pending' }, [logged(7, 'ep-a3'), logged(5, 'ep-a3', { nextAttemptAt: T9, leasedUntil: T9 })]],
+      [
+        { brandId: brandA.id, endpointId: 'ep-a3', status: 'pending' },
+        [logged(7, 'ep-a3'), logged(5, 'ep-a3', { nextAttemptAt: T9, leasedUntil: T9 })],
+      ],
       [{ brandId: brandA.id, endpointId: 'ep-B1' }, []], // another brand's endpoint: nothing
       [{ brandId: brandB.id }, brandBLog],
       [{ brandId: 'no-such-brand' }, []],
@@ -411,7 +420,9 @@ describe('store contract: webhook endpoints and the delivery log', () => {
     await database.webhooks.deleteWebhookEndpointRow('ep-A2', T4, 'endpoint deleted');
     await database.webhooks.deleteWebhookEndpointRow('ep-A2', T5, 'deleted again');
     await database.webhooks.deleteWebhookEndpointRow('no-such-endpoint', T5, 'nothing');
-    expect(await database.webhooks.findWebhookEndpoint('ep-A2')).toStrictEqual(endpointRow('ep-A2', brandA.id, T0_1, { deletedAt: T4, failingSince: T1 }));
+    expect(await database.webhooks.findWebhookEndpoint('ep-A2')).toStrictEqual(
+      endpointRow('ep-A2', brandA.id, T0_1, { deletedAt: T4, failingSince: T1 }),
+    );
     const log = await database.webhooks.findDeliveryPage({ brandId: brandA.id, endpointId: 'ep-A2' }, null, 100);
     expect(log.map((row) => [row.id, row.status, row.lastError])).toEqual([
       [dl(7, 'ep-A2'), 'failed', 'endpoint deleted'],

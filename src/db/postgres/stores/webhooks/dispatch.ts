@@ -184,7 +184,13 @@ export async function giveUpPendingDeliveries(db: PgExecutor, endpointId: string
     .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'pending')));
 }
 
-export async function disableFailingEndpoint(db: PgExecutor, id: string, failingSinceBy: string, at: string, reason: string): Promise<boolean> {
+export async function disableFailingEndpoint(
+  db: PgExecutor,
+  id: string,
+  failingSinceBy: string,
+  at: string,
+  reason: string,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const disabled = await tx
       .update(webhookEndpoints)

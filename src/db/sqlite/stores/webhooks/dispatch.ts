@@ -95,30 +95,30 @@ export function claimDueDeliveries(db: Db, now: string, limit: number, until: st
 export function recordAttempt(db: Db, id: string, result: AttemptResult): { failingSince: string | null } {
   return db.transaction(
     () => {
-    const recorded = db
-      .update(webhookDeliveries)
-      .set({
-        status: result.status,
-        attempts: result.attempts,
-        lastAttemptAt: result.attemptedAt,
-        lastStatusCode: result.statusCode,
-        lastError: result.error,
-        deliveredAt: result.status === 'delivered' ? result.finishedAt : null,
-        leasedUntil: null,
-        ...(result.nextAttemptAt ? { nextAttemptAt: result.nextAttemptAt } : {}),
-      })
-      .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending')))
-      .returning({ endpointId: webhookDeliveries.endpointId })
-      .get();
-    if (!recorded) return { failingSince: null };
-    const failingSince = result.error === null ? null : sql`coalesce(${webhookEndpoints.failingSince}, ${result.attemptedAt})`;
-    const endpoint = db
-      .update(webhookEndpoints)
-      .set({ failingSince })
-      .where(eq(webhookEndpoints.id, recorded.endpointId))
-      .returning({ failingSince: webhookEndpoints.failingSince })
-      .get();
-    return { failingSince: endpoint?.failingSince ?? null };
+      const recorded = db
+        .update(webhookDeliveries)
+        .set({
+          status: result.status,
+          attempts: result.attempts,
+          lastAttemptAt: result.attemptedAt,
+          lastStatusCode: result.statusCode,
+          lastError: result.error,
+          deliveredAt: result.status === 'delivered' ? result.finishedAt : null,
+          leasedUntil: null,
+          ...(result.nextAttemptAt ? { nextAttemptAt: result.nextAttemptAt } : {}),
+        })
+        .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending')))
+        .returning({ endpointId: webhookDeliveries.endpointId })
+        .get();
+      if (!recorded) return { failingSince: null };
+      const failingSince = result.error === null ? null : sql`coalesce(${webhookEndpoints.failingSince}, ${result.attemptedAt})`;
+      const endpoint = db
+        .update(webhookEndpoints)
+        .set({ failingSince })
+        .where(eq(webhookEndpoints.id, recorded.endpointId))
+        .returning({ failingSince: webhookEndpoints.failingSince })
+        .get();
+      return { failingSince: endpoint?.failingSince ?? null };
     },
     { behavior: 'immediate' },
   );
