@@ -533,6 +533,133 @@ describe('store contract: webhook dispatch of one event to several endpoints', (
   });
 });
 
+describe('store contract: each endpoint kept apart', () => {
+  // Before every other delivery of the file is due: what is due at these times is this world's alone.
+  const AT = '2026-02-01T10:00:00.000Z';
+  const AT_1 = '2026-02-01T10:00:01.000Z';
+  const UNTIL = '2026-02-01T10:00:15.000Z';
+  const RETRY = '2026-02-01T11:00:00.000Z';
+  const OFF = '2026-02-04T10:00:01.000Z';
+  const id = (n: number, endpointId: string) => `d-cap-${n}-${endpointId}`;
+  const due = (rows: DueDelivery[]) => rows.map((d) => d.id);
+  const log = async (endpointId: string) =>
+    (await database.webhooks.findDeliveryPage({ brandId: capBrand.id, endpointId }, null, 100)).map((d) => [d.id, d.status, d.lastError]);
+  let capBrand: { id: string };
+
+  /** Event n about resource `rC<resource>`, delivered to each endpoint given, due at AT. */
+  const capEvent = (n: number, resource: number, endpointIds: string[]) =>
+    database.transaction(async (tx) => {
+      await tx.events.insertEvent({
+        id: `evt-cap-${n}`,
+        brandId: capBrand.id,
+        type: 'booking.created',
+        resourceId: `rC${resource}`,
+        payload: { n },
+        createdAt: AT,
+      });
+      await tx.events.insertPendingDeliveries(
+        endpointIds.map((endpointId) => ({
+          id: id(n, endpointId),
+          endpointId,
+          eventId: `evt-cap-${n}`,
+          resourceId: `rC${resource}`,
+          at: AT,
+        })),
+      );
+    });
+
+  it('gives each endpoint at most its cap, counting the leases still running, and its earliest deliveries', async () => {
+    capBrand = await createBrand(db);
+    for (const endpointId of ['C1', 'C2']) {
+      await database.webhooks.insertWebhookEndpoint({
+        id: endpointId,
+        brandId: capBrand.id,
+        url: `https://${endpointId}.hooks.test/in`,
+        eventTypes: ALL_TYPES,
+        secretCiphertext: `sealed-${endpointId}`,
+        createdAt: AT,
+      });
+    }
+    for (const n of [1, 2, 3, 4, 5]) await capEvent(n, n, ['C1', 'C2']);
+    await capEvent(6, 1, ['C1', 'C2']); // resource rC1 again: waits behind event 1
+
+    const firstTwoEach = [id(1, 'C1'), id(1, 'C2'), id(2, 'C1'), id(2, 'C2')];
+    expect(due(await database.webhookDispatch.findDueDeliveries(AT, 100, 2))).toStrictEqual(firstTwoEach);
+    expect(due(await database.webhookDispatch.findDueDeliveries(AT, 3, 2))).toStrictEqual(firstTwoEach.slice(0, 3));
+    expect(due(await database.webhookDispatch.findDueDeliveries(AT, 100, 1))).toStrictEqual([id(1, 'C1'), id(1, 'C2')]);
+
+    const claimed = await database.webhookDispatch.claimDueDeliveries(AT, 100, UNTIL, 2);
+    expect(claimed.map((d) => [d.id, d.nextAttemptAt, d.endpointDisabled])).toStrictEqual(firstTwoEach.map((d) => [d, UNTIL, false]));
+    // Both endpoints at their cap: nothing more for either, though more is due.
+    expect(await database.webhookDispatch.findDueDeliveries(AT, 100, 2)).toStrictEqual([]);
+    expect(await database.webhookDispatch.claimDueDeliveries(AT, 100, UNTIL, 2)).toStrictEqual([]);
+    expect(due(await database.webhookDispatch.findDueDeliveries(AT, 100, 3))).toStrictEqual([id(3, 'C1'), id(3, 'C2')]);
+    expect(due(await database.webhookDispatch.findDueDeliveries(AT, 100))).toStrictEqual(
+      [3, 4, 5].flatMap((n) => [id(n, 'C1'), id(n, 'C2')]),
+    );
+    // Leases that ran out (a sender that died) hold no place: the same four are due again.
+    expect(due(await database.webhookDispatch.findDueDeliveries(UNTIL, 100, 2))).toStrictEqual(firstTwoEach);
+
+    // C1's two attempts fail: it is failing since the first; its places free up for its next two.
+    const failed = (attemptedAt: string) =>
+      attempt({ status: 'pending', attemptedAt, finishedAt: attemptedAt, statusCode: 503, error: 'HTTP 503', nextAttemptAt: RETRY });
+    expect(await database.webhookDispatch.recordAttempt(id(1, 'C1'), failed(AT))).toStrictEqual({ failingSince: AT });
+    expect(await database.webhookDispatch.recordAttempt(id(2, 'C1'), failed(AT_1))).toStrictEqual({ failingSince: AT });
+    expect(due(await database.webhookDispatch.findDueDeliveries(AT, 100, 2))).toStrictEqual([id(3, 'C1'), id(4, 'C1')]);
+    // C2's first succeeds: not failing.
+    const ok = attempt({ status: 'delivered', attemptedAt: AT, finishedAt: AT });
+    expect(await database.webhookDispatch.recordAttempt(id(1, 'C2'), ok)).toStrictEqual({ failingSince: null });
+    expect(due(await database.webhookDispatch.findDueDeliveries(AT, 100, 2))).toStrictEqual([id(3, 'C1'), id(3, 'C2'), id(4, 'C1')]);
+    // An outcome for a delivery no longer pending changes nothing, its endpoint included.
+    expect(await database.webhookDispatch.recordAttempt(id(1, 'C2'), failed(AT_1))).toStrictEqual({ failingSince: null });
+    expect((await database.webhooks.findWebhookEndpoint('C2'))!.failingSince).toBeNull();
+  });
+
+  it('disables an endpoint failing since the time given, once, giving up its pending deliveries', async () => {
+    expect(await database.webhookDispatch.disableFailingEndpoint('C1', '2026-02-01T09:59:59.999Z', OFF, 'endpoint disabled')).toBe(false);
+    expect(await database.webhookDispatch.disableFailingEndpoint('C2', OFF, OFF, 'endpoint disabled')).toBe(false); // not failing
+    expect(await database.webhookDispatch.disableFailingEndpoint('C1', AT, OFF, 'endpoint disabled')).toBe(true);
+    expect(await database.webhookDispatch.disableFailingEndpoint('C1', OFF, AT_1, 'again')).toBe(false);
+    expect(await database.webhooks.findWebhookEndpoint('C1')).toStrictEqual(
+      endpointRow('C1', capBrand.id, AT, { url: 'https://C1.hooks.test/in', failingSince: AT, disabledAt: OFF }),
+    );
+    expect(await log('C1')).toStrictEqual([...[6, 5, 4, 3, 2, 1].map((n) => [id(n, 'C1'), 'failed', 'endpoint disabled'])]);
+    // Still listed (disabled, not deleted); a later event's delivery is due, marked so, to be given up.
+    expect((await database.webhooks.liveWebhookEndpoints(capBrand.id)).map((e) => [e.id, e.disabledAt])).toStrictEqual([
+      ['C1', OFF],
+      ['C2', null],
+    ]);
+    await capEvent(7, 7, ['C1']);
+    // C2 has one place left (its event 2 is leased).
+    expect((await database.webhookDispatch.findDueDeliveries(AT, 100, 2)).map((d) => [d.id, d.endpointDisabled])).toStrictEqual([
+      [id(3, 'C2'), false],
+      [id(7, 'C1'), true],
+    ]);
+    await database.webhookDispatch.giveUpDelivery(id(7, 'C1'), 'endpoint disabled');
+    await database.webhookDispatch.giveUpDelivery(id(7, 'C1'), 'given up twice');
+    expect((await log('C1'))[0]).toStrictEqual([id(7, 'C1'), 'failed', 'endpoint disabled']);
+    expect(due(await database.webhookDispatch.findDueDeliveries(AT, 100, 2))).toStrictEqual([id(3, 'C2')]);
+  });
+
+  it('enables and disables an endpoint row, a deleted one never', async () => {
+    await database.webhooks.enableWebhookEndpointRow('C1');
+    expect(await database.webhooks.findWebhookEndpoint('C1')).toMatchObject({ failingSince: null, disabledAt: null });
+    await database.webhooks.disableWebhookEndpointRow('C2', OFF, 'endpoint disabled');
+    await database.webhooks.disableWebhookEndpointRow('C2', AT_1, 'again');
+    expect(await database.webhooks.findWebhookEndpoint('C2')).toMatchObject({ failingSince: null, disabledAt: OFF });
+    expect((await log('C2')).filter(([, status]) => status !== 'delivered')).toStrictEqual(
+      [6, 5, 4, 3, 2].map((n) => [id(n, 'C2'), 'failed', 'endpoint disabled']),
+    );
+    await database.webhooks.deleteWebhookEndpointRow('C1', OFF, 'endpoint deleted');
+    await database.webhooks.disableWebhookEndpointRow('C1', OFF, 'endpoint disabled');
+    await database.webhooks.enableWebhookEndpointRow('C2');
+    await database.webhooks.deleteWebhookEndpointRow('C2', OFF, 'endpoint deleted');
+    await database.webhooks.enableWebhookEndpointRow('C2');
+    expect(await database.webhooks.findWebhookEndpoint('C1')).toMatchObject({ deletedAt: OFF, disabledAt: null });
+    expect(await database.webhooks.findWebhookEndpoint('C2')).toMatchObject({ deletedAt: OFF, disabledAt: null });
+  });
+});
+
 // The races, in a database of their own: what they race for is all there is.
 const racingDb = await freshDb();
 const racing = await webhookRaceWorld(racingDb);

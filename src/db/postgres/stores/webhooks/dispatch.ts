@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, lt, lte, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AttemptResult, DueDelivery, WebhookDispatchStore } from '../../../../domain/webhooks/store.ts';
 import { events, webhookDeliveries, webhookEndpoints } from '../../schema/index.ts';
@@ -142,8 +142,27 @@ export async function claimDueDeliveries(
   );
 }
 
+/**
+ * The endpoint first, then the delivery: the order deleting or disabling an endpoint locks them in, so
+ * the two never wait for each other. The endpoint row is written (and locked) only when its failing state
+ * changes: the first failure after a success, or the first success after failures.
+ */
 export async function recordAttempt(db: PgExecutor, id: string, result: AttemptResult): Promise<{ failingSince: string | null }> {
   return db.transaction(async (tx) => {
+    const endpointOfPending = tx
+      .select({ endpointId: webhookDeliveries.endpointId })
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending')));
+    const succeeded = result.error === null;
+    await tx
+      .update(webhookEndpoints)
+      .set({ failingSince: succeeded ? null : result.attemptedAt })
+      .where(
+        and(
+          inArray(webhookEndpoints.id, endpointOfPending),
+          succeeded ? isNotNull(webhookEndpoints.failingSince) : isNull(webhookEndpoints.failingSince),
+        ),
+      );
     const [recorded] = await tx
       .update(webhookDeliveries)
       .set({
@@ -158,13 +177,11 @@ export async function recordAttempt(db: PgExecutor, id: string, result: AttemptR
       })
       .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending')))
       .returning({ endpointId: webhookDeliveries.endpointId });
-    if (!recorded) return { failingSince: null };
-    const failingSince = result.error === null ? null : sql`coalesce(${webhookEndpoints.failingSince}, ${result.attemptedAt}::timestamptz)`;
+    if (!recorded || succeeded) return { failingSince: null };
     const [endpoint] = await tx
-      .update(webhookEndpoints)
-      .set({ failingSince })
-      .where(eq(webhookEndpoints.id, recorded.endpointId))
-      .returning({ failingSince: webhookEndpoints.failingSince });
+      .select({ failingSince: webhookEndpoints.failingSince })
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.id, recorded.endpointId));
     return { failingSince: endpoint?.failingSince ?? null };
   });
 }

@@ -92,11 +92,27 @@ export function claimDueDeliveries(db: Db, now: string, limit: number, until: st
   );
 }
 
+/** As on PostgreSQL: the endpoint's failing state (written only when it changes), then the delivery. */
 export function recordAttempt(db: Db, id: string, result: AttemptResult): { failingSince: string | null } {
   return db.transaction(
     () => {
-      const recorded = db
-        .update(webhookDeliveries)
+      const pending = db
+        .select({ endpointId: webhookDeliveries.endpointId })
+        .from(webhookDeliveries)
+        .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending')))
+        .get();
+      if (!pending) return { failingSince: null };
+      const succeeded = result.error === null;
+      db.update(webhookEndpoints)
+        .set({ failingSince: succeeded ? null : result.attemptedAt })
+        .where(
+          and(
+            eq(webhookEndpoints.id, pending.endpointId),
+            succeeded ? isNotNull(webhookEndpoints.failingSince) : isNull(webhookEndpoints.failingSince),
+          ),
+        )
+        .run();
+      db.update(webhookDeliveries)
         .set({
           status: result.status,
           attempts: result.attempts,
@@ -107,16 +123,13 @@ export function recordAttempt(db: Db, id: string, result: AttemptResult): { fail
           leasedUntil: null,
           ...(result.nextAttemptAt ? { nextAttemptAt: result.nextAttemptAt } : {}),
         })
-        .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending')))
-        .returning({ endpointId: webhookDeliveries.endpointId })
-        .get();
-      if (!recorded) return { failingSince: null };
-      const failingSince = result.error === null ? null : sql`coalesce(${webhookEndpoints.failingSince}, ${result.attemptedAt})`;
+        .where(eq(webhookDeliveries.id, id))
+        .run();
+      if (succeeded) return { failingSince: null };
       const endpoint = db
-        .update(webhookEndpoints)
-        .set({ failingSince })
-        .where(eq(webhookEndpoints.id, recorded.endpointId))
-        .returning({ failingSince: webhookEndpoints.failingSince })
+        .select({ failingSince: webhookEndpoints.failingSince })
+        .from(webhookEndpoints)
+        .where(eq(webhookEndpoints.id, pending.endpointId))
         .get();
       return { failingSince: endpoint?.failingSince ?? null };
     },
