@@ -161,6 +161,9 @@ export async function recordAttempt(db: PgExecutor, id: string, result: AttemptR
         and(
           inArray(webhookEndpoints.id, endpointOfPending),
           succeeded ? isNotNull(webhookEndpoints.failingSince) : isNull(webhookEndpoints.failingSince),
+          // A disabled (or deleted) endpoint's state stays as it was when it stopped; its attempts in flight no longer count.
+          isNull(webhookEndpoints.disabledAt),
+          isNull(webhookEndpoints.deletedAt),
         ),
       );
     const [recorded] = await tx

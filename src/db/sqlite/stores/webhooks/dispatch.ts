@@ -109,6 +109,9 @@ export function recordAttempt(db: Db, id: string, result: AttemptResult): { fail
           and(
             eq(webhookEndpoints.id, pending.endpointId),
             succeeded ? isNotNull(webhookEndpoints.failingSince) : isNull(webhookEndpoints.failingSince),
+            // A disabled (or deleted) endpoint's state stays as it was when it stopped; its attempts in flight no longer count.
+            isNull(webhookEndpoints.disabledAt),
+            isNull(webhookEndpoints.deletedAt),
           ),
         )
         .run();
