@@ -8,7 +8,14 @@ import { isPostgresUrl, redactDatabaseUrl } from './db/engine.ts';
 import { readinessDefaults } from './observability/readiness.ts';
 
 /** Webhook delivery defaults, shared with `buildApp` callers that pass no full config. */
-export const webhookDefaults = { timeoutMs: 10_000, retryBaseSeconds: 10, maxAgeSeconds: 3 * 86_400 } as const;
+export const webhookDefaults = {
+  timeoutMs: 10_000,
+  retryBaseSeconds: 10,
+  maxAgeSeconds: 3 * 86_400,
+  concurrency: 32,
+  endpointConcurrency: 4,
+  disableAfterSeconds: 3 * 86_400,
+} as const;
 
 /**
  * The key used outside production when neither ENCRYPTION_KEYS nor ENCRYPTION_KEY is set. It is public (it is in this file),
@@ -68,6 +75,17 @@ const schema = z.object({
     .min(1)
     .max(30 * 86_400)
     .default(webhookDefaults.maxAgeSeconds),
+  /** Deliveries one gateway has in flight at once. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(webhookDefaults.concurrency),
+  /** Deliveries one endpoint has in flight at once, over every gateway: a slow endpoint holds no more places than this. */
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(webhookDefaults.endpointConcurrency),
+  /** An endpoint whose attempts have all failed this long (since its last success) is disabled. */
+  WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86_400)
+    .default(webhookDefaults.disableAfterSeconds),
   /** Defaults to true outside production, false in production (SSRF guard). */
   WEBHOOK_ALLOW_PRIVATE_URLS: z
     .enum(['true', 'false'])

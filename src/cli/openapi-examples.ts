@@ -37,7 +37,7 @@ async function record(): Promise<Record<string, RecordedExamples>> {
   /** A read that is not itself an example. */
   const read = async (url: string) => (await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${LISBON}` } })).json();
 
-  async function call(operationId: string, method: 'GET' | 'POST' | 'DELETE', url: string, body?: object, key = LISBON) {
+  async function call(operationId: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: object, key = LISBON) {
     const res = await app.inject({ method, url, headers: { authorization: `Bearer ${key}` }, ...(body ? { payload: body } : {}) });
     if (res.statusCode >= 300) throw new Error(`${operationId} answered ${res.statusCode}: ${res.body}`);
     const answer = res.json();
@@ -134,6 +134,7 @@ async function record(): Promise<Record<string, RecordedExamples>> {
       events: ['booking.confirmed', 'booking.cancelled'],
     });
     await call('listWebhookEndpoints', 'GET', `${lisbon}/webhooks`);
+    await call('updateWebhookEndpoint', 'PATCH', `${lisbon}/webhooks/${created.endpoint.id}`, { status: 'disabled' });
     await call('deleteWebhookEndpoint', 'DELETE', `${lisbon}/webhooks/${created.endpoint.id}`);
     await call('listEvents', 'GET', `${lisbon}/events?types=booking.confirmed&limit=2`);
     // The processor's own webhook: its body is the processor's event; the only answer is the acknowledgement.

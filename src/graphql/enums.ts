@@ -1,4 +1,5 @@
 import { eventTypes } from '../domain/outbox/outbox.ts';
+import { webhookEndpointStatuses } from '../domain/shared/values.ts';
 
 /**
  * GraphQL enum values (SCREAMING_SNAKE_CASE) and the spec's strings they stand for. Apollo maps them
@@ -30,6 +31,7 @@ export const enumValues = {
   WaitlistEntryStatus: spell(['waiting', 'offered', 'converted', 'expired', 'cancelled']),
   EventType: spell(eventTypes),
   WebhookDeliveryStatus: spell(['pending', 'delivered', 'failed']),
+  WebhookEndpointStatus: spell(webhookEndpointStatuses),
   PaymentMethod: spell([
     'credit-card',
     'room-charge',

@@ -53,7 +53,7 @@ export async function installCors(app: FastifyInstance, db: Database, settings: 
     origin: async (origin: string | undefined) =>
       origin !== undefined &&
       (fixed.has(origin) || (settings.localhost && LOCALHOST.test(origin)) || (await publishableOrigins()).has(origin)),
-    methods: ['GET', 'POST', 'DELETE'],
+    methods: ['GET', 'POST', 'PATCH', 'DELETE'],
     allowedHeaders: corsAllowedHeaders,
     exposedHeaders: corsExposedHeaders,
     maxAge: 600,

@@ -7,7 +7,14 @@ import { lookupAll } from '../adapters/webhooks/dns.ts';
 import { HttpSender } from '../adapters/webhooks/http-sender.ts';
 
 type WebhookConfigKey =
-  'ENCRYPTION_KEYS' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_BASE_SECONDS' | 'WEBHOOK_MAX_AGE_SECONDS' | 'WEBHOOK_ALLOW_PRIVATE_URLS';
+  | 'ENCRYPTION_KEYS'
+  | 'WEBHOOK_TIMEOUT_MS'
+  | 'WEBHOOK_RETRY_BASE_SECONDS'
+  | 'WEBHOOK_MAX_AGE_SECONDS'
+  | 'WEBHOOK_ALLOW_PRIVATE_URLS'
+  | 'WEBHOOK_CONCURRENCY'
+  | 'WEBHOOK_ENDPOINT_CONCURRENCY'
+  | 'WEBHOOK_DISABLE_AFTER_SECONDS';
 
 /** What the webhook area reads from the configuration; each setting falls back to its documented default. */
 export type WebhookConfig = Pick<Config, 'production'> & Partial<Pick<Config, WebhookConfigKey>>;
@@ -27,7 +34,7 @@ export interface WebhookRuntime {
 }
 
 export function webhookRuntime(config: WebhookConfig, options: WebhookAppOptions = {}): WebhookRuntime {
-  const { sender, dispatch, tickMs, concurrency, leaseMarginMs, ...overrides } = options;
+  const { sender, dispatch, tickMs, concurrency, endpointConcurrency, disableAfterSeconds, leaseMarginMs, ...overrides } = options;
   const allowPrivateUrls = overrides.allowPrivateUrls ?? config.WEBHOOK_ALLOW_PRIVATE_URLS ?? !config.production;
   const settings: WebhookSettings = {
     encryptionKeys: keyring(config.ENCRYPTION_KEYS ?? [DEVELOPMENT_ENCRYPTION_KEY]),
@@ -41,7 +48,17 @@ export function webhookRuntime(config: WebhookConfig, options: WebhookAppOptions
   };
   return {
     settings,
-    dispatcher: dispatch === false ? null : { ...settings, tickMs, concurrency, leaseMarginMs },
+    dispatcher:
+      dispatch === false
+        ? null
+        : {
+            ...settings,
+            tickMs,
+            leaseMarginMs,
+            concurrency: concurrency ?? config.WEBHOOK_CONCURRENCY ?? webhookDefaults.concurrency,
+            endpointConcurrency: endpointConcurrency ?? config.WEBHOOK_ENDPOINT_CONCURRENCY ?? webhookDefaults.endpointConcurrency,
+            disableAfterSeconds: disableAfterSeconds ?? config.WEBHOOK_DISABLE_AFTER_SECONDS ?? webhookDefaults.disableAfterSeconds,
+          },
     sender: sender ?? new HttpSender({ allowPrivateAddresses: settings.allowPrivateUrls }),
   };
 }

@@ -72,7 +72,14 @@ export function createMetrics(db: Database): Metrics {
     holdsActive: gauge('holds_active', 'Processing bookings holding places until paid or lapsed.'),
     waitlistOffersActive: gauge('waitlist_offers_active', 'Waitlist entries holding offered places.'),
     webhookDeliveriesPending: gauge('webhook_deliveries_pending', 'Webhook deliveries waiting to be sent or retried.'),
-    webhookDeliveriesFailed: gauge('webhook_deliveries_failed', 'Webhook deliveries given up on after the maximum age.'),
+    webhookDeliveriesFailed: gauge(
+      'webhook_deliveries_failed',
+      'Webhook deliveries given up on (past the maximum age, endpoint deleted or disabled).',
+    ),
+    webhookEndpointsDisabled: gauge(
+      'webhook_endpoints_disabled',
+      'Webhook endpoints disabled (failing too long, or by their brand): they get no deliveries.',
+    ),
   };
 
   for (const event of BOOKING_EVENTS) bookings.inc({ event }, 0);

@@ -38,6 +38,7 @@ describe('store contract: operations', () => {
       waitlistOffersActive: 1,
       webhookDeliveriesPending: 36,
       webhookDeliveriesFailed: 6,
+      webhookEndpointsDisabled: 0,
     });
     expect(await database.operations.newestEventSequence()).toBe(15);
     // Events: 1, 2, 4 created, 3, 5, 7 confirmed, 6 cancelled (brand A); 8 created, 9 confirmed (B); 10 to 15 created (R).
@@ -98,6 +99,7 @@ describe('store contract: operations', () => {
       waitlistOffersActive: 0,
       webhookDeliveriesPending: 0,
       webhookDeliveriesFailed: 0,
+      webhookEndpointsDisabled: 0,
     });
     expect(await stores.operations.newestEventSequence()).toBe(0);
     expect(await stores.operations.eventCountsAfter(0)).toStrictEqual([]);

@@ -97,6 +97,7 @@ describe('store contract: events', () => {
         lastError: null,
         createdAt: '2027-02-01T10:00:09.000Z',
         deliveredAt: null,
+        leasedUntil: null,
       })),
     );
   });

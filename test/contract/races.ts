@@ -512,6 +512,26 @@ export function webhookRaces(on: Racing<Awaited<ReturnType<typeof webhookRaceWor
     }
   });
 
+  it('leases no endpoint past its cap, whatever claims race on whichever gateways', async () => {
+    const { db, gateways, w } = on();
+    // The leases of the race above have run out: every delivery is due again, none in flight.
+    const AFTER = '2026-03-05T00:00:00.000Z';
+    const earliest = ['race-d-0-ep-R1', 'race-d-0-ep-R2', 'race-d-1-ep-R1', 'race-d-1-ep-R2'];
+    expect((await db.database.webhookDispatch.findDueDeliveries(AFTER, 1000, 2)).map((d) => d.id)).toStrictEqual(earliest);
+    const claims = await across(gateways, 10, (gateway) =>
+      gateway.webhookDispatch.claimDueDeliveries(AFTER, 10, '2026-03-05T00:00:15.000Z', 2),
+    );
+    // Each claim counts the leases of those before it, or passes over an endpoint another is claiming for.
+    expect(
+      claims
+        .flat()
+        .map((d) => d.id)
+        .sort(),
+    ).toStrictEqual([...earliest].sort());
+    expect(await db.database.webhookDispatch.findDueDeliveries(AFTER, 1000, 2)).toStrictEqual([]);
+    expect(await db.database.webhookDispatch.findDueDeliveries(AFTER, 1000)).toHaveLength(w.deliveryIds.length - 4);
+  });
+
   it('swaps a sealed secret for exactly one of racing re-encryptions', async () => {
     const { db, gateways } = on();
     const outcomes = await racers(gateways, 6, (tx, i) => tx.webhooks.replaceSealedSecret('ep-R1', 'sealed-ep-R1', `new-${i}`));

@@ -44,6 +44,7 @@ const due = (n: number, endpointId: string, over: Partial<Pick<DueDelivery, 'att
   endpointId,
   url: `https://${endpointId}.hooks.test/in`,
   secretCiphertext: `sealed-${endpointId}`,
+  endpointDisabled: false,
   event: { id: evt(n), type: eventOf(n).type, createdAt: eventOf(n).createdAt, payload: eventOf(n).payload },
   ...over,
 });
@@ -61,6 +62,7 @@ const logged = (n: number, endpointId: string, over: Partial<DeliveryLogRow> = {
   lastError: null,
   createdAt: eventOf(n).createdAt,
   deliveredAt: null,
+  leasedUntil: null,
   eventId: evt(n),
   eventType: eventOf(n).type,
   ...over,
@@ -73,17 +75,20 @@ const endpointRow = (id: string, brandId: string, createdAt: string, over: Parti
   secretCiphertext: `sealed-${id}`,
   createdAt,
   deletedAt: null,
+  failingSince: null,
+  disabledAt: null,
   ...over,
 });
 const pairs = (rows: DueDelivery[]) => rows.map((d) => `${d.event.id}>${d.endpointId}`);
 
 // Brand R's deliveries: each of its 6 events, to ep-R1 then ep-R2 (due at the same time: by id).
 const brandRDue = [10, 11, 12, 13, 14, 15].flatMap((n) => [due(n, 'ep-R1'), due(n, 'ep-R2')]);
-const gaveUp = { status: 'failed' as const, lastError: 'endpoint deleted' };
+const gaveUp = { status: 'failed' as const, lastError: 'endpoint deleted', leasedUntil: null };
 
 /**
  * Brand A's delivery log once the world's and the claims' attempts are recorded: newest first, by event
- * then delivery id in byte order ('ep-a3' > 'ep-Zombie' > 'ep-Gone' > 'ep-A2' > 'ep-A1').
+ * then delivery id in byte order ('ep-a3' > 'ep-Zombie' > 'ep-Gone' > 'ep-A2' > 'ep-A1'). Claimed and
+ * not recorded: leased until T9.
  */
 const brandALog = [
   logged(7, 'ep-a3'),
@@ -93,11 +98,11 @@ const brandALog = [
   logged(6, 'ep-Zombie'),
   logged(6, 'ep-A2'),
   logged(6, 'ep-A1'),
-  logged(5, 'ep-a3', { nextAttemptAt: T9 }),
+  logged(5, 'ep-a3', { nextAttemptAt: T9, leasedUntil: T9 }),
   logged(5, 'ep-Zombie'),
   logged(5, 'ep-Gone', gaveUp),
   logged(5, 'ep-A2'),
-  logged(5, 'ep-A1', { attempts: 1, nextAttemptAt: T9, lastAttemptAt: T2, lastStatusCode: 503, lastError: 'HTTP 503' }),
+  logged(5, 'ep-A1', { attempts: 1, nextAttemptAt: T9, leasedUntil: T9, lastAttemptAt: T2, lastStatusCode: 503, lastError: 'HTTP 503' }),
   logged(4, 'ep-Zombie'),
   logged(4, 'ep-Gone', gaveUp),
   logged(4, 'ep-A2', { status: 'failed', attempts: 7, lastAttemptAt: T1, lastError: 'connect ECONNREFUSED' }),
@@ -109,7 +114,7 @@ const brandALog = [
   logged(3, 'ep-A1'),
   logged(2, 'ep-Zombie'),
   logged(2, 'ep-Gone', gaveUp),
-  logged(2, 'ep-A2', { nextAttemptAt: T9 }),
+  logged(2, 'ep-A2', { nextAttemptAt: T9, leasedUntil: T9 }),
   logged(2, 'ep-A1', { status: 'delivered', attempts: 1, lastAttemptAt: T1, lastStatusCode: 200, deliveredAt: T1_250 }),
   logged(1, 'ep-Zombie'),
   logged(1, 'ep-Gone', gaveUp),
@@ -178,6 +183,7 @@ describe('store contract: webhook dispatch', () => {
       endpointId: 'ep-A2',
       url: 'https://ep-A2.hooks.test/in',
       secretCiphertext: 'sealed-ep-A2',
+      endpointDisabled: false,
       event: {
         id: evt(2),
         type: 'booking.created',
@@ -232,10 +238,12 @@ describe('store contract: webhook endpoints and the delivery log', () => {
   it('lists live endpoints oldest first, finds any endpoint, and inserts one', async () => {
     expect(await database.webhooks.liveWebhookEndpoints(brandA.id)).toStrictEqual([
       endpointRow('ep-A1', brandA.id, T0),
-      endpointRow('ep-A2', brandA.id, T0_1),
-      endpointRow('ep-a3', brandA.id, T0_2, { eventTypes: ['booking.confirmed'] }),
+      endpointRow('ep-A2', brandA.id, T0_1, { failingSince: T1 }),
+      endpointRow('ep-a3', brandA.id, T0_2, { eventTypes: ['booking.confirmed'], failingSince: T1 }),
     ]);
-    expect(await database.webhooks.liveWebhookEndpoints(brandB.id)).toStrictEqual([endpointRow('ep-B1', brandB.id, T0)]);
+    expect(await database.webhooks.liveWebhookEndpoints(brandB.id)).toStrictEqual([
+      endpointRow('ep-B1', brandB.id, T0, { failingSince: T1 }),
+    ]);
     expect(await database.webhooks.liveWebhookEndpoints('no-such-brand')).toStrictEqual([]);
     expect(await database.webhooks.findWebhookEndpoint('ep-A1')).toStrictEqual(endpointRow('ep-A1', brandA.id, T0));
     expect(await database.webhooks.findWebhookEndpoint('ep-Gone')).toStrictEqual(endpointRow('ep-Gone', brandA.id, T0, { deletedAt: T2 }));
@@ -260,6 +268,8 @@ describe('store contract: webhook endpoints and the delivery log', () => {
       secretCiphertext: 'sealed-ep-B2',
       createdAt: T0,
       deletedAt: null,
+      failingSince: null,
+      disabledAt: null,
     });
     expect(
       await database.webhooks.insertWebhookEndpoint({
@@ -279,11 +289,17 @@ describe('store contract: webhook endpoints and the delivery log', () => {
       secretCiphertext: 'sealed-ep-B0',
       createdAt: T1,
       deletedAt: T2,
+      failingSince: null,
+      disabledAt: null,
     });
     const third = await database.webhooks.insertWebhookEndpoint({ ...inserted, id: 'ep-B3', createdAt: T0_1, deletedAt: undefined });
     expect(third).toStrictEqual({ ...inserted, id: 'ep-B3', createdAt: T0_1 });
     // ep-B1 and ep-B2 share a millisecond: in the order they were written.
-    expect(await database.webhooks.liveWebhookEndpoints(brandB.id)).toStrictEqual([endpointRow('ep-B1', brandB.id, T0), inserted, third]);
+    expect(await database.webhooks.liveWebhookEndpoints(brandB.id)).toStrictEqual([
+      endpointRow('ep-B1', brandB.id, T0, { failingSince: T1 }),
+      inserted,
+      third,
+    ]);
     await expect(database.webhooks.insertWebhookEndpoint({ ...inserted })).rejects.toThrow();
     expect(await database.webhooks.findWebhookEndpoint('ep-B2')).toStrictEqual(inserted);
   });
@@ -302,10 +318,10 @@ describe('store contract: webhook endpoints and the delivery log', () => {
     await database.webhooks.insertWebhookEndpoint(row(`${brand}-x`));
     expect(await database.webhooks.liveWebhookEndpoints(brandA.id)).toStrictEqual([
       endpointRow('ep-A1', brandA.id, T0),
-      endpointRow('ep-A2', brandA.id, T0_1),
-      endpointRow('ep-a3', brandA.id, T0_2, { eventTypes: ['booking.confirmed'] }),
-      { ...row(`${brand}-y`), deletedAt: null },
-      { ...row(`${brand}-x`), deletedAt: null },
+      endpointRow('ep-A2', brandA.id, T0_1, { failingSince: T1 }),
+      endpointRow('ep-a3', brandA.id, T0_2, { eventTypes: ['booking.confirmed'], failingSince: T1 }),
+      { ...row(`${brand}-y`), deletedAt: null, failingSince: null, disabledAt: null },
+      { ...row(`${brand}-x`), deletedAt: null, failingSince: null, disabledAt: null },
     ]);
     for (const id of [`${brand}-x`, `${brand}-y`]) await database.webhooks.deleteWebhookEndpointRow(id, T4, 'test');
     expect((await database.webhooks.liveWebhookEndpoints(brandA.id)).map((e) => e.id)).toStrictEqual(['ep-A1', 'ep-A2', 'ep-a3']);
@@ -322,7 +338,10 @@ describe('store contract: webhook endpoints and the delivery log', () => {
       [{ brandId: brandA.id, endpointId: 'ep-Gone' }, brandALog.filter((row) => row.endpointId === 'ep-Gone')],
       [{ brandId: brandA.id, status: 'pending' }, brandALog.filter((row) => row.status === 'pending')],
       [{ brandId: brandA.id, status: 'failed' }, brandALog.filter((row) => row.status === 'failed')],
-      [{ brandId: brandA.id, endpointId: 'ep-a3', status: 'pending' }, [logged(7, 'ep-a3'), logged(5, 'ep-a3', { nextAttemptAt: T9 })]],
+      [
+        { brandId: brandA.id, endpointId: 'ep-a3', status: 'pending' },
+        [logged(7, 'ep-a3'), logged(5, 'ep-a3', { nextAttemptAt: T9, leasedUntil: T9 })],
+      ],
       [{ brandId: brandA.id, endpointId: 'ep-B1' }, []], // another brand's endpoint: nothing
       [{ brandId: brandB.id }, brandBLog],
       [{ brandId: 'no-such-brand' }, []],
@@ -385,6 +404,7 @@ describe('store contract: webhook endpoints and the delivery log', () => {
       lastError: null,
       createdAt: T2,
       deliveredAt: null,
+      leasedUntil: null,
       eventId: evt(5),
       eventType: 'booking.confirmed',
     });
@@ -400,7 +420,9 @@ describe('store contract: webhook endpoints and the delivery log', () => {
     await database.webhooks.deleteWebhookEndpointRow('ep-A2', T4, 'endpoint deleted');
     await database.webhooks.deleteWebhookEndpointRow('ep-A2', T5, 'deleted again');
     await database.webhooks.deleteWebhookEndpointRow('no-such-endpoint', T5, 'nothing');
-    expect(await database.webhooks.findWebhookEndpoint('ep-A2')).toStrictEqual(endpointRow('ep-A2', brandA.id, T0_1, { deletedAt: T4 }));
+    expect(await database.webhooks.findWebhookEndpoint('ep-A2')).toStrictEqual(
+      endpointRow('ep-A2', brandA.id, T0_1, { deletedAt: T4, failingSince: T1 }),
+    );
     const log = await database.webhooks.findDeliveryPage({ brandId: brandA.id, endpointId: 'ep-A2' }, null, 100);
     expect(log.map((row) => [row.id, row.status, row.lastError])).toEqual([
       [dl(7, 'ep-A2'), 'failed', 'endpoint deleted'],
@@ -508,6 +530,133 @@ describe('store contract: webhook dispatch of one event to several endpoints', (
       'd-ties-tie-a',
       'd-ties-tie-b',
     ]);
+  });
+});
+
+describe('store contract: each endpoint kept apart', () => {
+  // Before every other delivery of the file is due: what is due at these times is this world's alone.
+  const AT = '2026-02-01T10:00:00.000Z';
+  const AT_1 = '2026-02-01T10:00:01.000Z';
+  const UNTIL = '2026-02-01T10:00:15.000Z';
+  const RETRY = '2026-02-01T11:00:00.000Z';
+  const OFF = '2026-02-04T10:00:01.000Z';
+  const id = (n: number, endpointId: string) => `d-cap-${n}-${endpointId}`;
+  const due = (rows: DueDelivery[]) => rows.map((d) => d.id);
+  const log = async (endpointId: string) =>
+    (await database.webhooks.findDeliveryPage({ brandId: capBrand.id, endpointId }, null, 100)).map((d) => [d.id, d.status, d.lastError]);
+  let capBrand: { id: string };
+
+  /** Event n about resource `rC<resource>`, delivered to each endpoint given, due at AT. */
+  const capEvent = (n: number, resource: number, endpointIds: string[]) =>
+    database.transaction(async (tx) => {
+      await tx.events.insertEvent({
+        id: `evt-cap-${n}`,
+        brandId: capBrand.id,
+        type: 'booking.created',
+        resourceId: `rC${resource}`,
+        payload: { n },
+        createdAt: AT,
+      });
+      await tx.events.insertPendingDeliveries(
+        endpointIds.map((endpointId) => ({
+          id: id(n, endpointId),
+          endpointId,
+          eventId: `evt-cap-${n}`,
+          resourceId: `rC${resource}`,
+          at: AT,
+        })),
+      );
+    });
+
+  it('gives each endpoint at most its cap, counting the leases still running, and its earliest deliveries', async () => {
+    capBrand = await createBrand(db);
+    for (const endpointId of ['C1', 'C2']) {
+      await database.webhooks.insertWebhookEndpoint({
+        id: endpointId,
+        brandId: capBrand.id,
+        url: `https://${endpointId}.hooks.test/in`,
+        eventTypes: ALL_TYPES,
+        secretCiphertext: `sealed-${endpointId}`,
+        createdAt: AT,
+      });
+    }
+    for (const n of [1, 2, 3, 4, 5]) await capEvent(n, n, ['C1', 'C2']);
+    await capEvent(6, 1, ['C1', 'C2']); // resource rC1 again: waits behind event 1
+
+    const firstTwoEach = [id(1, 'C1'), id(1, 'C2'), id(2, 'C1'), id(2, 'C2')];
+    expect(due(await database.webhookDispatch.findDueDeliveries(AT, 100, 2))).toStrictEqual(firstTwoEach);
+    expect(due(await database.webhookDispatch.findDueDeliveries(AT, 3, 2))).toStrictEqual(firstTwoEach.slice(0, 3));
+    expect(due(await database.webhookDispatch.findDueDeliveries(AT, 100, 1))).toStrictEqual([id(1, 'C1'), id(1, 'C2')]);
+
+    const claimed = await database.webhookDispatch.claimDueDeliveries(AT, 100, UNTIL, 2);
+    expect(claimed.map((d) => [d.id, d.nextAttemptAt, d.endpointDisabled])).toStrictEqual(firstTwoEach.map((d) => [d, UNTIL, false]));
+    // Both endpoints at their cap: nothing more for either, though more is due.
+    expect(await database.webhookDispatch.findDueDeliveries(AT, 100, 2)).toStrictEqual([]);
+    expect(await database.webhookDispatch.claimDueDeliveries(AT, 100, UNTIL, 2)).toStrictEqual([]);
+    expect(due(await database.webhookDispatch.findDueDeliveries(AT, 100, 3))).toStrictEqual([id(3, 'C1'), id(3, 'C2')]);
+    expect(due(await database.webhookDispatch.findDueDeliveries(AT, 100))).toStrictEqual(
+      [3, 4, 5].flatMap((n) => [id(n, 'C1'), id(n, 'C2')]),
+    );
+    // Leases that ran out (a sender that died) hold no place: the same four are due again.
+    expect(due(await database.webhookDispatch.findDueDeliveries(UNTIL, 100, 2))).toStrictEqual(firstTwoEach);
+
+    // C1's two attempts fail: it is failing since the first; its places free up for its next two.
+    const failed = (attemptedAt: string) =>
+      attempt({ status: 'pending', attemptedAt, finishedAt: attemptedAt, statusCode: 503, error: 'HTTP 503', nextAttemptAt: RETRY });
+    expect(await database.webhookDispatch.recordAttempt(id(1, 'C1'), failed(AT))).toStrictEqual({ failingSince: AT });
+    expect(await database.webhookDispatch.recordAttempt(id(2, 'C1'), failed(AT_1))).toStrictEqual({ failingSince: AT });
+    expect(due(await database.webhookDispatch.findDueDeliveries(AT, 100, 2))).toStrictEqual([id(3, 'C1'), id(4, 'C1')]);
+    // C2's first succeeds: not failing.
+    const ok = attempt({ status: 'delivered', attemptedAt: AT, finishedAt: AT });
+    expect(await database.webhookDispatch.recordAttempt(id(1, 'C2'), ok)).toStrictEqual({ failingSince: null });
+    expect(due(await database.webhookDispatch.findDueDeliveries(AT, 100, 2))).toStrictEqual([id(3, 'C1'), id(3, 'C2'), id(4, 'C1')]);
+    // An outcome for a delivery no longer pending changes nothing, its endpoint included.
+    expect(await database.webhookDispatch.recordAttempt(id(1, 'C2'), failed(AT_1))).toStrictEqual({ failingSince: null });
+    expect((await database.webhooks.findWebhookEndpoint('C2'))!.failingSince).toBeNull();
+  });
+
+  it('disables an endpoint failing since the time given, once, giving up its pending deliveries', async () => {
+    expect(await database.webhookDispatch.disableFailingEndpoint('C1', '2026-02-01T09:59:59.999Z', OFF, 'endpoint disabled')).toBe(false);
+    expect(await database.webhookDispatch.disableFailingEndpoint('C2', OFF, OFF, 'endpoint disabled')).toBe(false); // not failing
+    expect(await database.webhookDispatch.disableFailingEndpoint('C1', AT, OFF, 'endpoint disabled')).toBe(true);
+    expect(await database.webhookDispatch.disableFailingEndpoint('C1', OFF, AT_1, 'again')).toBe(false);
+    expect(await database.webhooks.findWebhookEndpoint('C1')).toStrictEqual(
+      endpointRow('C1', capBrand.id, AT, { url: 'https://C1.hooks.test/in', failingSince: AT, disabledAt: OFF }),
+    );
+    expect(await log('C1')).toStrictEqual([...[6, 5, 4, 3, 2, 1].map((n) => [id(n, 'C1'), 'failed', 'endpoint disabled'])]);
+    // Still listed (disabled, not deleted); a later event's delivery is due, marked so, to be given up.
+    expect((await database.webhooks.liveWebhookEndpoints(capBrand.id)).map((e) => [e.id, e.disabledAt])).toStrictEqual([
+      ['C1', OFF],
+      ['C2', null],
+    ]);
+    await capEvent(7, 7, ['C1']);
+    // C2 has one place left (its event 2 is leased).
+    expect((await database.webhookDispatch.findDueDeliveries(AT, 100, 2)).map((d) => [d.id, d.endpointDisabled])).toStrictEqual([
+      [id(3, 'C2'), false],
+      [id(7, 'C1'), true],
+    ]);
+    await database.webhookDispatch.giveUpDelivery(id(7, 'C1'), 'endpoint disabled');
+    await database.webhookDispatch.giveUpDelivery(id(7, 'C1'), 'given up twice');
+    expect((await log('C1'))[0]).toStrictEqual([id(7, 'C1'), 'failed', 'endpoint disabled']);
+    expect(due(await database.webhookDispatch.findDueDeliveries(AT, 100, 2))).toStrictEqual([id(3, 'C2')]);
+  });
+
+  it('enables and disables an endpoint row, a deleted one never', async () => {
+    await database.webhooks.enableWebhookEndpointRow('C1');
+    expect(await database.webhooks.findWebhookEndpoint('C1')).toMatchObject({ failingSince: null, disabledAt: null });
+    await database.webhooks.disableWebhookEndpointRow('C2', OFF, 'endpoint disabled');
+    await database.webhooks.disableWebhookEndpointRow('C2', AT_1, 'again');
+    expect(await database.webhooks.findWebhookEndpoint('C2')).toMatchObject({ failingSince: null, disabledAt: OFF });
+    expect((await log('C2')).filter(([, status]) => status !== 'delivered')).toStrictEqual(
+      [6, 5, 4, 3, 2].map((n) => [id(n, 'C2'), 'failed', 'endpoint disabled']),
+    );
+    await database.webhooks.deleteWebhookEndpointRow('C1', OFF, 'endpoint deleted');
+    await database.webhooks.disableWebhookEndpointRow('C1', OFF, 'endpoint disabled');
+    await database.webhooks.enableWebhookEndpointRow('C2');
+    await database.webhooks.deleteWebhookEndpointRow('C2', OFF, 'endpoint deleted');
+    await database.webhooks.enableWebhookEndpointRow('C2');
+    expect(await database.webhooks.findWebhookEndpoint('C1')).toMatchObject({ deletedAt: OFF, disabledAt: null });
+    expect(await database.webhooks.findWebhookEndpoint('C2')).toMatchObject({ deletedAt: OFF, disabledAt: null });
   });
 });
 

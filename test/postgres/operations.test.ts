@@ -27,6 +27,7 @@ describePostgres('PostgreSQL operations store', () => {
       waitlistOffersActive: 0,
       webhookDeliveriesPending: 0,
       webhookDeliveriesFailed: 0,
+      webhookEndpointsDisabled: 0,
     });
   });
 });

@@ -26,6 +26,12 @@ function describe(error: NodeJS.ErrnoException, timeoutMs: number): string {
   }
 }
 
+/** What is left of the attempt's time (whole milliseconds, at least 1). */
+function remainingMs(webhook: WebhookRequest): number {
+  const spent = webhook.startedAt === undefined ? 0 : performance.now() - webhook.startedAt;
+  return Math.max(1, Math.ceil(webhook.timeoutMs - spent));
+}
+
 export class HttpSender implements WebhookSender {
   constructor(private readonly options: { allowPrivateAddresses: boolean }) {}
 
@@ -38,7 +44,10 @@ export class HttpSender implements WebhookSender {
         {
           method: 'POST',
           headers: { ...webhook.headers, 'content-length': String(Buffer.byteLength(webhook.body)) },
-          signal: AbortSignal.timeout(webhook.timeoutMs),
+          // Bounds everything, a peer that accepts the connection and never answers included: connecting,
+          // writing the body, and waiting for the status line and headers. A body still arriving when it
+          // fires is cut off with the socket (agent: false), after the status was taken.
+          signal: AbortSignal.timeout(remainingMs(webhook)),
           agent: false,
           ...(this.options.allowPrivateAddresses ? {} : { lookup: publicOnlyLookup }),
         },

@@ -4,8 +4,10 @@ export interface QueueSizes {
   /** Waitlist entries holding offered places. */
   waitlistOffersActive: number;
   webhookDeliveriesPending: number;
-  /** Deliveries given up on (past the maximum age). */
+  /** Deliveries given up on (past the maximum age, or their endpoint deleted or disabled). */
   webhookDeliveriesFailed: number;
+  /** Endpoints not deleted but disabled (failing too long, or by their brand): they get no deliveries. */
+  webhookEndpointsDisabled: number;
 }
 
 export interface OperationsStore {

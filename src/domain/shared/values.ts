@@ -33,6 +33,9 @@ export type WaitlistEntryStatus = (typeof waitlistEntryStatuses)[number];
 
 export const webhookDeliveryStatuses = ['pending', 'delivered', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof webhookDeliveryStatuses)[number];
+/** Whether an endpoint gets deliveries: `disabled` after failing too long, or by its brand. */
+export const webhookEndpointStatuses = ['enabled', 'disabled'] as const;
+export type WebhookEndpointStatus = (typeof webhookEndpointStatuses)[number];
 
 export const idempotencyStates = ['running', 'completed'] as const;
 export type IdempotencyState = (typeof idempotencyStates)[number];

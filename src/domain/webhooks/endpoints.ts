@@ -1,9 +1,12 @@
 /**
  * Webhook endpoints: where a brand wants its events POSTed. The signing secret is returned once, at
- * creation, and kept only encrypted; deleting an endpoint stops every delivery to it.
+ * creation, and kept only encrypted; deleting an endpoint stops every delivery to it, disabling one
+ * (the dispatcher does when it has failed too long) stops them until it is enabled again.
  */
 import { randomUUID } from 'node:crypto';
 import { type WebhookEndpointRow } from './store.ts';
+import type { WebhookEndpointStatus } from '../shared/values.ts';
+import { ENDPOINT_DISABLED } from './dispatcher.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { invalid, notFound } from '../shared/errors.ts';
@@ -18,6 +21,12 @@ export interface WebhookEndpoint {
   /** The event types delivered to it. */
   events: string[];
   createdAt: string;
+  /** `disabled`: it gets no deliveries until enabled again. */
+  status: WebhookEndpointStatus;
+  /** When its current run of failed attempts began; null while its last attempt succeeded. */
+  failingSince: string | null;
+  /** When it was disabled; null while enabled. */
+  disabledAt: string | null;
 }
 
 export interface CreatedWebhookEndpoint {
@@ -34,6 +43,9 @@ const toEndpoint = (row: WebhookEndpointRow): WebhookEndpoint => ({
   url: row.url,
   events: row.eventTypes,
   createdAt: row.createdAt,
+  status: row.disabledAt ? 'disabled' : 'enabled',
+  failingSince: row.failingSince,
+  disabledAt: row.disabledAt,
 });
 
 /**
@@ -96,5 +108,25 @@ export async function deleteWebhookEndpoint(deps: CallerDeps, input: { brandId: 
     const row = liveEndpointOf(await tx.webhooks.findWebhookEndpoint(input.endpointId), brand.id, input.endpointId);
     await tx.webhooks.deleteWebhookEndpointRow(row.id, at, 'endpoint deleted');
     return toEndpoint(row);
+  });
+}
+
+/**
+ * Enables or disables the endpoint. Disabling gives up its pending deliveries (`failed`, "endpoint
+ * disabled") and those of later events; enabling delivers the events from then on, with a fresh start
+ * (not failing). Setting the status it has changes nothing. NOT_FOUND when it is not a live endpoint of the brand.
+ */
+export async function updateWebhookEndpoint(
+  deps: CallerDeps,
+  input: { brandId: string; endpointId: string; status: WebhookEndpointStatus },
+): Promise<WebhookEndpoint> {
+  const brand = await loadBrand(deps, input.brandId);
+  const at = deps.now().toISOString();
+  return deps.db.transaction(async (tx) => {
+    const row = liveEndpointOf(await tx.webhooks.findWebhookEndpoint(input.endpointId), brand.id, input.endpointId);
+    const disabled = row.disabledAt !== null;
+    if (input.status === 'disabled' && !disabled) await tx.webhooks.disableWebhookEndpointRow(row.id, at, ENDPOINT_DISABLED);
+    if (input.status === 'enabled' && disabled) await tx.webhooks.enableWebhookEndpointRow(row.id);
+    return toEndpoint((await tx.webhooks.findWebhookEndpoint(row.id))!);
   });
 }

@@ -35,7 +35,10 @@ export interface WebhookRequest {
   url: string;
   headers: Record<string, string>;
   body: string;
+  /** How long the whole attempt may take: connecting, sending, and the answer's status line and headers. */
   timeoutMs: number;
+  /** When the attempt began (`performance.now()`), if before this request: the time since counts against `timeoutMs`. */
+  startedAt?: number;
 }
 
 /**

@@ -1,5 +1,11 @@
 import { listWebhookDeliveries } from '../../domain/webhooks/deliveries.ts';
-import { ALL_EVENTS, createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints } from '../../domain/webhooks/endpoints.ts';
+import {
+  ALL_EVENTS,
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listWebhookEndpoints,
+  updateWebhookEndpoint,
+} from '../../domain/webhooks/endpoints.ts';
 import { enumValues } from '../enums.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 
@@ -17,7 +23,11 @@ export const webhookResolvers: Resolvers = {
     deleteWebhookEndpoint: async (_, { brandId, id }, ctx) => ({
       endpoint: await deleteWebhookEndpoint(ctx.caller(), { brandId, endpointId: id }),
     }),
+    updateWebhookEndpoint: async (_, { brandId, id, status }, ctx) => ({
+      endpoint: await updateWebhookEndpoint(ctx.caller(), { brandId, endpointId: id, status }),
+    }),
   },
   WebhookDeliveryStatus: enumValues.WebhookDeliveryStatus,
+  WebhookEndpointStatus: enumValues.WebhookEndpointStatus,
   EventType: enumValues.EventType,
 };

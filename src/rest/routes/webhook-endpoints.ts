@@ -1,7 +1,17 @@
-import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints } from '../../domain/webhooks/endpoints.ts';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listWebhookEndpoints,
+  updateWebhookEndpoint,
+} from '../../domain/webhooks/endpoints.ts';
 import type { WebhookSettings } from '../../domain/webhooks/settings.ts';
 import type { RestApp } from '../plugin.ts';
-import { createWebhookEndpointSchema, deleteWebhookEndpointSchema, listWebhookEndpointsSchema } from '../schemas/webhook-endpoints.ts';
+import {
+  createWebhookEndpointSchema,
+  deleteWebhookEndpointSchema,
+  listWebhookEndpointsSchema,
+  updateWebhookEndpointSchema,
+} from '../schemas/webhook-endpoints.ts';
 
 export function webhookEndpointRoutes(app: RestApp, webhooks: WebhookSettings) {
   app.post('/v1/brands/:brandId/webhooks', { schema: createWebhookEndpointSchema }, async (request, reply) => {
@@ -14,5 +24,8 @@ export function webhookEndpointRoutes(app: RestApp, webhooks: WebhookSettings) {
   }));
   app.delete('/v1/brands/:brandId/webhooks/:endpointId', { schema: deleteWebhookEndpointSchema }, async (request) => ({
     endpoint: await deleteWebhookEndpoint(request.caller, request.params),
+  }));
+  app.patch('/v1/brands/:brandId/webhooks/:endpointId', { schema: updateWebhookEndpointSchema }, async (request) => ({
+    endpoint: await updateWebhookEndpoint(request.caller, { ...request.params, status: request.body.status }),
   }));
 }

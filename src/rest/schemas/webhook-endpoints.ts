@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { eventTypes } from '../../domain/outbox/outbox.ts';
+import { webhookEndpointStatuses } from '../../domain/shared/values.ts';
 import { ALL_EVENTS } from '../../domain/webhooks/endpoints.ts';
 import { MAX_WEBHOOK_URL_LENGTH } from '../../domain/webhooks/urls.ts';
 import { BrandParams, DateTime, Uuid, errorResponses, ref } from './common.ts';
@@ -10,6 +11,13 @@ export const WebhookEndpoint = Type.Object(
     url: Type.String({ description: 'Where events are POSTed (normalized, e.g. `https://example.com/hooks`)' }),
     events: Type.Array(Type.String(), { description: 'Event types delivered to it (`["*"]` at creation lists every type here)' }),
     createdAt: DateTime,
+    status: Type.Enum([...webhookEndpointStatuses], {
+      description: '`disabled` after every attempt failed for 3 days (`WEBHOOK_DISABLE_AFTER_SECONDS`), or when the brand disabled it',
+    }),
+    failingSince: Type.Union([DateTime, Type.Null()], {
+      description: 'When its current run of failed attempts began (the first failure since its last success); null while it succeeds',
+    }),
+    disabledAt: Type.Union([DateTime, Type.Null()], { description: 'When it was disabled; null while enabled' }),
   },
   { $id: 'WebhookEndpoint', description: 'Where a brand receives events' },
 );
@@ -63,4 +71,20 @@ export const deleteWebhookEndpointSchema = {
   description: 'It receives nothing more; its pending deliveries are given up (`failed`, "endpoint deleted").',
   params: Type.Object({ brandId: Uuid, endpointId: Uuid }),
   response: { 200: Type.Object({ endpoint: ref(WebhookEndpoint) }, { description: 'The endpoint deleted' }), ...errorResponses(404) },
+};
+
+export const updateWebhookEndpointSchema = {
+  tags,
+  operationId: 'updateWebhookEndpoint',
+  summary: 'Enable or disable a webhook endpoint',
+  description:
+    'A disabled endpoint (by this, or by Tessera after every attempt failed for 3 days) gets no deliveries: its ' +
+    'pending ones and those of later events are given up (`failed`, "endpoint disabled"). Enabled again, it gets ' +
+    'the events from then on; catch up on the others with the events feed.',
+  params: Type.Object({ brandId: Uuid, endpointId: Uuid }),
+  body: Type.Object(
+    { status: Type.Enum([...webhookEndpointStatuses], { description: '`enabled` to deliver to it again, `disabled` to stop' }) },
+    { additionalProperties: false },
+  ),
+  response: { 200: Type.Object({ endpoint: ref(WebhookEndpoint) }, { description: 'The endpoint as it is now' }), ...errorResponses(404) },
 };

@@ -213,6 +213,7 @@ describe('GraphQL with a publishable key', () => {
       'events',
       'organization',
       'rescheduleBooking',
+      'updateWebhookEndpoint',
       'waitlist',
       'webhookDeliveries',
       'webhookEndpoints',

@@ -37,7 +37,7 @@ describe('CORS preflight', () => {
       expect(res.statusCode).toBe(204);
       expect(res.headers).toMatchObject({
         'access-control-allow-origin': 'https://admin.example',
-        'access-control-allow-methods': 'GET, POST, DELETE',
+        'access-control-allow-methods': 'GET, POST, PATCH, DELETE',
         'access-control-allow-headers':
           'Authorization, Content-Type, Idempotency-Key, Tessera-Brand-Id, Apollo-Require-Preflight, X-Apollo-Operation-Name',
         'access-control-max-age': '600',

@@ -251,6 +251,11 @@ const mutations: Record<string, { query: string; variables: () => any }> = {
     query: 'mutation($brandId: UUID!, $id: UUID!) { deleteWebhookEndpoint(brandId: $brandId, id: $id) { endpoint { id } } }',
     variables: () => ({ brandId: brand.id, id: endpoint.id }),
   },
+  updateWebhookEndpoint: {
+    query:
+      'mutation($brandId: UUID!, $id: UUID!, $status: WebhookEndpointStatus!) { updateWebhookEndpoint(brandId: $brandId, id: $id, status: $status) { endpoint { id status } } }',
+    variables: () => ({ brandId: brand.id, id: endpoint.id, status: 'DISABLED' }),
+  },
 };
 
 describe('fuzz: GraphQL mutations', { timeout: fuzzTimeout }, () => {

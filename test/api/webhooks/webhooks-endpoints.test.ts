@@ -36,14 +36,15 @@ beforeAll(async () => {
 const base = `/v1/brands/${brand.id}/webhooks`;
 const create = (body: unknown, app = t, k = key) => app.rest('POST', base, { key: k, body });
 const createGql = `mutation($brandId: UUID!, $url: URL!, $events: [EventType!]) {
-  createWebhookEndpoint(brandId: $brandId, url: $url, events: $events) { endpoint { id url events createdAt } secret }
+  createWebhookEndpoint(brandId: $brandId, url: $url, events: $events) { endpoint { id url events createdAt status failingSince disabledAt } secret }
 }`;
-const listGql = `query($brandId: UUID!) { webhookEndpoints(brandId: $brandId) { id url events createdAt } }`;
-const deleteGql = `mutation($brandId: UUID!, $id: UUID!) { deleteWebhookEndpoint(brandId: $brandId, id: $id) { endpoint { id url events createdAt } } }`;
-/** An endpoint as REST shows it, with GraphQL's spelling of its event types (`booking.created` is BOOKING_CREATED). */
-const asGraphQL = (endpoint: { events: string[] }) => ({
+const listGql = `query($brandId: UUID!) { webhookEndpoints(brandId: $brandId) { id url events createdAt status failingSince disabledAt } }`;
+const deleteGql = `mutation($brandId: UUID!, $id: UUID!) { deleteWebhookEndpoint(brandId: $brandId, id: $id) { endpoint { id url events createdAt status failingSince disabledAt } } }`;
+/** An endpoint as REST shows it, with GraphQL's spelling of its event types (`booking.created` is BOOKING_CREATED) and status. */
+const asGraphQL = (endpoint: { events: string[]; status: string }) => ({
   ...endpoint,
   events: endpoint.events.map((e) => e.toUpperCase().replace('.', '_')),
+  status: endpoint.status.toUpperCase(),
 });
 const secretShape = /^whsec_[A-Za-z0-9_-]{43}$/;
 
@@ -57,6 +58,9 @@ describe('POST /v1/brands/{brandId}/webhooks', () => {
       url: 'https://hooks.partner.test/tessera',
       events: ['booking.confirmed', 'booking.cancelled'],
       createdAt: '2026-11-25T12:00:00.000Z',
+      status: 'enabled',
+      failingSince: null,
+      disabledAt: null,
     });
     expect(res.body.secret).toMatch(secretShape);
   });
@@ -201,7 +205,7 @@ describe('listing endpoints', () => {
     const rest = await t.rest('GET', path, { key: listerKey });
     expect(rest.status).toBe(200);
     expect(rest.body).toEqual({
-      data: [first.body.endpoint, { ...second.body.data.createWebhookEndpoint.endpoint, events: ['waitlist.offered'] }],
+      data: [first.body.endpoint, { ...second.body.data.createWebhookEndpoint.endpoint, events: ['waitlist.offered'], status: 'enabled' }],
     });
     expect(JSON.stringify(rest.body)).not.toContain('whsec_');
     const gql = await t.gql(listGql, { brandId: lister.id }, { key: listerKey });

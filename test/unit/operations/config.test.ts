@@ -19,6 +19,9 @@ describe('loadConfig', () => {
       WEBHOOK_TIMEOUT_MS: 10_000,
       WEBHOOK_RETRY_BASE_SECONDS: 10,
       WEBHOOK_MAX_AGE_SECONDS: 259_200,
+      WEBHOOK_CONCURRENCY: 32,
+      WEBHOOK_ENDPOINT_CONCURRENCY: 4,
+      WEBHOOK_DISABLE_AFTER_SECONDS: 259_200,
       WEBHOOK_ALLOW_PRIVATE_URLS: true,
       GRAPHQL_MAX_DEPTH: 15,
       GRAPHQL_MAX_ALIASES: 30,
@@ -153,14 +156,22 @@ describe('loadConfig', () => {
         WEBHOOK_RETRY_BASE_SECONDS: '0.5',
         WEBHOOK_MAX_AGE_SECONDS: '3600',
         WEBHOOK_ALLOW_PRIVATE_URLS: 'false',
+        WEBHOOK_CONCURRENCY: '64',
+        WEBHOOK_ENDPOINT_CONCURRENCY: '2',
+        WEBHOOK_DISABLE_AFTER_SECONDS: '86400',
       }),
     ).toMatchObject({
       WEBHOOK_TIMEOUT_MS: 2500,
       WEBHOOK_RETRY_BASE_SECONDS: 0.5,
       WEBHOOK_MAX_AGE_SECONDS: 3600,
       WEBHOOK_ALLOW_PRIVATE_URLS: false,
+      WEBHOOK_CONCURRENCY: 64,
+      WEBHOOK_ENDPOINT_CONCURRENCY: 2,
+      WEBHOOK_DISABLE_AFTER_SECONDS: 86_400,
     });
     expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'yes' })).toThrow(/WEBHOOK_ALLOW_PRIVATE_URLS/);
+    expect(() => loadConfig({ WEBHOOK_ENDPOINT_CONCURRENCY: '0' })).toThrow(/WEBHOOK_ENDPOINT_CONCURRENCY/);
+    expect(() => loadConfig({ WEBHOOK_DISABLE_AFTER_SECONDS: '10' })).toThrow(/WEBHOOK_DISABLE_AFTER_SECONDS/);
   });
 
   it('refuses production without an explicit payment processor, so simulated payments are never a silent default', () => {

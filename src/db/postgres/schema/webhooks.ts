@@ -19,6 +19,10 @@ export const webhookEndpoints = pgTable(
     createdAt: createdAt(),
     /** Deleted endpoints keep their delivery log and receive nothing more. */
     deletedAt: instant('deleted_at'),
+    /** When its current run of failed attempts began (the first failure since its last success); null while it succeeds. */
+    failingSince: instant('failing_since'),
+    /** Disabled endpoints (failing too long, or by the brand) get no attempts until enabled again. */
+    disabledAt: instant('disabled_at'),
     /**
      * The order endpoints were written in, which SQLite keeps as its rowid: endpoints created in the same
      * millisecond are listed in creation order. The only column of this schema SQLite's lacks; the
@@ -49,9 +53,13 @@ export const webhookDeliveries = pgTable(
     lastError: text('last_error'),
     createdAt: createdAt(),
     deliveredAt: instant('delivered_at'),
+    /** While an attempt is in flight: when its lease ends. It counts against its endpoint's concurrency until then. */
+    leasedUntil: instant('leased_until'),
   },
   (t) => [
     index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt),
     index('webhook_deliveries_order_idx').on(t.endpointId, t.resourceId, t.eventSequence),
+    // Few rows hold a lease at any moment: counting an endpoint's attempts in flight reads only those.
+    index('webhook_deliveries_lease_idx').on(t.leasedUntil),
   ],
 );

@@ -16,13 +16,15 @@ export async function claimRows<R extends { id: string }>(
   table: LeasedWork,
   lock: (tx: PgExecutor) => Promise<R[]>,
   until: string,
+  /** Columns written with the lease besides the next attempt (a delivery's `leasedUntil`). */
+  alsoSet: { leasedUntil?: string } = {},
 ): Promise<Array<R & { nextAttemptAt: string }>> {
   return db.transaction(async (tx) => {
     const rows = await lock(tx);
     if (rows.length > 0) {
       await tx
         .update(table)
-        .set({ nextAttemptAt: until })
+        .set({ nextAttemptAt: until, ...alsoSet })
         .where(
           inArray(
             table.id,

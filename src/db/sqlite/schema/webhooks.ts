@@ -18,6 +18,10 @@ export const webhookEndpoints = sqliteTable(
     createdAt: text('created_at').notNull(),
     /** Deleted endpoints keep their delivery log and receive nothing more. */
     deletedAt: text('deleted_at'),
+    /** When its current run of failed attempts began (the first failure since its last success); null while it succeeds. */
+    failingSince: text('failing_since'),
+    /** Disabled endpoints (failing too long, or by the brand) get no attempts until enabled again. */
+    disabledAt: text('disabled_at'),
   },
   (t) => [index('webhook_endpoints_brand_idx').on(t.brandId)],
 );
@@ -42,9 +46,13 @@ export const webhookDeliveries = sqliteTable(
     lastError: text('last_error'),
     createdAt: text('created_at').notNull(),
     deliveredAt: text('delivered_at'),
+    /** While an attempt is in flight: when its lease ends. It counts against its endpoint's concurrency until then. */
+    leasedUntil: text('leased_until'),
   },
   (t) => [
     index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt),
     index('webhook_deliveries_order_idx').on(t.endpointId, t.resourceId, t.eventSequence),
+    // Few rows hold a lease at any moment: counting an endpoint's attempts in flight reads only those.
+    index('webhook_deliveries_lease_idx').on(t.leasedUntil),
   ],
 );

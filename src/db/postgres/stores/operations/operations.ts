@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { asc, count, eq, gt, max, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, isNotNull, isNull, max, sql } from 'drizzle-orm';
 import type { OperationsStore, QueueSizes } from '../../../../domain/operations/store.ts';
-import { bookings, events, readinessHeartbeat, waitlistEntries, webhookDeliveries } from '../../schema/index.ts';
+import { bookings, events, readinessHeartbeat, waitlistEntries, webhookDeliveries, webhookEndpoints } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 
 const journalFile = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../../drizzle/postgres/migrations/meta/_journal.json');
@@ -54,6 +54,12 @@ export async function queueSizes(db: PgExecutor): Promise<QueueSizes> {
     waitlistOffersActive: one(await db.select({ n: count() }).from(waitlistEntries).where(eq(waitlistEntries.status, 'offered'))),
     webhookDeliveriesPending: one(await db.select({ n: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.status, 'pending'))),
     webhookDeliveriesFailed: one(await db.select({ n: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.status, 'failed'))),
+    webhookEndpointsDisabled: one(
+      await db
+        .select({ n: count() })
+        .from(webhookEndpoints)
+        .where(and(isNotNull(webhookEndpoints.disabledAt), isNull(webhookEndpoints.deletedAt))),
+    ),
   };
 }
 

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, isNull, sql, type Column, type SQL } from 'drizzle-
 import type { DeliveryFilter, DeliveryKey, DeliveryLogRow, WebhookEndpointRow, WebhooksStore } from '../../../../domain/webhooks/store.ts';
 import { events, webhookDeliveries, webhookEndpoints } from '../../schema/index.ts';
 import { readOwned, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import { giveUpPendingDeliveries } from './dispatch.ts';
 
 /** Text keys compared and ordered byte by byte, as SQLite does, whatever the database's collation. */
 const bytes = (column: Column) => sql`${column} COLLATE "C"`;
@@ -15,6 +16,8 @@ const endpointColumns = {
   secretCiphertext: webhookEndpoints.secretCiphertext,
   createdAt: webhookEndpoints.createdAt,
   deletedAt: webhookEndpoints.deletedAt,
+  failingSince: webhookEndpoints.failingSince,
+  disabledAt: webhookEndpoints.disabledAt,
 } satisfies Record<keyof WebhookEndpointRow, Column>;
 
 export async function insertWebhookEndpoint(
@@ -47,10 +50,22 @@ export async function deleteWebhookEndpointRow(db: PgExecutor, id: string, at: s
     .update(webhookEndpoints)
     .set({ deletedAt: at })
     .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.deletedAt)));
+  await giveUpPendingDeliveries(db, id, reason);
+}
+
+export async function disableWebhookEndpointRow(db: PgExecutor, id: string, at: string, reason: string): Promise<void> {
   await db
-    .update(webhookDeliveries)
-    .set({ status: 'failed', lastError: reason })
-    .where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, 'pending')));
+    .update(webhookEndpoints)
+    .set({ disabledAt: at })
+    .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.deletedAt), isNull(webhookEndpoints.disabledAt)));
+  await giveUpPendingDeliveries(db, id, reason);
+}
+
+export async function enableWebhookEndpointRow(db: PgExecutor, id: string): Promise<void> {
+  await db
+    .update(webhookEndpoints)
+    .set({ disabledAt: null, failingSince: null })
+    .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.deletedAt)));
 }
 
 function filterWhere(filter: DeliveryFilter): SQL | undefined {
@@ -126,6 +141,8 @@ export const webhooksStore = {
   liveWebhookEndpoints,
   findWebhookEndpoint,
   deleteWebhookEndpointRow,
+  disableWebhookEndpointRow,
+  enableWebhookEndpointRow,
   findDeliveryPage,
   countDeliveries,
   sealedSecretsPage,

@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { count, eq, gt, max, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNotNull, isNull, max, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
-import { bookings, events, readinessHeartbeat, waitlistEntries, webhookDeliveries } from '../../schema/index.ts';
+import { bookings, events, readinessHeartbeat, waitlistEntries, webhookDeliveries, webhookEndpoints } from '../../schema/index.ts';
 import type { OperationsStore, QueueSizes } from '../../../../domain/operations/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 
@@ -51,6 +51,13 @@ export function queueSizes(db: Db): QueueSizes {
     waitlistOffersActive: one(db.select({ n: count() }).from(waitlistEntries).where(eq(waitlistEntries.status, 'offered')).get()),
     webhookDeliveriesPending: one(db.select({ n: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.status, 'pending')).get()),
     webhookDeliveriesFailed: one(db.select({ n: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.status, 'failed')).get()),
+    webhookEndpointsDisabled: one(
+      db
+        .select({ n: count() })
+        .from(webhookEndpoints)
+        .where(and(isNotNull(webhookEndpoints.disabledAt), isNull(webhookEndpoints.deletedAt)))
+        .get(),
+    ),
   };
 }
 

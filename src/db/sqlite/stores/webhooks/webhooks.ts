@@ -3,6 +3,7 @@ import type { Db } from '../../client.ts';
 import { events, webhookDeliveries, webhookEndpoints } from '../../schema/index.ts';
 import type { DeliveryFilter, DeliveryKey, DeliveryLogRow, WebhookEndpointRow, WebhooksStore } from '../../../../domain/webhooks/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
+import { giveUpPendingDeliveries } from './dispatch.ts';
 
 export function insertWebhookEndpoint(db: Db, row: typeof webhookEndpoints.$inferInsert): WebhookEndpointRow {
   return db.insert(webhookEndpoints).values(row).returning().get();
@@ -26,9 +27,21 @@ export function deleteWebhookEndpointRow(db: Db, id: string, at: string, reason:
     .set({ deletedAt: at })
     .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.deletedAt)))
     .run();
-  db.update(webhookDeliveries)
-    .set({ status: 'failed', lastError: reason })
-    .where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, 'pending')))
+  giveUpPendingDeliveries(db, id, reason);
+}
+
+export function disableWebhookEndpointRow(db: Db, id: string, at: string, reason: string): void {
+  db.update(webhookEndpoints)
+    .set({ disabledAt: at })
+    .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.deletedAt), isNull(webhookEndpoints.disabledAt)))
+    .run();
+  giveUpPendingDeliveries(db, id, reason);
+}
+
+export function enableWebhookEndpointRow(db: Db, id: string): void {
+  db.update(webhookEndpoints)
+    .set({ disabledAt: null, failingSince: null })
+    .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.deletedAt)))
     .run();
 }
 
@@ -92,6 +105,8 @@ export const webhooksStore = {
   liveWebhookEndpoints,
   findWebhookEndpoint,
   deleteWebhookEndpointRow,
+  disableWebhookEndpointRow,
+  enableWebhookEndpointRow,
   findDeliveryPage,
   countDeliveries,
   sealedSecretsPage,
