@@ -23,6 +23,7 @@ import { registerGraphiQL } from './graphql/explorer/graphiql.ts';
 import { loggerOptions, type LogDestination } from './http/logging.ts';
 import { trackAllowedMethods } from './http/allowed-methods.ts';
 import { dataVersionFor } from './http/data-version.ts';
+import { installDeadlines } from './http/deadline.ts';
 import { installRateLimit } from './http/rate-limit.ts';
 import { installResponseCache, markCacheable, ResponseCache } from './http/response-cache.ts';
 import { serverOptions, trackAnswersBeforeBody } from './http/server-options.ts';
@@ -90,6 +91,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  installDeadlines(app, http.requestTimeoutMs);
   // Before the rate limit and authentication: preflights carry no key and use no budget.
   await installCors(app, deps.db, { origins: options.config.CORS_ORIGINS ?? [], localhost: !options.config.production });
   const allowedMethods = trackAllowedMethods(app);

@@ -4,6 +4,7 @@ import { graphqlDefaults } from './graphql/protections/defaults.ts';
 import { refundReconcilerDefaults } from './domain/cancellation/refund-reconciler.ts';
 import { httpDefaults } from './http/settings.ts';
 import { postgresDefaults } from './db/postgres/defaults.ts';
+import { admissionDefaults } from './db/admission.ts';
 import { isPostgresUrl, redactDatabaseUrl } from './db/engine.ts';
 
 /** Webhook delivery defaults, shared with `buildApp` callers that pass no full config. */
@@ -36,6 +37,12 @@ const schema = z.object({
     ),
   /** Connections one gateway opens to PostgreSQL at most; every gateway shares the server's max_connections. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(postgresDefaults.poolSize),
+  /** Connecting to PostgreSQL, or waiting for a pooled connection while all are busy, at most; past it the request is 503. */
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(postgresDefaults.connectTimeoutMs),
+  /** Units of work (writes) waiting for their turn on one gateway at most: a request's write past it is 503 OVERLOADED at once. */
+  WRITE_QUEUE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(admissionDefaults.queueLimit),
+  /** How long a request's write waits for its turn at most before 503 OVERLOADED. */
+  WRITE_QUEUE_TIMEOUT_MS: z.coerce.number().int().min(10).max(600_000).default(admissionDefaults.queueTimeoutMs),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HOLD_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
