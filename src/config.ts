@@ -39,9 +39,7 @@ const schema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(postgresDefaults.poolSize),
   /** Connecting to PostgreSQL, or waiting for a pooled connection while all are busy, at most; past it the request is 503. */
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(postgresDefaults.connectTimeoutMs),
-  /** Units of work (writes) waiting for their turn on one gateway at most: a request's write past it is 503 OVERLOADED at once. */
-  WRITE_QUEUE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(admissionDefaults.queueLimit),
-  /** How long a request's write waits for its turn at most before 503 OVERLOADED. */
+  /** How long a request's write waits for its turn at the database at most before 503 OVERLOADED. */
   WRITE_QUEUE_TIMEOUT_MS: z.coerce.number().int().min(10).max(600_000).default(admissionDefaults.queueTimeoutMs),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -102,6 +100,8 @@ const schema = z.object({
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(httpDefaults.keepAliveTimeoutMs),
   CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(httpDefaults.connectionTimeoutMs),
   MAX_HEADER_BYTES: z.coerce.number().int().min(1_024).max(1_048_576).default(httpDefaults.maxHeaderBytes),
+  /** Write requests (REST POST and DELETE, GraphQL mutations) one gateway takes at once, running or waiting; the next is 503 OVERLOADED at once. */
+  WRITE_QUEUE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(httpDefaults.writeQueueLimit),
   /** Bytes of memory for cached catalogue answers, invalidated by every write; 0 turns the cache off. */
   RESPONSE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).max(1_073_741_824).default(httpDefaults.responseCacheMaxBytes),
   /** Browser origins allowed by CORS besides publishable keys' own (and localhost outside production): comma-separated. */

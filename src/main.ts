@@ -11,7 +11,7 @@ async function main() {
   const { database: db, loadDemoDataIfEmpty } = await connect(config.DATABASE_URL, {
     poolSize: config.DATABASE_POOL_SIZE,
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
-    admission: { queueLimit: config.WRITE_QUEUE_LIMIT, queueTimeoutMs: config.WRITE_QUEUE_TIMEOUT_MS },
+    admission: { queueTimeoutMs: config.WRITE_QUEUE_TIMEOUT_MS },
   });
   const seeded = config.production ? false : await loadDemoDataIfEmpty();
   const app = await buildApp({ db, config });

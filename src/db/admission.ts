@@ -1,22 +1,21 @@
 /**
  * Admission of units of work, the same on both engines. Each adapter lets a few units run at once
  * (SQLite one, behind its lock; PostgreSQL a share of its pool) and the others wait here for their
- * turn. A unit with a deadline (UnitOptions.signal: a request's) is refused at once when `queueLimit`
- * units already wait, gives up after `queueTimeoutMs`, and leaves the queue the moment its deadline
- * passes: a burst is answered 503 in milliseconds instead of queueing for a minute, and a client that
- * gave up leaves no work behind. Units without a deadline (background jobs, seeding) always wait.
+ * turn. A unit with a deadline (UnitOptions.signal: a request's) gives up after `queueTimeoutMs` and
+ * leaves the queue the moment its deadline passes, so a client that gave up leaves no work behind and
+ * no answer waits in the queue for long. (How many write requests may wait at all is bounded before
+ * they reach the database, by the HTTP layer: src/http/write-admission.ts.) Units without a deadline
+ * (background jobs, seeding) always wait.
  */
 import { DatabaseOverloadedError } from '../domain/shared/database.ts';
 
 export interface AdmissionSettings {
-  /** Units waiting for their turn at most (WRITE_QUEUE_LIMIT): one with a deadline arriving past it is refused. */
-  queueLimit: number;
   /** How long a unit with a deadline waits for its turn at most (WRITE_QUEUE_TIMEOUT_MS). */
   queueTimeoutMs: number;
 }
 
 /** The defaults, shared with the configuration (which must not load a driver). */
-export const admissionDefaults: AdmissionSettings = { queueLimit: 64, queueTimeoutMs: 5_000 };
+export const admissionDefaults: AdmissionSettings = { queueTimeoutMs: 2_000 };
 
 /** Why a unit that waited for its turn did not run. */
 export const gone = () =>
@@ -27,8 +26,8 @@ export interface Admission<Turn> {
   readonly waiting: number;
   /**
    * Waits for a turn (what `acquire` gives) and returns it; the caller hands it back when done. With a
-   * signal it rejects with DatabaseOverloadedError when the queue is full, when waiting takes too long,
-   * or when the signal aborts; a turn that comes after that goes straight to `giveBack`.
+   * signal it rejects with DatabaseOverloadedError when waiting takes too long or when the signal
+   * aborts; a turn that comes after that goes straight to `giveBack`.
    */
   take(signal?: AbortSignal): Promise<Turn>;
 }
@@ -41,9 +40,6 @@ export function admission<Turn>(
   let waiting = 0;
   const take = (signal?: AbortSignal): Promise<Turn> => {
     if (signal?.aborted) return Promise.reject(gone());
-    if (signal && waiting >= settings.queueLimit) {
-      return Promise.reject(new DatabaseOverloadedError(`${waiting} units of work already wait for their turn (WRITE_QUEUE_LIMIT)`));
-    }
     waiting += 1;
     return new Promise<Turn>((resolve, reject) => {
       let settled = false;

@@ -22,7 +22,7 @@ export interface ConnectOptions {
   poolSize?: number;
   /** DATABASE_CONNECT_TIMEOUT_MS: connecting, or waiting for a pooled connection, at most (PostgreSQL). */
   connectTimeoutMs?: number;
-  /** WRITE_QUEUE_LIMIT and WRITE_QUEUE_TIMEOUT_MS: how many units of work a request may queue behind, and for how long. */
+  /** WRITE_QUEUE_TIMEOUT_MS: how long a request's unit of work waits for its turn at most. */
   admission?: AdmissionSettings;
 }
 

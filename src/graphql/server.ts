@@ -78,7 +78,10 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   if (original instanceof DatabaseUnavailableError || formatted.extensions?.code === 'DATABASE_UNAVAILABLE') {
     return { ...base, message: DATABASE_UNAVAILABLE_MESSAGE, extensions: { code: 'DATABASE_UNAVAILABLE' } };
   }
-  if (original instanceof DatabaseOverloadedError) return { ...base, message: OVERLOADED_MESSAGE, extensions: { code: 'OVERLOADED' } };
+  // Met by a resolver, or refused before running (write-admission.ts: then with the 503 already set).
+  if (original instanceof DatabaseOverloadedError || formatted.extensions?.code === 'OVERLOADED') {
+    return { ...base, message: OVERLOADED_MESSAGE, extensions: { code: 'OVERLOADED' } };
+  }
   const code = formatted.extensions?.code;
   if (typeof code === 'string' && clientErrorCodes.has(code)) {
     const { stacktrace: _, ...extensions } = formatted.extensions ?? {};

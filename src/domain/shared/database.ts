@@ -40,10 +40,10 @@ import type { WebhookDispatchStore, WebhooksStore } from '../webhooks/store.ts';
 export class DatabaseUnavailableError extends Error {}
 
 /**
- * A unit of work this gateway did not run, so nothing of it was written: more units already waited for
- * their turn than it queues, it waited for its turn longer than it may, or the deadline it was given
- * passed (the client left, or the request ran out of time) before it committed. Transports answer 503
- * OVERLOADED with Retry-After: the client may retry, here or on another gateway.
+ * A write this gateway did not run, so nothing of it was written: it waited for its turn longer than it
+ * may, or the deadline it was given passed (the client left, or the request ran out of time) before it
+ * committed; transports also refuse with it a write request arriving while too many are in flight.
+ * Transports answer 503 OVERLOADED with Retry-After: the client may retry, here or on another gateway.
  */
 export class DatabaseOverloadedError extends Error {}
 
@@ -51,11 +51,10 @@ export class DatabaseOverloadedError extends Error {}
 export interface UnitOptions {
   /**
    * The deadline of the request the unit serves: once it is aborted (its client left, or the request
-   * ran out of time) nobody waits for the unit's answer. A unit with a deadline is refused at once when
-   * too many units already wait for their turn, waits a bounded time for it, and is dropped, without
-   * writing anything, if the deadline passes before it commits; all three reject with
-   * DatabaseOverloadedError. A unit without one (background work, finishing a request's answer) waits
-   * for its turn however long the queue is.
+   * ran out of time) nobody waits for the unit's answer. A unit with a deadline waits a bounded time for
+   * its turn, and is dropped, without writing anything, if the deadline passes before it commits; both
+   * reject with DatabaseOverloadedError. A unit without one (background work, finishing a request's
+   * answer) waits for its turn however long it takes.
    */
   signal?: AbortSignal;
 }
@@ -117,7 +116,7 @@ export interface Database extends Stores {
    *   order. So `work` awaits only `tx`'s stores, keeps what it builds inside itself, and has no effect
    *   outside them: a processor call, a timer or a message sent from inside would happen twice, and would
    *   hold every other unit of work back meanwhile.
-   * - Bounded: with `options.signal`, it may be refused or dropped before it commits (see UnitOptions).
+   * - Bounded: with `options.signal`, it may be dropped before it commits (see UnitOptions).
    */
   transaction<T>(work: (tx: Transaction) => Promise<T>, options?: UnitOptions): Promise<T>;
   /**
