@@ -23,6 +23,9 @@ import { registerGraphiQL } from './graphql/explorer/graphiql.ts';
 import { loggerOptions, type LogDestination } from './http/logging.ts';
 import { trackAllowedMethods } from './http/allowed-methods.ts';
 import { dataVersionFor } from './http/data-version.ts';
+import { installDeadlines } from './http/deadline.ts';
+import { installWriteAdmission } from './http/write-admission.ts';
+import { admitMutations } from './graphql/write-admission.ts';
 import { installRateLimit } from './http/rate-limit.ts';
 import { installResponseCache, markCacheable, ResponseCache } from './http/response-cache.ts';
 import { serverOptions, trackAnswersBeforeBody } from './http/server-options.ts';
@@ -90,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  installDeadlines(app, http.requestTimeoutMs);
   // Before the rate limit and authentication: preflights carry no key and use no budget.
   await installCors(app, deps.db, { origins: options.config.CORS_ORIGINS ?? [], localhost: !options.config.production });
   const refuseMethod = (request: FastifyRequest, reply: FastifyReply, path: string, allowed: string[]) => {
@@ -101,6 +105,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler(restErrorHandler);
   // Bodies exactly as sent, query strings and path parameters parsed from text (src/rest/validation.ts).
   app.setValidatorCompiler(validatorCompiler);
+  // After CORS (a browser must be able to read the 503), before anything that reads the database.
+  installWriteAdmission(app, http.writeQueueLimit, '/graphql');
   await installRateLimit(app, deps.db, http);
   trackAnswersBeforeBody(app);
   observability.install(app);
@@ -145,7 +151,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const apollo = createGraphQLServer({
     production: options.config.production,
     log: app.log,
-    plugins: [observability.graphqlPlugin, ...cachePlugins],
+    plugins: [observability.graphqlPlugin, admitMutations(http.writeQueueLimit), ...cachePlugins],
     protections: graphqlLimits,
   });
   await apollo.start();

@@ -4,6 +4,7 @@ import { graphqlDefaults } from './graphql/protections/defaults.ts';
 import { refundReconcilerDefaults } from './domain/cancellation/refund-reconciler.ts';
 import { httpDefaults } from './http/settings.ts';
 import { postgresDefaults } from './db/postgres/defaults.ts';
+import { admissionDefaults } from './db/admission.ts';
 import { isPostgresUrl, redactDatabaseUrl } from './db/engine.ts';
 import { readinessDefaults } from './observability/readiness.ts';
 
@@ -44,6 +45,10 @@ const schema = z.object({
     ),
   /** Connections one gateway opens to PostgreSQL at most; every gateway shares the server's max_connections. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(postgresDefaults.poolSize),
+  /** Connecting to PostgreSQL, or waiting for a pooled connection while all are busy, at most; past it the request is 503. */
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(postgresDefaults.connectTimeoutMs),
+  /** How long a request's write waits for its turn at the database at most before 503 OVERLOADED. */
+  WRITE_QUEUE_TIMEOUT_MS: z.coerce.number().int().min(10).max(600_000).default(admissionDefaults.queueTimeoutMs),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HOLD_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
@@ -124,6 +129,8 @@ const schema = z.object({
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(httpDefaults.keepAliveTimeoutMs),
   CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(httpDefaults.connectionTimeoutMs),
   MAX_HEADER_BYTES: z.coerce.number().int().min(1_024).max(1_048_576).default(httpDefaults.maxHeaderBytes),
+  /** Write requests (REST POST and DELETE, GraphQL mutations) one gateway takes at once, running or waiting; the next is 503 OVERLOADED at once. */
+  WRITE_QUEUE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(httpDefaults.writeQueueLimit),
   /** Bytes of memory for cached catalogue answers, invalidated by every write; 0 turns the cache off. */
   RESPONSE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).max(1_073_741_824).default(httpDefaults.responseCacheMaxBytes),
   /** Browser origins allowed by CORS besides publishable keys' own (and localhost outside production): comma-separated. */

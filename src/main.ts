@@ -8,7 +8,11 @@ import { exitOnSignals } from './shutdown.ts';
 
 async function main() {
   const config = loadConfig();
-  const { database: db, loadDemoDataIfEmpty } = await connect(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
+  const { database: db, loadDemoDataIfEmpty } = await connect(config.DATABASE_URL, {
+    poolSize: config.DATABASE_POOL_SIZE,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    admission: { queueTimeoutMs: config.WRITE_QUEUE_TIMEOUT_MS },
+  });
   const seeded = config.production ? false : await loadDemoDataIfEmpty();
   const app = await buildApp({ db, config });
 

@@ -6,6 +6,7 @@
  */
 import { DatabaseUnavailableError } from '../domain/shared/database.ts';
 import { seedDemoDataIfEmpty } from './demo/index.ts';
+import type { AdmissionSettings } from './admission.ts';
 import { isPostgresUrl, redactDatabaseUrl, type Engine } from './engine.ts';
 import { closePostgres, migratePostgres, openPostgres } from './postgres/client.ts';
 import { postgresEngine } from './postgres/database.ts';
@@ -19,11 +20,15 @@ export interface Connection extends Engine {
 export interface ConnectOptions {
   /** DATABASE_POOL_SIZE: connections opened at most (PostgreSQL). */
   poolSize?: number;
+  /** DATABASE_CONNECT_TIMEOUT_MS: connecting, or waiting for a pooled connection, at most (PostgreSQL). */
+  connectTimeoutMs?: number;
+  /** WRITE_QUEUE_TIMEOUT_MS: how long a request's unit of work waits for its turn at most. */
+  admission?: AdmissionSettings;
 }
 
 export async function connect(url: string, options: ConnectOptions = {}): Promise<Connection> {
   if (isPostgresUrl(url)) {
-    const pg = openPostgres(url, { poolSize: options.poolSize });
+    const pg = openPostgres(url, { poolSize: options.poolSize, connectTimeoutMs: options.connectTimeoutMs });
     try {
       await migratePostgres(pg);
     } catch (error) {
@@ -31,9 +36,9 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
       const reason = error instanceof Error ? error.message : String(error);
       throw new DatabaseUnavailableError(`Could not open the PostgreSQL database ${redactDatabaseUrl(url)}: ${reason}`, { cause: error });
     }
-    return withDemoData(postgresEngine(pg));
+    return withDemoData(postgresEngine(pg, options.admission));
   }
-  return withDemoData(openSqliteDatabase(url));
+  return withDemoData(openSqliteDatabase(url, options.admission));
 }
 
 function withDemoData(engine: Engine): Connection {

@@ -6,6 +6,7 @@ import { DomainError } from '../domain/shared/errors.ts';
 import type { WebhookSettings } from '../domain/webhooks/settings.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
 import { readingEachBrandOnce } from '../domain/catalog/brands.ts';
+import { withDeadline } from '../http/deadline.ts';
 
 /** Per-request GraphQL context. `caller()` throws UNAUTHENTICATED when the request had no key. */
 export interface GraphQLContext extends Deps {
@@ -23,6 +24,8 @@ export interface ContextRequest {
   headers: Headers;
   /** Set under an Idempotency-Key (src/rest/idempotency.ts): ids the same on every run of the request. */
   idempotency?: { requestIds: () => string };
+  /** The request's deadline (src/http/deadline.ts): the operation's units of work carry it. */
+  deadline?: AbortSignal;
 }
 
 /**
@@ -32,7 +35,7 @@ export interface ContextRequest {
  */
 export function graphqlContextFactory(shared: Deps, webhooks: WebhookSettings) {
   return async (request: ContextRequest): Promise<GraphQLContext> => {
-    const deps = readingEachBrandOnce(shared);
+    const deps = readingEachBrandOnce(request.deadline ? { ...shared, db: withDeadline(shared.db, request.deadline) } : shared);
     let principal: Principal | null = null;
     let authError: DomainError | null = null;
     try {

@@ -8,9 +8,14 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { FastifyBaseLogger } from 'fastify';
-import { DatabaseUnavailableError } from '../domain/shared/database.ts';
+import { DatabaseOverloadedError, DatabaseUnavailableError } from '../domain/shared/database.ts';
 import { DomainError } from '../domain/shared/errors.ts';
-import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../http/database-unavailable.ts';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  DATABASE_UNAVAILABLE_MESSAGE,
+  OVERLOADED_MESSAGE,
+  OVERLOADED_RETRY_AFTER_SECONDS,
+} from '../http/database-unavailable.ts';
 import type { GraphQLContext } from './context.ts';
 import { landingPageWithOfflineLinks } from './landing-page.ts';
 import { apolloProtections, withoutSuggestions } from './protections/index.ts';
@@ -73,6 +78,10 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   if (original instanceof DatabaseUnavailableError || formatted.extensions?.code === 'DATABASE_UNAVAILABLE') {
     return { ...base, message: DATABASE_UNAVAILABLE_MESSAGE, extensions: { code: 'DATABASE_UNAVAILABLE' } };
   }
+  // Met by a resolver, or refused before running (write-admission.ts: then with the 503 already set).
+  if (original instanceof DatabaseOverloadedError || formatted.extensions?.code === 'OVERLOADED') {
+    return { ...base, message: OVERLOADED_MESSAGE, extensions: { code: 'OVERLOADED' } };
+  }
   const code = formatted.extensions?.code;
   if (typeof code === 'string' && clientErrorCodes.has(code)) {
     const { stacktrace: _, ...extensions } = formatted.extensions ?? {};
@@ -111,6 +120,10 @@ function errorReporting(log: FastifyBaseLogger): ApolloServerPlugin<GraphQLConte
               log.warn({ err: original.cause, reqId: contextValue.requestId, path: error.path }, 'database unavailable');
               continue;
             }
+            if (original instanceof DatabaseOverloadedError) {
+              log.info({ reason: original.message, reqId: contextValue.requestId, path: error.path }, 'write refused: overloaded');
+              continue;
+            }
             const code = error.extensions?.code;
             if (
               original instanceof DomainError ||
@@ -130,9 +143,16 @@ function errorReporting(log: FastifyBaseLogger): ApolloServerPlugin<GraphQLConte
               (error.extensions as Record<string, unknown>).requestId = contextValue.requestId;
             }
           }
-          // The database could not answer: when to try again; a 503 when nothing of the operation could be answered.
-          if (errors?.some((error) => error.extensions?.code === 'DATABASE_UNAVAILABLE')) {
-            response.http.headers.set('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+          // The database could not answer, or this gateway refused the write: when to try again; a 503 when
+          // nothing of the operation could be answered.
+          const codes = new Set(errors?.map((error) => error.extensions?.code));
+          const retryAfter = codes.has('DATABASE_UNAVAILABLE')
+            ? DATABASE_RETRY_AFTER_SECONDS
+            : codes.has('OVERLOADED')
+              ? OVERLOADED_RETRY_AFTER_SECONDS
+              : undefined;
+          if (retryAfter !== undefined) {
+            response.http.headers.set('retry-after', String(retryAfter));
             if (data === null || data === undefined) response.http.status = 503;
           }
         },

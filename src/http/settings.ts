@@ -11,6 +11,7 @@ export const httpDefaults = {
   keepAliveTimeoutMs: 5_000,
   connectionTimeoutMs: 60_000,
   maxHeaderBytes: 16 * 1024,
+  writeQueueLimit: 64,
   responseCacheMaxBytes: 32 * 1024 * 1024,
 } as const;
 
@@ -24,6 +25,7 @@ type HttpConfigKey =
   | 'KEEP_ALIVE_TIMEOUT_MS'
   | 'CONNECTION_TIMEOUT_MS'
   | 'MAX_HEADER_BYTES'
+  | 'WRITE_QUEUE_LIMIT'
   | 'RESPONSE_CACHE_MAX_BYTES'
   | 'TRUST_PROXY';
 
@@ -43,6 +45,8 @@ export interface HttpSettings {
   connectionTimeoutMs: number;
   /** Request line plus headers, in bytes; larger is 431. */
   maxHeaderBytes: number;
+  /** Write requests taken at once, running or waiting; the next is 503 OVERLOADED at once (src/http/write-admission.ts). */
+  writeQueueLimit: number;
   /** Memory for cached catalogue answers (src/http/response-cache.ts); 0 turns the cache off. */
   responseCacheMaxBytes: number;
   /** Proxies whose X-Forwarded-For is believed (addresses, CIDRs, `loopback`...); none by default. */
@@ -57,6 +61,7 @@ export function httpSettings(config: HttpConfig): HttpSettings {
     keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS ?? httpDefaults.keepAliveTimeoutMs,
     connectionTimeoutMs: config.CONNECTION_TIMEOUT_MS ?? httpDefaults.connectionTimeoutMs,
     maxHeaderBytes: config.MAX_HEADER_BYTES ?? httpDefaults.maxHeaderBytes,
+    writeQueueLimit: config.WRITE_QUEUE_LIMIT ?? httpDefaults.writeQueueLimit,
     responseCacheMaxBytes: config.RESPONSE_CACHE_MAX_BYTES ?? httpDefaults.responseCacheMaxBytes,
     trustProxy: config.TRUST_PROXY ?? [],
   };

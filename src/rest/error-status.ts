@@ -66,4 +66,6 @@ export const errorStatus: Record<ErrorCode, number> = {
   SERVICE_UNAVAILABLE: 503,
   /** The database cannot take the request now: retry after Retry-After. */
   DATABASE_UNAVAILABLE: 503,
+  /** Too many writes wait on this gateway, or this one could not start in time: nothing was written; retry after Retry-After. */
+  OVERLOADED: 503,
 };

@@ -1,6 +1,11 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DatabaseUnavailableError } from '../domain/shared/database.ts';
-import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../http/database-unavailable.ts';
+import { DatabaseOverloadedError, DatabaseUnavailableError } from '../domain/shared/database.ts';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  DATABASE_UNAVAILABLE_MESSAGE,
+  OVERLOADED_MESSAGE,
+  OVERLOADED_RETRY_AFTER_SECONDS,
+} from '../http/database-unavailable.ts';
 import { DomainError, type ErrorCode, type ErrorDetails } from '../domain/shared/errors.ts';
 import { errorStatus } from './error-status.ts';
 
@@ -53,6 +58,12 @@ export function restErrorHandler(error: FastifyError | DomainError | Error, requ
     request.log.warn({ err: error.cause }, 'database unavailable');
     reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
     return sendError(reply, request, 'DATABASE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE);
+  }
+  if (error instanceof DatabaseOverloadedError) {
+    // Expected under a burst, one line per refused write: no stack.
+    request.log.info({ reason: error.message }, 'write refused: overloaded');
+    reply.header('retry-after', String(OVERLOADED_RETRY_AFTER_SECONDS));
+    return sendError(reply, request, 'OVERLOADED', OVERLOADED_MESSAGE);
   }
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {

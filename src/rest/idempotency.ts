@@ -8,6 +8,7 @@ import { authenticateRequest } from '../auth/request-principal.ts';
 import type { Principal } from '../domain/access/principal.ts';
 import type { Deps } from '../domain/shared/deps.ts';
 import type { HttpSettings } from '../http/settings.ts';
+import { withDeadline } from '../http/deadline.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import {
   abandonIdempotentRequest,
@@ -69,8 +70,9 @@ export function installIdempotency(app: RestApp, deps: Deps, encryptionKeys: Key
     if (!principal) return;
     const rawBody = request.rawBody ?? (typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null));
     const claim = { apiKeyId: principal.keyId, key };
+    // Claiming the key is the request's first write: it is refused or dropped like the request's others.
     const start = await beginIdempotentRequest(
-      deps,
+      { ...deps, db: withDeadline(deps.db, request.deadline) },
       { ...claim, requestHash: requestFingerprint(request.method, request.url, rawBody) },
       encryptionKeys,
       leaseMs,

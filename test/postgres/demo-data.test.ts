@@ -33,7 +33,7 @@ describePostgres('demo data on PostgreSQL', () => {
   beforeAll(async () => {
     const pools = Array.from({ length: 4 }, () => openPostgres(database.url(), { poolSize: 2 }));
     await migratePostgres(pools[0]!);
-    gateways.push(...pools.map(postgresEngine));
+    gateways.push(...pools.map((pool) => postgresEngine(pool)));
     await seedDemoDataIfEmpty(sqlite, now);
   });
   afterAll(async () => {

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { closePostgres, openPostgres, type PgDb } from '../../src/db/postgres/client.ts';
 import { loadConfig } from '../../src/config.ts';
+import { postgresUnavailable } from '../../src/db/postgres/database.ts';
 import { describePostgres, freshPostgresDatabase } from '../support/postgres.ts';
 
 describePostgres('the PostgreSQL pool', () => {
@@ -62,6 +63,21 @@ describePostgres('the PostgreSQL pool', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
     const after = await db.$client.query('SELECT 1 AS one');
     expect(after.rows).toEqual([{ one: 1 }]);
+  });
+
+  it('waits for a pooled connection while all are busy DATABASE_CONNECT_TIMEOUT_MS at most, a failure the port answers 503', async () => {
+    const db = connect({ poolSize: 1, connectTimeoutMs: 300 });
+    const busy = await db.$client.connect();
+    const started = Date.now();
+    const waited = await db.$client.query('SELECT 1').catch((error: Error) => error);
+    const ms = Date.now() - started;
+    busy.release();
+
+    expect(waited).toMatchObject({ message: 'timeout exceeded when trying to connect' });
+    expect(postgresUnavailable(waited as Error)).toBe(true);
+    expect(ms).toBeGreaterThanOrEqual(290);
+    expect(ms).toBeLessThan(3_000);
+    expect((await db.$client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
   });
 
   it('survives the server ending connections that are checked out, busy or idle, and goes on with fresh ones', async () => {

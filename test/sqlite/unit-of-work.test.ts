@@ -211,6 +211,48 @@ describe('SQLite unit of work', () => {
       expect(counter.commits).toBe(1);
     });
 
+    it('serves a read outside any transaction before the units queued for the writer, once the running one committed', async () => {
+      const { database, session, counter } = await groupWorld();
+      const held = gate();
+      const log: string[] = [];
+      const running = database.transaction(async (tx) => {
+        await tx.capacity.takePlaces(session.id, 1);
+        await held.opened;
+        log.push('running unit');
+      });
+      const queued = Array.from({ length: 3 }, (_, i) =>
+        database.transaction(async (tx) => {
+          await tx.capacity.takePlaces(session.id, 1);
+          log.push(`queued unit ${i}`);
+        }),
+      );
+      await tick();
+      const read = database.sessions
+        .sessionsInRange(session.experienceId, '2026-01-01T00:00:00', '2027-01-01T00:00:00')
+        .then((rows) => log.push(`read ${rows[0]!.session.reserved} reserved after ${counter.commits} commit`));
+      held.open();
+      await Promise.all([running, ...queued, read]);
+      expect(log).toEqual(['running unit', 'read 1 reserved after 1 commit', 'queued unit 0', 'queued unit 1', 'queued unit 2']);
+    });
+
+    it('gives the writer on when a unit whose deadline passed while it queued gets its turn: the group still commits', async () => {
+      const { database, session, reserved } = await groupWorld();
+      const held = gate();
+      const client = new AbortController();
+      const first = database.transaction(async (tx) => {
+        await tx.capacity.takePlaces(session.id, 1);
+        await held.opened;
+      });
+      const gone = database.transaction(async (tx) => tx.capacity.takePlaces(session.id, 5), { signal: client.signal });
+      const next = database.transaction(async (tx) => tx.capacity.takePlaces(session.id, 2));
+      await tick();
+      client.abort();
+      await expect(gone).rejects.toThrow('The request ended (its client left, or it ran out of time) before its unit of work committed');
+      held.open();
+      await Promise.all([first, next]);
+      expect(reserved()).toBe(3);
+    });
+
     it('keeps a read outside any transaction away from an uncommitted group: it runs after the COMMIT', async () => {
       const { database, session, counter } = await groupWorld();
       const write = database.transaction(async (tx) => tx.capacity.takePlaces(session.id, 3));

@@ -15,7 +15,7 @@ import { sqliteEngine } from '../../src/db/sqlite/database.ts';
 import type { Engine } from '../../src/db/engine.ts';
 import type { Seeder } from '../../src/db/tables.ts';
 import { migratePostgres, openPostgres, type PgDb } from '../../src/db/postgres/client.ts';
-import { postgresEngine } from '../../src/db/postgres/database.ts';
+import { postgresEngine, unitSlots } from '../../src/db/postgres/database.ts';
 import type { Database } from '../../src/domain/shared/database.ts';
 import { createTestDatabase } from './postgres.ts';
 
@@ -28,6 +28,12 @@ export const testEngine: TestEngine = process.env.TESSERA_TEST_ENGINE === 'postg
  * reported as such, in the PostgreSQL run of its file.
  */
 export const itOnSqlite = it.skipIf(testEngine !== 'sqlite');
+
+/** Connections the pool of a test's PostgreSQL database opens at most. */
+const POSTGRES_POOL_SIZE = 8;
+
+/** How many units of work the test database runs at once: SQLite's one writer, or the units' share of the PostgreSQL pool. */
+export const unitsAtOnce = testEngine === 'sqlite' ? 1 : unitSlots(POSTGRES_POOL_SIZE);
 
 export interface TestDb extends Seeder {
   readonly engine: TestEngine;
@@ -108,7 +114,7 @@ export async function freshPostgresDb(): Promise<TestDb & { url: string; pg: PgD
 
 async function postgresTestDb(): Promise<{ db: TestDb; url: string; pg: PgDb }> {
   const target = await createTestDatabase();
-  const pg = openPostgres(target.url, { poolSize: 8 });
+  const pg = openPostgres(target.url, { poolSize: POSTGRES_POOL_SIZE });
   await migratePostgres(pg);
   const engine = postgresEngine(pg);
   afterAll(async () => {

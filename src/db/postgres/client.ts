@@ -14,6 +14,8 @@ export interface PostgresOptions {
   poolSize?: number;
   /** A statement running longer is cancelled by the server, so a stuck query cannot hold a connection and its locks. */
   statementTimeoutMs?: number;
+  /** How long connecting, or waiting for a pooled connection while all are busy, may take (DATABASE_CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
 }
 
 const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), '../../../drizzle/postgres/migrations');
@@ -46,6 +48,16 @@ export function openPostgres(url: string, options: PostgresOptions = {}): PgDb {
     max: options.poolSize ?? postgresDefaults.poolSize,
     application_name: 'tessera',
     statement_timeout: options.statementTimeoutMs ?? postgresDefaults.statementTimeoutMs,
+    // One stuck holder must not stop everyone: a statement waiting for a row lock gives up after
+    // lock_timeout (55P03) instead of waiting as long as the holder does; the server ends a session left
+    // idle in a transaction (a frozen or cut-off gateway) after idle_in_transaction_session_timeout,
+    // which frees its locks; keepalives let either side notice a peer that went away without a word.
+    lock_timeout: postgresDefaults.lockTimeoutMs,
+    idle_in_transaction_session_timeout: postgresDefaults.idleInTransactionTimeoutMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: postgresDefaults.keepAliveInitialDelayMs,
+    // Bounds both making a connection and waiting for one of the pool: past it, 503 rather than a queue.
+    connectionTimeoutMillis: options.connectTimeoutMs ?? postgresDefaults.connectTimeoutMs,
     types,
   });
   // A connection the server ends (restart, failover, pg_terminate_backend) emits 'error', and an 'error'
@@ -65,20 +77,22 @@ export async function closePostgres(db: PgDb): Promise<void> {
 /**
  * Applies every pending migration of drizzle/postgres/migrations. Gateways starting together each call
  * it: a session-level advisory lock on one connection lets one of them migrate while the others wait,
- * then find nothing left to do. The connection runs without a statement timeout, since a migration or
- * the wait for one may take longer than any request should.
+ * then find nothing left to do. The connection runs without a statement or lock timeout, since a
+ * migration or the wait for one may take longer than any request should.
  */
 export async function migratePostgres(db: PgDb): Promise<void> {
   const client = await db.$client.connect();
   let broken: Error | undefined;
   try {
     await client.query('SET statement_timeout = 0');
+    await client.query('SET lock_timeout = 0');
     await client.query(`SELECT pg_advisory_lock(hashtextextended('tessera:migrations', 0))`);
     try {
       await migrate(drizzle(client, { schema }), { migrationsFolder });
     } finally {
       await client.query(`SELECT pg_advisory_unlock(hashtextextended('tessera:migrations', 0))`);
       await client.query('RESET statement_timeout');
+      await client.query('RESET lock_timeout');
     }
   } catch (error) {
     broken = error instanceof Error ? error : new Error(String(error));

@@ -13,7 +13,10 @@
  * events a unit records are numbered as it commits (outbox.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Semaphore } from 'async-mutex';
 import type { PoolClient } from 'pg';
+import type { UnitOptions } from '../../domain/shared/database.ts';
+import { admission, admissionDefaults, gone, type AdmissionSettings } from '../admission.ts';
 import type { Engine } from '../engine.ts';
 import { closePostgres, type PgDb } from './client.ts';
 import { postgresSeeder } from './seeder.ts';
@@ -33,7 +36,7 @@ export type TransactionOf<S> = S & {
 
 /** The port's `Database`, for the stores `S`: once `S` is every store of the port, it is that interface. */
 export type DatabaseOf<S> = S & {
-  transaction<T>(work: (tx: TransactionOf<S>) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: TransactionOf<S>) => Promise<T>, options?: UnitOptions): Promise<T>;
   dataVersion(): Promise<string>;
   close(): Promise<void>;
 };
@@ -59,10 +62,20 @@ function sqlState(error: unknown): string | undefined {
 /** A unit of work's transaction, its Drizzle executor and its connection. */
 type UnitWork<S, T> = (tx: TransactionOf<S>, executor: PgExecutor, connection: PoolClient) => Promise<T>;
 
+/**
+ * How many units of work of this gateway hold a connection at once: the pool less a fifth of it (one at
+ * least) when it has two connections or more, so reads outside units always find a connection while
+ * writes queue (they would otherwise wait in the pool's queue behind every unit).
+ */
+export function unitSlots(poolSize: number): number {
+  return poolSize < 2 ? 1 : poolSize - Math.max(1, Math.floor(poolSize / 5));
+}
+
 function unitsOf<S>(
   db: PgDb,
   implementations: PostgresStores<S>,
-): { database: DatabaseOf<S>; runUnit: <T>(work: UnitWork<S, T>) => Promise<T> } {
+  settings: AdmissionSettings,
+): { database: DatabaseOf<S>; runUnit: <T>(work: UnitWork<S, T>, signal?: AbortSignal) => Promise<T> } {
   // The stores of a transaction (or savepoint) whose events wait in `outbox`; a savepoint that is kept
   // hands what it recorded to its parent's.
   const transactionOf = (executor: PgExecutor, outbox: Outbox): TransactionOf<S> => ({
@@ -76,13 +89,16 @@ function unitsOf<S>(
       }),
   });
 
-  const attempt = async <T>(work: UnitWork<S, T>): Promise<T> => {
+  const attempt = async <T>(work: UnitWork<S, T>, signal: AbortSignal | undefined): Promise<T> => {
     const connection = await db.$client.connect();
     try {
+      if (signal?.aborted) throw gone();
       return await executorOf(connection).transaction(
         async (tx) => {
           const outbox = openOutbox(tx);
           const result = await work(transactionOf(tx, outbox), tx, connection);
+          // Nobody waits for this unit's answer any more: it is rolled back rather than committed.
+          if (signal?.aborted) throw gone();
           await writeOutbox(tx, outbox);
           return result;
         },
@@ -93,26 +109,40 @@ function unitsOf<S>(
     }
   };
 
-  const runUnit = async <T>(work: UnitWork<S, T>): Promise<T> => {
-    const deadline = Date.now() + RETRY_BUDGET_MS;
-    let uniqueViolations = 0;
-    for (let tries = 1; ; tries += 1) {
-      try {
-        return await attempt(work);
-      } catch (error) {
-        const state = sqlState(error) ?? '';
-        if (state === UNIQUE_VIOLATION) uniqueViolations += 1;
-        const again = RETRYABLE.has(state) || (state === UNIQUE_VIOLATION && uniqueViolations <= UNIQUE_RETRIES);
-        if (Date.now() >= deadline || !again) throw error;
-        // A short random pause, growing with the attempts up to MAX_PAUSE_MS, so the units that collided do not collide again.
-        await sleep(Math.random() * Math.min(MAX_PAUSE_MS, 2 ** tries));
+  // A unit waits for a slot (admission: bounded for a request's units), then for a connection of the
+  // pool (bounded by its connect timeout), and keeps the slot through its runs again.
+  const slots = new Semaphore(unitSlots(db.$client.options.max));
+  const units = admission(
+    settings,
+    () => slots.acquire().then(([, release]) => release),
+    (release) => release(),
+  );
+
+  const runUnit = async <T>(work: UnitWork<S, T>, signal?: AbortSignal): Promise<T> => {
+    const release = await units.take(signal);
+    try {
+      const deadline = Date.now() + RETRY_BUDGET_MS;
+      let uniqueViolations = 0;
+      for (let tries = 1; ; tries += 1) {
+        try {
+          return await attempt(work, signal);
+        } catch (error) {
+          const state = sqlState(error) ?? '';
+          if (state === UNIQUE_VIOLATION) uniqueViolations += 1;
+          const again = RETRYABLE.has(state) || (state === UNIQUE_VIOLATION && uniqueViolations <= UNIQUE_RETRIES);
+          if (Date.now() >= deadline || !again) throw error;
+          // A short random pause, growing with the attempts up to MAX_PAUSE_MS, so the units that collided do not collide again.
+          await sleep(Math.random() * Math.min(MAX_PAUSE_MS, 2 ** tries));
+        }
       }
+    } finally {
+      release();
     }
   };
 
   const database = {
     ...bindStores(implementations, db),
-    transaction: (work) => runUnit((tx) => work(tx)),
+    transaction: (work, options) => runUnit((tx) => work(tx), options?.signal),
     /**
      * The server's current snapshot (`xmin:xmax:in-progress xids`): it changes when a transaction that
      * wrote ends, at the moment its changes become visible (xmax moves past it, or it leaves the list of
@@ -135,8 +165,12 @@ function unitsOf<S>(
   return { database, runUnit };
 }
 
-export function postgresDatabase<S>(db: PgDb, implementations: PostgresStores<S>): DatabaseOf<S> {
-  return unitsOf(db, implementations).database;
+export function postgresDatabase<S>(
+  db: PgDb,
+  implementations: PostgresStores<S>,
+  settings: AdmissionSettings = admissionDefaults,
+): DatabaseOf<S> {
+  return unitsOf(db, implementations, settings).database;
 }
 
 /** A seeder of its own transaction on one pooled connection: nested transactions are that one. */
@@ -173,22 +207,29 @@ const NETWORK_FAILURES = new Set([
 ]);
 
 /**
+ * SQLSTATEs of a statement the server stopped because it took too long: cancelled by the statement
+ * timeout (57014), a lock waited for past the lock timeout (55P03), a session ended after idling in a
+ * transaction past its timeout (25P03).
+ */
+const TIMED_OUT = new Set(['57014', '55P03', '25P03']);
+
+/**
  * The failures that mean the server cannot take work now: SQLSTATE classes 08 (connection), 53 (out of
- * disk, memory or connections) and 57P (shutting down, restarting, not accepting connections yet), a
- * statement cancelled by the statement timeout (57014), the network's errors, and node-postgres' own
+ * disk, memory or connections) and 57P (shutting down, restarting, not accepting connections yet), the
+ * statements it stopped for taking too long (TIMED_OUT), the network's errors, and node-postgres' own
  * for a connection that ended or could not be had in time.
  */
 export function postgresUnavailable(error: object): boolean {
   const { code, message } = error as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && (/^(08|53|57P)/.test(code) || code === '57014' || NETWORK_FAILURES.has(code))) return true;
+  if (typeof code === 'string' && (/^(08|53|57P)/.test(code) || TIMED_OUT.has(code) || NETWORK_FAILURES.has(code))) return true;
   return (
     typeof message === 'string' &&
     /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/.test(message)
   );
 }
 
-export function postgresEngine(db: PgDb): Engine {
-  const { database, runUnit } = unitsOf(db, postgresStores);
+export function postgresEngine(db: PgDb, settings: AdmissionSettings = admissionDefaults): Engine {
+  const { database, runUnit } = unitsOf(db, postgresStores, settings);
   return {
     name: 'postgresql',
     database: reportingUnavailable(database, postgresUnavailable),

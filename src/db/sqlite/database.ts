@@ -10,6 +10,7 @@
  */
 import { Mutex } from 'async-mutex';
 import type { Database, Transaction } from '../../domain/shared/database.ts';
+import { admission, admissionDefaults, gone, type AdmissionSettings } from '../admission.ts';
 import type { Engine } from '../engine.ts';
 import { sqliteSeeder } from './seeder.ts';
 import { closeDatabase, openDatabase, type Db } from './client.ts';
@@ -33,7 +34,7 @@ interface Finished {
   reject: (error: unknown) => void;
 }
 
-function sqliteDatabaseOver(db: Db): { database: Database; outside: CallRunner } {
+function sqliteDatabaseOver(db: Db, settings: AdmissionSettings): { database: Database; outside: CallRunner } {
   const client = db.$client;
   const lock = new Mutex();
   const begin = client.prepare('BEGIN IMMEDIATE');
@@ -52,17 +53,25 @@ function sqliteDatabaseOver(db: Db): { database: Database; outside: CallRunner }
   // group fails, as none of them was written. The group commits as soon as no other unit waits, as soon
   // as a call outside any transaction waits (it must never see uncommitted writes), or at MAX_GROUP.
   let group: Finished[] | null = null;
-  let unitsWaiting = 0;
   let callsWaiting = 0;
+  // Units wait for the lock through admission (src/db/admission.ts): a request's unit is refused when
+  // too many wait, and leaves the queue when its deadline passes. A unit that gave up and gets the lock
+  // later hands it straight on, through handOver when a group is open, so that group still commits.
+  const units = admission(
+    settings,
+    () => lock.acquire(),
+    (release) => (group ? handOver(group, release) : release()),
+  );
 
-  // Outside a transaction: at once when the connection is free, else after the open group commits.
+  // Outside a transaction: at once when the connection is free, else after the open group commits, and
+  // before the units waiting (a higher priority): reads are served even while writes queue.
   const outside: CallRunner = (call) => {
     if (!lock.isLocked()) return settled(call);
     callsWaiting += 1;
     return lock.runExclusive(() => {
       callsWaiting -= 1;
       return call();
-    });
+    }, 1);
   };
   const root = bindStores(sqliteStores, db, outside);
 
@@ -132,19 +141,18 @@ function sqliteDatabaseOver(db: Db): { database: Database; outside: CallRunner }
    */
   function handOver(current: Finished[], release: () => void): void {
     const next = () => {
-      if (unitsWaiting === 0 || callsWaiting > 0 || current.length >= MAX_GROUP) commitGroup(current);
+      if (units.waiting === 0 || callsWaiting > 0 || current.length >= MAX_GROUP) commitGroup(current);
       release();
     };
-    if (unitsWaiting === 0 && callsWaiting === 0 && current.length < MAX_GROUP) setImmediate(next);
+    if (units.waiting === 0 && callsWaiting === 0 && current.length < MAX_GROUP) setImmediate(next);
     else next();
   }
 
   const database: Database = {
     ...root,
-    async transaction(work) {
-      unitsWaiting += 1;
-      const release = await lock.acquire();
-      unitsWaiting -= 1;
+    async transaction(work, options) {
+      const signal = options?.signal;
+      const release = await units.take(signal);
       let current: Finished[];
       try {
         if (group === null) {
@@ -162,8 +170,11 @@ function sqliteDatabaseOver(db: Db): { database: Database; outside: CallRunner }
       let outcome: { ok: true; value: Awaited<ReturnType<typeof work>> } | { ok: false; error: unknown };
       try {
         if (!first) unitBegins.run();
-        outcome = { ok: true, value: await work(tx) };
+        const value = await work(tx);
+        // Nobody waits for this unit's answer any more: what it wrote is undone rather than committed.
+        if (signal?.aborted) throw gone();
         if (!first) unitKept.run();
+        outcome = { ok: true, value };
       } catch (error) {
         outcome = { ok: false, error };
         undoUnit(first);
@@ -205,10 +216,10 @@ export function sqliteUnavailable(error: object): boolean {
   return typeof code === 'string' && /^SQLITE_(FULL|BUSY|LOCKED|IOERR|CANTOPEN|NOMEM|READONLY)/.test(code);
 }
 
-export function sqliteEngine(db: Db): Engine {
+export function sqliteEngine(db: Db, settings: AdmissionSettings = admissionDefaults): Engine {
   let engine = engines.get(db);
   if (!engine) {
-    const { database, outside } = sqliteDatabaseOver(db);
+    const { database, outside } = sqliteDatabaseOver(db, settings);
     // Inside a unit of work the connection is the unit's: seeder calls run at once, in its transaction.
     const inside: ReturnType<typeof sqliteSeeder> = sqliteSeeder(db, settled, (work) => work(inside));
     engine = {
@@ -228,7 +239,7 @@ export function sqliteDatabase(db: Db): Database {
 }
 
 /** Opens (creating and migrating when needed) the SQLite database at `url`, a file path or `:memory:`. */
-export function openSqliteDatabase(url: string): Engine & { connection: Db } {
+export function openSqliteDatabase(url: string, settings?: AdmissionSettings): Engine & { connection: Db } {
   const connection = openDatabase(url);
-  return { ...sqliteEngine(connection), connection };
+  return { ...sqliteEngine(connection, settings), connection };
 }

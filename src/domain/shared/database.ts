@@ -39,6 +39,26 @@ import type { WebhookDispatchStore, WebhooksStore } from '../webhooks/store.ts';
  */
 export class DatabaseUnavailableError extends Error {}
 
+/**
+ * A write this gateway did not run, so nothing of it was written: it waited for its turn longer than it
+ * may, or the deadline it was given passed (the client left, or the request ran out of time) before it
+ * committed; transports also refuse with it a write request arriving while too many are in flight.
+ * Transports answer 503 OVERLOADED with Retry-After: the client may retry, here or on another gateway.
+ */
+export class DatabaseOverloadedError extends Error {}
+
+/** How a unit of work is run. */
+export interface UnitOptions {
+  /**
+   * The deadline of the request the unit serves: once it is aborted (its client left, or the request
+   * ran out of time) nobody waits for the unit's answer. A unit with a deadline waits a bounded time for
+   * its turn, and is dropped, without writing anything, if the deadline passes before it commits; both
+   * reject with DatabaseOverloadedError. A unit without one (background work, finishing a request's
+   * answer) waits for its turn however long it takes.
+   */
+  signal?: AbortSignal;
+}
+
 /** Every store, by area. Outside a transaction each call stands alone; inside one, all see and make its changes. */
 export interface Stores {
   apiKeys: ApiKeysStore;
@@ -96,8 +116,9 @@ export interface Database extends Stores {
    *   order. So `work` awaits only `tx`'s stores, keeps what it builds inside itself, and has no effect
    *   outside them: a processor call, a timer or a message sent from inside would happen twice, and would
    *   hold every other unit of work back meanwhile.
+   * - Bounded: with `options.signal`, it may be dropped before it commits (see UnitOptions).
    */
-  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Transaction) => Promise<T>, options?: UnitOptions): Promise<T>;
   /**
    * A value that changes whenever the data may have changed, by this process or any other: equal values at
    * two moments mean nothing was written in between. Caches keep what they computed under one value.

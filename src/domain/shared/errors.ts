@@ -64,6 +64,8 @@ export const errorCodes = [
   'SERVICE_UNAVAILABLE',
   /** The database cannot take the request now (down, restarting, full, too slow): retry after Retry-After. */
   'DATABASE_UNAVAILABLE',
+  /** This gateway has more writes waiting than it queues, or the request's write could not start in time: nothing was written; retry after Retry-After. */
+  'OVERLOADED',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

@@ -10,6 +10,8 @@ describe('loadConfig', () => {
       HOST: '127.0.0.1',
       DATABASE_URL: './data/tessera.sqlite',
       DATABASE_POOL_SIZE: 10,
+      DATABASE_CONNECT_TIMEOUT_MS: 5_000,
+      WRITE_QUEUE_TIMEOUT_MS: 2_000,
       NODE_ENV: 'development',
       LOG_LEVEL: 'info',
       HOLD_TTL_SECONDS: 900,
@@ -39,6 +41,7 @@ describe('loadConfig', () => {
       KEEP_ALIVE_TIMEOUT_MS: 5_000,
       CONNECTION_TIMEOUT_MS: 60_000,
       MAX_HEADER_BYTES: 16_384,
+      WRITE_QUEUE_LIMIT: 64,
       RESPONSE_CACHE_MAX_BYTES: 33_554_432,
       TRUST_PROXY: [],
       CORS_ORIGINS: [],
@@ -110,6 +113,23 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ DATABASE_POOL_SIZE: bad })).toThrow(`DATABASE_POOL_SIZE: `);
     }
     expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow('(got "0")');
+  });
+
+  it('reads the write queue and connect limits as whole numbers in their ranges', () => {
+    expect(loadConfig({ WRITE_QUEUE_LIMIT: '1', WRITE_QUEUE_TIMEOUT_MS: '10', DATABASE_CONNECT_TIMEOUT_MS: '100' })).toMatchObject({
+      WRITE_QUEUE_LIMIT: 1,
+      WRITE_QUEUE_TIMEOUT_MS: 10,
+      DATABASE_CONNECT_TIMEOUT_MS: 100,
+    });
+    for (const [name, bad] of [
+      ['WRITE_QUEUE_LIMIT', '0'],
+      ['WRITE_QUEUE_LIMIT', '2.5'],
+      ['WRITE_QUEUE_TIMEOUT_MS', '9'],
+      ['DATABASE_CONNECT_TIMEOUT_MS', '99'],
+      ['DATABASE_CONNECT_TIMEOUT_MS', 'soon'],
+    ] as const) {
+      expect(() => loadConfig({ [name]: bad })).toThrow(`${name}: `);
+    }
   });
 
   it('reads CORS_ORIGINS as browsers send origins, and refuses anything else', () => {

@@ -1,0 +1,42 @@
+/**
+ * Write requests admitted at the door: one gateway takes at most WRITE_QUEUE_LIMIT write requests (REST
+ * POST, PUT, PATCH and DELETE; GraphQL mutations) at once, running or waiting for the database, and
+ * answers the next 503 OVERLOADED with Retry-After at once, before it costs a read, a connection or a
+ * place in a queue. Without it a burst queues without end: every write waits behind all the others
+ * (measured: a minute), its client gives up, and the write still happens. Reads are never counted, so
+ * they keep being served while writes are refused.
+ */
+import type { FastifyInstance } from 'fastify';
+import { DatabaseOverloadedError } from '../domain/shared/database.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Counts this request as a write in flight until its answer is sent; false, and not counted, when the gateway has as many as it takes. */
+    admitWrite(): boolean;
+  }
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Why a write was refused at the door, for the log. */
+export const writesInFlight = (limit: number) => `${limit} write requests are already in flight (WRITE_QUEUE_LIMIT)`;
+
+export function installWriteAdmission(app: FastifyInstance, limit: number, graphqlPath: string): void {
+  let inFlight = 0;
+  app.decorateRequest('admitWrite', null as unknown as () => boolean);
+  app.addHook('onRequest', async (request, reply) => {
+    let admitted = false;
+    request.admitWrite = () => {
+      if (admitted) return true;
+      if (inFlight >= limit) return false;
+      inFlight += 1;
+      admitted = true;
+      // Sent, or the client left: either way the write no longer waits here.
+      reply.raw.once('close', () => (inFlight -= 1));
+      return true;
+    };
+    // GraphQL carries reads and writes alike on POST: its mutations are admitted once parsed (src/graphql/write-admission.ts).
+    if (WRITE_METHODS.has(request.method) && request.routeOptions.url !== graphqlPath && !request.admitWrite())
+      throw new DatabaseOverloadedError(writesInFlight(limit));
+  });
+}
