@@ -106,10 +106,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Bodies exactly as sent, query strings and path parameters parsed from text (src/rest/validation.ts).
   app.setValidatorCompiler(validatorCompiler);
   // After CORS (a browser must be able to read the 503), before anything that reads the database.
-  installWriteAdmission(app, http.writeQueueLimit, '/graphql');
+  const writesSaturated = installWriteAdmission(app, http.writeQueueLimit, '/graphql');
   await installRateLimit(app, deps.db, http);
   trackAnswersBeforeBody(app);
   observability.install(app);
+  app.readiness.watchWriteAdmission(writesSaturated);
   // Holds, offers, webhook deliveries and pending refunds are worked on in the background from the database.
   const webhooks = webhookRuntime(options.config, options.webhooks);
   const jobs = backgroundJobs(deps, { webhooks, refundReconciler: refundReconcilerSettings(options.config, options.refunds) }, app.log);

@@ -21,7 +21,8 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Why a write was refused at the door, for the log. */
 export const writesInFlight = (limit: number) => `${limit} write requests are already in flight (WRITE_QUEUE_LIMIT)`;
 
-export function installWriteAdmission(app: FastifyInstance, limit: number, graphqlPath: string): void {
+/** Returns whether the gateway is at its limit now (readiness reports it). */
+export function installWriteAdmission(app: FastifyInstance, limit: number, graphqlPath: string): () => boolean {
   let inFlight = 0;
   app.decorateRequest('admitWrite', null as unknown as () => boolean);
   app.addHook('onRequest', async (request, reply) => {
@@ -39,4 +40,5 @@ export function installWriteAdmission(app: FastifyInstance, limit: number, graph
     if (WRITE_METHODS.has(request.method) && request.routeOptions.url !== graphqlPath && !request.admitWrite())
       throw new DatabaseOverloadedError(writesInFlight(limit));
   });
+  return () => inFlight >= limit;
 }

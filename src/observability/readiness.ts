@@ -23,7 +23,8 @@ export interface ReadinessSettings {
 }
 
 export type ReadinessState =
-  { ready: true } | { ready: false; reason: NotReadyReason | 'database writes stalled' | 'shutting down'; error?: unknown };
+  | { ready: true }
+  | { ready: false; reason: NotReadyReason | 'database writes stalled' | 'write queue saturated' | 'shutting down'; error?: unknown };
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,6 +35,7 @@ declare module 'fastify' {
 
 export class ReadinessProbe {
   #shuttingDown = false;
+  #writesSaturated: () => boolean = () => false;
   #running: { answer: Promise<Readiness>; written: boolean } | undefined;
   #last: { state: Readiness; at: number } | undefined;
 
@@ -47,6 +49,11 @@ export class ReadinessProbe {
     this.#shuttingDown = true;
   }
 
+  /** Where this gateway says it takes no more writes (WRITE_QUEUE_LIMIT in flight): not ready meanwhile. */
+  watchWriteAdmission(saturated: () => boolean): void {
+    this.#writesSaturated = saturated;
+  }
+
   get shuttingDown(): boolean {
     return this.#shuttingDown;
   }
@@ -54,6 +61,8 @@ export class ReadinessProbe {
   /** The current state; never throws, and answers within about READINESS_TIMEOUT_MS. */
   async check(): Promise<ReadinessState> {
     if (this.#shuttingDown) return { ready: false, reason: 'shutting down' };
+    // Sent elsewhere while it sheds writes; back at once when one finishes (not cached).
+    if (this.#writesSaturated()) return { ready: false, reason: 'write queue saturated' };
     if (this.#last !== undefined && Date.now() - this.#last.at < this.settings.cacheMs) return this.#last.state;
     const running = this.#running ?? this.#start();
     let timer: NodeJS.Timeout | undefined;

@@ -95,12 +95,16 @@ describe('a gateway with more writes than it takes', () => {
         key: keys.brand,
       });
       expect(read.status).toBe(200);
+      // Load balancers send new work elsewhere meanwhile.
+      const ready = await t.rest('GET', '/readyz');
+      expect([ready.status, ready.body]).toEqual([503, { status: 'unavailable', reason: 'write queue saturated' }]);
     } finally {
       intents.open();
     }
     expect((await Promise.all(admitted)).map((r) => r.status)).toEqual([201, 201]);
     expect(await reserved(s.id)).toBe(2);
     // Those two answered, the gateway takes writes again.
+    expect((await t.rest('GET', '/readyz')).status).toBe(200);
     expect((await t.rest('POST', path(), { key: keys.brand, body: body(s) })).status).toBe(201);
     expect(await reserved(s.id)).toBe(3);
   });
