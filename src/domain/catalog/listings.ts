@@ -26,7 +26,9 @@ export async function getFeaturedListings(deps: CallerDeps, input: FeaturedListi
   const brand = await loadBrand(deps, actingBrand(deps.principal, input.brandId));
   if (input.unlisted) requireFeature(brand, 'unlistedExperience', 'Unlisted listings', 'unlisted');
   const version = input.version ?? 'published';
-  const locale = input.locale ?? brandLocale(brand);
+  // Text in the content's own language needs no translation, nor a read of them.
+  const asked = input.locale ?? brandLocale(brand);
+  const locale = asked.toLowerCase() === brand.language.toLowerCase() ? null : asked;
   const rows = await deps.db.listings.findFeaturedListingPage(
     brand.id,
     input.unlisted ?? false,

@@ -5,10 +5,11 @@
  * pg_terminate_backend: what a restart or failover looks like to a gateway); on SQLite the connection
  * may no longer write (`query_only`: a file that cannot take writes, as a full or read-only disk).
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { guest } from '../../support/checkout.ts';
 import { checkoutWorld } from '../../support/checkout-world.ts';
 import { admin } from '../../support/postgres.ts';
+import { invariantViolations } from '../../support/invariants.ts';
 
 const { db, sail, session, at, checkout, gqlCheckout } = await checkoutWorld();
 
@@ -27,6 +28,9 @@ async function outage(): Promise<() => Promise<unknown>> {
 }
 
 const internals = /sql|select|insert|sqlite|econn|terminat|connection|stack/i;
+
+// Whatever the fault did, places, money and events still add up.
+afterAll(async () => expect(await invariantViolations(db)).toEqual([]));
 
 describe('a database that cannot take work', () => {
   it('answers 503 DATABASE_UNAVAILABLE with Retry-After on both faces, and the same requests succeed once it is back', async () => {

@@ -7,7 +7,7 @@
  * looks like to the requests behind it.
  */
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createSession } from '../../../fixtures/factories/bookings.ts';
 import { createBrandFamily } from '../../../fixtures/factories/brands.ts';
 import { createExperience } from '../../../fixtures/factories/catalog.ts';
@@ -15,6 +15,7 @@ import { SandboxProcessor } from '../../../src/adapters/sandbox-processor.ts';
 import { startApp } from '../../support/app.ts';
 import { CREATE_PAYMENT_INTENT, guest } from '../../support/checkout.ts';
 import { freshDb, testEngine } from '../../support/db.ts';
+import { invariantViolations } from '../../support/invariants.ts';
 import { holdEveryTurn } from '../../support/turns.ts';
 
 const itOnPostgres = it.skipIf(testEngine !== 'postgresql');
@@ -68,6 +69,9 @@ const overloaded = {
   code: 'OVERLOADED',
   message: 'The server has more writes waiting than it can take; nothing was written: retry the request',
 };
+
+// Whatever the fault did, places, money and events still add up.
+afterAll(async () => expect(await invariantViolations(db)).toEqual([]));
 
 describe('a gateway with more writes than it takes', () => {
   it('answers the write past WRITE_QUEUE_LIMIT 503 OVERLOADED with Retry-After at once, on both faces, and runs the ones it took', async () => {
