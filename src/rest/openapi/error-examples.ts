@@ -18,4 +18,5 @@ export const errorExamples: Record<string, unknown> = {
   422: error('SESSION_NOT_FOUND', 'No session of this experience starts at 2026-12-01T09:00:00', { field: 'data.0.sessionTime' }),
   429: error('RATE_LIMITED', 'Rate limit exceeded: 600 requests per minute for this API key; retry in 12 s'),
   502: error('PAYMENT_PROCESSOR_ERROR', 'The payment processor failed: nothing was held'),
+  503: error('DATABASE_UNAVAILABLE', 'The database is unavailable; retry the request'),
 };

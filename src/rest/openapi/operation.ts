@@ -27,10 +27,17 @@ const errorDescriptions: Record<number, string> = {
   415: 'UNSUPPORTED_MEDIA_TYPE: the body is not `application/json`',
   422: 'A business rule refused well-formed input (the code says which); IDEMPOTENCY_KEY_REUSED for an Idempotency-Key sent with another request',
   429: "RATE_LIMITED: over the key's (or, without one, the address's) requests per minute",
+  503:
+    'Nothing was done; retry after `Retry-After` (with the same Idempotency-Key): DATABASE_UNAVAILABLE (the database is down, full or ' +
+    'timing out), OVERLOADED (a write past what the gateway takes at once), SERVICE_UNAVAILABLE (the gateway is shutting down)',
 };
 
 const retryAfter = {
   'Retry-After': Type.Integer({ minimum: 0, description: 'Seconds until the budget is renewed' }),
+};
+
+const retryUnavailable = {
+  'Retry-After': Type.Integer({ minimum: 0, description: 'Seconds to wait before retrying (1 or 2)' }),
 };
 
 const idempotencyKey = Type.String({
@@ -64,6 +71,7 @@ function sharedStatuses(schema: RouteSchema, method: string): number[] {
     ...(schema.body !== undefined ? [415] : []),
     ...(authenticated && post ? [422] : []),
     429,
+    503,
   ];
 }
 
@@ -87,7 +95,8 @@ export function documentedOperation(schema: RouteSchema, url: string, method: st
   for (const [status, answer] of Object.entries(response)) {
     const description = errorDescriptions[Number(status)];
     if (!description || (answer as { description?: string }).description) continue;
-    response[status] = { ...ref(ErrorResponse, description), ...(status === '429' ? { headers: retryAfter } : {}) };
+    const headers = status === '429' ? retryAfter : status === '503' ? retryUnavailable : undefined;
+    response[status] = { ...ref(ErrorResponse, description), ...(headers ? { headers } : {}) };
   }
   const ordered = Object.fromEntries(Object.entries(response).sort(([a], [b]) => Number(a) - Number(b)));
   return { ...schema, ...(Object.keys(headers).length > 0 ? { headers: Type.Object(headers) } : {}), response: ordered };

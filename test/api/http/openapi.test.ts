@@ -79,14 +79,21 @@ describe('the OpenAPI document', () => {
   });
 
   it('lists every status a route can answer', () => {
-    expect(statuses('cancelBookings')).toEqual([200, 400, 401, 403, 409, 413, 415, 422, 429]);
-    expect(statuses('createPaymentIntent')).toEqual([200, 201, 400, 401, 403, 404, 409, 413, 414, 415, 422, 429, 502]);
-    expect(statuses('getBooking')).toEqual([200, 400, 401, 403, 404, 414, 429]);
-    expect(statuses('getFeaturedListings')).toEqual([200, 400, 401, 403, 429]);
-    expect(statuses('receivePaymentWebhook')).toEqual([200, 400, 413, 429]);
-    expect(statuses('confirmSandboxPayment')).toEqual([200, 400, 404, 413, 415, 429]);
+    expect(statuses('cancelBookings')).toEqual([200, 400, 401, 403, 409, 413, 415, 422, 429, 503]);
+    expect(statuses('createPaymentIntent')).toEqual([200, 201, 400, 401, 403, 404, 409, 413, 414, 415, 422, 429, 502, 503]);
+    expect(statuses('getBooking')).toEqual([200, 400, 401, 403, 404, 414, 429, 503]);
+    expect(statuses('getFeaturedListings')).toEqual([200, 400, 401, 403, 429, 503]);
+    expect(statuses('receivePaymentWebhook')).toEqual([200, 400, 413, 429, 503]);
+    expect(statuses('confirmSandboxPayment')).toEqual([200, 400, 404, 413, 415, 429, 503]);
     const limited = operations.find((o) => o.operation.operationId === 'listHosts')!.operation.responses['429'] as { headers?: object };
     expect(Object.keys(limited.headers!)).toEqual(['Retry-After']);
+    // Every route can meet a database outage, an overload or a drain: 503 with Retry-After.
+    const unavailable = operations.find((o) => o.operation.operationId === 'listHosts')!.operation.responses['503'] as {
+      headers?: object;
+      description?: string;
+    };
+    expect(Object.keys(unavailable.headers!)).toEqual(['Retry-After']);
+    expect(unavailable.description).toMatch(/DATABASE_UNAVAILABLE.*OVERLOADED.*SERVICE_UNAVAILABLE/);
   });
 
   it('states the decimals money fields accept', () => {
@@ -122,7 +129,7 @@ describe('the OpenAPI document', () => {
         checked++;
       }
     }
-    expect(checked).toBe(188);
+    expect(checked).toBe(212);
   });
 });
 
