@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { installCors } from './http/cors.ts';
 import fastifyApollo from '@as-integrations/fastify';
-import { HeaderMap } from '@apollo/server';
-import { GraphQLError } from 'graphql';
-import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from './http/database-unavailable.ts';
+import { turnedAway } from './http/database-unavailable.ts';
+import { turnedAwayError } from './graphql/turned-away.ts';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -165,13 +164,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       } catch (error) {
         if (error instanceof DatabaseUnavailableError) {
           // The key could not be checked: 503 with Retry-After, set here since Apollo runs no plugin for it.
-          request.log.warn({ err: error.cause }, 'database unavailable');
-          throw new GraphQLError(DATABASE_UNAVAILABLE_MESSAGE, {
-            extensions: {
-              code: 'DATABASE_UNAVAILABLE',
-              http: { status: 503, headers: new HeaderMap([['retry-after', String(DATABASE_RETRY_AFTER_SECONDS)]]) },
-            },
-          });
+          turnedAway.DATABASE_UNAVAILABLE.log(request.log, error);
+          throw turnedAwayError(turnedAway.DATABASE_UNAVAILABLE);
         }
         // Apollo answers a masked INTERNAL_SERVER_ERROR without running any plugin: log it here.
         request.log.error({ err: error }, 'GraphQL context failed');

@@ -8,14 +8,8 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { FastifyBaseLogger } from 'fastify';
-import { DatabaseOverloadedError, DatabaseUnavailableError } from '../domain/shared/database.ts';
 import { DomainError } from '../domain/shared/errors.ts';
-import {
-  DATABASE_RETRY_AFTER_SECONDS,
-  DATABASE_UNAVAILABLE_MESSAGE,
-  OVERLOADED_MESSAGE,
-  OVERLOADED_RETRY_AFTER_SECONDS,
-} from '../http/database-unavailable.ts';
+import { turnedAway, turnedAwayBy, turnedAwayWith } from '../http/database-unavailable.ts';
 import type { GraphQLContext } from './context.ts';
 import { landingPageWithOfflineLinks } from './landing-page.ts';
 import { apolloProtections, withoutSuggestions } from './protections/index.ts';
@@ -74,14 +68,9 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
     // The error code last: a detail named `code` (a coupon's, a credit code's) must not replace it.
     return { ...base, message: original.message, extensions: { ...original.details, code: original.code } };
   }
-  // Met by a resolver, or by the context (app.ts: then with the 503 already set).
-  if (original instanceof DatabaseUnavailableError || formatted.extensions?.code === 'DATABASE_UNAVAILABLE') {
-    return { ...base, message: DATABASE_UNAVAILABLE_MESSAGE, extensions: { code: 'DATABASE_UNAVAILABLE' } };
-  }
-  // Met by a resolver, or refused before running (write-admission.ts: then with the 503 already set).
-  if (original instanceof DatabaseOverloadedError || formatted.extensions?.code === 'OVERLOADED') {
-    return { ...base, message: OVERLOADED_MESSAGE, extensions: { code: 'OVERLOADED' } };
-  }
+  // Met by a resolver, or before running (the context, write-admission.ts: then with the 503 already set).
+  const away = turnedAwayBy(original) ?? turnedAwayWith(formatted.extensions?.code);
+  if (away) return { ...base, message: away.message, extensions: { code: away.code } };
   const code = formatted.extensions?.code;
   if (typeof code === 'string' && clientErrorCodes.has(code)) {
     const { stacktrace: _, ...extensions } = formatted.extensions ?? {};
@@ -116,12 +105,9 @@ function errorReporting(log: FastifyBaseLogger): ApolloServerPlugin<GraphQLConte
         async didEncounterErrors({ errors, contextValue }) {
           for (const error of errors) {
             const original = unwrapResolverError(error);
-            if (original instanceof DatabaseUnavailableError) {
-              log.warn({ err: original.cause, reqId: contextValue.requestId, path: error.path }, 'database unavailable');
-              continue;
-            }
-            if (original instanceof DatabaseOverloadedError) {
-              log.info({ reason: original.message, reqId: contextValue.requestId, path: error.path }, 'write refused: overloaded');
+            const away = turnedAwayBy(original);
+            if (away) {
+              away.log(log, original as Error, { reqId: contextValue.requestId, path: error.path });
               continue;
             }
             const code = error.extensions?.code;
@@ -146,13 +132,10 @@ function errorReporting(log: FastifyBaseLogger): ApolloServerPlugin<GraphQLConte
           // The database could not answer, or this gateway refused the write: when to try again; a 503 when
           // nothing of the operation could be answered.
           const codes = new Set(errors?.map((error) => error.extensions?.code));
-          const retryAfter = codes.has('DATABASE_UNAVAILABLE')
-            ? DATABASE_RETRY_AFTER_SECONDS
-            : codes.has('OVERLOADED')
-              ? OVERLOADED_RETRY_AFTER_SECONDS
-              : undefined;
-          if (retryAfter !== undefined) {
-            response.http.headers.set('retry-after', String(retryAfter));
+          // An outage's wait before an overload's: the longer one when both met the operation.
+          const away = [turnedAway.DATABASE_UNAVAILABLE, turnedAway.OVERLOADED].find((entry) => codes.has(entry.code));
+          if (away) {
+            response.http.headers.set('retry-after', String(away.retryAfterSeconds));
             if (data === null || data === undefined) response.http.status = 503;
           }
         },

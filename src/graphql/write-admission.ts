@@ -1,14 +1,13 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError } from 'graphql';
-import { OVERLOADED_MESSAGE } from '../http/database-unavailable.ts';
+import { turnedAway } from '../http/database-unavailable.ts';
 import { writesInFlight } from '../http/write-admission.ts';
 import type { GraphQLContext } from './context.ts';
 import { requestOf } from './request-link.ts';
+import { turnedAwayError } from './turned-away.ts';
 
 /**
  * Mutations take a place among the gateway's write requests in flight (src/http/write-admission.ts), or
- * are refused 503 OVERLOADED (with Retry-After, set as for every OVERLOADED answer in server.ts). Apollo
- * answers what a plugin throws 500 unless the error says otherwise, hence the GraphQLError.
+ * are refused 503 OVERLOADED with Retry-After.
  */
 export function admitMutations(limit: number): ApolloServerPlugin<GraphQLContext> {
   return {
@@ -18,8 +17,8 @@ export function admitMutations(limit: number): ApolloServerPlugin<GraphQLContext
           if (operation?.operation !== 'mutation') return;
           const request = requestOf(contextValue);
           if (request && !request.admitWrite()) {
-            request.log.info({ reason: writesInFlight(limit) }, 'write refused: overloaded');
-            throw new GraphQLError(OVERLOADED_MESSAGE, { extensions: { code: 'OVERLOADED', http: { status: 503 } } });
+            turnedAway.OVERLOADED.log(request.log, new Error(writesInFlight(limit)));
+            throw turnedAwayError(turnedAway.OVERLOADED);
           }
         },
       };

@@ -22,9 +22,12 @@ type Refuse = (request: FastifyRequest, reply: FastifyReply, path: string, allow
 export function trackAllowedMethods(app: FastifyInstance, refuse: Refuse): (path: string) => string[] {
   const router = FindMyWay({ maxParamLength: MAX_PARAM_LENGTH });
   const methods = new Set<HTTPMethod>();
+  /** Routes without parameters: the only paths another route's parameter may shadow. */
+  const staticPaths = new Set<string>();
   app.addHook('onRoute', (route) => {
     // A catch-all (`*`) would make every path known: it takes no method of its own here.
     if (route.url.includes('*')) return;
+    if (!route.url.includes(':')) staticPaths.add(route.url);
     for (const method of [route.method].flat().map((m) => m.toUpperCase() as HTTPMethod)) {
       if (router.hasRoute(method, route.url)) continue;
       router.on(method, route.url, () => {});
@@ -45,6 +48,8 @@ export function trackAllowedMethods(app: FastifyInstance, refuse: Refuse): (path
   app.addHook('onRequest', async (request, reply) => {
     if (!request.routeOptions.url?.includes(':')) return;
     const path = request.url.split('?')[0] ?? '/';
+    // Most requests: a parameter that is no route of its own, so nothing to look up.
+    if (!staticPaths.has(path)) return;
     const takes = allowed(path);
     if (!takes.includes(request.method as HTTPMethod)) return refuse(request, reply, path, takes);
   });

@@ -1,11 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DatabaseOverloadedError, DatabaseUnavailableError } from '../domain/shared/database.ts';
-import {
-  DATABASE_RETRY_AFTER_SECONDS,
-  DATABASE_UNAVAILABLE_MESSAGE,
-  OVERLOADED_MESSAGE,
-  OVERLOADED_RETRY_AFTER_SECONDS,
-} from '../http/database-unavailable.ts';
+import { turnedAwayBy } from '../http/database-unavailable.ts';
 import { DomainError, type ErrorCode, type ErrorDetails } from '../domain/shared/errors.ts';
 import { errorStatus } from './error-status.ts';
 
@@ -54,16 +48,11 @@ const statusCodes: Partial<Record<number, ErrorCode>> = {
 /** The one place REST turns failures into `{ error: { code, message, details, requestId } }`. */
 export function restErrorHandler(error: FastifyError | DomainError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof DomainError) return sendError(reply, request, error.code, error.message, error.details);
-  if (error instanceof DatabaseUnavailableError) {
-    request.log.warn({ err: error.cause }, 'database unavailable');
-    reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
-    return sendError(reply, request, 'DATABASE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE);
-  }
-  if (error instanceof DatabaseOverloadedError) {
-    // Expected under a burst, one line per refused write: no stack.
-    request.log.info({ reason: error.message }, 'write refused: overloaded');
-    reply.header('retry-after', String(OVERLOADED_RETRY_AFTER_SECONDS));
-    return sendError(reply, request, 'OVERLOADED', OVERLOADED_MESSAGE);
+  const away = turnedAwayBy(error);
+  if (away) {
+    away.log(request.log, error);
+    reply.header('retry-after', String(away.retryAfterSeconds));
+    return sendError(reply, request, away.code, away.message);
   }
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
