@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
  * Two projects. `sqlite` runs every test file. `postgresql` runs the behaviour tests (the API, the domain,
  * the store contract) again on PostgreSQL, each file in a database of its own (test/support/db.ts): only
  * when TEST_POSTGRES_URL names a server, or when TESSERA_REQUIRE_POSTGRES=1 asks for one (then its absence
- * fails them instead). test/sqlite and test/postgres hold each engine's own tests and run once, in `sqlite`.
+ * fails them instead). test/sqlite and test/postgres hold each engine's own tests and run once, in `sqlite`;
+ * so does test/compatibility (the published contract against its baselines), which reads no database.
  */
 const postgres = Boolean(process.env.TEST_POSTGRES_URL) || process.env.TESSERA_REQUIRE_POSTGRES === '1';
 

@@ -1,0 +1,29 @@
+/**
+ * The contract Tessera publishes now, as clients read it: the GraphQL SDL its /graphql serves (every file
+ * of schema/, printed in a stable order, so a baseline's diff shows only real changes) and the OpenAPI
+ * document GET /openapi.json answers.
+ */
+import { buildSchema, lexicographicSortSchema, printSchema } from 'graphql';
+import { buildApp } from '../../app.ts';
+import { loadConfig } from '../../config.ts';
+import { connect } from '../../db/connect.ts';
+import { loadTypeDefs } from '../../graphql/server.ts';
+import type { OpenApiDocument } from './openapi-changes.ts';
+
+export function currentGraphQLSdl(): string {
+  return `${printSchema(lexicographicSortSchema(buildSchema(loadTypeDefs())))}\n`;
+}
+
+/** The document is made from the routes' schemas alone: an empty in-memory database is enough to serve it. */
+export async function currentOpenApiDocument(): Promise<OpenApiDocument> {
+  const { database } = await connect(':memory:');
+  const app = await buildApp({ db: database, config: { ...loadConfig({}), LOG_LEVEL: 'silent' } });
+  try {
+    const answer = await app.inject({ method: 'GET', url: '/openapi.json' });
+    if (answer.statusCode !== 200) throw new Error(`GET /openapi.json answered ${answer.statusCode}`);
+    return answer.json<OpenApiDocument>();
+  } finally {
+    await app.close();
+    await database.close();
+  }
+}
