@@ -20,7 +20,7 @@ import {
   type Kind,
 } from './contract/baselines.ts';
 import type { ContractChange } from './contract/change.ts';
-import { readChangelog, releaseProblems } from './contract/changelog.ts';
+import { changelogSection, names, readChangelog, releaseProblems } from './contract/changelog.ts';
 import { currentGraphQLSdl, currentOpenApiDocument } from './contract/current.ts';
 import { graphqlChanges } from './contract/graphql-changes.ts';
 import { openapiChanges } from './contract/openapi-changes.ts';
@@ -60,9 +60,13 @@ export async function runContractRelease(_argv: string[], out: (line: string) =>
     const listed = changes.filter((c) => c.criticality === level);
     if (listed.length > 0) out(`${level} since ${previous}:\n${listed.map((c) => `  ${c.path}: ${c.message}`).join('\n')}`);
   }
-  const problems = releaseProblems(readChangelog(), previous, version, changes);
+  const changelog = readChangelog();
+  const problems = releaseProblems(changelog, previous, version, changes);
   if (problems.length > 0) {
     out(`Nothing written:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    const section = changelogSection(changelog, version) ?? '';
+    const unnamed = [...new Set(changes.filter((c) => c.criticality === 'BREAKING' && !names(section, c.path)).map((c) => c.path))];
+    if (unnamed.length > 0) out(`The paths its section must name:\n${unnamed.map((p) => `\`${p}\``).join(', ')}`);
     return 1;
   }
   for (const kind of ['graphql', 'openapi'] as const) {
