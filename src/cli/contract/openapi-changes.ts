@@ -1,8 +1,9 @@
 /**
  * What changed between two OpenAPI 3.1 documents, as a client written against the older one feels it.
- * Written here because no maintained npm differ fits: openapi-diff (Atlassian) reads OpenAPI 3.0 and
- * Swagger 2 only, @pb33f/openapi-changes downloads a Go binary when installed, and api-smart-diff would
- * be a dependency for what these rules cover.
+ * Written here because no npm differ fits: openapi-diff 0.24 (Atlassian; dependency bumps since 2020)
+ * validates its input as Swagger 2 or OpenAPI 3.0 with swagger-parser 10.0, follows no recursive $ref
+ * and knows no `deprecated`; @pb33f/openapi-changes downloads a Go binary when installed; api-smart-diff
+ * says it reads 3.1 but would be a new dependency for what the rules below cover in a few hundred lines.
  *
  * BREAKING: an operation, a success status, a response media type or header, a response property gone; a
  * response value that may now be null or absent, or of another type; a response enum value gone; a
