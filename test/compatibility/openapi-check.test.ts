@@ -110,13 +110,20 @@ describe('the OpenAPI check', () => {
     expect(openapiChanges(deprecated, removed)).toEqual([]);
   });
 
-  it('takes a renamed path parameter for the same address', () => {
+  it('takes a renamed path parameter for the same address, and a header in any case', () => {
     expect(
       changes((d) => {
         d.paths['/v1/things/{id}'] = d.paths['/v1/things/{thingId}'];
         delete d.paths['/v1/things/{thingId}'];
+        d.paths['/v1/things/{id}'].get.parameters[0].name = 'id';
       }),
     ).toEqual([]);
+    const withHeader = (name: string) => {
+      const document = base();
+      document.paths['/v1/things/{thingId}'].get.parameters.push({ in: 'header', name, required: true, schema: { type: 'string' } });
+      return document;
+    };
+    expect(openapiChanges(withHeader('Tenant-Id'), withHeader('tenant-id'))).toEqual([]);
   });
 
   it('fails on a removed response property, unless the baseline deprecated it', () => {

@@ -75,9 +75,12 @@ const route = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
 
 export function openapiChanges(older: OpenApiDocument, newer: OpenApiDocument): ContractChange[] {
   const changes: ContractChange[] = [];
-  const newOperations = new Map<string, Operation>();
+  const newOperations = new Map<string, { path: string; operation: Operation }>();
   for (const [path, item] of Object.entries(newer.paths ?? {})) {
-    for (const method of methods) if (item[method]) newOperations.set(`${method} ${route(path)}`, item[method]);
+    for (const method of methods) {
+      const operation = item[method];
+      if (operation) newOperations.set(`${method} ${route(path)}`, { path, operation });
+    }
   }
   for (const [path, item] of Object.entries(older.paths ?? {})) {
     for (const method of methods) {
@@ -93,7 +96,7 @@ export function openapiChanges(older: OpenApiDocument, newer: OpenApiDocument): 
         if (!before.deprecated) report('BREAKING', 'the operation was removed');
         continue;
       }
-      new OperationDiff(older, newer, report).compare(before, after);
+      new OperationDiff(older, newer, report).compare({ path, operation: before }, after);
     }
   }
   return changes;
@@ -106,8 +109,9 @@ class OperationDiff {
     private readonly report: (criticality: ContractChange['criticality'], message: string) => void,
   ) {}
 
-  compare(before: Operation, after: Operation): void {
-    this.parameters(before.parameters ?? [], after.parameters ?? []);
+  compare(old: { path: string; operation: Operation }, next: { path: string; operation: Operation }): void {
+    const [before, after] = [old.operation, next.operation];
+    this.parameters(old.path, before.parameters ?? [], next.path, after.parameters ?? []);
     const body = (document: OpenApiDocument, operation: Operation) => operation.requestBody && this.deref(document, operation.requestBody);
     this.requestBody(body(this.older, before), body(this.newer, after));
     for (const [status, response] of Object.entries(before.responses ?? {})) {
@@ -118,19 +122,23 @@ class OperationDiff {
     }
   }
 
-  private parameters(before: Parameter[], after: Parameter[]): void {
+  /** Path parameters are matched by their place in the path (a renamed one is the same), headers by name in any case. */
+  private parameters(oldPath: string, before: Parameter[], newPath: string, after: Parameter[]): void {
     [before, after] = [before.map((p) => this.deref(this.older, p)), after.map((p) => this.deref(this.newer, p))];
-    const key = (p: Parameter) => `${p.in} ${p.name}`;
-    const old = new Map(before.map((p) => [key(p), p]));
+    const placeholders = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+    const keyIn = (path: string) => (p: Parameter) =>
+      p.in === 'path' ? `path #${placeholders(path).indexOf(p.name)}` : `${p.in} ${p.in === 'header' ? p.name.toLowerCase() : p.name}`;
+    const [oldKey, newKey] = [keyIn(oldPath), keyIn(newPath)];
+    const old = new Map(before.map((p) => [oldKey(p), p]));
     for (const p of after) {
-      const was = old.get(key(p));
+      const was = old.get(newKey(p));
       const where = `${p.in} parameter ${p.name}`;
       if (p.required && !was?.required) this.report('BREAKING', `the ${where} is newly required`);
       if (was) this.schema(where, this.shape(this.older, was.schema ?? {}), this.shape(this.newer, p.schema ?? {}), 'request', new Set());
     }
-    const kept = new Set(after.map(key));
+    const kept = new Set(after.map(newKey));
     for (const p of before) {
-      if (!kept.has(key(p)) && !p.deprecated) this.report('BREAKING', `the ${p.in} parameter ${p.name} was removed`);
+      if (!kept.has(oldKey(p)) && !p.deprecated) this.report('BREAKING', `the ${p.in} parameter ${p.name} was removed`);
     }
   }
 
