@@ -37,7 +37,13 @@ const config: CodegenConfig = {
         mapperTypeSuffix: 'Model',
         mappers: {
           BrandSettings: '../../domain/catalog/brands.ts#BrandSettings',
+          BrandSummary: '../../domain/access/store.ts#BrandSummaryRow',
+          CancellationPolicy: '../../domain/catalog/brands.ts#CancellationPolicy',
+          ReschedulePolicy: '../../domain/catalog/brands.ts#ReschedulePolicy',
+          Organization: '../../domain/access/organizations.ts#Organization',
+          Viewer: '../../domain/access/organizations.ts#Viewer',
           Booking: '../../domain/bookings/booking-view.ts#Booking',
+          RescheduleBookingPayload: '../../domain/bookings/reschedule.ts#RescheduleResult',
           BookingConnection: '../../domain/bookings/bookings.ts#BookingConnection',
           Cart: '../../domain/bookings/carts.ts#Cart',
           Event: '../../domain/outbox/outbox.ts#EventEnvelope',

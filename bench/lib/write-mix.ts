@@ -19,13 +19,13 @@ export const REFUND_AMOUNT = 10;
 interface Hold {
   createPaymentIntent: {
     paymentIntentSecret: string;
-    cart: { bookings: Array<{ id: string; participants: Array<{ id: string }> }> };
+    cart: { bookings: Array<{ uuid: string; participants: Array<{ uuid: string }> }> };
   };
 }
 
 interface Cancelled {
   cancelBookings: {
-    items: Array<{ amountRefunded: number; participants: Array<{ id: string; cancelledAt: string | null }> }>;
+    items: Array<{ amountRefunded: number; participants: Array<{ uuid: string; cancelledAt: string | null }> }>;
     errors: unknown[];
   };
 }
@@ -77,12 +77,12 @@ async function bookingSequence(gateway: () => string, world: WriteMixWorld, n: n
   const confirmed = await sendOk<{ paymentIntentStatus: string }>(gateway(), confirm, 'confirm');
   if (confirmed.paymentIntentStatus !== 'succeeded') throw new Error(`confirm: ${JSON.stringify(confirmed)}`);
 
-  const second = booking.participants[1]!.id;
-  const afterCancel = await cancel(gateway(), { bookingId: booking.id, participants: [second] }, 'cancel participant');
-  if (!afterCancel.participants.find((p) => p.id === second)?.cancelledAt)
+  const second = booking.participants[1]!.uuid;
+  const afterCancel = await cancel(gateway(), { bookingId: booking.uuid, participants: [second] }, 'cancel participant');
+  if (!afterCancel.participants.find((p) => p.uuid === second)?.cancelledAt)
     throw new Error(`cancel participant: ${JSON.stringify(afterCancel)}`);
 
-  const afterRefund = await cancel(gateway(), { bookingId: booking.id, refundAmount: REFUND_AMOUNT }, 'refund');
+  const afterRefund = await cancel(gateway(), { bookingId: booking.uuid, refundAmount: REFUND_AMOUNT }, 'refund');
   if (afterRefund.amountRefunded !== REFUND_AMOUNT) throw new Error(`refund: ${JSON.stringify(afterRefund)}`);
 }
 

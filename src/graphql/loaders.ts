@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import type { CallerDeps, Deps } from '../domain/shared/deps.ts';
 import { findExperience, type Experience, type ExperienceInput } from '../domain/catalog/experiences.ts';
 import { customQuestionsByExperience } from '../domain/questions/questions.ts';
+import { findSessions } from '../domain/availability/sessions.ts';
 
 /**
  * Per-request DataLoaders: the nested lookups of one request become one query per kind. `caller` gives
@@ -26,8 +27,13 @@ export function createLoaders(deps: Deps, caller: () => CallerDeps) {
             }
           }),
         ),
-      { cacheKeyFn: (input) => JSON.stringify([input.brandId, input.experienceId, input.language ?? null]) },
+      { cacheKeyFn: (input) => JSON.stringify([input.brandId ?? null, input.experienceId, input.language ?? null]) },
     ) as DataLoader<ExperienceInput, Experience | null>,
+    /** Sessions by id (bookings' sessions, `node`): one read for all of a request's; undefined for one the key may not see. */
+    session: new DataLoader(async (ids: readonly string[]) => {
+      const found = await findSessions(caller(), ids);
+      return ids.map((id) => found.get(id));
+    }),
     customQuestions: new DataLoader(
       (experiences: ReadonlyArray<{ id: string; brandId: string }>) => customQuestionsByExperience(deps, experiences),
       {

@@ -15,6 +15,9 @@ export const publishableQueryFields: Partial<Record<keyof QueryResolvers, Publis
   hosts: 'catalogue',
   availability: 'availability',
   viewer: 'identity',
+  // Open to the key; each type a publishable key may fetch is checked again (resolvers/nodes.ts).
+  node: 'catalogue',
+  nodes: 'catalogue',
 };
 
 export const publishableMutationFields: Partial<Record<keyof MutationResolvers, PublishableUse>> = {

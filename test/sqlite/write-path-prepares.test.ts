@@ -63,15 +63,15 @@ async function writeMix() {
   expect(confirm.result.status).toBe(200);
   expect(confirm.result.body.paymentIntentStatus).toBe('succeeded');
 
-  const second = booking.participants[1].id;
-  const cancelParticipant = await compiled(() => cancel({ bookingId: booking.id, participants: [second] }));
+  const second = booking.participants[1].uuid;
+  const cancelParticipant = await compiled(() => cancel({ bookingId: booking.uuid, participants: [second] }));
   expect(cancelParticipant.result.body.data.cancelBookings.errors).toEqual([]);
   expect(cancelParticipant.result.body.data.cancelBookings.items[0].participants).toEqual([
-    { id: booking.participants[0].id, cancelledAt: null },
-    { id: second, cancelledAt: NOW.toISOString() },
+    { id: booking.participants[0].id, uuid: booking.participants[0].uuid, cancelledAt: null },
+    { id: expect.any(String), uuid: second, cancelledAt: NOW.toISOString() },
   ]);
 
-  const refund = await compiled(() => cancel({ bookingId: booking.id, refundAmount: 10 }));
+  const refund = await compiled(() => cancel({ bookingId: booking.uuid, refundAmount: 10 }));
   expect(refund.result.body.data.cancelBookings.errors).toEqual([]);
   expect(refund.result.body.data.cancelBookings.items[0]).toMatchObject({ status: 'CONFIRMED', amount: 111.93, amountRefunded: 10 });
 

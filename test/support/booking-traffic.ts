@@ -84,12 +84,12 @@ const CART = /* GraphQL */ `
   query Cart($brandId: UUID!, $cartId: UUID!) {
     cart(brandId: $brandId, cartId: $cartId) {
       bookings {
-        id
+        id: uuid
         status
         amount
         amountRefunded
         participants {
-          id
+          id: uuid
         }
       }
     }

@@ -5,9 +5,10 @@
 import { DateTime } from 'luxon';
 import type { Stores } from '../shared/database.ts';
 import { type ExperienceRow } from '../catalog/store.ts';
-import { type SessionRow } from './store.ts';
+import { type SessionOfExperience, type SessionRow } from './store.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
+import { canSee } from '../access/principal.ts';
 import { DomainError, invalid, notFound } from '../shared/errors.ts';
 import { loadExperienceOfBrand } from '../catalog/experiences.ts';
 
@@ -160,15 +161,19 @@ async function sessionViews(deps: CallerDeps, experience: ExperienceRow, from: s
   const sessions = await deps.db.sessions.sessionsInRange(experience.id, fromLocal, beforeLocal);
   return sessions
     .filter(({ session }) => Date.parse(session.startsAt) > now)
-    .map(({ session, waitlistId }) => ({
-      id: session.id,
-      startDateTime: session.startLocal,
-      timezone: experience.timezoneId,
-      duration: session.durationMinutes,
-      capacity: session.capacity,
-      remaining: remainingPlaces(session),
-      waitlistId,
-    }));
+    .map(({ session, waitlistId }) => toSession(session, experience.timezoneId, waitlistId));
+}
+
+function toSession(session: SessionRow, timezone: string, waitlistId: string | null): Session {
+  return {
+    id: session.id,
+    startDateTime: session.startLocal,
+    timezone,
+    duration: session.durationMinutes,
+    capacity: session.capacity,
+    remaining: remainingPlaces(session),
+    waitlistId,
+  };
 }
 
 export interface AvailabilityInput {
@@ -193,4 +198,17 @@ export async function sessionsOfExperience(deps: CallerDeps, input: Omit<Availab
   if (!experience) throw notFound('Experience', input.experienceId);
   await loadBrand(deps, experience.brandId);
   return sessionViews(deps, experience, input.from, input.to);
+}
+
+/**
+ * Sessions by id, started or not (a booking's session stays its own), of the brands the caller may see;
+ * the others are left out, as unknown ids are. One read of the store for all of them.
+ */
+export async function findSessions(deps: CallerDeps, ids: readonly string[]): Promise<Map<string, Session>> {
+  const rows = await deps.db.sessions.findSessionsByIds(ids);
+  return new Map(
+    rows
+      .filter((row: SessionOfExperience) => canSee(deps.principal, row.brandId))
+      .map(({ session, timezoneId, waitlistId }) => [session.id, toSession(session, timezoneId, waitlistId)]),
+  );
 }

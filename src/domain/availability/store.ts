@@ -21,6 +21,12 @@ export interface SessionWithWaitlist {
   waitlistId: string | null;
 }
 
+/** A session with what showing it needs of its experience: the brand it belongs to and its zone. */
+export interface SessionOfExperience extends SessionWithWaitlist {
+  brandId: string;
+  timezoneId: string;
+}
+
 export interface CapacityStore {
   /**
    * Takes `count` places of a session if that many remain on sale (capacity less reserved places and places
@@ -44,4 +50,10 @@ export interface SessionsStore {
    * fixed-width shape.
    */
   sessionsInRange(experienceId: string, fromLocal: string, beforeLocal: string): Promise<SessionWithWaitlist[]>;
+  /**
+   * The sessions with these ids (in no particular order; unknown ids are left out), each with its
+   * experience's brand, zone and waitlist: a booking's session and `node(id:)` read them, one statement
+   * for all of a request's.
+   */
+  findSessionsByIds(ids: readonly string[]): Promise<SessionOfExperience[]>;
 }

@@ -11,7 +11,7 @@ export type BookingEventType = Extract<EventType, `booking.${string}`>;
 
 /** The spec's Booking, as REST shows it: the brand is the event's, and the GraphQL-only fields are left out. */
 export function bookingPayload(view: Booking): Record<string, unknown> {
-  const { brandId: _brand, amountDue: _due, chargedTo: _chargedTo, ...resource } = view;
+  const { brandId: _brand, sessionId: _session, amountDue: _due, chargedTo: _chargedTo, ...resource } = view;
   return resource;
 }
 

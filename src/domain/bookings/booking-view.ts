@@ -63,6 +63,8 @@ export interface Booking {
   internalNotes: string | null;
   event: { timezone: string; startDateTime: string };
   experience: { id: string; title: string };
+  /** Not part of the spec's Booking (GraphQL only): the session booked. */
+  sessionId: string;
 }
 
 const toAnswer = (row: AnswerRow): CustomQuestionAnswer => ({ id: row.id, answer: row.answer, question: row.question });
@@ -124,6 +126,7 @@ export function toBooking({
     internalNotes: b.internalNotes,
     event: { timezone, startDateTime: startLocal },
     experience: { id: b.experienceId, title: experienceTitle },
+    sessionId: b.sessionId,
   };
 }
 

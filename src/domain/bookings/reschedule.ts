@@ -29,6 +29,8 @@ export interface RescheduleResult {
   booking: Booking;
   /** Where the booking was before the move. */
   previousSession: { timezone: string; startDateTime: string };
+  /** The session it left (its places given back). */
+  previousSessionId: string;
 }
 
 export async function rescheduleBooking(deps: CallerDeps, input: RescheduleInput): Promise<RescheduleResult> {
@@ -92,7 +94,7 @@ export async function rescheduleBooking(deps: CallerDeps, input: RescheduleInput
     return previousSession;
   });
   const [booking] = await bookingViews(deps, [found.id]);
-  return { booking: booking!, previousSession: previous };
+  return { booking: booking!, previousSession: previous, previousSessionId: found.sessionId };
 }
 
 export interface RescheduleHistoryEntry {

@@ -157,7 +157,8 @@ async function toExperience(
 }
 
 export interface ExperienceInput {
-  brandId: string;
+  /** The brand it must belong to; without it, its own brand (whose scope rules still apply). */
+  brandId?: string | null;
   experienceId: string;
   /** BCP 47 tag for title, headline, description and health-and-safety text; base text when untranslated. */
   language?: string | null;
@@ -165,9 +166,12 @@ export interface ExperienceInput {
 
 /** An experience of the brand (listed or not), or null when there is none with that id in the brand. */
 export async function findExperience(deps: CallerDeps, input: ExperienceInput): Promise<Experience | null> {
-  const brand = await loadBrand(deps, input.brandId);
+  // A brand named is checked first: a key outside its scope learns nothing of the experience.
+  const named = input.brandId ? await loadBrand(deps, input.brandId) : null;
   const record = await deps.db.experiences.findExperienceRecord(input.experienceId);
-  return record && ofBrand(brand, record.row) ? toExperience(deps, brand, record, input.language ?? undefined) : null;
+  if (!record) return null;
+  const brand = named ?? (await loadBrand(deps, record.row.brandId));
+  return ofBrand(brand, record.row) ? toExperience(deps, brand, record, input.language ?? undefined) : null;
 }
 
 export async function getExperience(deps: CallerDeps, input: ExperienceInput): Promise<Experience> {

@@ -28,6 +28,10 @@ export interface ListingRating {
 /** The spec's Listing (element of `data` in the featured listings response). */
 export interface Listing {
   id: string;
+  /** Not part of the spec's Listing (GraphQL only, dropped by the REST schema): the brand it belongs to. */
+  brandId: string;
+  /** Not part of the spec's Listing (GraphQL only): which content is shown, the draft or the published one. */
+  shownVersion: ListingContentRow['version'];
   kind: ListingRow['kind'];
   productLine: ListingRow['productLine'];
   title: string;
@@ -110,6 +114,8 @@ export function toListing({ row, content, translation, language, currency, media
   const host = row.listingHost ?? row.experienceHost;
   return {
     id: listing.id,
+    brandId: listing.brandId,
+    shownVersion: content.version,
     kind: listing.kind,
     productLine: listing.productLine,
     title: translation?.title ?? content.title,

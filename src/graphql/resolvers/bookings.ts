@@ -14,8 +14,13 @@ export const bookingResolvers: Resolvers = {
   Mutation: {
     rescheduleBooking: (_, { input }, ctx) => rescheduleBooking(ctx.caller(), input),
   },
+  RescheduleBookingPayload: {
+    releasedSession: async (payload, _, ctx) => (await ctx.loaders.session.load(payload.previousSessionId)) ?? null,
+  },
   Booking: {
     reschedules: (booking, _, ctx) => rescheduleHistory(ctx.caller(), booking.id),
+    experience: (booking, _, ctx) => ctx.loaders.experience.load({ brandId: booking.brandId, experienceId: booking.experience.id }),
+    session: async (booking, _, ctx) => (await ctx.loaders.session.load(booking.sessionId)) ?? null,
   },
   BookingStatus: enumValues.BookingStatus,
   CartStatus: enumValues.CartStatus,

@@ -14,6 +14,8 @@ import { organizationResolvers } from './organizations.ts';
 import { reviewResolvers } from './reviews.ts';
 import { waitlistResolvers } from './waitlists.ts';
 import { webhookResolvers } from './webhooks.ts';
+import { nodeResolvers } from './nodes.ts';
+import { globalIdResolvers } from '../global-ids.ts';
 
 /** Every area's resolvers; each area owns distinct type names, so a shallow merge per type is enough. */
 const areas: Resolvers[] = [
@@ -30,6 +32,8 @@ const areas: Resolvers[] = [
   waitlistResolvers,
   webhookResolvers,
   eventResolvers,
+  nodeResolvers,
+  globalIdResolvers() as Resolvers,
 ];
 
 export const resolvers: Resolvers = { ...scalarResolvers };

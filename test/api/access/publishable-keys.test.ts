@@ -223,12 +223,14 @@ describe('GraphQL with a publishable key', () => {
   it('reads the catalogue, prices a cart and tells the key who it is', async () => {
     const res = await gql(
       `query($brandId: UUID!, $id: UUID!) {
-        viewer { kind brands { id } }
-        experience(brandId: $brandId, id: $id) { id }
+        viewer { kind brands { uuid } }
+        experience(brandId: $brandId, id: $id) { uuid }
       }`,
       { brandId: brand.id, id: experience.id },
     );
-    expect(res.body).toEqual({ data: { viewer: { kind: 'PUBLISHABLE', brands: [{ id: brand.id }] }, experience: { id: experience.id } } });
+    expect(res.body).toEqual({
+      data: { viewer: { kind: 'PUBLISHABLE', brands: [{ uuid: brand.id }] }, experience: { uuid: experience.id } },
+    });
     const quote = await gql(
       `mutation($brandId: UUID!, $cartId: UUID!, $input: CreatePaymentIntentInput!) {
         createPaymentIntent(brandId: $brandId, cartId: $cartId, input: $input) { totalNetAmount paymentIntentSecret }
@@ -253,11 +255,11 @@ describe('GraphQL with a publishable key', () => {
   });
 
   it('refuses the rest with FORBIDDEN naming the key kind, leaving allowed fields of the same request alone', async () => {
-    const res = await gql(`query($brandId: UUID!, $id: UUID!) { brandSettings(brandId: $brandId) { id } booking(id: $id) { id } }`, {
+    const res = await gql(`query($brandId: UUID!, $id: UUID!) { brandSettings(brandId: $brandId) { uuid } booking(id: $id) { uuid } }`, {
       brandId: brand.id,
       id: randomUUID(),
     });
-    expect(res.body.data).toEqual({ brandSettings: { id: brand.id }, booking: null });
+    expect(res.body.data).toEqual({ brandSettings: { uuid: brand.id }, booking: null });
     expect(res.body.errors).toEqual([
       expect.objectContaining({
         message: 'A publishable key may not use booking: use a secret key (sk_...) from a server',

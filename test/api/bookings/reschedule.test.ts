@@ -52,8 +52,9 @@ const booked = async (s: { id: string; experienceId: string; startLocal: string 
   (await createPaidBooking(db, { brandId: brand.id, session: s, participants: Array.from({ length: guests }, () => ({})) })).booking;
 const rest = (bookingId: string, body: unknown, k = key) => t.rest('POST', `/v1/bookings/${bookingId}/reschedule`, { key: k, body });
 const mutation = `mutation($input: RescheduleBookingInput!) { rescheduleBooking(input: $input) {
-  booking { id confirmationCode amount status event { startDateTime } reschedules { from { startDateTime } to { startDateTime } apiKeyId } }
-  previousSession { timezone startDateTime } } }`;
+  booking { uuid confirmationCode amount status event { startDateTime } session { uuid remaining }
+    reschedules { from { startDateTime } to { startDateTime } apiKeyId } }
+  previousSession { timezone startDateTime } releasedSession { uuid remaining } } }`;
 const gql = (bookingId: string, sessionTime: string) => t.gql(mutation, { input: { bookingId, sessionTime } }, { key });
 const events = (id: string) =>
   db.all<{ type: string; payload: string }>(
@@ -89,17 +90,20 @@ describe('rescheduling a booking', () => {
     expect(again.body.errors).toBeUndefined();
     expect(again.body.data.rescheduleBooking).toEqual({
       booking: {
-        id: booking.id,
+        uuid: booking.id,
         confirmationCode: booking.confirmationCode,
         amount: 135,
         status: 'CONFIRMED',
         event: { startDateTime: then.startLocal },
+        // Both sessions as they are now, so a cache shows their places without a refetch.
+        session: { uuid: then.id, remaining: then.capacity - 3 },
         reschedules: [
           { from: { startDateTime: from.startLocal }, to: { startDateTime: to.startLocal }, apiKeyId: expect.any(String) },
           { from: { startDateTime: to.startLocal }, to: { startDateTime: then.startLocal }, apiKeyId: expect.any(String) },
         ],
       },
       previousSession: { timezone: 'Europe/Lisbon', startDateTime: to.startLocal },
+      releasedSession: { uuid: to.id, remaining: to.capacity },
     });
     expect([await reserved(from.id), await reserved(to.id), await reserved(then.id)]).toEqual([0, 0, 3]);
     expect(await events(booking.id)).toHaveLength(2);

@@ -66,7 +66,7 @@ describe('the generated GraphQL client', () => {
     expect(result.checkout).toEqual({
       totalNetAmount: 111.93,
       cartStatus: 'OPEN',
-      booking: { id: expect.any(String), status: 'PROCESSING', amount: 111.93 },
+      booking: { id: expect.any(String), uuid: expect.any(String), status: 'PROCESSING', amount: 111.93 },
     });
     expect(result.paymentIntentStatus).toBe('succeeded');
     expect(result.paid).toMatchObject({
@@ -83,7 +83,9 @@ describe('the generated GraphQL client', () => {
       ['Rui', null],
     ]);
     expect(result.cancellation).toEqual({
-      items: [{ id: result.checkout.booking.id, status: 'REFUNDED', amount: 111.93, amountRefunded: 111.93 }],
+      items: [
+        { id: result.checkout.booking.id, uuid: result.checkout.booking.uuid, status: 'REFUNDED', amount: 111.93, amountRefunded: 111.93 },
+      ],
       errors: [],
     });
     expect(result.cancelled).toMatchObject({ status: 'REFUNDED', amountRefunded: 111.93 });

@@ -225,15 +225,18 @@ describe('the queries our clients send', () => {
 
   it('runs the deepest path the schema has (10), on a full page of 100 bookings with every field', async () => {
     const query = `query($b: UUID!) { bookings(brandId: $b, first: 100) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node {
-      id confirmationCode cartId cartConfirmationCode amount currency amountRefunded status paymentMethod createdAt notes internalNotes
+      uuid confirmationCode cartId cartConfirmationCode amount currency amountRefunded status paymentMethod createdAt notes internalNotes
       purchaser { id firstName lastName emailAddress phoneNumber ${answers} }
       participants { id firstName lastName emailAddress phoneNumber priceTierName cancelledAt ${answers} }
-      event { timezone startDateTime } experience { id title } } } } }`;
+      event { timezone startDateTime } experience { id title } session { id remaining } } } } }`;
     const res = await t.gql(query, { b: brand.id }, { key });
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
     expect(
-      res.body.data.bookings.edges.map((e: { node: { id: string; participants: unknown[] } }) => [e.node.id, e.node.participants.length]),
+      res.body.data.bookings.edges.map((e: { node: { uuid: string; participants: unknown[] } }) => [
+        e.node.uuid,
+        e.node.participants.length,
+      ]),
     ).toEqual([[booking.id, 2]]);
   });
 

@@ -181,7 +181,7 @@ describe('a running Idempotency-Key whose lease ended', () => {
   it('through GraphQL too, and for a record written before leases existed (its lease counted from its creation)', async () => {
     const booking = await paidBooking();
     const query =
-      'mutation($input: CancelBookingsInput!) { cancelBookings(input: $input) { items { id amountRefunded } errors { code } } }';
+      'mutation($input: CancelBookingsInput!) { cancelBookings(input: $input) { items { uuid amountRefunded } errors { code } } }';
     const body = JSON.stringify({ query, variables: { input: { bookings: [{ bookingId: booking.id, refundAmount: 20 }] } } });
     const ids = await createCutOffRequest(db, {
       apiKeyId: apiKey.id,
@@ -205,7 +205,7 @@ describe('a running Idempotency-Key whose lease ended', () => {
     expect([early.status, JSON.parse(early.body).error.code]).toEqual([409, 'IDEMPOTENCY_KEY_IN_USE']);
     later(1);
     const retry = await post('/graphql', body, 'crashed-gql');
-    expect(JSON.parse(retry.body).data.cancelBookings).toEqual({ items: [{ id: booking.id, amountRefunded: 20 }], errors: [] });
+    expect(JSON.parse(retry.body).data.cancelBookings).toEqual({ items: [{ uuid: booking.id, amountRefunded: 20 }], errors: [] });
     expect(await ledger(booking.id)).toEqual([{ id: refundId, amountMinor: 2000, status: 'succeeded' }]);
     expect(await state.booking(booking.id)).toMatchObject({ refundedMinor: 2000 });
   });

@@ -148,14 +148,14 @@ describe('Idempotency-Key on REST POSTs', () => {
 });
 
 describe('Idempotency-Key on GraphQL mutations', () => {
-  const mutation = `mutation($input: CancelBookingsInput!) { cancelBookings(input: $input) { items { id amountRefunded } errors { code } } }`;
+  const mutation = `mutation($input: CancelBookingsInput!) { cancelBookings(input: $input) { items { uuid amountRefunded } errors { code } } }`;
 
   it('replays the first answer and refunds once', async () => {
     const booking = await paidBooking();
     const body = JSON.stringify({ query: mutation, variables: { input: { bookings: [{ bookingId: booking.id, refundAmount: 10 }] } } });
     const first = await post('/graphql', body, withKey('gql-1'));
     const second = await post('/graphql', body, withKey('gql-1'));
-    expect(JSON.parse(first.body).data.cancelBookings.items).toEqual([{ id: booking.id, amountRefunded: 10 }]);
+    expect(JSON.parse(first.body).data.cancelBookings.items).toEqual([{ uuid: booking.id, amountRefunded: 10 }]);
     expect(second.headers['idempotent-replayed']).toBe('true');
     expect(second.body).toBe(first.body);
     expect(await refunded(booking.id)).toBe(1000);

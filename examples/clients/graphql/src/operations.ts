@@ -8,6 +8,7 @@ export const ExperienceQuery = graphql(`
   query ClientExperience($brandId: UUID!, $id: UUID!) {
     experience(brandId: $brandId, id: $id) {
       id
+      uuid
       title
       currency
       priceTiers {
@@ -22,6 +23,7 @@ export const AvailabilityQuery = graphql(`
   query ClientAvailability($brandId: UUID!, $experienceId: UUID!, $from: LocalDate!, $to: LocalDate!) {
     availability(brandId: $brandId, experienceId: $experienceId, from: $from, to: $to) {
       id
+      uuid
       startDateTime
       timezone
       duration
@@ -37,9 +39,11 @@ export const CheckoutMutation = graphql(`
       paymentIntentSecret
       cart {
         id
+        uuid
         status
         bookings {
           id
+          uuid
           status
           amount
         }
@@ -52,6 +56,7 @@ export const BookingQuery = graphql(`
   query ClientBooking($id: UUID!) {
     booking(id: $id) {
       id
+      uuid
       confirmationCode
       status
       amount
@@ -64,6 +69,7 @@ export const BookingQuery = graphql(`
       }
       participants {
         id
+        uuid
         firstName
         priceTierName
         cancelledAt
@@ -77,6 +83,7 @@ export const CancelBookingsMutation = graphql(`
     cancelBookings(input: $input) {
       items {
         id
+        uuid
         status
         amount
         amountRefunded

@@ -29,6 +29,7 @@ export async function purchase(connection: Connection, input: PurchaseInput) {
     from: input.from,
     to: input.to,
   });
+  if (!availability) throw new Error(`availability of ${experience.title} could not be read`);
   const session = availability.find((s) => s.remaining >= input.guests.length);
   if (!session) throw new Error(`no session of ${experience.title} has ${input.guests.length} places from ${input.from} to ${input.to}`);
 
@@ -55,12 +56,12 @@ export async function purchase(connection: Connection, input: PurchaseInput) {
   if (!created || !checkout.paymentIntentSecret) throw new Error('checkout answered no booking or no payment secret');
 
   const paymentIntentStatus = await paySandbox(connection, checkout.paymentIntentSecret);
-  const { booking: paid } = await execute(connection, BookingQuery, { id: created.id });
+  const { booking: paid } = await execute(connection, BookingQuery, { id: created.uuid });
 
   const { cancelBookings } = await execute(connection, CancelBookingsMutation, {
-    input: { bookings: [{ bookingId: created.id, cancel: true, refundAmount: paid?.amount ?? 0 }] },
+    input: { bookings: [{ bookingId: created.uuid, cancel: true, refundAmount: paid?.amount ?? 0 }] },
   });
-  const { booking: cancelled } = await execute(connection, BookingQuery, { id: created.id });
+  const { booking: cancelled } = await execute(connection, BookingQuery, { id: created.uuid });
 
   return {
     experience: { title: experience.title, currency: experience.currency, priceTier: tier },

@@ -1,6 +1,6 @@
-import { and, asc, eq, gte, lt } from 'drizzle-orm';
-import type { SessionRow, SessionsStore, SessionWithWaitlist } from '../../../../domain/availability/store.ts';
-import { sessions, waitlists } from '../../schema/index.ts';
+import { and, asc, eq, gte, inArray, lt } from 'drizzle-orm';
+import type { SessionOfExperience, SessionRow, SessionsStore, SessionWithWaitlist } from '../../../../domain/availability/store.ts';
+import { experiences, sessions, waitlists } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 
 /** The session of an experience starting at `startLocal` (`YYYY-MM-DDTHH:MM:SS`, the experience's zone). */
@@ -31,7 +31,19 @@ export async function sessionsInRange(
     .orderBy(asc(sessions.startLocal));
 }
 
+/** The sessions with these ids, with their experience's brand, zone and waitlist: one statement. */
+export async function findSessionsByIds(db: PgExecutor, ids: readonly string[]): Promise<SessionOfExperience[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select({ session: sessions, waitlistId: waitlists.id, brandId: experiences.brandId, timezoneId: experiences.timezoneId })
+    .from(sessions)
+    .innerJoin(experiences, eq(experiences.id, sessions.experienceId))
+    .leftJoin(waitlists, eq(waitlists.experienceId, sessions.experienceId))
+    .where(inArray(sessions.id, [...ids]));
+}
+
 export const sessionsStore = {
   findSessionAt,
   sessionsInRange,
+  findSessionsByIds,
 } satisfies PostgresStore<SessionsStore>;

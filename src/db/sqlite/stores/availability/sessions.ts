@@ -1,8 +1,8 @@
 import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
-import { preparedPerDb } from '../../prepared.ts';
-import { sessions, waitlists } from '../../schema/index.ts';
-import type { SessionRow, SessionWithWaitlist, SessionsStore } from '../../../../domain/availability/store.ts';
+import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
+import { experiences, sessions, waitlists } from '../../schema/index.ts';
+import type { SessionOfExperience, SessionRow, SessionWithWaitlist, SessionsStore } from '../../../../domain/availability/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 
 const sessionAt = preparedPerDb((db) =>
@@ -37,7 +37,22 @@ export function sessionsInRange(db: Db, experienceId: string, fromLocal: string,
   return sessionsBetween(db).all({ experienceId, fromLocal, beforeLocal });
 }
 
+const sessionsWithIds = preparedPerDb((db) =>
+  db
+    .select({ session: sessions, waitlistId: waitlists.id, brandId: experiences.brandId, timezoneId: experiences.timezoneId })
+    .from(sessions)
+    .innerJoin(experiences, eq(experiences.id, sessions.experienceId))
+    .leftJoin(waitlists, eq(waitlists.experienceId, sessions.experienceId))
+    .where(inIdList(sessions.id, 'ids'))
+    .prepare(),
+);
+
+export function findSessionsByIds(db: Db, ids: readonly string[]): SessionOfExperience[] {
+  return ids.length === 0 ? [] : sessionsWithIds(db).all({ ids: idList(ids) });
+}
+
 export const sessionsStore = {
   findSessionAt,
   sessionsInRange,
+  findSessionsByIds,
 } satisfies SqliteStore<SessionsStore>;
