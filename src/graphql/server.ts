@@ -11,6 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { DomainError } from '../domain/shared/errors.ts';
 import { turnedAway, turnedAwayBy, turnedAwayWith } from '../http/database-unavailable.ts';
 import type { GraphQLContext } from './context.ts';
+import { csrfPreventionRequestHeaders } from './csrf.ts';
 import { landingPageWithOfflineLinks } from './landing-page.ts';
 import { apolloProtections, withoutSuggestions } from './protections/index.ts';
 import { graphqlProtections, type GraphQLProtections } from './protections/settings.ts';
@@ -167,8 +168,8 @@ export function createGraphQLServer(options: GraphQLServerOptions): ApolloServer
     // Switched off by our own validation rule (protections/document-rules.ts), whose message does not tell
     // clients how Apollo Server is configured.
     introspection: true,
-    // Apollo's defaults, stated: simple (CSRF-able) requests refused, one operation per HTTP request.
-    csrfPrevention: true,
+    // Simple (CSRF-able) requests refused, one operation per HTTP request (csrf.ts).
+    csrfPrevention: { requestHeaders: csrfPreventionRequestHeaders },
     allowBatchedHttpRequests: false,
     ...limits,
     plugins: [
