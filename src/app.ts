@@ -27,7 +27,7 @@ import { installWriteAdmission } from './http/write-admission.ts';
 import { admitMutations } from './graphql/write-admission.ts';
 import { installRateLimit } from './http/rate-limit.ts';
 import { installResponseCache, markCacheable, ResponseCache } from './http/response-cache.ts';
-import { serverOptions, trackAnswersBeforeBody } from './http/server-options.ts';
+import { serverOptions, trackSocketRequests } from './http/server-options.ts';
 import { httpSettings, type HttpConfig } from './http/settings.ts';
 import { drainOptions, refuseWhileDraining } from './rest/draining.ts';
 import { restErrorHandler, sendError } from './rest/errors.ts';
@@ -107,7 +107,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // After CORS (a browser must be able to read the 503), before anything that reads the database.
   const writesSaturated = installWriteAdmission(app, http.writeQueueLimit, '/graphql');
   await installRateLimit(app, deps.db, http);
-  trackAnswersBeforeBody(app);
+  trackSocketRequests(app);
   observability.install(app);
   app.readiness.watchWriteAdmission(writesSaturated);
   // Holds, offers, webhook deliveries and pending refunds are worked on in the background from the database.
