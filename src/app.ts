@@ -153,6 +153,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
     plugins: [observability.graphqlPlugin, admitMutations(http.writeQueueLimit), ...cachePlugins],
     protections: graphqlLimits,
+    publicMaxAgeSeconds: http.graphqlPublicMaxAgeSeconds,
   });
   await apollo.start();
   installDocumentGate(app, graphqlLimits);

@@ -90,7 +90,7 @@ export function errorAnswer(request: ErrorRequest, code: ErrorCode, message: str
   return {
     contentType: graphqlMediaType(request.accept),
     body: { errors: [{ message, extensions }] },
-    // GET /graphql answers may be kept by shared caches: never a refusal.
+    // GET /graphql answers may be kept by shared caches (src/graphql/cache-control.ts): never a refusal.
     headers: { 'cache-control': 'no-store' },
   };
 }
