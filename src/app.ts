@@ -16,6 +16,7 @@ import { installDocumentGate } from './graphql/protections/document-gate.ts';
 import { graphqlProtections, type GraphQLAppOptions, type GraphQLConfig } from './graphql/protections/settings.ts';
 import { authenticateRequest } from './auth/request-principal.ts';
 import { cacheableAnswers } from './graphql/cacheable.ts';
+import { installNoStoreDefault } from './graphql/cache-control.ts';
 import { linkContext } from './graphql/request-link.ts';
 import { createGraphQLServer } from './graphql/server.ts';
 import { registerGraphiQL } from './graphql/explorer/graphiql.ts';
@@ -157,6 +158,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await apollo.start();
   installDocumentGate(app, graphqlLimits);
+  installNoStoreDefault(app);
   const buildContext = graphqlContextFactory(deps, webhooks.settings);
   await app.register(fastifyApollo(apollo), {
     context: linkContext(async (request): Promise<GraphQLContext> => {

@@ -20,6 +20,8 @@
  * this decides once per document from its root fields.
  */
 import type { ApolloServerPlugin, GraphQLRequestContextWillSendResponse } from '@apollo/server';
+import type { FastifyInstance, onSendAsyncHookHandler } from 'fastify';
+import { GRAPHQL_PATH } from '../http/error-answer.ts';
 import { isCacheableOperation } from './cacheable.ts';
 import type { GraphQLContext } from './context.ts';
 
@@ -52,4 +54,21 @@ export function cacheControl(maxAgeSeconds: number): ApolloServerPlugin<GraphQLC
       };
     },
   };
+}
+
+/**
+ * What Apollo answers without running any plugin (a CSRF refusal, a batch, a context that failed) has no
+ * `Cache-Control` of its own: the GraphQL route's answers are `no-store` unless something said otherwise.
+ * Call before the route is registered.
+ */
+export function installNoStoreDefault(app: FastifyInstance, path = GRAPHQL_PATH): void {
+  const noStoreDefault: onSendAsyncHookHandler = async (_request, reply, payload) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  };
+  app.addHook('onRoute', (route) => {
+    if (route.url !== path) return;
+    const existing = route.onSend;
+    route.onSend = [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), noStoreDefault];
+  });
 }

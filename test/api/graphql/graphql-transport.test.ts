@@ -61,6 +61,8 @@ describe('CSRF prevention', () => {
   it('still refuses simple requests: a GET or a text/plain POST with none of those headers', async () => {
     const get = await getQuery(t, '{ __typename }', {}, { origin: 'https://evil.example' });
     expect([get.status, get.body]).toEqual([400, { errors: [{ message: csrf, extensions: { code: 'BAD_REQUEST' } }] }]);
+    // Apollo runs no plugin for it: no-store all the same.
+    expect(get.headers['cache-control']).toBe('no-store');
     const form = await t.app.inject({
       method: 'POST',
       url: '/graphql',
