@@ -16,6 +16,7 @@ import { installDocumentGate } from './graphql/protections/document-gate.ts';
 import { graphqlProtections, type GraphQLAppOptions, type GraphQLConfig } from './graphql/protections/settings.ts';
 import { authenticateRequest } from './auth/request-principal.ts';
 import { cacheableAnswers } from './graphql/cacheable.ts';
+import { installNoStoreDefault } from './graphql/cache-control.ts';
 import { linkContext } from './graphql/request-link.ts';
 import { createGraphQLServer } from './graphql/server.ts';
 import { registerGraphiQL } from './graphql/explorer/graphiql.ts';
@@ -27,7 +28,7 @@ import { installWriteAdmission } from './http/write-admission.ts';
 import { admitMutations } from './graphql/write-admission.ts';
 import { installRateLimit } from './http/rate-limit.ts';
 import { installResponseCache, markCacheable, ResponseCache } from './http/response-cache.ts';
-import { serverOptions, trackAnswersBeforeBody } from './http/server-options.ts';
+import { serverOptions, trackSocketRequests } from './http/server-options.ts';
 import { httpSettings, type HttpConfig } from './http/settings.ts';
 import { drainOptions, refuseWhileDraining } from './rest/draining.ts';
 import { restErrorHandler, sendError } from './rest/errors.ts';
@@ -107,7 +108,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // After CORS (a browser must be able to read the 503), before anything that reads the database.
   const writesSaturated = installWriteAdmission(app, http.writeQueueLimit, '/graphql');
   await installRateLimit(app, deps.db, http);
-  trackAnswersBeforeBody(app);
+  trackSocketRequests(app);
   observability.install(app);
   app.readiness.watchWriteAdmission(writesSaturated);
   // Holds, offers, webhook deliveries and pending refunds are worked on in the background from the database.
@@ -153,9 +154,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
     plugins: [observability.graphqlPlugin, admitMutations(http.writeQueueLimit), ...cachePlugins],
     protections: graphqlLimits,
+    publicMaxAgeSeconds: http.graphqlPublicMaxAgeSeconds,
   });
   await apollo.start();
   installDocumentGate(app, graphqlLimits);
+  installNoStoreDefault(app);
   const buildContext = graphqlContextFactory(deps, webhooks.settings);
   await app.register(fastifyApollo(apollo), {
     context: linkContext(async (request): Promise<GraphQLContext> => {

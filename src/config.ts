@@ -133,6 +133,8 @@ const schema = z.object({
   WRITE_QUEUE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(httpDefaults.writeQueueLimit),
   /** Bytes of memory for cached catalogue answers, invalidated by every write; 0 turns the cache off. */
   RESPONSE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).max(1_073_741_824).default(httpDefaults.responseCacheMaxBytes),
+  /** Seconds browsers and CDNs may keep a public catalogue answer to GET /graphql (publishable key); 0: every answer no-store. */
+  GRAPHQL_PUBLIC_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(httpDefaults.graphqlPublicMaxAgeSeconds),
   /** Browser origins allowed by CORS besides publishable keys' own (and localhost outside production): comma-separated. */
   CORS_ORIGINS: z
     .string()

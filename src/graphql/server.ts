@@ -10,7 +10,9 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { FastifyBaseLogger } from 'fastify';
 import { DomainError } from '../domain/shared/errors.ts';
 import { turnedAway, turnedAwayBy, turnedAwayWith } from '../http/database-unavailable.ts';
+import { cacheControl } from './cache-control.ts';
 import type { GraphQLContext } from './context.ts';
+import { csrfPreventionRequestHeaders } from './csrf.ts';
 import { landingPageWithOfflineLinks } from './landing-page.ts';
 import { apolloProtections, withoutSuggestions } from './protections/index.ts';
 import { graphqlProtections, type GraphQLProtections } from './protections/settings.ts';
@@ -81,22 +83,6 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   return { ...base, message: INTERNAL_MESSAGE, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
 }
 
-/**
- * Answers are never to be kept by browsers or proxies (they depend on the caller's key): `no-store`,
- * what Apollo's cache-control plugin said for a schema without hints. That plugin is off: it wraps
- * every field's resolution to collect hints this schema does not give; without it an uncached
- * featuredListings query takes about 30 % less CPU.
- */
-const noStore: ApolloServerPlugin<GraphQLContext> = {
-  async requestDidStart() {
-    return {
-      async willSendResponse({ response }) {
-        response.http.headers.set('cache-control', 'no-store');
-      },
-    };
-  },
-};
-
 /** Logs unexpected errors with the request id, and gives the client that id to quote. */
 function errorReporting(log: FastifyBaseLogger): ApolloServerPlugin<GraphQLContext> {
   return {
@@ -150,6 +136,8 @@ export interface GraphQLServerOptions {
   plugins?: ApolloServerPlugin<GraphQLContext>[];
   /** Limits on documents, introspection and trusted documents; the defaults when absent. */
   protections?: GraphQLProtections;
+  /** How long public catalogue answers may be kept (cache-control.ts); absent or 0: every answer is `no-store`. */
+  publicMaxAgeSeconds?: number;
 }
 
 export function createGraphQLServer(options: GraphQLServerOptions): ApolloServer<GraphQLContext> {
@@ -167,13 +155,14 @@ export function createGraphQLServer(options: GraphQLServerOptions): ApolloServer
     // Switched off by our own validation rule (protections/document-rules.ts), whose message does not tell
     // clients how Apollo Server is configured.
     introspection: true,
-    // Apollo's defaults, stated: simple (CSRF-able) requests refused, one operation per HTTP request.
-    csrfPrevention: true,
+    // Simple (CSRF-able) requests refused, one operation per HTTP request (csrf.ts).
+    csrfPrevention: { requestHeaders: csrfPreventionRequestHeaders },
     allowBatchedHttpRequests: false,
     ...limits,
     plugins: [
+      // Apollo's wraps every field's resolution to collect hints: cache-control.ts decides from the root fields.
       ApolloServerPluginCacheControlDisabled(),
-      noStore,
+      cacheControl(options.publicMaxAgeSeconds ?? 0),
       errorReporting(options.log),
       ...protectionPlugins,
       options.production ? ApolloServerPluginLandingPageDisabled() : landingPageWithOfflineLinks<GraphQLContext>(),

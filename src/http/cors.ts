@@ -19,7 +19,12 @@ export interface CorsSettings {
 
 const LOCALHOST = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/;
 
-/** The request headers Tessera reads; Apollo's CSRF header and operation name header included. */
+/**
+ * The request headers Tessera reads; Apollo's CSRF header and operation name header included; and those
+ * GraphQL clients and tracing add, which a browser must be allowed to send or it refuses the request:
+ * Apollo Client's client awareness (`apollographql-client-name`, `-version`) and W3C Trace Context
+ * (`traceparent`, `tracestate`, sent by OpenTelemetry's browser fetch instrumentation).
+ */
 export const corsAllowedHeaders = [
   'Authorization',
   'Content-Type',
@@ -27,6 +32,10 @@ export const corsAllowedHeaders = [
   'Tessera-Brand-Id',
   'Apollo-Require-Preflight',
   'X-Apollo-Operation-Name',
+  'Apollographql-Client-Name',
+  'Apollographql-Client-Version',
+  'Traceparent',
+  'Tracestate',
 ];
 
 /** The answer headers a browser app may read besides the always-readable ones. */

@@ -10,6 +10,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { ErrorCode } from '../domain/shared/errors.ts';
 import { errorStatus } from '../rest/error-status.ts';
 import { sendError } from '../rest/errors.ts';
+import { errorAnswer } from './error-answer.ts';
 import { MAX_PARAM_LENGTH, type HttpSettings } from './settings.ts';
 
 /**
@@ -31,26 +32,50 @@ function refusal(error: NodeJS.ErrnoException): [ErrorCode, string] {
  */
 const answeredBeforeBody = new WeakSet<object>();
 
-export function trackAnswersBeforeBody(app: FastifyInstance): void {
+/**
+ * The URL and Accept header of each socket's request in flight, so a 408 for a body that never arrives is
+ * answered in the shape of the endpoint it was sent to (GraphQL's on /graphql).
+ */
+const requestInFlight = new WeakMap<object, { url: string; accept: string | undefined }>();
+
+export function trackSocketRequests(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
     answeredBeforeBody.delete(request.raw.socket);
+    requestInFlight.set(request.raw.socket, { url: request.url, accept: request.headers.accept });
   });
   app.addHook('onResponse', async (request) => {
+    requestInFlight.delete(request.raw.socket);
     if (!request.raw.complete) answeredBeforeBody.add(request.raw.socket);
   });
 }
 
+/**
+ * The request a refusal answers, as far as it is known: the one in flight (its headers arrived), else the
+ * request line at the start of the bytes Node could not parse (headers too large, sent in one packet),
+ * else none (the REST shape).
+ */
+function refusedRequest(error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Socket) {
+  const inFlight = requestInFlight.get(socket);
+  if (inFlight) return inFlight;
+  // Node sets the unparsed bytes as a Buffer (Fastify's type says otherwise).
+  const bytes = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.subarray(0, 512).toString('latin1') : '';
+  const line = /^[A-Z]+ (\S+) HTTP\//.exec(bytes);
+  return { url: line?.[1] ?? '', accept: undefined };
+}
+
 /** Answers what Node refused outside a route: overdue requests, oversized or malformed headers. */
-function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
+function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [code, message] = refusal(error);
   const requestId = randomUUID();
   this.log.info({ requestId, code, cause: error.code }, 'request refused by the HTTP server');
   if (socket.writable && !answeredBeforeBody.has(socket)) {
     const status = errorStatus[code];
-    const body = JSON.stringify({ error: { code, message, requestId } });
+    const answer = errorAnswer({ ...refusedRequest(error, socket), requestId }, code, message);
+    const body = JSON.stringify(answer.body);
+    const headers = Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}\r\n`);
     socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: ${answer.contentType}\r\n${headers.join('')}` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\n\r\n${body}`,
     );
   }

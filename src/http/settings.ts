@@ -13,6 +13,7 @@ export const httpDefaults = {
   maxHeaderBytes: 16 * 1024,
   writeQueueLimit: 64,
   responseCacheMaxBytes: 32 * 1024 * 1024,
+  graphqlPublicMaxAgeSeconds: 30,
 } as const;
 
 /** Longest path parameter: ids are UUIDs (36 characters); a longer segment matches no route (404). */
@@ -27,6 +28,7 @@ type HttpConfigKey =
   | 'MAX_HEADER_BYTES'
   | 'WRITE_QUEUE_LIMIT'
   | 'RESPONSE_CACHE_MAX_BYTES'
+  | 'GRAPHQL_PUBLIC_MAX_AGE_SECONDS'
   | 'TRUST_PROXY';
 
 /** What the HTTP layer reads from the configuration; each setting falls back to its documented default. */
@@ -51,6 +53,8 @@ export interface HttpSettings {
   responseCacheMaxBytes: number;
   /** Proxies whose X-Forwarded-For is believed (addresses, CIDRs, `loopback`...); none by default. */
   trustProxy: string[];
+  /** How long browsers and CDNs may keep public catalogue answers to GET /graphql (src/graphql/cache-control.ts); 0: never. */
+  graphqlPublicMaxAgeSeconds: number;
 }
 
 export function httpSettings(config: HttpConfig): HttpSettings {
@@ -64,5 +68,6 @@ export function httpSettings(config: HttpConfig): HttpSettings {
     writeQueueLimit: config.WRITE_QUEUE_LIMIT ?? httpDefaults.writeQueueLimit,
     responseCacheMaxBytes: config.RESPONSE_CACHE_MAX_BYTES ?? httpDefaults.responseCacheMaxBytes,
     trustProxy: config.TRUST_PROXY ?? [],
+    graphqlPublicMaxAgeSeconds: config.GRAPHQL_PUBLIC_MAX_AGE_SECONDS ?? httpDefaults.graphqlPublicMaxAgeSeconds,
   };
 }

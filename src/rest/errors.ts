@@ -1,15 +1,16 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { turnedAwayBy } from '../http/database-unavailable.ts';
+import { errorAnswer } from '../http/error-answer.ts';
 import { DomainError, type ErrorCode, type ErrorDetails } from '../domain/shared/errors.ts';
 import { errorStatus } from './error-status.ts';
 
-export interface ErrorBody {
-  error: { code: ErrorCode; message: string; details?: ErrorDetails; requestId: string };
-}
-
+/**
+ * Every error Fastify answers (this handler, the rate limit, not-found and method refusals, draining):
+ * REST's `{ error }`, or on /graphql the GraphQL shape with the same code and status (src/http/error-answer.ts).
+ */
 export function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, message: string, details?: ErrorDetails) {
-  const body: ErrorBody = { error: { code, message, ...(details ? { details } : {}), requestId: String(request.id) } };
-  return reply.status(errorStatus[code]).type('application/json').send(body);
+  const answer = errorAnswer({ url: request.url, accept: request.headers.accept, requestId: String(request.id) }, code, message, details);
+  return reply.status(errorStatus[code]).headers(answer.headers).type(answer.contentType).send(answer.body);
 }
 
 interface AjvError {

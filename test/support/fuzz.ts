@@ -316,7 +316,8 @@ export function checkRestAnswer(res: Answer): void {
 /** A GraphQL answer: no 5xx, no INTERNAL_SERVER_ERROR, every error with a code. Transport refusals use the REST shape. */
 export function checkGraphqlAnswer(res: Answer): void {
   const body = JSON.parse(res.text) as { error?: unknown; errors?: Array<{ message?: unknown; extensions?: { code?: unknown } }> };
-  if (body.error) return checkRestAnswer(res);
+  // Whatever answers it (Apollo, the rate limit, the body limit...), /graphql errors are GraphQL's (src/http/error-answer.ts).
+  if (body.error) throw new Error(`REST-shaped error on /graphql: ${res.text.slice(0, 300)}`);
   if (res.status >= 500) throw new Error(`status ${res.status}: ${res.text.slice(0, 300)}`);
   const leak = leakedInternals(res.text);
   if (leak) throw new Error(`answer leaks internals (${leak}): ${res.text.slice(0, 300)}`);

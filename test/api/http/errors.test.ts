@@ -90,7 +90,7 @@ describe('error model', () => {
       payload: '{"query": ',
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error.code).toBe('VALIDATION_FAILED');
+    expect(res.json().errors[0].extensions.code).toBe('VALIDATION_FAILED');
   });
 
   it('refuses an unknown body field instead of ignoring it, naming the field', async () => {
@@ -125,7 +125,7 @@ describe('error model', () => {
     const payload = JSON.stringify({ query: `{ __typename }`, padding: 'x'.repeat(1024 * 1024) });
     const res = await t.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload });
     expect(res.statusCode).toBe(413);
-    expect(res.json().error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(res.json().errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
   });
 });
 

@@ -70,7 +70,11 @@ describe('per-API-key rate limit', () => {
 
     const gql = await graphql(keyA);
     expect(gql.status).toBe(429);
-    expect(gql.body.error.code).toBe('RATE_LIMITED');
+    expect(gql.body).toEqual({
+      errors: [
+        { message: 'Rate limit exceeded: 3 requests per minute for this API key; retry in 45 s', extensions: { code: 'RATE_LIMITED' } },
+      ],
+    });
     expect(gql.headers['retry-after']).toBe('45');
   });
 

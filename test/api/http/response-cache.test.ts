@@ -201,6 +201,9 @@ describe('GraphQL catalogue queries', () => {
     // Availability lapses with time, so a query asking for it is never kept, whatever else it asks.
     const mixed = `query Mixed($brandId: UUID!, $id: UUID!) { hosts(brandId: $brandId) { id } availability(brandId: $brandId, experienceId: $id, from: "2027-01-01", to: "2027-01-02") { id } }`;
     expect((await twice(mixed, { brandId: harbor.id, id: experience.id })).data.availability).toEqual([]);
+    // Nor are sessions reached through an experience, even from a fragment.
+    const sessions = `query Sessions($brandId: UUID!, $id: UUID!) { experience(brandId: $brandId, id: $id) { title ...Places } } fragment Places on Experience { sessions(from: "2027-01-01", to: "2027-01-02") { remaining } }`;
+    expect((await twice(sessions, { brandId: harbor.id, id: experience.id })).data.experience.sessions).toEqual([]);
     const quote = `query { __typename }`;
     await twice(quote);
     // Its second ask was a hit, unless (PostgreSQL) a commit elsewhere on the server moved the snapshot

@@ -202,7 +202,7 @@ describe('a running Idempotency-Key whose lease ended', () => {
 
     later(LEASE_MS - 1);
     const early = await post('/graphql', body, 'crashed-gql');
-    expect([early.status, JSON.parse(early.body).error.code]).toEqual([409, 'IDEMPOTENCY_KEY_IN_USE']);
+    expect([early.status, JSON.parse(early.body).errors[0].extensions.code]).toEqual([409, 'IDEMPOTENCY_KEY_IN_USE']);
     later(1);
     const retry = await post('/graphql', body, 'crashed-gql');
     expect(JSON.parse(retry.body).data.cancelBookings).toEqual({ items: [{ uuid: booking.id, amountRefunded: 20 }], errors: [] });

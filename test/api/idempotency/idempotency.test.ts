@@ -160,7 +160,7 @@ describe('Idempotency-Key on GraphQL mutations', () => {
     expect(second.body).toBe(first.body);
     expect(await refunded(booking.id)).toBe(1000);
     const reused = await post('/graphql', body.replace('"refundAmount":10', '"refundAmount":11'), withKey('gql-1'));
-    expect(reused.status).toBe(422);
+    expect([reused.status, JSON.parse(reused.body).errors[0].extensions.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
   });
 });
 

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       GRAPHQL_MAX_ALIASES: 30,
       GRAPHQL_MAX_DIRECTIVES: 50,
       GRAPHQL_MAX_TOKENS: 2_000,
+      GRAPHQL_PUBLIC_MAX_AGE_SECONDS: 30,
       GRAPHQL_MAX_DOCUMENT_BYTES: 32_768,
       GRAPHQL_MAX_COST: 5_000,
       SHUTDOWN_TIMEOUT_MS: 10_000,
@@ -129,6 +130,14 @@ describe('loadConfig', () => {
       ['DATABASE_CONNECT_TIMEOUT_MS', 'soon'],
     ] as const) {
       expect(() => loadConfig({ [name]: bad })).toThrow(`${name}: `);
+    }
+  });
+
+  it('reads GRAPHQL_PUBLIC_MAX_AGE_SECONDS as whole seconds from 0 (never kept) to 3600', () => {
+    expect(loadConfig({ GRAPHQL_PUBLIC_MAX_AGE_SECONDS: '0' }).GRAPHQL_PUBLIC_MAX_AGE_SECONDS).toBe(0);
+    expect(loadConfig({ GRAPHQL_PUBLIC_MAX_AGE_SECONDS: '3600' }).GRAPHQL_PUBLIC_MAX_AGE_SECONDS).toBe(3600);
+    for (const bad of ['-1', '3601', '1.5', 'short']) {
+      expect(() => loadConfig({ GRAPHQL_PUBLIC_MAX_AGE_SECONDS: bad })).toThrow('GRAPHQL_PUBLIC_MAX_AGE_SECONDS: ');
     }
   });
 
