@@ -49,7 +49,7 @@ async function start() {
     {
       viewer {
         brands {
-          id
+          uuid
           name
           currency
         }
@@ -100,7 +100,7 @@ async function openExperience(id) {
     `
       query ($brandId: UUID!, $id: UUID!, $from: LocalDate!, $to: LocalDate!) {
         experience(brandId: $brandId, id: $id) {
-          id
+          uuid
           title
           headline
           priceTiers {
@@ -138,7 +138,7 @@ async function openExperience(id) {
         }
       }
     `,
-    { brandId: state.brand.id, id, from: localDate(0), to: localDate(13) },
+    { brandId: state.brand.uuid, id, from: localDate(0), to: localDate(13) },
   );
   state.experience = experience;
   $('experience-title').textContent = experience.title;
@@ -307,10 +307,10 @@ async function checkOut(event) {
       }
     `,
     {
-      brandId: state.brand.id,
+      brandId: state.brand.uuid,
       cartId: newCartId(),
       input: {
-        data: [{ sessionTime: $('session').value, experienceId: state.experience.id, participants }],
+        data: [{ sessionTime: $('session').value, experienceId: state.experience.uuid, participants }],
         purchaser: {
           firstName: field('purchaser-first'),
           lastName: field('purchaser-last'),
