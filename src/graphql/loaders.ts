@@ -3,6 +3,7 @@ import type { CallerDeps, Deps } from '../domain/shared/deps.ts';
 import { findExperience, type Experience, type ExperienceInput } from '../domain/catalog/experiences.ts';
 import { customQuestionsByExperience } from '../domain/questions/questions.ts';
 import { findSessions } from '../domain/availability/sessions.ts';
+import { getFeaturedListings, type FeaturedListingsInput, type Listing } from '../domain/catalog/listings.ts';
 
 /**
  * Per-request DataLoaders: the nested lookups of one request become one query per kind. `caller` gives
@@ -34,6 +35,12 @@ export function createLoaders(deps: Deps, caller: () => CallerDeps) {
       const found = await findSessions(caller(), ids);
       return ids.map((id) => found.get(id));
     }),
+    /** A brand's featured listings per variant, read once however many `nodes` ids name its listings. */
+    featuredListings: new DataLoader(
+      (inputs: readonly FeaturedListingsInput[]) =>
+        Promise.all(inputs.map((input) => getFeaturedListings(caller(), input).catch((error: unknown) => error as Error))),
+      { cacheKeyFn: (input) => JSON.stringify([input.brandId, input.unlisted, input.locale, input.version]) },
+    ) as DataLoader<FeaturedListingsInput, Listing[]>,
     customQuestions: new DataLoader(
       (experiences: ReadonlyArray<{ id: string; brandId: string }>) => customQuestionsByExperience(deps, experiences),
       {

@@ -3,7 +3,6 @@ import { findOrganization } from '../../domain/access/organizations.ts';
 import { findBooking } from '../../domain/bookings/bookings.ts';
 import { findCart } from '../../domain/bookings/carts.ts';
 import { getBrandSettings } from '../../domain/catalog/brands.ts';
-import { getFeaturedListings } from '../../domain/catalog/listings.ts';
 import { DomainError, invalid } from '../../domain/shared/errors.ts';
 import { MAX_PAGE_SIZE } from '../../domain/shared/pagination.ts';
 import { findWaitlist } from '../../domain/waitlists/waitlists.ts';
@@ -32,7 +31,7 @@ const readers: Record<
     shape: ['uuid', 'uuid', 'token', 'token', 'token'],
     use: 'catalogue',
     read: async ([brandId, listingId, shown, listed, locale], ctx) => {
-      const listings = await getFeaturedListings(ctx.caller(), {
+      const listings = await ctx.loaders.featuredListings.load({
         brandId,
         unlisted: listed === 'unlisted',
         locale,
