@@ -6,6 +6,7 @@
  * - a field with a page size (`first` or `limit`, from literals, variables or the schema's default, capped
  *   at the domain's MAX_PAGE_SIZE since larger pages are refused anyway) multiplies the cost of what each
  *   item selects: on a connection, its `edges` list counts that many times;
+ * - `nodes(ids:)` counts as a page of as many items as it names ids;
  * - a list without a page size (a booking's participants, an experience's pictures) counts once: its
  *   length is bounded by the data, not chosen by the client;
  * - `@skip`/`@include` are honoured, fragments are costed once per context (no exponential walk).
@@ -99,6 +100,16 @@ class CostWalk {
   }
 
   private pageSize(def: GraphQLField<unknown, unknown>, node: FieldNode): number | null {
+    // `nodes(ids:)` answers one object per id: the list of ids is its page.
+    if (def.args.some((a) => a.name === 'ids')) {
+      let ids: unknown;
+      try {
+        ids = getArgumentValues(def, node, this.variables).ids;
+      } catch {
+        return MAX_PAGE_SIZE;
+      }
+      return Math.min(Array.isArray(ids) ? ids.length : 1, MAX_PAGE_SIZE);
+    }
     const arg = def.args.find((a) => pageSizeArguments.has(a.name));
     if (!arg) return null;
     let value: unknown;

@@ -193,6 +193,20 @@ describe('cost budget', () => {
     expect(fits.body.errors).toBeUndefined();
   });
 
+  it('weighs nodes(ids:) by the number of ids it names', async () => {
+    const budget = await startApp(db, { graphql: { maxCost: 60 } });
+    const nodes = `query($ids: [ID!]!) { nodes(ids: $ids) { id ... on Experience { reviews(first: 2) { edges { node { id } } } } } }`;
+    const ids = (count: number) => Array.from({ length: count }, (_, i) => Buffer.from(`Experience:${i}`).toString('base64url'));
+    // Each id: the node (1), its reviews connection (1) and two review edges with their reviews (2 x 2): 6.
+    expect((await budget.gql(nodes, { ids: ids(10) }, { key })).body.errors).toBeUndefined();
+    expect((await refusal(nodes, { ids: ids(11) }, budget)).extensions).toEqual({
+      code: 'GRAPHQL_VALIDATION_FAILED',
+      reason: 'MAX_COST',
+      limit: 60,
+      cost: 66,
+    });
+  });
+
   it('counts the schema’s default page size (20) when the client sends none', async () => {
     const budget = await startApp(db, { graphql: { maxCost: 60 } });
     const one = `query($id: UUID!) { experienceReviews(experienceId: $id) { edges { node { id } } } }`;
