@@ -17,7 +17,7 @@ type Part = 'uuid' | 'token';
  * functions (and so the same brand scope) as its root field, and what a publishable key needs to read it
  * (catalogue types only). Every reader answers null for an object the key may not see, as root fields do.
  */
-const readers: Record<
+export const readers: Record<
   string,
   { shape: Part[]; use?: PublishableUse; read: (parts: string[], ctx: GraphQLContext) => Promise<object | null> }
 > = {
