@@ -23,8 +23,9 @@ const brands = [
   { id: kyoto.id, name: 'Coast Kyoto', currency: 'JPY' },
   { id: porto.id, name: 'Coast Porto', currency: 'EUR' },
 ];
-const orgQuery = `query($id: UUID!) { organization(id: $id) { id name brands { id name currency } } }`;
-const viewerQuery = `{ viewer { kind organization { id name } brands { id name currency } } }`;
+// Raw ids (`uuid`) under REST's name, so the two faces compare field for field.
+const orgQuery = `query($id: UUID!) { organization(id: $id) { id: uuid name brands { id: uuid name currency } } }`;
+const viewerQuery = `{ viewer { kind organization { id: uuid name } brands { id: uuid name currency } } }`;
 
 describe('organizations', () => {
   it('shows an organization key its organization and its brands, by name, on both faces', async () => {

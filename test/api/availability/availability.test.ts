@@ -55,11 +55,12 @@ beforeAll(async () => {
 
 const restUrl = (brandId: string, experienceId: string, query: string) =>
   `/v1/brands/${brandId}/experiences/${experienceId}/availability${query}`;
-const fields = 'id startDateTime timezone duration capacity remaining waitlistId';
+// The session's raw id (`uuid`) under REST's name, so both faces compare with one expectation.
+const fields = 'id: uuid startDateTime timezone duration capacity remaining waitlistId';
 const availabilityQuery = `query($b: UUID!, $e: UUID!, $from: LocalDate!, $to: LocalDate!) {
   availability(brandId: $b, experienceId: $e, from: $from, to: $to) { ${fields} } }`;
 const nestedQuery = `query($b: UUID!, $e: UUID!, $from: LocalDate!, $to: LocalDate!) {
-  experience(brandId: $b, id: $e) { id sessions(from: $from, to: $to) { ${fields} } } }`;
+  experience(brandId: $b, id: $e) { uuid sessions(from: $from, to: $to) { ${fields} } } }`;
 
 const view = (
   session: { id: string; startLocal: string; capacity: number },
@@ -98,7 +99,7 @@ describe('GET availability and GraphQL availability / Experience.sessions', () =
     expect(top.body.data.availability).toEqual(expectedSail);
     const nested = await t.gql(nestedQuery, variables, { key: orgKey });
     expect(nested.body.errors).toBeUndefined();
-    expect(nested.body.data.experience).toEqual({ id: sail.id, sessions: expectedSail });
+    expect(nested.body.data.experience).toEqual({ uuid: sail.id, sessions: expectedSail });
   });
 
   it('includes both ends of the range and nothing outside it', async () => {

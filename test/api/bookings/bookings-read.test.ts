@@ -197,14 +197,15 @@ describe('GET /v1/bookings/{bookingId}', () => {
   });
 });
 
-const answerFields = `id answer { value key } question { customQuestionId prompt fieldType options { key value }
+const answerFields = `id: key answer { value key } question { customQuestionId prompt fieldType options { key value }
   termsAndConditions { label mediaId isOverrided mediaUrl }
   config { experienceId experienceQuestionId isRequired isActive order scope conditions { rule conditionKey conditionValue } conditionsMatchType } }`;
+// Raw ids (`uuid`, `key`) under REST's names, so the two faces compare field for field.
 const bookingQuery = `query($id: UUID!) { booking(id: $id) {
-  id confirmationCode cartId cartConfirmationCode amount currency amountRefunded status
-  purchaser { id firstName lastName emailAddress phoneNumber customQuestionAnswers { ${answerFields} } }
-  participants { id firstName lastName emailAddress phoneNumber priceTierName cancelledAt customQuestionAnswers { ${answerFields} } }
-  paymentMethod createdAt notes internalNotes event { timezone startDateTime } experience { id title }
+  id: uuid confirmationCode cartId cartConfirmationCode amount currency amountRefunded status
+  purchaser { id: key firstName lastName emailAddress phoneNumber customQuestionAnswers { ${answerFields} } }
+  participants { id: uuid firstName lastName emailAddress phoneNumber priceTierName cancelledAt customQuestionAnswers { ${answerFields} } }
+  paymentMethod createdAt notes internalNotes event { timezone startDateTime } experience { id: uuid title }
 } }`;
 
 const upper = (v: string) => v.toUpperCase().replace(/-/g, '_');

@@ -64,11 +64,11 @@ describe('the checkout answer and the cart', () => {
     expect(cart.body.data.bookings.map((b: any) => [b.id, b.status])).toEqual(rows.map((r) => [r.id, 'processing']));
     expect('brandId' in cart.body.data).toBe(false);
     const graph = await t.gql(
-      `query($b: UUID!, $c: UUID!) { cart(brandId: $b, cartId: $c) { confirmationCode bookings { id } } }`,
+      `query($b: UUID!, $c: UUID!) { cart(brandId: $b, cartId: $c) { confirmationCode bookings { uuid } } }`,
       { b: brand.id, c: cartId },
       { key },
     );
-    expect(graph.body.data.cart).toEqual({ confirmationCode: rows[0]!.cartCode, bookings: rows.map((r) => ({ id: r.id })) });
+    expect(graph.body.data.cart).toEqual({ confirmationCode: rows[0]!.cartCode, bookings: rows.map((r) => ({ uuid: r.id })) });
 
     const cancelled = await t.rest('POST', '/v1/bookings/cancel', {
       key,
@@ -122,11 +122,11 @@ describe('GET /v1/brands/{brandId}/bookings', () => {
     expect((await page('?status=cancelled')).body.items.map((b: any) => b.id)).toEqual([made[4]!.id]);
     expect((await page('?from=2027-06-01&to=2027-06-30')).body.items.map((b: any) => b.id)).toEqual([made[4]!.id, made[3]!.id]);
     const graph = await t.gql(
-      `query($b: UUID!) { bookings(brandId: $b, first: 5) { edges { node { id } } } }`,
+      `query($b: UUID!) { bookings(brandId: $b, first: 5) { edges { node { uuid } } } }`,
       { b: lister.id },
       { key: listerKey },
     );
-    expect(graph.body.data.bookings.edges.map((e: any) => e.node.id)).toEqual(newestFirst);
+    expect(graph.body.data.bookings.edges.map((e: any) => e.node.uuid)).toEqual(newestFirst);
   });
 
   it.each([

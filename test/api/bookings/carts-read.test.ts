@@ -85,9 +85,10 @@ beforeAll(async () => {
   t = await startApp(db);
 });
 
+// The raw ids (`uuid`) as `id`: the cases compare them with the rows created above.
 const cartQuery = `query($brandId: UUID!, $cartId: UUID!) { cart(brandId: $brandId, cartId: $cartId) {
-  id confirmationCode status paymentIntentStatus totalAmount currency
-  bookings { id status amount cartId cartConfirmationCode }
+  id: uuid confirmationCode status paymentIntentStatus totalAmount currency
+  bookings { id: uuid status amount cartId cartConfirmationCode }
 } }`;
 
 async function cartOf(brandId: string, cartId: string, key = brandKey) {
@@ -139,7 +140,7 @@ describe('GraphQL cart', () => {
 
   it('returns the same Booking objects as booking(id)', async () => {
     const fields =
-      'id confirmationCode amount currency status purchaser { id firstName } participants { id priceTierName cancelledAt } event { timezone startDateTime } experience { id title }';
+      'id uuid confirmationCode amount currency status purchaser { id key firstName } participants { id uuid priceTierName cancelledAt } event { timezone startDateTime } experience { id uuid title }';
     const res = await t.gql(
       `query($brandId: UUID!, $cartId: UUID!, $id: UUID!) { cart(brandId: $brandId, cartId: $cartId) { bookings { ${fields} } } booking(id: $id) { ${fields} } }`,
       { brandId: brand.id, cartId: open.id, id: openFirst.id },
@@ -147,7 +148,14 @@ describe('GraphQL cart', () => {
     );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.cart.bookings[0]).toStrictEqual(res.body.data.booking);
-    expect(res.body.data.booking.experience).toStrictEqual({ id: sail.id, title: 'Sunset Sail' });
+    expect(res.body.data.booking.uuid).toBe(openFirst.id);
+    // The booked experience is the Experience itself (in the brand's default language): the same object `experience` answers.
+    const read = await t.gql(
+      `query($b: UUID!, $id: UUID!) { experience(brandId: $b, id: $id) { id } }`,
+      { b: brand.id, id: sail.id },
+      { key: brandKey },
+    );
+    expect(res.body.data.booking.experience).toStrictEqual({ id: read.body.data.experience.id, uuid: sail.id, title: 'Sunset Sail' });
   });
 
   it("is null for an unknown cart and for another brand's cart", async () => {

@@ -353,9 +353,10 @@ describe('POST /v1/bookings/cancel: a malformed item is reported on its own whil
   });
 });
 
+// Raw ids (`uuid`) under REST's names, so the two faces compare field for field.
 const mutation = `mutation($input: CancelBookingsInput!) { cancelBookings(input: $input) {
-  items { id status amount amountRefunded currency confirmationCode cartId cartConfirmationCode paymentMethod createdAt
-    participants { id cancelledAt priceTierName } event { timezone startDateTime } experience { id title } }
+  items { id: uuid status amount amountRefunded currency confirmationCode cartId cartConfirmationCode paymentMethod createdAt
+    participants { id: uuid cancelledAt priceTierName } event { timezone startDateTime } experience { id: uuid title } }
   errors { index bookingId code message field }
 } }`;
 

@@ -215,11 +215,11 @@ describe('GraphQL refunds', () => {
   it('refunds like REST and shows the same running total', async () => {
     const { booking } = await paid100();
     const res = await t.gql(
-      `mutation($input: CancelBookingsInput!) { cancelBookings(input: $input) { items { id status amountRefunded } errors { code } } }`,
+      `mutation($input: CancelBookingsInput!) { cancelBookings(input: $input) { items { uuid status amountRefunded } errors { code } } }`,
       { input: { bookings: [{ bookingId: booking.id, refundAmount: 25.25 }] } },
       { key: brandKey },
     );
-    expect(res.body.data.cancelBookings).toEqual({ items: [{ id: booking.id, status: 'CONFIRMED', amountRefunded: 25.25 }], errors: [] });
+    expect(res.body.data.cancelBookings).toEqual({ items: [{ uuid: booking.id, status: 'CONFIRMED', amountRefunded: 25.25 }], errors: [] });
     expect(await stored(booking.id)).toEqual({ status: 'confirmed', refundedMinor: 2525 });
   });
 });

@@ -41,9 +41,9 @@ describe("the brand's default locale", () => {
     const english = await t.rest('GET', '/v3/listings/featured?locale=en', { key: TOKYO });
     expect(titles(english.body)[listings.tsukijiBreakfastWalk]).not.toBe('築地 朝ごはん散歩');
     expect(english.headers['content-language']).toBe('en');
-    const gql = await t.gql('{ featuredListings { id title contentLanguage } }', {}, { key: TOKYO });
-    const tsukiji = gql.body.data.featuredListings.find((l: { id: string }) => l.id === listings.tsukijiBreakfastWalk);
-    expect(tsukiji).toEqual({ id: listings.tsukijiBreakfastWalk, title: '築地 朝ごはん散歩', contentLanguage: 'ja' });
+    const gql = await t.gql('{ featuredListings { uuid title contentLanguage } }', {}, { key: TOKYO });
+    const tsukiji = gql.body.data.featuredListings.find((l: { uuid: string }) => l.uuid === listings.tsukijiBreakfastWalk);
+    expect(tsukiji).toEqual({ uuid: listings.tsukijiBreakfastWalk, title: '築地 朝ごはん散歩', contentLanguage: 'ja' });
   });
 
   it('answers an experience in the default locale unless another is asked, on both faces', async () => {

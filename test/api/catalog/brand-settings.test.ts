@@ -30,15 +30,16 @@ beforeAll(async () => {
   t = await startApp(db);
 });
 
+// Raw ids (`key`) under REST's name, so the two faces compare field for field.
 const query = `query($brandId: UUID!) { brandSettings(brandId: $brandId) {
   name brandEmail countryCode isLimited currency serviceVersion products paymentPlatform customStyle
   cancellationPolicyId reschedulePolicyId
   features { active updatedAt hostsLimit } promotion { exclusiveTag }
   shouldValidateComplimentaryBooking { roomCharge memberCharge }
   paymentMethods { applePay googlePay paypal klarna link }
-  designElement { logoId logo { id mimeType uri { original } } primaryColor theme }
-  templateElement { hero { heading desktopMedia { id kind links { url resolution } } } }
-  cancellationPolicy { id name fullRefundHoursBefore lateRefundPercent }
+  designElement { logoId logo { id: key mimeType uri { original } } primaryColor theme }
+  templateElement { hero { heading desktopMedia { id: key kind links { url resolution } } } }
+  cancellationPolicy { id: key name fullRefundHoursBefore lateRefundPercent }
 } }`;
 
 describe('GET /v1/brands/{brandId}/settings', () => {

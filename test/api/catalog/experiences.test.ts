@@ -226,14 +226,15 @@ describe('GET /v1/brands/{brandId}/experiences/{experienceId}', () => {
   });
 });
 
+// Raw ids (`uuid`, `key`) under REST's name, so the two faces compare field for field.
 const query = `query($brandId: UUID!, $id: UUID!, $language: Locale) {
   experience(brandId: $brandId, id: $id, language: $language) {
-    id title slug headline description vibes { id name } category { id name }
+    id: uuid title slug headline description vibes { id: key name } category { id: key name }
     location { longitude latitude name timezoneId additionalInfo }
     maxParticipantsCount sessionDurationMinutes currency
-    coverPicture { id uri } pictures { id uri } medias { id uri }
+    coverPicture { id: key uri } pictures { id: key uri } medias { id: key uri }
     bookingAvailabilityMode providedItems healthAndSafety isExclusive isBookable isUnlisted type
-    hostedBy { id profilePicture { id uri } firstName lastName emailAddress description allowOverlappingBookings }
+    hostedBy { id: uuid profilePicture { id: key uri } firstName lastName emailAddress description allowOverlappingBookings }
     paymentMethods priceTiers { name price } taxes { name amount } integrationMeta { type key value }
     ratings { rating recommendability total } externalField { type value }
     minimumRequiredToBook maximumAllowedToBook displayedCapacity cancellationPolicyId

@@ -243,12 +243,13 @@ describe('GET /v3/listings/featured', () => {
   });
 });
 
-const listingFields = `id kind productLine title summary slug advertisedPrice startingPrice hidePrice pricePerType
+// Raw ids (`uuid`, `key`) under REST's name, so the two faces compare field for field.
+const listingFields = `id: uuid kind productLine title summary slug advertisedPrice startingPrice hidePrice pricePerType
   maxParticipants order isExclusive isUnlisted experienceId resourceGroupCollectionId
-  medias { id kind type altText links { type url resolution } } bookingAvailabilityMode
-  category { id name } eventDates { startDate endDate }
-  hostedBy { id profilePicture { id uri } firstName lastName emailAddress description allowOverlappingBookings }
-  pointsEligible rating { rating total } vibes { id name }`;
+  medias { id: key kind type altText links { type url resolution } } bookingAvailabilityMode
+  category { id: key name } eventDates { startDate endDate }
+  hostedBy { id: uuid profilePicture { id: key uri } firstName lastName emailAddress description allowOverlappingBookings }
+  pointsEligible rating { rating total } vibes { id: key name }`;
 const query = `query($brandId: UUID, $unlisted: Boolean, $locale: Locale, $version: ContentVersion) {
   featuredListings(brandId: $brandId, unlisted: $unlisted, locale: $locale, contentVersion: $version) { ${listingFields} } }`;
 

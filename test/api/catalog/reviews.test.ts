@@ -70,14 +70,15 @@ async function page(url: string, key = brandKey) {
   return res.body[0] as { items: Array<{ id: string }>; links: Record<string, string> };
 }
 
+// Raw ids (`uuid`, `key`) under REST's name, so the two faces compare field for field.
 const connectionQuery = `query($id: UUID!, $first: Int, $after: String) {
   experienceReviews(experienceId: $id, first: $first, after: $after) {
     totalCount
     pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
     edges { cursor node {
-      id rating recommendability text reviewedAt experiencedDate experience { id title }
-      reviewer { id firstName lastName fullName emailAddress phoneNumber profilePicture { id uri } }
-      hostedBy { id firstName lastName fullName emailAddress phoneNumber profilePicture { id uri } }
+      id: uuid rating recommendability text reviewedAt experiencedDate experience { id: uuid title }
+      reviewer { id: uuid firstName lastName fullName emailAddress phoneNumber profilePicture { id: key uri } }
+      hostedBy { id: uuid firstName lastName fullName emailAddress phoneNumber profilePicture { id: key uri } }
     } }
   }
 }`;
@@ -241,12 +242,12 @@ describe('GraphQL experienceReviews', () => {
 
   it('is reachable from Experience.reviews', async () => {
     const res = await t.gql(
-      `query($brandId: UUID!, $id: UUID!) { experience(brandId: $brandId, id: $id) { reviews(first: 5) { totalCount edges { node { id } } } } }`,
+      `query($brandId: UUID!, $id: UUID!) { experience(brandId: $brandId, id: $id) { reviews(first: 5) { totalCount edges { node { uuid } } } } }`,
       { brandId: sister.id, id: porto.experience.id },
       { key: orgKey },
     );
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.experience.reviews).toEqual({ totalCount: 1, edges: [{ node: { id: portoReview.id } }] });
+    expect(res.body.data.experience.reviews).toEqual({ totalCount: 1, edges: [{ node: { uuid: portoReview.id } }] });
   });
 
   it.each([

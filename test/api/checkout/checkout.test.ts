@@ -178,8 +178,19 @@ describe('creating a payment intent', () => {
     expect(payload.totalNetAmount).toBe(80.57);
     expect(payload.paymentIntentSecret).toMatch(/^pi_sbx_/);
     const [booking] = await rows.bookingsOfCart(cartId);
+    // The answer's ids are global: the same cart and booking objects that reading the cart by its raw id answers.
+    const read = await t().gql(
+      `query($b: UUID!, $c: UUID!) { cart(brandId: $b, cartId: $c) { id uuid bookings { id uuid } } }`,
+      { b: brand.id, c: cartId },
+      { key: keys.brand },
+    );
+    expect(read.body.data.cart).toEqual({
+      id: expect.any(String),
+      uuid: cartId,
+      bookings: [{ id: expect.any(String), uuid: booking!.id }],
+    });
     expect(payload.cart).toEqual({
-      id: cartId,
+      id: read.body.data.cart.id,
       status: 'OPEN',
       confirmationCode: (await rows.cart(cartId))!.confirmationCode,
       paymentIntentStatus: 'REQUIRES_PAYMENT',
@@ -187,7 +198,7 @@ describe('creating a payment intent', () => {
       currency: 'EUR',
       bookings: [
         {
-          id: booking!.id,
+          id: read.body.data.cart.bookings[0].id,
           status: 'PROCESSING',
           confirmationCode: booking!.confirmationCode,
           cartConfirmationCode: (await rows.cart(cartId))!.confirmationCode,
