@@ -115,7 +115,7 @@ describe('one cache across languages and content versions', () => {
     const client = storefront();
     sent.length = 0;
     const featured = async (variables: { locale?: string; contentVersion?: 'LATEST' | 'PUBLISHED' }) =>
-      (await client.query({ query: FeaturedListingsQuery, variables })).data?.featuredListings.map((listing) => listing.title);
+      (await client.query({ query: FeaturedListingsQuery, variables })).data?.featuredListings?.map((listing) => listing.title);
     expect(await featured({ locale: 'en' })).toEqual(published);
     expect(await featured({ locale: 'pt' })).toEqual(portuguese);
     // Answered from the cache (cache-first): the Portuguese answer must not have overwritten it.
@@ -191,7 +191,7 @@ describe('a purchase, read back from the cache between steps', () => {
     const remaining = () =>
       client
         .readQuery({ query: AvailabilityQuery, variables: availabilityVariables })
-        ?.availability.map((s) => [s.startDateTime, s.remaining]);
+        ?.availability?.map((s) => [s.startDateTime, s.remaining]);
     await client.query({ query: AvailabilityQuery, variables: availabilityVariables });
     expect(remaining()).toEqual([
       ['2026-11-28T09:30:00', 8],
