@@ -111,44 +111,50 @@ const portuguese = published.map(
 const latest = published.map((title) => (title === 'Sintra Day Trip' ? 'Sintra and Cascais Day Trip' : title));
 
 describe('one cache across languages and content versions', () => {
-  it('shows the featured listings in the locale and version each query asked for, every time', async () => {
+  it('shows the featured listings and an experience in the locale, language and version each query asked for, every time', async () => {
     const client = storefront();
     sent.length = 0;
-    const featured = async (variables: { locale?: string; contentVersion?: 'LATEST' | 'PUBLISHED' }) =>
+    type ListingVariables = { locale?: string; contentVersion?: 'LATEST' | 'PUBLISHED' };
+    const featured = async (variables: ListingVariables) =>
       (await client.query({ query: FeaturedListingsQuery, variables })).data?.featuredListings?.map((listing) => listing.title);
+    const experienceVariables = (language: string) => ({ brandId, id: demoIds.experiences.tram28PhotoWalk, language });
+    const experience = async (language: string) => {
+      const shown = (await client.query({ query: ExperienceQuery, variables: experienceVariables(language) })).data?.experience;
+      return [shown?.title, shown?.headline, shown?.contentLanguage];
+    };
+    const english = ['Tram 28 Photo Walk', 'Photograph Lisbon from and around its most famous tram line', 'en'];
+    const inPortuguese = ['Passeio fotográfico no elétrico 28', 'Fotografe Lisboa a partir da sua linha de elétrico mais famosa', 'pt'];
+
     expect(await featured({ locale: 'en' })).toEqual(published);
     expect(await featured({ locale: 'pt' })).toEqual(portuguese);
-    // Answered from the cache (cache-first): the Portuguese answer must not have overwritten it.
+    // Answered from the cache (cache-first): the Portuguese answer must not have overwritten the English one.
     expect(await featured({ locale: 'en' })).toEqual(published);
     expect(await featured({ contentVersion: 'LATEST' })).toEqual(latest);
     expect(await featured({ contentVersion: 'PUBLISHED' })).toEqual(published);
     expect(await featured({ contentVersion: 'LATEST' })).toEqual(latest);
+    expect(await experience('en')).toEqual(english);
+    expect(await experience('pt')).toEqual(inPortuguese);
+    expect(await experience('en')).toEqual(english);
     expect(await featured({ locale: 'pt' })).toEqual(portuguese);
+    expect(await experience('pt')).toEqual(inPortuguese);
     expect(sent).toEqual([
       'POST ApolloFeaturedListings',
       'POST ApolloFeaturedListings',
       'POST ApolloFeaturedListings',
       'POST ApolloFeaturedListings',
+      'POST ApolloExperience',
+      'POST ApolloExperience',
     ]);
-  });
 
-  it('shows an experience in the language each query asked for, every time', async () => {
-    const client = storefront();
-    sent.length = 0;
-    const experience = async (language: string) => {
-      const { data } = await client.query({
-        query: ExperienceQuery,
-        variables: { brandId, id: demoIds.experiences.tram28PhotoWalk, language },
-      });
-      return [data?.experience?.title, data?.experience?.headline, data?.experience?.contentLanguage];
-    };
-    const english = ['Tram 28 Photo Walk', 'Photograph Lisbon from and around its most famous tram line', 'en'];
-    const inPortuguese = ['Passeio fotográfico no elétrico 28', 'Fotografe Lisboa a partir da sua linha de elétrico mais famosa', 'pt'];
-    expect(await experience('en')).toEqual(english);
-    expect(await experience('pt')).toEqual(inPortuguese);
-    expect(await experience('en')).toEqual(english);
-    expect(await experience('pt')).toEqual(inPortuguese);
-    expect(sent).toEqual(['POST ApolloExperience', 'POST ApolloExperience']);
+    // Everything still in the cache, each answer as the server gave it.
+    const cachedTitles = (variables: ListingVariables) =>
+      client.readQuery({ query: FeaturedListingsQuery, variables })?.featuredListings?.map((listing) => listing.title);
+    expect(cachedTitles({ locale: 'en' })).toEqual(published);
+    expect(cachedTitles({ locale: 'pt' })).toEqual(portuguese);
+    expect(cachedTitles({ contentVersion: 'LATEST' })).toEqual(latest);
+    expect(cachedTitles({ contentVersion: 'PUBLISHED' })).toEqual(published);
+    expect(client.readQuery({ query: ExperienceQuery, variables: experienceVariables('en') })?.experience?.title).toBe(english[0]);
+    expect(client.readQuery({ query: ExperienceQuery, variables: experienceVariables('pt') })?.experience?.title).toBe(inPortuguese[0]);
   });
 });
 
