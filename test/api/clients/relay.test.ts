@@ -18,6 +18,7 @@ import {
   Store,
   fetchQuery,
   type ConcreteRequest,
+  type GraphQLResponse,
   type RequestParameters,
   type Variables,
 } from 'relay-runtime';
@@ -78,7 +79,7 @@ describe('relay-runtime against the server', () => {
           headers: { 'content-type': 'application/json', authorization: 'Bearer pk_test_lisbon_demo', origin: 'http://localhost:5173' },
           body: JSON.stringify({ query: params.text, variables }),
         });
-        return response.json();
+        return (await response.json()) as GraphQLResponse;
       }),
       store: new Store(new RecordSource()),
     });
