@@ -229,7 +229,7 @@ describe('a purchase, read back from the cache between steps', () => {
     ]);
 
     expect(await paySandbox(held!.createPaymentIntent.paymentIntentSecret!)).toBe('succeeded');
-    const bookingId = held!.createPaymentIntent.cart!.bookings[0]!.id;
+    const bookingId = held!.createPaymentIntent.cart!.bookings[0]!.uuid;
     const { data: paid } = await client.query({ query: BookingQuery, variables: { id: bookingId }, context: withSecretKey(secretKey) });
     expect(paid?.booking).toMatchObject({ status: 'CONFIRMED', amount: 110.7, amountRefunded: 0 });
     expect(paid?.booking?.confirmationCode).toMatch(/^[A-Z0-9]{8}$/);

@@ -9,11 +9,11 @@ import { InMemoryCache, type TypePolicies } from '@apollo/client';
 export const valueObjectTypes = `
   AnswerValue BookingConnection BookingEdge BookingEvent BookingReschedule BrandImageUri
   CancelBookingError CancelBookingsPayload ComplimentaryBookingValidation CreatePaymentIntentPayload
-  CreateWebhookEndpointPayload CustomQuestion DeleteWebhookEndpointPayload DesignElement
-  EventConnection EventDates EventEdge ExperienceLocation ExternalField Features Hero IntegrationMeta
-  JoinWaitlistPayload LeaveWaitlistPayload ListingRating MediaLink PageInfo PriceTier Promotion
-  QuestionCondition QuestionConfig QuestionOption Ratings RescheduleBookingPayload ReviewConnection
-  ReviewEdge SessionStart Tax TemplateElement TermsAndConditions UpdateWebhookEndpointPayload Viewer
+  CreateWebhookEndpointPayload DeleteWebhookEndpointPayload DesignElement EventConnection EventDates
+  EventEdge ExperienceLocation ExternalField Features Hero IntegrationMeta JoinWaitlistPayload
+  LeaveWaitlistPayload ListingRating MediaLink PageInfo PriceTier Promotion QuestionCondition
+  QuestionConfig QuestionOption Ratings RescheduleBookingPayload ReviewConnection ReviewEdge
+  SessionStart Tax TemplateElement TermsAndConditions UpdateWebhookEndpointPayload Viewer
   WaitlistParticipant WaitlistPurchaser WalletPaymentMethods WebhookDeliveryConnection
   WebhookDeliveryEdge
 `

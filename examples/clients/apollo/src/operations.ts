@@ -83,8 +83,13 @@ export const HoldMutation = graphql(`
         status
         bookings {
           id
+          uuid
           status
           amount
+          session {
+            id
+            remaining
+          }
         }
       }
     }
@@ -110,6 +115,10 @@ export const CancelMutation = graphql(`
         id
         status
         amountRefunded
+        session {
+          id
+          remaining
+        }
       }
       errors {
         index
