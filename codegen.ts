@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { CodegenConfig } from '@graphql-codegen/cli';
 import { enumValues } from './src/graphql/enums.ts';
 import { graphqlClientTarget } from './examples/clients/graphql/codegen.ts';
+import { apolloClientTarget } from './examples/clients/apollo/codegen.ts';
+import { urqlClientTarget } from './examples/clients/urql/codegen.ts';
 
 const sdl = readdirSync('schema')
   .map((f) => readFileSync(`schema/${f}`, 'utf8'))
@@ -10,8 +12,8 @@ const sdl = readdirSync('schema')
 const definedEnumValues = Object.fromEntries(Object.entries(enumValues).filter(([name]) => new RegExp(`^enum ${name}\\b`, 'm').test(sdl)));
 
 /**
- * Resolver types from the SDL in schema/, and the example GraphQL client's typed documents (so `tsc`
- * fails when a schema change breaks that client). `mappers` make each resolver's parent the domain's own
+ * Resolver types from the SDL in schema/, and the example clients' typed documents (so `tsc` fails when a
+ * schema change breaks one of them). `mappers` make each resolver's parent the domain's own
  * object, so the compiler checks that every field the SDL promises is produced.
  */
 const config: CodegenConfig = {
@@ -67,6 +69,8 @@ const config: CodegenConfig = {
       },
     },
     ...graphqlClientTarget,
+    ...apolloClientTarget,
+    ...urqlClientTarget,
   },
 };
 

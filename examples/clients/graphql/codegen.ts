@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CodegenConfig } from '@graphql-codegen/cli';
+import { scalars } from '../scalars.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -23,15 +24,7 @@ export const graphqlClientTarget: CodegenConfig['generates'] = {
       useTypeImports: true,
       strictScalars: true,
       emitLegacyCommonJSImports: false,
-      scalars: {
-        UUID: 'string',
-        DateTime: 'string',
-        LocalDate: 'string',
-        Locale: 'string',
-        URL: 'string',
-        JSON: 'unknown',
-        JSONObject: 'Record<string, unknown>',
-      },
+      scalars,
     },
   },
 };

@@ -1,0 +1,6 @@
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { typedDocumentsTarget } from '../typed-documents.ts';
+
+/** The urql client's typed documents (the root codegen.ts adds this target to its own). */
+export const urqlClientTarget = typedDocumentsTarget(dirname(fileURLToPath(import.meta.url)));
