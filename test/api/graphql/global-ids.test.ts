@@ -78,11 +78,13 @@ describe('global ids', () => {
     const published = (await data(listings, { v: 'PUBLISHED' })).featuredListings;
     const latest = (await data(listings, { v: 'LATEST' })).featuredListings;
     const portuguese = (await data(listings, { v: 'PUBLISHED', l: 'pt' })).featuredListings;
-    const sintra = (list: Array<{ title: string; uuid: string; id: string }>) => list.find((l) => l.uuid === demoIds.listings.sintraDayTrip)!;
+    const sintra = (list: Array<{ title: string; uuid: string; id: string }>) =>
+      list.find((l) => l.uuid === demoIds.listings.sintraDayTrip)!;
     expect([sintra(published).title, sintra(latest).title]).toEqual(['Sintra Day Trip', 'Sintra and Cascais Day Trip']);
     expect(sintra(published).uuid).toBe(sintra(latest).uuid);
     expect(sintra(published).id).not.toBe(sintra(latest).id);
-    const tram = (list: Array<{ title: string; uuid: string; id: string }>) => list.find((l) => l.uuid === demoIds.listings.tram28PhotoWalk)!;
+    const tram = (list: Array<{ title: string; uuid: string; id: string }>) =>
+      list.find((l) => l.uuid === demoIds.listings.tram28PhotoWalk)!;
     // A listing without a draft shows its published content under LATEST too: the same object.
     const withoutDraft = published.filter((l: { uuid: string }) => l.uuid !== sintra(published).uuid);
     for (const listing of withoutDraft) expect(latest.find((l: { uuid: string }) => l.uuid === listing.uuid)?.id).toBe(listing.id);
