@@ -4,6 +4,7 @@ import { enumValues } from './src/graphql/enums.ts';
 import { graphqlClientTarget } from './examples/clients/graphql/codegen.ts';
 import { apolloClientTarget } from './examples/clients/apollo/codegen.ts';
 import { urqlClientTarget } from './examples/clients/urql/codegen.ts';
+import { scalars } from './examples/clients/scalars.ts';
 
 const sdl = readdirSync('schema')
   .map((f) => readFileSync(`schema/${f}`, 'utf8'))
@@ -26,15 +27,8 @@ const config: CodegenConfig = {
         enumsAsTypes: true,
         contextType: '../context.ts#GraphQLContext',
         strictScalars: true,
-        scalars: {
-          UUID: 'string',
-          DateTime: 'string',
-          LocalDate: 'string',
-          Locale: 'string',
-          URL: 'string',
-          JSON: 'unknown',
-          JSONObject: 'Record<string, unknown>',
-        },
+        // The same map clients are told to use (docs/api.md): resolvers answer the wire types.
+        scalars,
         enumValues: definedEnumValues,
         mapperTypeSuffix: 'Model',
         mappers: {
