@@ -12,7 +12,8 @@ import { createExperience } from '../../fixtures/factories/catalog.ts';
 /** Offers in these tests last a minute. */
 export const OFFER_TTL = 60;
 
-export const ENTRY_FIELDS = `id waitlistId status position sessionStartDateTime timezone createdAt offerExpiresAt convertedBookingId
+/** An entry as REST shows it: `id: uuid` is the raw id REST answers (GraphQL's own `id` is the global one). */
+export const ENTRY_FIELDS = `id: uuid waitlistId status position sessionStartDateTime timezone createdAt offerExpiresAt convertedBookingId
   purchaser { firstName lastName emailAddress phoneNumber }
   participants { firstName lastName priceTierName emailAddress phoneNumber }`;
 
@@ -28,7 +29,7 @@ export const LEAVE = /* GraphQL */ `
 
 export const WAITLIST = /* GraphQL */ `
   query Waitlist($brandId: UUID!, $id: UUID!, $at: String, $statuses: [WaitlistEntryStatus!]) {
-    waitlist(brandId: $brandId, id: $id) { id experienceId entries(sessionStartDateTime: $at, statuses: $statuses) { ${ENTRY_FIELDS} } }
+    waitlist(brandId: $brandId, id: $id) { uuid experienceId entries(sessionStartDateTime: $at, statuses: $statuses) { ${ENTRY_FIELDS} } }
   }
 `;
 

@@ -30,8 +30,8 @@ describe('demo data through the API', () => {
 
   it('featured listings agree on both faces, published and latest differ for Sintra', async () => {
     const rest = await t.rest('GET', '/v3/listings/featured', { key: LISBON });
-    const gql = await t.gql('{ featuredListings { id title } }', {}, { key: LISBON });
-    expect(rest.body.data.map((l: { id: string }) => l.id)).toEqual(gql.body.data.featuredListings.map((l: { id: string }) => l.id));
+    const gql = await t.gql('{ featuredListings { uuid title } }', {}, { key: LISBON });
+    expect(rest.body.data.map((l: { id: string }) => l.id)).toEqual(gql.body.data.featuredListings.map((l: { uuid: string }) => l.uuid));
     expect(rest.body.data.length).toBeGreaterThanOrEqual(5);
     const latest = await t.rest('GET', '/v3/listings/featured?version=latest', { key: LISBON });
     const sintra = (body: { data: Array<{ id: string; title: string }> }) =>

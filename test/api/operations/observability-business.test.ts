@@ -44,11 +44,11 @@ async function paidBooking(): Promise<string> {
   });
   expect(paid.body).toEqual({ paymentIntentStatus: 'succeeded' });
   const cart = await t.gql(
-    `query($b: UUID!, $c: UUID!) { cart(brandId: $b, cartId: $c) { bookings { id } } }`,
+    `query($b: UUID!, $c: UUID!) { cart(brandId: $b, cartId: $c) { bookings { uuid } } }`,
     { b: brand.id, c: cartId },
     { key },
   );
-  return cart.body.data.cart.bookings[0].id;
+  return cart.body.data.cart.bookings[0].uuid;
 }
 
 const refund = (bookingId: string, refundAmount: number) =>

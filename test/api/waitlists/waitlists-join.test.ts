@@ -200,7 +200,7 @@ describe('a joined entry', () => {
     expect(rest.map((e) => e.position)).toEqual([1, 2, 3]);
     expect(rest[0]).toEqual(first.body);
     const gql = await w.t().gql(WAITLIST, { brandId: brand.id, id: waitlist.id, at: s.startLocal }, { key: keys.brand });
-    expect(gql.body.data.waitlist.id).toBe(waitlist.id);
+    expect(gql.body.data.waitlist.uuid).toBe(waitlist.id);
     expect(gql.body.data.waitlist.experienceId).toBe(w.sail.id);
     expect(gql.body.data.waitlist.entries).toEqual(rest.map((e) => ({ ...e, status: String(e.status).toUpperCase() })));
   });

@@ -140,13 +140,23 @@ describe('an offer', () => {
       );
     const [booking] = gql.body.data.createPaymentIntent.cart.bookings;
     expect(booking.status).toBe('PROCESSING');
+    // The answered booking's raw id: the cart read again shows the same (global) booking id with its uuid.
+    const cart = await w
+      .t()
+      .gql(
+        `query($b: UUID!, $c: UUID!) { cart(brandId: $b, cartId: $c) { bookings { id uuid } } }`,
+        { b: brand.id, c: cartId },
+        { key: keys.brand },
+      );
+    const [{ id: globalId, uuid: bookingId }] = cart.body.data.cart.bookings;
+    expect(globalId).toBe(booking.id);
     expect(await statuses([pair!, solo!])).toEqual(['converted', 'waiting']);
-    expect(await db.value('SELECT converted_booking_id FROM waitlist_entries WHERE id = ?', pair)).toBe(booking.id);
-    expect(await db.value('SELECT metadata FROM bookings WHERE id = ?', booking.id)).toBeNull();
+    expect(await db.value('SELECT converted_booking_id FROM waitlist_entries WHERE id = ?', pair)).toBe(bookingId);
+    expect(await db.value('SELECT metadata FROM bookings WHERE id = ?', bookingId)).toBeNull();
     expect(await w.invariants(s.id)).toEqual({ capacity: 4, reserved: 4, held: 0 });
     expect(await eventTypes(pair!)).toEqual(['waitlist.entry_created', 'waitlist.offered', 'waitlist.converted']);
     const converted = await db.value<string>("SELECT payload FROM events WHERE resource_id = ? AND type = 'waitlist.converted'", pair);
-    expect(JSON.parse(converted).convertedBookingId).toBe(booking.id);
+    expect(JSON.parse(converted).convertedBookingId).toBe(bookingId);
     // Converted once: the entry cannot be used by another cart.
     const again = await w.checkout({ data: [item(s, 2, { waitlistEntryId: pair })] });
     expect(again.body.error.code).toBe('WAITLIST_OFFER_NOT_AVAILABLE');

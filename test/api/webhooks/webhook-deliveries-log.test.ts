@@ -51,11 +51,11 @@ const query = `query($brandId: UUID!, $endpointId: UUID, $status: WebhookDeliver
   webhookDeliveries(brandId: $brandId, endpointId: $endpointId, status: $status, first: $first, after: $after) {
     totalCount
     pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
-    edges { cursor node { id endpointId eventId eventType status attempts lastAttemptAt lastStatusCode lastError nextAttemptAt deliveredAt createdAt } }
+    edges { cursor node { uuid endpointId eventId eventType status attempts lastAttemptAt lastStatusCode lastError nextAttemptAt deliveredAt createdAt } }
   }
 }`;
 const log = (variables: Record<string, unknown>, k = key) => t.gql(query, { brandId: brand.id, ...variables }, { key: k });
-const ids = (res: { body: any }) => res.body.data.webhookDeliveries.edges.map((e: { node: { id: string } }) => e.node.id);
+const ids = (res: { body: any }) => res.body.data.webhookDeliveries.edges.map((e: { node: { uuid: string } }) => e.node.uuid);
 
 describe('webhookDeliveries', () => {
   it('lists the brand’s deliveries newest event first, with each attempt’s outcome', async () => {
@@ -65,9 +65,9 @@ describe('webhookDeliveries', () => {
     expect(connection.totalCount).toBe(3);
     const nodes = connection.edges.map((e: { node: unknown }) => e.node);
     // Same event: the order between its two deliveries follows their ids.
-    expect(nodes.slice(0, 2).map((n: { id: string }) => n.id)).toEqual([aConfirmed!.id, bConfirmed!.id].sort().reverse());
-    expect(nodes.find((n: { id: string }) => n.id === aConfirmed!.id)).toEqual({
-      id: aConfirmed!.id,
+    expect(nodes.slice(0, 2).map((n: { uuid: string }) => n.uuid)).toEqual([aConfirmed!.id, bConfirmed!.id].sort().reverse());
+    expect(nodes.find((n: { uuid: string }) => n.uuid === aConfirmed!.id)).toEqual({
+      uuid: aConfirmed!.id,
       endpointId: hookA.id,
       eventId: confirmed.id,
       eventType: 'BOOKING_CONFIRMED',
@@ -81,7 +81,7 @@ describe('webhookDeliveries', () => {
       createdAt: at(5).toISOString(),
     });
     expect(nodes[2]).toEqual({
-      id: aCreated!.id,
+      uuid: aCreated!.id,
       endpointId: hookA.id,
       eventId: created.id,
       eventType: 'BOOKING_CREATED',
@@ -94,7 +94,7 @@ describe('webhookDeliveries', () => {
       deliveredAt: at(21).toISOString(),
       createdAt: at(0).toISOString(),
     });
-    expect(nodes.find((n: { id: string }) => n.id === bConfirmed!.id)).toMatchObject({
+    expect(nodes.find((n: { uuid: string }) => n.uuid === bConfirmed!.id)).toMatchObject({
       status: 'FAILED',
       attempts: 14,
       nextAttemptAt: null,

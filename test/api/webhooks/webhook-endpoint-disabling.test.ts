@@ -34,7 +34,7 @@ beforeAll(async () => {
 afterAll(() => receiver.close());
 
 const updateGql = `mutation($brandId: UUID!, $id: UUID!, $status: WebhookEndpointStatus!) {
-  updateWebhookEndpoint(brandId: $brandId, id: $id, status: $status) { endpoint { id status failingSince disabledAt } }
+  updateWebhookEndpoint(brandId: $brandId, id: $id, status: $status) { endpoint { uuid status failingSince disabledAt } }
 }`;
 const disabledGauge = async () =>
   Number(/^webhook_endpoints_disabled (\S+)$/m.exec((await t.app.inject({ method: 'GET', url: '/metrics' })).body)![1]);
@@ -80,7 +80,7 @@ describe('an endpoint failing too long', () => {
     down = false;
     const enabled = await t.gql(updateGql, { brandId: brand.id, id: endpoint.id, status: 'ENABLED' }, { key });
     expect(enabled.body.data.updateWebhookEndpoint).toStrictEqual({
-      endpoint: { id: endpoint.id, status: 'ENABLED', failingSince: null, disabledAt: null },
+      endpoint: { uuid: endpoint.id, status: 'ENABLED', failingSince: null, disabledAt: null },
     });
     const third = await recordTestEvent(db, { brandId: brand.id, at: new Date(clock) });
     await waitFor('the next event delivered', async () => (await delivery(third.id)).status === 'delivered');

@@ -35,11 +35,12 @@ beforeAll(async () => {
 
 const base = `/v1/brands/${brand.id}/webhooks`;
 const create = (body: unknown, app = t, k = key) => app.rest('POST', base, { key: k, body });
+// `id: uuid` in these documents: the endpoint's raw id, which REST answers and paths take (GraphQL's `id` is global).
 const createGql = `mutation($brandId: UUID!, $url: URL!, $events: [EventType!]) {
-  createWebhookEndpoint(brandId: $brandId, url: $url, events: $events) { endpoint { id url events createdAt status failingSince disabledAt } secret }
+  createWebhookEndpoint(brandId: $brandId, url: $url, events: $events) { endpoint { id: uuid url events createdAt status failingSince disabledAt } secret }
 }`;
-const listGql = `query($brandId: UUID!) { webhookEndpoints(brandId: $brandId) { id url events createdAt status failingSince disabledAt } }`;
-const deleteGql = `mutation($brandId: UUID!, $id: UUID!) { deleteWebhookEndpoint(brandId: $brandId, id: $id) { endpoint { id url events createdAt status failingSince disabledAt } } }`;
+const listGql = `query($brandId: UUID!) { webhookEndpoints(brandId: $brandId) { id: uuid url events createdAt status failingSince disabledAt } }`;
+const deleteGql = `mutation($brandId: UUID!, $id: UUID!) { deleteWebhookEndpoint(brandId: $brandId, id: $id) { endpoint { id: uuid url events createdAt status failingSince disabledAt } } }`;
 /** An endpoint as REST shows it, with GraphQL's spelling of its event types (`booking.created` is BOOKING_CREATED) and status. */
 const asGraphQL = (endpoint: { events: string[]; status: string }) => ({
   ...endpoint,

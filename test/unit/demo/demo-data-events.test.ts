@@ -107,13 +107,14 @@ describe('the demo events feed', () => {
 
   it('GraphQL `events` shows the same envelopes', async () => {
     const res = await t.gql(
-      'query($b: UUID!) { events(brandId: $b, first: 100) { pageInfo { hasNextPage } edges { node { id type createdAt data } } } }',
+      'query($b: UUID!) { events(brandId: $b, first: 100) { pageInfo { hasNextPage } edges { node { id: uuid type createdAt data } } } }',
       { b: brands.lisbon },
       { key: LISBON },
     );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.events.pageInfo.hasNextPage).toBe(false);
-    // The same envelopes, GraphQL spelling the type as its EventType value (`booking.created` is BOOKING_CREATED).
+    // The same envelopes (`id: uuid`: the envelope's raw id), GraphQL spelling the type as its EventType value
+    // (`booking.created` is BOOKING_CREATED).
     const rest = (await feed(brands.lisbon, LISBON)).data.map((e: Envelope) => ({ ...e, type: e.type.toUpperCase().replace('.', '_') }));
     expect(res.body.data.events.edges.map((e: { node: Envelope }) => e.node)).toEqual(rest);
   });

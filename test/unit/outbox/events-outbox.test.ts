@@ -120,8 +120,10 @@ describe('recordBookingEvent', () => {
     const stored = await db.one<any>(
       'SELECT brand_id AS "brandId", type, resource_id AS "resourceId", payload FROM events ORDER BY sequence DESC LIMIT 1',
     );
-    const { brandId, amountDue: _due, chargedTo: _chargedTo, ...view } = (await bookingViewsIn(db.database, [booking.id]))[0]!;
+    // The payload is REST's Booking: without the GraphQL-only fields of the view.
+    const { brandId, sessionId, amountDue: _due, chargedTo: _chargedTo, ...view } = (await bookingViewsIn(db.database, [booking.id]))[0]!;
     expect(brandId).toBe(other.id);
+    expect(sessionId).toBe(booking.sessionId);
     expect({ ...stored, payload: JSON.parse(stored.payload) }).toEqual({
       brandId: other.id,
       type: 'booking.cancelled',
