@@ -6,6 +6,7 @@
  * `{"errors": [{"message", "extensions": {"code", ...details}}]}` with the same code and status: Apollo
  * Client, urql and Relay read `errors[].extensions.code`, and see a REST body as a bare server error.
  */
+import Negotiator from 'negotiator';
 import type { ErrorCode, ErrorDetails } from '../domain/shared/errors.ts';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -19,36 +20,15 @@ export function isGraphQLUrl(url: string): boolean {
   return (end === -1 ? url : url.slice(0, end)) === GRAPHQL_PATH;
 }
 
-/** How well an Accept header takes `type`: [q, specificity, position], or null when it does not. */
-function preference(ranges: ReadonlyArray<{ range: string; q: number }>, type: string): [number, number, number] | null {
-  let best: [number, number, number] | null = null;
-  ranges.forEach(({ range, q }, position) => {
-    const specificity = range === type ? 2 : range === 'application/*' ? 1 : range === '*/*' ? 0 : -1;
-    if (specificity < 0) return;
-    if (!best || specificity > best[1]) best = [q, specificity, position];
-  });
-  return best;
-}
-
-const better = (a: [number, number, number], b: [number, number, number]) => a[0] - b[0] || a[1] - b[1] || b[2] - a[2];
-
 /**
- * The media type Apollo Server answers for this Accept header (its negotiation between
- * `application/json` and `application/graphql-response+json`: quality, then the more specific range,
- * then the earlier one, `application/json` on a tie or without Accept). An Accept taking neither, which
- * Apollo answers 406, gets `application/json`: an error is answered whatever the client takes.
+ * The media type Apollo Server answers for this Accept header: the same negotiation, by the same library
+ * (negotiator), between `application/json` and `application/graphql-response+json`, `application/json`
+ * without Accept. An Accept taking neither, which Apollo answers 406, gets `application/json`: an error
+ * is answered whatever the client takes.
  */
 export function graphqlMediaType(accept: string | undefined): string {
   if (!accept) return JSON_TYPE;
-  const ranges = accept.split(',').map((part) => {
-    const [range = '', ...params] = part.split(';').map((item) => item.trim().toLowerCase());
-    const q = params.find((param) => param.startsWith('q='));
-    return { range, q: q === undefined ? 1 : Number(q.slice(2)) || 0 };
-  });
-  const json = preference(ranges, 'application/json');
-  const graphql = preference(ranges, 'application/graphql-response+json');
-  if (graphql && graphql[0] > 0 && (!json || better(graphql, json) > 0)) return GRAPHQL_RESPONSE_TYPE;
-  return JSON_TYPE;
+  return new Negotiator({ headers: { accept } }).mediaType([JSON_TYPE, GRAPHQL_RESPONSE_TYPE]) ?? JSON_TYPE;
 }
 
 /** REST's error body. */
