@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../../support/app.ts';
 import { CheckoutTestProcessor, checkoutRows, guest } from '../../support/checkout.ts';
 import { freshDb } from '../../support/db.ts';
+import { sample, scrape } from '../../support/metrics.ts';
 import { createSession } from '../../../fixtures/factories/bookings.ts';
 import { createApiKey, createBrand, createPublishableKey } from '../../../fixtures/factories/brands.ts';
 import { createExperience } from '../../../fixtures/factories/catalog.ts';
@@ -20,10 +21,16 @@ const at = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);
 const db = await freshDb();
 const rows = checkoutRows(db);
 const processor = new CheckoutTestProcessor({ now: () => clock });
+const logs: Array<Record<string, any>> = [];
 let t: TestApp;
 beforeAll(async () => {
   // Behind a proxy on this host: X-Forwarded-For names the client.
-  t = await startApp(db, { now: () => clock, payments: processor, http: { TRUST_PROXY: ['127.0.0.1'] } });
+  t = await startApp(db, {
+    now: () => clock,
+    payments: processor,
+    http: { TRUST_PROXY: ['127.0.0.1'] },
+    logStream: { write: (line) => logs.push(JSON.parse(line)) },
+  });
 });
 
 /** A brand of its own, its keys and an experience with a day of sessions: each test counts its own clients. */
@@ -32,7 +39,7 @@ async function world(capacities: number[]) {
   const secret = (await createApiKey(db, { brandId: brand.id })).secret;
   const publishable = (await createPublishableKey(db, brand.id, [SHOP])).secret;
   const { experience } = await createExperience(db, brand.id);
-  const sessions = [];
+  const sessions: Array<Awaited<ReturnType<typeof createSession>>> = [];
   for (const [i, capacity] of capacities.entries())
     sessions.push(await createSession(db, experience, { startLocal: `2026-12-01T${String(9 + i).padStart(2, '0')}:00:00`, capacity }));
   const body = (session: { startLocal: string }, guests: number) => ({
@@ -81,6 +88,16 @@ describe('holds of a publishable key', () => {
     expect(answers.map((res) => res.status)).toEqual([201, 201, 201, 201, 201, 429, 429, 429]);
     expect(answer(answers[5]!)).toEqual(refusal(10, 2, 300));
     expect(await w.reserved()).toEqual([6, 4]);
+    // Operators see what the brand's anonymous browsers hold, and each refusal, by the client's HMAC (never its address).
+    const metrics = await scrape(t);
+    expect(sample(metrics, 'holds_unpaid_places', { brand_id: w.brand.id, key_kind: 'publishable' })).toBe(10);
+    expect(sample(metrics, 'hold_limit_refusals_total', { brand_id: w.brand.id })).toBe(3);
+    const refused = logs.filter((line) => line.holdLimit?.brandId === w.brand.id);
+    expect(refused.map((line) => [line.level, line.msg, line.holdLimit.held, line.holdLimit.requested, line.holdLimit.limit])).toEqual(
+      Array.from({ length: 3 }, () => [40, 'a publishable client reached its budget of unpaid places (HOLD_LIMIT_REACHED)', 10, 2, 10]),
+    );
+    expect(refused[0]!.holdLimit.client).toMatch(/^[\w-]{43}$/);
+    expect(JSON.stringify(refused)).not.toContain('127.0.0.1');
     // Five minutes, not fifteen: the answer says when.
     expect(answers[0]!.body.expiresAt).toBe(at(300).toISOString());
 
