@@ -126,8 +126,9 @@ async function refuseBeyondBudget(
 
 /**
  * Prices the cart; then, unless `getOnlyTotalNetAmount`, creates one `processing` booking per item
- * holding its places for `deps.holdTtlSeconds` (a publishable key's: `deps.publishableHolds`, within its client's budget), with a payment intent whose secret is returned. A
- * cart costing nothing is confirmed (and paid) at once. Posting again for an unpaid cart replaces its
+ * holding its places for `deps.holdTtlSeconds`, with a payment intent whose secret is returned; with a
+ * publishable key, for `deps.publishableHolds.ttlSeconds` and within its client's budget (hold-budget.ts).
+ * A cart costing nothing is confirmed (and paid) at once. Posting again for an unpaid cart replaces its
  * bookings; a paid cart is CART_ALREADY_PAID.
  */
 export async function createPaymentIntent(deps: CallerDeps, input: CreatePaymentIntentInput): Promise<PaymentIntentResult> {
