@@ -27,6 +27,7 @@ import { installDeadlines } from './http/deadline.ts';
 import { installWriteAdmission } from './http/write-admission.ts';
 import { admitMutations } from './graphql/write-admission.ts';
 import { installRateLimit } from './http/rate-limit.ts';
+import { publishableHoldSettings, type PublishableHoldConfig } from './http/publishable-holds.ts';
 import { installResponseCache, markCacheable, ResponseCache } from './http/response-cache.ts';
 import { serverOptions, trackSocketRequests } from './http/server-options.ts';
 import { httpSettings, type HttpConfig } from './http/settings.ts';
@@ -51,7 +52,8 @@ export interface AppOptions {
     HttpConfig &
     GraphQLConfig &
     ObservabilityConfig &
-    RefundReconcileConfig;
+    RefundReconcileConfig &
+    PublishableHoldConfig;
   now?: () => Date;
   /** The payment processor; the sandbox by default. */
   payments?: PaymentProcessor;
@@ -77,6 +79,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     payments: options.payments ?? new SandboxProcessor({ now }),
     holdTtlSeconds: options.config.HOLD_TTL_SECONDS,
     waitlistOfferTtlSeconds: options.config.WAITLIST_OFFER_TTL_SECONDS,
+    publishableHolds: publishableHoldSettings(options.config),
     observer: observability.observer,
   };
   const http = httpSettings(options.config);

@@ -52,6 +52,10 @@ const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HOLD_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  /** Unpaid holds made with a publishable key (an anonymous browser) lapse sooner, so hoarded places come back quickly. */
+  PUBLISHABLE_HOLD_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /** Places one client (address) may hold unpaid at once across a brand through a publishable key; also a publishable cart's bound. */
+  PUBLISHABLE_HOLD_PLACES_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(10),
   WAITLIST_OFFER_TTL_SECONDS: z.coerce
     .number()
     .int()

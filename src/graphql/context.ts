@@ -7,6 +7,7 @@ import type { WebhookSettings } from '../domain/webhooks/settings.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
 import { readingEachBrandOnce } from '../domain/catalog/brands.ts';
 import { withDeadline } from '../http/deadline.ts';
+import { clientAddress } from '../http/publishable-holds.ts';
 
 /** Per-request GraphQL context. `caller()` throws UNAUTHENTICATED when the request had no key. */
 export interface GraphQLContext extends Deps {
@@ -26,6 +27,8 @@ export interface ContextRequest {
   idempotency?: { requestIds: () => string };
   /** The request's deadline (src/http/deadline.ts): the operation's units of work carry it. */
   deadline?: AbortSignal;
+  /** The client's address as the HTTP server takes it (TRUST_PROXY): what a publishable key's holds are counted by. */
+  ip?: string;
 }
 
 /**
@@ -48,7 +51,12 @@ export function graphqlContextFactory(shared: Deps, webhooks: WebhookSettings) {
     const caller = (): CallerDeps => {
       if (authError) throw authError;
       if (!principal) throw new DomainError('UNAUTHENTICATED', 'This operation needs an API key: send "Authorization: Bearer <key>"');
-      return { ...deps, principal, ...(request.idempotency ? { requestIds: request.idempotency.requestIds } : {}) };
+      return {
+        ...deps,
+        principal,
+        ...(request.idempotency ? { requestIds: request.idempotency.requestIds } : {}),
+        ...(request.ip === undefined ? {} : { clientAddress: clientAddress({ ip: request.ip }) }),
+      };
     };
     return {
       ...deps,

@@ -4,7 +4,8 @@
  */
 import type { Config } from '../config.ts';
 import type { Database } from '../domain/shared/database.ts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { DomainObserver } from '../domain/shared/observer.ts';
 import { graphqlMetricsPlugin, observeReplayedOperation } from './graphql.ts';
 import { AccessLogController, installRequestObservability } from './http.ts';
 import { createMetrics } from './metrics.ts';
@@ -20,12 +21,21 @@ export function createObservability(options: { db: Database; production: boolean
     timeoutMs: options.config.READINESS_TIMEOUT_MS ?? readinessDefaults.timeoutMs,
     cacheMs: options.config.READINESS_CACHE_MS ?? readinessDefaults.cacheMs,
   });
+  // The app's logger, once installed: operators see each client refused more holds (by its HMAC, never its address).
+  let log: FastifyBaseLogger | undefined;
+  const observer: DomainObserver = {
+    ...metrics.observer,
+    holdLimitReached(refusal) {
+      metrics.observer.holdLimitReached?.(refusal);
+      log?.warn({ holdLimit: refusal }, 'a publishable client reached its budget of unpaid places (HOLD_LIMIT_REACHED)');
+    },
+  };
   return {
     metrics,
     /** Fastify's `logController`: the access line replaces Fastify's per-request lines. */
     logController: new AccessLogController(),
-    /** For `Deps.observer`: refunds are counted where they finish. */
-    observer: metrics.observer,
+    /** For `Deps.observer`: refunds are counted where they finish; refused holds are counted and logged. */
+    observer,
     graphqlPlugin: graphqlMetricsPlugin(metrics),
     /** A GraphQL answer replayed from the response cache (no plugin ran): the access line and metrics still see its operation. */
     replayedOperation(request: FastifyRequest, operation: { name: string | null; type: string }, seconds: number): void {
@@ -33,6 +43,7 @@ export function createObservability(options: { db: Database; production: boolean
     },
     /** Hooks, `app.readiness`, and the /readyz and /metrics routes; call before the other routes are registered. */
     install(app: FastifyInstance): void {
+      log = app.log;
       installRequestObservability(app, options.db, metrics);
       installReadiness(app, readiness);
       operationsRoutes(app, readiness, metrics, { production: options.production, token: options.config.METRICS_TOKEN });

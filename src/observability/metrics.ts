@@ -6,7 +6,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Database } from '../domain/shared/database.ts';
 import { eventTypes } from '../domain/outbox/outbox.ts';
 import type { DomainObserver } from '../domain/shared/observer.ts';
-import { bookingEventsAfter, currentQueueSizes, eventCursor } from '../domain/operations/operations.ts';
+import { bookingEventsAfter, currentQueueSizes, eventCursor, unpaidPlacesHeld } from '../domain/operations/operations.ts';
 import { errorCodeLabel, methodLabel, operationNameLabels, routeLabel } from './labels.ts';
 
 /** Seconds: from a fast cached read to a slow processor call. */
@@ -68,6 +68,17 @@ export function createMetrics(db: Database): Metrics {
     ['api', 'outcome'],
   );
   const refunded = counter('refunded_amount_minor_total', 'Amount refunded by this process, in minor units of the currency.', ['currency']);
+  const unpaidPlaces = new Gauge({
+    name: 'holds_unpaid_places',
+    help: 'Places held by processing bookings awaiting payment, by brand and kind of API key that made the hold (unknown: before it was recorded).',
+    labelNames: ['brand_id', 'key_kind'],
+    registers,
+  });
+  const holdRefusals = counter(
+    'hold_limit_refusals_total',
+    'Checkouts with a publishable key refused by this process because the client held its budget of unpaid places (HOLD_LIMIT_REACHED), by brand.',
+    ['brand_id'],
+  );
   const gauges = {
     holdsActive: gauge('holds_active', 'Processing bookings holding places until paid or lapsed.'),
     waitlistOffersActive: gauge('waitlist_offers_active', 'Waitlist entries holding offered places.'),
@@ -96,6 +107,9 @@ export function createMetrics(db: Database): Metrics {
         refunds.inc({ outcome });
         if (outcome === 'succeeded') refunded.inc({ currency: /^[A-Z]{3}$/.test(currency) ? currency : 'OTHER' }, amountMinor);
       },
+      holdLimitReached({ brandId }) {
+        holdRefusals.inc({ brand_id: brandId });
+      },
     },
     recordRequest({ method, route, statusCode, seconds }) {
       const labels = { method: methodLabel(method), route: routeLabel(route), status_code: String(statusCode) };
@@ -118,6 +132,10 @@ export function createMetrics(db: Database): Metrics {
     async refreshFromDatabase() {
       const sizes = await currentQueueSizes(db);
       for (const [key, g] of Object.entries(gauges)) g.set(sizes[key as keyof typeof sizes]);
+      const held = await unpaidPlacesHeld(db);
+      // Brands that hold nothing any more leave the series, rather than stay at their last value.
+      unpaidPlaces.reset();
+      for (const row of held) unpaidPlaces.set({ brand_id: row.brandId, key_kind: row.keyKind ?? 'unknown' }, row.places);
       if (cursor === undefined) cursor = await startingCursor;
       if (cursor === null) {
         cursor = await eventCursor(db);
@@ -129,6 +147,7 @@ export function createMetrics(db: Database): Metrics {
     },
     markDatabaseUnknown() {
       for (const g of Object.values(gauges)) g.set(Number.NaN);
+      unpaidPlaces.reset();
     },
   };
 }

@@ -57,6 +57,8 @@ export const errorStatus: Record<ErrorCode, number> = {
   PAYMENT_METHOD_NOT_VERIFIABLE: 422,
   /** Too many requests for the API key (or, without one, the client address) this minute: see Retry-After. */
   RATE_LIMITED: 429,
+  /** A publishable key's client holds as many unpaid places as it may (PUBLISHABLE_HOLD_PLACES_PER_CLIENT): see Retry-After. */
+  HOLD_LIMIT_REACHED: 429,
   /** Request line and headers above MAX_HEADER_BYTES. */
   HEADERS_TOO_LARGE: 431,
   INTERNAL_SERVER_ERROR: 500,

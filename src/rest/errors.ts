@@ -48,7 +48,12 @@ const statusCodes: Partial<Record<number, ErrorCode>> = {
 
 /** The one place REST turns failures into `{ error: { code, message, details, requestId } }`. */
 export function restErrorHandler(error: FastifyError | DomainError | Error, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof DomainError) return sendError(reply, request, error.code, error.message, error.details);
+  if (error instanceof DomainError) {
+    // A refusal that passes with time (HOLD_LIMIT_REACHED) says when in its details; HTTP clients read Retry-After.
+    const retryAfter = error.details?.retryAfterSeconds;
+    if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
+    return sendError(reply, request, error.code, error.message, error.details);
+  }
   const away = turnedAwayBy(error);
   if (away) {
     away.log(request.log, error);

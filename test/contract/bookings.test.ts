@@ -263,6 +263,8 @@ describe('store contract: bookings, carts and reschedules', () => {
       status: 'paid',
       createdAt: '2026-11-20T10:00:00.000Z',
       updatedAt: '2026-11-20T10:00:00.000Z',
+      holdKeyKind: null,
+      holdClient: null,
     });
     expect(await database.carts.findCartRow('no-such-cart')).toBeUndefined();
     expect((await database.carts.checkoutsOfCart(held.cart.id)).intents).toStrictEqual([

@@ -324,6 +324,8 @@ describe('store contract: checkout and holds', () => {
       status: 'open',
       createdAt: '2026-11-24T09:00:00.000Z',
       updatedAt: '2026-11-24T09:05:00.500Z',
+      holdKeyKind: null,
+      holdClient: null,
     });
     expect(await database.checkout.confirmationCodeInUse(brand.id, 'WRITTEN-1')).toBe(true);
 
@@ -533,6 +535,76 @@ describe('store contract: checkout and holds', () => {
     const sqlNull = (id: string) => db.value<number>('SELECT CASE WHEN metadata IS NULL THEN 1 ELSE 0 END FROM bookings WHERE id = ?', id);
     expect(await sqlNull('booking-written-0')).toBe(1);
     expect(await sqlNull('booking-written-1')).toBe(0);
+  });
+});
+
+describe('store contract: what a client holds', () => {
+  const CLIENT = 'client-a';
+  const AT = '2026-11-25T12:00:00.000Z';
+  /** A checkout of `cart` awaiting payment: bookings of `places` places each, lapsing at `expiries`. */
+  const holding = async (
+    on: { id: string; experienceId: string; startLocal: string },
+    cart: { id: string; brandId: string; confirmationCode: string },
+    items: Array<{ participants: Array<{ cancelledAt?: string }>; holdExpiresAt: string; status?: 'failed' }>,
+  ) =>
+    createCheckout(db, {
+      brandId: cart.brandId,
+      cart,
+      items: items.map((item) => ({
+        session: on,
+        participants: item.participants,
+        ...(item.status ? { status: item.status } : {}),
+        overrides: { holdExpiresAt: item.status ? null : item.holdExpiresAt },
+      })),
+    });
+  const cartOf = async (brandId: string, client: string | null) => {
+    const cart = await createCart(db, brandId);
+    await database.checkout.holdCartFor(cart.id, { keyKind: client ? 'publishable' : 'brand', client });
+    return cart;
+  };
+
+  it("records who holds a cart, and counts a client's live unpaid places in the brand, but one cart's, with the earliest lapse", async () => {
+    const s9 = await session(9, 50);
+    const first = await cartOf(brand.id, CLIENT);
+    expect(await database.carts.findCartRow(first.id)).toMatchObject({ holdKeyKind: 'publishable', holdClient: CLIENT });
+    expect(await database.checkout.clientHolds(brand.id, CLIENT, AT, 'none')).toEqual({ places: 0, oldestExpiresAt: null });
+    // Counted: 2 active places lapsing at 12:05 and 1 at 12:03 (a cancelled participant holds nothing).
+    await holding(s9, first, [
+      { participants: [{}, {}, { cancelledAt: '2026-11-25T11:00:00.000Z' }], holdExpiresAt: '2026-11-25T12:05:00.000Z' },
+      { participants: [{}], holdExpiresAt: '2026-11-25T12:03:00.000Z' },
+    ]);
+    const second = await cartOf(brand.id, CLIENT);
+    await holding(s9, second, [{ participants: [{}, {}, {}], holdExpiresAt: '2026-11-25T12:04:00.000Z' }]);
+    // Not counted: lapsed at `at`, failed, another client's, a secret key's, another brand's.
+    await holding(s9, await cartOf(brand.id, CLIENT), [{ participants: [{}], holdExpiresAt: AT }]);
+    await holding(s9, await cartOf(brand.id, CLIENT), [{ participants: [{}], holdExpiresAt: AT, status: 'failed' }]);
+    await holding(s9, await cartOf(brand.id, 'client-b'), [{ participants: [{}], holdExpiresAt: '2026-11-25T12:01:00.000Z' }]);
+    await holding(s9, await cartOf(brand.id, null), [{ participants: [{}], holdExpiresAt: '2026-11-25T12:01:00.000Z' }]);
+    await holding(s9, await cartOf(other.id, CLIENT), [{ participants: [{}], holdExpiresAt: '2026-11-25T12:01:00.000Z' }]);
+
+    expect(await database.checkout.clientHolds(brand.id, CLIENT, AT, 'none')).toEqual({
+      places: 6,
+      oldestExpiresAt: '2026-11-25T12:03:00.000Z',
+    });
+    expect(await database.checkout.clientHolds(brand.id, CLIENT, AT, first.id)).toEqual({
+      places: 3,
+      oldestExpiresAt: '2026-11-25T12:04:00.000Z',
+    });
+    expect(await database.checkout.clientHolds(brand.id, CLIENT, '2026-11-25T12:04:00.000Z', 'none')).toEqual({
+      places: 2,
+      oldestExpiresAt: '2026-11-25T12:05:00.000Z',
+    });
+    expect(await database.checkout.clientHolds(brand.id, 'client-b', AT, 'none')).toEqual({
+      places: 1,
+      oldestExpiresAt: '2026-11-25T12:01:00.000Z',
+    });
+    // A later checkout of the cart by a secret key: its places are no longer the client's.
+    await database.checkout.holdCartFor(second.id, { keyKind: 'organization', client: null });
+    expect(await database.carts.findCartRow(second.id)).toMatchObject({ holdKeyKind: 'organization', holdClient: null });
+    expect(await database.checkout.clientHolds(brand.id, CLIENT, AT, 'none')).toEqual({
+      places: 3,
+      oldestExpiresAt: '2026-11-25T12:03:00.000Z',
+    });
   });
 });
 

@@ -8,6 +8,7 @@
  * to commit (gateway processes on one SQLite file can, test/api/operations/gateways.test.ts).
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, it } from 'vitest';
 import { createBooking, createSession, plainPricing } from '../../fixtures/factories/bookings.ts';
 import { createBrand } from '../../fixtures/factories/brands.ts';
@@ -134,6 +135,47 @@ export function checkoutGuards(on: Racing): void {
     expect(outcomes.filter(Boolean)).toHaveLength(1);
     expect(await db.count('bookings', { confirmationCode: 'RACE-CODE' })).toBe(1);
     expect(await db.value(`SELECT count(*) FROM bookings WHERE confirmation_code LIKE 'RACE-CODE~%'`)).toBe(1);
+  });
+
+  it("keeps a client's unpaid places within its budget: 10 racing checkouts of 2 places, budget 5, each locking the client first", async () => {
+    const { db, gateways, w } = on();
+    const client = `race-client-${randomUUID()}`;
+    // Connections opened first: opening them would otherwise space the racers out.
+    await race(gateways, 10, () => async (tx) => sleep(await tx.checkout.clientHolds(w.brand.id, client, at, 'no-cart').then(() => 20)));
+    const outcomes = await race(gateways, 10, (i) => async (tx) => {
+      await tx.checkout.lockHoldClient(w.brand.id, client);
+      const held = await tx.checkout.clientHolds(w.brand.id, client, at, 'no-cart');
+      if (held.places + 2 > 5) return false;
+      // Without the lock, the others read the count meanwhile.
+      await sleep(Math.random() * 15);
+      const cartId = `${client}-cart-${i}`;
+      await tx.checkout.insertCart({ id: cartId, brandId: w.brand.id, confirmationCode: `${client}-${i}`, at });
+      await tx.checkout.holdCartFor(cartId, { keyKind: 'publishable', client });
+      const booking = { ...codeBooking(w, i), id: `${cartId}-booking`, cartId, confirmationCode: `${cartId}-B` };
+      const person = (position: number) => ({
+        id: `${cartId}-p${position}`,
+        bookingId: booking.id,
+        position,
+        firstName: 'Rita',
+        lastName: 'Sousa',
+        emailAddress: null,
+        phoneNumber: null,
+        priceTierName: 'Adult',
+        priceMinor: 2_250,
+        cancelledAt: null,
+      });
+      await tx.checkout.insertBooking(
+        { ...booking, status: 'processing', holdExpiresAt: '2026-11-25T12:20:00.000Z' },
+        [person(0), person(1)],
+        [],
+      );
+      return true;
+    });
+    expect(outcomes.filter(Boolean)).toHaveLength(2);
+    expect(await db.database.checkout.clientHolds(w.brand.id, client, at, 'no-cart')).toEqual({
+      places: 4,
+      oldestExpiresAt: '2026-11-25T12:20:00.000Z',
+    });
   });
 
   it('gives a cart code to exactly one of 10 racing new carts', async () => {

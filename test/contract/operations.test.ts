@@ -7,6 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { createWaitlist } from '../../fixtures/factories/availability.ts';
 import { createBooking, createSession } from '../../fixtures/factories/bookings.ts';
 import { createExperience } from '../../fixtures/factories/catalog.ts';
+import { createBrand } from '../../fixtures/factories/brands.ts';
+import { createCart } from '../../fixtures/factories/carts.ts';
+import { createCheckout } from '../../fixtures/factories/checkouts.ts';
 import { createWaitlistEntry } from '../../fixtures/factories/waitlists.ts';
 import { freshDb } from '../support/db.ts';
 import { LATER, T1, webhooksWorld } from './webhooks-world.ts';
@@ -17,7 +20,7 @@ const empty = await freshDb();
 
 // Events 1 to 15 and their deliveries: 43, of which 6 given up on (ep-Gone's 5 and one past its age) and 1 delivered.
 const { brandA } = await webhooksWorld(db);
-// Queues: two bookings holding places (a confirmed and a failed one do not), one waitlist offer.
+// Queues: two bookings holding places (a confirmed and a failed one do not), one waitlist offer; four more below.
 const { experience } = await createExperience(db, brandA.id);
 const session = await createSession(db, experience, { capacity: 10 });
 await createBooking(db, { brandId: brandA.id, session, status: 'processing' });
@@ -29,12 +32,49 @@ await createWaitlistEntry(db, { waitlist, session, brandId: brandA.id, position:
 await createWaitlistEntry(db, { waitlist, session, brandId: brandA.id, position: 2 });
 await createWaitlistEntry(db, { waitlist, session, brandId: brandA.id, position: 3, status: 'expired' });
 
+// Unpaid places of another brand: 3 held by a publishable key's checkout (one of 4 participants cancelled), 2 by a
+// secret key's, 1 not recorded; a paid checkout holds nothing.
+const holder = await createBrand(db);
+const { experience: held } = await createExperience(db, holder.id);
+const heldSession = await createSession(db, held, { capacity: 20 });
+const heldCart = async (holdKeyKind: 'publishable' | 'brand' | null) =>
+  createCart(db, holder.id, { holdKeyKind, holdClient: holdKeyKind === 'publishable' ? 'client-a' : null });
+await createCheckout(db, {
+  brandId: holder.id,
+  cart: await heldCart('publishable'),
+  items: [
+    { session: heldSession, participants: [{}, {}] },
+    { session: heldSession, participants: [{}, { cancelledAt: T1 }] },
+  ],
+});
+await createCheckout(db, { brandId: holder.id, cart: await heldCart('brand'), items: [{ session: heldSession, participants: [{}, {}] }] });
+await createCheckout(db, { brandId: holder.id, cart: await heldCart(null), items: [{ session: heldSession }] });
+await createCheckout(db, {
+  brandId: holder.id,
+  cart: await heldCart('publishable'),
+  items: [{ session: heldSession, status: 'confirmed', participants: [{}, {}, {}] }],
+});
+
 describe('store contract: operations', () => {
+  it('answers unpaid places held by brand and key kind', async () => {
+    const ofHolder = (await database.operations.unpaidPlacesHeld()).filter((row) => row.brandId === holder.id);
+    expect(ofHolder).toStrictEqual([
+      { brandId: holder.id, keyKind: null, places: 1 },
+      { brandId: holder.id, keyKind: 'brand', places: 2 },
+      { brandId: holder.id, keyKind: 'publishable', places: 3 },
+    ]);
+    const all = await database.operations.unpaidPlacesHeld();
+    const keys = all.map((row) => `${row.brandId}/${row.keyKind ?? ''}`);
+    // Ids and kinds are ASCII, where JavaScript's order is the bytes'.
+    expect(keys).toStrictEqual([...keys].sort());
+    expect(await empty.database.operations.unpaidPlacesHeld()).toStrictEqual([]);
+  });
+
   it('answers queue sizes, the newest sequence and event counts by type', async () => {
     await expect(database.operations.pingDatabase()).resolves.toBeUndefined();
     expect(await database.operations.migrationsCurrent()).toBe(true);
     expect(await database.operations.queueSizes()).toStrictEqual({
-      holdsActive: 2,
+      holdsActive: 6,
       waitlistOffersActive: 1,
       webhookDeliveriesPending: 36,
       webhookDeliveriesFailed: 6,

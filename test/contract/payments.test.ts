@@ -146,6 +146,8 @@ describe('store contract: payments', () => {
       status: 'paid',
       createdAt: '2026-11-20T10:00:00.000Z',
       updatedAt: '2026-11-25T13:00:00.000Z',
+      holdKeyKind: null,
+      holdClient: null,
     });
 
     // The hold lapsed meanwhile: its credit was given back; the late payment takes it again, by code.

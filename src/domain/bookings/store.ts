@@ -1,4 +1,4 @@
-import type { BookingStatus, CartStatus, PaymentIntentStatus, PaymentMethod } from '../shared/values.ts';
+import type { ApiKeyKind, BookingStatus, CartStatus, PaymentIntentStatus, PaymentMethod } from '../shared/values.ts';
 import type { AnswerValueJson, PricingBreakdown, QuestionSnapshotJson } from '../shared/json-types.ts';
 
 export interface BookingWithContext {
@@ -93,6 +93,10 @@ export interface CartRow {
   status: CartStatus;
   createdAt: string;
   updatedAt: string;
+  /** The kind of key whose checkout holds the cart's places now; null before its first checkout. */
+  holdKeyKind: ApiKeyKind | null;
+  /** For a publishable key, the client holding them (an HMAC of its address); null otherwise. */
+  holdClient: string | null;
 }
 
 /** What reading a cart needs of a payment intent (never its secret hash). */

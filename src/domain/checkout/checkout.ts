@@ -21,6 +21,9 @@ import { sumTotals } from './pricing.ts';
 import { customQuestionsByExperience, refuseAnswersWithoutFeature } from '../questions/questions.ts';
 import { requireFeature } from '../catalog/features.ts';
 import { choosePayment } from '../payments/methods.ts';
+import { checkHoldBudget, defaultPublishableHolds, holderOf } from './hold-budget.ts';
+import type { CheckoutStore } from './store.ts';
+import { notify } from '../shared/observer.ts';
 
 export type { CreatePaymentIntentInput } from './input.ts';
 
@@ -35,6 +38,8 @@ export interface PaymentIntentResult {
   /** What the checkout wrote (absent for a quote): the cart's code and its bookings, in item order. */
   cartConfirmationCode?: string;
   bookings?: WrittenBooking[];
+  /** When the unpaid bookings' hold lapses (ISO 8601 UTC); absent when nothing is held (quotes, free or settled carts). */
+  expiresAt?: string;
 }
 
 /** Every item checked and priced, in order; the first problem is thrown. */
@@ -102,10 +107,28 @@ async function openIntent(deps: Deps, brand: BrandRow, cartId: string, amountMin
   }
 }
 
+/** Throws HOLD_LIMIT_REACHED (telling the observer) when the client's other unpaid places and `requested` exceed its budget. */
+async function refuseBeyondBudget(
+  deps: CallerDeps,
+  store: Pick<CheckoutStore, 'clientHolds'>,
+  claim: { brandId: string; cartId: string; client: string; limit: number; requested: number },
+  now: Date,
+): Promise<void> {
+  const { brandId, cartId, client, limit, requested } = claim;
+  const held = await store.clientHolds(brandId, client, now.toISOString(), cartId);
+  try {
+    checkHoldBudget(limit, requested, held, now);
+  } catch (error) {
+    notify(deps.observer, (o) => o.holdLimitReached?.({ brandId, client, held: held.places, requested, limit }));
+    throw error;
+  }
+}
+
 /**
  * Prices the cart; then, unless `getOnlyTotalNetAmount`, creates one `processing` booking per item
- * holding its places for `deps.holdTtlSeconds`, with a payment intent whose secret is returned. A
- * cart costing nothing is confirmed (and paid) at once. Posting again for an unpaid cart replaces its
+ * holding its places for `deps.holdTtlSeconds`, with a payment intent whose secret is returned; with a
+ * publishable key, for `deps.publishableHolds.ttlSeconds` and within its client's budget (hold-budget.ts).
+ * A cart costing nothing is confirmed (and paid) at once. Posting again for an unpaid cart replaces its
  * bookings; a paid cart is CART_ALREADY_PAID.
  */
 export async function createPaymentIntent(deps: CallerDeps, input: CreatePaymentIntentInput): Promise<PaymentIntentResult> {
@@ -123,8 +146,18 @@ export async function createPaymentIntent(deps: CallerDeps, input: CreatePayment
   const totalNetAmount = toDecimal(totalMinor, brand.currency);
   if (input.getOnlyTotalNetAmount) return { totalNetAmount, brandId: brand.id, cartId: null };
 
+  const holding = payment.charged && totalMinor > 0;
+  const holds = deps.publishableHolds ?? defaultPublishableHolds;
+  const holder = holderOf(deps.principal, holds, deps.clientAddress);
+  const requested = items.reduce((sum, item) => sum + item.participants.length, 0);
+  const claim =
+    holding && holder.client
+      ? { brandId: brand.id, cartId: input.cartId, client: holder.client, limit: holds.placesPerClient, requested }
+      : null;
+  // A refusal costs no processor call; the unit of work checks again, the authoritative check.
+  if (claim) await refuseBeyondBudget(deps, deps.db.checkout, claim, now);
   // Only a card payment goes through the processor; the other methods confirm at once with the amount due.
-  const intent = payment.charged && totalMinor > 0 ? await openIntent(deps, brand, input.cartId, totalMinor) : null;
+  const intent = holding ? await openIntent(deps, brand, input.cartId, totalMinor) : null;
   const written = await writeCheckout(deps.db, {
     brand,
     cartId: input.cartId,
@@ -135,8 +168,10 @@ export async function createPaymentIntent(deps: CallerDeps, input: CreatePayment
     intent,
     // Holds run from when they are taken, after the processor answered.
     now: deps.now(),
-    holdTtlSeconds: deps.holdTtlSeconds,
+    holdTtlSeconds: holder.keyKind === 'publishable' ? holds.ttlSeconds : deps.holdTtlSeconds,
     waitlistOfferTtlSeconds: deps.waitlistOfferTtlSeconds,
+    holder,
+    budget: claim ? { client: claim.client, check: async (tx, at) => refuseBeyondBudget(deps, tx.checkout, claim, at) } : null,
   });
   return {
     totalNetAmount,

@@ -1,5 +1,5 @@
 import type { AnswerRow, BookingRow, ParticipantRow } from '../bookings/store.ts';
-import type { PaymentIntentStatus } from '../shared/values.ts';
+import type { ApiKeyKind, PaymentIntentStatus } from '../shared/values.ts';
 import type { ExperienceRow } from '../catalog/store.ts';
 import type { SessionRow } from '../availability/store.ts';
 
@@ -57,6 +57,20 @@ export interface ItemSession {
 export interface CartHolds {
   places: Array<{ sessionId: string; count: number }>;
   credits: Array<{ creditCodeId: string; amountMinor: number }>;
+}
+
+/** Who holds a cart's places from a checkout on: the key's kind and, for a publishable key, the client (else null). */
+export interface CartHolder {
+  keyKind: ApiKeyKind;
+  client: string | null;
+}
+
+/** What one client holds unpaid in a brand. */
+export interface ClientHolds {
+  /** Active participants of the client's `processing` bookings whose hold has not lapsed. */
+  places: number;
+  /** The earliest `holdExpiresAt` among those bookings (ISO 8601 UTC); null when it holds nothing. */
+  oldestExpiresAt: string | null;
 }
 
 /** A new payment intent (the cart's next checkout attempt). */
@@ -126,6 +140,20 @@ export interface CheckoutStore {
   releaseCodeOfReplacedBooking(cartId: string, code: string): Promise<void>;
   insertCart(row: { id: string; brandId: string; confirmationCode: string; at: string }): Promise<void>;
   touchCart(cartId: string, at: string): Promise<void>;
+  /** Records who holds the cart's places from this checkout on. Call it in the unit that took or created the cart. */
+  holdCartFor(cartId: string, holder: CartHolder): Promise<void>;
+  /**
+   * Inside a unit of work: the unit becomes the only one counting and taking holds of `client` in `brandId`
+   * until it ends; another unit asking for the same client and brand waits until then, on any gateway, and
+   * then sees what the first committed. Take it before any row (it is first in the lock order): units
+   * holding it wait only for rows, and no unit holding a row waits for it. Outside a unit it does nothing.
+   */
+  lockHoldClient(brandId: string, client: string): Promise<void>;
+  /**
+   * What `client` holds unpaid in `brandId` at `at`, apart from cart `exceptCartId`'s bookings: the `processing`
+   * bookings of carts it holds (`holdCartFor`) whose hold lapses after `at`, with their earliest lapse.
+   */
+  clientHolds(brandId: string, client: string, at: string, exceptCartId: string): Promise<ClientHolds>;
   /**
    * Inserts the cart's next checkout attempt (`attempt` = the cart's highest + 1). Call it in a unit of work
    * that took the cart (`findCartRow`) or created it (`insertCart`): racing checkouts then number attempts in turn.

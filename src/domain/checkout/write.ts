@@ -11,7 +11,7 @@ import type { BookingStatus } from '../shared/values.ts';
 import { hashSecret } from '../access/secrets.ts';
 import type { Database, Stores } from '../shared/database.ts';
 import type { BrandRow } from '../catalog/store.ts';
-import { type AnswerInsert, type ParticipantInsert } from './store.ts';
+import { type AnswerInsert, type CartHolder, type ParticipantInsert } from './store.ts';
 import type { StoredAnswer } from '../questions/answers.ts';
 import { recordBookingEvents } from '../bookings/booking-events.ts';
 import type { PreparedItem } from './items.ts';
@@ -34,6 +34,13 @@ export interface CheckoutPlan {
   now: Date;
   holdTtlSeconds: number;
   waitlistOfferTtlSeconds: number;
+  /** Who holds the cart's places from this checkout on. */
+  holder: CartHolder;
+  /**
+   * For a publishable key's unpaid holds: the client, locked for the unit, and the check of its budget,
+   * run once the cart's previous holds are given back (a re-post never counts against itself).
+   */
+  budget: { client: string; check: (tx: Stores, now: Date) => Promise<void> } | null;
 }
 
 /** Bookings of the cart this checkout replaces, and sessions whose freed places it offers before committing. */
@@ -134,6 +141,10 @@ async function takeItemPlaces(tx: Stores, plan: CheckoutPlan, item: PreparedItem
   }
 }
 
+function holdExpiry(plan: CheckoutPlan): string {
+  return new Date(plan.now.getTime() + plan.holdTtlSeconds * 1000).toISOString();
+}
+
 /** What checkout tells of each booking it wrote. */
 export interface WrittenBooking {
   id: string;
@@ -188,7 +199,7 @@ async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, wri
       notes: item.notes,
       internalNotes: item.internalNotes,
       metadata: item.metadata,
-      holdExpiresAt: settled ? null : new Date(plan.now.getTime() + plan.holdTtlSeconds * 1000).toISOString(),
+      holdExpiresAt: settled ? null : holdExpiry(plan),
       createdAt: written.at,
       updatedAt: written.at,
     },
@@ -220,13 +231,17 @@ async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, wri
 export async function writeCheckout(
   db: Database,
   plan: CheckoutPlan,
-): Promise<{ cartConfirmationCode: string; bookings: WrittenBooking[] }> {
+): Promise<{ cartConfirmationCode: string; bookings: WrittenBooking[]; expiresAt?: string }> {
   return db.transaction(async (tx) => {
     const at = plan.now.toISOString();
+    // First lock of the unit: racing checkouts of one client count its holds one after the other.
+    if (plan.budget) await tx.checkout.lockHoldClient(plan.brand.id, plan.budget.client);
     await expireDueOffers(tx, plan.now, plan.waitlistOfferTtlSeconds);
     await expireDueHolds(tx, plan.now, plan.waitlistOfferTtlSeconds);
     const replacement: Replacement = { replaced: new Set(), freed: new Set() };
     const cartCode = await openCart(tx, plan, at, replacement);
+    if (plan.budget) await plan.budget.check(tx, plan.now);
+    await tx.checkout.holdCartFor(plan.cartId, plan.holder);
     let intentId: string | null = null;
     if (plan.intent) {
       intentId = randomUUID();
@@ -248,6 +263,8 @@ export async function writeCheckout(
     for (const item of plan.items) bookings.push(await writeItem(tx, plan, item, { at, cartCode, intentId, ...replacement }));
     if (!plan.intent) await tx.payments.markCartPaid(plan.cartId, at);
     for (const sessionId of replacement.freed) await offerFreedPlaces(tx, sessionId, plan.now, plan.waitlistOfferTtlSeconds);
-    return { cartConfirmationCode: cartCode, bookings };
+    // Every unpaid booking of a checkout lapses at the same instant.
+    const expiresAt = plan.intent ? holdExpiry(plan) : undefined;
+    return { cartConfirmationCode: cartCode, bookings, ...(expiresAt ? { expiresAt } : {}) };
   });
 }

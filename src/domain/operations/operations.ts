@@ -4,7 +4,7 @@
  * and only committed changes are visible in it).
  */
 import type { Database, Stores } from '../shared/database.ts';
-import { type QueueSizes } from './store.ts';
+import { type QueueSizes, type UnpaidPlaces } from './store.ts';
 
 export type { QueueSizes };
 
@@ -44,6 +44,11 @@ async function databaseAnswers(db: Stores): Promise<Readiness> {
 
 export async function currentQueueSizes(db: Stores): Promise<QueueSizes> {
   return db.operations.queueSizes();
+}
+
+/** Unpaid places held per brand and key kind: how much of the inventory anonymous browsers keep back. */
+export async function unpaidPlacesHeld(db: Stores): Promise<UnpaidPlaces[]> {
+  return db.operations.unpaidPlacesHeld();
 }
 
 /** Where the booking event counts start: the newest event now. */

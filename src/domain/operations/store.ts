@@ -1,3 +1,5 @@
+import type { ApiKeyKind } from '../shared/values.ts';
+
 export interface QueueSizes {
   /** `processing` bookings: places held until paid or lapsed. */
   holdsActive: number;
@@ -8,6 +10,14 @@ export interface QueueSizes {
   webhookDeliveriesFailed: number;
   /** Endpoints not deleted but disabled (failing too long, or by their brand): they get no deliveries. */
   webhookEndpointsDisabled: number;
+}
+
+/** Places held unpaid (active participants of `processing` bookings) in one brand by one kind of key. */
+export interface UnpaidPlaces {
+  brandId: string;
+  /** The kind of key whose checkout holds them; null when not recorded (bookings of carts checked out before it was). */
+  keyKind: ApiKeyKind | null;
+  places: number;
 }
 
 export interface OperationsStore {
@@ -21,6 +31,8 @@ export interface OperationsStore {
    */
   recordHeartbeat(at: string): Promise<void>;
   queueSizes(): Promise<QueueSizes>;
+  /** Unpaid places held, by brand id (byte order), then key kind (byte order, null first); only groups holding some. */
+  unpaidPlacesHeld(): Promise<UnpaidPlaces[]>;
   /** The newest event's sequence (0 when there is none). */
   newestEventSequence(): Promise<number>;
   /**

@@ -2,6 +2,7 @@ import type { Principal } from '../access/principal.ts';
 import type { Database } from './database.ts';
 import type { DomainObserver } from './observer.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
+import type { PublishableHoldSettings } from '../checkout/hold-budget.ts';
 
 /** What every domain function may depend on. Transports build one per request. */
 export interface Deps {
@@ -14,6 +15,11 @@ export interface Deps {
   holdTtlSeconds: number;
   /** How long places offered to a waitlist entry stay held for it. */
   waitlistOfferTtlSeconds: number;
+  /**
+   * Bounds on unpaid holds made with publishable keys (per-client places, a shorter TTL). The app always
+   * sets them; tools and tests that leave them out get the defaults with a per-process random key.
+   */
+  publishableHolds?: PublishableHoldSettings;
   /** Told about finished refunds (the app's metrics); optional, tests and tools leave it out. */
   observer?: DomainObserver;
 }
@@ -26,4 +32,9 @@ export interface CallerDeps extends Deps {
    * is found and finished by the next run instead of being made a second time.
    */
   requestIds?: () => string;
+  /**
+   * The caller's address as the transport takes it (the proxy header only when TRUST_PROXY says so, IPv6
+   * by /64): what publishable holds are counted by. Absent outside HTTP.
+   */
+  clientAddress?: string;
 }

@@ -55,6 +55,8 @@ export const errorCodes = [
   'PAYMENT_METHOD_NOT_VERIFIABLE',
   /** Too many requests for the API key (or, without one, the client address) this minute: see Retry-After. */
   'RATE_LIMITED',
+  /** A publishable key's client holds as many unpaid places as it may (PUBLISHABLE_HOLD_PLACES_PER_CLIENT): see Retry-After. */
+  'HOLD_LIMIT_REACHED',
   /** Request line and headers above MAX_HEADER_BYTES. */
   'HEADERS_TOO_LARGE',
   'INTERNAL_SERVER_ERROR',

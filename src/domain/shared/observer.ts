@@ -14,6 +14,8 @@ export type RefundOutcome =
 
 export interface DomainObserver {
   refundFinished?(refund: { outcome: RefundOutcome; amountMinor: number; currency: string }): void;
+  /** A publishable key's client was refused more holds (HOLD_LIMIT_REACHED); `client` is its stored HMAC, never its address. */
+  holdLimitReached?(refusal: { brandId: string; client: string; held: number; requested: number; limit: number }): void;
 }
 
 /** Tells the observer, if any; an observer's failure never fails the change it is told about. */

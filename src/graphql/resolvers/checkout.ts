@@ -9,6 +9,7 @@ export const checkoutResolvers: Resolvers = {
   },
   CreatePaymentIntentPayload: {
     paymentIntentSecret: (payload) => payload.paymentIntentSecret ?? null,
+    expiresAt: (payload) => payload.expiresAt ?? null,
     cart: (payload, _, ctx) => (payload.cartId ? findCart(ctx.caller(), { brandId: payload.brandId, cartId: payload.cartId }) : null),
   },
 };

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { check, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { cartStatuses, paymentIntentStatuses } from '../../../domain/shared/values.ts';
+import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { apiKeyKinds, cartStatuses, paymentIntentStatuses } from '../../../domain/shared/values.ts';
 import { brands, experiences } from './catalog.ts';
 
 /** Extras bookable with an experience (`listingAddOns: [{ addOnId, quantity }]`). */
@@ -63,8 +63,18 @@ export const carts = sqliteTable(
     status: text('status', { enum: cartStatuses }).notNull(),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
+    /** The kind of API key whose checkout holds the cart's places now (null before its first checkout). */
+    holdKeyKind: text('hold_key_kind', { enum: apiKeyKinds }),
+    /**
+     * Who holds them, for a publishable key: an HMAC of the client's address (never the address itself),
+     * so a client's unpaid places are counted across the brand; null for secret keys.
+     */
+    holdClient: text('hold_client'),
   },
-  (t) => [uniqueIndex('carts_brand_code_idx').on(t.brandId, t.confirmationCode)],
+  (t) => [
+    uniqueIndex('carts_brand_code_idx').on(t.brandId, t.confirmationCode),
+    index('carts_hold_client_idx').on(t.brandId, t.holdClient),
+  ],
 );
 
 /** A payment intent at the brand's processor. The client secret is stored only as a hash. */

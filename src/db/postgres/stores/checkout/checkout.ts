@@ -3,8 +3,10 @@ import type {
   AddOnRow,
   AnswerInsert,
   BookingInsert,
+  CartHolder,
   CartHolds,
   CheckoutExperience,
+  ClientHolds,
   CheckoutStore,
   CouponRow,
   CreditCodeRow,
@@ -26,7 +28,7 @@ import {
   sessions,
 } from '../../schema/index.ts';
 import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
-import { anyOfPlaceholder, inByteOrder, jsonRows, oneRow } from '../sql-parts.ts';
+import { anyOfPlaceholder, inByteOrder, isoText, jsonRows, oneRow } from '../sql-parts.ts';
 import { priceTiersJson, taxesJson } from '../catalog/experiences.ts';
 
 // The experience's id spelled out in the subqueries, as in priceTiersJson.
@@ -188,6 +190,47 @@ export async function touchCart(db: PgExecutor, cartId: string, at: string): Pro
   await db.update(carts).set({ updatedAt: at }).where(eq(carts.id, cartId));
 }
 
+/** The unit took the cart (or created it): one UPDATE of a row it holds. */
+export async function holdCartFor(db: PgExecutor, cartId: string, row: CartHolder): Promise<void> {
+  await db.update(carts).set({ holdKeyKind: row.keyKind, holdClient: row.client }).where(eq(carts.id, cartId));
+}
+
+/**
+ * A transaction-level advisory lock on the client and brand, held to COMMIT: racing checkouts of one client,
+ * on any gateway, count its holds one after the other. No row stands for a client, so no row can be locked;
+ * the key is a 64-bit hash under a prefix of its own (the events lock has another).
+ */
+export async function lockHoldClient(db: PgExecutor, brandId: string, client: string): Promise<void> {
+  await db.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`tessera:hold-client:${brandId}:${client}`}, 0))`);
+}
+
+const heldByClient = preparedPerExecutor((db) =>
+  db
+    .select({
+      places: sql<number>`count(*)::int`,
+      oldestExpiresAt: sql<string | null>`${isoText(sql`min(${bookings.holdExpiresAt})`)}`,
+    })
+    .from(participants)
+    .innerJoin(bookings, eq(bookings.id, participants.bookingId))
+    .innerJoin(carts, eq(carts.id, bookings.cartId))
+    .where(
+      and(
+        eq(carts.brandId, sql.placeholder('brandId')),
+        eq(carts.holdClient, sql.placeholder('client')),
+        sql`${carts.id} <> ${sql.placeholder('exceptCartId')}`,
+        eq(bookings.status, 'processing'),
+        sql`${bookings.holdExpiresAt} > ${sql.placeholder('at')}::timestamptz`,
+        sql`${participants.cancelledAt} IS NULL`,
+      ),
+    )
+    .prepare('client_holds'),
+);
+
+export async function clientHolds(db: PgExecutor, brandId: string, client: string, at: string, exceptCartId: string): Promise<ClientHolds> {
+  const [row] = await heldByClient(db).execute({ brandId, client, at, exceptCartId });
+  return { places: row?.places ?? 0, oldestExpiresAt: row?.oldestExpiresAt ?? null };
+}
+
 /** Inserts the cart's next checkout attempt (`attempt` = the cart's highest + 1, in the same statement). */
 export async function insertPaymentIntent(db: PgExecutor, row: IntentInsert): Promise<void> {
   await db.insert(paymentIntents).values({
@@ -279,6 +322,9 @@ export const checkoutStore = {
   releaseCodeOfReplacedBooking,
   insertCart,
   touchCart,
+  holdCartFor,
+  lockHoldClient,
+  clientHolds,
   insertPaymentIntent,
   insertBooking,
   redeemCredit,

@@ -6,8 +6,17 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { and, asc, count, eq, gt, isNotNull, isNull, max, sql } from 'drizzle-orm';
-import type { OperationsStore, QueueSizes } from '../../../../domain/operations/store.ts';
-import { bookings, events, readinessHeartbeat, waitlistEntries, webhookDeliveries, webhookEndpoints } from '../../schema/index.ts';
+import type { OperationsStore, QueueSizes, UnpaidPlaces } from '../../../../domain/operations/store.ts';
+import {
+  bookings,
+  carts,
+  events,
+  participants,
+  readinessHeartbeat,
+  waitlistEntries,
+  webhookDeliveries,
+  webhookEndpoints,
+} from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 
 const journalFile = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../../drizzle/postgres/migrations/meta/_journal.json');
@@ -79,11 +88,24 @@ export async function eventCountsAfter(db: PgExecutor, after: number): Promise<A
   return rows.map((row) => ({ type: row.type, n: row.n, newest: row.newest ?? after }));
 }
 
+/** By brand id, then key kind, in byte order with null first, as SQLite orders them. */
+export async function unpaidPlacesHeld(db: PgExecutor): Promise<UnpaidPlaces[]> {
+  return db
+    .select({ brandId: bookings.brandId, keyKind: carts.holdKeyKind, places: count() })
+    .from(participants)
+    .innerJoin(bookings, eq(bookings.id, participants.bookingId))
+    .leftJoin(carts, eq(carts.id, bookings.cartId))
+    .where(and(eq(bookings.status, 'processing'), isNull(participants.cancelledAt)))
+    .groupBy(bookings.brandId, carts.holdKeyKind)
+    .orderBy(sql`${bookings.brandId} COLLATE "C"`, sql`${carts.holdKeyKind} COLLATE "C" NULLS FIRST`);
+}
+
 export const operationsStore = {
   pingDatabase,
   migrationsCurrent,
   recordHeartbeat,
   queueSizes,
+  unpaidPlacesHeld,
   newestEventSequence,
   eventCountsAfter,
 } satisfies PostgresStore<OperationsStore>;

@@ -16,8 +16,10 @@ import type {
   AddOnRow,
   AnswerInsert,
   BookingInsert,
+  CartHolder,
   CartHolds,
   CheckoutExperience,
+  ClientHolds,
   CheckoutStore,
   CouponRow,
   CreditCodeRow,
@@ -254,6 +256,45 @@ export function touchCart(db: Db, cartId: string, at: string): void {
   touch(db).run({ id: cartId, at });
 }
 
+const holder = preparedPerDb((db) =>
+  db
+    .update(carts)
+    .set({ holdKeyKind: setTo('keyKind'), holdClient: setTo('client') })
+    .where(eq(carts.id, sql.placeholder('id')))
+    .prepare(),
+);
+
+export function holdCartFor(db: Db, cartId: string, row: CartHolder): void {
+  holder(db).run({ id: cartId, keyKind: row.keyKind, client: row.client });
+}
+
+/** One writer at a time: a unit of work already counts and takes a client's holds alone. */
+export function lockHoldClient(): void {}
+
+const heldByClient = preparedPerDb((db) =>
+  db
+    .select({ places: sql<number>`count(*)`, oldestExpiresAt: sql<string | null>`min(${bookings.holdExpiresAt})` })
+    .from(participants)
+    .innerJoin(bookings, eq(bookings.id, participants.bookingId))
+    .innerJoin(carts, eq(carts.id, bookings.cartId))
+    .where(
+      and(
+        eq(carts.brandId, sql.placeholder('brandId')),
+        eq(carts.holdClient, sql.placeholder('client')),
+        sql`${carts.id} <> ${sql.placeholder('exceptCartId')}`,
+        eq(bookings.status, 'processing'),
+        sql`${bookings.holdExpiresAt} > ${sql.placeholder('at')}`,
+        sql`${participants.cancelledAt} IS NULL`,
+      ),
+    )
+    .prepare(),
+);
+
+export function clientHolds(db: Db, brandId: string, client: string, at: string, exceptCartId: string): ClientHolds {
+  const row = heldByClient(db).get({ brandId, client, at, exceptCartId });
+  return { places: row?.places ?? 0, oldestExpiresAt: row?.oldestExpiresAt ?? null };
+}
+
 const intentInsert = preparedPerDb((db) =>
   db
     .insert(paymentIntents)
@@ -396,6 +437,9 @@ export const checkoutStore = {
   releaseCodeOfReplacedBooking,
   insertCart,
   touchCart,
+  holdCartFor,
+  lockHoldClient,
+  clientHolds,
   insertPaymentIntent,
   insertBooking,
   redeemCredit,

@@ -5,10 +5,19 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { and, count, eq, gt, isNotNull, isNull, max, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, isNotNull, isNull, max, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
-import { bookings, events, readinessHeartbeat, waitlistEntries, webhookDeliveries, webhookEndpoints } from '../../schema/index.ts';
-import type { OperationsStore, QueueSizes } from '../../../../domain/operations/store.ts';
+import {
+  bookings,
+  carts,
+  events,
+  participants,
+  readinessHeartbeat,
+  waitlistEntries,
+  webhookDeliveries,
+  webhookEndpoints,
+} from '../../schema/index.ts';
+import type { OperationsStore, QueueSizes, UnpaidPlaces } from '../../../../domain/operations/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 
 const journalFile = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../../drizzle/sqlite/migrations/meta/_journal.json');
@@ -80,11 +89,24 @@ export function eventCountsAfter(db: Db, after: number): Array<{ type: string; n
     .map((row) => ({ type: row.type, n: row.n, newest: row.newest ?? after }));
 }
 
+export function unpaidPlacesHeld(db: Db): UnpaidPlaces[] {
+  return db
+    .select({ brandId: bookings.brandId, keyKind: carts.holdKeyKind, places: count() })
+    .from(participants)
+    .innerJoin(bookings, eq(bookings.id, participants.bookingId))
+    .leftJoin(carts, eq(carts.id, bookings.cartId))
+    .where(and(eq(bookings.status, 'processing'), isNull(participants.cancelledAt)))
+    .groupBy(bookings.brandId, carts.holdKeyKind)
+    .orderBy(asc(bookings.brandId), asc(carts.holdKeyKind))
+    .all();
+}
+
 export const operationsStore = {
   pingDatabase,
   migrationsCurrent,
   recordHeartbeat,
   queueSizes,
+  unpaidPlacesHeld,
   newestEventSequence,
   eventCountsAfter,
 } satisfies SqliteStore<OperationsStore>;
