@@ -125,6 +125,13 @@ const schema = z.object({
   /** HTTP protections (src/http/settings.ts): per-minute budgets per API key and per address without one. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(httpDefaults.rateLimitPerMinute),
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(httpDefaults.anonymousRateLimitPerMinute),
+  /** Per client address of a publishable key (every browser of a brand shares the key), within the key's budget. */
+  RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(httpDefaults.publishableClientRateLimitPerMinute),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(httpDefaults.requestTimeoutMs),
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(httpDefaults.keepAliveTimeoutMs),
   CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(httpDefaults.connectionTimeoutMs),

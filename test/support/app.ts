@@ -59,7 +59,11 @@ export interface StartOptions {
   readiness?: { timeoutMs?: number; cacheMs?: number };
 }
 
-const unlimited: HttpConfig = { RATE_LIMIT_PER_MINUTE: 1_000_000, RATE_LIMIT_ANONYMOUS_PER_MINUTE: 1_000_000 };
+const unlimited: HttpConfig = {
+  RATE_LIMIT_PER_MINUTE: 1_000_000,
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: 1_000_000,
+  RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE: 1_000_000,
+};
 
 export async function startApp(db: TestDb, options: StartOptions = {}): Promise<TestApp> {
   const app = await buildApp({

@@ -38,6 +38,7 @@ describe('loadConfig', () => {
       READINESS_CACHE_MS: 1_000,
       RATE_LIMIT_PER_MINUTE: 600,
       RATE_LIMIT_ANONYMOUS_PER_MINUTE: 60,
+      RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE: 120,
       REQUEST_TIMEOUT_MS: 30_000,
       KEEP_ALIVE_TIMEOUT_MS: 5_000,
       CONNECTION_TIMEOUT_MS: 60_000,
@@ -212,6 +213,7 @@ describe('loadConfig', () => {
       loadConfig({
         RATE_LIMIT_PER_MINUTE: '100',
         RATE_LIMIT_ANONYMOUS_PER_MINUTE: '5',
+        RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE: '20',
         REQUEST_TIMEOUT_MS: '2000',
         KEEP_ALIVE_TIMEOUT_MS: '1000',
         CONNECTION_TIMEOUT_MS: '9000',
@@ -221,6 +223,7 @@ describe('loadConfig', () => {
     ).toMatchObject({
       RATE_LIMIT_PER_MINUTE: 100,
       RATE_LIMIT_ANONYMOUS_PER_MINUTE: 5,
+      RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE: 20,
       REQUEST_TIMEOUT_MS: 2000,
       KEEP_ALIVE_TIMEOUT_MS: 1000,
       CONNECTION_TIMEOUT_MS: 9000,
@@ -228,6 +231,7 @@ describe('loadConfig', () => {
       TRUST_PROXY: ['10.0.0.0/8', 'loopback'],
     });
     expect(() => loadConfig({ RATE_LIMIT_PER_MINUTE: '0' })).toThrow(/RATE_LIMIT_PER_MINUTE/);
+    expect(() => loadConfig({ RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE: '0' })).toThrow(/RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE/);
     expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow(/REQUEST_TIMEOUT_MS/);
     expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
   });
