@@ -7,6 +7,7 @@ import type { WebhookSettings } from '../domain/webhooks/settings.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
 import { readingEachBrandOnce } from '../domain/catalog/brands.ts';
 import { withDeadline } from '../http/deadline.ts';
+import { humanCheckRequestOf } from '../http/human-check-request.ts';
 
 /** Per-request GraphQL context. `caller()` throws UNAUTHENTICATED when the request had no key. */
 export interface GraphQLContext extends Deps {
@@ -26,6 +27,8 @@ export interface ContextRequest {
   idempotency?: { requestIds: () => string };
   /** The request's deadline (src/http/deadline.ts): the operation's units of work carry it. */
   deadline?: AbortSignal;
+  /** The client's address (Fastify's, X-Forwarded-For only from a trusted proxy), for the human check. */
+  ip?: string;
 }
 
 /**
@@ -48,7 +51,12 @@ export function graphqlContextFactory(shared: Deps, webhooks: WebhookSettings) {
     const caller = (): CallerDeps => {
       if (authError) throw authError;
       if (!principal) throw new DomainError('UNAUTHENTICATED', 'This operation needs an API key: send "Authorization: Bearer <key>"');
-      return { ...deps, principal, ...(request.idempotency ? { requestIds: request.idempotency.requestIds } : {}) };
+      return {
+        ...deps,
+        principal,
+        humanCheckRequest: humanCheckRequestOf(request),
+        ...(request.idempotency ? { requestIds: request.idempotency.requestIds } : {}),
+      };
     };
     return {
       ...deps,

@@ -7,6 +7,7 @@ import { readingEachBrandOnce } from '../domain/catalog/brands.ts';
 import type { Deps } from '../domain/shared/deps.ts';
 import type { WebhookSettings } from '../domain/webhooks/settings.ts';
 import { withDeadline } from '../http/deadline.ts';
+import { humanCheckRequestOf } from '../http/human-check-request.ts';
 import { availabilityRoutes } from './routes/availability.ts';
 import { bookingRoutes } from './routes/bookings.ts';
 import { brandRoutes } from './routes/brands.ts';
@@ -46,7 +47,11 @@ export function restRoutes(deps: Deps, webhooks: WebhookSettings) {
     app.addHook('onRequest', async (request) => {
       const principal = requirePrincipal(await authenticateRequest(deps.db, request));
       assertKeyMayUse(principal, request.routeOptions.config.publishable, `call ${request.method} ${request.routeOptions.url}`);
-      request.caller = { ...readingEachBrandOnce({ ...deps, db: withDeadline(deps.db, request.deadline) }), principal };
+      request.caller = {
+        ...readingEachBrandOnce({ ...deps, db: withDeadline(deps.db, request.deadline) }),
+        principal,
+        humanCheckRequest: humanCheckRequestOf(request),
+      };
     });
     organizationRoutes(app);
     brandRoutes(app);

@@ -21,6 +21,7 @@ import { sumTotals } from './pricing.ts';
 import { customQuestionsByExperience, refuseAnswersWithoutFeature } from '../questions/questions.ts';
 import { requireFeature } from '../catalog/features.ts';
 import { choosePayment } from '../payments/methods.ts';
+import { requireHumanCheck } from './human-check.ts';
 
 export type { CreatePaymentIntentInput } from './input.ts';
 
@@ -103,7 +104,8 @@ async function openIntent(deps: Deps, brand: BrandRow, cartId: string, amountMin
 }
 
 /**
- * Prices the cart; then, unless `getOnlyTotalNetAmount`, creates one `processing` booking per item
+ * Prices the cart; then, unless `getOnlyTotalNetAmount`, asks for a human check where the brand wants
+ * one (publishable keys only, src/domain/checkout/human-check.ts) and creates one `processing` booking per item
  * holding its places for `deps.holdTtlSeconds`, with a payment intent whose secret is returned. A
  * cart costing nothing is confirmed (and paid) at once. Posting again for an unpaid cart replaces its
  * bookings; a paid cart is CART_ALREADY_PAID.
@@ -122,6 +124,9 @@ export async function createPaymentIntent(deps: CallerDeps, input: CreatePayment
   const totalMinor = sumTotals(items.map((item) => item.pricing));
   const totalNetAmount = toDecimal(totalMinor, brand.currency);
   if (input.getOnlyTotalNetAmount) return { totalNetAmount, brandId: brand.id, cartId: null };
+  // A quote holds nothing, so it is never asked. Checked after the cart: a cart refused for its input
+  // keeps its (single-use) token unspent.
+  await requireHumanCheck(deps, brand, 'A checkout');
 
   // Only a card payment goes through the processor; the other methods confirm at once with the amount due.
   const intent = payment.charged && totalMinor > 0 ? await openIntent(deps, brand, input.cartId, totalMinor) : null;

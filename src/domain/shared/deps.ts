@@ -2,6 +2,7 @@ import type { Principal } from '../access/principal.ts';
 import type { Database } from './database.ts';
 import type { DomainObserver } from './observer.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
+import type { HumanCheckRequest, HumanCheckVerifier } from '../checkout/human-check.ts';
 
 /** What every domain function may depend on. Transports build one per request. */
 export interface Deps {
@@ -16,6 +17,8 @@ export interface Deps {
   waitlistOfferTtlSeconds: number;
   /** Told about finished refunds (the app's metrics); optional, tests and tools leave it out. */
   observer?: DomainObserver;
+  /** Verifies human-check tokens for brands that ask for one; without it such a check is unavailable. */
+  humanCheck?: HumanCheckVerifier;
 }
 
 export interface CallerDeps extends Deps {
@@ -26,4 +29,6 @@ export interface CallerDeps extends Deps {
    * is found and finished by the next run instead of being made a second time.
    */
   requestIds?: () => string;
+  /** The client's address and the human-check token the request carried (src/domain/checkout/human-check.ts). */
+  humanCheckRequest?: HumanCheckRequest;
 }

@@ -51,6 +51,8 @@ describe('loadConfig', () => {
       REFUND_RECONCILE_GRACE_SECONDS: 60,
       REFUND_RECONCILE_RETRY_BASE_SECONDS: 60,
       REFUND_RECONCILE_MAX_AGE_SECONDS: 82_800,
+      HUMAN_CHECK_PROVIDER: 'sandbox',
+      HUMAN_CHECK_TIMEOUT_MS: 5_000,
       production: false,
     });
   });
@@ -202,6 +204,27 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'yes' })).toThrow(/WEBHOOK_ALLOW_PRIVATE_URLS/);
     expect(() => loadConfig({ WEBHOOK_ENDPOINT_CONCURRENCY: '0' })).toThrow(/WEBHOOK_ENDPOINT_CONCURRENCY/);
     expect(() => loadConfig({ WEBHOOK_DISABLE_AFTER_SECONDS: '10' })).toThrow(/WEBHOOK_DISABLE_AFTER_SECONDS/);
+  });
+
+  it('reads the human-check provider: the sandbox outside production, never in it; Turnstile with its secret', () => {
+    const production = { NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox', ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') };
+    expect(loadConfig(production).HUMAN_CHECK_PROVIDER).toBeUndefined();
+    expect(() => loadConfig({ ...production, HUMAN_CHECK_PROVIDER: 'sandbox' })).toThrow(
+      /HUMAN_CHECK_PROVIDER: the sandbox passes any script/,
+    );
+    expect(
+      loadConfig({ HUMAN_CHECK_PROVIDER: 'turnstile', TURNSTILE_SECRET_KEY: '0x4AAAAAAA-secret', HUMAN_CHECK_TIMEOUT_MS: '2000' }),
+    ).toMatchObject({
+      HUMAN_CHECK_PROVIDER: 'turnstile',
+      TURNSTILE_SECRET_KEY: '0x4AAAAAAA-secret',
+      HUMAN_CHECK_TIMEOUT_MS: 2000,
+    });
+    expect(() => loadConfig({ HUMAN_CHECK_PROVIDER: 'turnstile' })).toThrow(
+      /TURNSTILE_SECRET_KEY: required with HUMAN_CHECK_PROVIDER=turnstile/,
+    );
+    expect(() => loadConfig({ HUMAN_CHECK_PROVIDER: 'hcaptcha' })).toThrow(/HUMAN_CHECK_PROVIDER/);
+    const bad = () => loadConfig({ HUMAN_CHECK_PROVIDER: 'turnstile', TURNSTILE_SECRET_KEY: 'has a space' });
+    expect(bad).toThrow(/TURNSTILE_SECRET_KEY: .*\(got <redacted>\)/);
   });
 
   it('refuses production without an explicit payment processor, so simulated payments are never a silent default', () => {
