@@ -37,6 +37,8 @@ import { validatorCompiler } from './rest/validation.ts';
 import { idempotencyLeaseMs, installIdempotency } from './rest/idempotency.ts';
 import { createObservability, type ObservabilityConfig } from './observability/index.ts';
 import { SandboxProcessor } from './adapters/sandbox-processor.ts';
+import { humanCheckVerifier, type HumanCheckConfig } from './adapters/human-check/index.ts';
+import type { HumanCheckVerifier } from './domain/checkout/human-check.ts';
 import { refundReconcilerSettings, type RefundReconcileAppOptions, type RefundReconcileConfig } from './jobs/refund-reconciler-settings.ts';
 import { webhookRuntime, type WebhookAppOptions, type WebhookConfig } from './jobs/webhook-settings.ts';
 import { backgroundJobs } from './jobs/index.ts';
@@ -49,6 +51,7 @@ export interface AppOptions {
   config: Pick<Config, 'production' | 'LOG_LEVEL' | 'HOLD_TTL_SECONDS' | 'WAITLIST_OFFER_TTL_SECONDS'> &
     Partial<Pick<Config, 'CORS_ORIGINS'>> &
     WebhookConfig &
+    HumanCheckConfig &
     HttpConfig &
     GraphQLConfig &
     ObservabilityConfig &
@@ -57,6 +60,8 @@ export interface AppOptions {
   now?: () => Date;
   /** The payment processor; the sandbox by default. */
   payments?: PaymentProcessor;
+  /** The human-check verifier overriding the configuration's (tests: Turnstile against a local fake). */
+  humanCheck?: HumanCheckVerifier;
   /** Webhook settings overriding the configuration's (tests: a fake sender, short retries). */
   webhooks?: WebhookAppOptions;
   /** Refund reconciliation settings overriding the configuration's (tests: off, or passes they drive). */
@@ -81,6 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     waitlistOfferTtlSeconds: options.config.WAITLIST_OFFER_TTL_SECONDS,
     publishableHolds: publishableHoldSettings(options.config),
     observer: observability.observer,
+    humanCheck: options.humanCheck ?? humanCheckVerifier(options.config),
   };
   const http = httpSettings(options.config);
   const app = Fastify({

@@ -7,6 +7,7 @@ import { postgresDefaults } from './db/postgres/defaults.ts';
 import { admissionDefaults } from './db/admission.ts';
 import { isPostgresUrl, redactDatabaseUrl } from './db/engine.ts';
 import { readinessDefaults } from './observability/readiness.ts';
+import { humanCheckDefaults } from './adapters/human-check/index.ts';
 
 /** Webhook delivery defaults, shared with `buildApp` callers that pass no full config. */
 export const webhookDefaults = {
@@ -129,6 +130,13 @@ const schema = z.object({
   /** HTTP protections (src/http/settings.ts): per-minute budgets per API key and per address without one. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(httpDefaults.rateLimitPerMinute),
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(httpDefaults.anonymousRateLimitPerMinute),
+  /** Per client address of a publishable key (every browser of a brand shares the key), within the key's budget. */
+  RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(httpDefaults.publishableClientRateLimitPerMinute),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(httpDefaults.requestTimeoutMs),
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(httpDefaults.keepAliveTimeoutMs),
   CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(httpDefaults.connectionTimeoutMs),
@@ -172,6 +180,19 @@ const schema = z.object({
     .min(60)
     .max(7 * 86_400)
     .default(refundReconcilerDefaults.maxAgeSeconds),
+  /**
+   * Verifies human-check tokens for brands with the `requireHumanCheck` feature (src/domain/checkout/human-check.ts):
+   * `sandbox` (the default outside production; refused in production) or `turnstile` (needs TURNSTILE_SECRET_KEY).
+   * Unset in production: no verifier, so such brands' publishable checkouts are refused HUMAN_CHECK_UNAVAILABLE.
+   */
+  HUMAN_CHECK_PROVIDER: z.enum(['sandbox', 'turnstile']).optional(),
+  /** The Turnstile widget's secret key (Cloudflare dashboard), with HUMAN_CHECK_PROVIDER=turnstile. */
+  TURNSTILE_SECRET_KEY: z
+    .string()
+    .regex(/^\S{1,256}$/, 'must be 1 to 256 characters without spaces')
+    .optional(),
+  /** A human-check verification's whole call at most; past it the checkout is refused HUMAN_CHECK_UNAVAILABLE. */
+  HUMAN_CHECK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(humanCheckDefaults.timeoutMs),
   /** Bearer token GET /metrics requires. Unset: /metrics is open outside production and absent (404) in production. */
   METRICS_TOKEN: z
     .string()
@@ -199,7 +220,21 @@ export class ConfigError extends Error {}
  */
 export const shutdownDrainProductionMs = 5_000;
 
-const secretVariables = new Set(['ENCRYPTION_KEY', 'ENCRYPTION_KEYS', 'METRICS_TOKEN']);
+const secretVariables = new Set(['ENCRYPTION_KEY', 'ENCRYPTION_KEYS', 'METRICS_TOKEN', 'TURNSTILE_SECRET_KEY']);
+
+/** The human-check provider's settings agree: Turnstile has its secret, the sandbox stays out of production. */
+function checkHumanCheck(settings: { HUMAN_CHECK_PROVIDER?: string; TURNSTILE_SECRET_KEY?: string }, production: boolean): void {
+  if (settings.HUMAN_CHECK_PROVIDER === 'turnstile' && !settings.TURNSTILE_SECRET_KEY) {
+    throw new ConfigError(
+      "Invalid configuration:\n  TURNSTILE_SECRET_KEY: required with HUMAN_CHECK_PROVIDER=turnstile (the widget's secret key, from the Cloudflare dashboard)",
+    );
+  }
+  if (production && settings.HUMAN_CHECK_PROVIDER === 'sandbox') {
+    throw new ConfigError(
+      'Invalid configuration:\n  HUMAN_CHECK_PROVIDER: the sandbox passes any script that sends "pass"; in production use turnstile, or leave it unset',
+    );
+  }
+}
 
 /** Reads every setting from the environment; throws a ConfigError naming each bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -226,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  ENCRYPTION_KEYS: set it or ENCRYPTION_KEY, not both (ENCRYPTION_KEYS lists every key newest first, ENCRYPTION_KEY is a single key)',
     );
   }
+  checkHumanCheck(settings, production);
   const keys = encryptionKeys ?? (encryptionKey ? [encryptionKey] : undefined);
   if (production && (!keys || keys.includes(DEVELOPMENT_ENCRYPTION_KEY))) {
     throw new ConfigError(
@@ -238,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ENCRYPTION_KEYS: keys ? [keys[0]!, ...keys.slice(1)] : [DEVELOPMENT_ENCRYPTION_KEY],
     WEBHOOK_ALLOW_PRIVATE_URLS: settings.WEBHOOK_ALLOW_PRIVATE_URLS ?? !production,
     SHUTDOWN_DRAIN_MS: settings.SHUTDOWN_DRAIN_MS ?? (production ? shutdownDrainProductionMs : 0),
+    HUMAN_CHECK_PROVIDER: settings.HUMAN_CHECK_PROVIDER ?? (production ? undefined : 'sandbox'),
     production,
   };
 }

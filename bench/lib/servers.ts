@@ -21,6 +21,7 @@ export const tesseraEnv = (databaseUrl: string) => ({
   LOG_LEVEL: 'info',
   RATE_LIMIT_PER_MINUTE: '1000000',
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000',
+  RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE: '1000000',
 });
 
 /** Tessera compiled (`npm run build` has run), as `node dist/main.js` runs in production. */

@@ -31,8 +31,8 @@ async function call(path, body, headers = {}) {
   return response.json();
 }
 
-async function graphql(query, variables = {}) {
-  const answer = await call('/graphql', { query, variables }, { authorization: `Bearer ${key}` });
+async function graphql(query, variables = {}, headers = {}) {
+  const answer = await call('/graphql', { query, variables }, { authorization: `Bearer ${key}`, ...headers });
   if (answer.errors?.length) throw new Error(answer.errors.map((error) => error.message).join('; '));
   return answer.data;
 }
@@ -281,6 +281,15 @@ function newCartId() {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/**
+ * The human check's token, for brands that ask for one: what the challenge widget in #human-check left in
+ * its form field, or `?humanCheck=` (the sandbox verifier's `pass`, in development). None: no header.
+ */
+function humanCheckHeaders() {
+  const token = document.querySelector('#human-check [name="cf-turnstile-response"]')?.value || params.get('humanCheck');
+  return token ? { 'tessera-human-check': token } : {};
+}
+
 async function checkOut(event) {
   event.preventDefault();
   show('Checking out…');
@@ -319,6 +328,7 @@ async function checkOut(event) {
         },
       },
     },
+    humanCheckHeaders(),
   );
   state.intent = intent;
   $('experience').hidden = true;

@@ -8,6 +8,7 @@ import { createLoaders, type Loaders } from './loaders.ts';
 import { readingEachBrandOnce } from '../domain/catalog/brands.ts';
 import { withDeadline } from '../http/deadline.ts';
 import { clientAddress } from '../http/publishable-holds.ts';
+import { humanCheckRequestOf } from '../http/human-check-request.ts';
 
 /** Per-request GraphQL context. `caller()` throws UNAUTHENTICATED when the request had no key. */
 export interface GraphQLContext extends Deps {
@@ -27,7 +28,7 @@ export interface ContextRequest {
   idempotency?: { requestIds: () => string };
   /** The request's deadline (src/http/deadline.ts): the operation's units of work carry it. */
   deadline?: AbortSignal;
-  /** The client's address as the HTTP server takes it (TRUST_PROXY): what a publishable key's holds are counted by. */
+  /** The client's address as the HTTP server takes it (TRUST_PROXY): what a publishable key's holds are counted by, and the human check's. */
   ip?: string;
 }
 
@@ -56,6 +57,7 @@ export function graphqlContextFactory(shared: Deps, webhooks: WebhookSettings) {
         principal,
         ...(request.idempotency ? { requestIds: request.idempotency.requestIds } : {}),
         ...(request.ip === undefined ? {} : { clientAddress: clientAddress({ ip: request.ip }) }),
+        humanCheckRequest: humanCheckRequestOf(request),
       };
     };
     return {

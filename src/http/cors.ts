@@ -30,6 +30,7 @@ export const corsAllowedHeaders = [
   'Content-Type',
   'Idempotency-Key',
   'Tessera-Brand-Id',
+  'Tessera-Human-Check',
   'Apollo-Require-Preflight',
   'X-Apollo-Operation-Name',
   'Apollographql-Client-Name',

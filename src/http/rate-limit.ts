@@ -1,13 +1,17 @@
 /**
  * Per-API-key rate limits on both faces (REST and /graphql share the budget). A request with a valid
- * secret key spends that key's budget, one with a publishable key the budget of that key from the
- * client's address; anything else (no key, a wrong key, wrong brand headers) spends the
- * budget of its client address, much smaller, so guessing keys is slow too. Every limited answer
- * carries X-RateLimit-Limit, -Remaining and -Reset; a refused one is 429 RATE_LIMITED with Retry-After.
+ * key spends that key's budget. A publishable key is shared by every browser of its brand, so a request
+ * with one first spends a smaller budget of its own client (the key and the client's address, from
+ * X-Forwarded-For only behind a trusted proxy): one client cannot spend the whole brand's budget, and
+ * a client refused spends none of it. Anything else (no key, a wrong key, wrong brand headers) spends
+ * the budget of its client address, much smaller, so guessing keys is slow too. Every limited answer
+ * carries X-RateLimit-Limit, -Remaining and -Reset (of the budget nearest its end); a refused one is
+ * 429 RATE_LIMITED with Retry-After. Counters live in each gateway's memory: every budget is per gateway.
  */
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import { authenticateRequest } from '../auth/request-principal.ts';
+import type { Principal } from '../domain/access/principal.ts';
 import type { Database } from '../domain/shared/database.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import type { RestApp } from '../rest/plugin.ts';
@@ -24,25 +28,44 @@ const PROCESSOR_ROUTES: ReadonlySet<string> = new Set(['/v1/webhooks/payments'])
 
 const WINDOW_MS = 60_000;
 
-async function budgetKey(db: Database, request: FastifyRequest): Promise<string> {
-  // One budget per IPv6 /64, as the plugin does by default: a client holds a whole /64 and could rotate within it.
-  const address = normalizeIP(request.ip, 64);
+// One budget per IPv6 /64, as the plugin does by default: a client holds a whole /64 and could rotate within it.
+const clientAddress = (request: FastifyRequest) => normalizeIP(request.ip, 64);
+
+async function principalOf(db: Database, request: FastifyRequest): Promise<Principal | null> {
   try {
-    const principal = await authenticateRequest(db, request);
-    // A publishable key is shared by every visitor of a shop: each visitor's address gets a key's budget.
-    if (principal?.kind === 'publishable') return `key:${principal.keyId}:${address}`;
-    if (principal) return `key:${principal.keyId}`;
+    return await authenticateRequest(db, request);
   } catch {
     // Bad credentials are refused later by the route; meanwhile they spend the address's budget.
+    return null;
   }
+}
+
+async function budgetKey(db: Database, request: FastifyRequest): Promise<string> {
+  const principal = await principalOf(db, request);
+  if (principal) return `key:${principal.keyId}`;
   const route = request.routeOptions.url;
-  return route && PROCESSOR_ROUTES.has(route) ? `processor:${address}` : `ip:${address}`;
+  return route && PROCESSOR_ROUTES.has(route) ? `processor:${clientAddress(request)}` : `ip:${clientAddress(request)}`;
+}
+
+/** The budget of one client of a publishable key: asked only for requests with a valid publishable key. */
+async function clientBudgetKey(db: Database, request: FastifyRequest): Promise<string> {
+  const principal = await principalOf(db, request);
+  return `client:${principal?.keyId}:${clientAddress(request)}`;
+}
+
+type Spent = Awaited<ReturnType<ReturnType<RestApp['createRateLimit']>>>;
+type Counted = Extract<Spent, { isAllowed: false }>;
+
+function refusedBy(limit: Counted): string {
+  if (limit.key.startsWith('ip:')) return 'requests without a valid API key from this address';
+  if (limit.key.startsWith('client:')) return 'this publishable key from this address';
+  return 'this API key';
 }
 
 export async function installRateLimit(
   app: RestApp,
   db: Database,
-  settings: Pick<HttpSettings, 'rateLimitPerMinute' | 'anonymousRateLimitPerMinute'>,
+  settings: Pick<HttpSettings, 'rateLimitPerMinute' | 'anonymousRateLimitPerMinute' | 'publishableClientRateLimitPerMinute'>,
 ) {
   // The plugin's store and arithmetic, applied by the hook below (not per route), so the 429 body and
   // the headers are ours and unknown routes (404 probing) are limited as well.
@@ -55,23 +78,32 @@ export async function installRateLimit(
     cache: 100_000,
   });
   const spend = app.createRateLimit();
+  const spendClient = app.createRateLimit({
+    keyGenerator: async (request) => clientBudgetKey(db, request),
+    max: settings.publishableClientRateLimitPerMinute,
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     const route = request.routeOptions.url;
     if (route && RATE_LIMIT_EXEMPT_ROUTES.has(route)) return;
     // CORS preflights (src/http/cors.ts) carry no key and do no work: a page's budget is spent by its requests.
     if (request.method === 'OPTIONS') return;
-    const limit = await spend(request);
-    if (limit.isAllowed) return;
-    reply.header('x-ratelimit-limit', limit.max);
-    reply.header('x-ratelimit-remaining', limit.remaining);
-    reply.header('x-ratelimit-reset', limit.ttlInSeconds);
-    if (!limit.isExceeded) return;
-    reply.header('retry-after', limit.ttlInSeconds);
-    const who = limit.key.startsWith('ip:') ? 'requests without a valid API key from this address' : 'this API key';
+    const spent: Spent[] = [];
+    if ((await principalOf(db, request))?.kind === 'publishable') spent.push(await spendClient(request));
+    // A client past its own budget is refused before it spends any of its brand's.
+    if (!spent.some((limit) => !limit.isAllowed && limit.isExceeded)) spent.push(await spend(request));
+    const counted = spent.filter((limit): limit is Counted => !limit.isAllowed);
+    if (counted.length === 0) return;
+    // The refusing budget, else the one nearest its end: what the client should pace itself by.
+    const shown = counted.find((limit) => limit.isExceeded) ?? counted.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+    reply.header('x-ratelimit-limit', shown.max);
+    reply.header('x-ratelimit-remaining', shown.remaining);
+    reply.header('x-ratelimit-reset', shown.ttlInSeconds);
+    if (!shown.isExceeded) return;
+    reply.header('retry-after', shown.ttlInSeconds);
     throw new DomainError(
       'RATE_LIMITED',
-      `Rate limit exceeded: ${limit.max} requests per minute for ${who}; retry in ${limit.ttlInSeconds} s`,
+      `Rate limit exceeded: ${shown.max} requests per minute for ${refusedBy(shown)}; retry in ${shown.ttlInSeconds} s`,
     );
   });
 }

@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 export const httpDefaults = {
   rateLimitPerMinute: 600,
   anonymousRateLimitPerMinute: 60,
+  publishableClientRateLimitPerMinute: 120,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
   connectionTimeoutMs: 60_000,
@@ -22,6 +23,7 @@ export const MAX_PARAM_LENGTH = 100;
 type HttpConfigKey =
   | 'RATE_LIMIT_PER_MINUTE'
   | 'RATE_LIMIT_ANONYMOUS_PER_MINUTE'
+  | 'RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE'
   | 'REQUEST_TIMEOUT_MS'
   | 'KEEP_ALIVE_TIMEOUT_MS'
   | 'CONNECTION_TIMEOUT_MS'
@@ -39,6 +41,8 @@ export interface HttpSettings {
   rateLimitPerMinute: number;
   /** Requests per minute for each client address sending no valid API key. */
   anonymousRateLimitPerMinute: number;
+  /** Requests per minute for each client address of a publishable key, within the key's own budget. */
+  publishableClientRateLimitPerMinute: number;
   /** The whole request (headers and body) must arrive within this; else 408 and the connection closes. */
   requestTimeoutMs: number;
   /** An idle keep-alive connection is closed after this. */
@@ -61,6 +65,8 @@ export function httpSettings(config: HttpConfig): HttpSettings {
   return {
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE ?? httpDefaults.rateLimitPerMinute,
     anonymousRateLimitPerMinute: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE ?? httpDefaults.anonymousRateLimitPerMinute,
+    publishableClientRateLimitPerMinute:
+      config.RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE ?? httpDefaults.publishableClientRateLimitPerMinute,
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS ?? httpDefaults.requestTimeoutMs,
     keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS ?? httpDefaults.keepAliveTimeoutMs,
     connectionTimeoutMs: config.CONNECTION_TIMEOUT_MS ?? httpDefaults.connectionTimeoutMs,

@@ -55,6 +55,8 @@ export const errorStatus: Record<ErrorCode, number> = {
   PAYMENT_METHOD_NOT_SUPPORTED: 422,
   PAYMENT_METHOD_NOT_ACCEPTED: 422,
   PAYMENT_METHOD_NOT_VERIFIABLE: 422,
+  /** The brand asks publishable-key checkouts for a human check, and the token is missing or refused. */
+  HUMAN_CHECK_FAILED: 403,
   /** Too many requests for the API key (or, without one, the client address) this minute: see Retry-After. */
   RATE_LIMITED: 429,
   /** A publishable key's client holds as many unpaid places as it may (PUBLISHABLE_HOLD_PLACES_PER_CLIENT): see Retry-After. */
@@ -64,6 +66,8 @@ export const errorStatus: Record<ErrorCode, number> = {
   INTERNAL_SERVER_ERROR: 500,
   /** The payment processor refused or failed; nothing was changed. */
   PAYMENT_PROCESSOR_ERROR: 502,
+  /** The human-check provider gave no verdict (down, too slow, misconfigured); nothing was held. */
+  HUMAN_CHECK_UNAVAILABLE: 502,
   /** The server is shutting down: retry (on another instance). */
   SERVICE_UNAVAILABLE: 503,
   /** The database cannot take the request now: retry after Retry-After. */

@@ -8,6 +8,7 @@ import type { Deps } from '../domain/shared/deps.ts';
 import type { WebhookSettings } from '../domain/webhooks/settings.ts';
 import { withDeadline } from '../http/deadline.ts';
 import { clientAddress } from '../http/publishable-holds.ts';
+import { humanCheckRequestOf } from '../http/human-check-request.ts';
 import { availabilityRoutes } from './routes/availability.ts';
 import { bookingRoutes } from './routes/bookings.ts';
 import { brandRoutes } from './routes/brands.ts';
@@ -51,6 +52,7 @@ export function restRoutes(deps: Deps, webhooks: WebhookSettings) {
         ...readingEachBrandOnce({ ...deps, db: withDeadline(deps.db, request.deadline) }),
         principal,
         clientAddress: clientAddress(request),
+        humanCheckRequest: humanCheckRequestOf(request),
       };
     });
     organizationRoutes(app);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { PaymentProcessor } from '../../src/domain/payments/processor.ts';
+import type { HumanCheckVerifier } from '../../src/domain/checkout/human-check.ts';
 import type { GraphQLAppOptions } from '../../src/graphql/protections/settings.ts';
 import type { LogDestination } from '../../src/http/logging.ts';
 import type { HttpConfig } from '../../src/http/settings.ts';
@@ -32,6 +33,8 @@ export interface StartOptions {
   production?: boolean;
   now?: () => Date;
   payments?: PaymentProcessor;
+  /** The human-check verifier (the sandbox, `pass`/`fail`, otherwise). */
+  humanCheck?: HumanCheckVerifier;
   holdTtlSeconds?: number;
   waitlistOfferTtlSeconds?: number;
   /**
@@ -59,7 +62,11 @@ export interface StartOptions {
   readiness?: { timeoutMs?: number; cacheMs?: number };
 }
 
-const unlimited: HttpConfig = { RATE_LIMIT_PER_MINUTE: 1_000_000, RATE_LIMIT_ANONYMOUS_PER_MINUTE: 1_000_000 };
+const unlimited: HttpConfig = {
+  RATE_LIMIT_PER_MINUTE: 1_000_000,
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: 1_000_000,
+  RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE: 1_000_000,
+};
 
 export async function startApp(db: TestDb, options: StartOptions = {}): Promise<TestApp> {
   const app = await buildApp({
@@ -80,6 +87,7 @@ export async function startApp(db: TestDb, options: StartOptions = {}): Promise<
     graphql: options.graphql,
     now: options.now,
     payments: options.payments,
+    humanCheck: options.humanCheck,
     webhooks: { dispatch: false, ...options.webhooks },
     refunds: { reconcile: false, ...options.refunds },
   });

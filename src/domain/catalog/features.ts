@@ -28,6 +28,12 @@ export const governingFlags = [
 
 export type GoverningFlag = (typeof governingFlags)[number];
 
+/**
+ * A flag that asks for more rather than allowing more: publishable-key checkouts and waitlist joins of
+ * the brand must carry a human check's token (src/domain/checkout/human-check.ts). Off unless listed.
+ */
+export const HUMAN_CHECK_FLAG = 'requireHumanCheck';
+
 interface Featured {
   id: string;
   featuresActive: readonly string[];

@@ -24,6 +24,7 @@ import { choosePayment } from '../payments/methods.ts';
 import { checkHoldBudget, defaultPublishableHolds, holderOf } from './hold-budget.ts';
 import type { CheckoutStore } from './store.ts';
 import { notify } from '../shared/observer.ts';
+import { requireHumanCheck } from './human-check.ts';
 
 export type { CreatePaymentIntentInput } from './input.ts';
 
@@ -125,8 +126,9 @@ async function refuseBeyondBudget(
 }
 
 /**
- * Prices the cart; then, unless `getOnlyTotalNetAmount`, creates one `processing` booking per item
- * holding its places for `deps.holdTtlSeconds`, with a payment intent whose secret is returned; with a
+ * Prices the cart; then, unless `getOnlyTotalNetAmount`, asks for a human check where the brand wants
+ * one (publishable keys only, src/domain/checkout/human-check.ts) and creates one `processing` booking per
+ * item holding its places for `deps.holdTtlSeconds`, with a payment intent whose secret is returned; with a
  * publishable key, for `deps.publishableHolds.ttlSeconds` and within its client's budget (hold-budget.ts).
  * A cart costing nothing is confirmed (and paid) at once. Posting again for an unpaid cart replaces its
  * bookings; a paid cart is CART_ALREADY_PAID.
@@ -145,6 +147,9 @@ export async function createPaymentIntent(deps: CallerDeps, input: CreatePayment
   const totalMinor = sumTotals(items.map((item) => item.pricing));
   const totalNetAmount = toDecimal(totalMinor, brand.currency);
   if (input.getOnlyTotalNetAmount) return { totalNetAmount, brandId: brand.id, cartId: null };
+  // A quote holds nothing, so it is never asked. Checked after the cart: a cart refused for its input
+  // keeps its (single-use) token unspent.
+  await requireHumanCheck(deps, brand, 'A checkout');
 
   const holding = payment.charged && totalMinor > 0;
   const holds = deps.publishableHolds ?? defaultPublishableHolds;

@@ -3,6 +3,7 @@ import type { Database } from './database.ts';
 import type { DomainObserver } from './observer.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
 import type { PublishableHoldSettings } from '../checkout/hold-budget.ts';
+import type { HumanCheckRequest, HumanCheckVerifier } from '../checkout/human-check.ts';
 
 /** What every domain function may depend on. Transports build one per request. */
 export interface Deps {
@@ -22,6 +23,8 @@ export interface Deps {
   publishableHolds?: PublishableHoldSettings;
   /** Told about finished refunds (the app's metrics); optional, tests and tools leave it out. */
   observer?: DomainObserver;
+  /** Verifies human-check tokens for brands that ask for one; without it such a check is unavailable. */
+  humanCheck?: HumanCheckVerifier;
 }
 
 export interface CallerDeps extends Deps {
@@ -37,4 +40,6 @@ export interface CallerDeps extends Deps {
    * by /64): what publishable holds are counted by. Absent outside HTTP.
    */
   clientAddress?: string;
+  /** The client's address and the human-check token the request carried (src/domain/checkout/human-check.ts). */
+  humanCheckRequest?: HumanCheckRequest;
 }

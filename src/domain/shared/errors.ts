@@ -53,6 +53,8 @@ export const errorCodes = [
   'PAYMENT_METHOD_NOT_SUPPORTED',
   'PAYMENT_METHOD_NOT_ACCEPTED',
   'PAYMENT_METHOD_NOT_VERIFIABLE',
+  /** The brand asks publishable-key checkouts for a human check, and the token is missing or refused. */
+  'HUMAN_CHECK_FAILED',
   /** Too many requests for the API key (or, without one, the client address) this minute: see Retry-After. */
   'RATE_LIMITED',
   /** A publishable key's client holds as many unpaid places as it may (PUBLISHABLE_HOLD_PLACES_PER_CLIENT): see Retry-After. */
@@ -62,6 +64,8 @@ export const errorCodes = [
   'INTERNAL_SERVER_ERROR',
   /** The payment processor refused or failed; nothing was changed. */
   'PAYMENT_PROCESSOR_ERROR',
+  /** The human-check provider gave no verdict (down, too slow, misconfigured); nothing was held. */
+  'HUMAN_CHECK_UNAVAILABLE',
   /** The server is shutting down: retry (on another instance). */
   'SERVICE_UNAVAILABLE',
   /** The database cannot take the request now (down, restarting, full, too slow): retry after Retry-After. */

@@ -16,6 +16,7 @@ import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { DomainError, notFound } from '../shared/errors.ts';
 import { expireDueHolds } from '../checkout/holds.ts';
+import { requireHumanCheck } from '../checkout/human-check.ts';
 import { checkParticipantCount } from '../checkout/pricing.ts';
 import { customQuestionsByExperience, refuseAnswersWithoutFeature } from '../questions/questions.ts';
 import { requireFeature, tierPrice } from '../catalog/features.ts';
@@ -123,6 +124,8 @@ export async function joinWaitlist(deps: CallerDeps, input: JoinWaitlistInput): 
   const answers = await checkAnswers(deps, brand, experience, input);
   const partySize = input.participants.length;
   const email = input.purchaser.emailAddress!.trim();
+  // Last before the unit of work: a request refused for its input keeps its (single-use) token unspent.
+  await requireHumanCheck(deps, brand, 'Joining a waitlist');
 
   return deps.db.transaction(async (tx) => {
     const now = deps.now();

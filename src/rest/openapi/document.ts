@@ -50,7 +50,12 @@ export const openapiOptions: FastifyDynamicSwaggerOptions = {
     if (!schema) return { schema: { hide: true }, url };
     const method = Array.isArray(route.method) ? String(route.method[0]) : route.method;
     const publishable = route.config?.publishable !== undefined;
-    return { schema: documentedOperation(schema as RouteSchema, url, method, publishable) as typeof schema, url };
+    // The uses that hold places or a waitlist entry: where a brand may ask for a human check.
+    const humanCheck = route.config?.publishable === 'checkout' || route.config?.publishable === 'waitlist';
+    return {
+      schema: documentedOperation(schema as RouteSchema, url, method, publishable, humanCheck && method === 'POST') as typeof schema,
+      url,
+    };
   },
   transformObject: (documentObject) =>
     addExamples('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject),

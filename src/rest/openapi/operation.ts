@@ -5,6 +5,7 @@
  */
 import { Type, type TSchema } from 'typebox';
 import { ErrorResponse, ref } from '../schemas/common.ts';
+import { HUMAN_CHECK_HEADER, MAX_HUMAN_CHECK_TOKEN_LENGTH } from '../../domain/checkout/human-check.ts';
 
 /** The parts of a route schema read here (`security: []` marks a route that takes no API key). */
 export interface RouteSchema {
@@ -50,6 +51,16 @@ const idempotencyKey = Type.String({
     'runs is 409 IDEMPOTENCY_KEY_IN_USE.',
 });
 
+const humanCheckToken = Type.String({
+  maxLength: MAX_HUMAN_CHECK_TOKEN_LENGTH,
+  description:
+    "The human check's token (Cloudflare Turnstile's widget answer), with a publishable key of a brand that has the " +
+    'feature `requireHumanCheck`; ignored otherwise. Single use: a new token for every attempt.',
+});
+
+const humanCheckRefusal =
+  'HUMAN_CHECK_FAILED: the brand asks publishable keys for a human check and the Tessera-Human-Check token is missing or refused';
+
 const brandId = (url: string) =>
   Type.String({
     format: 'uuid',
@@ -82,15 +93,23 @@ const withPublishableKey = [{ 'Brand-API-Key': [] }, { 'Organization-API-Key': [
  * The route's schema as the document shows it (`url` in Fastify's `:param` form): its headers, every
  * error status, each described, and the publishable key among its credentials when it may use the route.
  */
-export function documentedOperation(schema: RouteSchema, url: string, method: string, publishable = false): RouteSchema {
+export function documentedOperation(
+  schema: RouteSchema,
+  url: string,
+  method: string,
+  publishable = false,
+  humanCheck = false,
+): RouteSchema {
   if (publishable) schema = { ...schema, security: withPublishableKey };
   const authenticated = schema.security?.length !== 0;
   const headers = {
     ...schema.headers?.properties,
     ...(authenticated && method === 'POST' ? { 'Idempotency-Key': Type.Optional(idempotencyKey) } : {}),
     ...(authenticated ? { 'Tessera-Brand-Id': Type.Optional(brandId(url)) } : {}),
+    ...(humanCheck ? { [HUMAN_CHECK_HEADER]: Type.Optional(humanCheckToken) } : {}),
   };
   const response: Record<string, unknown> = { ...schema.response };
+  if (humanCheck) response[403] = ref(ErrorResponse, `${errorDescriptions[403]}; ${humanCheckRefusal}`);
   for (const status of sharedStatuses(schema, method)) response[status] ??= ref(ErrorResponse);
   for (const [status, answer] of Object.entries(response)) {
     const description = errorDescriptions[Number(status)];

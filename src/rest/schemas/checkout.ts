@@ -11,7 +11,7 @@ import {
   MAX_RESPONSES,
   maxLength,
 } from '../../domain/checkout/input.ts';
-import { ErrorResponse, MoneyInput, Uuid, errorResponses, ref } from './common.ts';
+import { ErrorResponse, HUMAN_CHECK_UNAVAILABLE_ANSWER, MoneyInput, Uuid, errorResponses, ref } from './common.ts';
 
 const Text = (limit: number, description: string, minLength = 0) => Type.String({ maxLength: limit, minLength, description });
 
@@ -191,6 +191,6 @@ export const createPaymentIntentSchema = {
     200: ref(Quote, 'A quote: nothing held or written'),
     201: ref(PaymentIntent, 'The checkout: bookings held (or confirmed when free)'),
     ...errorResponses(404, 409, 422),
-    502: ref(ErrorResponse, 'PAYMENT_PROCESSOR_ERROR: the payment processor failed; nothing was held'),
+    502: ref(ErrorResponse, `PAYMENT_PROCESSOR_ERROR: the payment processor failed; nothing was held. ${HUMAN_CHECK_UNAVAILABLE_ANSWER}`),
   },
 };

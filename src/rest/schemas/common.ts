@@ -25,6 +25,10 @@ export const ErrorResponse = Type.Object(
   { $id: 'Error', description: 'Every failure has this shape' },
 );
 
+/** The 502 of the routes that may ask for a human check (src/domain/checkout/human-check.ts). */
+export const HUMAN_CHECK_UNAVAILABLE_ANSWER =
+  'HUMAN_CHECK_UNAVAILABLE: the brand asks publishable keys for a human check and its provider gave no verdict; nothing was held, retry';
+
 /** Route-specific error statuses; those every route shares are added by src/rest/openapi/operation.ts. */
 export function errorResponses(...statuses: Array<400 | 401 | 403 | 404 | 409 | 413 | 415 | 422>) {
   return Object.fromEntries(statuses.map((s) => [s, ref(ErrorResponse)]));

@@ -4,7 +4,7 @@ import { EMAIL_PATTERN, MAX_PARTICIPANTS, maxLength } from '../../domain/checkou
 import { MAX_DURATION_MINUTES, SESSION_DATE_PATTERN, SESSION_TIME_PATTERN } from '../../domain/waitlists/input.ts';
 import { MAX_STATUS_FILTERS } from '../../domain/waitlists/waitlists.ts';
 import { CheckoutParticipant, personFields } from './checkout.ts';
-import { DateTime, Nullable, Uuid, errorResponses, ref } from './common.ts';
+import { DateTime, ErrorResponse, HUMAN_CHECK_UNAVAILABLE_ANSWER, Nullable, Uuid, errorResponses, ref } from './common.ts';
 
 const Person = {
   firstName: Type.String(),
@@ -70,7 +70,11 @@ export const joinWaitlistSchema = {
     },
     { additionalProperties: false },
   ),
-  response: { 201: ref(WaitlistEntry, 'The entry, waiting'), ...errorResponses(404, 409, 422) },
+  response: {
+    201: ref(WaitlistEntry, 'The entry, waiting'),
+    ...errorResponses(404, 409, 422),
+    502: ref(ErrorResponse, HUMAN_CHECK_UNAVAILABLE_ANSWER),
+  },
 };
 
 export const listWaitlistEntriesSchema = {

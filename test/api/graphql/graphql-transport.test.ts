@@ -88,7 +88,7 @@ describe('CORS preflight', () => {
     expect(res.headers['access-control-allow-origin']).toBe(SHOP);
     expect(res.headers['access-control-allow-methods']).toBe('GET, POST, PATCH, DELETE');
     expect(res.headers['access-control-allow-headers']).toBe(
-      'Authorization, Content-Type, Idempotency-Key, Tessera-Brand-Id, Apollo-Require-Preflight, X-Apollo-Operation-Name, ' +
+      'Authorization, Content-Type, Idempotency-Key, Tessera-Brand-Id, Tessera-Human-Check, Apollo-Require-Preflight, X-Apollo-Operation-Name, ' +
         'Apollographql-Client-Name, Apollographql-Client-Version, Traceparent, Tracestate',
     );
     // The request the preflight announced is then served.

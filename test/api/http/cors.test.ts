@@ -39,7 +39,7 @@ describe('CORS preflight', () => {
         'access-control-allow-origin': 'https://admin.example',
         'access-control-allow-methods': 'GET, POST, PATCH, DELETE',
         'access-control-allow-headers':
-          'Authorization, Content-Type, Idempotency-Key, Tessera-Brand-Id, Apollo-Require-Preflight, X-Apollo-Operation-Name, ' +
+          'Authorization, Content-Type, Idempotency-Key, Tessera-Brand-Id, Tessera-Human-Check, Apollo-Require-Preflight, X-Apollo-Operation-Name, ' +
           'Apollographql-Client-Name, Apollographql-Client-Version, Traceparent, Tracestate',
         'access-control-max-age': '600',
       });

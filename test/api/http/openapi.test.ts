@@ -67,11 +67,16 @@ describe('the OpenAPI document', () => {
     expect(getBooking.responses['404']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/Error' });
   });
 
-  it('documents Idempotency-Key on every POST that takes an API key, and Tessera-Brand-Id wherever a key is taken', () => {
+  it('documents Idempotency-Key on every POST that takes an API key, Tessera-Brand-Id wherever a key is taken, Tessera-Human-Check where a brand may ask for it', () => {
+    const humanChecked = ['createPaymentIntent', 'joinWaitlist'];
     for (const { name, method, operation } of operations) {
       const headers = (operation.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
       const authenticated = !name.includes('/webhooks/payments') && !name.includes('/sandbox/');
-      const expected = [...(authenticated && method === 'post' ? ['Idempotency-Key'] : []), ...(authenticated ? ['Tessera-Brand-Id'] : [])];
+      const expected = [
+        ...(authenticated && method === 'post' ? ['Idempotency-Key'] : []),
+        ...(authenticated ? ['Tessera-Brand-Id'] : []),
+        ...(humanChecked.includes(operation.operationId!) ? ['Tessera-Human-Check'] : []),
+      ];
       expect(headers, name).toEqual(expected);
     }
     const featured = operations.find((o) => o.operation.operationId === 'getFeaturedListings')!.operation;
@@ -129,7 +134,7 @@ describe('the OpenAPI document', () => {
         checked++;
       }
     }
-    expect(checked).toBe(212);
+    expect(checked).toBe(213);
   });
 });
 

@@ -78,17 +78,6 @@ describe('per-API-key rate limit', () => {
     expect(gql.headers['retry-after']).toBe('45');
   });
 
-  it("gives a publishable key a key's budget per visitor address, since every visitor of the shop shares it", async () => {
-    const shopKey = (await createPublishableKey(db, brand.id, ['https://shop.example'])).secret;
-    const from = (remoteAddress: string) =>
-      t.app.inject({ method: 'GET', url: settings, remoteAddress, headers: { authorization: `Bearer ${shopKey}` } });
-    for (const remaining of ['2', '1', '0']) expect((await from('203.0.113.7')).headers['x-ratelimit-remaining']).toBe(remaining);
-    expect((await from('203.0.113.7')).statusCode).toBe(429);
-    const neighbour = await from('198.51.100.20');
-    expect(neighbour.statusCode).toBe(200);
-    expect(neighbour.headers['x-ratelimit-remaining']).toBe('2');
-  });
-
   it('leaves another key its own budget', async () => {
     const res = await t.rest('GET', settings, { key: keyB });
     expect(res.status).toBe(200);
@@ -155,5 +144,89 @@ describe('requests without a valid key', () => {
       const res = await t.app.inject({ method: 'GET', url });
       expect({ url, status: res.statusCode, limit: res.headers['x-ratelimit-limit'] }).toEqual({ url, status: 200, limit: undefined });
     }
+  });
+});
+
+const shopDb = await freshDb();
+const shop = await createBrand(shopDb);
+const shopKey = (await createPublishableKey(shopDb, shop.id, ['https://shop.example'])).secret;
+const partnerKey = (await createApiKey(shopDb, { brandId: shop.id })).secret;
+const shopSettings = `/v1/brands/${shop.id}/settings`;
+
+describe('a publishable key, shared by every browser of its brand', () => {
+  // Behind a trusted proxy (inject's own address, 127.0.0.1), X-Forwarded-For names the client.
+  let proxied: TestApp;
+  let direct: TestApp;
+
+  beforeAll(async () => {
+    const http = { RATE_LIMIT_PER_MINUTE: 5, RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE: 2 };
+    proxied = await startApp(shopDb, { http: { ...http, TRUST_PROXY: ['127.0.0.1'] } });
+    direct = await startApp(shopDb, { http });
+  });
+
+  const from = async (app: TestApp, client: string, key = shopKey) => {
+    const res = await app.rest('GET', shopSettings, { key, headers: { 'x-forwarded-for': client } });
+    return { status: res.status, ...limits(res.headers) };
+  };
+
+  it("gives each client its own budget within the key's, refused alone past it, on both faces", async () => {
+    expect(await from(proxied, '203.0.113.7')).toEqual({ status: 200, limit: '2', remaining: '1', reset: '60', retryAfter: undefined });
+    expect(await from(proxied, '203.0.113.7')).toEqual({ status: 200, limit: '2', remaining: '0', reset: '60', retryAfter: undefined });
+    const refused = await proxied.rest('GET', shopSettings, { key: shopKey, headers: { 'x-forwarded-for': '203.0.113.7' } });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toEqual({
+      code: 'RATE_LIMITED',
+      message: 'Rate limit exceeded: 2 requests per minute for this publishable key from this address; retry in 60 s',
+      requestId: refused.headers['x-request-id'],
+    });
+    expect(limits(refused.headers)).toEqual({ limit: '2', remaining: '0', reset: '60', retryAfter: '60' });
+    const gql = await proxied.gql(
+      `query($b: UUID!) { brandSettings(brandId: $b) { name } }`,
+      { b: shop.id },
+      {
+        key: shopKey,
+        headers: { 'x-forwarded-for': '203.0.113.7' },
+      },
+    );
+    expect({ status: gql.status, body: gql.body, retryAfter: gql.headers['retry-after'] }).toEqual({
+      status: 429,
+      body: {
+        errors: [
+          {
+            message: 'Rate limit exceeded: 2 requests per minute for this publishable key from this address; retry in 60 s',
+            extensions: { code: 'RATE_LIMITED' },
+          },
+        ],
+      },
+      retryAfter: '60',
+    });
+
+    // Another client of the same key: a budget of its own. The refused requests spent none of the key's 5.
+    expect(await from(proxied, '198.51.100.20')).toEqual({ status: 200, limit: '2', remaining: '1', reset: '60', retryAfter: undefined });
+    expect(await from(proxied, '198.51.100.20')).toEqual({ status: 200, limit: '2', remaining: '0', reset: '60', retryAfter: undefined });
+  });
+
+  it("still refuses every client once the key's own budget is spent", async () => {
+    expect(await from(proxied, '192.0.2.1')).toEqual({ status: 200, limit: '5', remaining: '0', reset: '60', retryAfter: undefined });
+    expect(await from(proxied, '192.0.2.1')).toEqual({ status: 429, limit: '5', remaining: '0', reset: '60', retryAfter: '60' });
+    expect(await from(proxied, '192.0.2.2')).toEqual({ status: 429, limit: '5', remaining: '0', reset: '60', retryAfter: '60' });
+  });
+
+  it('leaves a secret key of the brand, from the same client, to its own budget alone', async () => {
+    for (const remaining of ['4', '3', '2']) {
+      expect(await from(proxied, '203.0.113.7', partnerKey)).toEqual({
+        status: 200,
+        limit: '5',
+        remaining,
+        reset: '60',
+        retryAfter: undefined,
+      });
+    }
+  });
+
+  it('believes X-Forwarded-For only from a trusted proxy: otherwise every client is the proxy', async () => {
+    expect(await from(direct, '203.0.113.7')).toEqual({ status: 200, limit: '2', remaining: '1', reset: '60', retryAfter: undefined });
+    expect(await from(direct, '198.51.100.20')).toEqual({ status: 200, limit: '2', remaining: '0', reset: '60', retryAfter: undefined });
+    expect((await from(direct, '192.0.2.1')).status).toBe(429);
   });
 });

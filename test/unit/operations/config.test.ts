@@ -40,6 +40,7 @@ describe('loadConfig', () => {
       READINESS_CACHE_MS: 1_000,
       RATE_LIMIT_PER_MINUTE: 600,
       RATE_LIMIT_ANONYMOUS_PER_MINUTE: 60,
+      RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE: 120,
       REQUEST_TIMEOUT_MS: 30_000,
       KEEP_ALIVE_TIMEOUT_MS: 5_000,
       CONNECTION_TIMEOUT_MS: 60_000,
@@ -52,6 +53,8 @@ describe('loadConfig', () => {
       REFUND_RECONCILE_GRACE_SECONDS: 60,
       REFUND_RECONCILE_RETRY_BASE_SECONDS: 60,
       REFUND_RECONCILE_MAX_AGE_SECONDS: 82_800,
+      HUMAN_CHECK_PROVIDER: 'sandbox',
+      HUMAN_CHECK_TIMEOUT_MS: 5_000,
       production: false,
     });
   });
@@ -205,6 +208,27 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ WEBHOOK_DISABLE_AFTER_SECONDS: '10' })).toThrow(/WEBHOOK_DISABLE_AFTER_SECONDS/);
   });
 
+  it('reads the human-check provider: the sandbox outside production, never in it; Turnstile with its secret', () => {
+    const production = { NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox', ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') };
+    expect(loadConfig(production).HUMAN_CHECK_PROVIDER).toBeUndefined();
+    expect(() => loadConfig({ ...production, HUMAN_CHECK_PROVIDER: 'sandbox' })).toThrow(
+      /HUMAN_CHECK_PROVIDER: the sandbox passes any script/,
+    );
+    expect(
+      loadConfig({ HUMAN_CHECK_PROVIDER: 'turnstile', TURNSTILE_SECRET_KEY: '0x4AAAAAAA-secret', HUMAN_CHECK_TIMEOUT_MS: '2000' }),
+    ).toMatchObject({
+      HUMAN_CHECK_PROVIDER: 'turnstile',
+      TURNSTILE_SECRET_KEY: '0x4AAAAAAA-secret',
+      HUMAN_CHECK_TIMEOUT_MS: 2000,
+    });
+    expect(() => loadConfig({ HUMAN_CHECK_PROVIDER: 'turnstile' })).toThrow(
+      /TURNSTILE_SECRET_KEY: required with HUMAN_CHECK_PROVIDER=turnstile/,
+    );
+    expect(() => loadConfig({ HUMAN_CHECK_PROVIDER: 'hcaptcha' })).toThrow(/HUMAN_CHECK_PROVIDER/);
+    const bad = () => loadConfig({ HUMAN_CHECK_PROVIDER: 'turnstile', TURNSTILE_SECRET_KEY: 'has a space' });
+    expect(bad).toThrow(/TURNSTILE_SECRET_KEY: .*\(got <redacted>\)/);
+  });
+
   it('refuses production without an explicit payment processor, so simulated payments are never a silent default', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PAYMENT_PROCESSOR: required in production/);
   });
@@ -214,6 +238,7 @@ describe('loadConfig', () => {
       loadConfig({
         RATE_LIMIT_PER_MINUTE: '100',
         RATE_LIMIT_ANONYMOUS_PER_MINUTE: '5',
+        RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE: '20',
         REQUEST_TIMEOUT_MS: '2000',
         KEEP_ALIVE_TIMEOUT_MS: '1000',
         CONNECTION_TIMEOUT_MS: '9000',
@@ -223,6 +248,7 @@ describe('loadConfig', () => {
     ).toMatchObject({
       RATE_LIMIT_PER_MINUTE: 100,
       RATE_LIMIT_ANONYMOUS_PER_MINUTE: 5,
+      RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE: 20,
       REQUEST_TIMEOUT_MS: 2000,
       KEEP_ALIVE_TIMEOUT_MS: 1000,
       CONNECTION_TIMEOUT_MS: 9000,
@@ -230,6 +256,7 @@ describe('loadConfig', () => {
       TRUST_PROXY: ['10.0.0.0/8', 'loopback'],
     });
     expect(() => loadConfig({ RATE_LIMIT_PER_MINUTE: '0' })).toThrow(/RATE_LIMIT_PER_MINUTE/);
+    expect(() => loadConfig({ RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE: '0' })).toThrow(/RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE/);
     expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow(/REQUEST_TIMEOUT_MS/);
     expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
   });
