@@ -137,6 +137,7 @@ export async function createPaymentIntent(deps: CallerDeps, input: CreatePayment
     now: deps.now(),
     holdTtlSeconds: deps.holdTtlSeconds,
     waitlistOfferTtlSeconds: deps.waitlistOfferTtlSeconds,
+    publishableSharePercent: deps.principal.kind === 'publishable' ? brand.publishableHoldSharePercent : null,
   });
   return {
     totalNetAmount,

@@ -307,6 +307,7 @@ const bookingColumns = [
   'notes',
   'internalNotes',
   'holdExpiresAt',
+  'publishableHold',
   'createdAt',
   'updatedAt',
 ] as const satisfies ReadonlyArray<keyof BookingInsert>;
