@@ -29,7 +29,8 @@ export function openDatabase(url: string): Db {
   sqlite.pragma('foreign_keys = OFF');
   migrate(db, { migrationsFolder });
   const broken = sqlite.pragma('foreign_key_check');
-  if (Array.isArray(broken) && broken.length > 0) throw new Error(`Migrations left broken references: ${JSON.stringify(broken.slice(0, 5))}`);
+  if (Array.isArray(broken) && broken.length > 0)
+    throw new Error(`Migrations left broken references: ${JSON.stringify(broken.slice(0, 5))}`);
   sqlite.pragma('foreign_keys = ON');
   return db;
 }
