@@ -14,6 +14,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   REQUEST_TIMEOUT: 408,
   /** State conflicts: the request is well formed but the current state does not allow it. */
   CAPACITY_EXCEEDED: 409,
+  PUBLISHABLE_SHARE_EXHAUSTED: 409,
   CART_ALREADY_PAID: 409,
   CONFIRMATION_CODE_TAKEN: 409,
   BOOKING_NOT_CANCELLABLE: 409,

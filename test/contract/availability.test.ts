@@ -24,10 +24,10 @@ const morning = await at('2026-12-02T09:00:00');
 const nextDay = await at('2026-12-03T09:00:00');
 const dayBefore = await at('2026-12-01T18:30:00');
 await createSession(db, other, { startLocal: '2026-12-02T09:00:00' });
-await db.update('sessions', { id: noon.id }, { reserved: 3, heldForOffers: 2 });
+await db.update('sessions', { id: noon.id }, { reserved: 3, heldForOffers: 2, publishableHeld: 1 });
 
 /** A session as stored: the factory's row, with the places held for offers it left at their default. */
-const stored = (row: Awaited<ReturnType<typeof at>>) => ({ heldForOffers: 0, ...row });
+const stored = (row: Awaited<ReturnType<typeof at>>) => ({ heldForOffers: 0, publishableHeld: 0, ...row });
 
 describe('store contract: sessions', () => {
   it('finds a session of an experience by its local start', async () => {
@@ -35,6 +35,7 @@ describe('store contract: sessions', () => {
       ...stored(noon),
       reserved: 3,
       heldForOffers: 2,
+      publishableHeld: 1,
     });
     expect(noon).toMatchObject({ startsAt: '2026-12-02T12:00:00.000Z', durationMinutes: 120, capacity: 8 });
     expect(await database.sessions.findSessionAt(experience.id, '2026-12-02T09:00:00')).toStrictEqual(stored(morning));
@@ -51,7 +52,7 @@ describe('store contract: sessions', () => {
     expect(await database.sessions.sessionsInRange(experience.id, '2026-12-01T00:00:00', '2026-12-04T00:00:00')).toStrictEqual([
       withWaitlist(dayBefore),
       withWaitlist(morning),
-      withWaitlist(noon, { reserved: 3, heldForOffers: 2 }),
+      withWaitlist(noon, { reserved: 3, heldForOffers: 2, publishableHeld: 1 }),
       withWaitlist(nextDay),
     ]);
     // From is in, before is out.

@@ -32,6 +32,7 @@ const stored = (row: Partial<BookingRow>, extra: Partial<BookingRow> = {}): Book
     internalNotes: null,
     metadata: null,
     holdExpiresAt: null,
+    publishableHold: false,
     ...row,
     ...extra,
   }) as BookingRow;
@@ -56,7 +57,7 @@ const held = await createCheckout(db, {
       credit: { code: gift, amountMinor: 1_500 },
       overrides: { holdExpiresAt: '2026-11-25T12:00:00.000Z' },
     },
-    { session: s2, participants: [{}], overrides: { holdExpiresAt: '2026-11-25T12:30:00.000Z' } },
+    { session: s2, participants: [{}], overrides: { holdExpiresAt: '2026-11-25T12:30:00.000Z', publishableHold: true } },
   ],
 });
 const [heldFirst, heldSecond] = held.bookings;

@@ -74,6 +74,7 @@ describe('store contract: cancellation', () => {
       amountMinor: 9000,
       amountRefundedMinor: 5000,
       paymentMethod: 'credit-card',
+      publishableHold: false,
       intentReference: paid.intent.processorReference,
       intentStatus: 'succeeded',
     };

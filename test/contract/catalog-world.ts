@@ -66,6 +66,7 @@ export async function catalogWorld(db: TestDb) {
       name: 'alpha trips',
       currency: 'JPY',
       defaultLocale: 'ja-JP',
+      publishableHoldSharePercent: 25,
       createdAt: minute(2),
     }),
     B: await createBrand(db, { id: 'brand-B', organizationId: org.id, name: 'Alpha Trips', createdAt: minute(2) }),
@@ -305,12 +306,14 @@ export function catalogReads(on: () => { database: Database; w: CatalogWorld }):
       validateMemberCharge: false,
       cancellationPolicyId: null,
       reschedulePolicyId: null,
+      publishableHoldSharePercent: 50,
       ...w.brand,
     });
     expect(await database.brands.findBrand('brand-a')).toMatchObject({
       organizationId: 'org-1',
       currency: 'JPY',
       defaultLocale: 'ja-JP',
+      publishableHoldSharePercent: 25,
       createdAt: minute(2),
     });
     expect(await database.brands.findBrand('missing')).toBeUndefined();

@@ -61,6 +61,7 @@ function newBooking(
     internalNotes: null,
     metadata: null,
     holdExpiresAt: '2026-11-24T09:18:00.000Z',
+    publishableHold: false,
     createdAt: '2026-11-24T09:03:00.000Z',
     updatedAt: '2026-11-24T09:03:00.000Z',
     ...extra,
@@ -103,7 +104,7 @@ const held = await createCheckout(db, {
       credit: { code: gift, amountMinor: 1_500 },
       overrides: { holdExpiresAt: '2026-11-25T12:00:00.000Z' },
     },
-    { session: s2, participants: [{}], overrides: { holdExpiresAt: '2026-11-25T12:30:00.000Z' } },
+    { session: s2, participants: [{}], overrides: { holdExpiresAt: '2026-11-25T12:30:00.000Z', publishableHold: true } },
   ],
 });
 const [heldFirst, heldSecond] = held.bookings.map((b) => b.booking);
@@ -119,11 +120,17 @@ const paid = await createPaidBooking(db, {
 });
 
 const at = '2026-11-25T12:15:00.000Z';
-const heldOf = (booking: { id: string }, sessionId: string, places: number, paymentIntentId: string | null = held.intent.id) => ({
+const heldOf = (
+  booking: { id: string; publishableHold?: boolean },
+  sessionId: string,
+  places: number,
+  paymentIntentId: string | null = held.intent.id,
+) => ({
   id: booking.id,
   sessionId,
   paymentIntentId,
   places,
+  publishableHold: booking.publishableHold ?? false,
 });
 
 describe('store contract: checkout and holds', () => {

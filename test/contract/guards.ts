@@ -243,6 +243,7 @@ function codeBooking(w: GuardWorld, i: number): BookingInsert {
     internalNotes: null,
     metadata: null,
     holdExpiresAt: null,
+    publishableHold: false,
     createdAt: at,
     updatedAt: at,
   };

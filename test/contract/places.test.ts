@@ -25,4 +25,38 @@ describe('store contract: places', () => {
     await database.waitlists.releaseOfferHold(session.id, 3);
     expect(await race(database, 6, (tx) => tx.capacity.takePlaces(session.id, 1))).toBe(3);
   });
+
+  it('takes publishable holds only within the share: of 12 racing holds of 1 on 8 places at 50 %, exactly 4 pass', async () => {
+    const session = await fixtures.session(8);
+    const stored = async () => db.row('sessions', { id: session.id });
+    expect(await race(database, 12, async (tx) => (await tx.capacity.takePublishablePlaces(session.id, 1, 50)) === 'taken')).toBe(4);
+    expect(await stored()).toMatchObject({ reserved: 4, publishableHeld: 4 });
+    expect(await database.capacity.takePublishablePlaces(session.id, 1, 50)).toBe('share-exhausted');
+    // Beyond the share, places are still on sale to other takes.
+    expect(await database.capacity.takePlaces(session.id, 3)).toBe(true);
+    // A hold paid leaves the share and keeps its place; the share is free again for one.
+    await database.capacity.leavePublishableShare(session.id, 1);
+    expect(await stored()).toMatchObject({ reserved: 7, publishableHeld: 3 });
+    expect(await database.capacity.takePublishablePlaces(session.id, 2, 50)).toBe('sold-out');
+    expect(await database.capacity.takePublishablePlaces(session.id, 1, 50)).toBe('taken');
+    expect(await database.capacity.takePublishablePlaces(session.id, 1, 100)).toBe('sold-out');
+    // A hold that fails gives its place and its share back.
+    await database.capacity.releasePlaces(session.id, 2);
+    await database.capacity.leavePublishableShare(session.id, 2);
+    expect(await stored()).toMatchObject({ reserved: 6, publishableHeld: 2 });
+    expect(await database.capacity.takePublishablePlaces(session.id, 0, 0)).toBe('taken');
+    expect(await database.capacity.takePublishablePlaces(session.id, 1, 25)).toBe('share-exhausted');
+    expect(await database.capacity.takePublishablePlaces(session.id, 2, 50)).toBe('taken');
+    expect(await stored()).toMatchObject({ reserved: 8, publishableHeld: 4 });
+  });
+
+  it('rounds the share down: 50 % of 5 places is 2; 0 % holds nothing; outside a unit too', async () => {
+    const session = await fixtures.session(5);
+    expect(await database.capacity.takePublishablePlaces(session.id, 3, 50)).toBe('share-exhausted');
+    expect(await database.capacity.takePublishablePlaces(session.id, 2, 50)).toBe('taken');
+    expect(await database.capacity.takePublishablePlaces(session.id, 1, 50)).toBe('share-exhausted');
+    const none = await fixtures.session(5);
+    expect(await database.capacity.takePublishablePlaces(none.id, 1, 0)).toBe('share-exhausted');
+    expect(await database.capacity.takePublishablePlaces('no-such-session', 1, 50)).toBe('sold-out');
+  });
 });

@@ -65,7 +65,12 @@ const stored = (row: Awaited<ReturnType<typeof createWaitlistEntry>>, over: Part
   ...over,
 });
 const inContext = (row: WaitlistEntryRow, startLocal: string): EntryWithContext => ({ entry: row, startLocal, timezone: 'Europe/Lisbon' });
-const sessionRow = (s: Omit<SessionRow, 'heldForOffers'>, over: Partial<SessionRow>): SessionRow => ({ heldForOffers: 0, ...s, ...over });
+const sessionRow = (s: Omit<SessionRow, 'heldForOffers' | 'publishableHeld'>, over: Partial<SessionRow>): SessionRow => ({
+  heldForOffers: 0,
+  publishableHeld: 0,
+  ...s,
+  ...over,
+});
 const entryIds = (rows: EntryWithContext[]) => rows.map((row) => row.entry.id);
 
 describe('store contract: waitlists', () => {
@@ -90,6 +95,7 @@ describe('store contract: waitlists', () => {
       capacity: 6,
       reserved: 4,
       heldForOffers: 2,
+      publishableHeld: 0,
     });
     expect(await database.waitlists.findSessionById('no-such-session')).toBeUndefined();
 

@@ -26,6 +26,12 @@ const checks: Array<[string, Check]> = [
      WHERE b.status IN ('cancelled', 'refunded') AND p.cancelled_at IS NULL`,
   ],
   [
+    'session places held by publishable keys differ from the active participants of its processing publishable holds',
+    `SELECT * FROM (SELECT s.id, s.publishable_held, (SELECT count(*) FROM participants p JOIN bookings b ON b.id = p.booking_id
+       WHERE b.session_id = s.id AND b.status = 'processing' AND b.publishable_hold AND p.cancelled_at IS NULL) AS held
+     FROM sessions s) AS counted WHERE publishable_held <> held`,
+  ],
+  [
     'session oversold',
     'SELECT id, capacity, reserved, held_for_offers FROM sessions WHERE reserved < 0 OR held_for_offers < 0 OR reserved + held_for_offers > capacity',
   ],

@@ -19,10 +19,19 @@ export function openDatabase(url: string): Db {
   const sqlite = new Database(url);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = drizzle(sqlite, { schema });
+  // A migration that changes a table's constraints rebuilds it (SQLite's "make other kinds of table schema
+  // changes": copy, drop, rename). Dropping a table that rows refer to fails while foreign keys are enforced,
+  // and the migrator runs in one transaction, where its own `PRAGMA foreign_keys=OFF` does nothing: so
+  // enforcement (which better-sqlite3 turns on by default) starts once the migrations are in, after checking
+  // they left every reference whole.
+  sqlite.pragma('foreign_keys = OFF');
   migrate(db, { migrationsFolder });
+  const broken = sqlite.pragma('foreign_key_check');
+  if (Array.isArray(broken) && broken.length > 0)
+    throw new Error(`Migrations left broken references: ${JSON.stringify(broken.slice(0, 5))}`);
+  sqlite.pragma('foreign_keys = ON');
   return db;
 }
 

@@ -4,7 +4,7 @@
  */
 import { DateTime } from 'luxon';
 import type { Stores } from '../shared/database.ts';
-import { type ExperienceRow } from '../catalog/store.ts';
+import { type BrandRow, type ExperienceRow } from '../catalog/store.ts';
 import { type SessionOfExperience, type SessionRow } from './store.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
@@ -21,7 +21,11 @@ export interface Session {
   /** Minutes. */
   duration: number;
   capacity: number;
-  /** Places on sale: not held by active participants of processing or confirmed bookings, nor for waitlist offers. */
+  /**
+   * Places the caller can get: on sale (not held by active participants of processing or confirmed bookings, nor
+   * for waitlist offers); for a publishable key, no more than its unpaid holds may still take of the brand's
+   * publishable share (`publishableRemaining`).
+   */
   remaining: number;
   /** The experience's waitlist, where guests can queue for a sold-out session; null when it has none. */
   waitlistId: string | null;
@@ -152,26 +156,48 @@ export const remainingPlaces = (session: { capacity: number; reserved: number; h
   session.capacity - session.reserved - session.heldForOffers;
 
 /**
+ * Places an unpaid hold of a publishable key may still take: on sale, and within the brand's publishable share
+ * (`sharePercent` of the capacity, less the places such holds have already). Checkout's guard counts the same.
+ */
+export const publishableRemaining = (
+  session: Pick<SessionRow, 'capacity' | 'reserved' | 'heldForOffers' | 'publishableHeld'>,
+  sharePercent: number,
+) => Math.max(0, Math.min(remainingPlaces(session), Math.floor((session.capacity * sharePercent) / 100) - session.publishableHeld));
+
+/**
+ * The brand's publishable share when the caller is a publishable key (its availability is what it can hold);
+ * null for secret keys, which see every place on sale.
+ */
+const shareOfCaller = (deps: CallerDeps, brand: Pick<BrandRow, 'publishableHoldSharePercent'>) =>
+  deps.principal.kind === 'publishable' ? brand.publishableHoldSharePercent : null;
+
+/**
  * The sessions of the range that can still be booked: one that has started is left out (checkout would
  * refuse it with SESSION_STARTED), so availability never offers what cannot be bought.
  */
-async function sessionViews(deps: CallerDeps, experience: ExperienceRow, from: string, to: string): Promise<Session[]> {
+async function sessionViews(
+  deps: CallerDeps,
+  experience: ExperienceRow,
+  sharePercent: number | null,
+  from: string,
+  to: string,
+): Promise<Session[]> {
   const { fromLocal, beforeLocal } = availabilityRange(from, to);
   const now = deps.now().getTime();
   const sessions = await deps.db.sessions.sessionsInRange(experience.id, fromLocal, beforeLocal);
   return sessions
     .filter(({ session }) => Date.parse(session.startsAt) > now)
-    .map(({ session, waitlistId }) => toSession(session, experience.timezoneId, waitlistId));
+    .map(({ session, waitlistId }) => toSession(session, experience.timezoneId, waitlistId, sharePercent));
 }
 
-function toSession(session: SessionRow, timezone: string, waitlistId: string | null): Session {
+function toSession(session: SessionRow, timezone: string, waitlistId: string | null, sharePercent: number | null): Session {
   return {
     id: session.id,
     startDateTime: session.startLocal,
     timezone,
     duration: session.durationMinutes,
     capacity: session.capacity,
-    remaining: remainingPlaces(session),
+    remaining: sharePercent === null ? remainingPlaces(session) : publishableRemaining(session, sharePercent),
     waitlistId,
   };
 }
@@ -189,15 +215,15 @@ export interface AvailabilityInput {
 export async function listAvailability(deps: CallerDeps, input: AvailabilityInput): Promise<Session[]> {
   const found = await loadExperienceOfBrand(deps, input.brandId, input.experienceId);
   if (!found) throw notFound('Experience', input.experienceId);
-  return sessionViews(deps, found.row, input.from, input.to);
+  return sessionViews(deps, found.row, shareOfCaller(deps, found.brand), input.from, input.to);
 }
 
 /** The same for an experience reached without a brand (a nested field): its own brand's access rules apply. */
 export async function sessionsOfExperience(deps: CallerDeps, input: Omit<AvailabilityInput, 'brandId'>): Promise<Session[]> {
   const experience = await deps.db.experiences.findExperienceRow(input.experienceId);
   if (!experience) throw notFound('Experience', input.experienceId);
-  await loadBrand(deps, experience.brandId);
-  return sessionViews(deps, experience, input.from, input.to);
+  const brand = await loadBrand(deps, experience.brandId);
+  return sessionViews(deps, experience, shareOfCaller(deps, brand), input.from, input.to);
 }
 
 /**
@@ -205,10 +231,17 @@ export async function sessionsOfExperience(deps: CallerDeps, input: Omit<Availab
  * the others are left out, as unknown ids are. One read of the store for all of them.
  */
 export async function findSessions(deps: CallerDeps, ids: readonly string[]): Promise<Map<string, Session>> {
-  const rows = await deps.db.sessions.findSessionsByIds(ids);
+  const rows = (await deps.db.sessions.findSessionsByIds(ids)).filter((row: SessionOfExperience) => canSee(deps.principal, row.brandId));
+  // A publishable key sees one brand: its share is read once.
+  const shares = new Map<string, number | null>();
+  for (const brandId of new Set(rows.map((row) => row.brandId))) {
+    const brand = deps.principal.kind === 'publishable' ? await deps.db.brands.findBrand(brandId) : undefined;
+    shares.set(brandId, brand ? shareOfCaller(deps, brand) : null);
+  }
   return new Map(
-    rows
-      .filter((row: SessionOfExperience) => canSee(deps.principal, row.brandId))
-      .map(({ session, timezoneId, waitlistId }) => [session.id, toSession(session, timezoneId, waitlistId)]),
+    rows.map(({ session, timezoneId, waitlistId, brandId }) => [
+      session.id,
+      toSession(session, timezoneId, waitlistId, shares.get(brandId) ?? null),
+    ]),
   );
 }

@@ -14,6 +14,11 @@ export interface SessionRow {
   reserved: number;
   /** Places held for waitlist entries that were offered them; only those entries may take them. */
   heldForOffers: number;
+  /**
+   * Of `reserved`, the places of unpaid holds made with publishable keys (`BookingRow.publishableHold`), which
+   * the brand's publishable share bounds.
+   */
+  publishableHeld: number;
 }
 
 export interface SessionWithWaitlist {
@@ -34,8 +39,21 @@ export interface CapacityStore {
    * place twice, in a unit of work or outside one. Every checkout item takes places (a hot path).
    */
   takePlaces(sessionId: string, count: number): Promise<boolean>;
+  /**
+   * Takes `count` places as `takePlaces` does, for an unpaid hold made with a publishable key: they must also fit
+   * in the session's publishable share, `(publishableHeld + count) * 100 <= capacity * sharePercent`, and count
+   * in `publishableHeld` as well as in `reserved`. 'taken'; 'sold-out' when fewer than `count` places are on
+   * sale; 'share-exhausted' when they are, but not within the share (nothing changed either way). A guard as
+   * `takePlaces` is, the two conditions checked in one step.
+   */
+  takePublishablePlaces(sessionId: string, count: number, sharePercent: number): Promise<'taken' | 'sold-out' | 'share-exhausted'>;
   /** Gives `count` places back to a session (every cancellation does: a hot path). */
   releasePlaces(sessionId: string, count: number): Promise<void>;
+  /**
+   * `count` places of publishable holds leave the share (`publishableHeld`): paid, they stay reserved; failed
+   * or cancelled, the caller gives them back with `releasePlaces` too.
+   */
+  leavePublishableShare(sessionId: string, count: number): Promise<void>;
 }
 
 export interface SessionsStore {

@@ -81,6 +81,11 @@ export interface BookingRow {
   metadata: Record<string, unknown> | null;
   /** While `processing`: when the hold lapses and the booking fails. */
   holdExpiresAt: string | null;
+  /**
+   * An unpaid hold a publishable key took from places on sale: while `processing`, its active participants count
+   * in the session's `publishableHeld`.
+   */
+  publishableHold: boolean;
   createdAt: string;
   updatedAt: string;
 }

@@ -9,6 +9,7 @@ import { cancellationEventTypes, recordBookingEvents } from '../bookings/booking
 import { cancellationEffect, type BookingState, type CancelRequest } from './rules.ts';
 import { notFound } from '../shared/errors.ts';
 import { releaseSessionPlaces } from '../waitlists/offers.ts';
+import { leavePublishableShare } from '../checkout/holds.ts';
 
 export interface BookingWithState {
   booking: CancellableBooking;
@@ -52,5 +53,10 @@ export async function applyEffect(
   if (effect.status !== booking.status) await db.cancellation.setBookingStatus(booking.id, effect.status, at);
   else if (effect.cancelParticipantIds.length > 0) await db.cancellation.touchBooking(booking.id, at);
   await recordBookingEvents(db, [booking.id], cancellationEventTypes(state, effect, refundSettled), at);
+  if (booking.status === 'processing') {
+    await leavePublishableShare(db, [
+      { sessionId: booking.sessionId, places: effect.releasePlaces, publishableHold: booking.publishableHold },
+    ]);
+  }
   await releaseSessionPlaces(db, booking.sessionId, effect.releasePlaces, new Date(at), offerTtlSeconds);
 }

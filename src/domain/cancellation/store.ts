@@ -6,7 +6,7 @@ import type { RefundEffectJson } from '../shared/json-types.ts';
 /** What cancelling and refunding one booking needs: its row and the state of its payment. */
 export type CancellableBooking = Pick<
   BookingRow,
-  'id' | 'brandId' | 'sessionId' | 'status' | 'currency' | 'amountMinor' | 'amountRefundedMinor' | 'paymentMethod'
+  'id' | 'brandId' | 'sessionId' | 'status' | 'publishableHold' | 'currency' | 'amountMinor' | 'amountRefundedMinor' | 'paymentMethod'
 > & {
   /** The processor's id of the booking's payment intent; null when the booking has none (free, or paid outside Tessera). */
   intentReference: string | null;

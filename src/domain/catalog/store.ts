@@ -44,6 +44,8 @@ export interface BrandRow {
   paymentMethods: PaymentMethodFlags;
   cancellationPolicyId: string | null;
   reschedulePolicyId: string | null;
+  /** Percent (0..100) of each session's capacity that unpaid holds made with publishable keys may take. */
+  publishableHoldSharePercent: number;
   createdAt: string;
 }
 

@@ -177,6 +177,7 @@ export async function createPaymentIntent(deps: CallerDeps, input: CreatePayment
     waitlistOfferTtlSeconds: deps.waitlistOfferTtlSeconds,
     holder,
     budget: claim ? { client: claim.client, check: async (tx, at) => refuseBeyondBudget(deps, tx.checkout, claim, at) } : null,
+    publishableSharePercent: deps.principal.kind === 'publishable' ? brand.publishableHoldSharePercent : null,
   });
   return {
     totalNetAmount,

@@ -8,10 +8,21 @@ import { type HeldBooking } from './store.ts';
 import { recordBookingEvents } from '../bookings/booking-events.ts';
 import { expireDueOffers, releaseSessionPlaces } from '../waitlists/offers.ts';
 
-function placesBySession(held: readonly HeldBooking[]): Map<string, number> {
+type HeldPlaces = Pick<HeldBooking, 'sessionId' | 'places' | 'publishableHold'>;
+
+function placesBySession(held: readonly HeldPlaces[]): Map<string, number> {
   const places = new Map<string, number>();
   for (const booking of held) places.set(booking.sessionId, (places.get(booking.sessionId) ?? 0) + booking.places);
   return places;
+}
+
+/**
+ * The places of publishable holds leave their sessions' publishable share, in the unit that ends the holds
+ * (failed here, paid in payments.ts, cancelled in cancellation/effects.ts), so the share is free again at once.
+ */
+export async function leavePublishableShare(db: Stores, held: readonly HeldPlaces[]): Promise<void> {
+  const shared = placesBySession(held.filter((booking) => booking.publishableHold));
+  for (const [sessionId, count] of shared) await db.capacity.leavePublishableShare(sessionId, count);
 }
 
 /**
@@ -42,6 +53,7 @@ async function failHeld(
   const ids = held.map((booking) => booking.id);
   await db.holds.markBookingsFailed(ids, now.toISOString());
   await recordBookingEvents(db, ids, ['booking.failed'], now.toISOString());
+  await leavePublishableShare(db, held);
   for (const [sessionId, count] of placesBySession(held))
     await releaseSessionPlaces(db, sessionId, count, now, offerTtlSeconds, deferOffersTo);
   await db.holds.returnCreditRedemptions(ids);

@@ -103,6 +103,8 @@ export interface HeldBooking {
   paymentIntentId: string | null;
   /** Active participants: the places the booking holds on its session. */
   places: number;
+  /** Whether those places count in the session's publishable share (`BookingRow.publishableHold`). */
+  publishableHold: boolean;
 }
 
 export interface CheckoutStore {

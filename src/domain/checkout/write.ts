@@ -41,6 +41,11 @@ export interface CheckoutPlan {
    * run once the cart's previous holds are given back (a re-post never counts against itself).
    */
   budget: { client: string; check: (tx: Stores, now: Date) => Promise<void> } | null;
+  /**
+   * Set for a publishable key's checkout: the brand's publishable share (percent of each session's capacity)
+   * its unpaid holds may take. Null for secret keys, whose holds the share does not bound.
+   */
+  publishableSharePercent: number | null;
 }
 
 /** Bookings of the cart this checkout replaces, and sessions whose freed places it offers before committing. */
@@ -117,8 +122,13 @@ function answerRows(
   );
 }
 
-/** From the item's waitlist offer when it names one; otherwise from places on sale, never from offers' holds. */
-async function takeItemPlaces(tx: Stores, plan: CheckoutPlan, item: PreparedItem, written: Written): Promise<void> {
+/**
+ * From the item's waitlist offer when it names one; otherwise from places on sale, never from offers' holds.
+ * Whether the places count in the session's publishable share: only an unpaid hold of a publishable key
+ * counts; a checkout that pays at once (free, or a method the brand collects) keeps nothing unpaid on hold,
+ * and an offer's places were the entry's already.
+ */
+async function takeItemPlaces(tx: Stores, plan: CheckoutPlan, item: PreparedItem, written: Written): Promise<boolean> {
   const field = `data.${item.index}`;
   const count = item.participants.length;
   if (item.waitlistEntryId) {
@@ -132,13 +142,27 @@ async function takeItemPlaces(tx: Stores, plan: CheckoutPlan, item: PreparedItem
       field,
     };
     await takeOfferedPlaces(tx, claim, written.replaced, written.freed);
-    return;
+    return false;
   }
-  if (!(await tx.capacity.takePlaces(item.session.id, count))) {
+  const sharePercent = plan.intent ? plan.publishableSharePercent : null;
+  const taken =
+    sharePercent === null
+      ? (await tx.capacity.takePlaces(item.session.id, count)) && 'taken'
+      : await tx.capacity.takePublishablePlaces(item.session.id, count, sharePercent);
+  if (taken === 'share-exhausted') {
+    throw new DomainError(
+      'PUBLISHABLE_SHARE_EXHAUSTED',
+      `Unpaid holds made through the public booking key may take at most ${sharePercent}% of the session at ${item.session.startLocal}, ` +
+        'and that share is held; the places left can be booked by a checkout that pays at once, or through the brand',
+      { field: `${field}.participants`, sharePercent },
+    );
+  }
+  if (!taken) {
     throw new DomainError('CAPACITY_EXCEEDED', `Not enough places are left on the session at ${item.session.startLocal}`, {
       field: `${field}.participants`,
     });
   }
+  return sharePercent !== null;
 }
 
 function holdExpiry(plan: CheckoutPlan): string {
@@ -153,7 +177,7 @@ export interface WrittenBooking {
 }
 
 async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, written: Written): Promise<WrittenBooking> {
-  await takeItemPlaces(tx, plan, item, written);
+  const publishableHold = await takeItemPlaces(tx, plan, item, written);
   const id = randomUUID();
   // Without a processor intent (a free cart, or a method paid outside Tessera) nothing is pending: confirmed now.
   const settled = plan.intent === null;
@@ -200,6 +224,7 @@ async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, wri
       internalNotes: item.internalNotes,
       metadata: item.metadata,
       holdExpiresAt: settled ? null : holdExpiry(plan),
+      publishableHold,
       createdAt: written.at,
       updatedAt: written.at,
     },

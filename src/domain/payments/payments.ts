@@ -12,7 +12,7 @@ import { recordBookingEvent } from '../bookings/booking-events.ts';
 import { isCurrentCheckout, settleCart } from './cart-settlement.ts';
 import type { Deps } from '../shared/deps.ts';
 import { DomainError, type ErrorCode } from '../shared/errors.ts';
-import { failProcessingBookings } from '../checkout/holds.ts';
+import { failProcessingBookings, leavePublishableShare } from '../checkout/holds.ts';
 import type { PaymentEvent } from './processor.ts';
 import { recordsFailure, recordsSuccess, succeededAction, type IntentStatus } from './rules.ts';
 import { completeRefund, reserveRefund, type ReservedRefund } from '../cancellation/refunds.ts';
@@ -97,6 +97,10 @@ async function settleBooking(
     case 'none':
       return [];
     case 'confirm':
+      // Paid: its places stay reserved but no longer count as an unpaid publishable hold.
+      await leavePublishableShare(tx, [
+        { sessionId: booking.sessionId, places: booking.activeParticipants, publishableHold: booking.publishableHold },
+      ]);
       await tx.cancellation.setBookingStatus(booking.id, 'confirmed', at);
       await recordBookingEvent(tx, 'booking.confirmed', booking.id, at);
       return [];

@@ -13,7 +13,7 @@ export interface IntentRow {
 /** What a payment outcome decides on for each booking paid by an intent. */
 export type IntentBookingRow = Pick<
   BookingRow,
-  'id' | 'brandId' | 'sessionId' | 'status' | 'currency' | 'amountMinor' | 'amountRefundedMinor' | 'pricing'
+  'id' | 'brandId' | 'sessionId' | 'status' | 'publishableHold' | 'currency' | 'amountMinor' | 'amountRefundedMinor' | 'pricing'
 > & {
   /** Participants whose `cancelledAt` is null: the places the booking needs. */
   activeParticipants: number;

@@ -12,6 +12,8 @@ export const errorCodes = [
   'REQUEST_TIMEOUT',
   /** State conflicts: the request is well formed but the current state does not allow it. */
   'CAPACITY_EXCEEDED',
+  /** A publishable key's unpaid hold beyond the brand's publishable share of the session (places remain for paying at once). */
+  'PUBLISHABLE_SHARE_EXHAUSTED',
   'CART_ALREADY_PAID',
   'CONFIRMATION_CODE_TAKEN',
   'BOOKING_NOT_CANCELLABLE',

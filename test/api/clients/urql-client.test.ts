@@ -69,9 +69,10 @@ describe('urql with GET queries and the publishable key', () => {
     const variables = { brandId, experienceId: demoIds.experiences.tram28PhotoWalk, from: '2026-11-28', to: '2026-11-28' };
     const result = await storefront().query(AvailabilityQuery, variables).toPromise();
     expect(result.error).toBeUndefined();
+    // What the publishable key can hold: the brand's 50 % share of each 8-place session.
     expect(result.data?.availability?.map((session) => [session.startDateTime, session.remaining])).toEqual([
-      ['2026-11-28T09:30:00', 8],
-      ['2026-11-28T15:00:00', 8],
+      ['2026-11-28T09:30:00', 4],
+      ['2026-11-28T15:00:00', 4],
     ]);
     expect(sent).toEqual([{ method: 'GET', operationName: 'UrqlAvailability' }]);
   });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, json, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, json, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { AnswerValueJson, PricingBreakdown, QuestionSnapshotJson } from '../../../domain/shared/json-types.ts';
 import { bookingStatuses, paymentMethods } from '../../../domain/shared/values.ts';
 import { sessions } from './availability.ts';
@@ -49,6 +49,11 @@ export const bookings = pgTable(
     internalNotes: text('internal_notes'),
     /** The partner's own object, given back as they sent it: `json` keeps its keys' order. */
     metadata: json('metadata').$type<Record<string, unknown>>(),
+    /**
+     * An unpaid hold a publishable key made from places on sale: while `processing`, its active participants
+     * count in its session's `publishable_held` (the brand's publishable share).
+     */
+    publishableHold: boolean('publishable_hold').notNull().default(false),
     /** While `processing`: when the hold lapses and the booking fails. */
     holdExpiresAt: instant('hold_expires_at'),
     createdAt: createdAt(),

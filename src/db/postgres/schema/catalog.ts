@@ -1,4 +1,5 @@
-import { boolean, index, integer, json, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, json, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import type {
   DesignElement,
   ImageRef,
@@ -45,39 +46,48 @@ export const reschedulePolicies = pgTable('reschedule_policies', {
   maxReschedules: integer('max_reschedules').notNull(),
 });
 
-export const brands = pgTable('brands', {
-  id: text('id').primaryKey(),
-  organizationId: text('organization_id').references(() => organizations.id),
-  name: text('name').notNull(),
-  brandEmail: text('brand_email').notNull(),
-  countryCode: text('country_code').notNull(),
-  /** ISO 4217 code; every amount of the brand is in it. */
-  currency: text('currency').notNull(),
-  /** Default content language (BCP 47), used when no translation matches. */
-  language: text('language').notNull(),
-  /**
-   * The locale answers are in when the caller asks for none (the spec's "brand's language"): its
-   * translation where content has one, else the content's own `language`. Null: `language`.
-   */
-  defaultLocale: text('default_locale'),
-  isLimited: boolean('is_limited').notNull().default(false),
-  designElement: json('design_element').$type<DesignElement>().notNull(),
-  templateElement: json('template_element').$type<TemplateElement>().notNull(),
-  featuresActive: json('features_active').$type<string[]>().notNull(),
-  featuresUpdatedAt: instant('features_updated_at').notNull(),
-  hostsLimit: integer('hosts_limit').notNull(),
-  promotionExclusiveTag: text('promotion_exclusive_tag').notNull(),
-  customStyle: text('custom_style').notNull(),
-  paymentPlatform: text('payment_platform', { enum: paymentPlatforms }).notNull(),
-  validateRoomCharge: boolean('validate_room_charge').notNull().default(false),
-  validateMemberCharge: boolean('validate_member_charge').notNull().default(false),
-  serviceVersion: text('service_version', { enum: serviceVersions }).notNull(),
-  products: json('products').$type<Array<'activate' | 'host' | 'reserve'>>().notNull(),
-  paymentMethods: json('payment_methods').$type<PaymentMethodFlags>().notNull(),
-  cancellationPolicyId: text('cancellation_policy_id'),
-  reschedulePolicyId: text('reschedule_policy_id'),
-  createdAt: createdAt(),
-});
+export const brands = pgTable(
+  'brands',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id').references(() => organizations.id),
+    name: text('name').notNull(),
+    brandEmail: text('brand_email').notNull(),
+    countryCode: text('country_code').notNull(),
+    /** ISO 4217 code; every amount of the brand is in it. */
+    currency: text('currency').notNull(),
+    /** Default content language (BCP 47), used when no translation matches. */
+    language: text('language').notNull(),
+    /**
+     * The locale answers are in when the caller asks for none (the spec's "brand's language"): its
+     * translation where content has one, else the content's own `language`. Null: `language`.
+     */
+    defaultLocale: text('default_locale'),
+    isLimited: boolean('is_limited').notNull().default(false),
+    designElement: json('design_element').$type<DesignElement>().notNull(),
+    templateElement: json('template_element').$type<TemplateElement>().notNull(),
+    featuresActive: json('features_active').$type<string[]>().notNull(),
+    featuresUpdatedAt: instant('features_updated_at').notNull(),
+    hostsLimit: integer('hosts_limit').notNull(),
+    promotionExclusiveTag: text('promotion_exclusive_tag').notNull(),
+    customStyle: text('custom_style').notNull(),
+    paymentPlatform: text('payment_platform', { enum: paymentPlatforms }).notNull(),
+    validateRoomCharge: boolean('validate_room_charge').notNull().default(false),
+    validateMemberCharge: boolean('validate_member_charge').notNull().default(false),
+    serviceVersion: text('service_version', { enum: serviceVersions }).notNull(),
+    products: json('products').$type<Array<'activate' | 'host' | 'reserve'>>().notNull(),
+    paymentMethods: json('payment_methods').$type<PaymentMethodFlags>().notNull(),
+    cancellationPolicyId: text('cancellation_policy_id'),
+    reschedulePolicyId: text('reschedule_policy_id'),
+    /**
+     * The share of each session's capacity, in percent (0..100), that unpaid holds made with publishable keys
+     * may take; the rest is sold only by checkouts that pay at once or through secret keys.
+     */
+    publishableHoldSharePercent: integer('publishable_hold_share_percent').notNull().default(50),
+    createdAt: createdAt(),
+  },
+  (t) => [check('brands_publishable_hold_share_percent', sql`${t.publishableHoldSharePercent} BETWEEN 0 AND 100`)],
+);
 
 /** Stored images and videos; shown as `medias`/`pictures` with one link per rendition. */
 export const media = pgTable('media', {

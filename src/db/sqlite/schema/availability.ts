@@ -22,6 +22,12 @@ export const sessions = sqliteTable(
     reserved: integer('reserved').notNull().default(0),
     /** Places held for waitlist entries that were offered them; only those entries may take them. */
     heldForOffers: integer('held_for_offers').notNull().default(0),
+    /**
+     * Of `reserved`, the places of `processing` bookings a publishable key made that count against the
+     * brand's publishable share (`bookings.publishable_hold`): taken with them, given back when they are
+     * paid, fail or are cancelled. Kept with `reserved` so the share is guarded by the same one statement.
+     */
+    publishableHeld: integer('publishable_held').notNull().default(0),
   },
   (t) => [
     uniqueIndex('sessions_experience_start_idx').on(t.experienceId, t.startLocal),
@@ -29,5 +35,6 @@ export const sessions = sqliteTable(
       'sessions_reserved_within_capacity',
       sql`${t.reserved} >= 0 AND ${t.heldForOffers} >= 0 AND ${t.reserved} + ${t.heldForOffers} <= ${t.capacity}`,
     ),
+    check('sessions_publishable_held_within_reserved', sql`${t.publishableHeld} >= 0 AND ${t.publishableHeld} <= ${t.reserved}`),
   ],
 );

@@ -47,6 +47,11 @@ export const bookings = sqliteTable(
     notes: text('notes'),
     internalNotes: text('internal_notes'),
     metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
+    /**
+     * An unpaid hold a publishable key made from places on sale: while `processing`, its active participants
+     * count in its session's `publishable_held` (the brand's publishable share).
+     */
+    publishableHold: integer('publishable_hold', { mode: 'boolean' }).notNull().default(false),
     /** While `processing`: when the hold lapses and the booking fails. */
     holdExpiresAt: text('hold_expires_at'),
     createdAt: text('created_at').notNull(),

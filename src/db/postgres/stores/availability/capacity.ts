@@ -18,6 +18,36 @@ export async function takePlaces(db: PgExecutor, sessionId: string, count: numbe
   return result.rowCount === 1;
 }
 
+/**
+ * The same conditional UPDATE with the publishable share as a second condition: racing holds wait for the row
+ * lock and re-check both on the row as the earlier one left it. When it takes nothing, what is on sale (read
+ * after it, a statement of its own) tells which limit refused.
+ */
+export async function takePublishablePlaces(
+  db: PgExecutor,
+  sessionId: string,
+  count: number,
+  sharePercent: number,
+): Promise<'taken' | 'sold-out' | 'share-exhausted'> {
+  if (count === 0) return 'taken';
+  const result = await db
+    .update(sessions)
+    .set({ reserved: sql`${sessions.reserved} + ${count}`, publishableHeld: sql`${sessions.publishableHeld} + ${count}` })
+    .where(
+      and(
+        eq(sessions.id, sessionId),
+        sql`${sessions.reserved} + ${sessions.heldForOffers} + ${count} <= ${sessions.capacity}`,
+        sql`(${sessions.publishableHeld} + ${count}) * 100 <= ${sessions.capacity} * ${sharePercent}`,
+      ),
+    );
+  if (result.rowCount === 1) return 'taken';
+  const [row] = await db
+    .select({ remaining: sql<number>`${sessions.capacity} - ${sessions.reserved} - ${sessions.heldForOffers}` })
+    .from(sessions)
+    .where(eq(sessions.id, sessionId));
+  return (row?.remaining ?? 0) >= count ? 'share-exhausted' : 'sold-out';
+}
+
 /** Gives `count` places back to a session. */
 export async function releasePlaces(db: PgExecutor, sessionId: string, count: number): Promise<void> {
   if (count === 0) return;
@@ -27,7 +57,18 @@ export async function releasePlaces(db: PgExecutor, sessionId: string, count: nu
     .where(eq(sessions.id, sessionId));
 }
 
+/** `count` places of publishable holds leave the share (they stay reserved unless released too). */
+export async function leavePublishableShare(db: PgExecutor, sessionId: string, count: number): Promise<void> {
+  if (count === 0) return;
+  await db
+    .update(sessions)
+    .set({ publishableHeld: sql`${sessions.publishableHeld} - ${count}` })
+    .where(eq(sessions.id, sessionId));
+}
+
 export const capacityStore = {
   takePlaces,
+  takePublishablePlaces,
   releasePlaces,
+  leavePublishableShare,
 } satisfies PostgresStore<CapacityStore>;

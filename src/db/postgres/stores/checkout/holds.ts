@@ -8,6 +8,7 @@ const heldColumns = {
   id: bookings.id,
   sessionId: bookings.sessionId,
   paymentIntentId: bookings.paymentIntentId,
+  publishableHold: bookings.publishableHold,
   // Spelled out: Drizzle leaves columns unqualified in a one-table select, where they would resolve to `participants`.
   places: sql<number>`(SELECT count(*)::integer FROM participants p WHERE p.booking_id = "bookings"."id" AND p.cancelled_at IS NULL)`,
 };

@@ -47,6 +47,7 @@ export async function bookingsOfIntent(db: PgExecutor, intentId: string): Promis
       brandId: bookings.brandId,
       sessionId: bookings.sessionId,
       status: bookings.status,
+      publishableHold: bookings.publishableHold,
       currency: bookings.currency,
       amountMinor: bookings.amountMinor,
       amountRefundedMinor: bookings.amountRefundedMinor,

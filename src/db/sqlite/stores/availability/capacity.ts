@@ -23,6 +23,43 @@ export function takePlaces(db: Db, sessionId: string, count: number): boolean {
   return take(db).run({ sessionId, count }).changes === 1;
 }
 
+const takePublishable = preparedPerDb((db) =>
+  db
+    .update(sessions)
+    .set({
+      reserved: sql`${sessions.reserved} + ${sql.placeholder('count')}`,
+      publishableHeld: sql`${sessions.publishableHeld} + ${sql.placeholder('count')}`,
+    })
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('sessionId')),
+        sql`${sessions.reserved} + ${sessions.heldForOffers} + ${sql.placeholder('count')} <= ${sessions.capacity}`,
+        sql`(${sessions.publishableHeld} + ${sql.placeholder('count')}) * 100 <= ${sessions.capacity} * ${sql.placeholder('sharePercent')}`,
+      ),
+    )
+    .prepare(),
+);
+
+const onSale = preparedPerDb((db) =>
+  db
+    .select({ remaining: sql<number>`${sessions.capacity} - ${sessions.reserved} - ${sessions.heldForOffers}` })
+    .from(sessions)
+    .where(eq(sessions.id, sql.placeholder('sessionId')))
+    .prepare(),
+);
+
+/** One conditional UPDATE, as `takePlaces`; when it takes nothing, what is on sale tells which limit refused. */
+export function takePublishablePlaces(
+  db: Db,
+  sessionId: string,
+  count: number,
+  sharePercent: number,
+): 'taken' | 'sold-out' | 'share-exhausted' {
+  if (count === 0) return 'taken';
+  if (takePublishable(db).run({ sessionId, count, sharePercent }).changes === 1) return 'taken';
+  return (onSale(db).get({ sessionId })?.remaining ?? 0) >= count ? 'share-exhausted' : 'sold-out';
+}
+
 const release = preparedPerDb((db) =>
   db
     .update(sessions)
@@ -36,7 +73,22 @@ export function releasePlaces(db: Db, sessionId: string, count: number): void {
   release(db).run({ sessionId, count });
 }
 
+const leaveShare = preparedPerDb((db) =>
+  db
+    .update(sessions)
+    .set({ publishableHeld: sql`${sessions.publishableHeld} - ${sql.placeholder('count')}` })
+    .where(eq(sessions.id, sql.placeholder('sessionId')))
+    .prepare(),
+);
+
+export function leavePublishableShare(db: Db, sessionId: string, count: number): void {
+  if (count === 0) return;
+  leaveShare(db).run({ sessionId, count });
+}
+
 export const capacityStore = {
   takePlaces,
+  takePublishablePlaces,
   releasePlaces,
+  leavePublishableShare,
 } satisfies SqliteStore<CapacityStore>;

@@ -20,6 +20,7 @@ const cancellableColumns = {
   amountMinor: bookings.amountMinor,
   amountRefundedMinor: bookings.amountRefundedMinor,
   paymentMethod: bookings.paymentMethod,
+  publishableHold: bookings.publishableHold,
   intentReference: paymentIntents.processorReference,
   intentStatus: paymentIntents.status,
 };

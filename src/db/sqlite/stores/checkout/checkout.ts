@@ -348,6 +348,7 @@ const bookingColumns = [
   'notes',
   'internalNotes',
   'holdExpiresAt',
+  'publishableHold',
   'createdAt',
   'updatedAt',
 ] as const satisfies ReadonlyArray<keyof BookingInsert>;

@@ -9,6 +9,7 @@ const heldColumns = {
   id: bookings.id,
   sessionId: bookings.sessionId,
   paymentIntentId: bookings.paymentIntentId,
+  publishableHold: bookings.publishableHold,
   // Spelled out: drizzle leaves columns unqualified inside a selected subquery, where they would resolve to `participants`.
   places: sql<number>`(SELECT count(*) FROM participants p WHERE p.booking_id = "bookings"."id" AND p.cancelled_at IS NULL)`,
 };

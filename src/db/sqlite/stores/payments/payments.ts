@@ -76,6 +76,7 @@ const intentBookings = preparedPerDb((db) =>
       brandId: bookings.brandId,
       sessionId: bookings.sessionId,
       status: bookings.status,
+      publishableHold: bookings.publishableHold,
       currency: bookings.currency,
       amountMinor: bookings.amountMinor,
       amountRefundedMinor: bookings.amountRefundedMinor,
