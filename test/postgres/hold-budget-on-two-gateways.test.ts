@@ -35,7 +35,8 @@ describePostgres('hold budgets on two PostgreSQL gateways', () => {
   });
 
   async function world() {
-    const brand = await createBrand(db!);
+    // Every place open to publishable holds: this file is about the client budget, not the share.
+    const brand = await createBrand(db!, { publishableHoldSharePercent: 100 });
     const key = (await createPublishableKey(db!, brand.id, [SHOP])).secret;
     const { experience } = await createExperience(db!, brand.id);
     const sessions = [

@@ -36,6 +36,8 @@ export interface StartOptions {
   /** The human-check verifier (the sandbox, `pass`/`fail`, otherwise). */
   humanCheck?: HumanCheckVerifier;
   holdTtlSeconds?: number;
+  /** PUBLISHABLE_HOLD_PLACES_PER_CLIENT (the default, 10, otherwise). */
+  publishableHoldPlacesPerClient?: number;
   waitlistOfferTtlSeconds?: number;
   /**
    * Webhook settings. The dispatcher runs only when a test asks (`dispatch: true`), so tests that look
@@ -75,6 +77,7 @@ export async function startApp(db: TestDb, options: StartOptions = {}): Promise<
       production: options.production ?? false,
       LOG_LEVEL: options.logStream ? (options.logLevel ?? 'info') : 'silent',
       HOLD_TTL_SECONDS: options.holdTtlSeconds ?? 900,
+      PUBLISHABLE_HOLD_PLACES_PER_CLIENT: options.publishableHoldPlacesPerClient,
       WAITLIST_OFFER_TTL_SECONDS: options.waitlistOfferTtlSeconds ?? 86_400,
       ...unlimited,
       METRICS_TOKEN: options.metricsToken,

@@ -35,7 +35,8 @@ beforeAll(async () => {
 
 /** A brand of its own, its keys and an experience with a day of sessions: each test counts its own clients. */
 async function world(capacities: number[]) {
-  const brand = await createBrand(db);
+  // Every place open to publishable holds (the share kept for paying customers is publishable-share.test.ts's).
+  const brand = await createBrand(db, { publishableHoldSharePercent: 100 });
   const secret = (await createApiKey(db, { brandId: brand.id })).secret;
   const publishable = (await createPublishableKey(db, brand.id, [SHOP])).secret;
   const { experience } = await createExperience(db, brand.id);

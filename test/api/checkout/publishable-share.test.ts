@@ -28,7 +28,8 @@ const { experience } = await createExperience(db, brand.id, { paymentMethods: ['
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startApp(db, { now: () => clock, holdTtlSeconds: TTL });
+  // One test client makes every hold here: its own budget (checkout-hold-budget.test.ts's) out of the way.
+  t = await startApp(db, { now: () => clock, holdTtlSeconds: TTL, publishableHoldPlacesPerClient: 1_000 });
 });
 afterEach(async () => {
   clock = NOW;
