@@ -134,8 +134,14 @@ describe('a running Idempotency-Key whose lease ended', () => {
     later(LEASE_MS);
     // The retry that takes over waits at the processor, so the other one meets its fresh lease.
     processor.hold();
-    const retries = [cancelRefund(booking.id, 10, 'cut-2'), cancelRefund(booking.id, 10, 'cut-2')];
+    let answered = 0;
+    const retries = [cancelRefund(booking.id, 10, 'cut-2'), cancelRefund(booking.id, 10, 'cut-2')].map((retry) =>
+      retry.finally(() => (answered += 1)),
+    );
     await vi.waitFor(() => expect(processor.refundCalls).toHaveLength(1));
+    // The other retry is answered while the first still waits at the processor (on a loaded machine it may
+    // arrive late: released before then, the first would finish and the late one be a replay instead).
+    await vi.waitFor(() => expect(answered).toBe(1), { timeout: 10_000 });
     processor.release();
     const racing = await Promise.all(retries);
     expect(racing.map((r) => r.status).sort()).toEqual([200, 409]);
