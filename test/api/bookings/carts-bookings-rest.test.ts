@@ -49,6 +49,8 @@ describe('the checkout answer and the cart', () => {
       cartConfirmationCode: rows[0]!.cartCode,
       bookings: rows.map((r) => ({ id: r.id, confirmationCode: r.code, status: 'processing' })),
       paymentIntentSecret: expect.any(String),
+      // A secret key's hold: HOLD_TTL_SECONDS (15 minutes) from the checkout.
+      expiresAt: '2027-02-01T12:15:00.000Z',
     });
 
     const cart = await t.rest('GET', `/v1/brands/${brand.id}/carts/${cartId}`, { key });
