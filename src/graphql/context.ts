@@ -7,7 +7,7 @@ import type { WebhookSettings } from '../domain/webhooks/settings.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
 import { readingEachBrandOnce } from '../domain/catalog/brands.ts';
 import { withDeadline } from '../http/deadline.ts';
-import { clientAddress } from '../http/publishable-holds.ts';
+import { clientAddress } from '../http/client-address.ts';
 import { humanCheckRequestOf } from '../http/human-check-request.ts';
 
 /** Per-request GraphQL context. `caller()` throws UNAUTHENTICATED when the request had no key. */

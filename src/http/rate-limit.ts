@@ -8,7 +8,7 @@
  * carries X-RateLimit-Limit, -Remaining and -Reset (of the budget nearest its end); a refused one is
  * 429 RATE_LIMITED with Retry-After. Counters live in each gateway's memory: every budget is per gateway.
  */
-import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
+import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import { authenticateRequest } from '../auth/request-principal.ts';
 import type { Principal } from '../domain/access/principal.ts';
@@ -16,6 +16,7 @@ import type { Database } from '../domain/shared/database.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import type { RestApp } from '../rest/plugin.ts';
 import type { HttpSettings } from './settings.ts';
+import { clientAddress } from './client-address.ts';
 
 /** Probes and scrapers must answer whatever the traffic: never limited. */
 export const RATE_LIMIT_EXEMPT_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
@@ -28,16 +29,17 @@ const PROCESSOR_ROUTES: ReadonlySet<string> = new Set(['/v1/webhooks/payments'])
 
 const WINDOW_MS = 60_000;
 
-// One budget per IPv6 /64, as the plugin does by default: a client holds a whole /64 and could rotate within it.
-const clientAddress = (request: FastifyRequest) => normalizeIP(request.ip, 64);
+/** The request's key, looked up once however many budgets ask (the key's, its client's, the hook). */
+const principals = new WeakMap<FastifyRequest, Promise<Principal | null>>();
 
-async function principalOf(db: Database, request: FastifyRequest): Promise<Principal | null> {
-  try {
-    return await authenticateRequest(db, request);
-  } catch {
+function principalOf(db: Database, request: FastifyRequest): Promise<Principal | null> {
+  let principal = principals.get(request);
+  if (!principal) {
     // Bad credentials are refused later by the route; meanwhile they spend the address's budget.
-    return null;
+    principal = authenticateRequest(db, request).catch(() => null);
+    principals.set(request, principal);
   }
+  return principal;
 }
 
 async function budgetKey(db: Database, request: FastifyRequest): Promise<string> {

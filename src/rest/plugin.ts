@@ -7,7 +7,7 @@ import { readingEachBrandOnce } from '../domain/catalog/brands.ts';
 import type { Deps } from '../domain/shared/deps.ts';
 import type { WebhookSettings } from '../domain/webhooks/settings.ts';
 import { withDeadline } from '../http/deadline.ts';
-import { clientAddress } from '../http/publishable-holds.ts';
+import { clientAddress } from '../http/client-address.ts';
 import { humanCheckRequestOf } from '../http/human-check-request.ts';
 import { availabilityRoutes } from './routes/availability.ts';
 import { bookingRoutes } from './routes/bookings.ts';
