@@ -8,6 +8,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { guest } from '../../support/checkout.ts';
 import { checkoutWorld } from '../../support/checkout-world.ts';
+import { endSessionsStatement } from '../../../fixtures/postgres/admin.ts';
 import { admin } from '../../support/postgres.ts';
 import { invariantViolations } from '../../support/invariants.ts';
 
@@ -19,7 +20,7 @@ async function outage(): Promise<() => Promise<unknown>> {
     const name = await db.value<string>('SELECT current_database()');
     await admin(async (client) => {
       await client.query(`ALTER DATABASE ${name} CONNECTION LIMIT 0`);
-      await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+      await client.query(endSessionsStatement(name));
     });
     return () => admin((client) => client.query(`ALTER DATABASE ${name} CONNECTION LIMIT -1`));
   }

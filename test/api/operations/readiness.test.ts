@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.ts';
-import { asAdmin } from '../../../fixtures/postgres/admin.ts';
+import { asAdmin, endSessionsStatement } from '../../../fixtures/postgres/admin.ts';
 import { startApp } from '../../support/app.ts';
 import { freshSharedDb } from '../../support/db.ts';
 import { admin } from '../../support/postgres.ts';
@@ -27,7 +27,7 @@ async function refuseWrites(): Promise<() => Promise<void>> {
   const setting = async (value: 'on' | 'off') =>
     admin(async (client) => {
       await client.query(`ALTER DATABASE ${name} SET default_transaction_read_only = ${value}`);
-      await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+      await client.query(endSessionsStatement(name));
     });
   await setting('on');
   return () => setting('off');
