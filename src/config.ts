@@ -3,6 +3,7 @@ import { parseOrigin } from './domain/access/publishable.ts';
 import { graphqlDefaults } from './graphql/protections/defaults.ts';
 import { refundReconcilerDefaults } from './domain/cancellation/refund-reconciler.ts';
 import { httpDefaults } from './http/settings.ts';
+import { liveDefaults } from './graphql/live/defaults.ts';
 import { postgresDefaults } from './db/postgres/defaults.ts';
 import { admissionDefaults } from './db/admission.ts';
 import { isPostgresUrl, redactDatabaseUrl } from './db/engine.ts';
@@ -147,6 +148,14 @@ const schema = z.object({
   RESPONSE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).max(1_073_741_824).default(httpDefaults.responseCacheMaxBytes),
   /** Seconds browsers and CDNs may keep a public catalogue answer to GET /graphql (publishable key); 0: every answer no-store. */
   GRAPHQL_PUBLIC_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(httpDefaults.graphqlPublicMaxAgeSeconds),
+  /** Live updates (src/graphql/live): subscriptions one connection may hold open; the next is refused TOO_MANY_SUBSCRIPTIONS. */
+  LIVE_MAX_SUBSCRIPTIONS_PER_CONNECTION: z.coerce.number().int().min(1).max(10_000).default(liveDefaults.maxSubscriptionsPerConnection),
+  /** Live connections one secret key, or one client address of a publishable key, may hold open on one gateway. */
+  LIVE_MAX_CONNECTIONS_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(liveDefaults.maxConnectionsPerKey),
+  /** WebSocket ping interval; a client that has not answered a ping by the next is dropped. */
+  LIVE_KEEP_ALIVE_MS: z.coerce.number().int().min(1_000).max(600_000).default(liveDefaults.keepAliveMs),
+  /** Bytes queued for a client that does not read before it is dropped (it reconnects and resumes). */
+  LIVE_MAX_BUFFERED_BYTES: z.coerce.number().int().min(16_384).max(1_073_741_824).default(liveDefaults.maxBufferedBytes),
   /** Browser origins allowed by CORS besides publishable keys' own (and localhost outside production): comma-separated. */
   CORS_ORIGINS: z
     .string()

@@ -1,0 +1,142 @@
+/**
+ * What both live transports do with a subscription request before and while it runs, so a document sent
+ * over WebSocket or Server-Sent Events meets exactly the limits of one sent to POST /graphql: its size,
+ * tokens and trusted-documents rule (protections/document-gate.ts), depth, aliases, directives and
+ * introspection (protections/document-rules.ts), and its cost with these variables (protections/cost.ts).
+ * Errors get the same shape and codes as over HTTP (server.ts formatError); unexpected ones are logged
+ * and masked.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  createSourceEventStream,
+  execute,
+  getOperationAST,
+  GraphQLError,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  type ValidationRule,
+} from 'graphql';
+import { mapAsyncIterator } from 'graphql/execution/mapAsyncIterator.js';
+import { unwrapResolverError } from '@apollo/server/errors';
+import type { GraphQLContext } from '../context.ts';
+import { createLoaders } from '../loaders.ts';
+import { operationCost } from '../protections/cost.ts';
+import { checkOperation } from '../protections/document-gate.ts';
+import { documentRules, putRefusalsFirst } from '../protections/document-rules.ts';
+import { withoutSuggestions } from '../protections/index.ts';
+import { refusal } from '../protections/refusals.ts';
+import type { GraphQLProtections } from '../protections/settings.ts';
+import { formatError, isExpectedError } from '../server.ts';
+
+/** A subscription request as both protocols carry it (graphql-ws `subscribe` payload, graphql-sse body). */
+export interface LiveRequest {
+  query?: unknown;
+  operationName?: unknown;
+  variables?: unknown;
+  extensions?: unknown;
+}
+
+export type Prepared = Pick<ExecutionArgs, 'document' | 'operationName' | 'variableValues'>;
+
+/** A refusal of ours: a GraphQLError whose extensions are already what the client sees. */
+function refused(message: string, extensions: Record<string, unknown>): GraphQLError {
+  const { http: _, ...shown } = extensions;
+  return new GraphQLError(message, { extensions: shown });
+}
+
+function persistedHash(extensions: unknown): string | undefined {
+  const hash = (extensions as { persistedQuery?: { sha256Hash?: unknown } } | null | undefined)?.persistedQuery?.sha256Hash;
+  return typeof hash === 'string' ? hash : undefined;
+}
+
+export interface LiveOperations {
+  /** The document ready to subscribe, or the errors refusing it (already in the client's shape). */
+  prepare(request: LiveRequest): Prepared | GraphQLError[];
+  /** graphql-js `subscribe`, each event executed with fresh loaders (a loader's cache must not outlive one update). */
+  subscribe(args: ExecutionArgs): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult>;
+  /** A result's errors as the HTTP face answers them; unexpected ones logged with the connection's id. */
+  format(errors: readonly GraphQLError[], requestId: string): GraphQLFormattedError[];
+}
+
+export function liveOperations(schema: GraphQLSchema, p: GraphQLProtections, log: FastifyBaseLogger): LiveOperations {
+  const rules: ValidationRule[] = [...specifiedRules, ...documentRules(p)];
+  const shown = p.introspection ? formatError : (f: GraphQLFormattedError, e: unknown) => withoutSuggestions(formatError(f, e));
+
+  const prepare = (request: LiveRequest): Prepared | GraphQLError[] => {
+    const hash = persistedHash(request.extensions);
+    const variables = request.variables ?? undefined;
+    const sent = typeof request.query === 'string' ? request.query : undefined;
+    const gate = checkOperation(p, { query: sent, hash, variables });
+    if (gate) return [refused(gate.message, gate.extensions)];
+    const query = sent ?? (hash === undefined ? undefined : p.trustedDocuments?.body(hash));
+    if (query === undefined) return [refused('Send the subscription document as "query".', { code: 'BAD_REQUEST' })];
+    if (variables !== undefined && (typeof variables !== 'object' || variables === null || Array.isArray(variables)))
+      return [refused('"variables" must be an object.', { code: 'BAD_REQUEST' })];
+    let document: DocumentNode;
+    try {
+      document = parse(query, { maxTokens: p.maxTokens });
+    } catch (error) {
+      return [refused((error as Error).message, { code: 'GRAPHQL_PARSE_FAILED' })];
+    }
+    const invalid = validate(schema, document, rules, { maxErrors: 100 });
+    if (invalid.length > 0) {
+      putRefusalsFirst(invalid as GraphQLError[]);
+      return invalid.map((error) => {
+        const formatted = shown(error.toJSON(), error);
+        return refused(formatted.message, { code: 'GRAPHQL_VALIDATION_FAILED', ...error.extensions });
+      });
+    }
+    const operationName = typeof request.operationName === 'string' ? request.operationName : undefined;
+    const operation = getOperationAST(document, operationName);
+    if (!operation)
+      return [refused('Name the operation to run ("operationName"): the document has several, or none.', { code: 'BAD_REQUEST' })];
+    if (operation.operation !== 'subscription') {
+      return [
+        refused(
+          `Only subscriptions run over a live connection; send ${operation.operation === 'query' ? 'queries' : 'mutations'} to POST /graphql.`,
+          {
+            code: 'BAD_REQUEST',
+          },
+        ),
+      ];
+    }
+    const inputs = (variables ?? {}) as Record<string, unknown>;
+    const cost = operationCost(schema, document, operation, inputs);
+    if (cost !== null && cost > p.maxCost) {
+      const error = refusal(
+        'MAX_COST',
+        `This operation costs ${cost}, above the budget of ${p.maxCost}: ask for smaller pages (first) or fewer nested objects.`,
+        p.maxCost,
+        { cost },
+      );
+      return [refused(error.message, error.extensions)];
+    }
+    return { document, operationName, variableValues: inputs };
+  };
+
+  const subscribe = async (args: ExecutionArgs) => {
+    const stream = await createSourceEventStream(args);
+    if (!(Symbol.asyncIterator in stream)) return stream;
+    const context = args.contextValue as GraphQLContext;
+    return mapAsyncIterator(stream, (payload: unknown) =>
+      execute({ ...args, rootValue: payload, contextValue: { ...context, loaders: createLoaders(context, context.caller) } }),
+    );
+  };
+
+  const format = (errors: readonly GraphQLError[], requestId: string): GraphQLFormattedError[] =>
+    errors.map((error) => {
+      if (!isExpectedError(error))
+        log.error({ err: unwrapResolverError(error), reqId: requestId, path: error.path }, 'GraphQL subscription failed');
+      const formatted = shown(error.toJSON(), error);
+      if (formatted.extensions?.code !== 'INTERNAL_SERVER_ERROR') return formatted;
+      return { ...formatted, extensions: { ...formatted.extensions, requestId } };
+    });
+
+  return { prepare, subscribe, format };
+}
