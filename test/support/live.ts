@@ -26,10 +26,13 @@ export interface Closed {
   reason: string;
 }
 
-/** A graphql-ws client that does not retry, so each close is seen by the test. */
+/**
+ * A graphql-ws client that does not retry, so each close is seen by the test. `lazy: false` connects at
+ * once and stays connected with no subscription open.
+ */
 export function wsClient(
   url: string,
-  options: { key?: string; params?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  options: { key?: string; params?: Record<string, unknown>; headers?: Record<string, string>; lazy?: boolean } = {},
 ): WsClient & { closed: Closed[] } {
   const closed: Closed[] = [];
   const headers = options.headers;
@@ -42,6 +45,9 @@ export function wsClient(
     url,
     webSocketImpl: HeadersWebSocket,
     retryAttempts: 0,
+    lazy: options.lazy ?? true,
+    // A refused or closed eager connection is in `closed`, for the test to check; not printed.
+    onNonLazyError: () => {},
     connectionParams: { ...(options.key ? { authorization: `Bearer ${options.key}` } : {}), ...options.params },
     on: {
       closed: (event) => {
@@ -63,6 +69,22 @@ export function sseClient(http: string, options: { key?: string; headers?: Recor
   });
   afterAll(() => client.dispose());
   return client;
+}
+
+/** Resolves once `client` is connected and acknowledged, or rejects with the close that refused it. */
+export function connected(client: WsClient): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const offConnected = client.on('connected', () => {
+      offConnected();
+      offClosed();
+      resolve();
+    });
+    const offClosed = client.on('closed', (event) => {
+      offConnected();
+      offClosed();
+      reject(event as Error);
+    });
+  });
 }
 
 export interface Result {

@@ -32,7 +32,9 @@ import { documentRules, putRefusalsFirst } from '../protections/document-rules.t
 import { withoutSuggestions } from '../protections/index.ts';
 import { refusal } from '../protections/refusals.ts';
 import type { GraphQLProtections } from '../protections/settings.ts';
-import { formatError, isExpectedError } from '../server.ts';
+import { formatError, INTERNAL_MESSAGE, isExpectedError } from '../server.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { turnedAwayBy } from '../../http/database-unavailable.ts';
 
 /** A subscription request as both protocols carry it (graphql-ws `subscribe` payload, graphql-sse body). */
 export interface LiveRequest {
@@ -44,10 +46,15 @@ export interface LiveRequest {
 
 export type Prepared = Pick<ExecutionArgs, 'document' | 'operationName' | 'variableValues'>;
 
-/** A refusal of ours: a GraphQLError whose extensions are already what the client sees. */
-function refused(message: string, extensions: Record<string, unknown>): GraphQLError {
+/** Errors already in the shape the client sees: `format` passes them on as they are. */
+const shownAsIs = new WeakSet<GraphQLError>();
+
+/** A refusal of ours: a GraphQLError whose message and extensions are already what the client sees. */
+export function refused(message: string, extensions: Record<string, unknown> = {}): GraphQLError {
   const { http: _, ...shown } = extensions;
-  return new GraphQLError(message, { extensions: shown });
+  const error = new GraphQLError(message, { extensions: shown });
+  shownAsIs.add(error);
+  return error;
 }
 
 function persistedHash(extensions: unknown): string | undefined {
@@ -62,6 +69,8 @@ export interface LiveOperations {
   subscribe(args: ExecutionArgs): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult>;
   /** A result's errors as the HTTP face answers them; unexpected ones logged with the connection's id. */
   format(errors: readonly GraphQLError[], requestId: string): GraphQLFormattedError[];
+  /** An error thrown while setting an operation up (a key check, the rate limit, the context), answered as `format` would. */
+  thrown(error: unknown, requestId: string): GraphQLFormattedError[];
 }
 
 export function liveOperations(schema: GraphQLSchema, p: GraphQLProtections, log: FastifyBaseLogger): LiveOperations {
@@ -131,12 +140,26 @@ export function liveOperations(schema: GraphQLSchema, p: GraphQLProtections, log
 
   const format = (errors: readonly GraphQLError[], requestId: string): GraphQLFormattedError[] =>
     errors.map((error) => {
-      if (!isExpectedError(error))
-        log.error({ err: unwrapResolverError(error), reqId: requestId, path: error.path }, 'GraphQL subscription failed');
+      if (shownAsIs.has(error)) return error.toJSON();
+      const original = unwrapResolverError(error);
+      const away = turnedAwayBy(original);
+      if (away) away.log(log, original as Error, { reqId: requestId, path: error.path });
+      else if (!isExpectedError(error)) log.error({ err: original, reqId: requestId, path: error.path }, 'GraphQL subscription failed');
       const formatted = shown(error.toJSON(), error);
       if (formatted.extensions?.code !== 'INTERNAL_SERVER_ERROR') return formatted;
       return { ...formatted, extensions: { ...formatted.extensions, requestId } };
     });
 
-  return { prepare, subscribe, format };
+  const thrown = (error: unknown, requestId: string): GraphQLFormattedError[] => {
+    if (error instanceof DomainError) return [{ message: error.message, extensions: { ...error.details, code: error.code } }];
+    const away = turnedAwayBy(error);
+    if (away) {
+      away.log(log, error as Error, { reqId: requestId });
+      return [{ message: away.message, extensions: { code: away.code } }];
+    }
+    log.error({ err: error, reqId: requestId }, 'live operation failed');
+    return [{ message: INTERNAL_MESSAGE, extensions: { code: 'INTERNAL_SERVER_ERROR', requestId } }];
+  };
+
+  return { prepare, subscribe, format, thrown };
 }

@@ -8,10 +8,8 @@
  * `{ errors }` (401, 403, 429, 400); errors of the operation itself arrive as its first event.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import type { ExecutionArgs, ExecutionResult } from 'graphql';
 import { createHandler } from 'graphql-sse/lib/use/fastify';
-import { DatabaseUnavailableError } from '../../domain/shared/database.ts';
-import { DomainError } from '../../domain/shared/errors.ts';
 import { clientAddress } from '../../http/client-address.ts';
 import { connectionOwner } from './connections.ts';
 import type { LiveRequestLike, LiveServices } from './websocket.ts';
@@ -68,10 +66,9 @@ export function installLiveSse(app: FastifyInstance, live: LiveServices, path = 
       });
       return { schema: live.schema, ...prepared, contextValue: await live.buildContext(request) };
     } catch (error) {
-      if (error instanceof DomainError) return refusal(error.code, error.message);
-      if (error instanceof DatabaseUnavailableError) return refusal('DATABASE_UNAVAILABLE', 'The API key cannot be checked now; retry.');
-      const shown = operations.format([new GraphQLError('failed', { originalError: error as Error })], request.id);
-      return answer(shown, [500, 'Internal Server Error']);
+      const shown = operations.thrown(error, request.id);
+      const code = shown[0]?.extensions?.code;
+      return answer(shown, code === 'INTERNAL_SERVER_ERROR' ? [500, 'Internal Server Error'] : undefined);
     }
   };
 

@@ -22,7 +22,7 @@ import { DomainError } from '../../domain/shared/errors.ts';
 import { clientAddress } from '../../http/client-address.ts';
 import type { GraphQLContext } from '../context.ts';
 import { closeReason, connectionOwner, type LiveConnections } from './connections.ts';
-import type { LiveOperations, LiveRequest } from './operation.ts';
+import { refused, type LiveOperations, type LiveRequest } from './operation.ts';
 import type { LiveSettings } from './settings.ts';
 
 /** Apollo's handler for GET /graphql (`fastifyApolloHandler`), which shares its route with the upgrade. */
@@ -147,8 +147,7 @@ function handler(app: FastifyInstance, live: LiveServices) {
       const contextValue = await live.buildContext({ ...connection.request, id: requestId });
       return { schema: live.schema, ...prepared, contextValue };
     } catch (error) {
-      const shown = operations.format([new GraphQLError('failed', { originalError: error as Error })], requestId);
-      return shown.map((e) => new GraphQLError(e.message, { extensions: e.extensions }));
+      return operations.thrown(error, requestId).map((e) => refused(e.message, e.extensions));
     }
   };
 

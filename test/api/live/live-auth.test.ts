@@ -86,7 +86,11 @@ describe('live documents meet the limits of POST /graphql', () => {
       body: JSON.stringify({ query: deep, variables: { b: brand.id, c: randomUUID() } }),
     });
     expect(res.status).toBe(400);
-    expect((await res.json()).errors[0].extensions).toEqual({ code: 'GRAPHQL_VALIDATION_FAILED', reason: 'MAX_DEPTH', limit: 4 });
+    expect(((await res.json()) as { errors: { extensions: unknown }[] }).errors[0]!.extensions).toEqual({
+      code: 'GRAPHQL_VALIDATION_FAILED',
+      reason: 'MAX_DEPTH',
+      limit: 4,
+    });
   });
 
   it('sends queries and mutations back to POST /graphql', async () => {
@@ -105,4 +109,3 @@ describe('live documents meet the limits of POST /graphql', () => {
     expect(await res.json()).toEqual({ data: { viewer: { kind: 'BRAND' } } });
   });
 });
-
