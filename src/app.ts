@@ -45,6 +45,7 @@ import type { HumanCheckVerifier } from './domain/checkout/human-check.ts';
 import { refundReconcilerSettings, type RefundReconcileAppOptions, type RefundReconcileConfig } from './jobs/refund-reconciler-settings.ts';
 import { webhookRuntime, type WebhookAppOptions, type WebhookConfig } from './jobs/webhook-settings.ts';
 import { backgroundJobs } from './jobs/index.ts';
+import { liveHubDefaults } from './domain/live/hub.ts';
 import { publicRoutes, restRoutes } from './rest/plugin.ts';
 import { openapiOptions } from './rest/openapi/document.ts';
 import { namedSchemas } from './rest/schemas/components.ts';
@@ -52,7 +53,7 @@ import { namedSchemas } from './rest/schemas/components.ts';
 export interface AppOptions {
   db: Database;
   config: Pick<Config, 'production' | 'LOG_LEVEL' | 'HOLD_TTL_SECONDS' | 'WAITLIST_OFFER_TTL_SECONDS'> &
-    Partial<Pick<Config, 'CORS_ORIGINS'>> &
+    Partial<Pick<Config, 'CORS_ORIGINS' | 'LIVE_CATCH_UP_INTERVAL_MS'>> &
     WebhookConfig &
     HumanCheckConfig &
     HttpConfig &
@@ -126,7 +127,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.readiness.watchWriteAdmission(writesSaturated);
   // Holds, offers, webhook deliveries and pending refunds are worked on in the background from the database.
   const webhooks = webhookRuntime(options.config, options.webhooks);
-  const jobs = backgroundJobs(deps, { webhooks, refundReconciler: refundReconcilerSettings(options.config, options.refunds) }, app.log);
+  const jobs = backgroundJobs(
+    deps,
+    {
+      webhooks,
+      refundReconciler: refundReconcilerSettings(options.config, options.refunds),
+      live: { catchUpIntervalMs: options.config.LIVE_CATCH_UP_INTERVAL_MS ?? liveHubDefaults.catchUpIntervalMs },
+    },
+    app.log,
+  );
   app.addHook('onReady', async () => jobs.start());
   // A drain starts no new work (preClose); what is in flight is awaited once the requests are answered.
   app.addHook('preClose', async () => jobs.beginStop());

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseOrigin } from './domain/access/publishable.ts';
 import { graphqlDefaults } from './graphql/protections/defaults.ts';
 import { refundReconcilerDefaults } from './domain/cancellation/refund-reconciler.ts';
+import { liveHubDefaults } from './domain/live/hub.ts';
 import { httpDefaults } from './http/settings.ts';
 import { liveDefaults } from './graphql/live/defaults.ts';
 import { postgresDefaults } from './db/postgres/defaults.ts';
@@ -189,6 +190,11 @@ const schema = z.object({
     .min(60)
     .max(7 * 86_400)
     .default(refundReconcilerDefaults.maxAgeSeconds),
+  /**
+   * Live updates (src/domain/live/hub.ts): how often the gateway reads new events without a hint, so a
+   * lost hint (a PostgreSQL LISTEN connection cut, another process on a SQLite file) delays them at most this.
+   */
+  LIVE_CATCH_UP_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(liveHubDefaults.catchUpIntervalMs),
   /**
    * Verifies human-check tokens for brands with the `requireHumanCheck` feature (src/domain/checkout/human-check.ts):
    * `sandbox` (the default outside production; refused in production) or `turnstile` (needs TURNSTILE_SECRET_KEY).

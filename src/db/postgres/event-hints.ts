@@ -3,7 +3,8 @@
  * notification on EVENTS_CHANNEL (outbox.ts), which the server delivers when the unit commits, to every
  * session LISTENing on the database, whichever gateway committed. Each gateway listens on one connection
  * of its own, opened when the first listener comes and kept outside the pool (it must stay open, and
- * must not take a connection from the units' budget). The server ends it on a restart, a failover or
+ * must not take a connection from the units' budget). Once it listens, every listener is called once,
+ * for the units that committed before. The server ends it on a restart, a failover or
  * pg_terminate_backend: it is opened again after a pause that doubles up to a few seconds, and then
  * every listener is called once, since notifications sent meanwhile were lost.
  */
@@ -55,7 +56,7 @@ export function eventHints(pool: pg.Pool, options: EventHintOptions = {}): Event
     timer = setTimeout(
       () => {
         timer = null;
-        void connect(true);
+        void connect();
       },
       pause / 2 + (Math.random() * pause) / 2,
     );
@@ -71,7 +72,7 @@ export function eventHints(pool: pg.Pool, options: EventHintOptions = {}): Event
     scheduleConnect();
   };
 
-  async function connect(again: boolean): Promise<void> {
+  async function connect(): Promise<void> {
     // The pool's settings (server, credentials, TLS, keepalives, connect timeout), without its statement timeout.
     const { statement_timeout: _timeout, ...settings } = pool.options as pg.ClientConfig;
     const connection = new pg.Client({ ...settings, application_name: LISTEN_APPLICATION_NAME });
@@ -93,7 +94,9 @@ export function eventHints(pool: pg.Pool, options: EventHintOptions = {}): Event
       return;
     }
     failures = 0;
-    if (again) notify();
+    // Units that committed before LISTEN took effect (while connecting, or while the connection was
+    // down) were not heard of: one hint covers them.
+    notify();
   }
 
   return {
@@ -101,7 +104,7 @@ export function eventHints(pool: pg.Pool, options: EventHintOptions = {}): Event
       listeners.add(listener);
       if (!started && !closed) {
         started = true;
-        void connect(false);
+        void connect();
       }
       return () => listeners.delete(listener);
     },

@@ -10,6 +10,12 @@
  */
 import type { Database } from '../shared/database.ts';
 import type { EventRow } from '../outbox/store.ts';
+import { DomainError } from '../shared/errors.ts';
+
+export const liveHubDefaults = {
+  /** LIVE_CATCH_UP_INTERVAL_MS: what a lost hint delays events by at most, for one light read per interval. */
+  catchUpIntervalMs: 2_000,
+} as const;
 
 /** Events read per statement. */
 export const HUB_PAGE_SIZE = 500;
@@ -21,6 +27,7 @@ export interface LiveHub {
    * Events of all brands committed after the hub started, each batch in sequence order, to every
    * listener: a listener gets every event read after it was added (all events with a sequence above
    * `position` then). Returns the function that removes it. A listener must not throw (logged if it does).
+   * SERVICE_UNAVAILABLE while the hub has not read its starting position yet (the database was down).
    */
   listen(listener: LiveListener): () => void;
   /** Listeners registered now (each watcher registers one, and removes it when it ends). */
@@ -58,6 +65,15 @@ export async function startLiveHub(db: Database, options: LiveHubOptions): Promi
   /** Reads until no page is left, from where the last read stopped. */
   async function readAll(): Promise<void> {
     position ??= await db.events.lastEventSequence();
+    if (listeners.size === 0) {
+      // Nobody to hand events to: move to the newest, unless a listener came while asking (it must get
+      // everything after the position it found, so the pages are read then).
+      const newest = await db.events.lastEventSequence();
+      if (listeners.size === 0) {
+        position = Math.max(position, newest);
+        return;
+      }
+    }
     for (;;) {
       const events = await db.events.findEventsAfter(position, HUB_PAGE_SIZE);
       if (closed || events.length === 0) return;
@@ -99,6 +115,9 @@ export async function startLiveHub(db: Database, options: LiveHubOptions): Promi
 
   return {
     listen(listener) {
+      // Without a position the hub cannot tell which events came after the listener: no promise to keep.
+      if (position === null)
+        throw new DomainError('SERVICE_UNAVAILABLE', 'Live updates are starting: the events could not be read yet; retry');
       listeners.add(listener);
       return () => {
         listeners.delete(listener);
