@@ -26,9 +26,13 @@ export const publishableMutationFields: Partial<Record<keyof MutationResolvers, 
   leaveWaitlist: 'waitlist',
 };
 
-/** Live updates, as strict as the query each mirrors: a cart, a waitlist entry and the events feed need a secret key. */
+/**
+ * Live updates, as strict as the operation each mirrors: availability, and a waitlist entry as leaving it
+ * is (the page that joined knows its id); a cart and the events feed need a secret key, as their queries do.
+ */
 export const publishableSubscriptionFields: Partial<Record<keyof SubscriptionResolvers, PublishableUse>> = {
   sessionAvailability: 'availability',
+  waitlistEntryUpdated: 'waitlist',
 };
 
 type RootResolver = GraphQLFieldResolver<unknown, GraphQLContext>;

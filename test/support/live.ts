@@ -71,6 +71,15 @@ export function sseClient(http: string, options: { key?: string; headers?: Recor
   return client;
 }
 
+/** Resolves once `count` subscriptions run on the gateway (their watches are registered), within 5 s. */
+export async function subscriptionsRunning(app: FastifyInstance, count: number): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (app.liveConnections.subscriptions !== count) {
+    if (Date.now() > deadline) throw new Error(`${app.liveConnections.subscriptions} subscriptions running, not ${count}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 /** Resolves once `client` is connected and acknowledged, or rejects with the close that refused it. */
 export function connected(client: WsClient): Promise<void> {
   return new Promise((resolve, reject) => {

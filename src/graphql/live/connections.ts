@@ -17,6 +17,7 @@ export function connectionOwner(principal: Principal, address: string): string {
 export class LiveConnections {
   private readonly perOwner = new Map<string, number>();
   private readonly open = new Set<CloseConnection>();
+  private running = 0;
 
   constructor(private readonly maxPerOwner: number) {}
 
@@ -46,8 +47,25 @@ export class LiveConnections {
     this.open.clear();
   }
 
+  /** Open connections (WebSockets and event streams). */
   get size(): number {
     return this.open.size;
+  }
+
+  /** Counts a subscription whose watch is running; call the answer once it ends. */
+  subscriptionStarted(): () => void {
+    this.running += 1;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.running -= 1;
+    };
+  }
+
+  /** Subscriptions running on this gateway, over either transport. */
+  get subscriptions(): number {
+    return this.running;
   }
 }
 

@@ -76,6 +76,9 @@ export function installLiveSse(app: FastifyInstance, live: LiveServices, path = 
     schema: live.schema,
     onSubscribe: (req, params) => onSubscribe(req.raw, req.context.reply, params) as never,
     subscribe: (args) => operations.subscribe(args),
+    onOperation: (_ctx, req, _args, result) => {
+      if (Symbol.asyncIterator in result) req.context.reply.raw.once('close', connections.subscriptionStarted());
+    },
     onNext: (_ctx, req, result) => {
       const reply = req.context.reply;
       // A client that does not read: end its stream (it reconnects and resumes) rather than queue without bound.

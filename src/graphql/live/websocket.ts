@@ -13,7 +13,7 @@
  */
 import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GraphQLError, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { type GraphQLError, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { makeHandler, type Extra } from 'graphql-ws/use/@fastify/websocket';
 import type { Context } from 'graphql-ws';
 import type { Principal } from '../../domain/access/principal.ts';
@@ -61,7 +61,8 @@ interface Connection {
   request: LiveRequestLike;
   release(): void;
   untrack(): void;
-  subscriptions: number;
+  /** The running subscriptions' ends, by id. */
+  running: Map<string, () => void>;
 }
 
 type LiveExtra = { connection?: Connection };
@@ -90,10 +91,11 @@ function refusalClose(error: unknown): [number, string] | null {
 }
 
 const tooMany = (max: number) =>
-  new GraphQLError(
+  refused(
     `This connection already has ${max} subscriptions open, the most it may (LIVE_MAX_SUBSCRIPTIONS_PER_CONNECTION); complete one first.`,
     {
-      extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', limit: max },
+      code: 'TOO_MANY_SUBSCRIPTIONS',
+      limit: max,
     },
   );
 
@@ -124,7 +126,7 @@ function handler(app: FastifyInstance, live: LiveServices) {
         return false;
       }
       const untrack = connections.track((code, reason) => closeWith(ctx, code, reason));
-      (ctx.extra as LiveExtra).connection = { request, release, untrack, subscriptions: 0 };
+      (ctx.extra as LiveExtra).connection = { request, release, untrack, running: new Map() };
       return true;
     } catch (error) {
       const [code, reason] = refusalClose(error) ?? [LIVE_CLOSE.internal, 'Internal server error'];
@@ -163,6 +165,13 @@ function handler(app: FastifyInstance, live: LiveServices) {
       onConnect,
       onSubscribe: (ctx, id, payload) => onSubscribe(ctx, id, payload),
       subscribe: (args) => operations.subscribe(args),
+      onOperation: (ctx, id, _payload, _args, result) => {
+        if (Symbol.asyncIterator in result) ctx.extra.connection?.running.set(id, connections.subscriptionStarted());
+      },
+      onComplete: (ctx, id) => {
+        ctx.extra.connection?.running.get(id)?.();
+        ctx.extra.connection?.running.delete(id);
+      },
       onNext: (ctx, id, _payload, _args, result) => {
         const socket = ctx.extra.socket;
         // A client that does not read: drop it (it reconnects and resumes) rather than queue without bound.
@@ -173,6 +182,7 @@ function handler(app: FastifyInstance, live: LiveServices) {
       },
       onError: (ctx, id, _payload, errors) => operations.format(errors, `${ctx.extra.connection?.request.id}:${id}`),
       onClose: (ctx) => {
+        for (const end of ctx.extra.connection?.running.values() ?? []) end();
         ctx.extra.connection?.release();
         ctx.extra.connection?.untrack();
       },
