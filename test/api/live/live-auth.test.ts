@@ -16,7 +16,7 @@ const sail = (await createExperience(db, brand.id)).experience;
 let t: TestApp;
 let at: Listening;
 beforeAll(async () => {
-  t = await startApp(db, { graphql: { maxDepth: 4, maxCost: 50 } });
+  t = await startApp(db, { graphql: { maxDepth: 4, maxCost: 2 } });
   at = await listen(t.app);
 });
 
@@ -77,6 +77,18 @@ describe('live documents meet the limits of POST /graphql', () => {
       },
     ]);
     expect(client.closed).toEqual([]);
+  });
+
+  it('refuses a subscription above GRAPHQL_MAX_COST with its cost', async () => {
+    const client = wsClient(at.ws, { key: secret });
+    const costly = 'subscription($b: UUID!, $c: UUID!) { cartUpdated(brandId: $b, cartId: $c) { bookings { session { uuid } } } }';
+    const ended = await subscribe(client, costly, { b: brand.id, c: randomUUID() }).end();
+    expect(ended.error).toEqual([
+      {
+        message: 'This operation costs 3, above the budget of 2: ask for smaller pages (first) or fewer nested objects.',
+        extensions: { code: 'GRAPHQL_VALIDATION_FAILED', reason: 'MAX_COST', limit: 2, cost: 3 },
+      },
+    ]);
   });
 
   it('refuses it over Server-Sent Events with 400', async () => {
