@@ -80,7 +80,8 @@ export function liveOperations(schema: GraphQLSchema, p: GraphQLProtections, log
   const prepare = (request: LiveRequest): Prepared | GraphQLError[] => {
     const hash = persistedHash(request.extensions);
     const variables = request.variables ?? undefined;
-    const sent = typeof request.query === 'string' ? request.query : undefined;
+    // graphql-ws requires a `query` string: an empty one with a persisted-query hash sends the hash alone.
+    const sent = typeof request.query === 'string' && request.query !== '' ? request.query : undefined;
     const gate = checkOperation(p, { query: sent, hash, variables });
     if (gate) return [refused(gate.message, gate.extensions)];
     const query = sent ?? (hash === undefined ? undefined : p.trustedDocuments?.body(hash));
