@@ -67,7 +67,7 @@ describe('Apollo Client with GraphQLWsLink', () => {
   it('receives a hold made by another client, and its cache shows the new remaining', async () => {
     const client = apolloClient(secret);
     const variables = { brandId: brand.id, experienceId: experience.id, from: '2026-12-05', to: '2026-12-05' };
-    const before = await client.query({ query: AVAILABILITY, variables });
+    const before = await client.query<{ availability: Array<{ id: string; remaining: number }> }>({ query: AVAILABILITY, variables });
     expect(before.data?.availability).toEqual([{ __typename: 'Session', id: expect.any(String), remaining: 12 }]);
 
     const updates: unknown[] = [];
@@ -96,7 +96,7 @@ describe('Apollo Client with GraphQLWsLink', () => {
     });
     expect(res.status).toBe(201);
     await received;
-    const id = (before.data as { availability: Array<{ id: string }> }).availability[0]!.id;
+    const id = before.data!.availability[0]!.id;
     expect(updates).toEqual([{ sessionAvailability: [{ __typename: 'Session', id, remaining: 11 }] }]);
     // The Session the query cached is the one the update normalized into.
     expect(client.readQuery({ query: AVAILABILITY, variables })).toEqual({ availability: [{ __typename: 'Session', id, remaining: 11 }] });
