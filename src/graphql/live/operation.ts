@@ -62,6 +62,40 @@ function persistedHash(extensions: unknown): string | undefined {
   return typeof hash === 'string' ? hash : undefined;
 }
 
+/**
+ * The stream's results, and when its watch fails (a slow consumer's SLOW_CONSUMER, the database gone), one
+ * last result with that error before it ends: both protocols then deliver it as the operation's errors
+ * and complete, where a thrown error would be masked (graphql-ws) or cut the event stream (graphql-sse).
+ */
+function endingWithErrors(results: AsyncGenerator<ExecutionResult>): AsyncGenerator<ExecutionResult> {
+  let ended = false;
+  const stream: AsyncGenerator<ExecutionResult> = {
+    async next() {
+      if (ended) return { value: undefined, done: true };
+      try {
+        const result = await results.next();
+        if (result.done) ended = true;
+        return result;
+      } catch (error) {
+        ended = true;
+        return { value: { errors: [new GraphQLError((error as Error).message, { originalError: error as Error })] }, done: false };
+      }
+    },
+    async return(value) {
+      ended = true;
+      return results.return(value);
+    },
+    async throw(error) {
+      ended = true;
+      return results.throw(error);
+    },
+    [Symbol.asyncIterator]() {
+      return stream;
+    },
+  };
+  return stream;
+}
+
 export interface LiveOperations {
   /** The document ready to subscribe, or the errors refusing it (already in the client's shape). */
   prepare(request: LiveRequest): Prepared | GraphQLError[];
@@ -134,14 +168,17 @@ export function liveOperations(schema: GraphQLSchema, p: GraphQLProtections, log
     const stream = await createSourceEventStream(args);
     if (!(Symbol.asyncIterator in stream)) return stream;
     const context = args.contextValue as GraphQLContext;
-    return mapAsyncIterator(stream, (payload: unknown) =>
+    const results = mapAsyncIterator(stream, (payload: unknown) =>
       execute({ ...args, rootValue: payload, contextValue: { ...context, loaders: createLoaders(context, context.caller) } }),
     );
+    return endingWithErrors(results);
   };
 
   const format = (errors: readonly GraphQLError[], requestId: string): GraphQLFormattedError[] =>
     errors.map((error) => {
       if (shownAsIs.has(error)) return error.toJSON();
+      // A stream that failed (endingWithErrors): the error of the watch itself, with no field of its own.
+      if (!error.path && error.originalError) return thrown(error.originalError, requestId)[0]!;
       const original = unwrapResolverError(error);
       const away = turnedAwayBy(original);
       if (away) away.log(log, original as Error, { reqId: requestId, path: error.path });
