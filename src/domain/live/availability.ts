@@ -161,21 +161,24 @@ class AvailabilityFeed {
       this.unread = events.slice(-MAX_CARRIED_EVENTS);
       return;
     }
+    // A batch's sessions go to a watcher as one value.
+    const changed = new Map<Watcher, Session[]>();
     for (const { session, waitlistId } of rows) {
       for (const w of this.watchers.get(session.experienceId) ?? []) {
         const inRange = session.startLocal >= w.fromLocal && session.startLocal < w.beforeLocal;
         if (!inRange || Date.parse(session.startsAt) <= w.now().getTime()) continue;
-        const view = toSession(session, w.timezone, waitlistId, w.sharePercent);
-        w.stream.offer((waiting) => latestFirst(waiting, view));
+        changed.set(w, [...(changed.get(w) ?? []), toSession(session, w.timezone, waitlistId, w.sharePercent)]);
       }
     }
+    for (const [w, views] of changed) w.stream.offer((waiting) => latest(waiting, views));
   }
 }
 
-/** The sessions waiting unread with `view` in place of its older state, by start. */
-function latestFirst(waiting: Session[] | undefined, view: Session): Session[] {
-  const others = (waiting ?? []).filter((s) => s.id !== view.id);
-  return [...others, view].sort((a, b) => (a.startDateTime < b.startDateTime ? -1 : a.startDateTime > b.startDateTime ? 1 : 0));
+/** The sessions waiting unread with `views` in place of their older states, by start. */
+function latest(waiting: Session[] | undefined, views: Session[]): Session[] {
+  const ids = new Set(views.map((view) => view.id));
+  const merged = [...(waiting ?? []).filter((s) => !ids.has(s.id)), ...views];
+  return merged.sort((a, b) => (a.startDateTime < b.startDateTime ? -1 : a.startDateTime > b.startDateTime ? 1 : 0));
 }
 
 const feeds = new WeakMap<LiveHub, AvailabilityFeed>();
