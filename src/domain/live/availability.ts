@@ -45,6 +45,9 @@ interface Watcher {
   stream: LiveStream<Session[]>;
 }
 
+/** Events of failed reads carried to the next batch at most (their sessions are read again then). */
+const MAX_CARRIED_EVENTS = 1_000;
+
 const BOOKING_PLACES = new Set([
   'booking.created',
   'booking.confirmed',
@@ -82,6 +85,8 @@ class AvailabilityFeed {
   private readonly sessionIds = new Map<string, string>();
   private readonly waitlistExperiences = new Map<string, string | null>();
   private unlisten: (() => void) | null = null;
+  /** Events of a batch whose sessions could not be read, read again with the next. */
+  private unread: EventRow[] = [];
   // Batches are handled one after the other, so a watcher never gets an older state after a newer one.
   private handling: Promise<void> = Promise.resolve();
 
@@ -93,6 +98,7 @@ class AvailabilityFeed {
 
   add(watcher: Watcher): void {
     this.unlisten ??= this.hub.listen((events) => {
+      // handle() catches the database's failures; nothing else may reject the chain and end the process.
       this.handling = this.handling.then(() => this.handle(events)).catch(() => {});
     });
     let ofExperience = this.watchers.get(watcher.experienceId);
@@ -142,25 +148,37 @@ class AvailabilityFeed {
     return [...ids];
   }
 
-  private async handle(events: readonly EventRow[]): Promise<void> {
+  private async handle(batch: readonly EventRow[]): Promise<void> {
     if (this.watchers.size === 0) return;
-    const ids = await this.touchedSessionIds(events);
-    if (ids.length === 0) return;
-    for (const { session, waitlistId } of await this.db.sessions.findSessionsByIds(ids)) {
+    const events = [...this.unread, ...batch];
+    this.unread = [];
+    let rows: Awaited<ReturnType<Stores['sessions']['findSessionsByIds']>>;
+    try {
+      const ids = await this.touchedSessionIds(events);
+      rows = ids.length === 0 ? [] : await this.db.sessions.findSessionsByIds(ids);
+    } catch {
+      // The database failed this read: the sessions are read with the next batch (the newest events kept, a bounded number).
+      this.unread = events.slice(-MAX_CARRIED_EVENTS);
+      return;
+    }
+    // A batch's sessions go to a watcher as one value.
+    const changed = new Map<Watcher, Session[]>();
+    for (const { session, waitlistId } of rows) {
       for (const w of this.watchers.get(session.experienceId) ?? []) {
         const inRange = session.startLocal >= w.fromLocal && session.startLocal < w.beforeLocal;
         if (!inRange || Date.parse(session.startsAt) <= w.now().getTime()) continue;
-        const view = toSession(session, w.timezone, waitlistId, w.sharePercent);
-        w.stream.offer((waiting) => latestFirst(waiting, view));
+        changed.set(w, [...(changed.get(w) ?? []), toSession(session, w.timezone, waitlistId, w.sharePercent)]);
       }
     }
+    for (const [w, views] of changed) w.stream.offer((waiting) => latest(waiting, views));
   }
 }
 
-/** The sessions waiting unread with `view` in place of its older state, by start. */
-function latestFirst(waiting: Session[] | undefined, view: Session): Session[] {
-  const others = (waiting ?? []).filter((s) => s.id !== view.id);
-  return [...others, view].sort((a, b) => (a.startDateTime < b.startDateTime ? -1 : a.startDateTime > b.startDateTime ? 1 : 0));
+/** The sessions waiting unread with `views` in place of their older states, by start. */
+function latest(waiting: Session[] | undefined, views: Session[]): Session[] {
+  const ids = new Set(views.map((view) => view.id));
+  const merged = [...(waiting ?? []).filter((s) => !ids.has(s.id)), ...views];
+  return merged.sort((a, b) => (a.startDateTime < b.startDateTime ? -1 : a.startDateTime > b.startDateTime ? 1 : 0));
 }
 
 const feeds = new WeakMap<LiveHub, AvailabilityFeed>();
