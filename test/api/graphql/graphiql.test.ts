@@ -47,7 +47,9 @@ describe('GET /graphiql', () => {
     expect(byUrl['/graphiql/assets/index.umd.js']).toContain('.GraphiQL=');
     expect(byUrl['/graphiql/assets/explorer.js']).toContain("url: '/graphql',");
     // Subscriptions over graphql-ws on the same path (bundled in GraphiQL's build).
-    expect(byUrl['/graphiql/assets/explorer.js']).toContain("subscriptionUrl: `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/graphql`");
+    expect(byUrl['/graphiql/assets/explorer.js']).toContain(
+      "subscriptionUrl: `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/graphql`",
+    );
     expect(byUrl['/graphiql/assets/index.umd.js']).toContain('graphql-transport-ws');
     expect(byUrl['/graphiql/assets/explorer.js']).toContain('Authorization');
   });
