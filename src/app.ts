@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { installCors } from './http/cors.ts';
-import fastifyApollo from '@as-integrations/fastify';
+import fastifyApollo, { fastifyApolloHandler } from '@as-integrations/fastify';
 import { turnedAway } from './http/database-unavailable.ts';
 import { turnedAwayError } from './graphql/turned-away.ts';
 import fastifySwagger from '@fastify/swagger';
@@ -18,7 +18,10 @@ import { authenticateRequest } from './auth/request-principal.ts';
 import { cacheableAnswers } from './graphql/cacheable.ts';
 import { installNoStoreDefault } from './graphql/cache-control.ts';
 import { linkContext } from './graphql/request-link.ts';
-import { createGraphQLServer } from './graphql/server.ts';
+import { createGraphQLSchema, createGraphQLServer } from './graphql/server.ts';
+import { installLive } from './graphql/live/index.ts';
+import type { ApolloGetHandler } from './graphql/live/websocket.ts';
+import { liveSettings, type LiveConfig } from './graphql/live/settings.ts';
 import { registerGraphiQL } from './graphql/explorer/graphiql.ts';
 import { loggerOptions, type LogDestination } from './http/logging.ts';
 import { trackAllowedMethods } from './http/allowed-methods.ts';
@@ -42,6 +45,7 @@ import type { HumanCheckVerifier } from './domain/checkout/human-check.ts';
 import { refundReconcilerSettings, type RefundReconcileAppOptions, type RefundReconcileConfig } from './jobs/refund-reconciler-settings.ts';
 import { webhookRuntime, type WebhookAppOptions, type WebhookConfig } from './jobs/webhook-settings.ts';
 import { backgroundJobs } from './jobs/index.ts';
+import { liveHubDefaults } from './domain/live/hub.ts';
 import { publicRoutes, restRoutes } from './rest/plugin.ts';
 import { openapiOptions } from './rest/openapi/document.ts';
 import { namedSchemas } from './rest/schemas/components.ts';
@@ -49,12 +53,13 @@ import { namedSchemas } from './rest/schemas/components.ts';
 export interface AppOptions {
   db: Database;
   config: Pick<Config, 'production' | 'LOG_LEVEL' | 'HOLD_TTL_SECONDS' | 'WAITLIST_OFFER_TTL_SECONDS'> &
-    Partial<Pick<Config, 'CORS_ORIGINS'>> &
+    Partial<Pick<Config, 'CORS_ORIGINS' | 'LIVE_CATCH_UP_INTERVAL_MS'>> &
     WebhookConfig &
     HumanCheckConfig &
     HttpConfig &
     GraphQLConfig &
     ObservabilityConfig &
+    LiveConfig &
     RefundReconcileConfig &
     PublishableHoldConfig;
   now?: () => Date;
@@ -115,14 +120,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Bodies exactly as sent, query strings and path parameters parsed from text (src/rest/validation.ts).
   app.setValidatorCompiler(validatorCompiler);
   // After CORS (a browser must be able to read the 503), before anything that reads the database.
-  const writesSaturated = installWriteAdmission(app, http.writeQueueLimit, '/graphql');
-  await installRateLimit(app, deps.db, http);
+  const writesSaturated = installWriteAdmission(app, http.writeQueueLimit, ['/graphql', '/graphql/stream']);
+  const spendLive = await installRateLimit(app, deps.db, http);
   trackSocketRequests(app);
   observability.install(app);
   app.readiness.watchWriteAdmission(writesSaturated);
   // Holds, offers, webhook deliveries and pending refunds are worked on in the background from the database.
   const webhooks = webhookRuntime(options.config, options.webhooks);
-  const jobs = backgroundJobs(deps, { webhooks, refundReconciler: refundReconcilerSettings(options.config, options.refunds) }, app.log);
+  const jobs = backgroundJobs(
+    deps,
+    {
+      webhooks,
+      refundReconciler: refundReconcilerSettings(options.config, options.refunds),
+      live: { catchUpIntervalMs: options.config.LIVE_CATCH_UP_INTERVAL_MS ?? liveHubDefaults.catchUpIntervalMs },
+    },
+    app.log,
+  );
   app.addHook('onReady', async () => jobs.start());
   // A drain starts no new work (preClose); what is in flight is awaited once the requests are answered.
   app.addHook('preClose', async () => jobs.beginStop());
@@ -158,7 +171,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(restRoutes(deps, webhooks.settings));
   await app.register(publicRoutes(deps));
 
+  const schema = createGraphQLSchema();
   const apollo = createGraphQLServer({
+    schema,
     production: options.config.production,
     log: app.log,
     plugins: [observability.graphqlPlugin, admitMutations(http.writeQueueLimit), ...cachePlugins],
@@ -169,21 +184,31 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installDocumentGate(app, graphqlLimits);
   installNoStoreDefault(app);
   const buildContext = graphqlContextFactory(deps, webhooks.settings);
-  await app.register(fastifyApollo(apollo), {
-    context: linkContext(async (request): Promise<GraphQLContext> => {
-      try {
-        return await buildContext(request);
-      } catch (error) {
-        if (error instanceof DatabaseUnavailableError) {
-          // The key could not be checked: 503 with Retry-After, set here since Apollo runs no plugin for it.
-          turnedAway.DATABASE_UNAVAILABLE.log(request.log, error);
-          throw turnedAwayError(turnedAway.DATABASE_UNAVAILABLE);
-        }
-        // Apollo answers a masked INTERNAL_SERVER_ERROR without running any plugin: log it here.
-        request.log.error({ err: error }, 'GraphQL context failed');
-        throw error;
+  const apolloContext = linkContext(async (request): Promise<GraphQLContext> => {
+    try {
+      return await buildContext(request);
+    } catch (error) {
+      if (error instanceof DatabaseUnavailableError) {
+        // The key could not be checked: 503 with Retry-After, set here since Apollo runs no plugin for it.
+        turnedAway.DATABASE_UNAVAILABLE.log(request.log, error);
+        throw turnedAwayError(turnedAway.DATABASE_UNAVAILABLE);
       }
-    }),
+      // Apollo answers a masked INTERNAL_SERVER_ERROR without running any plugin: log it here.
+      request.log.error({ err: error }, 'GraphQL context failed');
+      throw error;
+    }
   });
+  // GET /graphql is shared with the WebSocket upgrade of live updates; Apollo's own route takes the rest.
+  const live = await installLive(app, {
+    schema,
+    db: deps.db,
+    protections: graphqlLimits,
+    settings: liveSettings(options.config),
+    buildContext,
+    spend: spendLive,
+    httpGet: fastifyApolloHandler(apollo, { context: apolloContext }) as ApolloGetHandler,
+  });
+  app.decorate('liveConnections', live);
+  await app.register(fastifyApollo(apollo), { method: ['POST', 'OPTIONS'], context: apolloContext });
   return app;
 }

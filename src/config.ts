@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { parseOrigin } from './domain/access/publishable.ts';
 import { graphqlDefaults } from './graphql/protections/defaults.ts';
 import { refundReconcilerDefaults } from './domain/cancellation/refund-reconciler.ts';
+import { liveHubDefaults } from './domain/live/hub.ts';
 import { httpDefaults } from './http/settings.ts';
+import { liveDefaults } from './graphql/live/defaults.ts';
 import { postgresDefaults } from './db/postgres/defaults.ts';
 import { admissionDefaults } from './db/admission.ts';
 import { isPostgresUrl, redactDatabaseUrl } from './db/engine.ts';
@@ -147,6 +149,14 @@ const schema = z.object({
   RESPONSE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).max(1_073_741_824).default(httpDefaults.responseCacheMaxBytes),
   /** Seconds browsers and CDNs may keep a public catalogue answer to GET /graphql (publishable key); 0: every answer no-store. */
   GRAPHQL_PUBLIC_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(httpDefaults.graphqlPublicMaxAgeSeconds),
+  /** Live updates (src/graphql/live): subscriptions one connection may hold open; the next is refused TOO_MANY_SUBSCRIPTIONS. */
+  LIVE_MAX_SUBSCRIPTIONS_PER_CONNECTION: z.coerce.number().int().min(1).max(10_000).default(liveDefaults.maxSubscriptionsPerConnection),
+  /** Live connections one secret key, or one client address of a publishable key, may hold open on one gateway. */
+  LIVE_MAX_CONNECTIONS_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(liveDefaults.maxConnectionsPerKey),
+  /** WebSocket ping interval; a client that has not answered a ping by the next is dropped. */
+  LIVE_KEEP_ALIVE_MS: z.coerce.number().int().min(1_000).max(600_000).default(liveDefaults.keepAliveMs),
+  /** Bytes queued for a client that does not read before it is dropped (it reconnects and resumes). */
+  LIVE_MAX_BUFFERED_BYTES: z.coerce.number().int().min(16_384).max(1_073_741_824).default(liveDefaults.maxBufferedBytes),
   /** Browser origins allowed by CORS besides publishable keys' own (and localhost outside production): comma-separated. */
   CORS_ORIGINS: z
     .string()
@@ -180,6 +190,11 @@ const schema = z.object({
     .min(60)
     .max(7 * 86_400)
     .default(refundReconcilerDefaults.maxAgeSeconds),
+  /**
+   * Live updates (src/domain/live/hub.ts): how often the gateway reads new events without a hint, so a
+   * lost hint (a PostgreSQL LISTEN connection cut, another process on a SQLite file) delays them at most this.
+   */
+  LIVE_CATCH_UP_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(liveHubDefaults.catchUpIntervalMs),
   /**
    * Verifies human-check tokens for brands with the `requireHumanCheck` feature (src/domain/checkout/human-check.ts):
    * `sandbox` (the default outside production; refused in production) or `turnstile` (needs TURNSTILE_SECRET_KEY).

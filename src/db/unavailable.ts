@@ -14,6 +14,7 @@ function causedBy(error: unknown, test: (error: object) => boolean): boolean {
 }
 
 type AsyncFunction = (...args: unknown[]) => Promise<unknown>;
+type AnyFunction = (...args: unknown[]) => unknown;
 
 /** `database` with every rejection `unavailable` recognizes turned into DatabaseUnavailableError (the original as its cause). */
 export function reportingUnavailable(database: Database, unavailable: (error: object) => boolean): Database {
@@ -21,15 +22,18 @@ export function reportingUnavailable(database: Database, unavailable: (error: ob
     if (error instanceof DatabaseUnavailableError || !causedBy(error, unavailable)) throw error;
     throw new DatabaseUnavailableError('The database is unavailable', { cause: error });
   };
+  // Only what answers with a promise meets the database; a registration (onEventsCommitted) is left as it is.
   const wrap =
-    (fn: AsyncFunction): AsyncFunction =>
-    (...args) =>
-      fn(...args).catch(translate);
+    (fn: AnyFunction): AnyFunction =>
+    (...args) => {
+      const result = fn(...args);
+      return result instanceof Promise ? result.catch(translate) : result;
+    };
   const wrapped: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(database)) {
     wrapped[key] =
       typeof value === 'function'
-        ? wrap(value as AsyncFunction)
+        ? wrap(value as AnyFunction)
         : Object.fromEntries(Object.entries(value as Record<string, AsyncFunction>).map(([name, fn]) => [name, wrap(fn)]));
   }
   return wrapped as unknown as Database;

@@ -4,7 +4,7 @@
  */
 import type { GraphQLFieldResolver } from 'graphql';
 import { assertKeyMayUse, type PublishableUse } from '../domain/access/publishable.ts';
-import type { MutationResolvers, QueryResolvers, Resolvers } from './__generated__/resolvers-types.ts';
+import type { MutationResolvers, QueryResolvers, Resolvers, SubscriptionResolvers } from './__generated__/resolvers-types.ts';
 import type { GraphQLContext } from './context.ts';
 
 export const publishableQueryFields: Partial<Record<keyof QueryResolvers, PublishableUse>> = {
@@ -26,9 +26,25 @@ export const publishableMutationFields: Partial<Record<keyof MutationResolvers, 
   leaveWaitlist: 'waitlist',
 };
 
+/**
+ * Live updates, as strict as the operation each mirrors: availability, and a waitlist entry as leaving it
+ * is (the page that joined knows its id); a cart and the events feed need a secret key, as their queries do.
+ */
+export const publishableSubscriptionFields: Partial<Record<keyof SubscriptionResolvers, PublishableUse>> = {
+  sessionAvailability: 'availability',
+  waitlistEntryUpdated: 'waitlist',
+};
+
 type RootResolver = GraphQLFieldResolver<unknown, GraphQLContext>;
 
-/** Wraps each Query and Mutation resolver so a publishable key reaches only the fields listed above. */
+function guarded(name: string, use: PublishableUse | undefined, resolve: RootResolver): RootResolver {
+  return (parent, args, ctx, info) => {
+    if (ctx.principal) assertKeyMayUse(ctx.principal, use, `use ${name}`);
+    return resolve(parent, args, ctx, info);
+  };
+}
+
+/** Wraps each Query and Mutation resolver, and each subscription's `subscribe`, so a publishable key reaches only the fields listed above. */
 export function guardRootFields(resolvers: Resolvers): void {
   const roots = [
     [resolvers.Query, publishableQueryFields],
@@ -38,11 +54,12 @@ export function guardRootFields(resolvers: Resolvers): void {
     if (!fields) continue;
     const table = fields as Record<string, RootResolver>;
     for (const [name, resolve] of Object.entries(table)) {
-      const use = (uses as Record<string, PublishableUse | undefined>)[name];
-      table[name] = (parent, args, ctx, info) => {
-        if (ctx.principal) assertKeyMayUse(ctx.principal, use, `use ${name}`);
-        return resolve(parent, args, ctx, info);
-      };
+      table[name] = guarded(name, (uses as Record<string, PublishableUse | undefined>)[name], resolve);
     }
+  }
+  const subscriptions = (resolvers.Subscription ?? {}) as Record<string, { subscribe: RootResolver }>;
+  for (const [name, field] of Object.entries(subscriptions)) {
+    const use = (publishableSubscriptionFields as Record<string, PublishableUse | undefined>)[name];
+    subscriptions[name] = { ...field, subscribe: guarded(name, use, field.subscribe) };
   }
 }

@@ -6,7 +6,7 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { compiledGateway } from './compiled-executor.ts';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { FastifyBaseLogger } from 'fastify';
 import { DomainError } from '../domain/shared/errors.ts';
 import { turnedAway, turnedAwayBy, turnedAwayWith } from '../http/database-unavailable.ts';
@@ -83,6 +83,17 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   return { ...base, message: INTERNAL_MESSAGE, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
 }
 
+/** A failure that is the client's or the domain's (answered as it is), not ours (logged, and masked by formatError). */
+export function isExpectedError(error: GraphQLError): boolean {
+  const code = error.extensions?.code;
+  return (
+    unwrapResolverError(error) instanceof DomainError ||
+    (typeof code === 'string' && clientErrorCodes.has(code)) ||
+    isRequestRefusal(error) ||
+    isVariableErrorLimit(error)
+  );
+}
+
 /** Logs unexpected errors with the request id, and gives the client that id to quote. */
 function errorReporting(log: FastifyBaseLogger): ApolloServerPlugin<GraphQLContext> {
   return {
@@ -96,14 +107,7 @@ function errorReporting(log: FastifyBaseLogger): ApolloServerPlugin<GraphQLConte
               away.log(log, original as Error, { reqId: contextValue.requestId, path: error.path });
               continue;
             }
-            const code = error.extensions?.code;
-            if (
-              original instanceof DomainError ||
-              (typeof code === 'string' && clientErrorCodes.has(code)) ||
-              isRequestRefusal(error) ||
-              isVariableErrorLimit(error)
-            )
-              continue;
+            if (isExpectedError(error)) continue;
             log.error({ err: original, reqId: contextValue.requestId, path: error.path }, 'GraphQL resolver failed');
           }
         },
@@ -130,7 +134,17 @@ function errorReporting(log: FastifyBaseLogger): ApolloServerPlugin<GraphQLConte
   };
 }
 
+/**
+ * The executable schema: built as Apollo builds it from typeDefs and resolvers. Apollo runs queries and
+ * mutations on it with the compiled executor; live updates (src/graphql/live) run subscriptions on it.
+ */
+export function createGraphQLSchema(): GraphQLSchema {
+  return makeExecutableSchema<GraphQLContext>({ typeDefs: loadTypeDefs(), resolvers: resolvers as never });
+}
+
 export interface GraphQLServerOptions {
+  /** The schema to serve (createGraphQLSchema()); one of its own when absent. */
+  schema?: GraphQLSchema;
   production: boolean;
   log: FastifyBaseLogger;
   plugins?: ApolloServerPlugin<GraphQLContext>[];
@@ -143,8 +157,7 @@ export interface GraphQLServerOptions {
 export function createGraphQLServer(options: GraphQLServerOptions): ApolloServer<GraphQLContext> {
   const protections = options.protections ?? graphqlProtections({ production: options.production });
   const { plugins: protectionPlugins, ...limits } = apolloProtections(protections);
-  // Built as Apollo builds it from typeDefs and resolvers; run by the compiled executor (compiled-executor.ts).
-  const schema = makeExecutableSchema<GraphQLContext>({ typeDefs: loadTypeDefs(), resolvers: resolvers as never });
+  const schema = options.schema ?? createGraphQLSchema();
   return new ApolloServer<GraphQLContext>({
     gateway: compiledGateway(schema),
     // Suggestions name fields a client did not know of: they go with introspection.

@@ -30,9 +30,12 @@ const PROCESSOR_ROUTES: ReadonlySet<string> = new Set(['/v1/webhooks/payments'])
 const WINDOW_MS = 60_000;
 
 /** The request's key, looked up once however many budgets ask (the key's, its client's, the hook). */
-const principals = new WeakMap<FastifyRequest, Promise<Principal | null>>();
+const principals = new WeakMap<object, Promise<Principal | null>>();
 
-function principalOf(db: Database, request: FastifyRequest): Promise<Principal | null> {
+/** What a budget reads of a request: an HTTP request, or a live operation standing for one (src/graphql/live). */
+export type BudgetRequest = Pick<FastifyRequest, 'headers' | 'ip'> & { routeOptions: { url?: string } };
+
+function principalOf(db: Database, request: BudgetRequest): Promise<Principal | null> {
   let principal = principals.get(request);
   if (!principal) {
     // Bad credentials are refused later by the route; meanwhile they spend the address's budget.
@@ -42,7 +45,7 @@ function principalOf(db: Database, request: FastifyRequest): Promise<Principal |
   return principal;
 }
 
-async function budgetKey(db: Database, request: FastifyRequest): Promise<string> {
+async function budgetKey(db: Database, request: BudgetRequest): Promise<string> {
   const principal = await principalOf(db, request);
   if (principal) return `key:${principal.keyId}`;
   const route = request.routeOptions.url;
@@ -50,7 +53,7 @@ async function budgetKey(db: Database, request: FastifyRequest): Promise<string>
 }
 
 /** The budget of one client of a publishable key: asked only for requests with a valid publishable key. */
-async function clientBudgetKey(db: Database, request: FastifyRequest): Promise<string> {
+async function clientBudgetKey(db: Database, request: BudgetRequest): Promise<string> {
   const principal = await principalOf(db, request);
   return `client:${principal?.keyId}:${clientAddress(request)}`;
 }
@@ -85,27 +88,44 @@ export async function installRateLimit(
     max: settings.publishableClientRateLimitPerMinute,
   });
 
+  /** Spends the request's budgets; the one to show the client (refusing, or nearest its end), if any counted. */
+  const spendBudgets = async (request: BudgetRequest): Promise<Counted | null> => {
+    const asked = request as unknown as FastifyRequest; // the plugin reads only what BudgetRequest names
+    const spent: Spent[] = [];
+    if ((await principalOf(db, request))?.kind === 'publishable') spent.push(await spendClient(asked));
+    // A client past its own budget is refused before it spends any of its brand's.
+    if (!spent.some((limit) => !limit.isAllowed && limit.isExceeded)) spent.push(await spend(asked));
+    const counted = spent.filter((limit): limit is Counted => !limit.isAllowed);
+    if (counted.length === 0) return null;
+    // The refusing budget, else the one nearest its end: what the client should pace itself by.
+    return counted.find((limit) => limit.isExceeded) ?? counted.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+  };
+
   app.addHook('onRequest', async (request, reply) => {
     const route = request.routeOptions.url;
     if (route && RATE_LIMIT_EXEMPT_ROUTES.has(route)) return;
     // CORS preflights (src/http/cors.ts) carry no key and do no work: a page's budget is spent by its requests.
     if (request.method === 'OPTIONS') return;
-    const spent: Spent[] = [];
-    if ((await principalOf(db, request))?.kind === 'publishable') spent.push(await spendClient(request));
-    // A client past its own budget is refused before it spends any of its brand's.
-    if (!spent.some((limit) => !limit.isAllowed && limit.isExceeded)) spent.push(await spend(request));
-    const counted = spent.filter((limit): limit is Counted => !limit.isAllowed);
-    if (counted.length === 0) return;
-    // The refusing budget, else the one nearest its end: what the client should pace itself by.
-    const shown = counted.find((limit) => limit.isExceeded) ?? counted.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+    const shown = await spendBudgets(request);
+    if (!shown) return;
     reply.header('x-ratelimit-limit', shown.max);
     reply.header('x-ratelimit-remaining', shown.remaining);
     reply.header('x-ratelimit-reset', shown.ttlInSeconds);
     if (!shown.isExceeded) return;
     reply.header('retry-after', shown.ttlInSeconds);
-    throw new DomainError(
-      'RATE_LIMITED',
-      `Rate limit exceeded: ${shown.max} requests per minute for ${refusedBy(shown)}; retry in ${shown.ttlInSeconds} s`,
-    );
+    throw rateLimited(shown);
   });
+
+  /** For live operations (a WebSocket connection, each subscription): spends as a request; throws RATE_LIMITED past a budget. */
+  return async function spendLive(request: BudgetRequest): Promise<void> {
+    const shown = await spendBudgets(request);
+    if (shown?.isExceeded) throw rateLimited(shown);
+  };
+}
+
+function rateLimited(shown: Counted): DomainError {
+  return new DomainError(
+    'RATE_LIMITED',
+    `Rate limit exceeded: ${shown.max} requests per minute for ${refusedBy(shown)}; retry in ${shown.ttlInSeconds} s`,
+  );
 }

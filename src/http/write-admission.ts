@@ -22,7 +22,7 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const writesInFlight = (limit: number) => `${limit} write requests are already in flight (WRITE_QUEUE_LIMIT)`;
 
 /** Returns whether the gateway is at its limit now (readiness reports it). */
-export function installWriteAdmission(app: FastifyInstance, limit: number, graphqlPath: string): () => boolean {
+export function installWriteAdmission(app: FastifyInstance, limit: number, graphqlPaths: readonly string[]): () => boolean {
   let inFlight = 0;
   app.decorateRequest('admitWrite', null as unknown as () => boolean);
   app.addHook('onRequest', async (request, reply) => {
@@ -36,8 +36,9 @@ export function installWriteAdmission(app: FastifyInstance, limit: number, graph
       reply.raw.once('close', () => (inFlight -= 1));
       return true;
     };
-    // GraphQL carries reads and writes alike on POST: its mutations are admitted once parsed (src/graphql/write-admission.ts).
-    if (WRITE_METHODS.has(request.method) && request.routeOptions.url !== graphqlPath && !request.admitWrite())
+    // GraphQL carries reads and writes alike on POST: its mutations are admitted once parsed (src/graphql/write-admission.ts);
+    // a live stream's POST writes nothing.
+    if (WRITE_METHODS.has(request.method) && !graphqlPaths.includes(request.routeOptions.url ?? '') && !request.admitWrite())
       throw new DatabaseOverloadedError(writesInFlight(limit));
   });
   return () => inFlight >= limit;

@@ -4,19 +4,24 @@
  * - the hold sweeper fails lapsed checkout holds and expires lapsed waitlist offers, so places come back
  *   even when no checkout comes along;
  * - the webhook dispatcher sends pending deliveries;
- * - the refund reconciler finishes refunds a crash or an unanswered processor call left pending.
+ * - the refund reconciler finishes refunds a crash or an unanswered processor call left pending;
+ * - the live hub reads committed events for live updates (`deps.live`); it stops last, once the
+ *   requests (and the live streams) are done.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { startRefundReconciler, type RefundReconcilerOptions } from '../domain/cancellation/refund-reconciler.ts';
 import { startHoldSweeper } from '../domain/checkout/holds.ts';
 import type { Deps } from '../domain/shared/deps.ts';
 import { startWebhookDispatcher } from '../domain/webhooks/dispatcher.ts';
+import { startLiveHub, type LiveHub } from '../domain/live/hub.ts';
 import type { WebhookRuntime } from './webhook-settings.ts';
 
 export interface JobSettings {
   webhooks: WebhookRuntime;
   /** Null: this gateway reconciles no refunds. */
   refundReconciler: RefundReconcilerOptions | null;
+  /** LIVE_CATCH_UP_INTERVAL_MS. */
+  live: { catchUpIntervalMs: number };
 }
 
 export interface BackgroundJobs {
@@ -30,6 +35,7 @@ export interface BackgroundJobs {
 export function backgroundJobs(deps: Deps, settings: JobSettings, log: FastifyBaseLogger): BackgroundJobs {
   const stops: Array<() => unknown> = [];
   let stopping: Promise<unknown> | null = null;
+  let hub: LiveHub | undefined;
   const beginStop = () => {
     stopping ??= Promise.all(stops.map(async (stop) => stop()));
   };
@@ -41,11 +47,15 @@ export function backgroundJobs(deps: Deps, settings: JobSettings, log: FastifyBa
       if (dispatcher) stops.push(startWebhookDispatcher({ db, now, sender, log: log.child({ job: 'webhook-dispatcher' }) }, dispatcher));
       if (settings.refundReconciler)
         stops.push(startRefundReconciler({ ...deps, log: log.child({ job: 'refund-reconciler' }) }, settings.refundReconciler));
+      hub = await startLiveHub(db, { catchUpIntervalMs: settings.live.catchUpIntervalMs, log: log.child({ job: 'live-hub' }) });
+      deps.live = hub;
     },
     beginStop,
     async stopped() {
       beginStop();
       await stopping;
+      if (deps.live === hub) deps.live = undefined;
+      await hub?.close();
     },
   };
 }

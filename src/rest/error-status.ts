@@ -75,4 +75,6 @@ export const errorStatus: Record<ErrorCode, number> = {
   DATABASE_UNAVAILABLE: 503,
   /** Too many writes wait on this gateway, or this one could not start in time: nothing was written; retry after Retry-After. */
   OVERLOADED: 503,
+  /** A live event stream (a subscription, not a REST answer) fell too far behind: resume from its last cursor. */
+  SLOW_CONSUMER: 503,
 };

@@ -6,6 +6,7 @@ import type { HumanCheckVerifier } from '../../src/domain/checkout/human-check.t
 import type { GraphQLAppOptions } from '../../src/graphql/protections/settings.ts';
 import type { LogDestination } from '../../src/http/logging.ts';
 import type { HttpConfig } from '../../src/http/settings.ts';
+import type { LiveConfig } from '../../src/graphql/live/settings.ts';
 import type { RefundReconcileAppOptions } from '../../src/jobs/refund-reconciler-settings.ts';
 import type { WebhookAppOptions } from '../../src/jobs/webhook-settings.ts';
 import type { TestDb } from './db.ts';
@@ -53,6 +54,8 @@ export interface StartOptions {
   graphql?: GraphQLAppOptions;
   /** HTTP protections (rate limits, timeouts, header size). Rate limits default to budgets no test file exhausts. */
   http?: HttpConfig;
+  /** Live-update limits (LIVE_MAX_SUBSCRIPTIONS_PER_CONNECTION...); the defaults otherwise. */
+  live?: LiveConfig;
   /** Captures the log lines (at `logLevel`, `info` by default); without it the app logs nothing. */
   logStream?: LogDestination;
   logLevel?: 'info' | 'debug' | 'trace';
@@ -85,6 +88,7 @@ export async function startApp(db: TestDb, options: StartOptions = {}): Promise<
       READINESS_TIMEOUT_MS: options.readiness?.timeoutMs,
       READINESS_CACHE_MS: options.readiness?.cacheMs,
       ...options.http,
+      ...options.live,
     },
     logStream: options.logStream,
     graphql: options.graphql,

@@ -25,6 +25,7 @@ import { postgresStores } from './stores/index.ts';
 import { keepInto, openOutbox, writeOutbox, type Outbox } from './outbox.ts';
 import { executorOf } from './executors.ts';
 import { reportingUnavailable } from '../unavailable.ts';
+import { eventHints } from './event-hints.ts';
 
 type PostgresSeeder = ReturnType<typeof postgresSeeder>;
 
@@ -38,6 +39,7 @@ export type TransactionOf<S> = S & {
 export type DatabaseOf<S> = S & {
   transaction<T>(work: (tx: TransactionOf<S>) => Promise<T>, options?: UnitOptions): Promise<T>;
   dataVersion(): Promise<string>;
+  onEventsCommitted(listener: () => void): () => void;
   close(): Promise<void>;
 };
 
@@ -140,6 +142,7 @@ function unitsOf<S>(
     }
   };
 
+  const hints = eventHints(db.$client);
   const database = {
     ...bindStores(implementations, db),
     transaction: (work, options) => runUnit((tx) => work(tx), options?.signal),
@@ -160,7 +163,11 @@ function unitsOf<S>(
       });
       return result.rows[0]!.snapshot;
     },
-    close: () => closePostgres(db),
+    onEventsCommitted: (listener) => hints.onEventsCommitted(listener),
+    async close() {
+      await hints.close();
+      await closePostgres(db);
+    },
   } as DatabaseOf<S>;
   return { database, runUnit };
 }

@@ -8,6 +8,11 @@
  * Units number and commit their events one after another, in number order, on every gateway; the rest
  * of their work runs at the same time. The lock is the last a unit takes, after every row it writes, so
  * no unit holding it waits for another: nothing deadlocks on it.
+ *
+ * The same statement queues a notification on EVENTS_CHANNEL, which the server delivers to every
+ * listening connection (one per gateway, event-hints.ts) when the unit commits, and drops when it rolls
+ * back: the hint behind `Database.onEventsCommitted`. Notifications of one transaction on one channel
+ * with one payload are folded into one.
  */
 import { sql } from 'drizzle-orm';
 import type { EventInsert, PendingDeliveryInsert } from '../../domain/outbox/store.ts';
@@ -19,7 +24,10 @@ export interface Outbox {
   deliveries: PendingDeliveryInsert[];
 }
 
-const EVENTS_LOCK = sql`SELECT pg_advisory_xact_lock(hashtextextended('tessera:events', 0))`;
+/** The channel every gateway LISTENs on; the payload is empty (a hint, not data). */
+export const EVENTS_CHANNEL = 'tessera_events';
+
+const EVENTS_LOCK = sql`SELECT pg_advisory_xact_lock(hashtextextended('tessera:events', 0)), pg_notify(${EVENTS_CHANNEL}, '')`;
 
 /** The outbox of the unit of work (or savepoint) running on each executor. */
 const outboxes = new WeakMap<PgExecutor, Outbox>();

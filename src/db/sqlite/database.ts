@@ -15,7 +15,7 @@ import type { Engine } from '../engine.ts';
 import { sqliteSeeder } from './seeder.ts';
 import { closeDatabase, openDatabase, type Db } from './client.ts';
 import { dataGeneration } from './generation.ts';
-import { bindStores, settled, type CallRunner } from './store-binding.ts';
+import { bindStores, settled, type CallRunner, type SqliteStores } from './store-binding.ts';
 import { sqliteStores } from './stores/index.ts';
 import { reportingUnavailable } from '../unavailable.ts';
 
@@ -45,6 +45,37 @@ function sqliteDatabaseOver(db: Db, settings: AdmissionSettings): { database: Da
   const unitUndone = client.prepare('ROLLBACK TO unit');
   const generation = dataGeneration(db);
 
+  // onEventsCommitted: events recorded since the last COMMIT (or autocommitted call) mark the connection,
+  // and the listeners hear of it once that COMMIT is on disk. A unit rolled back after recording one
+  // leaves the mark for the next COMMIT: a hint for nothing, which the port allows. Commits of other
+  // processes on the same file are not heard of here: the live hub's timer finds them.
+  const eventListeners = new Set<() => void>();
+  let eventsRecorded = false;
+  const stores: SqliteStores = {
+    ...sqliteStores,
+    events: {
+      ...sqliteStores.events,
+      insertEvent: (connection, event) => {
+        eventsRecorded = true;
+        sqliteStores.events.insertEvent(connection, event);
+      },
+    },
+  };
+  const announceEvents = () => {
+    if (!eventsRecorded || client.inTransaction) return;
+    eventsRecorded = false;
+    // After the caller's promise settles, never inside the commit: a listener's failure is its own.
+    setImmediate(() => {
+      for (const listener of [...eventListeners]) {
+        try {
+          listener();
+        } catch {
+          // A hint: the listener reads on its own timer too.
+        }
+      }
+    });
+  };
+
   // Group commit. With synchronous=FULL every COMMIT waits for the disk on the event loop (a fifth of
   // the loop's time under the write mix); units of work queued behind the lock therefore run one after
   // the other inside one SQLite transaction, each in a savepoint of its own (a unit that throws undoes
@@ -66,21 +97,28 @@ function sqliteDatabaseOver(db: Db, settings: AdmissionSettings): { database: Da
   // Outside a transaction: at once when the connection is free, else after the open group commits, and
   // before the units waiting (a higher priority): reads are served even while writes queue.
   const outside: CallRunner = (call) => {
-    if (!lock.isLocked()) return settled(call);
+    const announced = () => {
+      try {
+        return call();
+      } finally {
+        announceEvents();
+      }
+    };
+    if (!lock.isLocked()) return settled(announced);
     callsWaiting += 1;
     return lock.runExclusive(() => {
       callsWaiting -= 1;
-      return call();
+      return announced();
     }, 1);
   };
-  const root = bindStores(sqliteStores, db, outside);
+  const root = bindStores(stores, db, outside);
 
   function openTransaction(): { tx: Transaction; end: () => void } {
     let open = true;
     let savepoints = 0;
     const inside: CallRunner = (call) => (open ? settled(call) : Promise.reject(new TransactionEnded()));
     const tx: Transaction = {
-      ...bindStores(sqliteStores, db, inside),
+      ...bindStores(stores, db, inside),
       async savepoint(work) {
         if (!open) throw new TransactionEnded();
         const name = `sp${++savepoints}`;
@@ -119,6 +157,7 @@ function sqliteDatabaseOver(db: Db, settings: AdmissionSettings): { database: Da
       return;
     }
     for (const unit of finished) unit.resolve();
+    announceEvents();
   }
 
   /** Undoes what one unit wrote: its savepoint, or the whole transaction when the unit was the group's first. */
@@ -196,7 +235,12 @@ function sqliteDatabaseOver(db: Db, settings: AdmissionSettings): { database: Da
       return outcome.value;
     },
     dataVersion: () => outside(generation),
+    onEventsCommitted(listener) {
+      eventListeners.add(listener);
+      return () => eventListeners.delete(listener);
+    },
     async close() {
+      eventListeners.clear();
       await lock.waitForUnlock();
       closeDatabase(db);
     },

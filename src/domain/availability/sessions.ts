@@ -168,7 +168,7 @@ export const publishableRemaining = (
  * The brand's publishable share when the caller is a publishable key (its availability is what it can hold);
  * null for secret keys, which see every place on sale.
  */
-const shareOfCaller = (deps: CallerDeps, brand: Pick<BrandRow, 'publishableHoldSharePercent'>) =>
+export const shareOfCaller = (deps: CallerDeps, brand: Pick<BrandRow, 'publishableHoldSharePercent'>) =>
   deps.principal.kind === 'publishable' ? brand.publishableHoldSharePercent : null;
 
 /**
@@ -190,7 +190,7 @@ async function sessionViews(
     .map(({ session, waitlistId }) => toSession(session, experience.timezoneId, waitlistId, sharePercent));
 }
 
-function toSession(session: SessionRow, timezone: string, waitlistId: string | null, sharePercent: number | null): Session {
+export function toSession(session: SessionRow, timezone: string, waitlistId: string | null, sharePercent: number | null): Session {
   return {
     id: session.id,
     startDateTime: session.startLocal,

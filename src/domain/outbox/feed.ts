@@ -42,16 +42,16 @@ export interface EventQuery {
   types?: readonly string[] | null;
 }
 
-const eventCursor = (sequence: number) => encodeCursor([String(sequence)]);
+export const eventCursor = (sequence: number) => encodeCursor([String(sequence)]);
 
-function sequenceAfter(cursor: string | null | undefined): number {
+export function sequenceAfter(cursor: string | null | undefined): number {
   if (cursor == null) return 0;
   const [sequence = ''] = decodeCursor(cursor, 1, 'after');
   if (!/^[1-9]\d{0,14}$/.test(sequence)) throw invalid('after', 'after is not a cursor issued by this API');
   return Number(sequence);
 }
 
-function typeFilter(types: readonly string[] | null | undefined): string[] | null {
+export function typeFilter(types: readonly string[] | null | undefined): string[] | null {
   if (types == null) return null;
   if (types.length === 0) throw invalid('types', 'types must name at least one event type');
   if (types.length > eventTypes.length) throw invalid('types', `types must name at most ${eventTypes.length} event types`);

@@ -44,4 +44,11 @@ export interface EventsStore {
   findEventPage(brandId: string, after: number, types: readonly string[] | null, limit: number): Promise<EventRow[]>;
   /** Whether the brand has an event at or before sequence `upTo` (of `types`, when given). */
   hasEventsUpTo(brandId: string, upTo: number, types: readonly string[] | null): Promise<boolean>;
+  /**
+   * Up to `limit` events of every brand after sequence `after`, oldest first: a seek on the sequence. A
+   * reader that pages with the last sequence it got misses no event committed later (see `sequence`).
+   */
+  findEventsAfter(after: number, limit: number): Promise<EventRow[]>;
+  /** The sequence of the newest event of any brand; 0 when there is none. */
+  lastEventSequence(): Promise<number>;
 }

@@ -124,6 +124,14 @@ export interface Database extends Stores {
    * two moments mean nothing was written in between. Caches keep what they computed under one value.
    */
   dataVersion(): Promise<string>;
+  /**
+   * Calls `listener` (with no data) after units of work that recorded events have committed, on this
+   * gateway and, where several share the database, on the others: a hint to read the events again
+   * (`events.findEventsAfter`), never the source of truth. It may come late, twice, for nothing, or
+   * not at all (a notification lost with its connection; the adapter then calls once more when it has
+   * a connection again), so a reader also reads on a timer. Returns the function that removes it.
+   */
+  onEventsCommitted(listener: () => void): () => void;
   /** Closes the connections; the database is unusable afterwards. */
   close(): Promise<void>;
 }

@@ -4,6 +4,7 @@ import type { DomainObserver } from './observer.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
 import type { PublishableHoldSettings } from '../checkout/hold-budget.ts';
 import type { HumanCheckRequest, HumanCheckVerifier } from '../checkout/human-check.ts';
+import type { LiveHub } from '../live/hub.ts';
 
 /** What every domain function may depend on. Transports build one per request. */
 export interface Deps {
@@ -25,6 +26,11 @@ export interface Deps {
   observer?: DomainObserver;
   /** Verifies human-check tokens for brands that ask for one; without it such a check is unavailable. */
   humanCheck?: HumanCheckVerifier;
+  /**
+   * The gateway's reader of committed events, which live watches (src/domain/live) listen to; the app
+   * sets it once started. Without it a watch is SERVICE_UNAVAILABLE.
+   */
+  live?: LiveHub;
 }
 
 export interface CallerDeps extends Deps {

@@ -74,6 +74,8 @@ export const errorCodes = [
   'DATABASE_UNAVAILABLE',
   /** This gateway has more writes waiting than it queues, or the request's write could not start in time: nothing was written; retry after Retry-After. */
   'OVERLOADED',
+  /** A live stream of events ended because more events waited unread than it keeps: subscribe again from the last cursor received. */
+  'SLOW_CONSUMER',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

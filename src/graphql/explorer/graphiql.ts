@@ -31,7 +31,8 @@ const assets = new Set([
 
 /**
  * Scripts and styles from this origin only (GraphiQL sets inline style attributes, and its fonts are
- * inlined as data: URLs); queries go to this origin's /graphql.
+ * inlined as data: URLs); queries go to this origin's /graphql, subscriptions to its WebSocket ('self'
+ * covers ws: and wss: of the same host since CSP Level 3).
  */
 const contentSecurityPolicy = [
   "default-src 'none'",

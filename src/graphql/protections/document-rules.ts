@@ -66,6 +66,16 @@ const graphqlLimits = new Map<string, () => GraphQLError>([
   ],
 ]);
 
+/** Gives graphql's own limits their reason and, when a limit refused the document, keeps only the refusals (in place). */
+export function putRefusalsFirst(list: GraphQLError[]): void {
+  list.forEach((error, i) => {
+    const replacement = graphqlLimits.get(error.message);
+    if (replacement) list[i] = replacement();
+  });
+  const refusals = list.filter(isRefusal);
+  if (refusals.length > 0) list.splice(0, list.length, ...refusals);
+}
+
 /**
  * When a limit refused the document, its refusal is the whole answer: a flood of 1,000 directives would
  * otherwise come back with a hundred "used twice" errors around it. graphql's own limits get their reason
@@ -77,14 +87,8 @@ export function refusalsFirst(): ApolloServerPlugin {
       return {
         async validationDidStart() {
           return async (errors?: ReadonlyArray<Error>) => {
-            if (!errors?.length) return;
-            const list = errors as GraphQLError[]; // validation reports GraphQLErrors only
-            list.forEach((error, i) => {
-              const replacement = graphqlLimits.get(error.message);
-              if (replacement) list[i] = replacement();
-            });
-            const refusals = list.filter(isRefusal);
-            if (refusals.length > 0) list.splice(0, list.length, ...refusals);
+            // Validation reports GraphQLErrors only.
+            if (errors?.length) putRefusalsFirst(errors as GraphQLError[]);
           };
         },
       };

@@ -7,6 +7,7 @@ import { brandResolvers } from './brands.ts';
 import { cancellationResolvers } from './cancellation.ts';
 import { checkoutResolvers } from './checkout.ts';
 import { eventResolvers } from './events.ts';
+import { liveResolvers } from './live.ts';
 import { experienceResolvers } from './experiences.ts';
 import { hostResolvers } from './hosts.ts';
 import { listingResolvers } from './listings.ts';
@@ -32,6 +33,7 @@ const areas: Resolvers[] = [
   waitlistResolvers,
   webhookResolvers,
   eventResolvers,
+  liveResolvers,
   nodeResolvers,
   globalIdResolvers() as Resolvers,
 ];

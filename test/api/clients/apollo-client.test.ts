@@ -66,7 +66,7 @@ const storefront = () => createClient({ baseUrl, publishableKey: publishableKey,
 describe('the cache module (examples/clients/apollo/src/cache.ts)', () => {
   it('merges every object type of the schema without an id, and no other', () => {
     const schema = buildASTSchema(parse(loadTypeDefs()));
-    const roots = [schema.getQueryType(), schema.getMutationType()];
+    const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
     const withoutId = Object.values(schema.getTypeMap())
       .filter((type) => isObjectType(type) && !type.name.startsWith('__') && !roots.includes(type) && !type.getFields().id)
       .map((type) => type.name);

@@ -45,7 +45,12 @@ describe('GET /graphiql', () => {
     // The UMD globals the start script uses, and what it starts GraphiQL with.
     expect(byUrl['/graphiql/assets/react.production.min.js']).toContain('React');
     expect(byUrl['/graphiql/assets/index.umd.js']).toContain('.GraphiQL=');
-    expect(byUrl['/graphiql/assets/explorer.js']).toContain("GraphiQL.createFetcher({ url: '/graphql' })");
+    expect(byUrl['/graphiql/assets/explorer.js']).toContain("url: '/graphql',");
+    // Subscriptions over graphql-ws on the same path (bundled in GraphiQL's build).
+    expect(byUrl['/graphiql/assets/explorer.js']).toContain(
+      "subscriptionUrl: `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/graphql`",
+    );
+    expect(byUrl['/graphiql/assets/index.umd.js']).toContain('graphql-transport-ws');
     expect(byUrl['/graphiql/assets/explorer.js']).toContain('Authorization');
   });
 

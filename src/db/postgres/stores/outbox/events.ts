@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { EventInsert, EventRow, EventsStore, PendingDeliveryInsert } from '../../../../domain/outbox/store.ts';
 import { events, webhookEndpoints } from '../../schema/index.ts';
 import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
@@ -56,10 +56,32 @@ export async function hasEventsUpTo(db: PgExecutor, brandId: string, upTo: numbe
   return row !== undefined;
 }
 
+// Every live hub pages with it on each commit's notification: a seek on the primary key, a named statement.
+const eventsAfter = preparedPerExecutor((db) =>
+  db
+    .select()
+    .from(events)
+    .where(gt(events.sequence, sql.placeholder('after')))
+    .orderBy(asc(events.sequence))
+    .limit(sql.placeholder('limit'))
+    .prepare('events_after'),
+);
+
+export async function findEventsAfter(db: PgExecutor, after: number, limit: number): Promise<EventRow[]> {
+  return eventsAfter(db).execute({ after, limit });
+}
+
+export async function lastEventSequence(db: PgExecutor): Promise<number> {
+  const [row] = await db.select({ sequence: events.sequence }).from(events).orderBy(desc(events.sequence)).limit(1);
+  return row?.sequence ?? 0;
+}
+
 export const eventsStore = {
   insertEvent,
   liveEndpointsOfBrand,
   insertPendingDeliveries,
   findEventPage,
   hasEventsUpTo,
+  findEventsAfter,
+  lastEventSequence,
 } satisfies PostgresStore<EventsStore>;

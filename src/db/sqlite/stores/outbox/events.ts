@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
 import { events, webhookDeliveries, webhookEndpoints } from '../../schema/index.ts';
@@ -77,10 +77,32 @@ export function hasEventsUpTo(db: Db, brandId: string, upTo: number, types: read
   return row !== undefined;
 }
 
+// Every live hub of the gateway pages with it: a seek on the primary key, prepared once.
+const eventsAfter = preparedPerDb((db) =>
+  db
+    .select()
+    .from(events)
+    .where(gt(events.sequence, sql.placeholder('after')))
+    .orderBy(asc(events.sequence))
+    .limit(sql.placeholder('limit'))
+    .prepare(),
+);
+
+export function findEventsAfter(db: Db, after: number, limit: number): EventRow[] {
+  return eventsAfter(db).all({ after, limit });
+}
+
+export function lastEventSequence(db: Db): number {
+  const row = db.select({ sequence: events.sequence }).from(events).orderBy(desc(events.sequence)).limit(1).get();
+  return row?.sequence ?? 0;
+}
+
 export const eventsStore = {
   insertEvent,
   liveEndpointsOfBrand,
   insertPendingDeliveries,
   findEventPage,
   hasEventsUpTo,
+  findEventsAfter,
+  lastEventSequence,
 } satisfies SqliteStore<EventsStore>;

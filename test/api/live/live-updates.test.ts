@@ -1,0 +1,244 @@
+/**
+ * Live updates as clients receive them: a real graphql-ws client over a WebSocket and a real graphql-sse
+ * client over HTTP, against a listening gateway, while other clients change things over REST.
+ */
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from '../../support/app.ts';
+import { freshDb } from '../../support/db.ts';
+import { createSession } from '../../../fixtures/factories/bookings.ts';
+import { createApiKey, createBrand, createPublishableKey } from '../../../fixtures/factories/brands.ts';
+import { createExperience } from '../../../fixtures/factories/catalog.ts';
+import { connected, listen, sseClient, subscribe, subscriptionsRunning, wsClient, type Listening } from '../../support/live.ts';
+import type { Client as WsClient } from 'graphql-ws';
+import type { Client as SseClient } from 'graphql-sse';
+
+const NOW = new Date('2026-11-25T12:00:00.000Z');
+const db = await freshDb();
+const brand = await createBrand(db, { currency: 'EUR' });
+const secret = (await createApiKey(db, { brandId: brand.id })).secret;
+const publishable = (await createPublishableKey(db, brand.id, ['https://shop.example'])).secret;
+const { experience } = await createExperience(db, brand.id, {}, { priceTiers: [{ name: 'Adult', priceMinor: 5000 }], taxes: [] });
+
+let t: TestApp;
+let at: Listening;
+beforeAll(async () => {
+  t = await startApp(db, { now: () => NOW });
+  at = await listen(t.app);
+});
+
+let day = 0;
+/** A session of its own for each test, in December 2026. */
+async function newSession(capacity = 10) {
+  day += 1;
+  const date = `2026-12-${String(day).padStart(2, '0')}`;
+  return { date, session: await createSession(db, experience, { startLocal: `${date}T09:00:00`, capacity }) };
+}
+
+/** Another client's checkout over REST with the secret key: `people` places held until paid. */
+async function checkout(startLocal: string, people = 2) {
+  const cartId = randomUUID();
+  const participants = Array.from({ length: people }, (_, i) => ({
+    firstName: `Guest${i + 1}`,
+    lastName: 'Silva',
+    priceTierName: 'Adult',
+  }));
+  participants[0] = { ...participants[0]!, emailAddress: 'ana@example.test' } as (typeof participants)[0];
+  const res = await t.rest('POST', `/v1/brands/${brand.id}/carts/${cartId}/payment_intents`, {
+    key: secret,
+    body: { data: [{ experienceId: experience.id, sessionTime: startLocal, participants }] },
+  });
+  expect(res.status).toBe(201);
+  return { cartId, paymentIntentSecret: res.body.paymentIntentSecret as string };
+}
+
+/** Subscribes and waits until the gateway runs the watch, so a change made next reaches it. */
+async function watch(client: WsClient | SseClient, query: string, variables: Record<string, unknown>) {
+  const running = t.app.liveConnections.subscriptions;
+  const live = subscribe(client, query, variables);
+  await subscriptionsRunning(t.app, running + 1);
+  return live;
+}
+
+/** The availability query's answer over HTTP, for the same key. */
+async function availabilityOver(date: string, key: string) {
+  const res = await t.gql(
+    `query($b: UUID!, $e: UUID!, $d: LocalDate!) { availability(brandId: $b, experienceId: $e, from: $d, to: $d) { uuid capacity remaining } }`,
+    { b: brand.id, e: experience.id, d: date },
+    { key },
+  );
+  return res.body.data.availability;
+}
+
+const AVAILABILITY = `subscription($b: UUID!, $e: UUID!, $from: LocalDate!, $to: LocalDate!) {
+  sessionAvailability(brandId: $b, experienceId: $e, from: $from, to: $to) { uuid capacity remaining }
+}`;
+
+describe('sessionAvailability', () => {
+  it("reaches a shop page's publishable key within 1 s of another client's hold, with the exact places left", async () => {
+    const { date, session } = await newSession(10);
+    const client = wsClient(at.ws, { key: publishable, lazy: false });
+    await connected(client);
+    const live = await watch(client, AVAILABILITY, { b: brand.id, e: experience.id, from: date, to: date });
+    await checkout(session.startLocal, 3);
+    const started = Date.now();
+    const update = await live.next(1_000);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    // 7 places are left; a publishable key is shown what its holds may still take: the brand's
+    // publishable share (50 % of 10), as the availability query shows that key.
+    expect(update).toEqual({ data: { sessionAvailability: [{ uuid: session.id, capacity: 10, remaining: 5 }] } });
+    expect(await availabilityOver(date, publishable)).toEqual([{ uuid: session.id, capacity: 10, remaining: 5 }]);
+  });
+
+  it('shows a secret key every place left', async () => {
+    const { date, session } = await newSession(10);
+    const client = wsClient(at.ws, { key: secret, lazy: false });
+    await connected(client);
+    const live = await watch(client, AVAILABILITY, { b: brand.id, e: experience.id, from: date, to: date });
+    await checkout(session.startLocal, 3);
+    expect(await live.next(1_000)).toEqual({ data: { sessionAvailability: [{ uuid: session.id, capacity: 10, remaining: 7 }] } });
+  });
+
+  it('reaches a client on Server-Sent Events the same way', async () => {
+    const { date, session } = await newSession(6);
+    const live = await watch(sseClient(at.http, { key: publishable }), AVAILABILITY, {
+      b: brand.id,
+      e: experience.id,
+      from: date,
+      to: date,
+    });
+    await checkout(session.startLocal, 2);
+    expect(await live.next(1_000)).toEqual({ data: { sessionAvailability: [{ uuid: session.id, capacity: 6, remaining: 3 }] } });
+    expect(await availabilityOver(date, publishable)).toEqual([{ uuid: session.id, capacity: 6, remaining: 3 }]);
+  });
+});
+
+describe('cartUpdated', () => {
+  it('tells the page its booking is confirmed once the guest paid in the sandbox, without polling', async () => {
+    const { session } = await newSession(10);
+    const { cartId, paymentIntentSecret } = await checkout(session.startLocal, 2);
+    const client = wsClient(at.ws, { key: secret });
+    const live = await watch(
+      client,
+      'subscription($b: UUID!, $c: UUID!) { cartUpdated(brandId: $b, cartId: $c) { uuid status paymentIntentStatus bookings { status session { uuid remaining } } } }',
+      {
+        b: brand.id,
+        c: cartId,
+      },
+    );
+    const paid = await t.rest('POST', '/v1/sandbox/payment_intents/confirm', { body: { paymentIntentSecret, outcome: 'succeeded' } });
+    expect(paid.status).toBe(200);
+    expect(await live.next(1_000)).toEqual({
+      data: {
+        cartUpdated: {
+          uuid: cartId,
+          status: 'PAID',
+          paymentIntentStatus: 'SUCCEEDED',
+          bookings: [{ status: 'CONFIRMED', session: { uuid: session.id, remaining: 8 } }],
+        },
+      },
+    });
+  });
+
+  it('is refused to a publishable key, as the cart query is', async () => {
+    const { session } = await newSession(10);
+    const { cartId } = await checkout(session.startLocal, 1);
+    const live = subscribe(
+      wsClient(at.ws, { key: publishable }),
+      'subscription($b: UUID!, $c: UUID!) { cartUpdated(brandId: $b, cartId: $c) { status } }',
+      {
+        b: brand.id,
+        c: cartId,
+      },
+    );
+    expect(await live.next()).toEqual({
+      errors: [
+        {
+          message: 'A publishable key may not use cartUpdated: use a secret key (sk_...) from a server',
+          locations: [{ line: 1, column: 38 }],
+          path: ['cartUpdated'],
+          extensions: { code: 'FORBIDDEN', keyKind: 'publishable' },
+        },
+      ],
+    });
+    expect(await live.end()).toEqual({});
+  });
+});
+
+const EVENTS = `subscription($b: UUID!, $after: String) {
+  bookingEvents(brandId: $b, after: $after) { cursor node { type data } }
+}`;
+
+describe('bookingEvents', () => {
+  it('is refused to a publishable key with FORBIDDEN', async () => {
+    const live = subscribe(wsClient(at.ws, { key: publishable }), EVENTS, { b: brand.id });
+    const answer = await live.next();
+    expect(answer.errors?.map((e) => [e.message, e.extensions])).toEqual([
+      [
+        'A publishable key may not use bookingEvents: use a secret key (sk_...) from a server',
+        { code: 'FORBIDDEN', keyKind: 'publishable' },
+      ],
+    ]);
+    expect(await live.end()).toEqual({});
+  });
+
+  it('resumes from the last cursor received: nothing written while disconnected is missed, nothing repeated', async () => {
+    const { session } = await newSession(20);
+    const bookingOf = (edge: { node: { data: { id: string; cartId: string } } }) => edge.node.data.cartId;
+    const client = wsClient(at.ws, { key: secret });
+    const first = await watch(client, EVENTS, { b: brand.id });
+    const a = await checkout(session.startLocal, 1);
+    const seen = (await first.next(1_000)).data.bookingEvents;
+    expect([seen.node.type, bookingOf(seen)]).toEqual(['BOOKING_CREATED', a.cartId]);
+    first.dispose();
+
+    // Written while the subscriber is away.
+    const b = await checkout(session.startLocal, 1);
+    expect(
+      (
+        await t.rest('POST', '/v1/sandbox/payment_intents/confirm', {
+          body: { paymentIntentSecret: b.paymentIntentSecret, outcome: 'succeeded' },
+        })
+      ).status,
+    ).toBe(200);
+    const c = await checkout(session.startLocal, 1);
+
+    const again = await watch(client, EVENTS, { b: brand.id, after: seen.cursor });
+    const d = await checkout(session.startLocal, 1);
+    const received = [];
+    for (let i = 0; i < 4; i++) received.push((await again.next(1_000)).data.bookingEvents);
+    expect(received.map((edge) => [edge.node.type, bookingOf(edge)])).toEqual([
+      ['BOOKING_CREATED', b.cartId],
+      ['BOOKING_CONFIRMED', b.cartId],
+      ['BOOKING_CREATED', c.cartId],
+      ['BOOKING_CREATED', d.cartId],
+    ]);
+    // Cursors only grow: each is the position to resume after.
+    expect(new Set(received.map((edge) => edge.cursor)).size).toBe(4);
+    expect(again.pending).toBe(0);
+  });
+});
+
+describe('subscriptions per connection', () => {
+  it('refuses the 101st subscription on one connection with TOO_MANY_SUBSCRIPTIONS, and takes one again once one completed', async () => {
+    const { date } = await newSession(10);
+    const client = wsClient(at.ws, { key: secret, lazy: false });
+    await connected(client);
+    const running = t.app.liveConnections.subscriptions;
+    const variables = { b: brand.id, e: experience.id, from: date, to: date };
+    const open = Array.from({ length: 100 }, () => subscribe(client, AVAILABILITY, variables));
+    const refused = subscribe(client, AVAILABILITY, variables);
+    expect((await refused.end()).error).toEqual([
+      {
+        message:
+          'This connection already has 100 subscriptions open, the most it may (LIVE_MAX_SUBSCRIPTIONS_PER_CONNECTION); complete one first.',
+        extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', limit: 100 },
+      },
+    ]);
+    await subscriptionsRunning(t.app, running + 100);
+    open[0]!.dispose();
+    await subscriptionsRunning(t.app, running + 99);
+    await watch(client, AVAILABILITY, variables);
+    expect(client.closed).toEqual([]);
+  });
+});
