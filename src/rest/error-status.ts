@@ -77,4 +77,8 @@ export const errorStatus: Record<ErrorCode, number> = {
   OVERLOADED: 503,
   /** A live event stream (a subscription, not a REST answer) fell too far behind: resume from its last cursor. */
   SLOW_CONSUMER: 503,
+  /** Live connections only (subscriptions, not REST answers): too many subscriptions on one connection. */
+  TOO_MANY_SUBSCRIPTIONS: 429,
+  /** Live connections only: too many live connections of one key on this gateway. */
+  TOO_MANY_CONNECTIONS: 429,
 };

@@ -76,6 +76,10 @@ export const errorCodes = [
   'OVERLOADED',
   /** A live stream of events ended because more events waited unread than it keeps: subscribe again from the last cursor received. */
   'SLOW_CONSUMER',
+  /** A live connection already has as many subscriptions open as it may (LIVE_MAX_SUBSCRIPTIONS_PER_CONNECTION): complete one first. */
+  'TOO_MANY_SUBSCRIPTIONS',
+  /** The key (a publishable key: its client address) has as many live connections open on this gateway as it may (LIVE_MAX_CONNECTIONS_PER_KEY). */
+  'TOO_MANY_CONNECTIONS',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];
