@@ -1,11 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { makeExecutableSchema } from '@graphql-tools/schema';
 import { compiledGateway } from './compiled-executor.ts';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { FastifyBaseLogger } from 'fastify';
 import { DomainError } from '../domain/shared/errors.ts';
@@ -16,18 +16,9 @@ import { csrfPreventionRequestHeaders } from './csrf.ts';
 import { landingPageWithOfflineLinks } from './landing-page.ts';
 import { apolloProtections, withoutSuggestions } from './protections/index.ts';
 import { graphqlProtections, type GraphQLProtections } from './protections/settings.ts';
-import { resolvers } from './resolvers/index.ts';
+import { buildTesseraSchema } from './schema.ts';
 
-const schemaDir = join(dirname(fileURLToPath(import.meta.url)), '../../schema');
-
-/** The SDL contract: every file of schema/, in name order. */
-export function loadTypeDefs(): string {
-  return readdirSync(schemaDir)
-    .filter((f) => f.endsWith('.graphql'))
-    .sort()
-    .map((f) => readFileSync(join(schemaDir, f), 'utf8'))
-    .join('\n');
-}
+export { loadTypeDefs } from './schema.ts';
 
 /** Apollo's own client-error codes: safe to pass through as they are. */
 const clientErrorCodes = new Set([
@@ -143,8 +134,8 @@ export interface GraphQLServerOptions {
 export function createGraphQLServer(options: GraphQLServerOptions): ApolloServer<GraphQLContext> {
   const protections = options.protections ?? graphqlProtections({ production: options.production });
   const { plugins: protectionPlugins, ...limits } = apolloProtections(protections);
-  // Built as Apollo builds it from typeDefs and resolvers; run by the compiled executor (compiled-executor.ts).
-  const schema = makeExecutableSchema<GraphQLContext>({ typeDefs: loadTypeDefs(), resolvers: resolvers as never });
+  // A Federation 2 subgraph (schema.ts), run by the compiled executor (compiled-executor.ts).
+  const schema = buildTesseraSchema();
   return new ApolloServer<GraphQLContext>({
     gateway: compiledGateway(schema),
     // Suggestions name fields a client did not know of: they go with introspection.
@@ -162,6 +153,8 @@ export function createGraphQLServer(options: GraphQLServerOptions): ApolloServer
     plugins: [
       // Apollo's wraps every field's resolution to collect hints: cache-control.ts decides from the root fields.
       ApolloServerPluginCacheControlDisabled(),
+      // Apollo turns it on for a subgraph schema: per-field timings for a router that asks, at the cost of wrapping every field.
+      ApolloServerPluginInlineTraceDisabled(),
       cacheControl(options.publicMaxAgeSeconds ?? 0),
       errorReporting(options.log),
       ...protectionPlugins,

@@ -15,6 +15,7 @@ import { reviewResolvers } from './reviews.ts';
 import { waitlistResolvers } from './waitlists.ts';
 import { webhookResolvers } from './webhooks.ts';
 import { nodeResolvers } from './nodes.ts';
+import { entityResolvers } from './entities.ts';
 import { globalIdResolvers } from '../global-ids.ts';
 
 /** Every area's resolvers; each area owns distinct type names, so a shallow merge per type is enough. */
@@ -33,6 +34,7 @@ const areas: Resolvers[] = [
   webhookResolvers,
   eventResolvers,
   nodeResolvers,
+  entityResolvers,
   globalIdResolvers() as Resolvers,
 ];
 

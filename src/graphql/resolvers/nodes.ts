@@ -1,6 +1,5 @@
 import { assertKeyMayUse, type PublishableUse } from '../../domain/access/publishable.ts';
 import { findOrganization } from '../../domain/access/organizations.ts';
-import { findBooking } from '../../domain/bookings/bookings.ts';
 import { findCart } from '../../domain/bookings/carts.ts';
 import { getBrandSettings } from '../../domain/catalog/brands.ts';
 import { DomainError, invalid } from '../../domain/shared/errors.ts';
@@ -43,13 +42,13 @@ export const readers: Record<
   },
   Session: { shape: ['uuid'], use: 'availability', read: async ([id], ctx) => (await ctx.loaders.session.load(id!)) ?? null },
   BrandSettings: { shape: ['uuid'], use: 'catalogue', read: ([brandId], ctx) => getBrandSettings(ctx.caller(), { brandId: brandId! }) },
-  Booking: { shape: ['uuid'], read: ([bookingId], ctx) => findBooking(ctx.caller(), { bookingId: bookingId! }) },
+  Booking: { shape: ['uuid'], read: async ([bookingId], ctx) => (await ctx.loaders.booking.load(bookingId!)) ?? null },
   Cart: { shape: ['uuid', 'uuid'], read: ([brandId, cartId], ctx) => findCart(ctx.caller(), { brandId: brandId!, cartId: cartId! }) },
   Organization: { shape: ['uuid'], read: ([id], ctx) => findOrganization(ctx.caller(), id!) },
   Waitlist: { shape: ['uuid', 'uuid'], read: ([brandId, id], ctx) => findWaitlist(ctx.caller(), { brandId: brandId!, id: id! }) },
 };
 
-const partPatterns: Record<Part, RegExp> = {
+export const partPatterns: Record<Part, RegExp> = {
   uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
   // A language tag, a content version, listed/unlisted.
   token: /^[A-Za-z0-9-]{1,35}$/,
