@@ -10,7 +10,7 @@ import { DomainError, invalid } from '../../domain/shared/errors.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 import type { GraphQLContext } from '../context.ts';
 import { fromGlobalId, notAGlobalId } from '../global-ids.ts';
-import { partPatterns, readers } from './nodes.ts';
+import { issuedKeyParts, readers } from './nodes.ts';
 
 /** A representation as a router sends it: `__typename` and the fields of one of the type's keys. */
 interface Reference {
@@ -30,8 +30,12 @@ function keyOf(reference: Reference): { field: 'id' | 'uuid'; value: string } {
   throw invalid('id', 'A reference names its object by one of its type\u2019s @key fields');
 }
 
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A language tag, as a global id holds one. */
+const languagePattern = /^[A-Za-z0-9-]{1,35}$/;
+
 function uuidOf(value: string): string {
-  if (!partPatterns.uuid.test(value)) throw invalid('uuid', `${JSON.stringify(value.slice(0, 100))} is not a UUID`);
+  if (!uuidPattern.test(value)) throw invalid('uuid', `${JSON.stringify(value.slice(0, 100))} is not a UUID`);
   return value;
 }
 
@@ -39,18 +43,15 @@ function uuidOf(value: string): string {
 async function byGlobalId(type: string, id: string, ctx: GraphQLContext): Promise<object | null> {
   const decoded = fromGlobalId(id);
   if (!decoded) throw notAGlobalId('id', id);
-  const reader = readers[decoded.type];
-  if (decoded.type !== type || !reader) return null;
-  const parts = decoded.key.split(':');
-  if (parts.length !== reader.shape.length || !parts.every((part, i) => partPatterns[reader.shape[i]!].test(part))) return null;
-  return reader.read(parts, ctx);
+  const parts = decoded.type === type ? issuedKeyParts(type, decoded.key) : null;
+  return parts ? readers[type]!.read(parts, ctx) : null;
 }
 
 /** The raw id a global id of this type holds (types whose key is their UUID alone); null for any other id. */
 function uuidInGlobalId(type: string, id: string): string | null {
   const decoded = fromGlobalId(id);
   if (!decoded) throw notAGlobalId('id', id);
-  return decoded.type === type && partPatterns.uuid.test(decoded.key) ? decoded.key : null;
+  return decoded.type === type && uuidPattern.test(decoded.key) ? decoded.key : null;
 }
 
 type Found = Promise<object | null | undefined>;
@@ -93,7 +94,7 @@ const entities: Record<'Booking' | 'Session' | 'BrandSettings' | 'Listing' | 'Ex
     // variant shown in that language, and nothing when the experience shows another one.
     read: async (reference, uuid, ctx) => {
       const language = reference.contentLanguage;
-      if (language !== undefined && (typeof language !== 'string' || !partPatterns.token.test(language))) {
+      if (language !== undefined && (typeof language !== 'string' || !languagePattern.test(language))) {
         throw invalid('contentLanguage', 'contentLanguage must be a language tag');
       }
       const experience = await ctx.loaders.experience.load({ experienceId: uuid, language });

@@ -48,11 +48,22 @@ export const readers: Record<
   Waitlist: { shape: ['uuid', 'uuid'], read: ([brandId, id], ctx) => findWaitlist(ctx.caller(), { brandId: brandId!, id: id! }) },
 };
 
-export const partPatterns: Record<Part, RegExp> = {
+const partPatterns: Record<Part, RegExp> = {
   uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
   // A language tag, a content version, listed/unlisted.
   token: /^[A-Za-z0-9-]{1,35}$/,
 };
+
+/**
+ * The parts of a global id's key, when they have the shape its type's keys have (resolvers/entities.ts
+ * reads by them too). Only keys Tessera issues: anything else names no object (and never reaches a query as
+ * a bad UUID).
+ */
+export function issuedKeyParts(type: string, key: string): string[] | null {
+  const shape = readers[type]?.shape;
+  const parts = key.split(':');
+  return shape && parts.length === shape.length && parts.every((part, i) => partPatterns[shape[i]!].test(part)) ? parts : null;
+}
 
 /** The GraphQL type of each object `node` answers (domain objects do not carry one). */
 const typeOf = new WeakMap<object, string>();
@@ -64,9 +75,8 @@ async function readNode(id: string, field: string, ctx: GraphQLContext): Promise
   // A global id of a type node cannot fetch (a Person, a Category): there is nothing to answer.
   if (!reader) return null;
   assertKeyMayUse(ctx.caller().principal, reader.use, `read a ${decoded.type} by node(id:)`);
-  const parts = decoded.key.split(':');
-  // Only keys Tessera issues: anything else names no object (and never reaches a query as a bad UUID).
-  if (parts.length !== reader.shape.length || !parts.every((part, i) => partPatterns[reader.shape[i]!].test(part))) return null;
+  const parts = issuedKeyParts(decoded.type, decoded.key);
+  if (!parts) return null;
   try {
     const object = await reader.read(parts, ctx);
     if (object) typeOf.set(object, decoded.type);
