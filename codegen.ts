@@ -25,6 +25,8 @@ const config: CodegenConfig = {
       config: {
         useTypeImports: true,
         enumsAsTypes: true,
+        // Entities (`@key`, schema/federation.graphql) get a typed `__resolveReference`.
+        federation: true,
         contextType: '../context.ts#GraphQLContext',
         strictScalars: true,
         // The same map clients are told to use (docs/api.md): resolvers answer the wire types.

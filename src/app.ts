@@ -18,7 +18,8 @@ import { authenticateRequest } from './auth/request-principal.ts';
 import { cacheableAnswers } from './graphql/cacheable.ts';
 import { installNoStoreDefault } from './graphql/cache-control.ts';
 import { linkContext } from './graphql/request-link.ts';
-import { createGraphQLSchema, createGraphQLServer } from './graphql/server.ts';
+import { createGraphQLServer } from './graphql/server.ts';
+import { buildTesseraSchema } from './graphql/schema.ts';
 import { installLive } from './graphql/live/index.ts';
 import type { ApolloGetHandler } from './graphql/live/websocket.ts';
 import { liveSettings, type LiveConfig } from './graphql/live/settings.ts';
@@ -171,7 +172,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(restRoutes(deps, webhooks.settings));
   await app.register(publicRoutes(deps));
 
-  const schema = createGraphQLSchema();
+  const schema = buildTesseraSchema();
   const apollo = createGraphQLServer({
     schema,
     production: options.config.production,

@@ -117,6 +117,14 @@ const schema = z.object({
     .optional(),
   /** An Apollo persisted query manifest: when set, only its operations run (read at start). */
   GRAPHQL_TRUSTED_DOCUMENTS: z.string().min(1).optional(),
+  /**
+   * The secret a supergraph router sends as `Tessera-Router-Token`: its own operations then run outside the
+   * trusted documents manifest, and `_service` answers with introspection off (src/graphql/protections/router.ts).
+   */
+  GRAPHQL_ROUTER_TOKEN: z
+    .string()
+    .regex(/^\S{32,256}$/, 'must be 32 to 256 characters without spaces (openssl rand -hex 32)')
+    .optional(),
   /** How long SIGTERM/SIGINT waits for in-flight requests and webhook deliveries before exiting non-zero anyway. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   /**
@@ -235,7 +243,7 @@ export class ConfigError extends Error {}
  */
 export const shutdownDrainProductionMs = 5_000;
 
-const secretVariables = new Set(['ENCRYPTION_KEY', 'ENCRYPTION_KEYS', 'METRICS_TOKEN', 'TURNSTILE_SECRET_KEY']);
+const secretVariables = new Set(['ENCRYPTION_KEY', 'ENCRYPTION_KEYS', 'METRICS_TOKEN', 'TURNSTILE_SECRET_KEY', 'GRAPHQL_ROUTER_TOKEN']);
 
 /** The human-check provider's settings agree: Turnstile has its secret, the sandbox stays out of production. */
 function checkHumanCheck(settings: { HUMAN_CHECK_PROVIDER?: string; TURNSTILE_SECRET_KEY?: string }, production: boolean): void {

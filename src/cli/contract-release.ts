@@ -1,12 +1,13 @@
 /**
  * `npm run contract:release`: writes the published contract of package.json's `version` as its baseline
- * (contract/graphql/<version>.graphql, contract/openapi/<version>.json), once the release is announced.
- * It compares the contract with the previous version's baseline and writes nothing while a breaking change
+ * (contract/graphql/<version>.graphql, contract/openapi/<version>.json, contract/subgraph/<version>.graphql),
+ * once the release is announced. It compares the contract with the previous version's baseline (the
+ * subgraph's: its entities and keys, src/cli/contract/subgraph-changes.ts) and writes nothing while a breaking change
  * is not allowed by the version (0.x: a new minor) or not named in CHANGELOG.md's section for the version;
  * it lists them, so the section can be written from its output. A released baseline is never rewritten:
  * a contract that changed after its release needs a new version.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import {
   baselinePath,
   baselineText,
@@ -16,12 +17,15 @@ import {
   packageVersion,
   readGraphQLBaseline,
   readOpenApiBaseline,
+  readSubgraphBaseline,
+  subgraphBaselineFor,
   writeBaseline,
   type Kind,
 } from './contract/baselines.ts';
 import type { ContractChange } from './contract/change.ts';
 import { changelogSection, names, readChangelog, releaseProblems } from './contract/changelog.ts';
-import { currentGraphQLSdl, currentOpenApiDocument } from './contract/current.ts';
+import { currentGraphQLSdl, currentOpenApiDocument, currentSubgraphSdl } from './contract/current.ts';
+import { subgraphChanges } from './contract/subgraph-changes.ts';
 import { graphqlChanges } from './contract/graphql-changes.ts';
 import { openapiChanges } from './contract/openapi-changes.ts';
 import { runWhenMain } from './main.ts';
@@ -34,11 +38,18 @@ export async function runContractRelease(_argv: string[], out: (line: string) =>
   }
   const sdl = currentGraphQLSdl();
   const document = await currentOpenApiDocument();
+  const subgraph = await currentSubgraphSdl();
   const texts: Record<Kind, string> = {
     graphql: await baselineText('graphql', version, sdl),
     openapi: await baselineText('openapi', version, document),
+    subgraph: await baselineText('subgraph', version, subgraph),
   };
   const released = baselineVersions('graphql').filter((v) => baselineVersions('openapi').includes(v));
+  if (released.includes(version) && !existsSync(baselinePath('subgraph', version))) {
+    // Released before Tessera published a subgraph SDL: the first subgraph baseline, written once, never rewritten.
+    await writeBaseline('subgraph', version, texts.subgraph);
+    out(`Wrote ${baselinePath('subgraph', version)}`);
+  }
   if (released.includes(version)) {
     const same = (['graphql', 'openapi'] as const).every((kind) => readFileSync(baselinePath(kind, version), 'utf8') === texts[kind]);
     out(
@@ -53,8 +64,13 @@ export async function runContractRelease(_argv: string[], out: (line: string) =>
     out(`A newer version than ${version} has a baseline already: ${released.at(-1)}`);
     return 1;
   }
+  const previousSubgraph = previous && subgraphBaselineFor(previous);
   const changes: ContractChange[] = previous
-    ? [...(await graphqlChanges(readGraphQLBaseline(previous), sdl)), ...openapiChanges(readOpenApiBaseline(previous), document)]
+    ? [
+        ...(await graphqlChanges(readGraphQLBaseline(previous), sdl)),
+        ...openapiChanges(readOpenApiBaseline(previous), document),
+        ...(previousSubgraph ? subgraphChanges(readSubgraphBaseline(previousSubgraph), subgraph) : []),
+      ]
     : [];
   for (const level of ['BREAKING', 'DANGEROUS'] as const) {
     const listed = changes.filter((c) => c.criticality === level);
@@ -69,7 +85,7 @@ export async function runContractRelease(_argv: string[], out: (line: string) =>
     if (unnamed.length > 0) out(`The paths its section must name:\n${unnamed.map((p) => `\`${p}\``).join(', ')}`);
     return 1;
   }
-  for (const kind of ['graphql', 'openapi'] as const) {
+  for (const kind of ['graphql', 'openapi', 'subgraph'] as const) {
     await writeBaseline(kind, version, texts[kind]);
     out(`Wrote ${baselinePath(kind, version)}`);
   }

@@ -1,6 +1,8 @@
 import DataLoader from 'dataloader';
 import type { CallerDeps, Deps } from '../domain/shared/deps.ts';
-import { findExperience, type Experience, type ExperienceInput } from '../domain/catalog/experiences.ts';
+import { findExperience, findExperiences, type Experience, type ExperienceInput } from '../domain/catalog/experiences.ts';
+import { findBookings } from '../domain/bookings/bookings.ts';
+import { findReviews } from '../domain/catalog/reviews.ts';
 import { customQuestionsByExperience } from '../domain/questions/questions.ts';
 import { findSessions } from '../domain/availability/sessions.ts';
 import { getFeaturedListings, type FeaturedListingsInput, type Listing } from '../domain/catalog/listings.ts';
@@ -12,24 +14,28 @@ import { getFeaturedListings, type FeaturedListingsInput, type Listing } from '.
 export function createLoaders(deps: Deps, caller: () => CallerDeps) {
   return {
     /**
-     * Experiences asked for at the root, several per query (aliases): read together, they are all there at
-     * the same moment, so what their fields load next (custom questions) is one batch, however long each
-     * read took on its own.
+     * Experiences asked for at the root (aliases), a list's bookings' or reviews', or a router's references:
+     * read together, so what their fields load next (custom questions) is one batch too. Each key fails with
+     * its own error (an unknown brand, no key), as the field would on its own. One alone takes the single
+     * read, whose statements are prepared once (the experience page's hot path).
      */
     experience: new DataLoader(
-      (inputs: readonly ExperienceInput[]) =>
-        Promise.all(
-          inputs.map(async (input) => {
-            try {
-              return await findExperience(caller(), input);
-            } catch (error) {
-              // Each key fails with its own error (an unknown brand, no key), as the field would on its own.
-              return error as Error;
-            }
-          }),
-        ),
+      async (inputs: readonly ExperienceInput[]) => {
+        if (inputs.length > 1) return findExperiences(caller(), inputs);
+        return [await findExperience(caller(), inputs[0]!).catch((error: unknown) => error as Error)];
+      },
       { cacheKeyFn: (input) => JSON.stringify([input.brandId ?? null, input.experienceId, input.language ?? null]) },
     ) as DataLoader<ExperienceInput, Experience | null>,
+    /** Bookings by id (`node`, a router's references): one read for all of a request's; undefined for one the key may not see. */
+    booking: new DataLoader(async (ids: readonly string[]) => {
+      const found = await findBookings(caller(), ids);
+      return ids.map((id) => found.get(id));
+    }),
+    /** Reviews by id (a router's references): one read for all of a request's; undefined for one the key may not see. */
+    review: new DataLoader(async (ids: readonly string[]) => {
+      const found = await findReviews(caller(), ids);
+      return ids.map((id) => found.get(id));
+    }),
     /** Sessions by id (bookings' sessions, `node`): one read for all of a request's; undefined for one the key may not see. */
     session: new DataLoader(async (ids: readonly string[]) => {
       const found = await findSessions(caller(), ids);

@@ -1,11 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { makeExecutableSchema } from '@graphql-tools/schema';
 import { compiledGateway } from './compiled-executor.ts';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { FastifyBaseLogger } from 'fastify';
 import { DomainError } from '../domain/shared/errors.ts';
@@ -16,18 +16,9 @@ import { csrfPreventionRequestHeaders } from './csrf.ts';
 import { landingPageWithOfflineLinks } from './landing-page.ts';
 import { apolloProtections, withoutSuggestions } from './protections/index.ts';
 import { graphqlProtections, type GraphQLProtections } from './protections/settings.ts';
-import { resolvers } from './resolvers/index.ts';
+import { buildTesseraSchema } from './schema.ts';
 
-const schemaDir = join(dirname(fileURLToPath(import.meta.url)), '../../schema');
-
-/** The SDL contract: every file of schema/, in name order. */
-export function loadTypeDefs(): string {
-  return readdirSync(schemaDir)
-    .filter((f) => f.endsWith('.graphql'))
-    .sort()
-    .map((f) => readFileSync(join(schemaDir, f), 'utf8'))
-    .join('\n');
-}
+export { loadTypeDefs } from './schema.ts';
 
 /** Apollo's own client-error codes: safe to pass through as they are. */
 const clientErrorCodes = new Set([
@@ -134,16 +125,8 @@ function errorReporting(log: FastifyBaseLogger): ApolloServerPlugin<GraphQLConte
   };
 }
 
-/**
- * The executable schema: built as Apollo builds it from typeDefs and resolvers. Apollo runs queries and
- * mutations on it with the compiled executor; live updates (src/graphql/live) run subscriptions on it.
- */
-export function createGraphQLSchema(): GraphQLSchema {
-  return makeExecutableSchema<GraphQLContext>({ typeDefs: loadTypeDefs(), resolvers: resolvers as never });
-}
-
 export interface GraphQLServerOptions {
-  /** The schema to serve (createGraphQLSchema()); one of its own when absent. */
+  /** The schema to serve (buildTesseraSchema(): the live transports serve the same one); one of its own when absent. */
   schema?: GraphQLSchema;
   production: boolean;
   log: FastifyBaseLogger;
@@ -157,7 +140,8 @@ export interface GraphQLServerOptions {
 export function createGraphQLServer(options: GraphQLServerOptions): ApolloServer<GraphQLContext> {
   const protections = options.protections ?? graphqlProtections({ production: options.production });
   const { plugins: protectionPlugins, ...limits } = apolloProtections(protections);
-  const schema = options.schema ?? createGraphQLSchema();
+  // A Federation 2 subgraph (schema.ts), run by the compiled executor (compiled-executor.ts).
+  const schema = options.schema ?? buildTesseraSchema();
   return new ApolloServer<GraphQLContext>({
     gateway: compiledGateway(schema),
     // Suggestions name fields a client did not know of: they go with introspection.
@@ -175,6 +159,8 @@ export function createGraphQLServer(options: GraphQLServerOptions): ApolloServer
     plugins: [
       // Apollo's wraps every field's resolution to collect hints: cache-control.ts decides from the root fields.
       ApolloServerPluginCacheControlDisabled(),
+      // Apollo turns it on for a subgraph schema: per-field timings for a router that asks, at the cost of wrapping every field.
+      ApolloServerPluginInlineTraceDisabled(),
       cacheControl(options.publicMaxAgeSeconds ?? 0),
       errorReporting(options.log),
       ...protectionPlugins,

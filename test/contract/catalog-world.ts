@@ -378,6 +378,18 @@ export function catalogReads(on: () => { database: Database; w: CatalogWorld }):
     expect(await database.experiences.priceTiersOfExperience('missing')).toEqual([]);
   });
 
+  it('reads several experiences at once, each as it reads one; unknown ids left out', async () => {
+    const { database } = on();
+    const records = await database.experiences.findExperienceRecords(['exp-B', 'missing', 'exp-a', 'exp-a']);
+    const byId = new Map(records.map((record) => [record.row.id, record]));
+    expect([...byId.keys()].sort(inByteOrder)).toEqual(['exp-B', 'exp-a']);
+    expect(records).toHaveLength(2);
+    expect(byId.get('exp-a')).toStrictEqual(await database.experiences.findExperienceRecord('exp-a'));
+    expect(byId.get('exp-B')).toStrictEqual(await database.experiences.findExperienceRecord('exp-B'));
+    expect(await database.experiences.findExperienceRecords([])).toEqual([]);
+    expect(await database.experiences.findExperienceRecords(['missing'])).toEqual([]);
+  });
+
   it('lists hosts by last name, first name, then id (byte order)', async () => {
     const { database, w } = on();
     const { costa1, costa2, ana, dias, sousa, alvares } = w.hosts;
@@ -565,6 +577,21 @@ export function reviewReads(on: () => { database: Database; w: CatalogWorld }): 
     expect(await database.reviews.findReviewsByRank('exp-c', 0, 10)).toStrictEqual(
       [...w.tastingReviews].sort(newestFirst).map((review, i) => pageRow(w, review, i + 1)),
     );
+  });
+
+  it('reads reviews by id with their experience, as pages show them; unknown ids left out', async () => {
+    const { database, w } = on();
+    const all = byRank(w);
+    const [newest, tenth] = [all[0]!, all[9]!];
+    const tasting = (await database.reviews.findReviewsByRank('exp-c', 0, 1))[0]!;
+    const read = await database.reviews.findReviewsByIds([tenth.id, 'missing', newest.id, tasting.id]);
+    const sailing = { id: 'exp-a', title: w.sailing.experience.title, brandId: w.sailing.experience.brandId };
+    const byId = new Map(read.map((row) => [row.id, row]));
+    expect(read).toHaveLength(3);
+    expect(byId.get(newest.id)).toStrictEqual({ ...newest, experience: sailing });
+    expect(byId.get(tenth.id)).toStrictEqual({ ...tenth, experience: sailing });
+    expect(byId.get(tasting.id)!.experience.id).toBe('exp-c');
+    expect(await database.reviews.findReviewsByIds([])).toEqual([]);
   });
 
   it('pages reviews after a key through ties, in the order of the ranks; a key compares as text', async () => {

@@ -1,6 +1,7 @@
 /**
- * The published contracts, one file per released version: contract/graphql/<version>.graphql (the SDL)
- * and contract/openapi/<version>.json (the OpenAPI document). The newest is package.json's `version`;
+ * The published contracts, one file per released version: contract/graphql/<version>.graphql (the SDL),
+ * contract/openapi/<version>.json (the OpenAPI document) and contract/subgraph/<version>.graphql (the
+ * Federation subgraph SDL, `_service { sdl }`, whose entities and keys other teams' subgraphs rely on). The newest is package.json's `version`;
  * older ones stay, so each release's changes can be checked against its CHANGELOG.md section.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -11,8 +12,12 @@ import { format, resolveConfig } from 'prettier';
 import type { OpenApiDocument } from './openapi-changes.ts';
 
 export const root = fileURLToPath(new URL('../../../', import.meta.url));
-const folders = { graphql: join(root, 'contract/graphql'), openapi: join(root, 'contract/openapi') };
-const extensions = { graphql: '.graphql', openapi: '.json' };
+const folders = {
+  graphql: join(root, 'contract/graphql'),
+  openapi: join(root, 'contract/openapi'),
+  subgraph: join(root, 'contract/subgraph'),
+};
+const extensions = { graphql: '.graphql', openapi: '.json', subgraph: '.graphql' };
 export type Kind = keyof typeof folders;
 
 export function baselinePath(kind: Kind, version: string): string {
@@ -53,6 +58,17 @@ export function baselineVersions(kind: Kind): string[] {
 
 export function readGraphQLBaseline(version: string): string {
   return readFileSync(baselinePath('graphql', version), 'utf8');
+}
+
+export function readSubgraphBaseline(version: string): string {
+  return readFileSync(baselinePath('subgraph', version), 'utf8');
+}
+
+/** The newest subgraph baseline at or before `version` (the subgraph was first published after 0.1.0). */
+export function subgraphBaselineFor(version: string): string | undefined {
+  return baselineVersions('subgraph')
+    .filter((v) => compareVersions(v, version) <= 0)
+    .at(-1);
 }
 
 export function readOpenApiBaseline(version: string): OpenApiDocument {

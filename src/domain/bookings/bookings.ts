@@ -22,6 +22,12 @@ export async function findBooking(deps: CallerDeps, input: { bookingId: string }
   return booking && canSee(deps.principal, booking.brandId) ? booking : null;
 }
 
+/** The bookings with these ids that the caller may see (the others left out, never revealing why): one read. */
+export async function findBookings(deps: CallerDeps, ids: readonly string[]): Promise<Map<string, Booking>> {
+  const bookings = await bookingViews(deps, ids);
+  return new Map(bookings.filter((booking) => canSee(deps.principal, booking.brandId)).map((booking) => [booking.id, booking]));
+}
+
 /** The booking; NOT_FOUND when it does not exist or belongs to a brand the caller may not see. */
 export async function getBooking(deps: CallerDeps, input: { bookingId: string }): Promise<Booking> {
   const booking = await findBooking(deps, input);

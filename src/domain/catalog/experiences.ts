@@ -97,11 +97,13 @@ function optionalFields(row: ExperienceRow, ratings: Ratings | undefined): Parti
   return fields;
 }
 
+/** `ratings`: the experience's, read beforehand (several experiences' at once); read here when absent. */
 async function toExperience(
   deps: CallerDeps,
   brand: BrandRow,
   record: ExperienceRecord,
   language: string | undefined,
+  ratingsRead?: Map<string, Ratings>,
 ): Promise<Experience> {
   const { row, media, category, host } = record;
   const translation = pickTranslation(record.translations, language ?? brandLocale(brand));
@@ -110,7 +112,7 @@ async function toExperience(
   // The schema promises exactly one cover per experience; without it the record is broken, not absent.
   if (!cover) throw new Error(`Experience ${row.id} has no cover picture`);
   if (!category || !host) throw new Error(`Experience ${row.id} references a missing category or host`);
-  const ratings = hasFeature(brand, 'reviews') ? (await ratingsByExperience(deps, [row.id])).get(row.id) : undefined;
+  const ratings = hasFeature(brand, 'reviews') ? (ratingsRead ?? (await ratingsByExperience(deps, [row.id]))).get(row.id) : undefined;
   return {
     brandId: brand.id,
     id: row.id,
@@ -172,6 +174,35 @@ export async function findExperience(deps: CallerDeps, input: ExperienceInput): 
   if (!record) return null;
   const brand = named ?? (await loadBrand(deps, record.row.brandId));
   return ofBrand(brand, record.row) ? toExperience(deps, brand, record, input.language ?? undefined) : null;
+}
+
+/**
+ * Several experiences at once, each as `findExperience` answers it (null, or the error it would throw):
+ * their records, then their ratings, each read once for all of them (a router's batch of references, a
+ * booking list's experiences).
+ */
+export async function findExperiences(deps: CallerDeps, inputs: readonly ExperienceInput[]): Promise<Array<Experience | null | Error>> {
+  // Named brands first, as findExperience does: a key outside a brand's scope learns nothing of its experiences.
+  const named = await Promise.all(
+    inputs.map(async (input) => (input.brandId ? loadBrand(deps, input.brandId).catch((error: unknown) => error as Error) : null)),
+  );
+  const wanted = inputs.filter((_, i) => !(named[i] instanceof Error)).map((input) => input.experienceId);
+  const records = new Map((await deps.db.experiences.findExperienceRecords([...new Set(wanted)])).map((r) => [r.row.id, r]));
+  const ratings = records.size > 0 ? await ratingsByExperience(deps, [...records.keys()]) : new Map<string, Ratings>();
+  return Promise.all(
+    inputs.map(async (input, i) => {
+      const brandNamed = named[i];
+      if (brandNamed instanceof Error) return brandNamed;
+      const record = records.get(input.experienceId);
+      if (!record) return null;
+      try {
+        const brand = brandNamed ?? (await loadBrand(deps, record.row.brandId));
+        return ofBrand(brand, record.row) ? await toExperience(deps, brand, record, input.language ?? undefined, ratings) : null;
+      } catch (error) {
+        return error as Error;
+      }
+    }),
+  );
 }
 
 export async function getExperience(deps: CallerDeps, input: ExperienceInput): Promise<Experience> {

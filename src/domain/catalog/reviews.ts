@@ -4,7 +4,7 @@ import type { ImageRef } from '../shared/json-types.ts';
 import { type PersonRow, type ReviewKey, type ReviewPageRow, type ReviewedExperienceRow } from './store.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { notFound, invalid } from '../shared/errors.ts';
-import { requireFeature } from './features.ts';
+import { hasFeature, requireFeature } from './features.ts';
 import {
   decodeCursor,
   connection,
@@ -67,7 +67,7 @@ function toPerson(row: PersonRow, principal: Principal, role: 'reviewer' | 'host
   return { ...person, lastName, fullName: `${row.firstName} ${lastName}` };
 }
 
-const toReview = (row: ReviewPageRow, experience: ReviewedExperienceRow, principal: Principal): Review => ({
+const toReview = (row: ReviewPageRow, experience: Pick<ReviewedExperienceRow, 'id' | 'title'>, principal: Principal): Review => ({
   id: row.id,
   rating: row.rating,
   recommendability: row.recommendability,
@@ -89,6 +89,22 @@ async function visibleExperience(deps: CallerDeps, experienceId: string): Promis
   const brand = await deps.db.brands.findBrand(experience.brandId);
   if (brand) requireFeature(brand, 'reviews', 'Reviews');
   return experience;
+}
+
+/**
+ * The reviews with these ids that the caller may see: of a brand it may see, which shows reviews (the
+ * others are left out, as unknown ids are, never revealing why). One read for all of them, and one per brand.
+ */
+export async function findReviews(deps: CallerDeps, ids: readonly string[]): Promise<Map<string, Review>> {
+  const rows = (await deps.db.reviews.findReviewsByIds(ids)).filter((row) => canSee(deps.principal, row.experience.brandId));
+  const showing = new Set<string>();
+  for (const brandId of new Set(rows.map((row) => row.experience.brandId))) {
+    const brand = await deps.db.brands.findBrand(brandId);
+    if (brand && hasFeature(brand, 'reviews')) showing.add(brandId);
+  }
+  return new Map(
+    rows.filter((row) => showing.has(row.experience.brandId)).map((row) => [row.id, toReview(row, row.experience, deps.principal)]),
+  );
 }
 
 /**

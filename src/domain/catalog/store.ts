@@ -234,6 +234,11 @@ export interface ReviewPageRow {
   host: PersonRow;
 }
 
+/** A review read by its id, with the experience it reviews. */
+export interface ReviewOfExperienceRow extends ReviewPageRow {
+  experience: Omit<ReviewedExperienceRow, 'total'>;
+}
+
 /** A position in newest-first order: the last review seen. */
 export interface ReviewKey {
   reviewedAt: string;
@@ -277,6 +282,11 @@ export interface ExperiencesStore {
   findExperienceRow(id: string): Promise<ExperienceRow | undefined>;
   /** The experience with its parts, read at once (every experience page: a hot path). */
   findExperienceRecord(id: string): Promise<ExperienceRecord | undefined>;
+  /**
+   * The experiences with these ids, as `findExperienceRecord` reads each, in no particular order (unknown
+   * ids are left out): a fixed number of statements however many ids (a router's batch of references).
+   */
+  findExperienceRecords(ids: readonly string[]): Promise<ExperienceRecord[]>;
   /** By position. */
   priceTiersOfExperience(experienceId: string): Promise<Array<{ name: string; priceMinor: number }>>;
 }
@@ -360,4 +370,6 @@ export interface ReviewsStore {
    * an offset, no real date) is compared as its text, never refused.
    */
   findReviewsAfterKey(experienceId: string, after: ReviewKey | null, limit: number): Promise<ReviewPageRow[]>;
+  /** The reviews with these ids (unknown ones left out), in no particular order: one statement. */
+  findReviewsByIds(ids: readonly string[]): Promise<ReviewOfExperienceRow[]>;
 }

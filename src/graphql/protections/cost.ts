@@ -6,7 +6,8 @@
  * - a field with a page size (`first` or `limit`, from literals, variables or the schema's default, capped
  *   at the domain's MAX_PAGE_SIZE since larger pages are refused anyway) multiplies the cost of what each
  *   item selects: on a connection, its `edges` list counts that many times;
- * - `nodes(ids:)` counts as a page of as many items as it names ids;
+ * - `nodes(ids:)` counts as a page of as many items as it names ids, and a router's `_entities(representations:)`
+ *   as many as it sends representations (not capped: a router sends all of a plan's references at once);
  * - a list without a page size (a booking's participants, an experience's pictures) counts once: its
  *   length is bounded by the data, not chosen by the client;
  * - `@skip`/`@include` are honoured, fragments are costed once per context (no exponential walk).
@@ -40,6 +41,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/shared/pagination
 import { refusal } from './refusals.ts';
 
 const pageSizeArguments = new Set(['first', 'limit']);
+const listArguments = new Set(['ids', 'representations']);
 
 type Variables = Record<string, unknown>;
 
@@ -100,15 +102,17 @@ class CostWalk {
   }
 
   private pageSize(def: GraphQLField<unknown, unknown>, node: FieldNode): number | null {
-    // `nodes(ids:)` answers one object per id: the list of ids is its page.
-    if (def.args.some((a) => a.name === 'ids')) {
-      let ids: unknown;
+    // `nodes(ids:)` and `_entities(representations:)` answer one object per item: the list is their page.
+    const listed = def.args.find((a) => listArguments.has(a.name));
+    if (listed) {
+      let items: unknown;
       try {
-        ids = getArgumentValues(def, node, this.variables).ids;
+        items = getArgumentValues(def, node, this.variables)[listed.name];
       } catch {
         return MAX_PAGE_SIZE;
       }
-      return Math.min(Array.isArray(ids) ? ids.length : 1, MAX_PAGE_SIZE);
+      const count = Array.isArray(items) ? items.length : 1;
+      return listed.name === 'ids' ? Math.min(count, MAX_PAGE_SIZE) : count;
     }
     const arg = def.args.find((a) => pageSizeArguments.has(a.name));
     if (!arg) return null;

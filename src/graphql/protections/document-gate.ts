@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHook
 import { Lexer, Source, TokenKind } from 'graphql';
 import { NUL_MESSAGE, nulCharacterPath } from '../../http/nul-character.ts';
 import { NOT_TRUSTED, refusalExtensions, type RefusalExtensions } from './refusals.ts';
+import { isRouter, ROUTER_TOKEN_HEADER } from './router.ts';
 import type { GraphQLProtections } from './settings.ts';
 
 interface RequestedOperation {
@@ -79,7 +80,12 @@ function unstorableVariable(variables: unknown): string | null {
   return inside.length > 0 ? inside.join('.') : name || 'variables';
 }
 
-export function checkOperation(p: GraphQLProtections, { query, hash, variables }: RequestedOperation): GraphQLRefusal | null {
+/** `fromRouter`: the request carries the supergraph router's token (router.ts), whose own operations no manifest lists. */
+export function checkOperation(
+  p: GraphQLProtections,
+  { query, hash, variables }: RequestedOperation,
+  fromRouter = false,
+): GraphQLRefusal | null {
   if (query !== undefined) {
     const bytes = Buffer.byteLength(query, 'utf8');
     if (bytes > p.maxDocumentBytes) {
@@ -90,7 +96,7 @@ export function checkOperation(p: GraphQLProtections, { query, hash, variables }
     }
   }
   const trusted = p.trustedDocuments;
-  if (trusted && (query !== undefined || hash !== undefined)) {
+  if (trusted && !fromRouter && (query !== undefined || hash !== undefined)) {
     const known = query !== undefined ? trusted.trusts(query) : trusted.body(hash!) !== undefined;
     if (!known)
       return { message: 'This server runs only the operations of its trusted documents manifest.', extensions: { code: NOT_TRUSTED } };
@@ -106,8 +112,9 @@ export function checkOperation(p: GraphQLProtections, { query, hash, variables }
 
 function documentGate(p: GraphQLProtections): preHandlerAsyncHookHandler {
   return async function graphqlDocumentGate(request: FastifyRequest, reply: FastifyReply) {
+    const fromRouter = isRouter(request.headers[ROUTER_TOKEN_HEADER], p.routerToken);
     for (const operation of requestedOperations(request)) {
-      const refused = checkOperation(p, operation);
+      const refused = checkOperation(p, operation, fromRouter);
       if (refused)
         return reply
           .code(400)

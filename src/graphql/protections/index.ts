@@ -5,6 +5,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { GraphQLFormattedError, ParseOptions, ValidationRule } from 'graphql';
 import { costLimit } from './cost.ts';
+import { serviceSdlForRouterOnly } from './router.ts';
 import { documentRules, refusalsFirst } from './document-rules.ts';
 import type { GraphQLProtections } from './settings.ts';
 import { trustedDocumentsCache } from './trusted-documents.ts';
@@ -21,7 +22,7 @@ export function apolloProtections(p: GraphQLProtections): ApolloProtections {
     validationRules: documentRules(p),
     // The gate counts tokens first; this stops the parser too should anything reach Apollo around it.
     parseOptions: { maxTokens: p.maxTokens },
-    plugins: [refusalsFirst(), costLimit(p.maxCost)],
+    plugins: [refusalsFirst(), costLimit(p.maxCost), ...(p.introspection ? [] : [serviceSdlForRouterOnly(p.routerToken)])],
     // Automatic persisted queries stay on; in trusted mode a hash alone finds its manifest body.
     persistedQueries: p.trustedDocuments ? { cache: trustedDocumentsCache(p.trustedDocuments) } : {},
   };

@@ -14,7 +14,8 @@ type GraphQLConfigKey =
   | 'GRAPHQL_MAX_DOCUMENT_BYTES'
   | 'GRAPHQL_MAX_COST'
   | 'GRAPHQL_INTROSPECTION'
-  | 'GRAPHQL_TRUSTED_DOCUMENTS';
+  | 'GRAPHQL_TRUSTED_DOCUMENTS'
+  | 'GRAPHQL_ROUTER_TOKEN';
 
 /** What the GraphQL face reads from the configuration. */
 export type GraphQLConfig = Pick<Config, 'production'> & Partial<Pick<Config, GraphQLConfigKey>>;
@@ -30,6 +31,8 @@ export interface GraphQLProtections {
   introspection: boolean;
   /** When set, only these operations run (trusted documents mode). */
   trustedDocuments: TrustedDocuments | null;
+  /** The supergraph router's `Tessera-Router-Token` (router.ts); null: no request is the router's. */
+  routerToken: string | null;
 }
 
 /** `buildApp`'s `graphql` option: anything set here wins over the configuration (tests use it). */
@@ -50,6 +53,7 @@ export function graphqlProtections(config: GraphQLConfig, options: GraphQLAppOpt
     maxDocumentBytes: config.GRAPHQL_MAX_DOCUMENT_BYTES ?? graphqlDefaults.maxDocumentBytes,
     maxCost: config.GRAPHQL_MAX_COST ?? graphqlDefaults.maxCost,
     introspection: config.GRAPHQL_INTROSPECTION ?? !config.production,
+    routerToken: config.GRAPHQL_ROUTER_TOKEN ?? null,
     ...overrides,
     trustedDocuments: manifest ? loadTrustedDocuments(manifest) : null,
   };

@@ -16,6 +16,7 @@ import { reviewResolvers } from './reviews.ts';
 import { waitlistResolvers } from './waitlists.ts';
 import { webhookResolvers } from './webhooks.ts';
 import { nodeResolvers } from './nodes.ts';
+import { entityResolvers } from './entities.ts';
 import { globalIdResolvers } from '../global-ids.ts';
 
 /** Every area's resolvers; each area owns distinct type names, so a shallow merge per type is enough. */
@@ -35,6 +36,7 @@ const areas: Resolvers[] = [
   eventResolvers,
   liveResolvers,
   nodeResolvers,
+  entityResolvers,
   globalIdResolvers() as Resolvers,
 ];
 

@@ -1,6 +1,5 @@
 import { assertKeyMayUse, type PublishableUse } from '../../domain/access/publishable.ts';
 import { findOrganization } from '../../domain/access/organizations.ts';
-import { findBooking } from '../../domain/bookings/bookings.ts';
 import { findCart } from '../../domain/bookings/carts.ts';
 import { getBrandSettings } from '../../domain/catalog/brands.ts';
 import { DomainError, invalid } from '../../domain/shared/errors.ts';
@@ -43,7 +42,7 @@ export const readers: Record<
   },
   Session: { shape: ['uuid'], use: 'availability', read: async ([id], ctx) => (await ctx.loaders.session.load(id!)) ?? null },
   BrandSettings: { shape: ['uuid'], use: 'catalogue', read: ([brandId], ctx) => getBrandSettings(ctx.caller(), { brandId: brandId! }) },
-  Booking: { shape: ['uuid'], read: ([bookingId], ctx) => findBooking(ctx.caller(), { bookingId: bookingId! }) },
+  Booking: { shape: ['uuid'], read: async ([bookingId], ctx) => (await ctx.loaders.booking.load(bookingId!)) ?? null },
   Cart: { shape: ['uuid', 'uuid'], read: ([brandId, cartId], ctx) => findCart(ctx.caller(), { brandId: brandId!, cartId: cartId! }) },
   Organization: { shape: ['uuid'], read: ([id], ctx) => findOrganization(ctx.caller(), id!) },
   Waitlist: { shape: ['uuid', 'uuid'], read: ([brandId, id], ctx) => findWaitlist(ctx.caller(), { brandId: brandId!, id: id! }) },
@@ -55,6 +54,17 @@ const partPatterns: Record<Part, RegExp> = {
   token: /^[A-Za-z0-9-]{1,35}$/,
 };
 
+/**
+ * The parts of a global id's key, when they have the shape its type's keys have (resolvers/entities.ts
+ * reads by them too). Only keys Tessera issues: anything else names no object (and never reaches a query as
+ * a bad UUID).
+ */
+export function issuedKeyParts(type: string, key: string): string[] | null {
+  const shape = readers[type]?.shape;
+  const parts = key.split(':');
+  return shape && parts.length === shape.length && parts.every((part, i) => partPatterns[shape[i]!].test(part)) ? parts : null;
+}
+
 /** The GraphQL type of each object `node` answers (domain objects do not carry one). */
 const typeOf = new WeakMap<object, string>();
 
@@ -65,9 +75,8 @@ async function readNode(id: string, field: string, ctx: GraphQLContext): Promise
   // A global id of a type node cannot fetch (a Person, a Category): there is nothing to answer.
   if (!reader) return null;
   assertKeyMayUse(ctx.caller().principal, reader.use, `read a ${decoded.type} by node(id:)`);
-  const parts = decoded.key.split(':');
-  // Only keys Tessera issues: anything else names no object (and never reaches a query as a bad UUID).
-  if (parts.length !== reader.shape.length || !parts.every((part, i) => partPatterns[reader.shape[i]!].test(part))) return null;
+  const parts = issuedKeyParts(decoded.type, decoded.key);
+  if (!parts) return null;
   try {
     const object = await reader.read(parts, ctx);
     if (object) typeOf.set(object, decoded.type);

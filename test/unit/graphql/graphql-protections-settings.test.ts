@@ -12,6 +12,7 @@ describe('GraphQL protection settings', () => {
       GRAPHQL_MAX_DOCUMENT_BYTES: '16384',
       GRAPHQL_MAX_COST: '2500',
       GRAPHQL_INTROSPECTION: 'false',
+      GRAPHQL_ROUTER_TOKEN: 'router-token-0123456789abcdef0123456789abcdef',
     });
     expect(graphqlProtections(config)).toEqual({
       maxDepth: 12,
@@ -22,6 +23,7 @@ describe('GraphQL protection settings', () => {
       maxCost: 2500,
       introspection: false,
       trustedDocuments: null,
+      routerToken: 'router-token-0123456789abcdef0123456789abcdef',
     });
     expect(graphqlProtections(config, { maxCost: 100, introspection: true })).toMatchObject({
       maxCost: 100,
@@ -34,6 +36,7 @@ describe('GraphQL protection settings', () => {
     expect(() => loadConfig({ GRAPHQL_MAX_DEPTH: '0' })).toThrow(ConfigError);
     expect(() => loadConfig({ GRAPHQL_MAX_COST: 'lots' })).toThrow(/GRAPHQL_MAX_COST: .* \(got "lots"\)/);
     expect(() => loadConfig({ GRAPHQL_INTROSPECTION: 'yes' })).toThrow(/GRAPHQL_INTROSPECTION/);
+    expect(() => loadConfig({ GRAPHQL_ROUTER_TOKEN: 'short' })).toThrow(/GRAPHQL_ROUTER_TOKEN: must be 32 to 256 characters/);
   });
 
   it('reads the trusted documents manifest at start', () => {

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type {
   ExperienceMediaRow,
   ExperienceRecord,
@@ -48,7 +48,8 @@ export const taxesJson = jsonRows<ExperienceRecord['taxes'][number]>(sql`
   SELECT json_agg(json_build_object('name', x.name, 'rateBasisPoints', x.rate_basis_points) ORDER BY x.position)
   FROM taxes x WHERE x.experience_id = "experiences"."id"`);
 
-const experienceRecord = preparedPerExecutor((db) =>
+/** The row joined to its category and host, and its parts as JSON arrays; the caller adds the WHERE. */
+const selectRecords = (db: PgExecutor) =>
   db
     .select({
       row: experiences,
@@ -72,10 +73,9 @@ const experienceRecord = preparedPerExecutor((db) =>
     })
     .from(experiences)
     .leftJoin(categories, eq(categories.id, experiences.categoryId))
-    .leftJoin(hosts, eq(hosts.id, experiences.hostId))
-    .where(eq(experiences.id, idParam))
-    .prepare('experience_record'),
-);
+    .leftJoin(hosts, eq(hosts.id, experiences.hostId));
+
+const experienceRecord = preparedPerExecutor((db) => selectRecords(db).where(eq(experiences.id, idParam)).prepare('experience_record'));
 
 /**
  * One named statement: the row joined to its category and host, and one JSON array each of its
@@ -86,8 +86,15 @@ export async function findExperienceRecord(db: PgExecutor, id: string): Promise<
   return record;
 }
 
+/** The same statement for several experiences at once (a router's batch of references). */
+export async function findExperienceRecords(db: PgExecutor, ids: readonly string[]): Promise<ExperienceRecord[]> {
+  if (ids.length === 0) return [];
+  return selectRecords(db).where(inArray(experiences.id, [...ids]));
+}
+
 export const experiencesStore = {
   findExperienceRow,
   findExperienceRecord,
+  findExperienceRecords,
   priceTiersOfExperience,
 } satisfies PostgresStore<ExperiencesStore>;

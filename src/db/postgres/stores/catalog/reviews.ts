@@ -1,6 +1,12 @@
-import { and, asc, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import { insertReviews } from './reviews-write.ts';
-import type { ReviewedExperienceRow, ReviewKey, ReviewPageRow, ReviewsStore } from '../../../../domain/catalog/store.ts';
+import type {
+  ReviewedExperienceRow,
+  ReviewKey,
+  ReviewOfExperienceRow,
+  ReviewPageRow,
+  ReviewsStore,
+} from '../../../../domain/catalog/store.ts';
 import { experiences, hosts, reviewers, reviews } from '../../schema/index.ts';
 import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 import { inByteOrder, isoText } from '../sql-parts.ts';
@@ -28,34 +34,37 @@ export async function findReviewedExperience(db: PgExecutor, experienceId: strin
   return row;
 }
 
+/** A review's columns with its reviewer and host, as pages and reads by id select them. */
+const selectedPage = {
+  id: reviews.id,
+  rank: reviews.rank,
+  rating: reviews.rating,
+  recommendability: reviews.recommendability,
+  text: reviews.text,
+  reviewedAt: reviews.reviewedAt,
+  experiencedDate: reviews.experiencedDate,
+  reviewer: {
+    id: reviewers.id,
+    firstName: reviewers.firstName,
+    lastName: reviewers.lastName,
+    emailAddress: reviewers.emailAddress,
+    phoneNumber: reviewers.phoneNumber,
+    profilePicture: reviewers.profilePicture,
+  },
+  host: {
+    id: hosts.id,
+    firstName: hosts.firstName,
+    lastName: hosts.lastName,
+    emailAddress: hosts.emailAddress,
+    phoneNumber: hosts.phoneNumber,
+    profilePicture: hosts.profilePicture,
+  },
+};
+
 /** Reviews with their reviewer and host joined in: a page costs one statement. */
 function selectPage(db: PgExecutor) {
   return db
-    .select({
-      id: reviews.id,
-      rank: reviews.rank,
-      rating: reviews.rating,
-      recommendability: reviews.recommendability,
-      text: reviews.text,
-      reviewedAt: reviews.reviewedAt,
-      experiencedDate: reviews.experiencedDate,
-      reviewer: {
-        id: reviewers.id,
-        firstName: reviewers.firstName,
-        lastName: reviewers.lastName,
-        emailAddress: reviewers.emailAddress,
-        phoneNumber: reviewers.phoneNumber,
-        profilePicture: reviewers.profilePicture,
-      },
-      host: {
-        id: hosts.id,
-        firstName: hosts.firstName,
-        lastName: hosts.lastName,
-        emailAddress: hosts.emailAddress,
-        phoneNumber: hosts.phoneNumber,
-        profilePicture: hosts.profilePicture,
-      },
-    })
+    .select(selectedPage)
     .from(reviews)
     .innerJoin(reviewers, eq(reviewers.id, reviews.reviewerId))
     .innerJoin(hosts, eq(hosts.id, reviews.hostId));
@@ -128,9 +137,22 @@ export async function findReviewsAfterKey(
   return reviewsAfterKeyQuery(db, experienceId, after, limit);
 }
 
+/** Reviews by id with their experience (a router's batch of references): one statement for any number. */
+export async function findReviewsByIds(db: PgExecutor, ids: readonly string[]): Promise<ReviewOfExperienceRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select({ ...selectedPage, experience: { id: experiences.id, title: experiences.title, brandId: experiences.brandId } })
+    .from(reviews)
+    .innerJoin(reviewers, eq(reviewers.id, reviews.reviewerId))
+    .innerJoin(hosts, eq(hosts.id, reviews.hostId))
+    .innerJoin(experiences, eq(experiences.id, reviews.experienceId))
+    .where(inArray(reviews.id, [...ids]));
+}
+
 export const reviewsStore = {
   insertReviews,
   findReviewedExperience,
   findReviewsByRank,
   findReviewsAfterKey,
+  findReviewsByIds,
 } satisfies PostgresStore<ReviewsStore>;

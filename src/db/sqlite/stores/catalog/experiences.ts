@@ -1,6 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
-import { preparedPerDb } from '../../prepared.ts';
+import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
 import {
   categories,
   experienceMedia,
@@ -133,8 +133,99 @@ export function findExperienceRecord(db: Db, id: string): ExperienceRecord | und
   };
 }
 
+// A batch of experiences (a router's references): each part read once for all of them, by experience.
+const experiencesWithIds = preparedPerDb((db) => db.select().from(experiences).where(inIdList(experiences.id, 'ids')).prepare());
+const translationsWithIds = preparedPerDb((db) =>
+  db
+    .select()
+    .from(experienceTranslations)
+    .where(inIdList(experienceTranslations.experienceId, 'ids'))
+    .orderBy(asc(experienceTranslations.locale))
+    .prepare(),
+);
+const mediaWithIds = preparedPerDb((db) =>
+  db
+    .select({ experienceId: experienceMedia.experienceId, id: media.id, role: experienceMedia.role, renditions: media.renditions })
+    .from(experienceMedia)
+    .innerJoin(media, eq(media.id, experienceMedia.mediaId))
+    .where(inIdList(experienceMedia.experienceId, 'ids'))
+    .orderBy(asc(experienceMedia.role), asc(experienceMedia.position))
+    .prepare(),
+);
+const categoriesWithIds = preparedPerDb((db) =>
+  db.select({ id: categories.id, name: categories.name }).from(categories).where(inIdList(categories.id, 'ids')).prepare(),
+);
+const vibesWithIds = preparedPerDb((db) =>
+  db
+    .select({ experienceId: experienceVibes.experienceId, id: vibes.id, name: vibes.name })
+    .from(experienceVibes)
+    .innerJoin(vibes, eq(vibes.id, experienceVibes.vibeId))
+    .where(inIdList(experienceVibes.experienceId, 'ids'))
+    .orderBy(asc(experienceVibes.position))
+    .prepare(),
+);
+const priceTiersWithIds = preparedPerDb((db) =>
+  db
+    .select({ experienceId: priceTiers.experienceId, name: priceTiers.name, priceMinor: priceTiers.priceMinor })
+    .from(priceTiers)
+    .where(inIdList(priceTiers.experienceId, 'ids'))
+    .orderBy(asc(priceTiers.position))
+    .prepare(),
+);
+const taxesWithIds = preparedPerDb((db) =>
+  db
+    .select({ experienceId: taxes.experienceId, name: taxes.name, rateBasisPoints: taxes.rateBasisPoints })
+    .from(taxes)
+    .where(inIdList(taxes.experienceId, 'ids'))
+    .orderBy(asc(taxes.position))
+    .prepare(),
+);
+
+/** Rows grouped by their experience, each group in the order read; without the grouping column. */
+function byExperience<T extends { experienceId: string }>(rows: T[]): Map<string, Array<Omit<T, 'experienceId'>>> {
+  const groups = new Map<string, Array<Omit<T, 'experienceId'>>>();
+  for (const { experienceId, ...rest } of rows) {
+    const group = groups.get(experienceId);
+    if (group) group.push(rest);
+    else groups.set(experienceId, [rest]);
+  }
+  return groups;
+}
+
+/** Eight statements for any number of experiences: the rows, then each part of all of them at once. */
+export function findExperienceRecords(db: Db, ids: readonly string[]): ExperienceRecord[] {
+  if (ids.length === 0) return [];
+  const rows = experiencesWithIds(db).all({ ids: idList(ids) });
+  if (rows.length === 0) return [];
+  const found = idList(rows.map((row) => row.id));
+  const translations = new Map<string, ExperienceTranslationRow[]>();
+  for (const t of translationsWithIds(db).all({ ids: found }))
+    translations.set(t.experienceId, [...(translations.get(t.experienceId) ?? []), t]);
+  const mediaOf = byExperience(mediaWithIds(db).all({ ids: found }));
+  const vibesOf = byExperience(vibesWithIds(db).all({ ids: found }));
+  const tiersOf = byExperience(priceTiersWithIds(db).all({ ids: found }));
+  const taxesOf = byExperience(taxesWithIds(db).all({ ids: found }));
+  const categoryOf = new Map(
+    categoriesWithIds(db)
+      .all({ ids: idList([...new Set(rows.map((r) => r.categoryId))]) })
+      .map((c) => [c.id, c]),
+  );
+  const hostOf = new Map(findHostsByIds(db, [...new Set(rows.map((r) => r.hostId))]).map((h) => [h.id, h]));
+  return rows.map((row) => ({
+    row,
+    translations: translations.get(row.id) ?? [],
+    media: (mediaOf.get(row.id) ?? []) as ExperienceMediaRow[],
+    category: categoryOf.get(row.categoryId) ?? null,
+    host: hostOf.get(row.hostId) ?? null,
+    vibes: vibesOf.get(row.id) ?? [],
+    priceTiers: tiersOf.get(row.id) ?? [],
+    taxes: taxesOf.get(row.id) ?? [],
+  }));
+}
+
 export const experiencesStore = {
   findExperienceRow,
   findExperienceRecord,
+  findExperienceRecords,
   priceTiersOfExperience,
 } satisfies SqliteStore<ExperiencesStore>;

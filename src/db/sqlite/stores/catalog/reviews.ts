@@ -1,9 +1,15 @@
 import { and, asc, desc, eq, gt, sql, type Placeholder } from 'drizzle-orm';
 import { insertReviews } from './reviews-write.ts';
 import type { Db } from '../../client.ts';
-import { preparedPerDb } from '../../prepared.ts';
+import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
 import { experiences, hosts, reviewers, reviews } from '../../schema/index.ts';
-import type { ReviewKey, ReviewPageRow, ReviewedExperienceRow, ReviewsStore } from '../../../../domain/catalog/store.ts';
+import type {
+  ReviewKey,
+  ReviewOfExperienceRow,
+  ReviewPageRow,
+  ReviewedExperienceRow,
+  ReviewsStore,
+} from '../../../../domain/catalog/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 
 const reviewedExperience = preparedPerDb((db) =>
@@ -23,34 +29,37 @@ export function findReviewedExperience(db: Db, experienceId: string): ReviewedEx
   return reviewedExperience(db).get({ id: experienceId });
 }
 
+/** A review's columns with its reviewer and host, as pages and reads by id select them. */
+const selectedPage = {
+  id: reviews.id,
+  rank: reviews.rank,
+  rating: reviews.rating,
+  recommendability: reviews.recommendability,
+  text: reviews.text,
+  reviewedAt: reviews.reviewedAt,
+  experiencedDate: reviews.experiencedDate,
+  reviewer: {
+    id: reviewers.id,
+    firstName: reviewers.firstName,
+    lastName: reviewers.lastName,
+    emailAddress: reviewers.emailAddress,
+    phoneNumber: reviewers.phoneNumber,
+    profilePicture: reviewers.profilePicture,
+  },
+  host: {
+    id: hosts.id,
+    firstName: hosts.firstName,
+    lastName: hosts.lastName,
+    emailAddress: hosts.emailAddress,
+    phoneNumber: hosts.phoneNumber,
+    profilePicture: hosts.profilePicture,
+  },
+};
+
 /** Reviews with their reviewer and host joined in: a page costs one statement. */
 function selectPage(db: Db) {
   return db
-    .select({
-      id: reviews.id,
-      rank: reviews.rank,
-      rating: reviews.rating,
-      recommendability: reviews.recommendability,
-      text: reviews.text,
-      reviewedAt: reviews.reviewedAt,
-      experiencedDate: reviews.experiencedDate,
-      reviewer: {
-        id: reviewers.id,
-        firstName: reviewers.firstName,
-        lastName: reviewers.lastName,
-        emailAddress: reviewers.emailAddress,
-        phoneNumber: reviewers.phoneNumber,
-        profilePicture: reviewers.profilePicture,
-      },
-      host: {
-        id: hosts.id,
-        firstName: hosts.firstName,
-        lastName: hosts.lastName,
-        emailAddress: hosts.emailAddress,
-        phoneNumber: hosts.phoneNumber,
-        profilePicture: hosts.profilePicture,
-      },
-    })
+    .select(selectedPage)
     .from(reviews)
     .innerJoin(reviewers, eq(reviewers.id, reviews.reviewerId))
     .innerJoin(hosts, eq(hosts.id, reviews.hostId));
@@ -115,9 +124,27 @@ export function findReviewsAfterKey(db: Db, experienceId: string, after: ReviewK
     : reviewsFromNewest(db).all({ experienceId, limit });
 }
 
+/** Reviews by id with their experience (a router's batch of references): one statement for any number. */
+const reviewsWithIds = preparedPerDb((db) =>
+  db
+    .select({ ...selectedPage, experience: { id: experiences.id, title: experiences.title, brandId: experiences.brandId } })
+    .from(reviews)
+    .innerJoin(reviewers, eq(reviewers.id, reviews.reviewerId))
+    .innerJoin(hosts, eq(hosts.id, reviews.hostId))
+    .innerJoin(experiences, eq(experiences.id, reviews.experienceId))
+    .where(inIdList(reviews.id, 'ids'))
+    .prepare(),
+);
+
+export function findReviewsByIds(db: Db, ids: readonly string[]): ReviewOfExperienceRow[] {
+  if (ids.length === 0) return [];
+  return reviewsWithIds(db).all({ ids: idList(ids) });
+}
+
 export const reviewsStore = {
   insertReviews,
   findReviewedExperience,
   findReviewsByRank,
   findReviewsAfterKey,
+  findReviewsByIds,
 } satisfies SqliteStore<ReviewsStore>;
