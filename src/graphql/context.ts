@@ -32,6 +32,21 @@ export interface ContextRequest {
   ip?: string;
 }
 
+const ownLoaders = Symbol('loaders');
+
+/**
+ * The context's loaders, made on first use: most operations load nothing in batches, and a live
+ * subscription runs each update with loaders of its own (src/graphql/live/operation.ts), so thousands of
+ * idle subscribers keep none. A getter of the prototype, so Apollo's copy of the context (an object of the
+ * same prototype with its own properties) makes loaders of its own too.
+ */
+const madeOnFirstUse = {
+  get loaders(): Loaders {
+    const context = this as unknown as GraphQLContext & { [ownLoaders]?: Loaders };
+    return (context[ownLoaders] ??= createLoaders(context, context.caller));
+  },
+};
+
 /**
  * Builds each request's context: the caller's principal (bad credentials fail the operations that need
  * a key, with their own error, rather than the whole request), fresh loaders, the shared dependencies.
@@ -60,13 +75,7 @@ export function graphqlContextFactory(shared: Deps, webhooks: WebhookSettings) {
         humanCheckRequest: humanCheckRequestOf(request),
       };
     };
-    return {
-      ...deps,
-      requestId: String(request.id),
-      principal,
-      caller,
-      loaders: createLoaders(deps, caller),
-      webhooks,
-    };
+    const context: Omit<GraphQLContext, 'loaders'> = { ...deps, requestId: String(request.id), principal, caller, webhooks };
+    return Object.assign(Object.create(madeOnFirstUse) as GraphQLContext, context);
   };
 }

@@ -23,6 +23,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { mapAsyncIterator } from 'graphql/execution/mapAsyncIterator.js';
+import { LRUCache } from 'lru-cache';
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { GraphQLContext } from '../context.ts';
 import { createLoaders } from '../loaders.ts';
@@ -43,6 +44,9 @@ export interface LiveRequest {
   variables?: unknown;
   extensions?: unknown;
 }
+
+/** Valid subscription documents kept parsed, by their text. */
+const DOCUMENTS_KEPT = 1_000;
 
 export type Prepared = Pick<ExecutionArgs, 'document' | 'operationName' | 'variableValues'>;
 
@@ -111,17 +115,15 @@ export function liveOperations(schema: GraphQLSchema, p: GraphQLProtections, log
   const rules: ValidationRule[] = [...specifiedRules, ...documentRules(p)];
   const shown = p.introspection ? formatError : (f: GraphQLFormattedError, e: unknown) => withoutSuggestions(formatError(f, e));
 
-  const prepare = (request: LiveRequest): Prepared | GraphQLError[] => {
-    const hash = persistedHash(request.extensions);
-    const variables = request.variables ?? undefined;
-    // graphql-ws requires a `query` string: an empty one with a persisted-query hash sends the hash alone.
-    const sent = typeof request.query === 'string' && request.query !== '' ? request.query : undefined;
-    const gate = checkOperation(p, { query: sent, hash, variables });
-    if (gate) return [refused(gate.message, gate.extensions)];
-    const query = sent ?? (hash === undefined ? undefined : p.trustedDocuments?.body(hash));
-    if (query === undefined) return [refused('Send the subscription document as "query".', { code: 'BAD_REQUEST' })];
-    if (variables !== undefined && (typeof variables !== 'object' || variables === null || Array.isArray(variables)))
-      return [refused('"variables" must be an object.', { code: 'BAD_REQUEST' })];
+  /**
+   * Parsed and validated once per document text: browsers open the same subscription by the thousand, and
+   * each would otherwise keep an AST of its own (tokens and locations included) for as long as it runs.
+   * Only valid documents are kept, at most DOCUMENTS_KEPT, least recently used out first.
+   */
+  const documents = new LRUCache<string, DocumentNode>({ max: DOCUMENTS_KEPT });
+  const checkedDocument = (query: string): DocumentNode | GraphQLError[] => {
+    const kept = documents.get(query);
+    if (kept) return kept;
     let document: DocumentNode;
     try {
       document = parse(query, { maxTokens: p.maxTokens });
@@ -136,6 +138,24 @@ export function liveOperations(schema: GraphQLSchema, p: GraphQLProtections, log
         return refused(formatted.message, { code: 'GRAPHQL_VALIDATION_FAILED', ...error.extensions });
       });
     }
+    documents.set(query, document);
+    return document;
+  };
+
+  const prepare = (request: LiveRequest): Prepared | GraphQLError[] => {
+    const hash = persistedHash(request.extensions);
+    const variables = request.variables ?? undefined;
+    // graphql-ws requires a `query` string: an empty one with a persisted-query hash sends the hash alone.
+    const sent = typeof request.query === 'string' && request.query !== '' ? request.query : undefined;
+    const gate = checkOperation(p, { query: sent, hash, variables });
+    if (gate) return [refused(gate.message, gate.extensions)];
+    const query = sent ?? (hash === undefined ? undefined : p.trustedDocuments?.body(hash));
+    if (query === undefined) return [refused('Send the subscription document as "query".', { code: 'BAD_REQUEST' })];
+    if (variables !== undefined && (typeof variables !== 'object' || variables === null || Array.isArray(variables)))
+      return [refused('"variables" must be an object.', { code: 'BAD_REQUEST' })];
+    const checked = checkedDocument(query);
+    if (Array.isArray(checked)) return checked;
+    const document = checked;
     const operationName = typeof request.operationName === 'string' ? request.operationName : undefined;
     const operation = getOperationAST(document, operationName);
     if (!operation)
@@ -169,6 +189,7 @@ export function liveOperations(schema: GraphQLSchema, p: GraphQLProtections, log
     if (!(Symbol.asyncIterator in stream)) return stream;
     const context = args.contextValue as GraphQLContext;
     const results = mapAsyncIterator(stream, (payload: unknown) =>
+      // The context's own loaders are not copied (context.ts makes them on first use): fresh ones per update.
       execute({ ...args, rootValue: payload, contextValue: { ...context, loaders: createLoaders(context, context.caller) } }),
     );
     return endingWithErrors(results);
