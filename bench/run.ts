@@ -2,7 +2,8 @@
  * `npm run bench [-- <rounds> <seconds per round>]`: Tessera (T1..T6, compiled, in production mode)
  * against a default Apollo Server (P1), Mercurius with graphql-jit (P2) and a bare node:http server (L),
  * each in its own process, on the same demo database and the same answers (checked byte for byte
- * before timing); then the scaling checks against a Tessera of their own; then, when BENCH_POSTGRES_URL
+ * before timing); then the scaling checks and the live rows (lib/live.ts), each against a Tessera of
+ * their own; then, when BENCH_POSTGRES_URL
  * (or TEST_POSTGRES_URL) names a PostgreSQL role with CREATEDB, T1u, T3u, T5 and T6 on the same data
  * built in PostgreSQL, with one gateway and with two (lib/postgres-rounds.ts). Prints a table,
  * writes bench/results/latest.json.
@@ -17,6 +18,7 @@ import { buildMainDatabase, buildScalingDatabase, tempDir } from './lib/data.ts'
 import { CONNECTIONS } from './lib/load.ts';
 import { createBenchDatabase, describeUrl, postgresAdminUrl, probeDatabase } from './lib/postgres.ts';
 import { formatPostgresReport, postgresFailed, timePostgres, type PostgresPhase } from './lib/postgres-rounds.ts';
+import { FAN_OUT, formatLiveReport, IDLE, liveEnv, measureLive } from './lib/live.ts';
 import { rssMb, sampleRss } from './lib/proc.ts';
 import { buildCompiled, killChildrenOnExit, root } from './lib/processes.ts';
 import { checks, formatReport, machine, writeJson, type Settings } from './lib/report.ts';
@@ -73,6 +75,10 @@ async function main() {
   const scalingServer = await startTessera('Tessera (scaling)', scalingDb);
   const scaling = await measureScaling(scalingServer, scalingWorld).finally(() => scalingServer.stop());
 
+  log(`Live: ${FAN_OUT} subscribers of one session, then ${IDLE} idle, on a Tessera of their own...`);
+  const liveServer = await startTessera('Tessera (live)', mainDb, liveEnv);
+  const live = await measureLive(liveServer, world, settings.roundSeconds, log).finally(() => liveServer.stop());
+
   let postgresPhases: PostgresPhase[] | undefined;
   if (postgresDatabase && 'url' in postgres) {
     log('PostgreSQL: T1u, T3u, T5 and T6 with one gateway (PG1), then two on the same database (PG2)...');
@@ -94,7 +100,7 @@ async function main() {
     ? formatPostgresReport(postgresPhases, summaries, settings, describeUrl(postgresDatabase!.url))
     : `PostgreSQL rows skipped: ${'skipped' in postgres ? postgres.skipped : 'no database'}`;
   log(
-    `\n${formatReport(summaries, results, scaling, settings)}\nTessera RSS: ${rssAtStartMb.toFixed(0)} MB once started, ${rss.maxMb().toFixed(0)} MB at most\n\n${postgresReport}\n`,
+    `\n${formatReport(summaries, results, scaling, settings)}\nTessera RSS: ${rssAtStartMb.toFixed(0)} MB once started, ${rss.maxMb().toFixed(0)} MB at most\n\n${formatLiveReport(live)}\n\n${postgresReport}\n`,
   );
   const seconds = Math.round((Date.now() - started) / 1000);
   const memory = { rssAtStartMb, maxRssMb: rss.maxMb() };
@@ -106,6 +112,7 @@ async function main() {
     targets: summaries,
     memory,
     scaling,
+    live,
     checks: results,
     postgres: postgresPhases ? { database: describeUrl(postgresDatabase!.url), phases: postgresPhases } : { skipped: postgresReport },
   });

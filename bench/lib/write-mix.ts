@@ -19,7 +19,7 @@ export const REFUND_AMOUNT = 10;
 interface Hold {
   createPaymentIntent: {
     paymentIntentSecret: string;
-    cart: { bookings: Array<{ uuid: string; participants: Array<{ uuid: string }> }> };
+    cart: { bookings: Array<{ uuid: string; participants: Array<{ uuid: string }>; session: { remaining: number } }> };
   };
 }
 
@@ -30,7 +30,7 @@ interface Cancelled {
   };
 }
 
-const guest = (firstName: string) => ({
+export const guest = (firstName: string) => ({
   firstName,
   lastName: 'Bench',
   priceTierName: 'Adult',
@@ -48,23 +48,25 @@ async function cancel(baseUrl: string, item: Record<string, unknown>, what: stri
   return result.items[0]!;
 }
 
-/** One booking's life, each request to the gateway `gateway()` names; throws on any answer that is not the expected one. */
-async function bookingSequence(gateway: () => string, world: WriteMixWorld, n: number): Promise<void> {
-  const input = {
-    data: [
-      {
-        experienceId: world.experienceId,
-        sessionTime: world.sessionTimes[n % world.sessionTimes.length],
-        participants: [guest('Ana'), guest('Rui')],
-      },
-    ],
-  };
-  const hold = await sendOk<{ data: Hold }>(
-    gateway(),
+/** Holds places of the write-mix session at `sessionTime`, one per guest, in a new cart (GraphQL createPaymentIntent). */
+export async function hold(
+  baseUrl: string,
+  world: WriteMixWorld,
+  sessionTime: string,
+  guests: string[],
+): Promise<Hold['createPaymentIntent']> {
+  const input = { data: [{ experienceId: world.experienceId, sessionTime, participants: guests.map(guest) }] };
+  const answer = await sendOk<{ data: Hold }>(
+    baseUrl,
     graphqlRequest(LISBON_KEY, holdMutation, { brandId: LISBON, cartId: randomUUID(), input }),
     'hold',
   );
-  const { paymentIntentSecret, cart } = hold.data.createPaymentIntent;
+  return answer.data.createPaymentIntent;
+}
+
+/** One booking's life, each request to the gateway `gateway()` names; throws on any answer that is not the expected one. */
+async function bookingSequence(gateway: () => string, world: WriteMixWorld, n: number): Promise<void> {
+  const { paymentIntentSecret, cart } = await hold(gateway(), world, world.sessionTimes[n % world.sessionTimes.length]!, ['Ana', 'Rui']);
   const booking = cart.bookings[0]!;
 
   const confirmBody = JSON.stringify({ paymentIntentSecret, outcome: 'succeeded' });
