@@ -18,6 +18,7 @@ import { SandboxProcessor } from '../../src/adapters/sandbox-processor.ts';
 import { freshPostgresDb, type TestDb } from '../support/db.ts';
 import { adminUrl, describePostgres } from '../support/postgres.ts';
 import { waitFor } from '../support/webhook-receiver.ts';
+import { nextWithin } from '../support/live.ts';
 
 let db: (TestDb & { url: string }) | undefined;
 let second: Connection | undefined;
@@ -55,20 +56,6 @@ const listening = () =>
     LISTEN_APPLICATION_NAME,
     'LISTEN%',
   );
-
-async function nextWithin<T>(iterator: AsyncIterator<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no value within ${ms} ms`)), ms);
-  });
-  try {
-    const result = await Promise.race([iterator.next(), timeout]);
-    if (result.done) throw new Error('the stream ended');
-    return result.value;
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 describePostgres('live updates on two PostgreSQL gateways', () => {
   it('brings a commit on one gateway to a watcher on the other within a second, on one listening connection', async () => {

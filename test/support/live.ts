@@ -167,3 +167,18 @@ export class Subscription {
 export function subscribe(client: WsClient | SseClient, query: string, variables: Record<string, unknown> = {}): Subscription {
   return new Subscription((sink) => client.subscribe({ query, variables }, sink as never));
 }
+
+/** The next value, within `ms` (a watch that stays silent fails the test rather than hanging it). */
+export async function nextWithin<T>(iterator: AsyncIterator<T>, ms = 2000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no value within ${ms} ms`)), ms);
+  });
+  try {
+    const result = await Promise.race([iterator.next(), timeout]);
+    if (result.done) throw new Error('the stream ended');
+    return result.value;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -20,6 +20,7 @@ import { DomainError } from '../../../src/domain/shared/errors.ts';
 import type { WaitlistEntry } from '../../../src/domain/waitlists/entry-view.ts';
 import { OFFER_TTL, waitlistWorld } from '../../support/waitlist-world.ts';
 import { waitFor } from '../../support/webhook-receiver.ts';
+import { nextWithin } from '../../support/live.ts';
 
 const w = await waitlistWorld();
 const { db, brand, sister, keys, sail } = w;
@@ -45,21 +46,6 @@ const callerOf = (kind: Principal['kind'], brandId = brand.id, live: CallerDeps[
 });
 const secret = callerOf('brand');
 const publishable = callerOf('publishable');
-
-/** The next value, within `ms` (a watch that stays silent fails the test rather than hanging it). */
-async function nextWithin<T>(iterator: AsyncIterator<T>, ms = 2000): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no value within ${ms} ms`)), ms);
-  });
-  try {
-    const result = await Promise.race([iterator.next(), timeout]);
-    if (result.done) throw new Error('the stream ended');
-    return result.value;
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 async function errorOf(run: () => Promise<unknown>): Promise<{ code: string; details: unknown }> {
   try {
