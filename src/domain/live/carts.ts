@@ -28,22 +28,33 @@ export async function watchCart(
   if (deps.principal.kind === 'publishable') await assertHoldsCurrentIntent(deps, cart, input.paymentIntentSecret);
   if (!cart) throw notFound('Cart', input.cartId);
   const hub = liveHubOf(deps);
-  // One read at a time, in batch order, so an older state never follows a newer one.
+  // One read at a time, in batch order, so an older state never follows a newer one; a state equal to
+  // the last one sent is not sent again.
   let reading: Promise<void> = Promise.resolve();
-  let unlisten = () => {};
-  const stream = new LiveStream<Cart>(() => unlisten());
-  unlisten = hub.listen((events) => {
-    if (!events.some((event) => ofCart(event, cart.id))) return;
+  let last = '';
+  const read = (only?: (cart: Cart) => boolean) => {
     reading = reading.then(async () => {
       if (stream.closed) return;
       try {
         const now = await findCart(deps, input);
-        if (now) stream.offer(() => now);
+        const seen = JSON.stringify(now);
+        if (!now || seen === last || (only && !only(now))) return;
+        last = seen;
+        stream.offer(() => now);
       } catch (error) {
         stream.fail(error);
       }
     });
+  };
+  let unlisten = () => {};
+  const stream = new LiveStream<Cart>(() => unlisten());
+  unlisten = hub.listen((events) => {
+    if (events.some((event) => ofCart(event, cart.id))) read();
   });
+  // A page that subscribes just after paying (its payment may land before its watch listens) gets the
+  // settled cart at once rather than waiting for a change that already happened. Read after listening,
+  // so nothing committed in between is missed.
+  read((now) => now.status === 'paid' || now.bookings.some((booking) => booking.status !== 'processing'));
   return stream;
 }
 

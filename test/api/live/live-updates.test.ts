@@ -160,6 +160,15 @@ describe('cartUpdated', () => {
     });
   });
 
+  it('sends the settled cart at once to a page that subscribes only after its payment landed', async () => {
+    const { session } = await newSession(10);
+    const { cartId, paymentIntentSecret } = await checkout(session.startLocal, 1);
+    const paid = await t.rest('POST', '/v1/sandbox/payment_intents/confirm', { body: { paymentIntentSecret, outcome: 'succeeded' } });
+    expect(paid.status).toBe(200);
+    const live = subscribe(wsClient(at.ws, { key: publishable }), PAGE_CART, { b: brand.id, c: cartId, s: paymentIntentSecret });
+    expect((await live.next(1_000)).data.cartUpdated).toMatchObject({ uuid: cartId, status: 'PAID', bookings: [{ status: 'CONFIRMED' }] });
+  });
+
   it("refuses a publishable key without the secret, with another cart's or an earlier checkout's, with one answer", async () => {
     const { session } = await newSession(10);
     const mine = await checkout(session.startLocal, 1);
