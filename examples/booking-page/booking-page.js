@@ -501,7 +501,7 @@ function watchCart(cartId, paymentIntentSecret) {
           state.booked = true;
           stopWatching('cart');
           $('payment').hidden = true;
-          show('The booking did not go through: the hold on your places lapsed before the payment arrived. Please book again.', true);
+          show('The booking did not go through: the hold on your places lapsed or the payment failed. Please book again.', true);
         }
       },
       error: lost,

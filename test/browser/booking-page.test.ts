@@ -222,6 +222,36 @@ describe.skipIf(!available)('the booking page in Chromium', () => {
     await page.close();
   });
 
+  it('says the booking did not go through when its hold fails before the payment, as the subscription tells it', async () => {
+    const page = await openTram28();
+    await expect.poll(() => page.locator('#live').textContent()).toBe('Live: places left and your confirmation update as they happen.');
+    const checkout = page.waitForResponse(
+      (response) =>
+        response.url() === `${gatewayUrl}/graphql` &&
+        response.request().method() === 'POST' &&
+        (response.request().postData() ?? '').includes('createPaymentIntent'),
+    );
+    await checkOut(page);
+    const { data } = (await (await checkout).json()) as {
+      data: { createPaymentIntent: { paymentIntentSecret: string; cart: { confirmationCode: string } } };
+    };
+    // The processor refuses the payment (the guest's bank, another tab): the bookings fail, places go back.
+    const refused = await fetch(`${gatewayUrl}/v1/sandbox/payment_intents/confirm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ paymentIntentSecret: data.createPaymentIntent.paymentIntentSecret, outcome: 'failed' }),
+    });
+    expect(refused.status).toBe(200);
+    await page.locator('#status.error').waitFor({ timeout: 2_000 });
+    expect(await page.locator('#status').textContent()).toBe(
+      'The booking did not go through: the hold on your places lapsed or the payment failed. Please book again.',
+    );
+    expect(await page.locator('#payment').isHidden()).toBe(true);
+    expect(await page.locator('#confirmation').isHidden()).toBe(true);
+    expect(await bookingsOf(data.createPaymentIntent.cart.confirmationCode)).toMatchObject([{ status: 'failed', guests: 2 }]);
+    await page.close();
+  });
+
   it('books as before when no WebSocket gets through, and says live updates are off', async () => {
     const page = await browser.newPage();
     // A network that lets HTTP through but cuts WebSockets.
