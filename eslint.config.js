@@ -44,6 +44,7 @@ export default tseslint.config(
         fetch: 'readonly',
         crypto: 'readonly',
         Intl: 'readonly',
+        URL: 'readonly',
         URLSearchParams: 'readonly',
       },
     },

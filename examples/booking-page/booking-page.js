@@ -3,12 +3,21 @@
 // processor (the payment intent's client secret is the credential, as with Stripe.js) and shows the
 // confirmation. Plain browser JavaScript, no build step. Configure with the query string:
 // ?gateway=http://127.0.0.1:4000&key=pk_test_lisbon_demo
+//
+// Live updates (docs/api.md, "Live updates"): one graphql-ws client (its browser build, graphql-ws.js,
+// served by this page's own server) on ws(s)://<gateway>/graphql, the key in connection_init, the page's
+// origin checked against the key's as over HTTP. While an experience shows, `sessionAvailability` keeps
+// each session's places left in the session list (a sold-out session is disabled, one that frees up comes
+// back). After checkout, `cartUpdated` with the payment intent's client secret (what lets a publishable
+// key watch its own cart) says "You're booked" once Tessera has confirmed the bookings, or that the hold
+// lapsed. If no WebSocket gets through, the page works as without them (the line under the title says
+// so): places as loaded, and the confirmation from the sandbox's answer.
 const params = new URLSearchParams(window.location.search);
 const gateway = (params.get('gateway') ?? 'http://127.0.0.1:4000').replace(/\/$/, '');
 const key = params.get('key') ?? 'pk_test_lisbon_demo';
 
 const $ = (id) => document.getElementById(id);
-const state = { brand: null, experience: null, guests: 0 };
+const state = { brand: null, experience: null, guests: 0, sessions: new Map(), booked: false };
 
 function show(status, isError = false) {
   $('status').textContent = status;
@@ -42,6 +51,64 @@ function element(tag, properties = {}, children = []) {
   const node = Object.assign(document.createElement(tag), properties);
   node.append(...children);
   return node;
+}
+
+/** One graphql-ws client for the page's subscriptions, made on first use; null when live updates are off. */
+const live = { client: null, up: false, down: false, places: null, cart: null };
+
+function showLive(text) {
+  $('live').textContent = text;
+  $('live').hidden = text === '';
+}
+
+function liveDown(why) {
+  live.down = true;
+  live.up = false;
+  showLive(`Live updates are off (${why}): places are as loaded, and the payment's answer confirms the booking.`);
+}
+
+function liveClient() {
+  if (live.client || live.down) return live.client;
+  if (!window.graphqlWs) {
+    liveDown('the WebSocket client did not load');
+    return null;
+  }
+  const url = new URL(`${gateway}/graphql`);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  let connectedOnce = false;
+  live.client = window.graphqlWs.createClient({
+    url: url.href,
+    connectionParams: { authorization: `Bearer ${key}` },
+    retryAttempts: 2,
+    on: {
+      connected: () => {
+        connectedOnce = true;
+        live.up = true;
+        live.down = false;
+        showLive('Live: places left and your confirmation update as they happen.');
+      },
+      closed: (event) => {
+        live.up = false;
+        // 1000: the client closed it, having no subscription left (it reopens on the next).
+        if (live.down || !live.client || event?.code === 1000) return;
+        if (connectedOnce) showLive('Live updates: reconnecting…');
+        else liveDown(`no WebSocket to ${url.host}`);
+      },
+    },
+  });
+  return live.client;
+}
+
+/** Ends one subscription (`name`: places or cart); with none left once booked, closes the connection. */
+function stopWatching(name) {
+  live[name]?.();
+  live[name] = null;
+  if (state.booked && !live.places && !live.cart && live.client) {
+    const client = live.client;
+    live.client = null;
+    client.dispose();
+    showLive('');
+  }
 }
 
 async function start() {
@@ -96,6 +163,7 @@ function localNow(timezone) {
 
 async function openExperience(id) {
   show('Loading the experience…');
+  const [from, to] = [localDate(0), localDate(13)];
   const { experience } = await graphql(
     `
       query ($brandId: UUID!, $id: UUID!, $from: LocalDate!, $to: LocalDate!) {
@@ -138,17 +206,14 @@ async function openExperience(id) {
         }
       }
     `,
-    { brandId: state.brand.uuid, id, from: localDate(0), to: localDate(13) },
+    { brandId: state.brand.uuid, id, from, to },
   );
   state.experience = experience;
   $('experience-title').textContent = experience.title;
   $('experience-headline').textContent = experience.headline;
-  const open = experience.sessions.filter((session) => session.remaining > 0 && session.startDateTime > localNow(session.timezone));
-  $('session').replaceChildren(
-    ...open.map((s) =>
-      element('option', { value: s.startDateTime, textContent: `${s.startDateTime.replace('T', ' ').slice(0, 16)} · ${s.remaining} left` }),
-    ),
-  );
+  state.sessions = new Map(experience.sessions.map((s) => [s.startDateTime, s]));
+  $('session').replaceChildren();
+  const open = renderSessions();
   $('purchaser-questions').replaceChildren(...questionsOf('PURCHASER').map((q) => questionField(q, 'purchaser')));
   $('guests').replaceChildren();
   state.guests = 0;
@@ -156,7 +221,67 @@ async function openExperience(id) {
   $('listings').hidden = true;
   $('experience').hidden = false;
   refreshConditions();
-  show(open.length ? '' : 'No session with places left in the next two weeks.');
+  show(open ? '' : 'No session with places left in the next two weeks.');
+  watchPlaces(id, from, to);
+}
+
+/**
+ * Brings the session list up to date with `state.sessions`, in place (a list the guest has open stays
+ * open): each future session with its places left, a sold-out one disabled. Returns how many can be booked.
+ */
+function renderSessions() {
+  const select = $('session');
+  const options = new Map([...select.options].map((o) => [o.value, o]));
+  const future = [...state.sessions.values()]
+    .filter((s) => s.startDateTime > localNow(s.timezone))
+    .sort((a, b) => a.startDateTime.localeCompare(b.startDateTime));
+  const chosen = select.value;
+  const shown = new Set(future.map((s) => s.startDateTime));
+  for (const [value, option] of options) if (!shown.has(value)) option.remove();
+  let before = null;
+  for (const session of [...future].reverse()) {
+    let option = options.get(session.startDateTime);
+    if (!option) option = element('option', { value: session.startDateTime });
+    if (option.nextSibling !== before || option.parentNode !== select) select.insertBefore(option, before);
+    const when = session.startDateTime.replace('T', ' ').slice(0, 16);
+    option.textContent = session.remaining > 0 ? `${when} · ${session.remaining} left` : `${when} · sold out`;
+    option.disabled = session.remaining <= 0;
+    before = option;
+  }
+  const open = future.filter((s) => s.remaining > 0);
+  if (chosen && select.selectedOptions[0]?.disabled) {
+    const next = [...select.options].find((o) => !o.disabled);
+    if (next) next.selected = true;
+    show(`The session of ${chosen.replace('T', ' ').slice(0, 16)} just sold out: please choose another.`, true);
+  }
+  return open.length;
+}
+
+/** Keeps the session list's places live while the experience shows. */
+function watchPlaces(experienceId, from, to) {
+  stopWatching('places');
+  const client = liveClient();
+  if (!client) return;
+  live.places = client.subscribe(
+    {
+      query: `subscription ($brandId: UUID!, $experienceId: UUID!, $from: LocalDate!, $to: LocalDate!) {
+        sessionAvailability(brandId: $brandId, experienceId: $experienceId, from: $from, to: $to) {
+          startDateTime
+          timezone
+          remaining
+        }
+      }`,
+      variables: { brandId: state.brand.uuid, experienceId, from, to },
+    },
+    {
+      next: ({ data }) => {
+        for (const session of data?.sessionAvailability ?? []) state.sessions.set(session.startDateTime, session);
+        if (!$('experience').hidden) renderSessions();
+      },
+      error: () => (live.places = null),
+      complete: () => (live.places = null),
+    },
+  );
 }
 
 const questionsOf = (scope) =>
@@ -299,6 +424,7 @@ async function checkOut(event) {
     priceTierName: field(`guest-${n}:tier`),
     customQuestionResponses: answersOf(`guest-${n}`, 'PARTICIPANT'),
   }));
+  const cartId = newCartId();
   const { createPaymentIntent: intent } = await graphql(
     `
       mutation ($brandId: UUID!, $cartId: UUID!, $input: CreatePaymentIntentInput!) {
@@ -317,7 +443,7 @@ async function checkOut(event) {
     `,
     {
       brandId: state.brand.uuid,
-      cartId: newCartId(),
+      cartId,
       input: {
         data: [{ sessionTime: $('session').value, experienceId: state.experience.uuid, participants }],
         purchaser: {
@@ -332,10 +458,56 @@ async function checkOut(event) {
   );
   state.intent = intent;
   $('experience').hidden = true;
+  // The cart's watch first, so the connection stays open when the places' ends.
+  if (intent.paymentIntentSecret) watchCart(cartId, intent.paymentIntentSecret);
+  stopWatching('places');
   if (!intent.paymentIntentSecret) return confirmed('Nothing to pay.');
   $('total').textContent = money(intent.totalNetAmount);
   $('payment').hidden = false;
   show('');
+}
+
+/**
+ * Waits, over the live connection, for Tessera to confirm the cart's bookings (or to say the hold lapsed):
+ * the payment's answer only says the processor took the money. The client secret lets a publishable key
+ * watch its own cart.
+ */
+function watchCart(cartId, paymentIntentSecret) {
+  const client = liveClient();
+  if (!client) return;
+  const lost = () => {
+    live.cart = null;
+    // The connection gave up after the payment went through: its answer confirms, as without live updates.
+    if (state.paid && !state.booked) confirmed(`Paid ${money(state.intent.totalNetAmount)}.`);
+  };
+  live.cart = client.subscribe(
+    {
+      query: `subscription ($brandId: UUID!, $cartId: UUID!, $secret: String) {
+        cartUpdated(brandId: $brandId, cartId: $cartId, paymentIntentSecret: $secret) {
+          confirmationCode
+          bookings {
+            status
+          }
+        }
+      }`,
+      variables: { brandId: state.brand.uuid, cartId, secret: paymentIntentSecret },
+    },
+    {
+      next: ({ data }) => {
+        const statuses = data?.cartUpdated?.bookings.map((b) => b.status) ?? [];
+        if (statuses.length > 0 && statuses.every((status) => status === 'CONFIRMED')) {
+          confirmed(`Paid ${money(state.intent.totalNetAmount)}.`, 'live');
+        } else if (statuses.some((status) => status === 'FAILED' || status === 'CANCELLED')) {
+          state.booked = true;
+          stopWatching('cart');
+          $('payment').hidden = true;
+          show('The booking did not go through: the hold on your places lapsed or the payment failed. Please book again.', true);
+        }
+      },
+      error: lost,
+      complete: lost,
+    },
+  );
 }
 
 async function pay() {
@@ -345,13 +517,26 @@ async function pay() {
     outcome: 'succeeded',
   });
   if (answer.paymentIntentStatus !== 'succeeded') throw new Error(answer.error?.message ?? 'The payment did not go through');
+  state.paid = true;
+  if (state.booked) return;
   $('payment').hidden = true;
-  confirmed(`Paid ${money(state.intent.totalNetAmount)}.`);
+  // Connected: the confirmation comes from Tessera (watchCart). Otherwise the payment's answer is all there is.
+  if (live.cart && live.up) show('Paid: waiting for the confirmation…');
+  else {
+    stopWatching('cart');
+    confirmed(`Paid ${money(state.intent.totalNetAmount)}.`);
+  }
 }
 
-function confirmed(detail) {
+/** Shows "You're booked"; `via` says what told the page (`live`: the cart's subscription; `answer`: an HTTP answer). */
+function confirmed(detail, via = 'answer') {
+  if (state.booked) return;
+  state.booked = true;
+  stopWatching('cart');
+  $('payment').hidden = true;
   $('confirmation-code').textContent = state.intent.cart.confirmationCode;
   $('confirmation-detail').textContent = `${detail} ${state.experience.title}, ${$('session').value.replace('T', ' ').slice(0, 16)}.`;
+  $('confirmation').dataset.via = via;
   $('confirmation').hidden = false;
   show('');
 }

@@ -4,15 +4,25 @@
  * GATEWAY (http://127.0.0.1:4000) change the defaults; the page takes `?gateway=...&key=pk_...`.
  */
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const files: Record<string, string> = {
-  '/': 'index.html',
-  '/index.html': 'index.html',
-  '/booking-page.js': 'booking-page.js',
-  '/style.css': 'style.css',
+const page = (name: string) => new URL(name, import.meta.url);
+/**
+ * graphql-ws's browser build (a UMD script that defines `window.graphqlWs`), from the installed package:
+ * the page loads its WebSocket client from its own server, no CDN. The package exports no such subpath,
+ * so it is found next to the package's entry point.
+ */
+const graphqlWs = new URL('../umd/graphql-ws.min.js', pathToFileURL(createRequire(import.meta.url).resolve('graphql-ws')));
+
+const files: Record<string, URL> = {
+  '/': page('index.html'),
+  '/index.html': page('index.html'),
+  '/booking-page.js': page('booking-page.js'),
+  '/style.css': page('style.css'),
+  '/graphql-ws.js': graphqlWs,
 };
 const types: Record<string, string> = { html: 'text/html', js: 'text/javascript', css: 'text/css' };
 
@@ -24,8 +34,8 @@ export async function serveBookingPage(port: number, host = '127.0.0.1'): Promis
       response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
       return;
     }
-    readFile(new URL(file, import.meta.url)).then(
-      (body) => response.writeHead(200, { 'content-type': `${types[file.split('.').pop()!]}; charset=utf-8` }).end(body),
+    readFile(file).then(
+      (body) => response.writeHead(200, { 'content-type': `${types[file.pathname.split('.').pop()!]}; charset=utf-8` }).end(body),
       () => response.writeHead(500, { 'content-type': 'text/plain' }).end('Cannot read the page'),
     );
   });

@@ -27,11 +27,14 @@ export const publishableMutationFields: Partial<Record<keyof MutationResolvers, 
 };
 
 /**
- * Live updates, as strict as the operation each mirrors: availability, and a waitlist entry as leaving it
- * is (the page that joined knows its id); a cart and the events feed need a secret key, as their queries do.
+ * Live updates, as strict as the operation each mirrors: availability, a waitlist entry as leaving it is
+ * (the page that joined knows its id), and the cart the page checked out, which the domain opens only to
+ * the holder of its current payment intent's client secret (src/domain/live/carts.ts); the events feed
+ * needs a secret key, as its query does.
  */
 export const publishableSubscriptionFields: Partial<Record<keyof SubscriptionResolvers, PublishableUse>> = {
   sessionAvailability: 'availability',
+  cartUpdated: 'checkout',
   waitlistEntryUpdated: 'waitlist',
 };
 

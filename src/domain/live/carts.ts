@@ -2,11 +2,11 @@
  * Live carts: the cart as it reads after each event of one of its bookings (held, then confirmed once
  * paid, or failed when the hold lapses), so a page waits for the confirmation instead of polling.
  */
-import { assertKeyMayUse } from '../access/publishable.ts';
-import { findCart, type Cart } from '../bookings/carts.ts';
+import { hashSecret } from '../access/secrets.ts';
+import { currentCheckout, findCart, type Cart } from '../bookings/carts.ts';
 import type { EventRow } from '../outbox/store.ts';
 import type { CallerDeps } from '../shared/deps.ts';
-import { notFound } from '../shared/errors.ts';
+import { DomainError, notFound } from '../shared/errors.ts';
 import { liveHubOf } from './live-hub-of.ts';
 import { LiveStream } from './stream.ts';
 
@@ -14,30 +14,64 @@ const ofCart = (event: EventRow, cartId: string) => event.type.startsWith('booki
 
 /**
  * The cart after each change of its bookings from now on, read again once per batch of events (a
- * consumer reading late gets the latest). Checked as the `cart` query is: secret keys only (FORBIDDEN
- * for a publishable key), FORBIDDEN for a brand the key may not act for, NOT_FOUND for a cart that is
- * not the brand's (or not checked out yet).
+ * consumer reading late gets the latest). A secret key is checked as the `cart` query checks it:
+ * FORBIDDEN for a brand the key may not act for, NOT_FOUND for a cart that is not the brand's (or not
+ * checked out yet). A publishable key (the booking page's) may watch the cart it checked out when it
+ * shows the client secret of the cart's current payment intent, the credential createPaymentIntent gave
+ * it, as Stripe.js reads an intent with a publishable key and the client secret.
  */
-export async function watchCart(deps: CallerDeps, input: { brandId: string; cartId: string }): Promise<AsyncIterableIterator<Cart>> {
-  assertKeyMayUse(deps.principal, undefined, 'watch a cart');
+export async function watchCart(
+  deps: CallerDeps,
+  input: { brandId: string; cartId: string; paymentIntentSecret?: string | null },
+): Promise<AsyncIterableIterator<Cart>> {
   const cart = await findCart(deps, input);
+  if (deps.principal.kind === 'publishable') await assertHoldsCurrentIntent(deps, cart, input.paymentIntentSecret);
   if (!cart) throw notFound('Cart', input.cartId);
   const hub = liveHubOf(deps);
-  // One read at a time, in batch order, so an older state never follows a newer one.
+  // One read at a time, in batch order, so an older state never follows a newer one; a state equal to
+  // the last one sent is not sent again.
   let reading: Promise<void> = Promise.resolve();
-  let unlisten = () => {};
-  const stream = new LiveStream<Cart>(() => unlisten());
-  unlisten = hub.listen((events) => {
-    if (!events.some((event) => ofCart(event, cart.id))) return;
+  let last = '';
+  const read = (only?: (cart: Cart) => boolean) => {
     reading = reading.then(async () => {
       if (stream.closed) return;
       try {
         const now = await findCart(deps, input);
-        if (now) stream.offer(() => now);
+        const seen = JSON.stringify(now);
+        if (!now || seen === last || (only && !only(now))) return;
+        last = seen;
+        stream.offer(() => now);
       } catch (error) {
         stream.fail(error);
       }
     });
+  };
+  let unlisten = () => {};
+  const stream = new LiveStream<Cart>(() => unlisten());
+  unlisten = hub.listen((events) => {
+    if (events.some((event) => ofCart(event, cart.id))) read();
   });
+  // A page that subscribes just after paying (its payment may land before its watch listens) gets the
+  // settled cart at once rather than waiting for a change that already happened. Read after listening,
+  // so nothing committed in between is missed.
+  read((now) => now.status === 'paid' || now.bookings.some((booking) => booking.status !== 'processing'));
   return stream;
+}
+
+/**
+ * FORBIDDEN unless `secret` is the client secret of the cart's current payment intent. One answer,
+ * whatever was wrong (no secret, an unknown one, another cart's, an earlier checkout's, no such cart):
+ * a page guessing learns nothing. The secret is found by its hash through a unique index, as keys are,
+ * never compared byte by byte.
+ */
+async function assertHoldsCurrentIntent(deps: CallerDeps, cart: Cart | null, secret: string | null | undefined): Promise<void> {
+  const intent = secret ? await deps.db.payments.findIntentBySecretHash(hashSecret(secret)) : undefined;
+  const current = intent && cart && intent.cartId === cart.id ? currentCheckout(await deps.db.carts.checkoutsOfCart(cart.id)).intent : null;
+  if (!intent || !current || current.id !== intent.id) {
+    throw new DomainError(
+      'FORBIDDEN',
+      "A publishable key may watch a cart only with the client secret of the cart's current payment intent (paymentIntentSecret); or use a secret key (sk_...) from a server",
+      { keyKind: 'publishable' },
+    );
+  }
 }

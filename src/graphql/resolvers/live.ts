@@ -13,7 +13,7 @@ export const liveResolvers: Resolvers = {
       resolve: (sessions: unknown) => sessions as never,
     },
     cartUpdated: {
-      subscribe: (_, { brandId, cartId }, ctx) => watchCart(ctx.caller(), { brandId, cartId }),
+      subscribe: (_, { brandId, cartId, paymentIntentSecret }, ctx) => watchCart(ctx.caller(), { brandId, cartId, paymentIntentSecret }),
       resolve: (cart: unknown) => cart as never,
     },
     waitlistEntryUpdated: {

@@ -113,6 +113,9 @@ describe('sessionAvailability', () => {
   });
 });
 
+/** The booking page's subscription (examples/booking-page). */
+const PAGE_CART = `subscription($b: UUID!, $c: UUID!, $s: String) { cartUpdated(brandId: $b, cartId: $c, paymentIntentSecret: $s) { uuid status confirmationCode bookings { status } } }`;
+
 describe('cartUpdated', () => {
   it('tells the page its booking is confirmed once the guest paid in the sandbox, without polling', async () => {
     const { session } = await newSession(10);
@@ -140,28 +143,82 @@ describe('cartUpdated', () => {
     });
   });
 
-  it('is refused to a publishable key, as the cart query is', async () => {
+  it("reaches the booking page's publishable key that passes its payment intent's client secret: CONFIRMED once paid", async () => {
     const { session } = await newSession(10);
-    const { cartId } = await checkout(session.startLocal, 1);
-    const live = subscribe(
-      wsClient(at.ws, { key: publishable }),
-      'subscription($b: UUID!, $c: UUID!) { cartUpdated(brandId: $b, cartId: $c) { status } }',
-      {
-        b: brand.id,
-        c: cartId,
+    const { cartId, paymentIntentSecret } = await checkout(session.startLocal, 2);
+    const live = await watch(wsClient(at.ws, { key: publishable, headers: { origin: 'https://shop.example' } }), PAGE_CART, {
+      b: brand.id,
+      c: cartId,
+      s: paymentIntentSecret,
+    });
+    const paid = await t.rest('POST', '/v1/sandbox/payment_intents/confirm', { body: { paymentIntentSecret, outcome: 'succeeded' } });
+    expect(paid.status).toBe(200);
+    const confirmationCode = await db.value<string>('SELECT confirmation_code FROM carts WHERE id = ?', cartId);
+    expect(confirmationCode).toMatch(/^[A-Z0-9]{8}$/);
+    expect(await live.next(1_000)).toEqual({
+      data: { cartUpdated: { uuid: cartId, status: 'PAID', confirmationCode, bookings: [{ status: 'CONFIRMED' }] } },
+    });
+  });
+
+  it('sends the settled cart at once to a page that subscribes only after its payment landed', async () => {
+    const { session } = await newSession(10);
+    const { cartId, paymentIntentSecret } = await checkout(session.startLocal, 1);
+    const paid = await t.rest('POST', '/v1/sandbox/payment_intents/confirm', { body: { paymentIntentSecret, outcome: 'succeeded' } });
+    expect(paid.status).toBe(200);
+    const live = subscribe(wsClient(at.ws, { key: publishable }), PAGE_CART, { b: brand.id, c: cartId, s: paymentIntentSecret });
+    expect((await live.next(1_000)).data.cartUpdated).toMatchObject({ uuid: cartId, status: 'PAID', bookings: [{ status: 'CONFIRMED' }] });
+  });
+
+  it("refuses a publishable key without the secret, with another cart's or an earlier checkout's, with one answer", async () => {
+    const { session } = await newSession(10);
+    const mine = await checkout(session.startLocal, 1);
+    const other = await checkout(session.startLocal, 1);
+    const earlier = mine.paymentIntentSecret;
+    // Checking the same cart out again replaces its intent: the first secret no longer opens it.
+    const again = await t.rest('POST', `/v1/brands/${brand.id}/carts/${mine.cartId}/payment_intents`, {
+      key: secret,
+      body: {
+        data: [
+          {
+            experienceId: experience.id,
+            sessionTime: session.startLocal,
+            participants: [{ firstName: 'Ana', lastName: 'Silva', priceTierName: 'Adult', emailAddress: 'ana@example.test' }],
+          },
+        ],
       },
-    );
-    expect(await live.next()).toEqual({
+    });
+    expect(again.status).toBe(201);
+    const current = again.body.paymentIntentSecret as string;
+    expect(current).not.toBe(earlier);
+    const client = wsClient(at.ws, { key: publishable });
+    const refusal = {
       errors: [
         {
-          message: 'A publishable key may not use cartUpdated: use a secret key (sk_...) from a server',
-          locations: [{ line: 1, column: 38 }],
+          message:
+            "A publishable key may watch a cart only with the client secret of the cart's current payment intent (paymentIntentSecret); or use a secret key (sk_...) from a server",
+          locations: [{ line: 1, column: 50 }],
           path: ['cartUpdated'],
           extensions: { code: 'FORBIDDEN', keyKind: 'publishable' },
         },
       ],
-    });
-    expect(await live.end()).toEqual({});
+    };
+    for (const s of [undefined, '', other.paymentIntentSecret, earlier, `${current}x`]) {
+      const live = subscribe(client, PAGE_CART, { b: brand.id, c: mine.cartId, s });
+      expect(await live.next()).toEqual(refusal);
+      expect(await live.end()).toEqual({});
+    }
+    // An unknown cart, even with a real secret: the same answer, not NOT_FOUND.
+    const unknown = subscribe(client, PAGE_CART, { b: brand.id, c: randomUUID(), s: current });
+    expect(await unknown.next()).toEqual(refusal);
+    // The right secret opens it; a secret key needs none, and is not judged by one.
+    const opened = await watch(client, PAGE_CART, { b: brand.id, c: mine.cartId, s: current });
+    const bySecretKey = await watch(wsClient(at.ws, { key: secret }), PAGE_CART, { b: brand.id, c: mine.cartId, s: 'wrong' });
+    expect(
+      (await t.rest('POST', '/v1/sandbox/payment_intents/confirm', { body: { paymentIntentSecret: current, outcome: 'succeeded' } }))
+        .status,
+    ).toBe(200);
+    expect((await opened.next(1_000)).data.cartUpdated.bookings).toEqual([{ status: 'CONFIRMED' }]);
+    expect((await bySecretKey.next(1_000)).data.cartUpdated.bookings).toEqual([{ status: 'CONFIRMED' }]);
   });
 });
 
