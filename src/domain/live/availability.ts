@@ -84,7 +84,8 @@ class AvailabilityFeed {
   private readonly watchers = new Map<string, Set<Watcher>>();
   private readonly sessionIds = new Map<string, string>();
   private readonly waitlistExperiences = new Map<string, string | null>();
-  private unlisten: (() => void) | null = null;
+  /** The hub's listener, registered with the first watcher (a promise: the hub may read first). */
+  private listening: Promise<() => void> | null = null;
   /** Events of a batch whose sessions could not be read, read again with the next. */
   private unread: EventRow[] = [];
   // Batches are handled one after the other, so a watcher never gets an older state after a newer one.
@@ -96,14 +97,22 @@ class AvailabilityFeed {
     private readonly emptied: () => void,
   ) {}
 
-  add(watcher: Watcher): void {
-    this.unlisten ??= this.hub.listen((events) => {
-      // handle() catches the database's failures; nothing else may reject the chain and end the process.
-      this.handling = this.handling.then(() => this.handle(events)).catch(() => {});
-    });
+  async add(watcher: Watcher): Promise<void> {
     let ofExperience = this.watchers.get(watcher.experienceId);
     if (!ofExperience) this.watchers.set(watcher.experienceId, (ofExperience = new Set()));
     ofExperience.add(watcher);
+    this.listening ??= this.hub.listen((events) => {
+      // handle() catches the database's failures; nothing else may reject the chain and end the process.
+      this.handling = this.handling.then(() => this.handle(events)).catch(() => {});
+    });
+    const listening = this.listening;
+    try {
+      await listening;
+    } catch (error) {
+      // The next watcher asks the hub again.
+      if (this.listening === listening) this.listening = null;
+      throw error;
+    }
   }
 
   remove(watcher: Watcher): void {
@@ -111,8 +120,9 @@ class AvailabilityFeed {
     ofExperience?.delete(watcher);
     if (ofExperience?.size === 0) this.watchers.delete(watcher.experienceId);
     if (this.watchers.size > 0) return;
-    this.unlisten?.();
-    this.unlisten = null;
+    // A listener that failed to register has nothing to remove.
+    this.listening?.then((unlisten) => unlisten()).catch(() => {});
+    this.listening = null;
     this.emptied();
   }
 
@@ -211,7 +221,7 @@ export async function watchSessionAvailability(deps: CallerDeps, input: Availabi
     stream: new LiveStream<Session[]>(() => shared.remove(watcher)),
   };
   try {
-    shared.add(watcher);
+    await shared.add(watcher);
   } catch (error) {
     shared.remove(watcher);
     throw error;

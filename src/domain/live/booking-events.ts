@@ -96,7 +96,7 @@ export async function watchBookingEvents(deps: CallerDeps, input: BookingEventsW
 
   let unlisten = () => {};
   const stream: LiveStream<LiveEvent> = new LiveStream<LiveEvent>(() => unlisten(), replaying ? replay : undefined);
-  unlisten = hub.listen((events) => {
+  unlisten = await hub.listen((events) => {
     for (const row of events) {
       if (!wanted(row)) continue;
       if (!replaying) pass(row);

@@ -48,7 +48,7 @@ export async function watchCart(
   };
   let unlisten = () => {};
   const stream = new LiveStream<Cart>(() => unlisten());
-  unlisten = hub.listen((events) => {
+  unlisten = await hub.listen((events) => {
     if (events.some((event) => ofCart(event, cart.id))) read();
   });
   // A page that subscribes just after paying (its payment may land before its watch listens) gets the

@@ -6,11 +6,12 @@
  * at most `catchUpIntervalMs`. Hints coalesce: one read runs at a time, and hints arriving meanwhile ask
  * for one more. Sequences only grow in commit order (EventRow.sequence), so paging from the last one
  * read misses no event and repeats none. Each page goes to every listener as it is, in sequence order.
- * A database that cannot be read is logged and read again at the next hint or tick.
+ * A database that cannot be read is logged and read again at the next hint or tick. While nobody
+ * listens the hub reads nothing at all (a gateway without subscribers pays no statement per commit): the
+ * first listener after that takes the newest sequence as the hub's position.
  */
 import type { Database } from '../shared/database.ts';
 import type { EventRow } from '../outbox/store.ts';
-import { DomainError } from '../shared/errors.ts';
 
 export const liveHubDefaults = {
   /** LIVE_CATCH_UP_INTERVAL_MS: what a lost hint delays events by at most, for one light read per interval. */
@@ -26,10 +27,11 @@ export interface LiveHub {
   /**
    * Events of all brands committed after the hub started, each batch in sequence order, to every
    * listener: a listener gets every event read after it was added (all events with a sequence above
-   * `position` then). Returns the function that removes it. A listener must not throw (logged if it does).
-   * SERVICE_UNAVAILABLE while the hub has not read its starting position yet (the database was down).
+   * `position` then), and perhaps a few committed just before. Resolves with the function that removes
+   * it. A listener must not throw (logged if it does). The first listener of an idle hub waits for one
+   * read of the newest sequence, and fails as that read does (the database down).
    */
-  listen(listener: LiveListener): () => void;
+  listen(listener: LiveListener): Promise<() => void>;
   /** Listeners registered now (each watcher registers one, and removes it when it ends). */
   readonly listenerCount: number;
   /** The sequence of the last event read (and handed to the listeners). */
@@ -51,6 +53,8 @@ export async function startLiveHub(db: Database, options: LiveHubOptions): Promi
   let reading: Promise<void> | null = null;
   let again = false;
   let closed = false;
+  /** Units committed while nobody listened: the position is behind, and is taken again by the next first listener. */
+  let idleSinceRead = true;
 
   const deliver = (events: readonly EventRow[]) => {
     for (const listener of [...listeners]) {
@@ -64,17 +68,8 @@ export async function startLiveHub(db: Database, options: LiveHubOptions): Promi
 
   /** Reads until no page is left, from where the last read stopped. */
   async function readAll(): Promise<void> {
-    position ??= await db.events.lastEventSequence();
-    if (listeners.size === 0) {
-      // Nobody to hand events to: move to the newest, unless a listener came while asking (it must get
-      // everything after the position it found, so the pages are read then).
-      const newest = await db.events.lastEventSequence();
-      if (listeners.size === 0) {
-        position = Math.max(position, newest);
-        return;
-      }
-    }
     for (;;) {
+      if (position === null || listeners.size === 0) return;
       const events = await db.events.findEventsAfter(position, HUB_PAGE_SIZE);
       if (closed || events.length === 0) return;
       position = events[events.length - 1]!.sequence;
@@ -85,6 +80,10 @@ export async function startLiveHub(db: Database, options: LiveHubOptions): Promi
 
   const wake = () => {
     if (closed) return;
+    if (listeners.size === 0) {
+      idleSinceRead = true;
+      return;
+    }
     if (reading) {
       again = true;
       return;
@@ -103,22 +102,23 @@ export async function startLiveHub(db: Database, options: LiveHubOptions): Promi
     })();
   };
 
-  try {
-    position = await db.events.lastEventSequence();
-  } catch (error) {
-    // The hub still starts: it takes its position at the first read that works.
-    options.log?.warn({ err: error }, 'the live hub could not read the last event; trying again at the next tick');
-  }
   const stopHints = db.onEventsCommitted(wake);
   const timer = setInterval(wake, options.catchUpIntervalMs);
   timer.unref();
 
   return {
-    listen(listener) {
-      // Without a position the hub cannot tell which events came after the listener: no promise to keep.
-      if (position === null)
-        throw new DomainError('SERVICE_UNAVAILABLE', 'Live updates are starting: the events could not be read yet; retry');
+    async listen(listener) {
+      if (listeners.size === 0 && idleSinceRead) {
+        const newest = await db.events.lastEventSequence();
+        // A listener that came meanwhile has the hub reading from its position already: this one shares it.
+        if (listeners.size === 0) {
+          position = Math.max(position ?? 0, newest);
+          idleSinceRead = false;
+        }
+      }
       listeners.add(listener);
+      // A unit that committed while the newest sequence was read has its events read now, not at the next tick.
+      wake();
       return () => {
         listeners.delete(listener);
       };

@@ -25,7 +25,7 @@ export async function watchWaitlistEntry(
   const hub = liveHubOf(deps);
   let unlisten = () => {};
   const stream = new LiveStream<WaitlistEntry>(() => unlisten());
-  unlisten = hub.listen((events) => {
+  unlisten = await hub.listen((events) => {
     for (const event of events) {
       if (event.resourceId !== found.entry.id || !event.type.startsWith('waitlist.')) continue;
       // The payload is the entry's view as its change left it, without the brand (entryPayload).

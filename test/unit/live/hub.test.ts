@@ -54,7 +54,7 @@ describe('the live hub', () => {
     const warnings: string[] = [];
     const hub = await startLiveHub(database, { catchUpIntervalMs: 1000, log: { warn: (_details, message) => warnings.push(message) } });
     const got: number[][] = [];
-    const stop = hub.listen((events) => got.push(events.map((e) => e.sequence)));
+    const stop = await hub.listen((events) => got.push(events.map((e) => e.sequence)));
     expect(hub.position).toBe(3);
 
     add(1200);
@@ -84,15 +84,18 @@ describe('the live hub', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('reads once more for hints that came while it read, not once per hint, and moves on alone while nobody listens', async () => {
+  it('reads once more for hints that came while it read, not once per hint, and reads nothing while nobody listens', async () => {
     const { database, state, add } = eventsDatabase(0);
     const hub = await startLiveHub(database, { catchUpIntervalMs: 60_000 });
-    // Nobody listens: the hub only moves its position to the newest event.
+    // Nobody listens: hints cost no statement.
     add(700);
     state.hint();
-    await vi.waitFor(() => expect(hub.position).toBe(700));
+    expect(state.reads).toBe(0);
     const got: number[] = [];
-    hub.listen((events) => got.push(...events.map((e) => e.sequence)));
+    // The first listener takes the newest sequence as the hub's position: what came before is not its.
+    await hub.listen((events) => got.push(...events.map((e) => e.sequence)));
+    expect(hub.position).toBe(700);
+    await vi.waitFor(() => expect(state.reads).toBe(2));
     add(2);
     const readsBefore = state.reads;
     for (let i = 0; i < 10; i += 1) state.hint();
@@ -102,15 +105,15 @@ describe('the live hub', () => {
     expect(state.reads - readsBefore).toBe(2);
   });
 
-  it('starts without the database, refusing listeners until it has its position', async () => {
+  it('takes its position from the first listener, which fails while the database is down and succeeds once it is back', async () => {
     const { database, state } = eventsDatabase(5);
     state.down = true;
     const hub = await startLiveHub(database, { catchUpIntervalMs: 60_000 });
-    expect(() => hub.listen(() => {})).toThrow(expect.objectContaining({ code: 'SERVICE_UNAVAILABLE' }));
+    await expect(hub.listen(() => {})).rejects.toThrow();
+    expect(hub.listenerCount).toBe(0);
     state.down = false;
-    state.hint();
-    await vi.waitFor(() => expect(hub.position).toBe(5));
-    expect(() => hub.listen(() => {})).not.toThrow();
+    await hub.listen(() => {});
+    expect(hub.position).toBe(5);
     await hub.close();
   });
 });

@@ -92,9 +92,13 @@ export function findEventsAfter(db: Db, after: number, limit: number): EventRow[
   return eventsAfter(db).all({ after, limit });
 }
 
+// A live hub's first listener asks it: prepared once as well.
+const lastSequence = preparedPerDb((db) =>
+  db.select({ sequence: events.sequence }).from(events).orderBy(desc(events.sequence)).limit(1).prepare(),
+);
+
 export function lastEventSequence(db: Db): number {
-  const row = db.select({ sequence: events.sequence }).from(events).orderBy(desc(events.sequence)).limit(1).get();
-  return row?.sequence ?? 0;
+  return lastSequence(db).get()?.sequence ?? 0;
 }
 
 export const eventsStore = {
