@@ -210,6 +210,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     httpGet: fastifyApolloHandler(apollo, { context: apolloContext }) as ApolloGetHandler,
   });
   app.decorate('liveConnections', live);
+  observability.metrics.observeLive(live);
   await app.register(fastifyApollo(apollo), { method: ['POST', 'OPTIONS'], context: apolloContext });
   return app;
 }

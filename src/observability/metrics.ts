@@ -30,6 +30,16 @@ export interface Metrics {
   refreshFromDatabase(): Promise<void>;
   /** Marks the database-read values unknown (NaN) after a failed refresh. */
   markDatabaseUnknown(): void;
+  /** Reads the live transports' counts at each scrape (src/graphql/live/connections.ts). */
+  observeLive(live: LiveCounts): void;
+}
+
+/** What the live transports count on this gateway. */
+export interface LiveCounts {
+  /** Open connections: WebSockets and event streams. */
+  readonly size: number;
+  /** Subscriptions running, over either transport. */
+  readonly subscriptions: number;
 }
 
 export function createMetrics(db: Database): Metrics {
@@ -93,6 +103,25 @@ export function createMetrics(db: Database): Metrics {
     ),
   };
 
+  // Read at each scrape; 0 until the live transports are installed.
+  let live: LiveCounts = { size: 0, subscriptions: 0 };
+  new Gauge({
+    name: 'live_connections',
+    help: 'Live connections open on this gateway (WebSockets and event streams).',
+    registers,
+    collect() {
+      this.set(live.size);
+    },
+  });
+  new Gauge({
+    name: 'live_subscriptions',
+    help: 'GraphQL subscriptions running on this gateway, over either live transport.',
+    registers,
+    collect() {
+      this.set(live.subscriptions);
+    },
+  });
+
   for (const event of BOOKING_EVENTS) bookings.inc({ event }, 0);
   for (const outcome of ['succeeded', 'declined', 'unknown']) refunds.inc({ outcome }, 0);
   const operationName = operationNameLabels();
@@ -128,6 +157,9 @@ export function createMetrics(db: Database): Metrics {
     },
     countCacheLookup(api, outcome) {
       cacheLookups.inc({ api, outcome });
+    },
+    observeLive(counts) {
+      live = counts;
     },
     async refreshFromDatabase() {
       const sizes = await currentQueueSizes(db);

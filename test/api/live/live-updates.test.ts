@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../../support/app.ts';
 import { freshDb } from '../../support/db.ts';
+import { sample, scrape } from '../../support/metrics.ts';
 import { createSession } from '../../../fixtures/factories/bookings.ts';
 import { createApiKey, createBrand, createPublishableKey } from '../../../fixtures/factories/brands.ts';
 import { createExperience } from '../../../fixtures/factories/catalog.ts';
@@ -293,6 +294,10 @@ describe('subscriptions per connection', () => {
       },
     ]);
     await subscriptionsRunning(t.app, running + 100);
+    // What an operator sees of them: the gateway's own counts, at the scrape.
+    const metrics = await scrape(t);
+    expect(sample(metrics, 'live_subscriptions')).toBe(running + 100);
+    expect(sample(metrics, 'live_connections')).toBe(t.app.liveConnections.size);
     open[0]!.dispose();
     await subscriptionsRunning(t.app, running + 99);
     await watch(client, AVAILABILITY, variables);
