@@ -48,6 +48,16 @@ const madeOnFirstUse = {
 };
 
 /**
+ * The same context with loaders of its own, made on first use like the original's: a live subscription
+ * runs each update with it, so no loader's cache outlives one update, and an update whose selection
+ * loads nothing in batches makes none.
+ */
+export function withFreshLoaders(context: GraphQLContext): GraphQLContext {
+  const { [ownLoaders]: _, ...own } = context as GraphQLContext & { [ownLoaders]?: Loaders };
+  return Object.assign(Object.create(madeOnFirstUse) as GraphQLContext, own);
+}
+
+/**
  * Builds each request's context: the caller's principal (bad credentials fail the operations that need
  * a key, with their own error, rather than the whole request), fresh loaders, the shared dependencies.
  * Unexpected failures of the key lookup are thrown as they are, for the transport to log and mask.

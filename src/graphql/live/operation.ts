@@ -25,8 +25,7 @@ import {
 import { mapAsyncIterator } from 'graphql/execution/mapAsyncIterator.js';
 import { LRUCache } from 'lru-cache';
 import { unwrapResolverError } from '@apollo/server/errors';
-import type { GraphQLContext } from '../context.ts';
-import { createLoaders } from '../loaders.ts';
+import { withFreshLoaders, type GraphQLContext } from '../context.ts';
 import { operationCost } from '../protections/cost.ts';
 import { checkOperation } from '../protections/document-gate.ts';
 import { documentRules, putRefusalsFirst } from '../protections/document-rules.ts';
@@ -189,8 +188,7 @@ export function liveOperations(schema: GraphQLSchema, p: GraphQLProtections, log
     if (!(Symbol.asyncIterator in stream)) return stream;
     const context = args.contextValue as GraphQLContext;
     const results = mapAsyncIterator(stream, (payload: unknown) =>
-      // The context's own loaders are not copied (context.ts makes them on first use): fresh ones per update.
-      execute({ ...args, rootValue: payload, contextValue: { ...context, loaders: createLoaders(context, context.caller) } }),
+      execute({ ...args, rootValue: payload, contextValue: withFreshLoaders(context) }),
     );
     return endingWithErrors(results);
   };
