@@ -19,9 +19,23 @@ function behaviourOf(scalar: GraphQLScalarType): GraphQLScalarType {
   return Object.assign(Object.create(GraphQLScalarType.prototype) as GraphQLScalarType, { serialize, parseValue, parseLiteral });
 }
 
+/**
+ * UUIDs match whatever case they are sent in: an argument or input field of type UUID reaches the
+ * resolvers lower-cased, as every id is stored and answered (REST does the same: src/rest/validation.ts).
+ */
+function lowerCased(scalar: GraphQLScalarType): GraphQLScalarType {
+  const { serialize, parseValue, parseLiteral } = scalar;
+  const lower = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value);
+  return Object.assign(Object.create(GraphQLScalarType.prototype) as GraphQLScalarType, {
+    serialize,
+    parseValue: (value: unknown) => lower(parseValue(value)),
+    parseLiteral: (...args: Parameters<typeof parseLiteral>) => lower(parseLiteral(...args)),
+  });
+}
+
 /** Scalar implementations from graphql-scalars; bad values become BAD_USER_INPUT errors. */
 export const scalarResolvers = {
-  UUID: behaviourOf(UUIDResolver),
+  UUID: lowerCased(UUIDResolver),
   DateTime: behaviourOf(DateTimeISOResolver),
   LocalDate: behaviourOf(LocalDateResolver),
   Locale: behaviourOf(LocaleResolver),

@@ -15,8 +15,38 @@ import { NUL_MESSAGE, nulCharacterPath } from '../http/nul-character.ts';
  */
 const common: Options = { useDefaults: true, removeAdditional: false, addUsedSchema: false, allErrors: false, multipleOfPrecision: 9 };
 
-const forText = addFormats.default(new Ajv({ ...common, coerceTypes: 'array' }));
-const forBodies = addFormats.default(new Ajv({ ...common, coerceTypes: false }));
+/**
+ * UUIDs match whatever case they are sent in (`2F1C...` names the booking `2f1c...` does): every value
+ * of a `format: uuid` schema, in paths, query strings and bodies alike, is lower-cased once it is valid,
+ * before any route or domain function sees it. The keyword is added to the schemas as they are compiled
+ * (`lowerCasingUuids`), so the OpenAPI document keeps the plain `format: uuid`.
+ */
+const LOWER_CASE_UUID = 'x-lower-case-uuid';
+const lowerCaseUuid = {
+  keyword: LOWER_CASE_UUID,
+  modifying: true,
+  schemaType: 'boolean',
+  errors: false,
+  validate: (_: boolean, data: unknown, _parent: unknown, at?: { parentData: unknown; parentDataProperty: string | number }) => {
+    if (typeof data === 'string' && at?.parentData && typeof at.parentData === 'object') {
+      (at.parentData as Record<string | number, unknown>)[at.parentDataProperty] = data.toLowerCase();
+    }
+    return true;
+  },
+} as const;
+
+/** `schema` with the lower-casing keyword beside every `format: uuid`. */
+function lowerCasingUuids(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(lowerCasingUuids);
+  if (!schema || typeof schema !== 'object') return schema;
+  const copy: Record<string | symbol, unknown> = { ...schema };
+  for (const key of Object.keys(copy)) copy[key] = lowerCasingUuids(copy[key]);
+  if (copy.format === 'uuid' && copy.type === 'string') copy[LOWER_CASE_UUID] = true;
+  return copy;
+}
+
+const forText = addFormats.default(new Ajv({ ...common, coerceTypes: 'array' })).addKeyword(lowerCaseUuid);
+const forBodies = addFormats.default(new Ajv({ ...common, coerceTypes: false })).addKeyword(lowerCaseUuid);
 
 type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
 
@@ -38,7 +68,7 @@ function refusingNul(validate: Validate): Validate {
 }
 
 export const validatorCompiler: FastifySchemaCompiler<FastifySchema> = ({ schema, httpPart }) =>
-  refusingNul((httpPart === 'body' ? forBodies : forText).compile(schema as object) as Validate);
+  refusingNul((httpPart === 'body' ? forBodies : forText).compile(lowerCasingUuids(schema) as object) as Validate);
 
 /**
  * For a route whose body the domain checks part by part: validates the body against `envelope` only,

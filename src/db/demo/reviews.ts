@@ -103,14 +103,16 @@ export async function seedReviews(seed: Seeder, tx: Stores, catalog: BrandCatalo
   const total = reviewed.reduce((sum, e) => sum + e.reviews!.count, 0);
   const guests = guestNames(catalog, total).map(([firstName, lastName], j) => {
     const slug = `${ascii(firstName)}-${ascii(lastName)}`;
+    const id = demoId(brand, 'reviewer', slug);
     return {
-      id: demoId(brand, 'reviewer', slug),
+      id,
       brandId,
       firstName,
       lastName,
       emailAddress: `${slug.replace('-', '.')}@${pick(['example.com', 'example.org', 'example.net'], j)}`,
       phoneNumber: catalog.reviewers.phone(j),
-      profilePicture: imageRef(brand, `reviewers/${slug}`),
+      // Named by the reviewer's id, never by their name: a public page shows the last name as an initial only.
+      profilePicture: imageRef(brand, `reviewers/${id}`),
     };
   });
   await seed.insert('reviewers', guests);

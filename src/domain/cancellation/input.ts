@@ -40,7 +40,8 @@ function participantIds(value: unknown, field: string): string[] | null {
   if (value.length > MAX_CANCEL_PARTICIPANTS) throw invalid(field, `${field} must name at most ${MAX_CANCEL_PARTICIPANTS} participants`);
   const stranger = value.findIndex((id) => !isUuid(id));
   if (stranger >= 0) throw invalid(`${field}.${stranger}`, `${field}.${stranger} must be a UUID`);
-  const ids = value as string[];
+  // Ids match in any case, as in paths (src/rest/validation.ts): stored ids are lower-case.
+  const ids = (value as string[]).map((id) => id.toLowerCase());
   const duplicate = ids.findIndex((id, j) => ids.indexOf(id) !== j);
   if (duplicate >= 0) throw invalid(`${field}.${duplicate}`, `${field} names participant ${ids[duplicate]} twice`);
   return [...ids];
@@ -62,7 +63,7 @@ function parseItem(raw: unknown, field: string): CancelItem {
     throw invalid(`${field}.refundAmount`, `${field}.refundAmount must be a number greater than 0`);
   }
   const parsed: CancelItem = {
-    bookingId: item.bookingId,
+    bookingId: item.bookingId.toLowerCase(),
     cancel: cancel === true,
     participantIds: participantIds(item.participants, `${field}.participants`),
     refundAmount: refund,

@@ -2,6 +2,8 @@
  * The WaitlistEntry resource as both faces (and event payloads) show it. Synchronous, so the offer,
  * conversion and expiry transactions can take an entry's view as it is inside them.
  */
+import { mayReadContacts } from '../access/personal-data.ts';
+import type { Principal } from '../access/principal.ts';
 import type { Stores } from '../shared/database.ts';
 import { type EntryWithContext, type WaitlistEntryStatus } from './store.ts';
 
@@ -55,6 +57,18 @@ export function toEntryView({ entry, startLocal, timezone }: EntryWithContext): 
     convertedBookingId: entry.convertedBookingId,
     brandId: entry.brandId,
   };
+}
+
+const withoutContacts = <T extends WaitlistEntryPerson>(p: T): T => ({ ...p, emailAddress: null, phoneNumber: null });
+
+/**
+ * The entry as `principal` may read it: a publishable key, which anyone may hold, reads no e-mail
+ * address or phone number (null), since knowing an entry's id must not reveal whose it is
+ * (personal-data.ts). Secret keys read the whole entry.
+ */
+export function entryFor(principal: Principal, entry: WaitlistEntry): WaitlistEntry {
+  if (mayReadContacts(principal)) return entry;
+  return { ...entry, purchaser: withoutContacts(entry.purchaser), participants: entry.participants.map(withoutContacts) };
 }
 
 /** The entry's view as the database (or transaction) `db` has it now. */

@@ -5,7 +5,7 @@
  * `sessionDuration`), price tiers, the participant count within the experience's bounds, the answers
  * (as checkout checks them); then, in the transaction, that the session has no room for the party
  * (SESSION_AVAILABLE: book it instead) and that the purchaser's email has no live entry for it
- * (ALREADY_ON_WAITLIST).
+ * (ALREADY_ON_WAITLIST to a secret key; a publishable key is answered as if it joined, see below).
  */
 import { randomUUID } from 'node:crypto';
 import type { WaitlistPerson } from '../shared/json-types.ts';
@@ -23,7 +23,7 @@ import { requireFeature, tierPrice } from '../catalog/features.ts';
 import { assertNotStarted, normalizeSessionTime, remainingPlaces } from '../availability/sessions.ts';
 import { checkJoinShape, localStart, type JoinWaitlistInput } from './input.ts';
 import { expireDueOffers, recordEntryEvent } from './offers.ts';
-import type { WaitlistEntry } from './entry-view.ts';
+import { toEntryView, type WaitlistEntry } from './entry-view.ts';
 
 export type { JoinWaitlistInput } from './input.ts';
 
@@ -119,7 +119,7 @@ export async function joinWaitlist(deps: CallerDeps, input: JoinWaitlistInput): 
   checkJoinShape(input);
   const brand = await loadBrand(deps, input.brandId);
   const { waitlistId, experience } = await waitlistExperience(deps, brand, input.waitlistId);
-  const { id: sessionId } = await waitedSession(deps, experience, input);
+  const { id: sessionId, startLocal } = await waitedSession(deps, experience, input);
   await checkParty(deps, brand, experience, input);
   const answers = await checkAnswers(deps, brand, experience, input);
   const partySize = input.participants.length;
@@ -142,12 +142,12 @@ export async function joinWaitlist(deps: CallerDeps, input: JoinWaitlistInput): 
       );
     }
     const id = randomUUID();
-    const inserted = await tx.waitlists.insertEntry({
+    const row = {
       id,
       waitlistId,
       sessionId,
       brandId: brand.id,
-      status: 'waiting',
+      status: 'waiting' as const,
       position: await tx.waitlists.nextPosition(sessionId),
       partySize,
       purchaser: person({ ...input.purchaser, emailAddress: email }, answers.purchaser),
@@ -155,10 +155,15 @@ export async function joinWaitlist(deps: CallerDeps, input: JoinWaitlistInput): 
       participants: input.participants.map((p, j) => person(p, answers.participants[j] ?? [], p.priceTierName)),
       createdAt: at,
       updatedAt: at,
-    });
-    if (!inserted) {
-      throw new DomainError('ALREADY_ON_WAITLIST', `${email} is already waiting for this session`, { field: 'purchaser.emailAddress' });
+    };
+    if (await tx.waitlists.insertEntry(row)) return recordEntryEvent(tx, 'waitlist.entry_created', id, at);
+    if (deps.principal.kind === 'publishable') {
+      // Not an oracle: a publishable key is anyone's, so whether an e-mail address waits is not its to learn.
+      // It is answered as a join is, with an entry that is not recorded: the purchaser's own entry stands,
+      // and its id is not given to whoever typed the address.
+      const entry = { ...row, offeredAt: null, offerExpiresAt: null, convertedBookingId: null };
+      return toEntryView({ entry, startLocal, timezone: experience.timezoneId });
     }
-    return recordEntryEvent(tx, 'waitlist.entry_created', id, at);
+    throw new DomainError('ALREADY_ON_WAITLIST', `${email} is already waiting for this session`, { field: 'purchaser.emailAddress' });
   });
 }

@@ -4,7 +4,7 @@ import type { CallerDeps } from '../shared/deps.ts';
 import { DomainError, invalid, notFound } from '../shared/errors.ts';
 import { normalizeSessionTime } from '../availability/sessions.ts';
 import { offerFreedPlaces } from './offers.ts';
-import { entryView, toEntryView, type WaitlistEntry } from './entry-view.ts';
+import { entryFor, entryView, toEntryView, type WaitlistEntry } from './entry-view.ts';
 
 export type { WaitlistEntry } from './entry-view.ts';
 
@@ -62,7 +62,8 @@ export async function listWaitlistEntries(
 /**
  * The entry leaves its line: `waiting` or `offered` -> `cancelled`; an offer's held places go to the
  * next entries that fit, or back on sale. Any other status is WAITLIST_ENTRY_CLOSED. NOT_FOUND for an
- * entry of another brand (or, when `waitlistId` is given, of another waitlist).
+ * entry of another brand (or, when `waitlistId` is given, of another waitlist). A publishable key is
+ * answered without the entry's contacts (entryFor): its id is all a caller needs to leave it.
  */
 export async function leaveWaitlist(
   deps: CallerDeps,
@@ -84,6 +85,6 @@ export async function leaveWaitlist(
       await tx.waitlists.releaseOfferHold(entry.sessionId, entry.partySize);
       await offerFreedPlaces(tx, entry.sessionId, now, deps.waitlistOfferTtlSeconds);
     }
-    return entryView(tx, entry.id);
+    return entryFor(deps.principal, await entryView(tx, entry.id));
   });
 }

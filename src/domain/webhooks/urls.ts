@@ -8,6 +8,10 @@ import type { WebhookUrlPolicy } from './settings.ts';
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
+/** "a loopback address", "an IPv4-translated address": the kind as a phrase. */
+const anAddress = (kind: string) =>
+  `${/^(?:[aeiou]|IETF|IPv|AS1|AMT|ORCHID)/.test(kind) && !kind.startsWith('uni') ? 'an' : 'a'} ${kind} address`;
+
 /** Why requests to `url` must not be sent under `policy` (a phrase following "url ..."), or null. */
 export async function targetProblem(policy: WebhookUrlPolicy, url: URL): Promise<string | null> {
   if (policy.allowPrivateUrls) return null;
@@ -17,7 +21,7 @@ export async function targetProblem(policy: WebhookUrlPolicy, url: URL): Promise
     .toLowerCase();
   if (isIpLiteral(host)) {
     const kind = nonPublicKind(host);
-    return kind ? `points to a ${kind} address (${host})` : null;
+    return kind ? `points to ${anAddress(kind)} (${host})` : null;
   }
   if (host === 'localhost' || host.endsWith('.localhost')) return `points to a loopback address (${host})`;
   let addresses: string[];
@@ -29,7 +33,7 @@ export async function targetProblem(policy: WebhookUrlPolicy, url: URL): Promise
   if (addresses.length === 0) return `host ${host} does not resolve`;
   for (const address of addresses) {
     const kind = nonPublicKind(address);
-    if (kind) return `host ${host} resolves to a ${kind} address (${address})`;
+    if (kind) return `host ${host} resolves to ${anAddress(kind)} (${address})`;
   }
   return null;
 }

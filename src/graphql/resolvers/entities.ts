@@ -36,7 +36,8 @@ const languagePattern = /^[A-Za-z0-9-]{1,35}$/;
 
 function uuidOf(value: string): string {
   if (!uuidPattern.test(value)) throw invalid('uuid', `${JSON.stringify(value.slice(0, 100))} is not a UUID`);
-  return value;
+  // In any case, as the UUID scalar takes it (scalars.ts).
+  return value.toLowerCase();
 }
 
 /** The object a global id names, read by node(id:)'s reader; null when it names another type or nothing Tessera issues. */

@@ -5,7 +5,13 @@ import type { Resolvers } from '../__generated__/resolvers-types.ts';
 export const listingResolvers: Resolvers = {
   Query: {
     featuredListings: (_, { brandId, unlisted, locale, contentVersion }, ctx) =>
-      getFeaturedListings(ctx.caller(), { brandId, unlisted: unlisted ?? false, locale, version: contentVersion ?? 'published' }),
+      getFeaturedListings(ctx.caller(), {
+        brandId,
+        unlisted: unlisted ?? false,
+        locale,
+        version: contentVersion ?? 'published',
+        versionField: 'contentVersion',
+      }),
   },
   ListingKind: enumValues.ListingKind,
   BookingAvailabilityMode: enumValues.BookingAvailabilityMode,

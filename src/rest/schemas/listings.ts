@@ -63,7 +63,10 @@ export const getFeaturedListingsSchema = {
       }),
     ),
     version: Type.Optional(
-      Type.Enum(['latest', 'published'], { default: 'published', description: '`latest` shows drafts where they exist' }),
+      Type.Enum(['latest', 'published'], {
+        default: 'published',
+        description: '`latest` shows drafts where they exist (secret keys only: 403 FORBIDDEN naming `version` for a publishable key)',
+      }),
     ),
   }),
   response: { 200: Type.Object({ data: Type.Array(ref(Listing)) }, { description: 'The featured listings, in dashboard order' }) },

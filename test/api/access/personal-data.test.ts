@@ -146,6 +146,32 @@ describe('personal data with a publishable key', () => {
     expect(secretHosts.find((h: { emailAddress: string }) => h.emailAddress === 'ines.carvalho@harborcollection.example')).toBeDefined();
   });
 
+  it('reviewers’ pictures are named without the last name a publishable key sees as an initial', async () => {
+    const named: string[] = [];
+    let pictures = 0;
+    for (const experienceId of experiences) {
+      const url = `/v1/experiences/${experienceId}/reviews?limit=100`;
+      const [pub, secret] = [
+        await t.rest('GET', url, { key: demoPublishableKey.secret }),
+        await t.rest('GET', url, { key: LISBON_SECRET }),
+      ];
+      if (pub.status !== 200) continue;
+      pub.body[0].items.forEach((review: { reviewer: { profilePicture: { uri: Record<string, string> } } }, i: number) => {
+        const lastName: string = secret.body[0].items[i].reviewer.lastName;
+        const spelled = lastName
+          .normalize('NFD')
+          .replace(/[^A-Za-z]/g, '')
+          .toLowerCase();
+        for (const picture of Object.values(review.reviewer.profilePicture.uri)) {
+          pictures += 1;
+          if (picture.toLowerCase().includes(spelled)) named.push(`${picture} (${lastName})`);
+        }
+      });
+    }
+    expect(named).toEqual([]);
+    expect(pictures).toBeGreaterThan(20);
+  });
+
   it('no GraphQL field a publishable key may reach answers with an e-mail address or phone number; contacts are null', async () => {
     const introspection = await t.gql(getIntrospectionQuery(), {}, { key: LISBON_SECRET });
     const schema = buildClientSchema(introspection.body.data as IntrospectionQuery);

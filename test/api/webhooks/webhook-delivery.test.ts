@@ -182,6 +182,25 @@ describe('the address check before each delivery (DNS rebinding)', () => {
     await waitFor('the delivery', async () => (await deliveriesOf(prodDb, res.body.endpoint.id))[0]?.status === 'delivered');
     expect(sent.map((r) => [r.url, r.headers['tessera-event-id']])).toEqual([['https://rebind.partner.test/hook', event.id]]);
   });
+
+  it('refuses to send while the host resolves to a benchmarking address (198.18.0.0/15)', async () => {
+    resolvesTo = '93.184.216.34';
+    const res = await prod.rest('POST', `/v1/brands/${prodBrand.id}/webhooks`, {
+      key: prodKey,
+      body: { url: 'https://bench.partner.test/hook', events: ['*'] },
+    });
+    expect(res.status).toBe(201);
+    sent.length = 0;
+    resolvesTo = '198.18.0.7';
+    await recordTestEvent(prodDb, { brandId: prodBrand.id });
+    await waitFor('a refused attempt', async () => ((await deliveriesOf(prodDb, res.body.endpoint.id))[0]?.attempts ?? 0) >= 1);
+    expect(sent).toEqual([]);
+    expect((await deliveriesOf(prodDb, res.body.endpoint.id))[0]).toMatchObject({
+      status: 'pending',
+      lastError: 'url host bench.partner.test resolves to a benchmarking address (198.18.0.7)',
+    });
+    resolvesTo = '93.184.216.34';
+  });
 });
 
 describe('endpoints created outside the API', () => {

@@ -19,6 +19,13 @@ const outsiderKey = (await createApiKey(db, { brandId: outsider.id })).secret;
 const dns: Record<string, string[]> = {
   'hooks.partner.test': ['93.184.216.34'],
   'loopback.partner.test': ['127.0.0.1', '93.184.216.34'],
+  // The special-purpose ranges issue 34 found accepted, each behind a name (resolved here, never connected to).
+  'benchmarking.partner.test': ['198.18.0.7'],
+  'protocol.partner.test': ['192.0.0.9'],
+  'nat64.partner.test': ['64:ff9b:1::a00:7'],
+  'translated.partner.test': ['::ffff:0:a00:7'],
+  'teredo.partner.test': ['2001:0:4136:e378:8000:63bf:3fff:fdd2'],
+  'sixtofour.partner.test': ['2002:c0a8:107::1'],
 };
 const lookup = async (host: string) => {
   const found = dns[host];
@@ -142,6 +149,23 @@ describe('SSRF: private targets in production', () => {
     const res = await create({ url, events: ['*'] }, prod);
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'url' } });
+  });
+
+  it.each([
+    ['benchmarking.partner.test', 'a benchmarking address (198.18.0.7)'],
+    ['protocol.partner.test', 'an IETF protocol assignment address (192.0.0.9)'],
+    ['nat64.partner.test', 'a NAT64 (local use) address (64:ff9b:1::a00:7)'],
+    ['translated.partner.test', 'an IPv4-translated address (::ffff:0:a00:7)'],
+    ['teredo.partner.test', 'a Teredo address (2001:0:4136:e378:8000:63bf:3fff:fdd2)'],
+    ['sixtofour.partner.test', 'a 6to4 address (2002:c0a8:107::1)'],
+  ])('refuses %s, which resolves to %s', async (host, what) => {
+    const res = await create({ url: `https://${host}/hook`, events: ['*'] }, prod);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: `url host ${host} resolves to ${what}: webhooks may only target public addresses`,
+      details: { field: 'url' },
+    });
   });
 
   it('says why', async () => {
