@@ -1,11 +1,41 @@
 /**
  * The client a request comes from, as every per-client rule counts it (rate limits, a publishable key's
- * holds): `request.ip` is the proxy header's address only when TRUST_PROXY trusts the peer
- * (src/http/server-options.ts), and an IPv6 client is its /64, since one client holds a whole /64 and
- * could rotate within it.
+ * holds, live connections, idempotency records): `request.ip` is the proxy header's address only when
+ * TRUST_PROXY trusts the peer (src/http/server-options.ts), and an IPv6 client is its /64, since one
+ * client holds a whole /64 and could rotate within it.
+ *
+ * Behind a trusted proxy `request.ip` is the X-Forwarded-For token as written (Fastify's proxy-addr only
+ * splits the header and trims it): `198.51.100.9:1111`, `[2001:db8::1]:443`, `::ffff:198.51.100.9` and
+ * `::FFFF:C633:6409` are one client, and a proxy that appends the peer's source port would otherwise make
+ * every connection a new one. So the token is reduced to one spelling per client before anything is
+ * keyed by it: brackets and port dropped, IPv4-mapped IPv6 as IPv4, IPv6 as its /64 in RFC 5952 form.
  */
-import { normalizeIP } from '@fastify/rate-limit';
+import ipaddr from 'ipaddr.js';
+
+/**
+ * The one client every token that is no address stands for (`unknown`, `0xc6.51.100.9`, a quoted string).
+ * Only a trusted proxy passes such a token on, and its sender chooses it freely: as clients of their own,
+ * each would be a fresh budget. Together they share one, which no well-formed client spends.
+ */
+export const UNPARSABLE_CLIENT = 'unparsable';
+
+/** `[host]` or `[host]:port` (IPv6 as URLs write it), and `a.b.c.d:port`. */
+const BRACKETED = /^\[([^\]]*)\](?::\d{1,5})?$/;
+const IPV4_WITH_PORT = /^([\d.]+):\d{1,5}$/;
+
+/** The client's address in its one spelling (see above), or UNPARSABLE_CLIENT. */
+export function normalizeClientAddress(token: string): string {
+  const trimmed = token.trim();
+  const host = BRACKETED.exec(trimmed)?.[1] ?? IPV4_WITH_PORT.exec(trimmed)?.[1] ?? trimmed;
+  // Dotted decimal only: the octal, hexadecimal and single-number forms ipaddr.js also reads are no proxy's.
+  if (ipaddr.IPv4.isValidFourPartDecimal(host)) return ipaddr.IPv4.parse(host).toString();
+  if (!ipaddr.IPv6.isValid(host)) return UNPARSABLE_CLIENT;
+  const address = ipaddr.IPv6.parse(host);
+  if (address.isIPv4MappedAddress()) return address.toIPv4Address().toString();
+  // The /64, without the zone (`%eth0`): the network part, the rest zero.
+  return new ipaddr.IPv6([...address.parts.slice(0, 4), 0, 0, 0, 0]).toRFC5952String();
+}
 
 export function clientAddress(request: { ip: string }): string {
-  return normalizeIP(request.ip, 64);
+  return normalizeClientAddress(request.ip);
 }
