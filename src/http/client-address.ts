@@ -23,19 +23,36 @@ export const UNPARSABLE_CLIENT = 'unparsable';
 const BRACKETED = /^\[([^\]]*)\](?::\d{1,5})?$/;
 const IPV4_WITH_PORT = /^([\d.]+):\d{1,5}$/;
 
-/** The client's address in its one spelling (see above), or UNPARSABLE_CLIENT. */
-export function normalizeClientAddress(token: string): string {
+/** The address a token names, without port, brackets or spaces, IPv4-mapped IPv6 as IPv4; null for no address. */
+function parseAddress(token: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   const trimmed = token.trim();
   const host = BRACKETED.exec(trimmed)?.[1] ?? IPV4_WITH_PORT.exec(trimmed)?.[1] ?? trimmed;
   // Dotted decimal only: the octal, hexadecimal and single-number forms ipaddr.js also reads are no proxy's.
-  if (ipaddr.IPv4.isValidFourPartDecimal(host)) return ipaddr.IPv4.parse(host).toString();
-  if (!ipaddr.IPv6.isValid(host)) return UNPARSABLE_CLIENT;
+  if (ipaddr.IPv4.isValidFourPartDecimal(host)) return ipaddr.IPv4.parse(host);
+  if (!ipaddr.IPv6.isValid(host)) return null;
   const address = ipaddr.IPv6.parse(host);
-  if (address.isIPv4MappedAddress()) return address.toIPv4Address().toString();
+  return address.isIPv4MappedAddress() ? address.toIPv4Address() : address;
+}
+
+/** The client's address in its one spelling (see above), or UNPARSABLE_CLIENT. */
+export function normalizeClientAddress(token: string): string {
+  const address = parseAddress(token);
+  if (!address) return UNPARSABLE_CLIENT;
+  if (address.kind() === 'ipv4') return address.toString();
   // The /64, without the zone (`%eth0`): the network part, the rest zero.
-  return new ipaddr.IPv6([...address.parts.slice(0, 4), 0, 0, 0, 0]).toRFC5952String();
+  return new ipaddr.IPv6([...(address as ipaddr.IPv6).parts.slice(0, 4), 0, 0, 0, 0]).toRFC5952String();
 }
 
 export function clientAddress(request: { ip: string }): string {
   return normalizeClientAddress(request.ip);
+}
+
+/**
+ * The client's whole address (not its /64), for a party that compares it with the address it saw itself
+ * (the human check's provider); undefined when the token is no address.
+ */
+export function exactClientAddress(request: { ip?: string }): string | undefined {
+  const address = request.ip === undefined ? null : parseAddress(request.ip);
+  if (!address) return undefined;
+  return address.kind() === 'ipv4' ? address.toString() : (address as ipaddr.IPv6).toRFC5952String();
 }
