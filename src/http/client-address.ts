@@ -10,6 +10,7 @@
  * every connection a new one. So the token is reduced to one spelling per client before anything is
  * keyed by it: brackets and port dropped, IPv4-mapped IPv6 as IPv4, IPv6 as its /64 in RFC 5952 form.
  */
+import proxyAddr from '@fastify/proxy-addr';
 import ipaddr from 'ipaddr.js';
 
 /**
@@ -55,4 +56,18 @@ export function exactClientAddress(request: { ip?: string }): string | undefined
   const address = request.ip === undefined ? null : parseAddress(request.ip);
   if (!address) return undefined;
   return address.kind() === 'ipv4' ? address.toString() : (address as ipaddr.IPv6).toRFC5952String();
+}
+
+/**
+ * Fastify's trust test for TRUST_PROXY (the list proxy-addr compiles), asked of each X-Forwarded-For token
+ * from the right: a trusted proxy further down the chain that writes its own address with a port or
+ * brackets is still that proxy, so the walk goes on to the client it names instead of stopping there and
+ * taking the proxy for the client. Only tokens naming a trusted address are trusted, as before.
+ */
+export function trustedProxies(list: string[]): (address: string, hop: number) => boolean {
+  const trusted = proxyAddr.compile(list);
+  return (address, hop) => {
+    const exact = exactClientAddress({ ip: address });
+    return exact !== undefined && trusted(exact, hop);
+  };
 }

@@ -32,7 +32,10 @@ const publishable = (await createPublishableKey(db, brand.id, [SHOP])).secret;
 const { experience } = await createExperience(db, brand.id);
 let proxied: TestApp;
 let limited: TestApp;
+let chained: TestApp;
 beforeAll(async () => {
+  // Two proxies: one on this host, and an inner one at 10.0.0.5 that writes its own address with a port.
+  chained = await startApp(db, { http: { TRUST_PROXY: ['127.0.0.1', '10.0.0.0/8'], RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE: 2 } });
   // Behind a proxy on this host (inject's own address): X-Forwarded-For names the client.
   proxied = await startApp(db, { http: { TRUST_PROXY: ['127.0.0.1'] } });
   limited = await startApp(db, {
@@ -98,5 +101,19 @@ describe('a client behind a trusted proxy, however its address is spelled', () =
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
     // The well-formed client of the same digits keeps its own budget.
     expect(await settings('198.51.100.11', publishable)).toBe(200);
+  });
+
+  it('looks past a trusted proxy that writes its own address with a port, to the client it names', async () => {
+    const through = async (forwarded: string) =>
+      (await chained.rest('GET', `/v1/brands/${brand.id}/settings`, { key: publishable, headers: { 'x-forwarded-for': forwarded } }))
+        .status;
+    expect(await through('198.51.100.30, 10.0.0.5:3128')).toBe(200);
+    expect(await through('198.51.100.30:1, [10.0.0.5]:3128')).toBe(200);
+    expect(await through('198.51.100.30')).toBe(429);
+    // Another client behind the same inner proxy: not the proxy's budget, its own.
+    expect(await through('198.51.100.31, 10.0.0.5:3128')).toBe(200);
+    // What a client writes left of its own address is never believed: the client is 198.51.100.31.
+    expect(await through('10.0.0.9, 198.51.100.31:5')).toBe(200);
+    expect(await through('198.51.100.31')).toBe(429);
   });
 });
