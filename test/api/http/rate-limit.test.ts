@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startApp, type TestApp } from '../../support/app.ts';
 import { freshDb } from '../../support/db.ts';
+import { httpDefaults } from '../../../src/http/settings.ts';
 import { createApiKey, createBrand, createPublishableKey } from '../../../fixtures/factories/brands.ts';
 
 // The limiter's window follows the clock: freezing Date makes Reset exact and lets a test jump a minute.
@@ -169,7 +170,7 @@ describe('a publishable key, shared by every browser of its brand', () => {
     return { status: res.status, ...limits(res.headers) };
   };
 
-  it("gives each client its own budget within the key's, refused alone past it, on both faces", async () => {
+  it('gives each client its own budget, refused alone past it, on both faces', async () => {
     expect(await from(proxied, '203.0.113.7')).toEqual({ status: 200, limit: '2', remaining: '1', reset: '60', retryAfter: undefined });
     expect(await from(proxied, '203.0.113.7')).toEqual({ status: 200, limit: '2', remaining: '0', reset: '60', retryAfter: undefined });
     const refused = await proxied.rest('GET', shopSettings, { key: shopKey, headers: { 'x-forwarded-for': '203.0.113.7' } });
@@ -226,6 +227,32 @@ describe('a publishable key, shared by every browser of its brand', () => {
       body: { data: { brandSettings: { name: 'Test Brand' } } },
       limit: '2',
       remaining: '0',
+      reset: '60',
+      retryAfter: undefined,
+    });
+  });
+
+  it("the issue's attack with the default settings: 5 addresses x 120 requests, then a sixth visitor is served", async () => {
+    const defaults = await startApp(shopDb, {
+      http: {
+        RATE_LIMIT_PER_MINUTE: httpDefaults.rateLimitPerMinute,
+        RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE: httpDefaults.publishableClientRateLimitPerMinute,
+        TRUST_PROXY: ['127.0.0.1'],
+      },
+    });
+    const statuses = new Map<number, number>();
+    for (let client = 1; client <= 5; client++) {
+      for (let i = 0; i < 120; i++) {
+        const { status } = await from(defaults, `198.51.100.${client}`);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+    }
+    expect(Object.fromEntries(statuses)).toEqual({ 200: 600 });
+    expect((await from(defaults, '198.51.100.1')).status).toBe(429);
+    expect(await from(defaults, '198.51.100.6')).toEqual({
+      status: 200,
+      limit: '120',
+      remaining: '119',
       reset: '60',
       retryAfter: undefined,
     });
