@@ -137,10 +137,10 @@ const schema = z.object({
   READINESS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(readinessDefaults.timeoutMs),
   /** How long a readiness answer is reused, so frequent probes cost one heartbeat write per period; 0 checks every time. */
   READINESS_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(readinessDefaults.cacheMs),
-  /** HTTP protections (src/http/settings.ts): per-minute budgets per API key and per address without one. */
+  /** HTTP protections (src/http/settings.ts): per-minute budgets per secret API key and per address without a key. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(httpDefaults.rateLimitPerMinute),
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(httpDefaults.anonymousRateLimitPerMinute),
-  /** Per client address of a publishable key (every browser of a brand shares the key), within the key's budget. */
+  /** Per client address of a publishable key (every browser of a brand shares the key, which has no budget of its own). */
   RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE: z.coerce
     .number()
     .int()

@@ -1,11 +1,12 @@
 /**
  * Per-API-key rate limits on both faces (REST and /graphql share the budget). A request with a valid
- * key spends that key's budget. A publishable key is shared by every browser of its brand, so a request
- * with one first spends a smaller budget of its own client (the key and the client's address, from
- * X-Forwarded-For only behind a trusted proxy): one client cannot spend the whole brand's budget, and
- * a client refused spends none of it. Anything else (no key, a wrong key, wrong brand headers) spends
- * the budget of its client address, much smaller, so guessing keys is slow too. Every limited answer
- * carries X-RateLimit-Limit, -Remaining and -Reset (of the budget nearest its end); a refused one is
+ * secret key spends that key's budget. A publishable key is shared by every browser of its brand, so it
+ * has no budget of its own: each of its clients (the key and the client's address, from X-Forwarded-For
+ * only behind a trusted proxy) has one, and what its clients do together is bounded by the protections
+ * every request meets (write admission, GraphQL cost limits). A key-wide budget would let a handful of
+ * addresses spend it and refuse every other visitor of the brand (issue 34). Anything else (no key, a
+ * wrong key, wrong brand headers) spends the budget of its client address, much smaller, so guessing keys
+ * is slow too. Every limited answer carries X-RateLimit-Limit, -Remaining and -Reset; a refused one is
  * 429 RATE_LIMITED with Retry-After. Counters live in each gateway's memory: every budget is per gateway.
  */
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -29,7 +30,7 @@ const PROCESSOR_ROUTES: ReadonlySet<string> = new Set(['/v1/webhooks/payments'])
 
 const WINDOW_MS = 60_000;
 
-/** The request's key, looked up once however many budgets ask (the key's, its client's, the hook). */
+/** The request's key, looked up once however often it is asked (the budget, its key generator). */
 const principals = new WeakMap<object, Promise<Principal | null>>();
 
 /** What a budget reads of a request: an HTTP request, or a live operation standing for one (src/graphql/live). */
@@ -88,17 +89,12 @@ export async function installRateLimit(
     max: settings.publishableClientRateLimitPerMinute,
   });
 
-  /** Spends the request's budgets; the one to show the client (refusing, or nearest its end), if any counted. */
-  const spendBudgets = async (request: BudgetRequest): Promise<Counted | null> => {
+  /** Spends the request's budget: the one to show the client, if it counted (exempt requests do not). */
+  const spendBudget = async (request: BudgetRequest): Promise<Counted | null> => {
     const asked = request as unknown as FastifyRequest; // the plugin reads only what BudgetRequest names
-    const spent: Spent[] = [];
-    if ((await principalOf(db, request))?.kind === 'publishable') spent.push(await spendClient(asked));
-    // A client past its own budget is refused before it spends any of its brand's.
-    if (!spent.some((limit) => !limit.isAllowed && limit.isExceeded)) spent.push(await spend(asked));
-    const counted = spent.filter((limit): limit is Counted => !limit.isAllowed);
-    if (counted.length === 0) return null;
-    // The refusing budget, else the one nearest its end: what the client should pace itself by.
-    return counted.find((limit) => limit.isExceeded) ?? counted.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+    const publishable = (await principalOf(db, request))?.kind === 'publishable';
+    const spent = publishable ? await spendClient(asked) : await spend(asked);
+    return spent.isAllowed ? null : spent;
   };
 
   app.addHook('onRequest', async (request, reply) => {
@@ -106,7 +102,7 @@ export async function installRateLimit(
     if (route && RATE_LIMIT_EXEMPT_ROUTES.has(route)) return;
     // CORS preflights (src/http/cors.ts) carry no key and do no work: a page's budget is spent by its requests.
     if (request.method === 'OPTIONS') return;
-    const shown = await spendBudgets(request);
+    const shown = await spendBudget(request);
     if (!shown) return;
     reply.header('x-ratelimit-limit', shown.max);
     reply.header('x-ratelimit-remaining', shown.remaining);
@@ -118,7 +114,7 @@ export async function installRateLimit(
 
   /** For live operations (a WebSocket connection, each subscription): spends as a request; throws RATE_LIMITED past a budget. */
   return async function spendLive(request: BudgetRequest): Promise<void> {
-    const shown = await spendBudgets(request);
+    const shown = await spendBudget(request);
     if (shown?.isExceeded) throw rateLimited(shown);
   };
 }

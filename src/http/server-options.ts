@@ -11,6 +11,7 @@ import type { ErrorCode } from '../domain/shared/errors.ts';
 import { errorStatus } from '../rest/error-status.ts';
 import { sendError } from '../rest/errors.ts';
 import { errorAnswer } from './error-answer.ts';
+import { trustedProxies } from './client-address.ts';
 import { MAX_PARAM_LENGTH, type HttpSettings } from './settings.ts';
 
 /**
@@ -104,6 +105,6 @@ export function serverOptions(settings: HttpSettings) {
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     clientErrorHandler,
     frameworkErrors,
-    ...(settings.trustProxy.length > 0 ? { trustProxy: settings.trustProxy } : {}),
+    ...(settings.trustProxy.length > 0 ? { trustProxy: trustedProxies(settings.trustProxy) } : {}),
   };
 }

@@ -37,11 +37,11 @@ type HttpConfigKey =
 export type HttpConfig = Partial<Pick<Config, HttpConfigKey>>;
 
 export interface HttpSettings {
-  /** Requests per minute for each API key. */
+  /** Requests per minute for each secret API key (a publishable key has none: its clients each have theirs). */
   rateLimitPerMinute: number;
   /** Requests per minute for each client address sending no valid API key. */
   anonymousRateLimitPerMinute: number;
-  /** Requests per minute for each client address of a publishable key, within the key's own budget. */
+  /** Requests per minute for each client address of a publishable key; the key as a whole has no budget a few clients could spend. */
   publishableClientRateLimitPerMinute: number;
   /** The whole request (headers and body) must arrive within this; else 408 and the connection closes. */
   requestTimeoutMs: number;

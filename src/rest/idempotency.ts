@@ -9,12 +9,14 @@ import type { Principal } from '../domain/access/principal.ts';
 import type { Deps } from '../domain/shared/deps.ts';
 import type { HttpSettings } from '../http/settings.ts';
 import { withDeadline } from '../http/deadline.ts';
+import { clientAddress } from '../http/client-address.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import {
   abandonIdempotentRequest,
   beginIdempotentRequest,
   checkIdempotencyKey,
   completeIdempotentRequest,
+  idempotencyScope,
   requestFingerprint,
   type IdempotentRequest,
 } from '../domain/idempotency/idempotency.ts';
@@ -69,7 +71,7 @@ export function installIdempotency(app: RestApp, deps: Deps, encryptionKeys: Key
     const principal = await principalOf(deps, request);
     if (!principal) return;
     const rawBody = request.rawBody ?? (typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null));
-    const claim = { apiKeyId: principal.keyId, key };
+    const claim = idempotencyScope(deps, principal, key, clientAddress(request));
     // Claiming the key is the request's first write: it is refused or dropped like the request's others.
     const start = await beginIdempotentRequest(
       { ...deps, db: withDeadline(deps.db, request.deadline) },

@@ -1,6 +1,7 @@
 /**
  * Idempotency keys: a client retrying a POST with the same `Idempotency-Key` gets the first answer
- * back instead of a second effect. Records belong to the API key that sent them and live 24 hours.
+ * back instead of a second effect. Records belong to the API key that sent them (a publishable key's, to
+ * the key and its client: see `idempotencyScope`) and live 24 hours.
  *
  * A record is `running` under a lease (as in Brandur Leach's "Implementing Stripe-like Idempotency
  * Keys in Postgres"): a retry finding the lease ended, its request cut off by a crash, takes the record
@@ -14,6 +15,8 @@
  */
 import { createHash } from 'node:crypto';
 import { type IdempotencyRecord } from './store.ts';
+import type { Principal } from '../access/principal.ts';
+import { clientIdOf, defaultPublishableHolds } from '../checkout/hold-budget.ts';
 import type { Deps } from '../shared/deps.ts';
 import { seal, unseal, type Keyring } from '../shared/encryption.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
@@ -40,7 +43,28 @@ export function requestFingerprint(method: string, url: string, rawBody: string)
 
 export interface IdempotentRequest {
   apiKeyId: string;
+  /** The key as stored: the header's, scoped to the client for a publishable key (`idempotencyScope`). */
   key: string;
+}
+
+/**
+ * Whose records a request's `Idempotency-Key` is one of. A secret key's records are its own. A publishable
+ * key is shared by every browser of its brand, so its records are the key's and the client's: the same
+ * header from another client is another request, never given the first client's answer (which carries a
+ * payment intent's secret) nor refused because of it (a squatted key). The client is the one the hold
+ * budget counts (the address, IPv6 by /64), stored only as that HMAC, folded into the stored key: the HMAC
+ * has a fixed length and no `/`, so a scoped key never equals another client's.
+ */
+export function idempotencyScope(
+  deps: Pick<Deps, 'publishableHolds'>,
+  principal: Principal,
+  key: string,
+  clientAddress: string | undefined,
+): IdempotentRequest {
+  if (principal.kind !== 'publishable') return { apiKeyId: principal.keyId, key };
+  const { clientKey } = deps.publishableHolds ?? defaultPublishableHolds;
+  // Without an address (a caller outside HTTP), every such caller is one client, as for holds.
+  return { apiKeyId: principal.keyId, key: `client:${clientIdOf(clientKey, clientAddress ?? 'unknown')}/${key}` };
 }
 
 export type IdempotencyStart =

@@ -166,9 +166,9 @@ describe('with Cloudflare Turnstile (a local fake) behind a trusted proxy', () =
   });
   afterAll(() => fake.close());
 
-  const checkout = async (token: string) => {
+  const checkout = async (token: string, client = '203.0.113.7') => {
     const res = await turnstile.rest('POST', checkoutUrl(), {
-      headers: { ...withToken(shopKey, token), 'x-forwarded-for': '203.0.113.7' },
+      headers: { ...withToken(shopKey, token), 'x-forwarded-for': client },
       body: cart(),
     });
     return { status: res.status, code: res.body.error?.code, details: res.body.error?.details };
@@ -177,6 +177,16 @@ describe('with Cloudflare Turnstile (a local fake) behind a trusted proxy', () =
   it("passes a genuine token, sending Cloudflare the visitor's address", async () => {
     expect(await checkout('human')).toEqual({ status: 201, code: undefined, details: undefined });
     expect(fake.requests.at(-1)!.body).toEqual({ secret: SECRET, response: 'human', remoteip: '203.0.113.7' });
+  });
+
+  it("sends the visitor's address without the port or brackets a proxy wrote, IPv6 whole (not its /64)", async () => {
+    expect((await checkout('human', '203.0.113.7:51234')).status).toBe(201);
+    expect(fake.requests.at(-1)!.body.remoteip).toBe('203.0.113.7');
+    expect((await checkout('human', '[2001:DB8::7]:443')).status).toBe(201);
+    expect(fake.requests.at(-1)!.body.remoteip).toBe('2001:db8::7');
+    // No address at all: none is sent (the check still runs on the token).
+    expect((await checkout('human', 'unknown')).status).toBe(201);
+    expect(fake.requests.at(-1)!.body).toEqual({ secret: SECRET, response: 'human' });
   });
 
   it('refuses a token Cloudflare refuses, 403, and answers 502 HUMAN_CHECK_UNAVAILABLE when Cloudflare gives no verdict', async () => {

@@ -118,13 +118,13 @@ describe('errors answered before Apollo runs, in the GraphQL shape', () => {
     // The limiter's window follows the clock: a frozen Date makes Retry-After exact.
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2027-02-01T12:00:00.000Z'));
-    const limited = await startApp(db, { http: { RATE_LIMIT_PER_MINUTE: 2, RATE_LIMIT_ANONYMOUS_PER_MINUTE: 1 } });
+    const limited = await startApp(db, { http: { RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE: 2, RATE_LIMIT_ANONYMOUS_PER_MINUTE: 1 } });
     expect((await getQuery(limited, settingsQuery, { b: brand.id }, { ...shop, accept: URQL_ACCEPT })).status).toBe(200);
     expect((await getQuery(limited, settingsQuery, { b: brand.id }, shop)).status).toBe(200);
     const rateLimited = {
       errors: [
         {
-          message: 'Rate limit exceeded: 2 requests per minute for this API key; retry in 60 s',
+          message: 'Rate limit exceeded: 2 requests per minute for this publishable key from this address; retry in 60 s',
           extensions: { code: 'RATE_LIMITED' },
         },
       ],
@@ -150,7 +150,7 @@ describe('errors answered before Apollo runs, in the GraphQL shape', () => {
       {
         error: {
           code: 'RATE_LIMITED',
-          message: 'Rate limit exceeded: 2 requests per minute for this API key; retry in 60 s',
+          message: 'Rate limit exceeded: 2 requests per minute for this publishable key from this address; retry in 60 s',
           requestId: rest.headers['x-request-id'],
         },
       },

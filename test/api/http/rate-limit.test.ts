@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startApp, type TestApp } from '../../support/app.ts';
 import { freshDb } from '../../support/db.ts';
+import { httpDefaults } from '../../../src/http/settings.ts';
 import { createApiKey, createBrand, createPublishableKey } from '../../../fixtures/factories/brands.ts';
 
 // The limiter's window follows the clock: freezing Date makes Reset exact and lets a test jump a minute.
@@ -169,7 +170,7 @@ describe('a publishable key, shared by every browser of its brand', () => {
     return { status: res.status, ...limits(res.headers) };
   };
 
-  it("gives each client its own budget within the key's, refused alone past it, on both faces", async () => {
+  it('gives each client its own budget, refused alone past it, on both faces', async () => {
     expect(await from(proxied, '203.0.113.7')).toEqual({ status: 200, limit: '2', remaining: '1', reset: '60', retryAfter: undefined });
     expect(await from(proxied, '203.0.113.7')).toEqual({ status: 200, limit: '2', remaining: '0', reset: '60', retryAfter: undefined });
     const refused = await proxied.rest('GET', shopSettings, { key: shopKey, headers: { 'x-forwarded-for': '203.0.113.7' } });
@@ -201,15 +202,61 @@ describe('a publishable key, shared by every browser of its brand', () => {
       retryAfter: '60',
     });
 
-    // Another client of the same key: a budget of its own. The refused requests spent none of the key's 5.
+    // Another client of the same key: a budget of its own.
     expect(await from(proxied, '198.51.100.20')).toEqual({ status: 200, limit: '2', remaining: '1', reset: '60', retryAfter: undefined });
     expect(await from(proxied, '198.51.100.20')).toEqual({ status: 200, limit: '2', remaining: '0', reset: '60', retryAfter: undefined });
   });
 
-  it("still refuses every client once the key's own budget is spent", async () => {
-    expect(await from(proxied, '192.0.2.1')).toEqual({ status: 200, limit: '5', remaining: '0', reset: '60', retryAfter: undefined });
-    expect(await from(proxied, '192.0.2.1')).toEqual({ status: 429, limit: '5', remaining: '0', reset: '60', retryAfter: '60' });
-    expect(await from(proxied, '192.0.2.2')).toEqual({ status: 429, limit: '5', remaining: '0', reset: '60', retryAfter: '60' });
+  it('has no budget of its own that a few clients could spend: five clients at their limit leave a sixth served, on both faces', async () => {
+    // Issue 34: 5 addresses x 120 requests spent the key's 600 a minute, and every other visitor got 429.
+    // Here the clients alone spend 10 requests (and are refused 5 more), twice the key's setting of 5.
+    const clients = ['192.0.2.1', '192.0.2.2', '192.0.2.3', '192.0.2.4', '192.0.2.5'];
+    for (const client of clients) {
+      expect(await from(proxied, client)).toEqual({ status: 200, limit: '2', remaining: '1', reset: '60', retryAfter: undefined });
+      expect(await from(proxied, client)).toEqual({ status: 200, limit: '2', remaining: '0', reset: '60', retryAfter: undefined });
+      expect(await from(proxied, client)).toEqual({ status: 429, limit: '2', remaining: '0', reset: '60', retryAfter: '60' });
+    }
+    expect(await from(proxied, '192.0.2.6')).toEqual({ status: 200, limit: '2', remaining: '1', reset: '60', retryAfter: undefined });
+    const gql = await proxied.gql(
+      `query($b: UUID!) { brandSettings(brandId: $b) { name } }`,
+      { b: shop.id },
+      { key: shopKey, headers: { 'x-forwarded-for': '192.0.2.6' } },
+    );
+    expect({ status: gql.status, body: gql.body, ...limits(gql.headers) }).toEqual({
+      status: 200,
+      body: { data: { brandSettings: { name: 'Test Brand' } } },
+      limit: '2',
+      remaining: '0',
+      reset: '60',
+      retryAfter: undefined,
+    });
+  });
+
+  it("the issue's attack with the default settings: 5 addresses x 120 requests, then a sixth visitor is served", async () => {
+    const defaults = await startApp(shopDb, {
+      http: {
+        RATE_LIMIT_PER_MINUTE: httpDefaults.rateLimitPerMinute,
+        RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE: httpDefaults.publishableClientRateLimitPerMinute,
+        TRUST_PROXY: ['127.0.0.1'],
+      },
+    });
+    const statuses = new Map<number, number>();
+    const client = async (address: string) => {
+      for (let i = 0; i < 120; i++) {
+        const { status } = await from(defaults, address);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+    };
+    await Promise.all([1, 2, 3, 4, 5].map((n) => client(`198.51.100.${n}`)));
+    expect(Object.fromEntries(statuses)).toEqual({ 200: 600 });
+    expect((await from(defaults, '198.51.100.1')).status).toBe(429);
+    expect(await from(defaults, '198.51.100.6')).toEqual({
+      status: 200,
+      limit: '120',
+      remaining: '119',
+      reset: '60',
+      retryAfter: undefined,
+    });
   });
 
   it('leaves a secret key of the brand, from the same client, to its own budget alone', async () => {
