@@ -12,7 +12,7 @@
  */
 import type { Principal } from '../access/principal.ts';
 import { DomainError } from '../shared/errors.ts';
-import type { PaymentMethod } from '../shared/values.ts';
+import type { ApiKeyKind, PaymentMethod } from '../shared/values.ts';
 import type { CartItemInput, CreatePaymentIntentInput } from './input.ts';
 
 /**
@@ -52,8 +52,12 @@ interface Brand {
 
 const sent = (value: unknown) => value !== undefined && value !== null;
 
-/** Whether a publishable key of `brand` may use an unpaid method (the brand's flag). */
-export const publishableMayLeaveUnpaid = (brand: Brand): boolean => brand.featuresActive.includes(PUBLISHABLE_UNPAID_METHODS_FLAG);
+/**
+ * Whether a key of `kind` may check out of `brand` with `method`: a publishable key an unpaid method only with
+ * the brand's flag. What an experience advertises to the key (`paymentMethods`) follows the same rule.
+ */
+export const keyMayPayWith = (kind: ApiKeyKind, brand: Brand, method: PaymentMethod): boolean =>
+  kind !== 'publishable' || !unpaidMethods.includes(method) || brand.featuresActive.includes(PUBLISHABLE_UNPAID_METHODS_FLAG);
 
 /**
  * Throws FORBIDDEN (`details.field`: the first field refused, `details.keyKind: "publishable"`) when a
@@ -73,7 +77,7 @@ export function refusePublishableInput(principal: Principal, brand: Brand, input
     }
   });
   const method = input.paymentMethod;
-  if (method && unpaidMethods.includes(method) && !publishableMayLeaveUnpaid(brand)) {
+  if (method && !keyMayPayWith(principal.kind, brand, method)) {
     throw new DomainError(
       'FORBIDDEN',
       `Brand ${brand.id} does not offer ${method} to its publishable key (it confirms places without payment): pay by card, or book through the brand`,
