@@ -314,6 +314,8 @@ describe('store contract: bookings, carts and reschedules', () => {
       experienceId: experience.id,
       sessionId: s3.id,
       sessionStartLocal: s3.startLocal,
+      publishableHold: false,
+      paymentMethod: 'credit-card',
       activeParticipants: 1,
       reschedules: 0,
     });
@@ -347,6 +349,8 @@ describe('store contract: bookings, carts and reschedules', () => {
       experienceId: experience.id,
       sessionId: s2.id,
       sessionStartLocal: s2.startLocal,
+      publishableHold: false,
+      paymentMethod: 'credit-card',
       activeParticipants: 1,
       reschedules: 2,
     });
@@ -373,5 +377,20 @@ describe('store contract: bookings, carts and reschedules', () => {
     const [moved] = await database.bookings.findBookingRecords([paid.booking.id]);
     expect(moved).toMatchObject({ startLocal: s2.startLocal, booking: { sessionId: s2.id, updatedAt: '2026-11-27T10:00:00.250Z' } });
     expect(moved!.booking.sessionStartLocal).toBe(s2.startLocal);
+  });
+
+  it("reschedules: a move clears publishableHold (places a publishable key left unpaid, now the brand's)", async () => {
+    const { booking } = await createBooking(db, {
+      brandId: brand.id,
+      session: s1,
+      status: 'confirmed',
+      overrides: { paymentMethod: 'pay-upon-arrival', amountDueMinor: 4_550, publishableHold: true },
+    });
+    expect(await database.reschedules.findReschedulable(booking.id)).toMatchObject({
+      publishableHold: true,
+      paymentMethod: 'pay-upon-arrival',
+    });
+    await database.reschedules.moveBooking(booking.id, { sessionId: s3.id, startLocal: s3.startLocal }, '2026-11-28T10:00:00.000Z');
+    expect(await database.reschedules.findReschedulable(booking.id)).toMatchObject({ sessionId: s3.id, publishableHold: false });
   });
 });

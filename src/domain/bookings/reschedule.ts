@@ -14,6 +14,7 @@ import { recordEvent } from '../outbox/outbox.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { DomainError, notFound } from '../shared/errors.ts';
 import { releaseSessionPlaces } from '../waitlists/offers.ts';
+import { countsInShare } from '../checkout/holds.ts';
 import { bookingPayload } from './booking-events.ts';
 import { bookingViews, bookingViewsIn, type Booking } from './booking-view.ts';
 import { rescheduleRefusal } from './reschedule-rules.ts';
@@ -89,6 +90,8 @@ export async function rescheduleBooking(deps: CallerDeps, input: RescheduleInput
       payload: { ...bookingPayload(view!), rescheduledFrom: previousSession },
       at,
     });
+    // Places a publishable key left unpaid leave the old session's share with them (the move clears the mark).
+    if (countsInShare(booking)) await tx.capacity.leavePublishableShare(from.id, booking.activeParticipants);
     // The freed places go to the old session's waitlist first, after the booking's own event.
     await releaseSessionPlaces(tx, from.id, booking.activeParticipants, now, deps.waitlistOfferTtlSeconds);
     return previousSession;

@@ -152,7 +152,10 @@ export interface CartsStore {
 }
 
 /** What moving a booking to another session needs to know of it. */
-export type ReschedulableBooking = Pick<BookingRow, 'id' | 'brandId' | 'status' | 'experienceId' | 'sessionId' | 'sessionStartLocal'> & {
+export type ReschedulableBooking = Pick<
+  BookingRow,
+  'id' | 'brandId' | 'status' | 'experienceId' | 'sessionId' | 'sessionStartLocal' | 'publishableHold' | 'paymentMethod'
+> & {
   /** Participants not cancelled: the places the booking holds, and takes on the new session. */
   activeParticipants: number;
   /** How many times it was moved already. */
@@ -175,7 +178,10 @@ export interface RescheduleRecord {
 
 export interface ReschedulesStore {
   findReschedulable(bookingId: string): Promise<ReschedulableBooking | undefined>;
-  /** Puts the booking on `to` (its session and the local start copied onto it). */
+  /**
+   * Puts the booking on `to` (its session and the local start copied onto it). A move is the brand's: the
+   * booking no longer stands for places a publishable key left unpaid (`publishableHold` becomes false).
+   */
   moveBooking(bookingId: string, to: { sessionId: string; startLocal: string }, at: string): Promise<void>;
   recordReschedule(row: RescheduleRecord): Promise<void>;
   /** The moves of the bookings: by booking id, each booking's in order (by `sequence`). */

@@ -9,7 +9,7 @@ import { cancellationEventTypes, recordBookingEvents } from '../bookings/booking
 import { cancellationEffect, type BookingState, type CancelRequest } from './rules.ts';
 import { notFound } from '../shared/errors.ts';
 import { releaseSessionPlaces } from '../waitlists/offers.ts';
-import { leavePublishableShare } from '../checkout/holds.ts';
+import { countsInShare, leavePublishableShare } from '../checkout/holds.ts';
 
 export interface BookingWithState {
   booking: CancellableBooking;
@@ -53,7 +53,7 @@ export async function applyEffect(
   if (effect.status !== booking.status) await db.cancellation.setBookingStatus(booking.id, effect.status, at);
   else if (effect.cancelParticipantIds.length > 0) await db.cancellation.touchBooking(booking.id, at);
   await recordBookingEvents(db, [booking.id], cancellationEventTypes(state, effect, refundSettled), at);
-  if (booking.status === 'processing') {
+  if (countsInShare(booking)) {
     await leavePublishableShare(db, [
       { sessionId: booking.sessionId, places: effect.releasePlaces, publishableHold: booking.publishableHold },
     ]);

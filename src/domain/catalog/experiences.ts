@@ -144,7 +144,7 @@ async function toExperience(
     isUnlisted: row.isUnlisted,
     type: row.type,
     hostedBy: toHost(host, deps.principal),
-    paymentMethods: acceptedPaymentMethods(brand, row),
+    paymentMethods: acceptedPaymentMethods(brand, row, deps.principal.kind),
     priceTiers: offeredTiers(brand, record.priceTiers).map((t) => ({
       name: t.name,
       price: toDecimal(t.priceMinor, brand.currency),

@@ -25,6 +25,7 @@ import { checkHoldBudget, defaultPublishableHolds, holderOf } from './hold-budge
 import type { CheckoutStore } from './store.ts';
 import { notify } from '../shared/observer.ts';
 import { requireHumanCheck } from './human-check.ts';
+import { refusePublishableInput } from './publishable-input.ts';
 
 export type { CreatePaymentIntentInput } from './input.ts';
 
@@ -135,6 +136,7 @@ async function refuseBeyondBudget(
  */
 export async function createPaymentIntent(deps: CallerDeps, input: CreatePaymentIntentInput): Promise<PaymentIntentResult> {
   const brand = await loadBrand(deps, input.brandId);
+  refusePublishableInput(deps.principal, brand, input);
   checkCheckoutShape(input);
   if (input.data.length > 1) requireFeature(brand, 'shoppingCart', 'A cart of more than one item', 'data');
   const now = deps.now();
@@ -155,8 +157,12 @@ export async function createPaymentIntent(deps: CallerDeps, input: CreatePayment
   const holds = deps.publishableHolds ?? defaultPublishableHolds;
   const holder = holderOf(deps.principal, holds, deps.clientAddress);
   const requested = items.reduce((sum, item) => sum + item.participants.length, 0);
+  // A publishable key's places left unpaid, held for a card or confirmed with the amount due (a method the
+  // brand collects, which it must allow: publishable-input.ts), count against its client's budget and the
+  // publishable share alike. Only a publishable key has a client.
+  const leftUnpaid = totalMinor > 0 && (holding || !payment.charged);
   const claim =
-    holding && holder.client
+    leftUnpaid && holder.client
       ? { brandId: brand.id, cartId: input.cartId, client: holder.client, limit: holds.placesPerClient, requested }
       : null;
   // A refusal costs no processor call; the unit of work checks again, the authoritative check.
@@ -177,7 +183,7 @@ export async function createPaymentIntent(deps: CallerDeps, input: CreatePayment
     waitlistOfferTtlSeconds: deps.waitlistOfferTtlSeconds,
     holder,
     budget: claim ? { client: claim.client, check: async (tx, at) => refuseBeyondBudget(deps, tx.checkout, claim, at) } : null,
-    publishableSharePercent: deps.principal.kind === 'publishable' ? brand.publishableHoldSharePercent : null,
+    publishableSharePercent: claim ? brand.publishableHoldSharePercent : null,
   });
   return {
     totalNetAmount,

@@ -5,6 +5,7 @@
  */
 import type { Database, Stores } from '../shared/database.ts';
 import { type HeldBooking } from './store.ts';
+import type { BookingRow } from '../bookings/store.ts';
 import { recordBookingEvents } from '../bookings/booking-events.ts';
 import { expireDueOffers, releaseSessionPlaces } from '../waitlists/offers.ts';
 
@@ -17,8 +18,18 @@ function placesBySession(held: readonly HeldPlaces[]): Map<string, number> {
 }
 
 /**
+ * Whether a booking's active places count in its session's publishable share now: those a publishable key
+ * left unpaid (`publishableHold`), while they are: a card hold until paid, a booking confirmed with the amount
+ * due (a method the brand collects) until cancelled or moved by the brand.
+ */
+export const countsInShare = (booking: Pick<BookingRow, 'status' | 'publishableHold' | 'paymentMethod'>): boolean =>
+  booking.publishableHold &&
+  (booking.status === 'processing' || (booking.status === 'confirmed' && booking.paymentMethod !== 'credit-card'));
+
+/**
  * The places of publishable holds leave their sessions' publishable share, in the unit that ends the holds
- * (failed here, paid in payments.ts, cancelled in cancellation/effects.ts), so the share is free again at once.
+ * (failed here, paid in payments.ts, cancelled in cancellation/effects.ts, moved in bookings/reschedule.ts),
+ * so the share is free again at once.
  */
 export async function leavePublishableShare(db: Stores, held: readonly HeldPlaces[]): Promise<void> {
   const shared = placesBySession(held.filter((booking) => booking.publishableHold));

@@ -67,9 +67,12 @@ export interface CartHolder {
 
 /** What one client holds unpaid in a brand. */
 export interface ClientHolds {
-  /** Active participants of the client's `processing` bookings whose hold has not lapsed. */
+  /**
+   * Active participants of the client's `processing` bookings whose hold has not lapsed, and of its bookings
+   * confirmed with an amount due (`publishableHold`, a method the brand collects) whose session has not started.
+   */
   places: number;
-  /** The earliest `holdExpiresAt` among those bookings (ISO 8601 UTC); null when it holds nothing. */
+  /** When the first of those stops counting (a hold's `holdExpiresAt`, a session's start; ISO 8601 UTC); null when it holds nothing. */
   oldestExpiresAt: string | null;
 }
 
@@ -152,8 +155,9 @@ export interface CheckoutStore {
    */
   lockHoldClient(brandId: string, client: string): Promise<void>;
   /**
-   * What `client` holds unpaid in `brandId` at `at`, apart from cart `exceptCartId`'s bookings: the `processing`
-   * bookings of carts it holds (`holdCartFor`) whose hold lapses after `at`, with their earliest lapse.
+   * What `client` holds unpaid in `brandId` at `at`, apart from cart `exceptCartId`'s bookings, among the
+   * bookings of carts it holds (`holdCartFor`): the `processing` ones whose hold lapses after `at`, and the
+   * `confirmed` ones with `publishableHold` and an amount due whose session starts after `at`.
    */
   clientHolds(brandId: string, client: string, at: string, exceptCartId: string): Promise<ClientHolds>;
   /**

@@ -42,8 +42,9 @@ export interface CheckoutPlan {
    */
   budget: { client: string; check: (tx: Stores, now: Date) => Promise<void> } | null;
   /**
-   * Set for a publishable key's checkout: the brand's publishable share (percent of each session's capacity)
-   * its unpaid holds may take. Null for secret keys, whose holds the share does not bound.
+   * Set for a publishable key's checkout that leaves its places unpaid (a card hold, or a method the brand
+   * collects): the brand's publishable share (percent of each session's capacity) such places may take.
+   * Null for secret keys, whose holds the share does not bound, and for carts paid at once (free).
    */
   publishableSharePercent: number | null;
 }
@@ -124,9 +125,9 @@ function answerRows(
 
 /**
  * From the item's waitlist offer when it names one; otherwise from places on sale, never from offers' holds.
- * Whether the places count in the session's publishable share: only an unpaid hold of a publishable key
- * counts; a checkout that pays at once (free, or a method the brand collects) keeps nothing unpaid on hold,
- * and an offer's places were the entry's already.
+ * Whether the places count in the session's publishable share: only places a publishable key leaves unpaid
+ * count (a card hold until paid, a method the brand collects until cancelled); a free checkout keeps nothing
+ * unpaid, and an offer's places were the entry's already.
  */
 async function takeItemPlaces(tx: Stores, plan: CheckoutPlan, item: PreparedItem, written: Written): Promise<boolean> {
   const field = `data.${item.index}`;
@@ -144,7 +145,7 @@ async function takeItemPlaces(tx: Stores, plan: CheckoutPlan, item: PreparedItem
     await takeOfferedPlaces(tx, claim, written.replaced, written.freed);
     return false;
   }
-  const sharePercent = plan.intent ? plan.publishableSharePercent : null;
+  const sharePercent = plan.publishableSharePercent;
   const taken =
     sharePercent === null
       ? (await tx.capacity.takePlaces(item.session.id, count)) && 'taken'

@@ -7,7 +7,8 @@
 import type { BrandRow, ExperienceRow } from '../catalog/store.ts';
 import { hasFeature, requireFeature, type GoverningFlag } from '../catalog/features.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
-import type { PaymentMethod } from '../shared/values.ts';
+import type { ApiKeyKind, PaymentMethod } from '../shared/values.ts';
+import { keyMayPayWith } from '../checkout/publishable-input.ts';
 
 export interface PaymentChoiceInput {
   paymentMethod?: PaymentMethod | null;
@@ -42,15 +43,20 @@ const awaitsValidation = (brand: BrandRow, method: PaymentMethod) =>
   (method === 'room-charge' && brand.validateRoomCharge) || (method === 'member-number' && brand.validateMemberCharge);
 
 /**
- * The methods a checkout of `experience` accepts now, in its own order: those it lists that Tessera
- * takes, the brand enables and no validation blocks. What an experience advertises is this list, so a
- * payment picker built from it offers nothing a checkout would refuse.
+ * The methods a checkout of `experience` by a key of `keyKind` accepts now, in its own order: those it lists
+ * that Tessera takes, the brand enables, no validation blocks and the key may use (a publishable key: methods
+ * left unpaid only where the brand allows, checkout/publishable-input.ts). What an experience advertises is
+ * this list, so a payment picker built from it offers nothing a checkout would refuse.
  */
-export function acceptedPaymentMethods(brand: BrandRow, experience: Pick<ExperienceRow, 'paymentMethods'>): PaymentMethod[] {
+export function acceptedPaymentMethods(
+  brand: BrandRow,
+  experience: Pick<ExperienceRow, 'paymentMethods'>,
+  keyKind: ApiKeyKind,
+): PaymentMethod[] {
   return experience.paymentMethods.filter((method): method is PaymentMethod => {
     if (!takenByTessera(method)) return false;
     const flag = flagOf[method];
-    return (!flag || hasFeature(brand, flag)) && !awaitsValidation(brand, method);
+    return (!flag || hasFeature(brand, flag)) && !awaitsValidation(brand, method) && keyMayPayWith(keyKind, brand, method);
   });
 }
 

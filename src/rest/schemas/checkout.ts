@@ -63,14 +63,25 @@ const CartItem = Type.Object(
       Type.Integer({ minimum: 1, maximum: 100_000, description: "Minutes; when given it must equal the session's" }),
     ),
     couponCode: Type.Optional(Text(maxLength.code, 'A brand coupon code (case-insensitive)')),
-    discountAmount: Type.Optional(MoneyInput('A fixed discount', { minimum: 0 })),
+    discountAmount: Type.Optional(MoneyInput('A fixed discount (secret keys only: 403 FORBIDDEN for a publishable key)', { minimum: 0 })),
     discountPercentage: Type.Optional(
-      Type.Number({ minimum: 0, maximum: 100, multipleOf: 0.01, description: 'A percentage discount, at most 2 decimals (12.5, 33.33)' }),
+      Type.Number({
+        minimum: 0,
+        maximum: 100,
+        multipleOf: 0.01,
+        description: 'A percentage discount, at most 2 decimals (12.5, 33.33). Secret keys only (403 FORBIDDEN for a publishable key)',
+      }),
     ),
     accessCode: Type.Optional(Text(maxLength.code, 'Access code (kept with the booking)')),
     notes: Type.Optional(Text(maxLength.notes, 'Notes on the booking')),
-    metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form data kept with the booking' })),
-    internalNotes: Type.Optional(Text(maxLength.notes, 'Staff notes, hidden from the guest')),
+    metadata: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description: 'Free-form data kept with the booking. Secret keys only (403 FORBIDDEN for a publishable key)',
+      }),
+    ),
+    internalNotes: Type.Optional(
+      Text(maxLength.notes, 'Staff notes, hidden from the guest. Secret keys only (403 FORBIDDEN for a publishable key)'),
+    ),
     listingAddOns: Type.Optional(
       Type.Array(
         Type.Object(
@@ -96,7 +107,8 @@ const CartItem = Type.Object(
     intendedConfirmationCode: Type.Optional(
       Type.String({
         pattern: '^[A-Za-z0-9]{4,16}$',
-        description: 'Confirmation code to use when free in the brand (4-16 letters and digits, upper-cased)',
+        description:
+          'Confirmation code to use when free in the brand (4-16 letters and digits, upper-cased). Secret keys only (403 FORBIDDEN for a publishable key)',
       }),
     ),
     waitlistEntryId: Type.Optional(
@@ -177,7 +189,8 @@ export const createPaymentIntentSchema = {
             'How the cart is paid (default `credit-card`, through the payment processor). `pay-upon-arrival`, `pay-later`, ' +
             '`room-charge` and `member-number` confirm the bookings at once with the amount due, collected by the brand; ' +
             '`loyalty`, `regional-processor` and `cash` are refused (PAYMENT_METHOD_NOT_SUPPORTED). Needs the brand feature ' +
-            'and every experience of the cart to accept it.',
+            'and every experience of the cart to accept it. With a publishable key, the methods but `credit-card` need the brand ' +
+            'feature `publishableUnpaidMethods` (403 FORBIDDEN otherwise).',
         }),
       ),
       roomNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'The room charged, with `room-charge`' })),

@@ -19,7 +19,19 @@ describe('the payment methods an experience advertises', () => {
     ['member charges validated', brand(['roomMemberCharge'], { member: true }), ['room-charge', 'pay-later']],
     ['no feature', brand([]), ['pay-later']],
   ])('%s: %j', (_name, theBrand, expected) => {
-    expect(acceptedPaymentMethods(theBrand, { paymentMethods: stored })).toEqual(expected);
+    expect(acceptedPaymentMethods(theBrand, { paymentMethods: stored }, 'brand')).toEqual(expected);
+  });
+
+  it.each<[string, BrandRow, string[]]>([
+    ['every feature', brand(['creditCard', 'payUponArrival', 'roomMemberCharge']), ['credit-card']],
+    [
+      'every feature and publishableUnpaidMethods',
+      brand(['creditCard', 'payUponArrival', 'roomMemberCharge', 'publishableUnpaidMethods']),
+      ['credit-card', 'pay-upon-arrival', 'room-charge', 'member-number', 'pay-later'],
+    ],
+    ['no feature', brand([]), []],
+  ])('to a publishable key, %s: %j (methods left unpaid only with the flag)', (_name, theBrand, expected) => {
+    expect(acceptedPaymentMethods(theBrand, { paymentMethods: stored }, 'publishable')).toEqual(expected);
   });
 
   it('are exactly the methods checkout accepts', () => {
@@ -34,7 +46,7 @@ describe('the payment methods an experience advertises', () => {
           throw error;
         }
       });
-      expect(acceptedPaymentMethods(theBrand, experience)).toEqual(accepted);
+      expect(acceptedPaymentMethods(theBrand, experience, 'brand')).toEqual(accepted);
     }
   });
 });

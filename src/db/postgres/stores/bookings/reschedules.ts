@@ -14,6 +14,8 @@ export async function findReschedulable(db: PgExecutor, bookingId: string): Prom
       experienceId: bookings.experienceId,
       sessionId: bookings.sessionId,
       sessionStartLocal: bookings.sessionStartLocal,
+      publishableHold: bookings.publishableHold,
+      paymentMethod: bookings.paymentMethod,
       // Correlated subqueries written out: Drizzle leaves columns unqualified in a one-table select.
       activeParticipants: sql<number>`(SELECT count(*)::integer FROM participants p WHERE p.booking_id = "bookings"."id" AND p.cancelled_at IS NULL)`,
       reschedules: sql<number>`(SELECT count(*)::integer FROM booking_reschedules r WHERE r.booking_id = "bookings"."id")`,
@@ -31,7 +33,7 @@ export async function moveBooking(
 ): Promise<void> {
   await db
     .update(bookings)
-    .set({ sessionId: to.sessionId, sessionStartLocal: to.startLocal, updatedAt: at })
+    .set({ sessionId: to.sessionId, sessionStartLocal: to.startLocal, updatedAt: at, publishableHold: false })
     .where(eq(bookings.id, bookingId));
 }
 

@@ -208,18 +208,22 @@ const heldByClient = preparedPerExecutor((db) =>
   db
     .select({
       places: sql<number>`count(*)::int`,
-      oldestExpiresAt: sql<string | null>`${isoText(sql`min(${bookings.holdExpiresAt})`)}`,
+      oldestExpiresAt: sql<
+        string | null
+      >`${isoText(sql`min(CASE WHEN ${bookings.status} = 'processing' THEN ${bookings.holdExpiresAt} ELSE ${sessions.startsAt} END)`)}`,
     })
     .from(participants)
     .innerJoin(bookings, eq(bookings.id, participants.bookingId))
     .innerJoin(carts, eq(carts.id, bookings.cartId))
+    .innerJoin(sessions, eq(sessions.id, bookings.sessionId))
     .where(
       and(
         eq(carts.brandId, sql.placeholder('brandId')),
         eq(carts.holdClient, sql.placeholder('client')),
         sql`${carts.id} <> ${sql.placeholder('exceptCartId')}`,
-        eq(bookings.status, 'processing'),
-        sql`${bookings.holdExpiresAt} > ${sql.placeholder('at')}::timestamptz`,
+        sql`((${bookings.status} = 'processing' AND ${bookings.holdExpiresAt} > ${sql.placeholder('at')}::timestamptz)
+          OR (${bookings.status} = 'confirmed' AND ${bookings.publishableHold} AND ${bookings.amountDueMinor} > 0
+            AND ${sessions.startsAt} > ${sql.placeholder('at')}::timestamptz))`,
         sql`${participants.cancelledAt} IS NULL`,
       ),
     )

@@ -14,6 +14,8 @@ const reschedulable = preparedPerDb((db) =>
       experienceId: bookings.experienceId,
       sessionId: bookings.sessionId,
       sessionStartLocal: bookings.sessionStartLocal,
+      publishableHold: bookings.publishableHold,
+      paymentMethod: bookings.paymentMethod,
       // Correlated subqueries written out: Drizzle leaves columns unqualified in a one-table select.
       activeParticipants: sql<number>`(SELECT count(*) FROM participants p WHERE p.booking_id = bookings.id AND p.cancelled_at IS NULL)`,
       reschedules: sql<number>`(SELECT count(*) FROM booking_reschedules r WHERE r.booking_id = bookings.id)`,
@@ -30,7 +32,7 @@ export function findReschedulable(db: Db, bookingId: string): ReschedulableBooki
 const move = preparedPerDb((db) =>
   db
     .update(bookings)
-    .set({ sessionId: setTo('sessionId'), sessionStartLocal: setTo('startLocal'), updatedAt: setTo('at') })
+    .set({ sessionId: setTo('sessionId'), sessionStartLocal: setTo('startLocal'), updatedAt: setTo('at'), publishableHold: false })
     .where(eq(bookings.id, sql.placeholder('bookingId')))
     .prepare(),
 );

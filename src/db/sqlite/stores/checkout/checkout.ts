@@ -11,6 +11,7 @@ import {
   creditRedemptions,
   participants,
   paymentIntents,
+  sessions,
 } from '../../schema/index.ts';
 import type {
   AddOnRow,
@@ -271,19 +272,27 @@ export function holdCartFor(db: Db, cartId: string, row: CartHolder): void {
 /** One writer at a time: a unit of work already counts and takes a client's holds alone. */
 export function lockHoldClient(): void {}
 
+// A card hold counts until it lapses; a booking confirmed with the amount due until its session starts.
 const heldByClient = preparedPerDb((db) =>
   db
-    .select({ places: sql<number>`count(*)`, oldestExpiresAt: sql<string | null>`min(${bookings.holdExpiresAt})` })
+    .select({
+      places: sql<number>`count(*)`,
+      oldestExpiresAt: sql<
+        string | null
+      >`min(CASE WHEN ${bookings.status} = 'processing' THEN ${bookings.holdExpiresAt} ELSE ${sessions.startsAt} END)`,
+    })
     .from(participants)
     .innerJoin(bookings, eq(bookings.id, participants.bookingId))
     .innerJoin(carts, eq(carts.id, bookings.cartId))
+    .innerJoin(sessions, eq(sessions.id, bookings.sessionId))
     .where(
       and(
         eq(carts.brandId, sql.placeholder('brandId')),
         eq(carts.holdClient, sql.placeholder('client')),
         sql`${carts.id} <> ${sql.placeholder('exceptCartId')}`,
-        eq(bookings.status, 'processing'),
-        sql`${bookings.holdExpiresAt} > ${sql.placeholder('at')}`,
+        sql`((${bookings.status} = 'processing' AND ${bookings.holdExpiresAt} > ${sql.placeholder('at')})
+          OR (${bookings.status} = 'confirmed' AND ${bookings.publishableHold} = 1 AND ${bookings.amountDueMinor} > 0
+            AND ${sessions.startsAt} > ${sql.placeholder('at')}))`,
         sql`${participants.cancelledAt} IS NULL`,
       ),
     )
