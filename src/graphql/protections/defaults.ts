@@ -22,8 +22,9 @@ export const graphqlDefaults = {
   /** Bytes of the `query` text: catches what tokens do not count (comments, whitespace, long strings). */
   maxDocumentBytes: 32 * 1024,
   /**
-   * Budget of the per-request cost (see cost.ts): 16 pages of 100 reviews with their reviewers (301
-   * each), or two pages of 100 bookings with every field down to their answers' question conditions (2002).
+   * Budget of the per-request cost (see cost.ts, list-sizes.ts): 16 pages of 100 reviews with their reviewers
+   * (301 each), two weeks of an experience's sessions for 14 experiences (337 each), or one booking with every
+   * field down to its participants' answers' question conditions (4308).
    */
   maxCost: 5_000,
 } as const;
