@@ -27,4 +27,10 @@ export const graphqlDefaults = {
    * field down to its participants' answers' question conditions (4308).
    */
   maxCost: 5_000,
+  /**
+   * Bytes of a query's serialized answer, the backstop behind the cost budget (whose list bounds are
+   * declared, not measured): 4 MiB is some twenty times the largest answer the budget admits on the demo
+   * data, and well under the 5 to 20 MB answers that an uncounted list once let through.
+   */
+  maxResponseBytes: 4 * 1024 * 1024,
 } as const;
