@@ -24,7 +24,7 @@ export const graphqlDefaults = {
   /**
    * Budget of the per-request cost (see cost.ts, list-sizes.ts): 16 pages of 100 reviews with their reviewers
    * (301 each), two weeks of an experience's sessions for 14 experiences (337 each), or one booking with every
-   * field down to its participants' answers' question conditions (4308).
+   * field down to its participants' answers' question conditions (3758).
    */
   maxCost: 5_000,
   /**

@@ -6,9 +6,12 @@
  *
  * Where the domain caps a list (a cart's items, a cancellation's items) the bound is that cap. The
  * catalogue (pictures, price tiers, questions, sessions) is written by no API: its bounds are what a
- * catalogue is declared to hold, and booking records' inner lists (participants, answers) are declared
- * at what a booking typically holds, well under what checkout accepts (100 participants), so that a page
- * of bookings with their participants can still be read. What a bound misjudges, the response ceiling
+ * catalogue is declared to hold, several times what the demo brands hold (6 featured listings of at most
+ * 3 medias of 2 renditions, 7 questions of at most 5 options), so that a shop's featured listings with
+ * every field (3800) and the booking page's experience with its questions and two weeks of sessions (907)
+ * fit. Booking records' inner lists (participants, answers) are declared at what a booking typically
+ * holds, well under what checkout accepts (100 participants), so that a booking can be read with every
+ * field (3758). What a bound misjudges, the response ceiling
  * (GRAPHQL_MAX_RESPONSE_BYTES, response-size.ts) still refuses. Lists of scalars or enums cost nothing,
  * as scalars do; introspection's lists count once (the schema's own size, fixed and served from memory).
  */
@@ -68,19 +71,19 @@ export const listSizes: Readonly<Record<string, ListSize>> = {
   'CancelBookingsPayload.errors': bound(MAX_CANCEL_ITEMS),
   // The catalogue, as it is declared to hold at most.
   'Experience.vibes': bound(10),
-  'Experience.pictures': bound(30),
-  'Experience.medias': bound(30),
+  'Experience.pictures': bound(20),
+  'Experience.medias': bound(20),
   'Experience.priceTiers': bound(10),
-  'Experience.taxes': bound(10),
-  'Experience.integrationMeta': bound(10),
+  'Experience.taxes': bound(5),
+  'Experience.integrationMeta': bound(5),
   'Experience.customQuestions': bound(20),
   'CustomQuestion.options': bound(20),
-  'QuestionConfig.conditions': bound(10),
-  'Listing.medias': bound(30),
+  'QuestionConfig.conditions': bound(5),
+  'Query.featuredListings': bound(50),
+  'Listing.medias': bound(10),
   'Listing.vibes': bound(10),
-  'Media.links': bound(10),
-  'Query.featuredListings': bound(MAX_PAGE_SIZE),
-  'Query.hosts': bound(MAX_PAGE_SIZE),
+  'Media.links': bound(5),
+  'Query.hosts': bound(50),
   'Organization.brands': bound(MAX_PAGE_SIZE),
   'Viewer.brands': bound(MAX_PAGE_SIZE),
   'Query.webhookEndpoints': bound(MAX_PAGE_SIZE),

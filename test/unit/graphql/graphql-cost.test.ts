@@ -18,8 +18,8 @@ describe('operation cost', () => {
     ['scalars only', '{ __typename }', 0],
     ['an object', `{ brandSettings(brandId: ${id}) { id } }`, 1],
     ['nested objects', `{ brandSettings(brandId: ${id}) { designElement { logo { uri { original } } } } }`, 4],
-    // 100 listings, each with 30 medias of 10 links: the declared bounds, multiplied.
-    ['a list without a page size counts its declared bound', `{ featuredListings { id medias { links { url } } } }`, 100 * (1 + 30 * (1 + 10))],
+    // 50 listings, each with 10 medias of 5 links: the declared bounds, multiplied.
+    ['a list without a page size counts its declared bound', `{ featuredListings { id medias { links { url } } } }`, 50 * (1 + 10 * (1 + 5))],
     ['a list of scalars costs nothing', `{ experience(brandId: ${id}, id: ${id}) { providedItems paymentMethods } }`, 1],
     [
       'sessions count the days of their range times the sessions a day',
