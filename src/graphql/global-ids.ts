@@ -122,7 +122,10 @@ export function keyParts(type: string, key: string): string[] | null {
 
 /** VALIDATION_FAILED naming the argument, for a global id of `type` whose key is not one Tessera issues. */
 export function notAnIssuedId(field: string, type: string, id: string): DomainError {
-  return invalid(field, `${JSON.stringify(id.slice(0, 100))} is not a global id of type ${type}: pass an object's \`id\` as it was answered`);
+  return invalid(
+    field,
+    `${JSON.stringify(id.slice(0, 100))} is not a global id of type ${type}: pass an object's \`id\` as it was answered`,
+  );
 }
 
 /** The `id` and `uuid`/`key` resolvers of every identified type, plus CustomQuestion's content-addressed `id`. */

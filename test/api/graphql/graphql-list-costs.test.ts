@@ -69,11 +69,15 @@ describe('the cost of lists without a page size', () => {
       Array.from({ length: 7 }, (_, i) => [`${lisbonDay(i + 1)}T09:30:00`, `${lisbonDay(i + 1)}T15:00:00`]).flat(),
     );
     // One alias of the attack over the experience's real id: 1 + 7 x 24 = 169, well within the budget.
-    const nodes = await t.gql(attack.replace(/ a[1-9]\d?: nodes[^}]*\} \} \}/g, ''), {
-      ids: [experienceId('en')],
-      from: lisbonDay(1),
-      to: lisbonDay(7),
-    }, { key: PUBLISHABLE });
+    const nodes = await t.gql(
+      attack.replace(/ a[1-9]\d?: nodes[^}]*\} \} \}/g, ''),
+      {
+        ids: [experienceId('en')],
+        from: lisbonDay(1),
+        to: lisbonDay(7),
+      },
+      { key: PUBLISHABLE },
+    );
     expect(nodes.body.errors).toBeUndefined();
     expect(nodes.body.data.a0).toHaveLength(1);
     expect(nodes.body.data.a0[0].sessions).toHaveLength(14);
@@ -91,7 +95,11 @@ describe('forged variants of a global id', () => {
       }),
     ]);
     const listing = Buffer.from(`Listing:${LISBON}:${TRAM}:stale:listed:en`).toString('base64url');
-    const many = await t.gql(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, { ids: [experienceId('en'), experienceId('forged'), listing] }, { key: PUBLISHABLE });
+    const many = await t.gql(
+      `query($ids: [ID!]!) { nodes(ids: $ids) { id } }`,
+      { ids: [experienceId('en'), experienceId('forged'), listing] },
+      { key: PUBLISHABLE },
+    );
     expect(many.body.data).toEqual({ nodes: [{ id: experienceId('en') }, null, null] });
     expect(many.body.errors.map((e: { extensions: unknown }) => e.extensions)).toEqual([
       { code: 'VALIDATION_FAILED', field: 'ids.1' },
@@ -102,7 +110,12 @@ describe('forged variants of a global id', () => {
   it('are VALIDATION_FAILED naming the reference’s id in _entities', async () => {
     const res = await t.gql(
       `query($r: [_Any!]!) { _entities(representations: $r) { ... on Experience { id } } }`,
-      { r: [{ __typename: 'Experience', id: experienceId('en') }, { __typename: 'Experience', id: experienceId('zz') }] },
+      {
+        r: [
+          { __typename: 'Experience', id: experienceId('en') },
+          { __typename: 'Experience', id: experienceId('zz') },
+        ],
+      },
       { key: SECRET },
     );
     // (The list's length with a refused entry is issue 34's item 5, the compiled executor's: not asserted here.)

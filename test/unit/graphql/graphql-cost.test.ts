@@ -1,4 +1,14 @@
-import { buildSchema, getNamedType, getOperationAST, isInterfaceType, isLeafType, isListType, isObjectType, parse, type GraphQLType } from 'graphql';
+import {
+  buildSchema,
+  getNamedType,
+  getOperationAST,
+  isInterfaceType,
+  isLeafType,
+  isListType,
+  isObjectType,
+  parse,
+  type GraphQLType,
+} from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { operationCost } from '../../../src/graphql/protections/cost.ts';
 import { listSizes, MAX_SESSIONS_PER_DAY } from '../../../src/graphql/protections/list-sizes.ts';
@@ -19,7 +29,11 @@ describe('operation cost', () => {
     ['an object', `{ brandSettings(brandId: ${id}) { id } }`, 1],
     ['nested objects', `{ brandSettings(brandId: ${id}) { designElement { logo { uri { original } } } } }`, 4],
     // 50 listings, each with 10 medias of 5 links: the declared bounds, multiplied.
-    ['a list without a page size counts its declared bound', `{ featuredListings { id medias { links { url } } } }`, 50 * (1 + 10 * (1 + 5))],
+    [
+      'a list without a page size counts its declared bound',
+      `{ featuredListings { id medias { links { url } } } }`,
+      50 * (1 + 10 * (1 + 5)),
+    ],
     ['a list of scalars costs nothing', `{ experience(brandId: ${id}, id: ${id}) { providedItems paymentMethods } }`, 1],
     [
       'sessions count the days of their range times the sessions a day',
