@@ -158,5 +158,11 @@ describe('the answer’s size', () => {
     });
     // 60 sessions of about 120 bytes each.
     expect(size).toBeGreaterThan(6_000);
+    // A catalogue answer (which the response cache keeps) is refused every time: a refusal is never kept.
+    const listings = `{ featuredListings { uuid title summary medias { links { url } } } }`;
+    for (let i = 0; i < 2; i++) {
+      const res = await small.gql(listings, {}, { key: PUBLISHABLE });
+      expect([res.status, res.body.errors[0].extensions.code]).toEqual([400, 'RESPONSE_TOO_LARGE']);
+    }
   });
 });
