@@ -13,6 +13,7 @@ import type { Deps } from './domain/shared/deps.ts';
 import type { PaymentProcessor } from './domain/payments/processor.ts';
 import { graphqlContextFactory, type GraphQLContext } from './graphql/context.ts';
 import { installDocumentGate } from './graphql/protections/document-gate.ts';
+import { installResponseCeiling, queryMarker } from './graphql/protections/response-size.ts';
 import { graphqlProtections, type GraphQLAppOptions, type GraphQLConfig } from './graphql/protections/settings.ts';
 import { authenticateRequest } from './auth/request-principal.ts';
 import { cacheableAnswers } from './graphql/cacheable.ts';
@@ -141,6 +142,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // A drain starts no new work (preClose); what is in flight is awaited once the requests are answered.
   app.addHook('preClose', async () => jobs.beginStop());
   app.addHook('onClose', async () => jobs.stopped());
+  // Before the hooks that keep answers (idempotency, the response cache): a refused answer is never kept.
+  installResponseCeiling(app, graphqlLimits.maxResponseBytes);
   // Before any route is registered: its hooks and JSON parser must cover every POST, /graphql included.
   installIdempotency(app, deps, webhooks.settings.encryptionKeys, idempotencyLeaseMs(http));
   const cachePlugins = http.responseCacheMaxBytes > 0 ? [cacheableAnswers(markCacheable)] : [];
@@ -177,7 +180,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     schema,
     production: options.config.production,
     log: app.log,
-    plugins: [observability.graphqlPlugin, admitMutations(http.writeQueueLimit), ...cachePlugins],
+    plugins: [observability.graphqlPlugin, admitMutations(http.writeQueueLimit), queryMarker(), ...cachePlugins],
     protections: graphqlLimits,
     publicMaxAgeSeconds: http.graphqlPublicMaxAgeSeconds,
   });

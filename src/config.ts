@@ -110,6 +110,8 @@ const schema = z.object({
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).max(100_000).default(graphqlDefaults.maxTokens),
   GRAPHQL_MAX_DOCUMENT_BYTES: z.coerce.number().int().min(1_024).max(1_048_576).default(graphqlDefaults.maxDocumentBytes),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).max(10_000_000).default(graphqlDefaults.maxCost),
+  /** Bytes of a query's answer: above it, the answer is refused (RESPONSE_TOO_LARGE) rather than sent. */
+  GRAPHQL_MAX_RESPONSE_BYTES: z.coerce.number().int().min(65_536).max(1_073_741_824).default(graphqlDefaults.maxResponseBytes),
   /** Introspection and field suggestions; unset means on outside production, off in production. */
   GRAPHQL_INTROSPECTION: z
     .enum(['true', 'false'])

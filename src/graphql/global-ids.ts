@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { invalid, type DomainError } from '../domain/shared/errors.ts';
+import { MAX_LOCALE_LENGTH } from '../domain/shared/locale.ts';
 import type { Experience } from '../domain/catalog/experiences.ts';
 import type { Listing } from '../domain/catalog/listings.ts';
 import type { QuestionSnapshot } from '../domain/questions/questions.ts';
@@ -68,6 +69,64 @@ const identified: Record<string, { raw: 'uuid' | 'key'; key?: (parent: never) =>
 };
 
 type FieldResolver = (parent: { id: string }) => string;
+
+/** The global id Tessera answers for this object of this type. */
+export function globalIdOf(type: string, object: object): string {
+  const key = identified[type]?.key as ((parent: object) => string) | undefined;
+  return toGlobalId(type, key ? key(object) : (object as { id: string }).id);
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const knownLanguages = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+
+/** A BCP 47 language tag whose language is a known one (`pt-BR`, `ja`): not a made-up token (`xx`, `forged`). */
+export function isLanguageTag(tag: string): boolean {
+  if (tag.length > MAX_LOCALE_LENGTH) return false;
+  try {
+    return knownLanguages.of(new Intl.Locale(tag).language) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** The grammar of each part of a key: a UUID, a language, a listing's version shown and whether it is unlisted. */
+const parts = {
+  uuid: (part: string) => uuidPattern.test(part),
+  language: isLanguageTag,
+  version: (part: string) => part === 'published' || part === 'draft',
+  listed: (part: string) => part === 'listed' || part === 'unlisted',
+} satisfies Record<string, (part: string) => boolean>;
+
+/** The parts of the keys of the types `node(id:)` and a router's references read again, as Tessera issues them. */
+const keyGrammar: Record<string, ReadonlyArray<keyof typeof parts>> = {
+  Experience: ['uuid', 'uuid', 'language'],
+  Listing: ['uuid', 'uuid', 'version', 'listed', 'language'],
+  Session: ['uuid'],
+  BrandSettings: ['uuid'],
+  Booking: ['uuid'],
+  Cart: ['uuid', 'uuid'],
+  Organization: ['uuid'],
+  Waitlist: ['uuid', 'uuid'],
+};
+
+/**
+ * The parts of a key of this type when it follows the type's grammar; null for anything else (a made-up
+ * language, a listing version that does not exist, a part missing or added), which names no object Tessera
+ * issued and so never reaches a read.
+ */
+export function keyParts(type: string, key: string): string[] | null {
+  const grammar = keyGrammar[type];
+  const split = key.split(':');
+  return grammar && split.length === grammar.length && split.every((part, i) => parts[grammar[i]!](part)) ? split : null;
+}
+
+/** VALIDATION_FAILED naming the argument, for a global id of `type` whose key is not one Tessera issues. */
+export function notAnIssuedId(field: string, type: string, id: string): DomainError {
+  return invalid(
+    field,
+    `${JSON.stringify(id.slice(0, 100))} is not a global id of type ${type}: pass an object's \`id\` as it was answered`,
+  );
+}
 
 /** The `id` and `uuid`/`key` resolvers of every identified type, plus CustomQuestion's content-addressed `id`. */
 export function globalIdResolvers(): Record<string, Record<string, FieldResolver>> {

@@ -81,4 +81,6 @@ export const errorStatus: Record<ErrorCode, number> = {
   TOO_MANY_SUBSCRIPTIONS: 429,
   /** Live connections only: too many live connections of one key on this gateway. */
   TOO_MANY_CONNECTIONS: 429,
+  /** GraphQL only (REST lists are paged): a query's answer above GRAPHQL_MAX_RESPONSE_BYTES. */
+  RESPONSE_TOO_LARGE: 400,
 };

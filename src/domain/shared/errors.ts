@@ -80,6 +80,8 @@ export const errorCodes = [
   'TOO_MANY_SUBSCRIPTIONS',
   /** The key (a publishable key: its client address) has as many live connections open on this gateway as it may (LIVE_MAX_CONNECTIONS_PER_KEY). */
   'TOO_MANY_CONNECTIONS',
+  /** A GraphQL query's answer above GRAPHQL_MAX_RESPONSE_BYTES: refused rather than sent; ask for less. */
+  'RESPONSE_TOO_LARGE',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

@@ -8,8 +8,9 @@
  *   item selects: on a connection, its `edges` list counts that many times;
  * - `nodes(ids:)` counts as a page of as many items as it names ids, and a router's `_entities(representations:)`
  *   as many as it sends representations (not capped: a router sends all of a plan's references at once);
- * - a list without a page size (a booking's participants, an experience's pictures) counts once: its
- *   length is bounded by the data, not chosen by the client;
+ * - a list without a page size counts what it can return (list-sizes.ts): a date range's days times the
+ *   sessions a day (`Experience.sessions(from, to)`), or the list's declared bound (an experience's
+ *   pictures, a booking's participants), times what each item selects;
  * - `@skip`/`@include` are honoured, fragments are costed once per context (no exponential walk).
  */
 import type { ApolloServerPlugin } from '@apollo/server';
@@ -38,6 +39,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/shared/pagination.ts';
+import { listSizes } from './list-sizes.ts';
 import { refusal } from './refusals.ts';
 
 const pageSizeArguments = new Set(['first', 'limit']);
@@ -96,9 +98,25 @@ class CostWalk {
     const type = getNamedType(def.type);
     const ownPage = this.pageSize(def, node);
     if (isListType(getNullableType(def.type))) {
-      return (ownPage ?? page ?? 1) * (1 + this.selectionSet(node.selectionSet, type, null));
+      return (ownPage ?? this.listSize(parent, def, node, page)) * (1 + this.selectionSet(node.selectionSet, type, null));
     }
     return 1 + this.selectionSet(node.selectionSet, type, ownPage);
+  }
+
+  /** Items of a list the client does not size: its connection's page, or what list-sizes.ts declares. */
+  private listSize(parent: GraphQLNamedType, def: GraphQLField<unknown, unknown>, node: FieldNode, page: number | null): number {
+    // Introspection answers the schema's own types and fields: fixed, and read from memory.
+    if (parent.name.startsWith('__')) return 1;
+    const size = listSizes[`${parent.name}.${def.name}`];
+    // A list added without a declared size (a unit test catches it first) counts as a full page.
+    if (!size || size.kind === 'listed') return MAX_PAGE_SIZE;
+    if (size.kind === 'page') return page ?? MAX_PAGE_SIZE;
+    if (size.kind === 'bound') return size.items;
+    try {
+      return size.items(getArgumentValues(def, node, this.variables));
+    } catch {
+      return size.items({});
+    }
   }
 
   private pageSize(def: GraphQLField<unknown, unknown>, node: FieldNode): number | null {

@@ -22,8 +22,15 @@ export const graphqlDefaults = {
   /** Bytes of the `query` text: catches what tokens do not count (comments, whitespace, long strings). */
   maxDocumentBytes: 32 * 1024,
   /**
-   * Budget of the per-request cost (see cost.ts): 16 pages of 100 reviews with their reviewers (301
-   * each), or two pages of 100 bookings with every field down to their answers' question conditions (2002).
+   * Budget of the per-request cost (see cost.ts, list-sizes.ts): 16 pages of 100 reviews with their reviewers
+   * (301 each), two weeks of an experience's sessions for 14 experiences (337 each), or one booking with every
+   * field down to its participants' answers' question conditions (3758).
    */
   maxCost: 5_000,
+  /**
+   * Bytes of a query's serialized answer, the backstop behind the cost budget (whose list bounds are
+   * declared, not measured): 4 MiB is some twenty times the largest answer the budget admits on the demo
+   * data, and well under the 5 to 20 MB answers that an uncounted list once let through.
+   */
+  maxResponseBytes: 4 * 1024 * 1024,
 } as const;

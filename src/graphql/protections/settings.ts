@@ -13,6 +13,7 @@ type GraphQLConfigKey =
   | 'GRAPHQL_MAX_TOKENS'
   | 'GRAPHQL_MAX_DOCUMENT_BYTES'
   | 'GRAPHQL_MAX_COST'
+  | 'GRAPHQL_MAX_RESPONSE_BYTES'
   | 'GRAPHQL_INTROSPECTION'
   | 'GRAPHQL_TRUSTED_DOCUMENTS'
   | 'GRAPHQL_ROUTER_TOKEN';
@@ -27,6 +28,8 @@ export interface GraphQLProtections {
   maxTokens: number;
   maxDocumentBytes: number;
   maxCost: number;
+  /** Bytes of a query's answer (response-size.ts). */
+  maxResponseBytes: number;
   /** Introspection and "Did you mean ...?" suggestions: both reveal the schema, so one switch rules both. */
   introspection: boolean;
   /** When set, only these operations run (trusted documents mode). */
@@ -52,6 +55,7 @@ export function graphqlProtections(config: GraphQLConfig, options: GraphQLAppOpt
     maxTokens: config.GRAPHQL_MAX_TOKENS ?? graphqlDefaults.maxTokens,
     maxDocumentBytes: config.GRAPHQL_MAX_DOCUMENT_BYTES ?? graphqlDefaults.maxDocumentBytes,
     maxCost: config.GRAPHQL_MAX_COST ?? graphqlDefaults.maxCost,
+    maxResponseBytes: config.GRAPHQL_MAX_RESPONSE_BYTES ?? graphqlDefaults.maxResponseBytes,
     introspection: config.GRAPHQL_INTROSPECTION ?? !config.production,
     routerToken: config.GRAPHQL_ROUTER_TOKEN ?? null,
     ...overrides,

@@ -9,8 +9,8 @@ import { assertKeyMayUse, type PublishableUse } from '../../domain/access/publis
 import { DomainError, invalid } from '../../domain/shared/errors.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 import type { GraphQLContext } from '../context.ts';
-import { fromGlobalId, notAGlobalId } from '../global-ids.ts';
-import { issuedKeyParts, readers } from './nodes.ts';
+import { fromGlobalId, isLanguageTag, notAGlobalId } from '../global-ids.ts';
+import { readers, readIssued } from './nodes.ts';
 
 /** A representation as a router sends it: `__typename` and the fields of one of the type's keys. */
 interface Reference {
@@ -31,8 +31,6 @@ function keyOf(reference: Reference): { field: 'id' | 'uuid'; value: string } {
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** A language tag, as a global id holds one. */
-const languagePattern = /^[A-Za-z0-9-]{1,35}$/;
 
 function uuidOf(value: string): string {
   if (!uuidPattern.test(value)) throw invalid('uuid', `${JSON.stringify(value.slice(0, 100))} is not a UUID`);
@@ -40,12 +38,14 @@ function uuidOf(value: string): string {
   return value.toLowerCase();
 }
 
-/** The object a global id names, read by node(id:)'s reader; null when it names another type or nothing Tessera issues. */
+/**
+ * The object a global id names, read by node(id:)'s reader; null when it names another type or nothing, and
+ * VALIDATION_FAILED on `id` for a key of this type Tessera never issues (a made-up language).
+ */
 async function byGlobalId(type: string, id: string, ctx: GraphQLContext): Promise<object | null> {
   const decoded = fromGlobalId(id);
   if (!decoded) throw notAGlobalId('id', id);
-  const parts = decoded.type === type ? issuedKeyParts(type, decoded.key) : null;
-  return parts ? readers[type]!.read(parts, ctx) : null;
+  return decoded.type === type ? readIssued(type, id, decoded.key, 'id', ctx) : null;
 }
 
 /** The raw id a global id of this type holds (types whose key is their UUID alone); null for any other id. */
@@ -95,7 +95,7 @@ const entities: Record<'Booking' | 'Session' | 'BrandSettings' | 'Listing' | 'Ex
     // variant shown in that language, and nothing when the experience shows another one.
     read: async (reference, uuid, ctx) => {
       const language = reference.contentLanguage;
-      if (language !== undefined && (typeof language !== 'string' || !languagePattern.test(language))) {
+      if (language !== undefined && (typeof language !== 'string' || !isLanguageTag(language))) {
         throw invalid('contentLanguage', 'contentLanguage must be a language tag');
       }
       const experience = await ctx.loaders.experience.load({ experienceId: uuid, language });

@@ -7,27 +7,21 @@ import { MAX_PAGE_SIZE } from '../../domain/shared/pagination.ts';
 import { findWaitlist } from '../../domain/waitlists/waitlists.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 import type { GraphQLContext } from '../context.ts';
-import { fromGlobalId, notAGlobalId } from '../global-ids.ts';
-
-type Part = 'uuid' | 'token';
+import { fromGlobalId, globalIdOf, keyParts, notAGlobalId, notAnIssuedId } from '../global-ids.ts';
 
 /**
- * How each fetchable type is read again from the parts of its key (global-ids.ts), through the same domain
- * functions (and so the same brand scope) as its root field, and what a publishable key needs to read it
- * (catalogue types only). Every reader answers null for an object the key may not see, as root fields do.
+ * How each fetchable type is read again from the parts of its key (global-ids.ts, which holds each key's
+ * grammar), through the same domain functions (and so the same brand scope) as its root field, and what a
+ * publishable key needs to read it (catalogue types only). Every reader answers null for an object the key
+ * may not see, as root fields do.
  */
-export const readers: Record<
-  string,
-  { shape: Part[]; use?: PublishableUse; read: (parts: string[], ctx: GraphQLContext) => Promise<object | null> }
-> = {
+export const readers: Record<string, { use?: PublishableUse; read: (parts: string[], ctx: GraphQLContext) => Promise<object | null> }> = {
   Experience: {
-    shape: ['uuid', 'uuid', 'token'],
     use: 'catalogue',
     read: ([brandId, experienceId, language], ctx) =>
       ctx.loaders.experience.load({ brandId: brandId!, experienceId: experienceId!, language }),
   },
   Listing: {
-    shape: ['uuid', 'uuid', 'token', 'token', 'token'],
     use: 'catalogue',
     read: async ([brandId, listingId, shown, listed, locale], ctx) => {
       const listings = await ctx.loaders.featuredListings.load({
@@ -40,29 +34,25 @@ export const readers: Record<
       return listings.find((l) => l.id === listingId && l.shownVersion === shown && l.contentLanguage === locale) ?? null;
     },
   },
-  Session: { shape: ['uuid'], use: 'availability', read: async ([id], ctx) => (await ctx.loaders.session.load(id!)) ?? null },
-  BrandSettings: { shape: ['uuid'], use: 'catalogue', read: ([brandId], ctx) => getBrandSettings(ctx.caller(), { brandId: brandId! }) },
-  Booking: { shape: ['uuid'], read: async ([bookingId], ctx) => (await ctx.loaders.booking.load(bookingId!)) ?? null },
-  Cart: { shape: ['uuid', 'uuid'], read: ([brandId, cartId], ctx) => findCart(ctx.caller(), { brandId: brandId!, cartId: cartId! }) },
-  Organization: { shape: ['uuid'], read: ([id], ctx) => findOrganization(ctx.caller(), id!) },
-  Waitlist: { shape: ['uuid', 'uuid'], read: ([brandId, id], ctx) => findWaitlist(ctx.caller(), { brandId: brandId!, id: id! }) },
-};
-
-const partPatterns: Record<Part, RegExp> = {
-  uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
-  // A language tag, a content version, listed/unlisted.
-  token: /^[A-Za-z0-9-]{1,35}$/,
+  Session: { use: 'availability', read: async ([id], ctx) => (await ctx.loaders.session.load(id!)) ?? null },
+  BrandSettings: { use: 'catalogue', read: ([brandId], ctx) => getBrandSettings(ctx.caller(), { brandId: brandId! }) },
+  Booking: { read: async ([bookingId], ctx) => (await ctx.loaders.booking.load(bookingId!)) ?? null },
+  Cart: { read: ([brandId, cartId], ctx) => findCart(ctx.caller(), { brandId: brandId!, cartId: cartId! }) },
+  Organization: { read: ([id], ctx) => findOrganization(ctx.caller(), id!) },
+  Waitlist: { read: ([brandId, id], ctx) => findWaitlist(ctx.caller(), { brandId: brandId!, id: id! }) },
 };
 
 /**
- * The parts of a global id's key, when they have the shape its type's keys have (resolvers/entities.ts
- * reads by them too). Only keys Tessera issues: anything else names no object (and never reaches a query as
- * a bad UUID).
+ * The object a global id of a fetchable type names, read by its reader: VALIDATION_FAILED on `field` for a key
+ * that breaks its type's grammar (a made-up language, a listing version that does not exist), and null
+ * when what the read found answers another id (an experience in a language it has no translation for is
+ * shown in another one): an object is never answered under an id other than its own.
  */
-export function issuedKeyParts(type: string, key: string): string[] | null {
-  const shape = readers[type]?.shape;
-  const parts = key.split(':');
-  return shape && parts.length === shape.length && parts.every((part, i) => partPatterns[shape[i]!].test(part)) ? parts : null;
+export async function readIssued(type: string, id: string, key: string, field: string, ctx: GraphQLContext): Promise<object | null> {
+  const parts = keyParts(type, key);
+  if (!parts) throw notAnIssuedId(field, type, id);
+  const object = await readers[type]!.read(parts, ctx);
+  return object && globalIdOf(type, object) === id ? object : null;
 }
 
 /** The GraphQL type of each object `node` answers (domain objects do not carry one). */
@@ -75,10 +65,8 @@ async function readNode(id: string, field: string, ctx: GraphQLContext): Promise
   // A global id of a type node cannot fetch (a Person, a Category): there is nothing to answer.
   if (!reader) return null;
   assertKeyMayUse(ctx.caller().principal, reader.use, `read a ${decoded.type} by node(id:)`);
-  const parts = issuedKeyParts(decoded.type, decoded.key);
-  if (!parts) return null;
   try {
-    const object = await reader.read(parts, ctx);
+    const object = await readIssued(decoded.type, id, decoded.key, field, ctx);
     if (object) typeOf.set(object, decoded.type);
     return object;
   } catch (error) {

@@ -3,6 +3,7 @@
  * document size and the per-request cost budget. Each refusal is a 400 before anything runs, with
  * `extensions.code` GRAPHQL_VALIDATION_FAILED, the limit's `reason` and its value.
  */
+import { randomUUID } from 'node:crypto';
 import { getIntrospectionQuery } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../../support/app.ts';
@@ -196,7 +197,9 @@ describe('cost budget', () => {
   it('weighs nodes(ids:) by the number of ids it names', async () => {
     const budget = await startApp(db, { graphql: { maxCost: 60 } });
     const nodes = `query($ids: [ID!]!) { nodes(ids: $ids) { id ... on Experience { reviews(first: 2) { edges { node { id } } } } } }`;
-    const ids = (count: number) => Array.from({ length: count }, (_, i) => Buffer.from(`Experience:${i}`).toString('base64url'));
+    // Well-formed ids of experiences that do not exist: each answers null.
+    const ids = (count: number) =>
+      Array.from({ length: count }, () => Buffer.from(`Experience:${brand.id}:${randomUUID()}:en`).toString('base64url'));
     // Each id: the node (1), its reviews connection (1) and two review edges with their reviews (2 x 2): 6.
     expect((await budget.gql(nodes, { ids: ids(10) }, { key })).body.errors).toBeUndefined();
     expect((await refusal(nodes, { ids: ids(11) }, budget)).extensions).toEqual({
@@ -237,13 +240,13 @@ describe('the queries our clients send', () => {
     termsAndConditions { label mediaId isOverrided mediaUrl }
     config { experienceId experienceQuestionId isRequired isActive order scope conditions { rule conditionKey conditionValue } conditionsMatchType } } }`;
 
-  it('runs the deepest path the schema has (10), on a full page of 100 bookings with every field', async () => {
-    const query = `query($b: UUID!) { bookings(brandId: $b, first: 100) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node {
+  it('runs the deepest path the schema has (10), on a booking with every field; each booking counts its lists’ bounds', async () => {
+    const query = `query($b: UUID!, $first: Int) { bookings(brandId: $b, first: $first) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node {
       uuid confirmationCode cartId cartConfirmationCode amount currency amountRefunded status paymentMethod createdAt notes internalNotes
       purchaser { id firstName lastName emailAddress phoneNumber ${answers} }
       participants { id firstName lastName emailAddress phoneNumber priceTierName cancelledAt ${answers} }
       event { timezone startDateTime } experience { id title } session { id remaining } } } } }`;
-    const res = await t.gql(query, { b: brand.id }, { key });
+    const res = await t.gql(query, { b: brand.id, first: 1 }, { key });
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
     expect(
@@ -252,6 +255,14 @@ describe('the queries our clients send', () => {
         e.node.participants.length,
       ]),
     ).toEqual([[booking.id, 2]]);
+    // A booking: 10 participants and the purchaser, each with 10 answers of 5 values and their question's
+    // 20 options and 5 conditions (list-sizes.ts): 3756 a booking, so two are over the budget.
+    expect((await refusal(query, { b: brand.id, first: 2 })).extensions).toEqual({
+      code: 'GRAPHQL_VALIDATION_FAILED',
+      reason: 'MAX_COST',
+      limit: 5000,
+      cost: 7514,
+    });
   });
 
   it('runs an experience with its reviews, reviewers’ pictures, questions and their conditions', async () => {

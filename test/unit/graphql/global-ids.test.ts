@@ -1,6 +1,6 @@
 import { buildSchema, isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { fromGlobalId, toGlobalId } from '../../../src/graphql/global-ids.ts';
+import { fromGlobalId, keyParts, toGlobalId } from '../../../src/graphql/global-ids.ts';
 import { resolvers } from '../../../src/graphql/resolvers/index.ts';
 import { readers } from '../../../src/graphql/resolvers/nodes.ts';
 import { loadTypeDefs } from '../../../src/graphql/server.ts';
@@ -52,5 +52,36 @@ describe('global ids in the schema', () => {
     }
     // Padding or another spelling of the same bytes is not an id Tessera issued.
     expect(fromGlobalId(`${id}=`)).toBeNull();
+  });
+
+  it('reads keys only in the grammar of their type: known languages, listing versions that exist', () => {
+    const brand = '6f1c0a52-3d4e-4c1a-9b7e-0b0000000001';
+    const experience = '18be18fe-251f-5b2a-8c23-ac204fcc8c79';
+    expect(keyParts('Experience', `${brand}:${experience}:pt-BR`)).toEqual([brand, experience, 'pt-BR']);
+    expect(keyParts('Listing', `${brand}:${experience}:draft:unlisted:ja`)).toEqual([brand, experience, 'draft', 'unlisted', 'ja']);
+    for (const [type, key] of [
+      ['Experience', `${brand}:${experience}:xx`],
+      ['Experience', `${brand}:${experience}:forged`],
+      ['Experience', `${brand}:${experience}:en:extra`],
+      ['Experience', `${brand}:not-a-uuid:en`],
+      ['Listing', `${brand}:${experience}:stale:listed:en`],
+      ['Listing', `${brand}:${experience}:published:hidden:en`],
+      ['Session', `${experience}:en`],
+    ]) {
+      expect(keyParts(type!, key!), key).toBeNull();
+    }
+    // Every type node(id:) reads has a grammar: without one, all its ids would be refused.
+    const valid: Record<string, string> = {
+      Experience: `${brand}:${experience}:en`,
+      Listing: `${brand}:${experience}:published:listed:en`,
+      Session: experience,
+      Booking: experience,
+      BrandSettings: brand,
+      Organization: brand,
+      Cart: `${brand}:${experience}`,
+      Waitlist: `${brand}:${experience}`,
+    };
+    expect(Object.keys(valid).sort()).toEqual(Object.keys(readers).sort());
+    for (const [type, key] of Object.entries(valid)) expect(keyParts(type, key), type).toEqual(key.split(':'));
   });
 });

@@ -1,6 +1,17 @@
-import { buildSchema, getOperationAST, parse } from 'graphql';
+import {
+  buildSchema,
+  getNamedType,
+  getOperationAST,
+  isInterfaceType,
+  isLeafType,
+  isListType,
+  isObjectType,
+  parse,
+  type GraphQLType,
+} from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { operationCost } from '../../../src/graphql/protections/cost.ts';
+import { listSizes, MAX_SESSIONS_PER_DAY } from '../../../src/graphql/protections/list-sizes.ts';
 import { loadTypeDefs } from '../../../src/graphql/server.ts';
 
 const schema = buildSchema(loadTypeDefs());
@@ -17,7 +28,23 @@ describe('operation cost', () => {
     ['scalars only', '{ __typename }', 0],
     ['an object', `{ brandSettings(brandId: ${id}) { id } }`, 1],
     ['nested objects', `{ brandSettings(brandId: ${id}) { designElement { logo { uri { original } } } } }`, 4],
-    ['a list without a page size counts once', `{ featuredListings { id medias { links { url } } } }`, 3],
+    // 50 listings, each with 10 medias of 5 links: the declared bounds, multiplied.
+    [
+      'a list without a page size counts its declared bound',
+      `{ featuredListings { id medias { links { url } } } }`,
+      50 * (1 + 10 * (1 + 5)),
+    ],
+    ['a list of scalars costs nothing', `{ experience(brandId: ${id}, id: ${id}) { providedItems paymentMethods } }`, 1],
+    [
+      'sessions count the days of their range times the sessions a day',
+      `{ experience(brandId: ${id}, id: ${id}) { sessions(from: "2027-03-01", to: "2027-03-07") { remaining } } }`,
+      1 + 7 * 24,
+    ],
+    [
+      'availability over the longest range the resolver accepts (92 days)',
+      `{ availability(brandId: ${id}, experienceId: ${id}, from: "2027-01-01", to: "2027-12-31") { remaining } }`,
+      92 * 24,
+    ],
     [
       'a connection: first x (edge + node)',
       `{ experienceReviews(experienceId: ${id}, first: 10) { totalCount edges { node { id } } } }`,
@@ -52,6 +79,29 @@ describe('operation cost', () => {
     expect(cost(query, { skip: false })).toBe(21);
     expect(cost(query, { first: 50, skip: true })).toBe(0);
     expect(cost(query, { first: 'ten', skip: false })).toBeNull();
+  });
+
+  it('multiplies a date range by its parent’s count, with dates from the variables', () => {
+    const query = `query($ids: [ID!]!, $from: LocalDate!, $to: LocalDate!) { nodes(ids: $ids) { ... on Experience { sessions(from: $from, to: $to) { remaining } } } }`;
+    const ids = Array.from({ length: 100 }, (_, i) => `id${i}`);
+    expect(cost(query, { ids, from: '2027-03-01', to: '2027-05-29' })).toBe(100 * (1 + 90 * 24));
+    expect(cost(query, { ids: ids.slice(0, 2), from: '2027-03-01', to: '2027-03-01' })).toBe(2 * (1 + 24));
+    // A range the resolver refuses (reversed, unreadable) is never cheaper than one day, nor dearer than 92.
+    expect(cost(query, { ids: ids.slice(0, 1), from: '2027-03-02', to: '2027-03-01' })).toBe(1 + 24);
+  });
+
+  it('declares a size for every list of objects in the schema', () => {
+    const undeclared: string[] = [];
+    const listOf = (type: GraphQLType): boolean => isListType(type) || ('ofType' in type && listOf(type.ofType as GraphQLType));
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (type.name.startsWith('__') || !(isObjectType(type) || isInterfaceType(type))) continue;
+      for (const field of Object.values(type.getFields())) {
+        if (!listOf(field.type) || isLeafType(getNamedType(field.type))) continue;
+        if (!listSizes[`${type.name}.${field.name}`]) undeclared.push(`${type.name}.${field.name}`);
+      }
+    }
+    expect(undeclared).toEqual([]);
+    expect(MAX_SESSIONS_PER_DAY).toBe(24);
   });
 
   it('costs fragments by where they are spread, once each, however often they repeat', () => {

@@ -11,6 +11,7 @@ describe('GraphQL protection settings', () => {
       GRAPHQL_MAX_TOKENS: '1500',
       GRAPHQL_MAX_DOCUMENT_BYTES: '16384',
       GRAPHQL_MAX_COST: '2500',
+      GRAPHQL_MAX_RESPONSE_BYTES: '1048576',
       GRAPHQL_INTROSPECTION: 'false',
       GRAPHQL_ROUTER_TOKEN: 'router-token-0123456789abcdef0123456789abcdef',
     });
@@ -21,6 +22,7 @@ describe('GraphQL protection settings', () => {
       maxTokens: 1500,
       maxDocumentBytes: 16_384,
       maxCost: 2500,
+      maxResponseBytes: 1_048_576,
       introspection: false,
       trustedDocuments: null,
       routerToken: 'router-token-0123456789abcdef0123456789abcdef',
@@ -35,6 +37,7 @@ describe('GraphQL protection settings', () => {
   it('names a bad limit', () => {
     expect(() => loadConfig({ GRAPHQL_MAX_DEPTH: '0' })).toThrow(ConfigError);
     expect(() => loadConfig({ GRAPHQL_MAX_COST: 'lots' })).toThrow(/GRAPHQL_MAX_COST: .* \(got "lots"\)/);
+    expect(() => loadConfig({ GRAPHQL_MAX_RESPONSE_BYTES: '1000' })).toThrow(/GRAPHQL_MAX_RESPONSE_BYTES/);
     expect(() => loadConfig({ GRAPHQL_INTROSPECTION: 'yes' })).toThrow(/GRAPHQL_INTROSPECTION/);
     expect(() => loadConfig({ GRAPHQL_ROUTER_TOKEN: 'short' })).toThrow(/GRAPHQL_ROUTER_TOKEN: must be 32 to 256 characters/);
   });
