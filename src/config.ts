@@ -109,7 +109,9 @@ const schema = z.object({
   GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).max(1_000).default(graphqlDefaults.maxDirectives),
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).max(100_000).default(graphqlDefaults.maxTokens),
   GRAPHQL_MAX_DOCUMENT_BYTES: z.coerce.number().int().min(1_024).max(1_048_576).default(graphqlDefaults.maxDocumentBytes),
+  /** The cost budget of publishable keys and requests without a key; secret keys have the next one. */
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).max(10_000_000).default(graphqlDefaults.maxCost),
+  GRAPHQL_SECRET_KEY_MAX_COST: z.coerce.number().int().min(1).max(10_000_000).default(graphqlDefaults.secretKeyMaxCost),
   /** Bytes of a query's answer: above it, the answer is refused (RESPONSE_TOO_LARGE) rather than sent. */
   GRAPHQL_MAX_RESPONSE_BYTES: z.coerce.number().int().min(65_536).max(1_073_741_824).default(graphqlDefaults.maxResponseBytes),
   /** Introspection and field suggestions; unset means on outside production, off in production. */

@@ -14,6 +14,8 @@
  * - `@skip`/`@include` are honoured, fragments are costed once per context (no exponential walk).
  */
 import type { ApolloServerPlugin } from '@apollo/server';
+import type { Principal } from '../../domain/access/principal.ts';
+import type { GraphQLProtections } from './settings.ts';
 import {
   getArgumentValues,
   getDirectiveValues,
@@ -163,13 +165,22 @@ export function operationCost(
   return new CostWalk(schema, document, variables.coerced).selectionSet(operation.selectionSet, root, null);
 }
 
-/** Refuses, before anything runs, an operation whose cost is above the budget. */
-export function costLimit(maxCost: number): ApolloServerPlugin {
+/**
+ * The budget of the request's caller: a secret key's is larger (a partner's server, accountable and
+ * rate-limited per key) than that of the public one in every shop's page, or of a request without a key.
+ */
+export function costBudget(p: Pick<GraphQLProtections, 'maxCost' | 'secretKeyMaxCost'>, principal: Principal | null | undefined): number {
+  return principal && principal.kind !== 'publishable' ? p.secretKeyMaxCost : p.maxCost;
+}
+
+/** Refuses, before anything runs, an operation whose cost is above the caller's budget. */
+export function costLimit(p: Pick<GraphQLProtections, 'maxCost' | 'secretKeyMaxCost'>): ApolloServerPlugin {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ schema, document, operation, request }) {
+        async didResolveOperation({ schema, document, operation, request, contextValue }) {
           if (!operation) return;
+          const maxCost = costBudget(p, (contextValue as { principal?: Principal | null }).principal);
           const cost = operationCost(schema, document, operation, request.variables);
           if (cost === null || cost <= maxCost) return;
           const shown = Math.min(cost, Number.MAX_SAFE_INTEGER);

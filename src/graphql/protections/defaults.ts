@@ -28,6 +28,13 @@ export const graphqlDefaults = {
    */
   maxCost: 5_000,
   /**
+   * The budget of a secret key (a partner's or the brand's own server, accountable and rate-limited per key):
+   * GitHub's node limit. A page of 100 bookings with every field down to their answers' question conditions
+   * (375,800) fits, as it did before every list counted; 25 aliases of `nodes` over 100 experiences with 90
+   * days of sessions (5,402,500) does not. Publishable keys and requests without a key get `maxCost`.
+   */
+  secretKeyMaxCost: 500_000,
+  /**
    * Bytes of a query's serialized answer, the backstop behind the cost budget (whose list bounds are
    * declared, not measured): 4 MiB is some twenty times the largest answer the budget admits on the demo
    * data, and well under the 5 to 20 MB answers that an uncounted list once let through.

@@ -22,7 +22,7 @@ export function apolloProtections(p: GraphQLProtections): ApolloProtections {
     validationRules: documentRules(p),
     // The gate counts tokens first; this stops the parser too should anything reach Apollo around it.
     parseOptions: { maxTokens: p.maxTokens },
-    plugins: [refusalsFirst(), costLimit(p.maxCost), ...(p.introspection ? [] : [serviceSdlForRouterOnly(p.routerToken)])],
+    plugins: [refusalsFirst(), costLimit(p), ...(p.introspection ? [] : [serviceSdlForRouterOnly(p.routerToken)])],
     // Automatic persisted queries stay on; in trusted mode a hash alone finds its manifest body.
     persistedQueries: p.trustedDocuments ? { cache: trustedDocumentsCache(p.trustedDocuments) } : {},
   };

@@ -13,6 +13,7 @@ type GraphQLConfigKey =
   | 'GRAPHQL_MAX_TOKENS'
   | 'GRAPHQL_MAX_DOCUMENT_BYTES'
   | 'GRAPHQL_MAX_COST'
+  | 'GRAPHQL_SECRET_KEY_MAX_COST'
   | 'GRAPHQL_MAX_RESPONSE_BYTES'
   | 'GRAPHQL_INTROSPECTION'
   | 'GRAPHQL_TRUSTED_DOCUMENTS'
@@ -27,7 +28,10 @@ export interface GraphQLProtections {
   maxDirectives: number;
   maxTokens: number;
   maxDocumentBytes: number;
+  /** Cost budget of a publishable key, or of a request without a key (cost.ts). */
   maxCost: number;
+  /** Cost budget of a secret key (a brand's or an organization's). */
+  secretKeyMaxCost: number;
   /** Bytes of a query's answer (response-size.ts). */
   maxResponseBytes: number;
   /** Introspection and "Did you mean ...?" suggestions: both reveal the schema, so one switch rules both. */
@@ -55,6 +59,7 @@ export function graphqlProtections(config: GraphQLConfig, options: GraphQLAppOpt
     maxTokens: config.GRAPHQL_MAX_TOKENS ?? graphqlDefaults.maxTokens,
     maxDocumentBytes: config.GRAPHQL_MAX_DOCUMENT_BYTES ?? graphqlDefaults.maxDocumentBytes,
     maxCost: config.GRAPHQL_MAX_COST ?? graphqlDefaults.maxCost,
+    secretKeyMaxCost: config.GRAPHQL_SECRET_KEY_MAX_COST ?? graphqlDefaults.secretKeyMaxCost,
     maxResponseBytes: config.GRAPHQL_MAX_RESPONSE_BYTES ?? graphqlDefaults.maxResponseBytes,
     introspection: config.GRAPHQL_INTROSPECTION ?? !config.production,
     routerToken: config.GRAPHQL_ROUTER_TOKEN ?? null,

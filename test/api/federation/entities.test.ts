@@ -246,7 +246,7 @@ describe('_entities', () => {
 
 describe('protections', () => {
   it('count each reference of _entities against the cost budget', async () => {
-    const tight = await startApp(db, { graphql: { maxCost: 150 } });
+    const tight = await startApp(db, { graphql: { secretKeyMaxCost: 150 } });
     const l = await lisbon();
     const query = `query($r: [_Any!]!) { _entities(representations: $r) { ... on Booking { uuid session { uuid } } } }`;
     const refs = (n: number) =>

@@ -28,7 +28,8 @@ const booking = (
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await startApp(db);
+  // The key here is a secret key: its budget as small as the publishable key's, the figures these tests count.
+  t = await startApp(db, { graphql: { secretKeyMaxCost: 5_000 } });
 });
 
 /** `{ __schema { types { fields { type { fields { type ... { name } } } } } } }`: `levels` fields under __schema. */
@@ -195,7 +196,7 @@ describe('cost budget', () => {
   });
 
   it('weighs nodes(ids:) by the number of ids it names', async () => {
-    const budget = await startApp(db, { graphql: { maxCost: 60 } });
+    const budget = await startApp(db, { graphql: { secretKeyMaxCost: 60 } });
     const nodes = `query($ids: [ID!]!) { nodes(ids: $ids) { id ... on Experience { reviews(first: 2) { edges { node { id } } } } } }`;
     // Well-formed ids of experiences that do not exist: each answers null.
     const ids = (count: number) =>
@@ -211,7 +212,7 @@ describe('cost budget', () => {
   });
 
   it('counts the schema’s default page size (20) when the client sends none', async () => {
-    const budget = await startApp(db, { graphql: { maxCost: 60 } });
+    const budget = await startApp(db, { graphql: { secretKeyMaxCost: 60 } });
     const one = `query($id: UUID!) { experienceReviews(experienceId: $id) { edges { node { id } } } }`;
     expect((await budget.gql(one, { id: sail.experience.id }, { key })).body.errors).toBeUndefined();
     const error = await refusal(
@@ -228,7 +229,7 @@ describe('cost budget', () => {
   });
 
   it('skips what @skip leaves out', async () => {
-    const budget = await startApp(db, { graphql: { maxCost: 10 } });
+    const budget = await startApp(db, { graphql: { secretKeyMaxCost: 10 } });
     const query = `query($id: UUID!, $all: Boolean!) { experienceReviews(experienceId: $id, first: 50) @skip(if: $all) { edges { node { id } } } }`;
     expect((await budget.gql(query, { id: sail.experience.id, all: true }, { key })).body).toEqual({ data: {} });
     expect((await refusal(query, { id: sail.experience.id, all: false }, budget)).extensions.cost).toBe(101);
@@ -240,13 +241,13 @@ describe('the queries our clients send', () => {
     termsAndConditions { label mediaId isOverrided mediaUrl }
     config { experienceId experienceQuestionId isRequired isActive order scope conditions { rule conditionKey conditionValue } conditionsMatchType } } }`;
 
-  it('runs the deepest path the schema has (10), on a booking with every field; each booking counts its lists’ bounds', async () => {
+  it('runs the deepest path the schema has (10), on a full page of 100 bookings with every field, within a secret key’s budget', async () => {
     const query = `query($b: UUID!, $first: Int) { bookings(brandId: $b, first: $first) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node {
       uuid confirmationCode cartId cartConfirmationCode amount currency amountRefunded status paymentMethod createdAt notes internalNotes
       purchaser { id firstName lastName emailAddress phoneNumber ${answers} }
       participants { id firstName lastName emailAddress phoneNumber priceTierName cancelledAt ${answers} }
       event { timezone startDateTime } experience { id title } session { id remaining } } } } }`;
-    const res = await t.gql(query, { b: brand.id, first: 1 }, { key });
+    const res = await (await startApp(db)).gql(query, { b: brand.id, first: 100 }, { key });
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
     expect(
@@ -256,7 +257,8 @@ describe('the queries our clients send', () => {
       ]),
     ).toEqual([[booking.id, 2]]);
     // A booking: 10 participants and the purchaser, each with 10 answers of 5 values and their question's
-    // 20 options and 5 conditions (list-sizes.ts): 3756 a booking, so two are over the budget.
+    // 20 options and 5 conditions (list-sizes.ts): 3756 a booking, so 100 cost 375602 (of 500000), and two
+    // are over a secret budget as small as the publishable key's.
     expect((await refusal(query, { b: brand.id, first: 2 })).extensions).toEqual({
       code: 'GRAPHQL_VALIDATION_FAILED',
       reason: 'MAX_COST',
