@@ -17,6 +17,7 @@ import { landingPageWithOfflineLinks } from './landing-page.ts';
 import { apolloProtections, withoutSuggestions } from './protections/index.ts';
 import { graphqlProtections, type GraphQLExecutorKind, type GraphQLProtections } from './protections/settings.ts';
 import { buildTesseraSchema } from './schema.ts';
+import { subscriptionsOverLiveOnly } from './subscriptions-over-http.ts';
 
 export { loadTypeDefs } from './schema.ts';
 
@@ -165,6 +166,7 @@ export function createGraphQLServer(options: GraphQLServerOptions): ApolloServer
       ApolloServerPluginInlineTraceDisabled(),
       cacheControl(options.publicMaxAgeSeconds ?? 0),
       errorReporting(options.log),
+      subscriptionsOverLiveOnly<GraphQLContext>(),
       ...protectionPlugins,
       options.production ? ApolloServerPluginLandingPageDisabled() : landingPageWithOfflineLinks<GraphQLContext>(),
       ...(options.plugins ?? []),
