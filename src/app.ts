@@ -183,6 +183,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     plugins: [observability.graphqlPlugin, admitMutations(http.writeQueueLimit), queryMarker(), ...cachePlugins],
     protections: graphqlLimits,
     publicMaxAgeSeconds: http.graphqlPublicMaxAgeSeconds,
+    executor: options.graphql?.executor,
   });
   await apollo.start();
   installDocumentGate(app, graphqlLimits);

@@ -15,8 +15,9 @@ import type { GraphQLContext } from './context.ts';
 import { csrfPreventionRequestHeaders } from './csrf.ts';
 import { landingPageWithOfflineLinks } from './landing-page.ts';
 import { apolloProtections, withoutSuggestions } from './protections/index.ts';
-import { graphqlProtections, type GraphQLProtections } from './protections/settings.ts';
+import { graphqlProtections, type GraphQLExecutorKind, type GraphQLProtections } from './protections/settings.ts';
 import { buildTesseraSchema } from './schema.ts';
+import { subscriptionsOverLiveOnly } from './subscriptions-over-http.ts';
 
 export { loadTypeDefs } from './schema.ts';
 
@@ -135,6 +136,8 @@ export interface GraphQLServerOptions {
   protections?: GraphQLProtections;
   /** How long public catalogue answers may be kept (cache-control.ts); absent or 0: every answer is `no-store`. */
   publicMaxAgeSeconds?: number;
+  /** The compiled executor (compiled-executor.ts) unless `graphql-js`: Apollo's own execution, which tests compare it with. */
+  executor?: GraphQLExecutorKind;
 }
 
 export function createGraphQLServer(options: GraphQLServerOptions): ApolloServer<GraphQLContext> {
@@ -143,7 +146,7 @@ export function createGraphQLServer(options: GraphQLServerOptions): ApolloServer
   // A Federation 2 subgraph (schema.ts), run by the compiled executor (compiled-executor.ts).
   const schema = options.schema ?? buildTesseraSchema();
   return new ApolloServer<GraphQLContext>({
-    gateway: compiledGateway(schema),
+    ...(options.executor === 'graphql-js' ? { schema } : { gateway: compiledGateway(schema) }),
     // Suggestions name fields a client did not know of: they go with introspection.
     formatError: protections.introspection ? formatError : (formatted, error) => withoutSuggestions(formatError(formatted, error)),
     includeStacktraceInErrorResponses: false,
@@ -163,6 +166,7 @@ export function createGraphQLServer(options: GraphQLServerOptions): ApolloServer
       ApolloServerPluginInlineTraceDisabled(),
       cacheControl(options.publicMaxAgeSeconds ?? 0),
       errorReporting(options.log),
+      subscriptionsOverLiveOnly<GraphQLContext>(),
       ...protectionPlugins,
       options.production ? ApolloServerPluginLandingPageDisabled() : landingPageWithOfflineLinks<GraphQLContext>(),
       ...(options.plugins ?? []),

@@ -133,7 +133,10 @@ export function liveOperations(schema: GraphQLSchema, p: GraphQLProtections, log
     if (invalid.length > 0) {
       putRefusalsFirst(invalid as GraphQLError[]);
       return invalid.map((error) => {
-        const formatted = shown(error.toJSON(), error);
+        // graphql-js's own rules give their errors no code, which formatError would mask as an internal
+        // error: each is the client's, as Apollo's ValidationError marks it on POST /graphql.
+        const json = error.toJSON();
+        const formatted = shown({ ...json, extensions: { code: 'GRAPHQL_VALIDATION_FAILED', ...json.extensions } }, error);
         return refused(formatted.message, { code: 'GRAPHQL_VALIDATION_FAILED', ...error.extensions });
       });
     }

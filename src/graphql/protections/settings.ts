@@ -46,11 +46,18 @@ export interface GraphQLProtections {
 export type GraphQLAppOptions = Partial<Omit<GraphQLProtections, 'trustedDocuments'>> & {
   /** Path of an Apollo persisted query manifest, as GRAPHQL_TRUSTED_DOCUMENTS. */
   trustedDocumentsFile?: string;
+  /**
+   * `graphql-js`: Apollo Server runs operations itself, without the compiled executor (server.ts). Only the
+   * tests that compare the compiled executor's answers with graphql-js's set it.
+   */
+  executor?: GraphQLExecutorKind;
 };
+
+export type GraphQLExecutorKind = 'compiled' | 'graphql-js';
 
 /** Throws a ConfigError when the trusted documents manifest cannot be used. */
 export function graphqlProtections(config: GraphQLConfig, options: GraphQLAppOptions = {}): GraphQLProtections {
-  const { trustedDocumentsFile, ...overrides } = options;
+  const { trustedDocumentsFile, executor: _, ...overrides } = options;
   const manifest = trustedDocumentsFile ?? config.GRAPHQL_TRUSTED_DOCUMENTS;
   return {
     maxDepth: config.GRAPHQL_MAX_DEPTH ?? graphqlDefaults.maxDepth,
