@@ -174,7 +174,10 @@ describe('personal data with a publishable key', () => {
 
   it('no GraphQL field a publishable key may reach answers with an e-mail address or phone number; contacts are null', async () => {
     // Every field, four deep: beyond the cost budget, which is not what this sweep is about.
-    const wide = await startApp(db, { now: () => new Date('2026-12-01T09:00:00.000Z'), graphql: { maxCost: 1_000_000, secretKeyMaxCost: 1_000_000 } });
+    const wide = await startApp(db, {
+      now: () => new Date('2026-12-01T09:00:00.000Z'),
+      graphql: { maxCost: 1_000_000, secretKeyMaxCost: 1_000_000 },
+    });
     const introspection = await wide.gql(getIntrospectionQuery(), {}, { key: LISBON_SECRET });
     const schema = buildClientSchema(introspection.body.data as IntrospectionQuery);
     const leaks: string[] = [];
