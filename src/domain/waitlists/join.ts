@@ -181,7 +181,7 @@ export async function joinWaitlist(deps: CallerDeps, input: JoinWaitlistInput): 
       // Not an oracle: a publishable key is anyone's, so whether an e-mail address waits is not its to learn.
       // It is answered as a join is, with an entry that is not recorded: the purchaser's own entry stands,
       // and its id is not given to whoever typed the address.
-      const entry = { ...row, offeredAt: null, offerExpiresAt: null, convertedBookingId: null };
+      const entry = { ...row, offeredAt: null, offerExpiresAt: null, convertedBookingId: null, holdClient: client };
       return toEntryView({ entry, startLocal, timezone: experience.timezoneId });
     }
     throw new DomainError('ALREADY_ON_WAITLIST', `${email} is already waiting for this session`, { field: 'purchaser.emailAddress' });

@@ -38,6 +38,8 @@ export interface WaitlistEntryRow {
   /** While `offered`: when the held places go to the next entry. */
   offerExpiresAt: string | null;
   convertedBookingId: string | null;
+  /** The publishable key's client that joined (its HMAC, never its address); null for a secret key's entry. */
+  holdClient: string | null;
 }
 
 export interface WaitlistsStore {
