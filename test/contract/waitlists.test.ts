@@ -270,7 +270,14 @@ describe('store contract: waitlists', () => {
     await entry(s2, 2, { status: 'expired', partySize: 1, holdClient: a });
     await entry(s2, 3, { status: 'converted', partySize: 1, holdClient: a });
     await entry(s2, 4, { partySize: 5 });
-    await createWaitlistEntry(db, { waitlist: otherWaitlist, session: otherSession, brandId: otherBrand.id, position: 1, partySize: 4, holdClient: a });
+    await createWaitlistEntry(db, {
+      waitlist: otherWaitlist,
+      session: otherSession,
+      brandId: otherBrand.id,
+      position: 1,
+      partySize: 4,
+      holdClient: a,
+    });
 
     const places = (client: string, at: string, brandId = brand.id) => database.waitlists.clientWaitlistPlaces(brandId, client, at);
     // Waiting 3 and offered 2 (running); not b's, not the finished ones, not the secret key's, not the other brand's.
@@ -282,7 +289,9 @@ describe('store contract: waitlists', () => {
     expect(await places(a, '2027-01-01T10:00:00.000Z')).toBe(3);
     expect(await places(a, s1.startsAt)).toBe(0);
     // The same inside a unit of work.
-    await expect(database.transaction(async (tx) => tx.waitlists.clientWaitlistPlaces(brand.id, a, '2027-01-01T09:00:00.000Z'))).resolves.toBe(5);
+    await expect(
+      database.transaction(async (tx) => tx.waitlists.clientWaitlistPlaces(brand.id, a, '2027-01-01T09:00:00.000Z')),
+    ).resolves.toBe(5);
     // The entry records its client as given.
     const [joined] = await database.waitlists.entriesOfWaitlist(waitlist.id, { sessionId: s1.id, statuses: ['waiting'] });
     expect(joined!.entry.holdClient).toBe(a);
