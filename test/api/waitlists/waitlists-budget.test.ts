@@ -13,18 +13,19 @@ import { JOIN, waitlistWorld } from '../../support/waitlist-world.ts';
 const w = await waitlistWorld({ http: { TRUST_PROXY: ['127.0.0.1'] } });
 const { db, brand, waitlist, keys } = w;
 const publishable = (await createPublishableKey(db, brand.id, ['https://shop.example'])).secret;
+// A brand whose clients may wait for 4 places (PUBLISHABLE_HOLD_PLACES_PER_CLIENT=4).
+const small = await waitlistWorld({ publishableHoldPlacesPerClient: 4 });
+const smallKey = (await createPublishableKey(small.db, small.brand.id, ['https://shop.example'])).secret;
 
 type Session = Awaited<ReturnType<typeof w.session>>;
 const headers = (client: string) => ({ 'x-forwarded-for': client });
 /** A REST join from `client` with the publishable key (or `key`) for a party of `size` on `s`. */
 const join = (client: string, s: Session, size: number, email?: string, key = publishable) =>
-  w
-    .t()
-    .rest('POST', `/v1/brands/${brand.id}/waitlists/${waitlist.id}/entries`, {
-      key,
-      headers: headers(client),
-      body: w.body(s, size, email),
-    });
+  w.t().rest('POST', `/v1/brands/${brand.id}/waitlists/${waitlist.id}/entries`, {
+    key,
+    headers: headers(client),
+    body: w.body(s, size, email),
+  });
 const gqlJoin = (client: string, s: Session, size: number) =>
   w.t().gql(JOIN, { brandId: brand.id, waitlistId: waitlist.id, input: w.body(s, size) }, { key: publishable, headers: headers(client) });
 const leave = (client: string, entryId: string) =>
@@ -119,5 +120,24 @@ describe('the waitlist budget of a publishable client', () => {
         clients[0],
       ),
     ).toBe(9);
+  });
+
+  it('follows PUBLISHABLE_HOLD_PLACES_PER_CLIENT, and refuses a party above it on its own, naming participants', async () => {
+    const s = await small.session();
+    const join = (size: number) =>
+      small.t().rest('POST', `/v1/brands/${small.brand.id}/waitlists/${small.waitlist.id}/entries`, {
+        key: smallKey,
+        body: small.body(s, size),
+      });
+    const alone = await join(5);
+    expect([alone.status, alone.body.error.code, alone.body.error.message, alone.body.error.details]).toEqual([
+      429,
+      'HOLD_LIMIT_REACHED',
+      'A waitlist entry joined with a publishable key waits for at most 4 places; this party asks for 5',
+      { field: 'participants', limit: 4, requested: 5, held: 0 },
+    ]);
+    expect((await join(3)).status).toBe(201);
+    expect((await join(2)).body.error.details).toEqual({ limit: 4, requested: 2, held: 3 });
+    expect((await join(1)).status).toBe(201);
   });
 });
