@@ -35,7 +35,7 @@ const earlier = await session(1, 5, { reserved: 4 });
 const entry = (
   s: { id: string },
   position: number,
-  spec: { status?: WaitlistEntryStatus; partySize?: number; email?: string; offerExpiresAt?: string } = {},
+  spec: { status?: WaitlistEntryStatus; partySize?: number; email?: string; offerExpiresAt?: string; holdClient?: string } = {},
 ) => createWaitlistEntry(db, { waitlist, session: s, brandId: brand.id, position, ...spec });
 const first = await entry(soldOut, 1, { partySize: 2, email: 'Ana@Example.test' });
 const offered = await entry(soldOut, 2, { status: 'offered', partySize: 2, offerExpiresAt: '2027-01-01T09:00:00.000Z' });
@@ -62,6 +62,7 @@ const stored = (row: Awaited<ReturnType<typeof createWaitlistEntry>>, over: Part
   offeredAt: row.offeredAt ?? null,
   offerExpiresAt: row.offerExpiresAt ?? null,
   convertedBookingId: row.convertedBookingId ?? null,
+  holdClient: row.holdClient ?? null,
   ...over,
 });
 const inContext = (row: WaitlistEntryRow, startLocal: string): EntryWithContext => ({ entry: row, startLocal, timezone: 'Europe/Lisbon' });
@@ -215,6 +216,7 @@ describe('store contract: waitlists', () => {
           offeredAt: null,
           offerExpiresAt: null,
           convertedBookingId: null,
+          holdClient: null,
         },
         '2027-03-05T10:00:00',
       ),
@@ -254,6 +256,45 @@ describe('store contract: waitlists', () => {
     expect((await database.waitlists.findEntryWithContext(offered.id))!.entry).toStrictEqual(
       stored(offered, { status: 'expired', updatedAt: at, offerExpiresAt: null }),
     );
+  });
+
+  it("counts a client's live entries' places in a brand, while their sessions have not started", async () => {
+    const [a, b] = ['hmac-of-client-a', 'hmac-of-client-b'];
+    const s1 = await session(22, 6, { reserved: 2 });
+    const s2 = await session(23, 6, { reserved: 6 });
+    const otherSession = await createSession(db, otherExperience, { startLocal: '2027-03-22T10:00:00', capacity: 2, reserved: 2 });
+    await entry(s1, 1, { partySize: 3, holdClient: a });
+    await entry(s1, 2, { partySize: 2, holdClient: b });
+    await entry(s1, 3, { status: 'offered', partySize: 2, holdClient: a, offerExpiresAt: '2027-01-01T10:00:00.000Z' });
+    await entry(s2, 1, { status: 'cancelled', partySize: 4, holdClient: a });
+    await entry(s2, 2, { status: 'expired', partySize: 1, holdClient: a });
+    await entry(s2, 3, { status: 'converted', partySize: 1, holdClient: a });
+    await entry(s2, 4, { partySize: 5 });
+    await createWaitlistEntry(db, {
+      waitlist: otherWaitlist,
+      session: otherSession,
+      brandId: otherBrand.id,
+      position: 1,
+      partySize: 4,
+      holdClient: a,
+    });
+
+    const places = (client: string, at: string, brandId = brand.id) => database.waitlists.clientWaitlistPlaces(brandId, client, at);
+    // Waiting 3 and offered 2 (running); not b's, not the finished ones, not the secret key's, not the other brand's.
+    expect(await places(a, '2027-01-01T09:00:00.000Z')).toBe(5);
+    expect(await places(b, '2027-01-01T09:00:00.000Z')).toBe(2);
+    expect(await places('hmac-of-nobody', '2027-01-01T09:00:00.000Z')).toBe(0);
+    expect(await places(a, '2027-01-01T09:00:00.000Z', otherBrand.id)).toBe(4);
+    // An offer that ran out (not yet swept) no longer counts; nor does any entry once its session started.
+    expect(await places(a, '2027-01-01T10:00:00.000Z')).toBe(3);
+    expect(await places(a, s1.startsAt)).toBe(0);
+    // The same inside a unit of work.
+    await expect(
+      database.transaction(async (tx) => tx.waitlists.clientWaitlistPlaces(brand.id, a, '2027-01-01T09:00:00.000Z')),
+    ).resolves.toBe(5);
+    // The entry records its client as given.
+    const [joined] = await database.waitlists.entriesOfWaitlist(waitlist.id, { sessionId: s1.id, statuses: ['waiting'] });
+    expect(joined!.entry.holdClient).toBe(a);
   });
 
   it('holds, releases and takes places of a session for offers', async () => {

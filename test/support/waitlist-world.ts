@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, expect } from 'vitest';
 import { SandboxProcessor } from '../../src/adapters/sandbox-processor.ts';
-import { startApp, type TestApp } from './app.ts';
+import { startApp, type StartOptions, type TestApp } from './app.ts';
 import { CHECKOUT_NOW } from './clock.ts';
 import { freshDb, type TestDb } from './db.ts';
 import { createWaitlist } from '../../fixtures/factories/availability.ts';
@@ -55,9 +55,9 @@ export async function placeInvariants(db: TestDb, sessionId: string) {
 /**
  * A EUR brand and its organization's sister brand, an outsider, their keys, the Sunset Sail (Adult
  * 45.50, Child 20.00; 1 to 6 guests a booking) with its waitlist, and an app on a settable clock with
- * offers lasting OFFER_TTL seconds.
+ * offers lasting OFFER_TTL seconds (and `appOptions`, e.g. a trusted proxy).
  */
-export async function waitlistWorld() {
+export async function waitlistWorld(appOptions: StartOptions = {}) {
   const clock = { now: new Date(CHECKOUT_NOW) };
   const db = await freshDb();
   const { brand, sister, outsider, keys } = await createBrandFamily(db);
@@ -70,7 +70,7 @@ export async function waitlistWorld() {
 
   let app: TestApp | undefined;
   beforeAll(async () => {
-    app = await startApp(db, { now: () => clock.now, payments, holdTtlSeconds: 900, waitlistOfferTtlSeconds: OFFER_TTL });
+    app = await startApp(db, { now: () => clock.now, payments, holdTtlSeconds: 900, waitlistOfferTtlSeconds: OFFER_TTL, ...appOptions });
   });
   const t = () => {
     if (!app) throw new Error('the app starts in beforeAll');

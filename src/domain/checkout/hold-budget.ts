@@ -66,3 +66,26 @@ export function checkHoldBudget(limit: number, requested: number, held: ClientHo
     { limit, requested, held: held.places, retryAfterSeconds },
   );
 }
+
+/**
+ * Refuses, with HOLD_LIMIT_REACHED, a waitlist join of a party of `requested` that would take a client
+ * whose live entries (waiting or offered) of the brand already wait for `held` places beyond `limit`
+ * (the same `placesPerClient` as its holds, a budget of its own). An offer holds the entry's places for
+ * it, so a client filling a line with made-up entries would hold every place that frees up, without
+ * paying. Entries do not lapse by a clock: leaving one frees its places, so there is no Retry-After.
+ */
+export function checkWaitlistBudget(limit: number, requested: number, held: number): void {
+  if (held + requested <= limit) return;
+  if (requested > limit) {
+    throw new DomainError(
+      'HOLD_LIMIT_REACHED',
+      `A waitlist entry joined with a publishable key waits for at most ${limit} places; this party asks for ${requested}`,
+      { field: 'participants', limit, requested, held },
+    );
+  }
+  throw new DomainError(
+    'HOLD_LIMIT_REACHED',
+    `This client's waitlist entries already wait for ${held} places of this brand (at most ${limit} waitlist places at once): leave an entry before joining for ${requested} more`,
+    { limit, requested, held },
+  );
+}

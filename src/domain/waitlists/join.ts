@@ -6,6 +6,9 @@
  * (as checkout checks them); then, in the transaction, that the session has no room for the party
  * (SESSION_AVAILABLE: book it instead) and that the purchaser's email has no live entry for it
  * (ALREADY_ON_WAITLIST to a secret key; a publishable key is answered as if it joined, see below).
+ * A publishable key's client may wait for at most `publishableHolds.placesPerClient` places of a brand
+ * at once (HOLD_LIMIT_REACHED): an offer holds places for its entry, so made-up entries would otherwise
+ * hold every place that frees up, without paying (issue 34). Secret keys are not bounded.
  */
 import { randomUUID } from 'node:crypto';
 import type { WaitlistPerson } from '../shared/json-types.ts';
@@ -16,6 +19,7 @@ import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { DomainError, notFound } from '../shared/errors.ts';
 import { expireDueHolds } from '../checkout/holds.ts';
+import { checkWaitlistBudget, defaultPublishableHolds, holderOf } from '../checkout/hold-budget.ts';
 import { requireHumanCheck } from '../checkout/human-check.ts';
 import { checkParticipantCount } from '../checkout/pricing.ts';
 import { customQuestionsByExperience, refuseAnswersWithoutFeature } from '../questions/questions.ts';
@@ -124,10 +128,20 @@ export async function joinWaitlist(deps: CallerDeps, input: JoinWaitlistInput): 
   const answers = await checkAnswers(deps, brand, experience, input);
   const partySize = input.participants.length;
   const email = input.purchaser.emailAddress!.trim();
+  const holds = deps.publishableHolds ?? defaultPublishableHolds;
+  // Only a publishable key has a client (its address's HMAC); a secret key's entries are not bounded.
+  const { client } = holderOf(deps.principal, holds, deps.clientAddress);
+  const refuseBeyondBudget = async (store: Pick<typeof deps.db.waitlists, 'clientWaitlistPlaces'>, at: string) => {
+    if (client) checkWaitlistBudget(holds.placesPerClient, partySize, await store.clientWaitlistPlaces(brand.id, client, at));
+  };
+  // A refusal spends no human-check token; the unit of work checks again, the authoritative check.
+  await refuseBeyondBudget(deps.db.waitlists, deps.now().toISOString());
   // Last before the unit of work: a request refused for its input keeps its (single-use) token unspent.
   await requireHumanCheck(deps, brand, 'Joining a waitlist');
 
   return deps.db.transaction(async (tx) => {
+    // First lock of the unit (as in checkout, the same lock): racing joins of one client count its entries in turn.
+    if (client) await tx.checkout.lockHoldClient(brand.id, client);
     const now = deps.now();
     const at = now.toISOString();
     // Lapsed holds and offers free places first (to the entries already in line), as checkout does.
@@ -141,6 +155,12 @@ export async function joinWaitlist(deps: CallerDeps, input: JoinWaitlistInput): 
         { remaining },
       );
     }
+    // The budget is checked before the e-mail's live entry is looked for (the insert below), and the
+    // same way whether the e-mail waits or not: a client at its budget is refused for any address, so a
+    // duplicate is no way around the budget and the refusal tells nothing of who waits. Under budget, a
+    // duplicate is answered as a join (below) and records nothing, so it takes none of the budget: its
+    // next join could tell, which is no more than leaving the answered entry tells (NOT_FOUND, never recorded).
+    await refuseBeyondBudget(tx.waitlists, at);
     const id = randomUUID();
     const row = {
       id,
@@ -156,12 +176,12 @@ export async function joinWaitlist(deps: CallerDeps, input: JoinWaitlistInput): 
       createdAt: at,
       updatedAt: at,
     };
-    if (await tx.waitlists.insertEntry(row)) return recordEntryEvent(tx, 'waitlist.entry_created', id, at);
+    if (await tx.waitlists.insertEntry({ ...row, holdClient: client })) return recordEntryEvent(tx, 'waitlist.entry_created', id, at);
     if (deps.principal.kind === 'publishable') {
       // Not an oracle: a publishable key is anyone's, so whether an e-mail address waits is not its to learn.
       // It is answered as a join is, with an entry that is not recorded: the purchaser's own entry stands,
       // and its id is not given to whoever typed the address.
-      const entry = { ...row, offeredAt: null, offerExpiresAt: null, convertedBookingId: null };
+      const entry = { ...row, offeredAt: null, offerExpiresAt: null, convertedBookingId: null, holdClient: client };
       return toEntryView({ entry, startLocal, timezone: experience.timezoneId });
     }
     throw new DomainError('ALREADY_ON_WAITLIST', `${email} is already waiting for this session`, { field: 'purchaser.emailAddress' });

@@ -38,6 +38,8 @@ export interface WaitlistEntryRow {
   /** While `offered`: when the held places go to the next entry. */
   offerExpiresAt: string | null;
   convertedBookingId: string | null;
+  /** The publishable key's client that joined (its HMAC, never its address); null for a secret key's entry. */
+  holdClient: string | null;
 }
 
 export interface WaitlistsStore {
@@ -74,7 +76,15 @@ export interface WaitlistsStore {
     offeredAt?: string | null | undefined;
     offerExpiresAt?: string | null | undefined;
     convertedBookingId?: string | null | undefined;
+    /** The publishable key's client that joined (its HMAC, `holderOf`); null or absent for a secret key. */
+    holdClient?: string | null | undefined;
   }): Promise<boolean>;
+  /**
+   * The places `client`'s live entries of `brandId` wait for (`waiting`, and `offered` with an offer running
+   * after `at`), among entries whose session starts after `at` (a line for a session that started holds
+   * nothing): what its waitlist budget counts. Racing joins of one client are serialized by `checkout.lockHoldClient`, taken first in the unit.
+   */
+  clientWaitlistPlaces(brandId: string, client: string, at: string): Promise<number>;
   /**
    * Moves an entry from one of `from` to `to` (with the given offer or booking fields); false when it
    * had moved on meanwhile.

@@ -45,7 +45,9 @@ export const joinWaitlistSchema = {
     "Queues a party for a sold-out session of the waitlist's experience (201 with the entry, `waiting`). When places " +
     "free up, the first entries in line that fit are `offered` them, held for a while: check out with the entry's id " +
     'as `waitlistEntryId`. 409 SESSION_AVAILABLE when the session has room for the party (book it instead); 409 ' +
-    "ALREADY_ON_WAITLIST when the purchaser's email already waits for that session.",
+    "ALREADY_ON_WAITLIST when the purchaser's email already waits for that session (a secret key; a publishable key " +
+    "is answered as if it joined). With a publishable key, one client's (address's) live entries wait for at most " +
+    'PUBLISHABLE_HOLD_PLACES_PER_CLIENT places of the brand: beyond, 429 HOLD_LIMIT_REACHED (leave an entry first).',
   params: WaitlistParams,
   body: Type.Object(
     {

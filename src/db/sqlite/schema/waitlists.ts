@@ -45,6 +45,11 @@ export const waitlistEntries = sqliteTable(
     /** While `offered`: when the held places go to the next entry. */
     offerExpiresAt: text('offer_expires_at'),
     convertedBookingId: text('converted_booking_id').references(() => bookings.id),
+    /**
+     * Who joined with a publishable key: the client's HMAC (never its address), counted against its
+     * budget of live entries' places in the brand. Null for a secret key's entries, which are not bounded.
+     */
+    holdClient: text('hold_client'),
   },
   (t) => [
     uniqueIndex('waitlist_entries_session_position_idx').on(t.sessionId, t.position),
@@ -53,5 +58,6 @@ export const waitlistEntries = sqliteTable(
       .where(sql`status IN ('waiting', 'offered')`),
     index('waitlist_entries_waitlist_idx').on(t.waitlistId, t.position),
     index('waitlist_entries_offer_expiry_idx').on(t.status, t.offerExpiresAt),
+    index('waitlist_entries_hold_client_idx').on(t.brandId, t.holdClient),
   ],
 );

@@ -84,6 +84,23 @@ export async function insertEntry(db: PgExecutor, row: Parameters<WaitlistsStore
   return result.rowCount === 1;
 }
 
+/** The sum of a client's live entries' parties (one range of the hold client index, then their sessions). */
+export async function clientWaitlistPlaces(db: PgExecutor, brandId: string, client: string, at: string): Promise<number> {
+  const [row] = await db
+    .select({ places: sql<number>`coalesce(sum(${waitlistEntries.partySize}), 0)::int` })
+    .from(waitlistEntries)
+    .innerJoin(sessions, eq(sessions.id, waitlistEntries.sessionId))
+    .where(
+      and(
+        eq(waitlistEntries.brandId, brandId),
+        eq(waitlistEntries.holdClient, client),
+        sql`(${waitlistEntries.status} = 'waiting' OR (${waitlistEntries.status} = 'offered' AND ${waitlistEntries.offerExpiresAt} > ${at}::timestamptz))`,
+        sql`${sessions.startsAt} > ${at}::timestamptz`,
+      ),
+    );
+  return row?.places ?? 0;
+}
+
 /**
  * One conditional UPDATE: of racing moves (an offer converted while it expires), the later waits for the
  * earlier's row lock and then finds the entry in a status it does not move from.
@@ -160,6 +177,7 @@ export const waitlistsStore = {
   waitingEntriesOfSession,
   nextPosition,
   insertEntry,
+  clientWaitlistPlaces,
   setEntryStatus,
   dueOffers,
   holdForOffer,

@@ -110,6 +110,26 @@ export function insertEntry(db: Db, row: typeof waitlistEntries.$inferInsert): b
   }
 }
 
+const clientPlaces = preparedPerDb((db) =>
+  db
+    .select({ places: sql<number>`coalesce(sum(${waitlistEntries.partySize}), 0)` })
+    .from(waitlistEntries)
+    .innerJoin(sessions, eq(sessions.id, waitlistEntries.sessionId))
+    .where(
+      and(
+        eq(waitlistEntries.brandId, sql.placeholder('brandId')),
+        eq(waitlistEntries.holdClient, sql.placeholder('client')),
+        sql`(${waitlistEntries.status} = 'waiting' OR (${waitlistEntries.status} = 'offered' AND ${waitlistEntries.offerExpiresAt} > ${sql.placeholder('at')}))`,
+        sql`${sessions.startsAt} > ${sql.placeholder('at')}`,
+      ),
+    )
+    .prepare(),
+);
+
+export function clientWaitlistPlaces(db: Db, brandId: string, client: string, at: string): number {
+  return clientPlaces(db).get({ brandId, client, at })?.places ?? 0;
+}
+
 type EntryExtra = Partial<Pick<WaitlistEntryRow, 'offeredAt' | 'offerExpiresAt' | 'convertedBookingId'>>;
 
 // Offers, expiries, conversions and departures move entries, each with its own fixed fields: one
@@ -218,6 +238,7 @@ export const waitlistsStore = {
   waitingEntriesOfSession,
   nextPosition,
   insertEntry,
+  clientWaitlistPlaces,
   setEntryStatus,
   dueOffers,
   holdForOffer,
