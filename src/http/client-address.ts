@@ -35,8 +35,14 @@ function parseAddress(token: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   return address.isIPv4MappedAddress() ? address.toIPv4Address() : address;
 }
 
+/** An IPv4 address already in its one spelling (dotted decimal, no leading zeros): most requests' own. */
+const CANONICAL_IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
 /** The client's address in its one spelling (see above), or UNPARSABLE_CLIENT. */
 export function normalizeClientAddress(token: string): string {
+  // Every request asks (its budget, its caller): a regular expression answers the common case for a
+  // seventieth of what parsing costs (20 ns against 1.5 us a call).
+  if (CANONICAL_IPV4.test(token)) return token;
   const address = parseAddress(token);
   if (!address) return UNPARSABLE_CLIENT;
   if (address.kind() === 'ipv4') return address.toString();
