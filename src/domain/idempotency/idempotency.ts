@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { type IdempotencyRecord } from './store.ts';
 import type { Principal } from '../access/principal.ts';
-import { clientIdOf, defaultPublishableHolds } from '../checkout/hold-budget.ts';
+import { defaultPublishableHolds, holderOf } from '../checkout/hold-budget.ts';
 import type { Deps } from '../shared/deps.ts';
 import { seal, unseal, type Keyring } from '../shared/encryption.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
@@ -61,10 +61,9 @@ export function idempotencyScope(
   key: string,
   clientAddress: string | undefined,
 ): IdempotentRequest {
-  if (principal.kind !== 'publishable') return { apiKeyId: principal.keyId, key };
-  const { clientKey } = deps.publishableHolds ?? defaultPublishableHolds;
-  // Without an address (a caller outside HTTP), every such caller is one client, as for holds.
-  return { apiKeyId: principal.keyId, key: `client:${clientIdOf(clientKey, clientAddress ?? 'unknown')}/${key}` };
+  // The hold budget's client: a publishable key's only (without an address, every such caller is one client).
+  const { client } = holderOf(principal, deps.publishableHolds ?? defaultPublishableHolds, clientAddress);
+  return { apiKeyId: principal.keyId, key: client ? `client:${client}/${key}` : key };
 }
 
 export type IdempotencyStart =
