@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { startBanner } from './banner.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { connect } from './db/connect.ts';
 import { DatabaseUnavailableError } from './domain/shared/database.ts';
@@ -29,18 +30,15 @@ async function main() {
 
   await app.listen({ port: config.PORT, host: config.HOST });
   const base = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${app.server.address() && typeof app.server.address() === 'object' ? (app.server.address() as { port: number }).port : config.PORT}`;
-  const lines = [
-    '',
-    `Tessera is listening on ${base}`,
-    `  GraphQL:  ${base}/graphql${config.production ? '' : '  (open it in a browser for Apollo Sandbox)'}`,
-    `  REST:     ${base}/v1/...   OpenAPI: ${base}/openapi.json   Docs: ${base}/docs`,
-    `  Database: ${redactDatabaseUrl(config.DATABASE_URL)}${seeded ? ' (demo data loaded)' : ''}`,
-  ];
-  if (!config.production) {
-    lines.push('  Demo API keys (send as "Authorization: Bearer <key>"):');
-    for (const key of demoKeys) lines.push(`    ${key.secret.padEnd(26)} ${key.label}`);
-  }
-  process.stdout.write(`${lines.join('\n')}\n\n`);
+  process.stdout.write(
+    startBanner({
+      base,
+      production: config.production,
+      database: redactDatabaseUrl(config.DATABASE_URL),
+      demoDataLoaded: seeded,
+      demoKeys: config.production ? [] : demoKeys,
+    }),
+  );
 }
 
 main().catch((error: unknown) => {

@@ -1,7 +1,7 @@
 /**
  * Checkout (spec operation 4): price a cart and, unless only a quote is asked for, hold its places and
- * open a payment intent. Orchestration only; the rules live in checkout-items.ts (per item),
- * checkout-purchaser.ts (who pays, and their answers) and checkout-write.ts (the transaction).
+ * open a payment intent. Orchestration only; the rules live in items.ts (per item),
+ * purchaser.ts (who pays, and their answers) and write.ts (the transaction).
  *
  * The processor's intent is created first, outside any transaction (nothing may be awaited inside
  * one). When the transaction then fails (places taken meanwhile, a code taken), that intent is
