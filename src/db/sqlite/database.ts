@@ -277,11 +277,6 @@ export function sqliteEngine(db: Db, settings: AdmissionSettings = admissionDefa
   return engine;
 }
 
-/** The port over an open connection (see `sqliteEngine`). */
-export function sqliteDatabase(db: Db): Database {
-  return sqliteEngine(db).database;
-}
-
 /** Opens (creating and migrating when needed) the SQLite database at `url`, a file path or `:memory:`. */
 export function openSqliteDatabase(url: string, settings?: AdmissionSettings): Engine & { connection: Db } {
   const connection = openDatabase(url);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startBanner } from '../../src/banner.ts';
+import { startBanner } from '../../../src/banner.ts';
 
 const input = {
   base: 'http://127.0.0.1:4000',

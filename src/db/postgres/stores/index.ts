@@ -54,11 +54,3 @@ export const postgresStores: PostgresStores<Stores> = {
   webhookDispatch: webhookDispatchStore,
   webhooks: webhooksStore,
 };
-
-/** The stores of the availability area alone (tests of the unit of work use them). */
-export type AvailabilityStores = Pick<Stores, 'capacity' | 'sessions'>;
-
-export const availabilityStores: PostgresStores<AvailabilityStores> = {
-  capacity: capacityStore,
-  sessions: sessionsStore,
-};

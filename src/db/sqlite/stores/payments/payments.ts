@@ -149,15 +149,6 @@ export function redeemCreditAgain(
   return redeemCredit(db, { id: input.id, bookingId: input.bookingId, creditCodeId: row.id, amountMinor: input.amountMinor });
 }
 
-/**
- * Runs `fn` in a savepoint of the current transaction (better-sqlite3 nests a transaction function
- * called inside a transaction that way): if it throws, its writes are undone and the error goes on,
- * while the enclosing transaction carries on with what it did before.
- */
-export function withSavepoint<T>(tx: Db, fn: (sp: Db) => T): T {
-  return tx.$client.transaction(() => fn(tx))();
-}
-
 export const paymentsStore = {
   findIntentByReference,
   findIntentBySecretHash,
