@@ -172,14 +172,6 @@ function unitsOf<S>(
   return { database, runUnit };
 }
 
-export function postgresDatabase<S>(
-  db: PgDb,
-  implementations: PostgresStores<S>,
-  settings: AdmissionSettings = admissionDefaults,
-): DatabaseOf<S> {
-  return unitsOf(db, implementations, settings).database;
-}
-
 /** A seeder of its own transaction on one pooled connection: nested transactions are that one. */
 async function seederTransaction<T>(db: PgDb, work: (seeder: PostgresSeeder) => Promise<T>): Promise<T> {
   const connection = await db.$client.connect();

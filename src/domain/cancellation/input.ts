@@ -9,14 +9,6 @@ export const MAX_CANCEL_ITEMS = 100;
 /** Participant ids per item: a booking holds at most this many participants. */
 export const MAX_CANCEL_PARTICIPANTS = MAX_PARTICIPANTS;
 
-/** One item as GraphQL hands it over (typed, null for omitted fields); REST hands over whatever JSON was sent. */
-export interface CancelItemInput {
-  bookingId: string;
-  cancel?: boolean | null;
-  participants?: readonly string[] | null;
-  refundAmount?: number | null;
-}
-
 export interface CancelItem {
   bookingId: string;
   cancel: boolean;

@@ -7,7 +7,7 @@ import { brandLocale, pickTranslation } from '../shared/locale.ts';
 import { hasFeature, requireFeature } from './features.ts';
 import { toRatings } from './ratings.ts';
 
-export type { ContentVersion, EventDates, Listing, ListingRating } from './listing-view.ts';
+export type { ContentVersion, Listing } from './listing-view.ts';
 
 export interface FeaturedListingsInput {
   /** The brand to read; without it, the brand the key acts for (see `actingBrand`). */

@@ -20,7 +20,7 @@ import { percentOf } from '../shared/money.ts';
 
 /** The input checks live beside the arithmetic; checkout imports both from here. */
 export { checkParticipantCount, parsePercentage, resolveCoupon, resolveCredits } from './pricing-rules.ts';
-export type { AppliedCreditInput, CouponLike, CreditCodeLike, ParticipantLimits } from './pricing-rules.ts';
+export type { CouponLike } from './pricing-rules.ts';
 
 /** A validated coupon: either a percentage in basis points or a fixed amount in minor units. */
 export type ResolvedCoupon =
