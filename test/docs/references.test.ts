@@ -1,10 +1,10 @@
 /**
  * What the docs name must exist: every repository path in backquotes (`src/...`, `test/...`), every
- * `npm run <script>`, and every file a source comment names by its bare name (`items.ts`). A rename that
+ * relative link, every `npm run <script>`, and every file a source comment names by its bare name (`items.ts`). A rename that
  * leaves a page or a comment pointing nowhere fails here instead of misleading the next reader.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '../..');
@@ -40,6 +40,15 @@ describe('the docs name only what exists', () => {
       .filter((path) => !existsSync(join(root, path)));
     const missingScripts = [...text.matchAll(/npm run ([\w:-]+)/g)].map((match) => match[1]!).filter((name) => !scripts.includes(name));
     expect({ missingPaths, missingScripts }).toEqual({ missingPaths: [], missingScripts: [] });
+  });
+
+  it.each(pages)('%s: every relative link leads to a file', (page) => {
+    const text = readFileSync(join(root, page), 'utf8');
+    const broken = [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+      .map((match) => match[1]!.split('#')[0]!)
+      .filter((target) => target && !/^[a-z]+:/.test(target))
+      .filter((target) => !existsSync(join(root, dirname(page), target)));
+    expect(broken).toEqual([]);
   });
 
   it('every file a source comment names by its bare name exists', () => {
