@@ -23,6 +23,7 @@ export const gatewayConfig = {
         subscriptions: {
           kind: 'ws',
           location: '/graphql',
+          headers: [['origin', '{context.headers.origin}']],
           options: { connectionParams: { authorization: '{context.headers.authorization}' } },
         },
       },

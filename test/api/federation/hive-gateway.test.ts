@@ -7,7 +7,7 @@
  * WebSocket and Server-Sent Events, each answer joining both subgraphs.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGatewayRuntime, getGraphQLWSOptions, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { composeServices } from '@theguild/federation-composition';
@@ -16,7 +16,7 @@ import { parse } from 'graphql';
 import { createClient as createSseClient } from 'graphql-sse';
 import { useServer, type Extra } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedDemoDataIfEmpty } from '../../../src/db/demo/index.ts';
 import { gatewayConfig } from '../../../examples/hive-gateway/gateway.config.ts';
 import { createSession } from '../../../fixtures/factories/bookings.ts';
@@ -47,6 +47,8 @@ let tessera: TestApp;
 let lisbonBookings: LisbonBooking[];
 let supergraphSdl: string;
 let gateway: { http: string; ws: string };
+/** The Origin of each WebSocket upgrade reaching Tessera: the gateway's connections for subscriptions. */
+const upgradeOrigins: Array<string | undefined> = [];
 const stops: Array<() => Promise<unknown>> = [];
 afterAll(async () => {
   for (const stop of stops.reverse()) await stop();
@@ -75,6 +77,9 @@ async function startGateway(config: typeof gatewayConfig): Promise<{ http: strin
     })),
     wsServer,
   );
+  // The supergraph loaded before the first client: a WebSocket subscription as the runtime's very first
+  // operation is answered "Expected null to be a GraphQL schema." (an HTTP request loads it).
+  await runtime.getSchema();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   stops.push(async () => {
     for (const client of wsServer.clients) client.terminate();
@@ -91,6 +96,7 @@ beforeAll(async () => {
   process.env.TESSERA_ROUTER_TOKEN = 'router-token-for-tests';
   tessera = await startApp(db, { graphql: { routerToken: 'router-token-for-tests' } });
   const tesseraUrl = `${await tessera.app.listen({ port: 0, host: '127.0.0.1' })}/graphql`;
+  tessera.app.server.on('upgrade', (request: IncomingMessage) => upgradeOrigins.push(request.headers.origin));
   const partner = await startPartnerSubgraph();
   stops.push(() => partner.stop());
   const tesseraSdl = (await tessera.gql('{ _service { sdl } }')).body.data._service.sdl;
@@ -226,5 +232,31 @@ describe('subscriptions through Hive Gateway', () => {
     expect(await live.next()).toEqual({
       data: { sessionAvailability: [{ uuid: session.id, capacity: 6, remaining: 4, guide: guideOf(session.id) }] },
     });
+  });
+
+  it('delivers it to a shop page’s publishable key, the gateway’s connection to Tessera carrying the page’s Origin', async () => {
+    const { date, session } = await newSession(10);
+    const client = wsClient(gateway.ws, { key: PUBLISHABLE, headers: { origin: PAGE_ORIGIN }, lazy: false });
+    await connected(client);
+    const live = await watch(() => subscribe(client, AVAILABILITY, { b: LISBON, e: experience.id, d: date }));
+    expect(upgradeOrigins).toContain(PAGE_ORIGIN);
+    await checkout(session.startLocal, 3);
+    // A publishable key is shown what its holds may still take: the brand's publishable share (50 % of 10).
+    expect(await live.next()).toEqual({
+      data: { sessionAvailability: [{ uuid: session.id, capacity: 10, remaining: 5, guide: guideOf(session.id) }] },
+    });
+  });
+
+  it('runs nothing for that key from a page on another origin, as Tessera refuses it directly', async () => {
+    const { date, session } = await newSession(10);
+    const client = wsClient(gateway.ws, { key: PUBLISHABLE, headers: { origin: 'https://other.example' }, lazy: false });
+    await connected(client);
+    const running = tessera.app.liveConnections.subscriptions;
+    const live = subscribe(client, AVAILABILITY, { b: LISBON, e: experience.id, d: date });
+    await vi.waitFor(() => expect(upgradeOrigins).toContain('https://other.example'), { timeout: 5_000 });
+    await checkout(session.startLocal, 3);
+    // Tessera closed the gateway's connection (4403): no watch runs, and no update comes.
+    await expect(live.next(500)).rejects.toThrow('no result within 500 ms');
+    expect(tessera.app.liveConnections.subscriptions).toBe(running);
   });
 });
