@@ -7,6 +7,7 @@
  * WebSocket and Server-Sent Events, each answer joining both subgraphs.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGatewayRuntime, getGraphQLWSOptions, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
@@ -155,6 +156,14 @@ async function watch(open: () => Subscription): Promise<Subscription> {
   }
   return live;
 }
+
+describe('the configuration', () => {
+  it('is the gateway.config.ts docs/api.md shows, word for word', () => {
+    const docs = readFileSync(new URL('../../../docs/api.md', import.meta.url), 'utf8');
+    const config = readFileSync(new URL('../../../examples/hive-gateway/gateway.config.ts', import.meta.url), 'utf8');
+    expect(docs).toContain('```ts\n' + config + '```');
+  });
+});
 
 describe('queries through Hive Gateway', () => {
   it('answers a field from each subgraph on one Experience, and Tessera’s bookings with the partner’s points', async () => {
