@@ -38,6 +38,7 @@ import {
 const SECRET = 'sk_test_lisbon_demo';
 const PUBLISHABLE = 'pk_test_lisbon_demo';
 const PAGE_ORIGIN = 'http://localhost:5173';
+const ROUTER_TOKEN = 'a3f1c9e07b5d42e8a6c1f0d9b87e5a4c3d2e1f00a9b8c7d6e5f4a3b2c1d0e9f8';
 
 const db = await freshDb();
 await seedDemoDataIfEmpty(db);
@@ -94,8 +95,10 @@ async function startGateway(config: typeof gatewayConfig): Promise<{ http: strin
 }
 
 beforeAll(async () => {
-  process.env.TESSERA_ROUTER_TOKEN = 'router-token-for-tests';
-  tessera = await startApp(db, { graphql: { routerToken: 'router-token-for-tests' } });
+  // The token the configuration sends Tessera (GRAPHQL_ROUTER_TOKEN), from the gateway's environment.
+  process.env.TESSERA_ROUTER_TOKEN = ROUTER_TOKEN;
+  stops.push(async () => delete process.env.TESSERA_ROUTER_TOKEN);
+  tessera = await startApp(db, { graphql: { routerToken: ROUTER_TOKEN } });
   const tesseraUrl = `${await tessera.app.listen({ port: 0, host: '127.0.0.1' })}/graphql`;
   tessera.app.server.on('upgrade', (request: IncomingMessage) => upgradeOrigins.push(request.headers.origin));
   const partner = await startPartnerSubgraph();
