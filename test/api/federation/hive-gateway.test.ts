@@ -79,8 +79,8 @@ async function startGateway(config: typeof gatewayConfig): Promise<{ http: strin
     })),
     wsServer,
   );
-  // The supergraph loaded before the first client: a WebSocket subscription as the runtime's very first
-  // operation is answered "Expected null to be a GraphQL schema." (an HTTP request loads it).
+  // The supergraph loaded before the first client, as the CLI loads it before it listens: a WebSocket
+  // subscription as the runtime's very first operation is answered "Expected null to be a GraphQL schema.".
   await runtime.getSchema();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   stops.push(async () => {
