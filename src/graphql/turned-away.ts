@@ -10,6 +10,11 @@ export const turnedAwayError = (away: TurnedAway): GraphQLError =>
   new GraphQLError(away.message, {
     extensions: {
       code: away.code,
-      http: { status: 503, headers: new HeaderMap([['retry-after', String(away.retryAfterSeconds)]]) },
+      // Apollo reads a HeaderMap here; the cast is for graphql-yoga's typing of `extensions.http.headers` (a plain
+      // record), which joins the program when a test runs Hive Gateway (test/api/federation/hive-gateway.test.ts).
+      http: {
+        status: 503,
+        headers: new HeaderMap([['retry-after', String(away.retryAfterSeconds)]]) as HeaderMap & Record<string, string>,
+      },
     },
   });

@@ -1,84 +1,32 @@
 /**
  * Tessera in a supergraph, as another team would run it: its published subgraph SDL composed with a small
- * partner subgraph that extends Experience and Booking by their keys (@apollo/composition), and
- * @apollo/gateway (hosted by Apollo Server 5, the composed supergraph given statically) querying both over
+ * partner subgraph that extends Experience, Booking and Session by their keys (test/support/partner-subgraph.ts;
+ * @apollo/composition), and @apollo/gateway (hosted by Apollo Server 5, the composed supergraph given statically) querying both over
  * HTTP, the caller's Authorization forwarded to Tessera as a router forwards it.
  */
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
-import { startStandaloneServer } from '@apollo/server/standalone';
 import { composeServices } from '@apollo/composition';
 import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
-import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoIds } from '../../../src/db/demo/ids.ts';
 import { seedDemoDataIfEmpty } from '../../../src/db/demo/index.ts';
 import { startApp, type TestApp } from '../../support/app.ts';
 import { freshDb } from '../../support/db.ts';
+import {
+  FADO,
+  LISBON,
+  TRAM,
+  badges,
+  lisbonBookings as listLisbonBookings,
+  partnerSdl,
+  startPartnerSubgraph,
+  type LisbonBooking,
+} from '../../support/partner-subgraph.ts';
 
 const db = await freshDb();
 await seedDemoDataIfEmpty(db);
 
-const LISBON = demoIds.brands.lisbon;
-const TRAM = demoIds.experiences.tram28PhotoWalk;
-const FADO = demoIds.experiences.alfamaFadoNight;
-
-/** The partner subgraph: badges it gives experiences, loyalty points it keeps per booking, and its own picks. */
-const partnerSdl = `
-  extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])
-
-  type Experience @key(fields: "uuid") {
-    uuid: UUID!
-    "The partner's badge for the experience."
-    partnerBadge: String
-  }
-
-  type Booking @key(fields: "uuid") {
-    uuid: UUID!
-    "Points the guest earned with the booking."
-    loyaltyPoints: Int!
-  }
-
-  "${'A UUID (RFC 4122), e.g. `6f1c0a52-3d4e-4c1a-9b7e-0b0000000001`.'}"
-  scalar UUID @specifiedBy(url: "https://www.rfc-editor.org/rfc/rfc4122")
-
-  type Query {
-    "Experiences the partner recommends."
-    partnerPicks: [Experience!]!
-    "The bookings with the most points."
-    loyaltyLeaders: [Booking!]!
-  }
-`;
-
-const badges = new Map([
-  [TRAM, 'Editor’s pick'],
-  [FADO, 'Local favourite'],
-]);
-/** Points per Lisbon booking, as a loyalty service stores them (filled from Tessera before the tests). */
-const points = new Map<string, number>();
-interface LisbonBooking {
-  uuid: string;
-  confirmationCode: string;
-  experience: { uuid: string; title: string };
-}
 let lisbonBookings: LisbonBooking[];
-
-const partnerResolvers = {
-  Experience: {
-    __resolveReference: (ref: { uuid: string }) => ({ uuid: ref.uuid }),
-    partnerBadge: (experience: { uuid: string }) => badges.get(experience.uuid) ?? null,
-  },
-  Booking: {
-    __resolveReference: (ref: { uuid: string }) => ({ uuid: ref.uuid }),
-    loyaltyPoints: (booking: { uuid: string }) => points.get(booking.uuid) ?? 0,
-  },
-  Query: {
-    partnerPicks: () => [...badges.keys()].map((uuid) => ({ uuid })),
-    loyaltyLeaders: () => [...points.keys()].map((uuid) => ({ uuid })),
-  },
-};
-
 let tessera: TestApp;
 let tesseraSdl: string;
 let supergraphSdl: string;
@@ -102,14 +50,10 @@ function compose(urls: { tessera: string; partner: string }): string {
 beforeAll(async () => {
   tessera = await startApp(db);
   const tesseraUrl = `${await tessera.app.listen({ port: 0, host: '127.0.0.1' })}/graphql`;
-  const partner = new ApolloServer({
-    schema: buildSubgraphSchema({ typeDefs: parse(partnerSdl), resolvers: partnerResolvers as never }),
-    plugins: [ApolloServerPluginInlineTraceDisabled()],
-  });
-  const { url: partnerUrl } = await startStandaloneServer(partner, { listen: { port: 0, host: '127.0.0.1' } });
+  const partner = await startPartnerSubgraph();
   stops.push(() => partner.stop());
   tesseraSdl = (await tessera.gql('{ _service { sdl } }')).body.data._service.sdl;
-  supergraphSdl = compose({ tessera: tesseraUrl, partner: partnerUrl });
+  supergraphSdl = compose({ tessera: tesseraUrl, partner: partner.url });
   gateway = new ApolloServer<{ authorization?: string }>({
     gateway: new ApolloGateway({
       supergraphSdl,
@@ -125,14 +69,8 @@ beforeAll(async () => {
   });
   await gateway.start();
   stops.push(() => gateway.stop());
-  const own = await tessera.gql(
-    `query($b: UUID!) { bookings(brandId: $b, first: 4) { edges { node { uuid confirmationCode experience { uuid title } } } } }`,
-    { b: LISBON },
-    { key: 'sk_test_lisbon_demo' },
-  );
-  lisbonBookings = own.body.data.bookings.edges.map((e: { node: LisbonBooking }) => e.node);
+  lisbonBookings = await listLisbonBookings(tessera, partner);
   expect(lisbonBookings).toHaveLength(4);
-  lisbonBookings.forEach((b, i) => points.set(b.uuid, 100 * (i + 1)));
 });
 
 async function through(query: string, variables: Record<string, unknown>, key: string) {
@@ -145,7 +83,7 @@ async function through(query: string, variables: Record<string, unknown>, key: s
 }
 
 describe('composition', () => {
-  it('composes Tessera’s subgraph with a subgraph extending Experience and Booking, without errors or hints', () => {
+  it('composes Tessera’s subgraph with a subgraph extending Experience, Booking and Session, without errors or hints', () => {
     expect(supergraphSdl).toContain('@join__type(graph: TESSERA, key: "uuid contentLanguage")');
     expect(supergraphSdl).toMatch(/type Booking implements Node\s+@join__implements\(graph: TESSERA, interface: "Node"\)/);
   });
