@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import GithubSlugger from 'github-slugger';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '../..');
@@ -28,6 +29,16 @@ const writtenByCommands = [/\/__generated__\//, /^bench\/results\//];
 const readersOwnFiles = new Set(['supergraph.graphql', 'gateway.config.ts', 'router.yaml', 'supergraph.yaml', 'schema.graphql']);
 const repositoryPath = /^(?:src|test|docs|bench|examples|fixtures|contract|drizzle|schema|\.ci)\/[\w./-]*$/;
 
+/** The anchors GitHub gives a page's headings (`## Checkout, bookings and refunds` -> `checkout-bookings-and-refunds`). */
+function headingSlugs(path: string): Set<string> {
+  const slugger = new GithubSlugger();
+  const headings = readFileSync(path, 'utf8')
+    .replace(/^```[\s\S]*?^```/gm, '')
+    .split('\n')
+    .filter((line) => /^#{1,6} /.test(line));
+  return new Set(headings.map((line) => slugger.slug(line.replace(/^#+ /, '').replace(/`/g, ''))));
+}
+
 function quoted(text: string): string[] {
   return [...text.matchAll(/`([^`\s]+)`/g)].map((match) => match[1]!.replace(/[:#].*$/, '').replace(/[),.;]+$/, ''));
 }
@@ -42,12 +53,17 @@ describe('the docs name only what exists', () => {
     expect({ missingPaths, missingScripts }).toEqual({ missingPaths: [], missingScripts: [] });
   });
 
-  it.each(pages)('%s: every relative link leads to a file', (page) => {
+  it.each(pages)('%s: every relative link leads to a file, and its #fragment to a heading there', (page) => {
     const text = readFileSync(join(root, page), 'utf8');
     const broken = [...text.matchAll(/\]\(([^)\s]+)\)/g)]
-      .map((match) => match[1]!.split('#')[0]!)
-      .filter((target) => target && !/^[a-z]+:/.test(target))
-      .filter((target) => !existsSync(join(root, dirname(page), target)));
+      .map((match) => match[1]!)
+      .filter((target) => !/^[a-z]+:/.test(target))
+      .filter((target) => {
+        const [file, fragment] = target.split('#') as [string, string | undefined];
+        const path = file ? join(root, dirname(page), file) : join(root, page);
+        if (!existsSync(path)) return true;
+        return fragment !== undefined && path.endsWith('.md') && !headingSlugs(path).has(fragment);
+      });
     expect(broken).toEqual([]);
   });
 
