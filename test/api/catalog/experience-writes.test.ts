@@ -173,6 +173,8 @@ describe('POST /v1/brands/{brandId}/experiences', () => {
 describe('PATCH /v1/brands/{brandId}/experiences/{experienceId}', () => {
   it('merges the patch (arrays whole, null removes), moves the ETag, and 412s a stale If-Match without changing anything', async () => {
     const id = (await create()).body.id;
+    // Read (and kept by the response cache) before the change: the next read shows the change.
+    expect((await read(id)).body.title).toBe('Sunset Sail');
     const ok = await patch(
       id,
       {
@@ -206,6 +208,20 @@ describe('PATCH /v1/brands/{brandId}/experiences/{experienceId}', () => {
       ['experience.created', 'Sunset Sail', 'active'],
       ['experience.updated', 'Sunset Sail & Wine', 'active'],
     ]);
+  });
+
+  it('lets one of three writers racing on the same If-Match win; the others get 412 and writes nothing', async () => {
+    const id = (await create()).body.id;
+    const answers = await Promise.all(
+      ['Morning Sail', 'Evening Sail', 'Night Sail'].map((title) =>
+        patch(id, { title, priceTiers: [{ name: title, price: 10 }] }, { 'if-match': '"1"' }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 412, 412]);
+    const winner = answers.find((a) => a.status === 200)!.body.title;
+    const got = await read(id);
+    expect([got.headers.etag, got.body.title, got.body.priceTiers]).toEqual(['"2"', winner, [{ name: winner, price: 10 }]]);
+    expect((await eventsOf(id)).map((e: string[]) => e[0])).toEqual(['experience.created', 'experience.updated']);
   });
 
   it('names the field of a bad patch and changes nothing', async () => {
