@@ -54,6 +54,13 @@ async function record(): Promise<Record<string, RecordedExamples>> {
     await call('getBrandSettings', 'GET', `${lisbon}/settings?include=cancellationPolicy,reschedulePolicy`);
     await call('listHosts', 'GET', `${lisbon}/hosts`);
     const experience = await call('getExperience', 'GET', `${lisbon}/experiences/${walk}`);
+    const { id: _id, ...copy } = experience;
+    const written = await call('createExperience', 'POST', `${lisbon}/experiences`, { ...copy, slug: `${copy.slug}-private` });
+    await call('updateExperience', 'PATCH', `${lisbon}/experiences/${written.id}`, {
+      title: `${copy.title} (private)`,
+      priceTiers: [{ name: 'Adult', price: 60 }],
+    });
+    await call('archiveExperience', 'POST', `${lisbon}/experiences/${written.id}/archive`);
     await call('listCustomQuestions', 'GET', `${lisbon}/experiences/${experiences.tagusSunsetSail}/custom-questions`);
     await call('getFeaturedListings', 'GET', '/v3/listings/featured?locale=pt');
     await call('listExperienceReviews', 'GET', `/v1/experiences/${walk}/reviews?page=1&limit=2`);

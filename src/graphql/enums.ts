@@ -32,6 +32,7 @@ export const enumValues = {
   EventType: spell(eventTypes),
   WebhookDeliveryStatus: spell(['pending', 'delivered', 'failed']),
   WebhookEndpointStatus: spell(webhookEndpointStatuses),
+  ExperienceStatus: spell(['active', 'archived']),
   PaymentMethod: spell([
     'credit-card',
     'room-charge',

@@ -37,6 +37,8 @@ export const errorStatus: Record<ErrorCode, number> = {
   /** Business-rule violations of otherwise well-formed input. */
   IDEMPOTENCY_KEY_REUSED: 422,
   EXPERIENCE_NOT_BOOKABLE: 422,
+  EXPERIENCE_ARCHIVED: 422,
+  PRECONDITION_FAILED: 412,
   SESSION_NOT_FOUND: 422,
   SESSION_STARTED: 422,
   UNKNOWN_PRICE_TIER: 422,

@@ -334,6 +334,8 @@ export function catalogReads(on: () => { database: Database; w: CatalogWorld }):
       externalFieldType: null,
       externalFieldValue: null,
       maximumAllowedToBook: null,
+      version: 1,
+      archivedAt: null,
       ...w.sailing.experience,
     });
     expect(w.sailing.experience).toMatchObject({ minimumRequiredToBook: 2, displayedCapacity: 10, cancellationPolicyId: 'cp-1' });
@@ -354,7 +356,12 @@ export function catalogReads(on: () => { database: Database; w: CatalogWorld }):
       description: english ? 'Two hours.' : 'Duas horas.',
       healthAndSafety: english ? 'Jackets.' : 'Coletes.',
     });
-    const media = (row: { id: string; renditions: unknown }, role: string) => ({ id: row.id, role, renditions: row.renditions });
+    const media = (row: { id: string; altText?: string | null; renditions: unknown }, role: string) => ({
+      id: row.id,
+      role,
+      altText: row.altText ?? null,
+      renditions: row.renditions,
+    });
     const record = await database.experiences.findExperienceRecord('exp-a');
     expect(record).toStrictEqual({
       row: await database.experiences.findExperienceRow('exp-a'),

@@ -51,6 +51,10 @@ export interface Experience {
   maximumAllowedToBook?: number;
   displayedCapacity?: number;
   cancellationPolicyId?: string;
+  /** `archived`: no new sales (checkouts and holds refuse it); bookings already made stand. */
+  status: 'active' | 'archived';
+  /** Grows by one with every write (REST's ETag, GraphQL's `version`). */
+  version: number;
 }
 
 /** Whether `row` may be read as an experience of `brand` (unlisted ones need the brand's feature). */
@@ -75,6 +79,7 @@ export async function loadExperienceOfBrand(
 const toPicture = (media: ExperienceMediaRow): ImageRef => ({
   id: media.id,
   uri: Object.fromEntries(media.renditions.map((r) => [r.resolution, r.url])),
+  ...(media.altText !== null ? { altText: media.altText } : {}),
 });
 
 /**
@@ -98,7 +103,7 @@ function optionalFields(row: ExperienceRow, ratings: Ratings | undefined): Parti
 }
 
 /** `ratings`: the experience's, read beforehand (several experiences' at once); read here when absent. */
-async function toExperience(
+export async function toExperience(
   deps: CallerDeps,
   brand: BrandRow,
   record: ExperienceRecord,
@@ -155,6 +160,8 @@ async function toExperience(
     })),
     integrationMeta: row.integrationMeta,
     ...optionalFields(row, ratings),
+    status: row.archivedAt ? 'archived' : 'active',
+    version: row.version,
   };
 }
 

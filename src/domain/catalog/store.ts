@@ -102,6 +102,10 @@ export interface ExperienceRow {
   maximumAllowedToBook: number | null;
   displayedCapacity: number | null;
   cancellationPolicyId: string | null;
+  /** Grows by one with every write through the API (the ETag). */
+  version: number;
+  /** When it was archived (no new sales), ISO 8601 UTC; null while it is sold. */
+  archivedAt: string | null;
 }
 
 export interface ExperienceTranslationRow {
@@ -121,6 +125,7 @@ export interface NamedRow {
 export interface ExperienceMediaRow {
   id: string;
   role: MediaRole;
+  altText: string | null;
   renditions: MediaRendition[];
 }
 
@@ -372,4 +377,42 @@ export interface ReviewsStore {
   findReviewsAfterKey(experienceId: string, after: ReviewKey | null, limit: number): Promise<ReviewPageRow[]>;
   /** The reviews with these ids (unknown ones left out), in no particular order: one statement. */
   findReviewsByIds(ids: readonly string[]): Promise<ReviewOfExperienceRow[]>;
+}
+
+/** An experience as the API writes it: its row and every part written with it, replaced whole. */
+export interface ExperienceWrite {
+  row: Omit<ExperienceRow, 'version' | 'archivedAt'>;
+  /** Its translations, one per locale. */
+  translations: Array<Omit<ExperienceTranslationRow, 'experienceId'>>;
+  /** Its vibes, in order. */
+  vibeIds: string[];
+  /** Its media: the cover, then the pictures in order; each media row's alt text is set as given. */
+  media: Array<{ mediaId: string; role: MediaRole; altText: string | null }>;
+  priceTiers: Array<{ id: string; name: string; priceMinor: number }>;
+  taxes: Array<{ id: string; name: string; rateBasisPoints: number }>;
+  /** Rows of the brand it refers to that do not exist yet, inserted first. */
+  newCategories: Array<{ id: string; brandId: string; name: string }>;
+  newVibes: Array<{ id: string; brandId: string; name: string }>;
+  newMedia: MediaRow[];
+}
+
+/** Writes of experiences (the catalogue API); the same SQL on both engines (src/db/catalog-writes). */
+export interface ExperienceWritesStore {
+  /** Inserts the experience (version 1) with its parts and the new rows it refers to. */
+  insertExperience(write: ExperienceWrite): Promise<void>;
+  /**
+   * Replaces the experience and its parts when its version is still `expectedVersion`: its new version,
+   * or null (nothing written) when it is not. Atomic against concurrent writers of the same experience.
+   */
+  replaceExperience(write: ExperienceWrite, expectedVersion: number): Promise<number | null>;
+  /** Archives it at `at` when its version is still `expectedVersion`: its new version, or null. */
+  archiveExperience(id: string, at: string, expectedVersion: number): Promise<number | null>;
+  /** The id of the brand's experience with this slug, if any. */
+  experienceIdBySlug(brandId: string, slug: string): Promise<string | undefined>;
+  /** The brand's categories, by name (byte order). */
+  categoriesOfBrand(brandId: string): Promise<NamedRow[]>;
+  /** The brand's vibes, by name (byte order). */
+  vibesOfBrand(brandId: string): Promise<NamedRow[]>;
+  /** The brand's media rows with these ids (others left out), in no particular order. */
+  mediaOfBrand(brandId: string, ids: readonly string[]): Promise<MediaRow[]>;
 }

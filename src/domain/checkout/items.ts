@@ -123,6 +123,11 @@ function bookableExperience(ctx: CartContext, item: CartItemInput, field: string
   const { experience } = found;
   if (experience.isUnlisted)
     requireFeature(ctx.brand, 'unlistedExperience', `Experience ${experience.id} is unlisted: booking it`, `${field}.experienceId`);
+  if (experience.archivedAt) {
+    throw new DomainError('EXPERIENCE_ARCHIVED', `Experience ${experience.id} is archived: it is no longer sold`, {
+      field: `${field}.experienceId`,
+    });
+  }
   if (!experience.isBookable) {
     throw new DomainError('EXPERIENCE_NOT_BOOKABLE', `Experience ${experience.id} is not bookable`, { field: `${field}.experienceId` });
   }

@@ -19,6 +19,9 @@ export const eventTypes = [
   'waitlist.offered',
   'waitlist.converted',
   'waitlist.expired',
+  'experience.created',
+  'experience.updated',
+  'experience.archived',
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];

@@ -19,7 +19,15 @@ import type { ApiKeysStore, OrganizationsStore } from '../access/store.ts';
 import type { CapacityStore, SessionsStore } from '../availability/store.ts';
 import type { BookingsStore, CartsStore, ReschedulesStore } from '../bookings/store.ts';
 import type { CancellationStore, RefundsStore } from '../cancellation/store.ts';
-import type { BrandsStore, ExperiencesStore, HostsStore, ListingsStore, ReviewStatsStore, ReviewsStore } from '../catalog/store.ts';
+import type {
+  BrandsStore,
+  ExperiencesStore,
+  ExperienceWritesStore,
+  HostsStore,
+  ListingsStore,
+  ReviewStatsStore,
+  ReviewsStore,
+} from '../catalog/store.ts';
 import type { CheckoutStore, HoldsStore } from '../checkout/store.ts';
 import type { IdempotencyStore } from '../idempotency/store.ts';
 import type { OperationsStore } from '../operations/store.ts';
@@ -66,6 +74,7 @@ export interface Stores {
   brands: BrandsStore;
   listings: ListingsStore;
   experiences: ExperiencesStore;
+  experienceWrites: ExperienceWritesStore;
   hosts: HostsStore;
   reviews: ReviewsStore;
   reviewStats: ReviewStatsStore;

@@ -36,6 +36,10 @@ export const errorCodes = [
   /** Business-rule violations of otherwise well-formed input. */
   'IDEMPOTENCY_KEY_REUSED',
   'EXPERIENCE_NOT_BOOKABLE',
+  /** The experience is archived: no new sales (its bookings stand). */
+  'EXPERIENCE_ARCHIVED',
+  /** If-Match (or `expectedVersion`) names a version that is no longer current: nothing was changed. */
+  'PRECONDITION_FAILED',
   'SESSION_NOT_FOUND',
   'SESSION_STARTED',
   'UNKNOWN_PRICE_TIER',

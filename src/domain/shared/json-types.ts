@@ -11,6 +11,8 @@ export interface MediaRendition {
 export interface ImageRef {
   id: string;
   uri: Record<string, string>;
+  /** Text for readers who cannot see the picture, when the brand wrote one. */
+  altText?: string;
 }
 
 /** A brand image in design/template elements: `{ id, mimeType, uri: { original } }`. */

@@ -42,6 +42,11 @@ async function waitlistExperience(
   if (!experience) throw notFound('Waitlist', waitlistId);
   if (experience.isUnlisted)
     requireFeature(brand, 'unlistedExperience', `Experience ${experience.id} is unlisted: waiting for it`, 'waitlistId');
+  if (experience.archivedAt) {
+    throw new DomainError('EXPERIENCE_ARCHIVED', `Experience ${experience.id} of this waitlist is archived: it is no longer sold`, {
+      field: 'waitlistId',
+    });
+  }
   if (!experience.isBookable) {
     throw new DomainError('EXPERIENCE_NOT_BOOKABLE', `Experience ${experience.id} of this waitlist is not bookable`, {
       field: 'waitlistId',

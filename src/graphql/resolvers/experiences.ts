@@ -1,3 +1,4 @@
+import { archiveExperience, createExperience, updateExperience } from '../../domain/catalog/experience-writes.ts';
 import { enumValues } from '../enums.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 
@@ -5,10 +6,18 @@ export const experienceResolvers: Resolvers = {
   Query: {
     experience: (_, { brandId, id, language }, ctx) => ctx.loaders.experience.load({ brandId, experienceId: id, language }),
   },
+  Mutation: {
+    createExperience: (_, { brandId, input }, ctx) => createExperience(ctx.caller(), { brandId, document: input }),
+    updateExperience: (_, { brandId, id, input, expectedVersion }, ctx) =>
+      updateExperience(ctx.caller(), { brandId, experienceId: id, patch: input, expectedVersion: expectedVersion ?? null }),
+    archiveExperience: (_, { brandId, id, expectedVersion }, ctx) =>
+      archiveExperience(ctx.caller(), { brandId, experienceId: id, expectedVersion: expectedVersion ?? null }),
+  },
   Experience: {
     customQuestions: (experience, _, ctx) => ctx.loaders.customQuestions.load(experience),
   },
   PaymentMethod: enumValues.PaymentMethod,
+  ExperienceStatus: enumValues.ExperienceStatus,
   QuestionFieldType: enumValues.QuestionFieldType,
   QuestionScope: enumValues.QuestionScope,
   ConditionsMatchType: enumValues.ConditionsMatchType,

@@ -30,7 +30,7 @@ export const HUMAN_CHECK_UNAVAILABLE_ANSWER =
   'HUMAN_CHECK_UNAVAILABLE: the brand asks publishable keys for a human check and its provider gave no verdict; nothing was held, retry';
 
 /** Route-specific error statuses; those every route shares are added by src/rest/openapi/operation.ts. */
-export function errorResponses(...statuses: Array<400 | 401 | 403 | 404 | 409 | 413 | 415 | 422>) {
+export function errorResponses(...statuses: Array<400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422>) {
   return Object.fromEntries(statuses.map((s) => [s, ref(ErrorResponse)]));
 }
 
@@ -52,6 +52,7 @@ export const BrandParams = Type.Object({ brandId: Uuid });
 export const ImageRef = Type.Object({
   id: Type.String(),
   uri: Type.Record(Type.String(), Type.String(), { description: 'Size name (`original`, `480w`, ...) to URL' }),
+  altText: Type.Optional(Type.String({ description: 'Text for readers who cannot see the picture, when the brand wrote one' })),
 });
 
 export const MediaObject = Type.Object({

@@ -14,7 +14,8 @@ export const EventEnvelope = Type.Object(
       {},
       {
         additionalProperties: true,
-        description: 'The Booking (booking.*) or waitlist entry (waitlist.*) as the API shows it right after the change',
+        description:
+          'The Booking (booking.*), waitlist entry (waitlist.*) or Experience (experience.*) as the API shows it right after the change',
       },
     ),
   },

@@ -57,6 +57,9 @@ export const Experience = Type.Object(
     maximumAllowedToBook: Type.Optional(Type.Integer()),
     displayedCapacity: Type.Optional(Type.Integer()),
     cancellationPolicyId: Type.Optional(Type.String()),
+    status: Type.Enum(['active', 'archived'], {
+      description: '`archived`: no new sales (checkouts and holds answer EXPERIENCE_ARCHIVED); bookings already made stand',
+    }),
   },
   { $id: 'Experience', description: "The spec's Experience resource" },
 );
@@ -90,4 +93,60 @@ export const listCustomQuestionsSchema = {
     200: Type.Object({ data: Type.Array(ref(QuestionSnapshot)) }, { description: 'The active questions, in order' }),
     ...errorResponses(404),
   },
+};
+
+/**
+ * The experience a client writes: what GET answers, less `id`; the domain reads it and names the field of
+ * each mistake (src/domain/catalog/experience-document.ts), for REST and GraphQL alike.
+ */
+export const ExperienceDocument = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    description:
+      'The Experience as GET answers it, less `id`, plus `translations` (locale -> { title, headline, description, healthAndSafety }). ' +
+      "`category` and each of `vibes` is `{ id }` of the brand, or `{ name }` (the brand's of that name, else a new one); `hostedBy` is `{ id }` " +
+      "of a host of the brand; `coverPicture` and each of `pictures` is `{ id }` of the brand's media or `{ uri: { original: URL } }`, with an " +
+      'optional `altText`. Prices are decimals in the brand currency, tax `amount`s percentages. Ignored: `currency`, `medias`, `ratings`, `status`. ' +
+      'In a PATCH, a JSON merge patch (RFC 7396) of it: arrays are replaced whole, `null` removes',
+  },
+);
+
+export const createExperienceSchema = {
+  tags: ['Experiences'],
+  operationId: 'createExperience',
+  summary: 'Create an experience',
+  params: Type.Object({ brandId: Uuid }),
+  body: ExperienceDocument,
+  response: {
+    201: ref(Experience, 'The experience as GET shows it; `ETag` its version, `Location` its URL'),
+    ...errorResponses(400, 404, 422),
+  },
+};
+
+export const updateExperienceSchema = {
+  tags: ['Experiences'],
+  operationId: 'updateExperience',
+  summary: 'Change an experience (JSON merge patch)',
+  params: ExperienceParams,
+  headers: Type.Object({
+    'if-match': Type.Optional(
+      Type.String({
+        description: 'The ETag the change was made on: 412 PRECONDITION_FAILED (nothing changed) when it is no longer current',
+      }),
+    ),
+  }),
+  body: ExperienceDocument,
+  response: { 200: ref(Experience, 'The experience after the change; `ETag` its new version'), ...errorResponses(400, 404, 412, 422) },
+};
+
+export const archiveExperienceSchema = {
+  tags: ['Experiences'],
+  operationId: 'archiveExperience',
+  summary: 'Archive an experience (no new sales)',
+  params: ExperienceParams,
+  headers: Type.Object({
+    'if-match': Type.Optional(Type.String({ description: 'The ETag the archive was decided on: 412 when it is no longer current' })),
+  }),
+  response: { 200: ref(Experience, 'The archived experience; `ETag` its version'), ...errorResponses(404, 412) },
 };

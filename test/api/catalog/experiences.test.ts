@@ -141,6 +141,7 @@ describe('GET /v1/brands/{brandId}/experiences/{experienceId}', () => {
       maximumAllowedToBook: 6,
       displayedCapacity: 10,
       cancellationPolicyId: policy.id,
+      status: 'active',
     });
     expect(res.body.vibes.map((v: { name: string }) => v.name)).toEqual(['Relaxing', 'Romantic']);
   });
@@ -237,7 +238,7 @@ const query = `query($brandId: UUID!, $id: UUID!, $language: Locale) {
     hostedBy { id: uuid profilePicture { id: key uri } firstName lastName emailAddress description allowOverlappingBookings }
     paymentMethods priceTiers { name price } taxes { name amount } integrationMeta { type key value }
     ratings { rating recommendability total } externalField { type value }
-    minimumRequiredToBook maximumAllowedToBook displayedCapacity cancellationPolicyId
+    minimumRequiredToBook maximumAllowedToBook displayedCapacity cancellationPolicyId status
   }
 }`;
 
@@ -248,6 +249,7 @@ function asGraphQL(rest: Record<string, unknown>) {
     ...rest,
     bookingAvailabilityMode: String(rest.bookingAvailabilityMode).toUpperCase().replace('-', '_'),
     paymentMethods: (rest.paymentMethods as string[]).map((m) => m.toUpperCase().replace('-', '_')),
+    status: String(rest.status).toUpperCase(),
   };
 }
 

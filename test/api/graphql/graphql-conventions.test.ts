@@ -69,8 +69,11 @@ describe('GraphQL conventions', () => {
       'WAITLIST_OFFERED',
       'WAITLIST_CONVERTED',
       'WAITLIST_EXPIRED',
+      'EXPERIENCE_CREATED',
+      'EXPERIENCE_UPDATED',
+      'EXPERIENCE_ARCHIVED',
     ]);
-    expect(eventTypes).toHaveLength(11);
+    expect(eventTypes).toHaveLength(14);
   });
 
   it('answers every mutation with its own non-null payload object, named after it', async () => {

@@ -11,6 +11,7 @@ import { cancellationStore } from './cancellation/cancellation.ts';
 import { refundsStore } from './cancellation/refunds.ts';
 import { brandsStore } from './catalog/brands.ts';
 import { experiencesStore } from './catalog/experiences.ts';
+import { experienceWritesStore } from './catalog/experience-writes.ts';
 import { hostsStore } from './catalog/hosts.ts';
 import { listingsStore } from './catalog/listings.ts';
 import { reviewStatsStore } from './catalog/review-stats.ts';
@@ -39,6 +40,7 @@ export const postgresStores: PostgresStores<Stores> = {
   refunds: refundsStore,
   brands: brandsStore,
   experiences: experiencesStore,
+  experienceWrites: experienceWritesStore,
   hosts: hostsStore,
   listings: listingsStore,
   reviewStats: reviewStatsStore,

@@ -178,6 +178,10 @@ export const experiences = sqliteTable(
     maximumAllowedToBook: integer('maximum_allowed_to_book'),
     displayedCapacity: integer('displayed_capacity'),
     cancellationPolicyId: text('cancellation_policy_id'),
+    /** Grows by one with every write through the API: the experience's ETag. */
+    version: integer('version').notNull().default(1),
+    /** When it was archived (no new sales); null while it is sold. */
+    archivedAt: text('archived_at'),
   },
   (t) => [uniqueIndex('experiences_brand_slug_idx').on(t.brandId, t.slug)],
 );

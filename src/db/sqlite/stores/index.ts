@@ -9,6 +9,7 @@ import { reschedulesStore } from './bookings/reschedules.ts';
 import { checkoutStore } from './checkout/checkout.ts';
 import { eventsStore } from './outbox/events.ts';
 import { experiencesStore } from './catalog/experiences.ts';
+import { experienceWritesStore } from './catalog/experience-writes.ts';
 import { holdsStore } from './checkout/holds.ts';
 import { hostsStore } from './catalog/hosts.ts';
 import { idempotencyStore } from './idempotency/idempotency.ts';
@@ -38,6 +39,7 @@ export const sqliteStores: SqliteStores = {
   refunds: refundsStore,
   brands: brandsStore,
   experiences: experiencesStore,
+  experienceWrites: experienceWritesStore,
   hosts: hostsStore,
   listings: listingsStore,
   reviewStats: reviewStatsStore,

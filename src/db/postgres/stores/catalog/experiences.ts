@@ -62,7 +62,7 @@ const selectRecords = (db: PgExecutor) =>
         FROM experience_translations t WHERE t.experience_id = "experiences"."id"`),
       // 'cover' sorts before 'picture'.
       media: jsonRows<ExperienceMediaRow>(sql`
-        SELECT json_agg(json_build_object('id', m.id, 'role', em.role, 'renditions', m.renditions)
+        SELECT json_agg(json_build_object('id', m.id, 'role', em.role, 'altText', m.alt_text, 'renditions', m.renditions)
           ORDER BY em.role COLLATE "C", em.position)
         FROM experience_media em JOIN media m ON m.id = em.media_id WHERE em.experience_id = "experiences"."id"`),
       vibes: jsonRows<NamedRow>(sql`

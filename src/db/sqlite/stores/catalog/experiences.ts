@@ -78,7 +78,7 @@ export function vibesOfExperience(db: Db, experienceId: string): NamedRow[] {
 
 const mediaOf = preparedPerDb((db) =>
   db
-    .select({ id: media.id, role: experienceMedia.role, renditions: media.renditions })
+    .select({ id: media.id, role: experienceMedia.role, altText: media.altText, renditions: media.renditions })
     .from(experienceMedia)
     .innerJoin(media, eq(media.id, experienceMedia.mediaId))
     .where(eq(experienceMedia.experienceId, sql.placeholder('experienceId')))
@@ -145,7 +145,13 @@ const translationsWithIds = preparedPerDb((db) =>
 );
 const mediaWithIds = preparedPerDb((db) =>
   db
-    .select({ experienceId: experienceMedia.experienceId, id: media.id, role: experienceMedia.role, renditions: media.renditions })
+    .select({
+      experienceId: experienceMedia.experienceId,
+      id: media.id,
+      role: experienceMedia.role,
+      altText: media.altText,
+      renditions: media.renditions,
+    })
     .from(experienceMedia)
     .innerJoin(media, eq(media.id, experienceMedia.mediaId))
     .where(inIdList(experienceMedia.experienceId, 'ids'))

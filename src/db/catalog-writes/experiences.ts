@@ -1,0 +1,108 @@
+/**
+ * The experience writes of the catalogue API, written once for both engines (statement-steps.ts): each
+ * engine passes its own tables and runs the steps (src/db/sqlite/stores/catalog/experience-writes.ts,
+ * src/db/postgres/stores/catalog/experience-writes.ts).
+ */
+import { and, getTableColumns, inArray, sql, type Table } from 'drizzle-orm';
+import type { ExperienceWrite, MediaRow, NamedRow } from '../../domain/catalog/store.ts';
+import { deleteWhere, equals, insert, select, update, type Row, type Steps } from './statement-steps.ts';
+
+export interface ExperienceTables {
+  experiences: Table;
+  experienceTranslations: Table;
+  experienceVibes: Table;
+  experienceMedia: Table;
+  priceTiers: Table;
+  taxes: Table;
+  media: Table;
+  categories: Table;
+  vibes: Table;
+}
+
+/** The experience's parts and its new media inserted (its own part rows are gone or were never there). */
+function* insertParts(t: ExperienceTables, write: ExperienceWrite): Steps<void> {
+  const experienceId = write.row.id;
+  yield* insert(t.media, write.newMedia as unknown as Row[]);
+  for (const item of write.media) yield* update(t.media, { altText: item.altText }, equals(t.media, 'id', item.mediaId));
+  yield* insert(
+    t.experienceTranslations,
+    write.translations.map((translation) => ({ experienceId, ...translation })),
+  );
+  yield* insert(
+    t.experienceVibes,
+    write.vibeIds.map((vibeId, position) => ({ experienceId, vibeId, position })),
+  );
+  const pictures = write.media.filter((m) => m.role === 'picture');
+  yield* insert(
+    t.experienceMedia,
+    write.media.map((m) => ({ experienceId, mediaId: m.mediaId, role: m.role, position: m.role === 'cover' ? 0 : pictures.indexOf(m) })),
+  );
+  yield* insert(
+    t.priceTiers,
+    write.priceTiers.map((tier, position) => ({ ...tier, experienceId, position })),
+  );
+  yield* insert(
+    t.taxes,
+    write.taxes.map((tax, position) => ({ ...tax, experienceId, position })),
+  );
+}
+
+/** The rows of the new categories and vibes first (the experience refers to them), then it, then its parts. */
+export function* insertExperience(t: ExperienceTables, write: ExperienceWrite): Steps<void> {
+  yield* insert(t.categories, write.newCategories);
+  yield* insert(t.vibes, write.newVibes);
+  yield* insert(t.experiences, [{ ...write.row, version: 1, archivedAt: null }]);
+  yield* insertParts(t, write);
+}
+
+/** Its version's compare-and-swap first: a stale writer changes nothing, and a concurrent one waits for the row. */
+export function* replaceExperience(t: ExperienceTables, write: ExperienceWrite, expectedVersion: number): Steps<number | null> {
+  yield* insert(t.categories, write.newCategories);
+  yield* insert(t.vibes, write.newVibes);
+  const { id, brandId: _brand, ...fields } = write.row;
+  const [changed] = yield* update(t.experiences, fields, versionIs(t, id, expectedVersion), {
+    extra: sql`${sql.identifier('version')} = ${sql.identifier('version')} + 1`,
+    returning: ['version'],
+  });
+  if (!changed) return null;
+  for (const part of [t.experienceTranslations, t.experienceVibes, t.experienceMedia, t.priceTiers, t.taxes]) {
+    yield* deleteWhere(part, equals(part, 'experienceId', id));
+  }
+  yield* insertParts(t, write);
+  return changed.version as number;
+}
+
+function versionIs(t: ExperienceTables, id: string, version: number) {
+  return and(equals(t.experiences, 'id', id), equals(t.experiences, 'version', version))!;
+}
+
+export function* archiveExperience(t: ExperienceTables, id: string, at: string, expectedVersion: number): Steps<number | null> {
+  const [changed] = yield* update(t.experiences, { archivedAt: at }, versionIs(t, id, expectedVersion), {
+    extra: sql`${sql.identifier('version')} = ${sql.identifier('version')} + 1`,
+    returning: ['version'],
+  });
+  return changed ? (changed.version as number) : null;
+}
+
+export function* experienceIdBySlug(t: ExperienceTables, brandId: string, slug: string): Steps<string | undefined> {
+  const [row] = yield* select(t.experiences, ['id'], and(equals(t.experiences, 'brandId', brandId), equals(t.experiences, 'slug', slug))!);
+  return row?.id as string | undefined;
+}
+
+/** Named rows of a brand (categories, vibes), by name in byte order. */
+export function* namedOfBrand(table: Table, brandId: string): Steps<NamedRow[]> {
+  return (yield* select(table, ['id', 'name'], equals(table, 'brandId', brandId))).sort((a, b) =>
+    Buffer.compare(Buffer.from(String(a.name)), Buffer.from(String(b.name))),
+  ) as unknown as NamedRow[];
+}
+
+export function* mediaOfBrand(t: ExperienceTables, brandId: string, ids: readonly string[]): Steps<MediaRow[]> {
+  if (ids.length === 0) return [];
+  const idColumn = getTableColumns(t.media).id!;
+  const rows = yield* select(
+    t.media,
+    ['id', 'brandId', 'type', 'altText', 'renditions'],
+    and(equals(t.media, 'brandId', brandId), inArray(idColumn, [...ids]))!,
+  );
+  return rows as unknown as MediaRow[];
+}

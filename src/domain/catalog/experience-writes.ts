@@ -1,0 +1,155 @@
+/**
+ * Writing experiences (the catalogue API, secret keys only): create from the document GET answers, change
+ * it by JSON merge patch (RFC 7396: arrays replaced whole, null removes), archive it. Each write is one
+ * unit of work that also records its event (`experience.created`, `.updated`, `.archived`) and moves the
+ * experience's version, which REST shows as its ETag and GraphQL as `version`: a writer naming a version
+ * that is no longer current (If-Match, `expectedVersion`) gets PRECONDITION_FAILED and changes nothing.
+ * Prices and taxes written here reach new quotes only: held carts and bookings keep the amounts they
+ * were sold at (stored on each booking's participants).
+ */
+import { randomUUID } from 'node:crypto';
+import mergePatch from 'json-merge-patch';
+import type { BrandRow } from './store.ts';
+import { loadBrand } from './brands.ts';
+import { toExperience, type Experience } from './experiences.ts';
+import { toRatings } from './ratings.ts';
+import { experienceDocument, readExperienceDocument, type DocumentContext } from './experience-document.ts';
+import type { JsonObject } from './document-fields.ts';
+import type { Transaction } from '../shared/database.ts';
+import type { CallerDeps } from '../shared/deps.ts';
+import { DomainError, invalid, notFound } from '../shared/errors.ts';
+import { recordEvent, type EventType } from '../outbox/outbox.ts';
+
+export interface WrittenExperience {
+  /** The experience as GET shows it after the write. */
+  experience: Experience;
+  /** Its version after the write (REST's ETag). */
+  version: number;
+}
+
+/** A unit that lost the version's compare-and-swap to a concurrent writer: undone, then run again or refused. */
+class StaleVersion extends Error {}
+
+const stale = (experienceId: string, expected: number, current: number | null) =>
+  new DomainError(
+    'PRECONDITION_FAILED',
+    `Experience ${experienceId} has changed since version ${expected}: read it again and reapply the change`,
+    {
+      field: 'If-Match',
+      expectedVersion: expected,
+      ...(current !== null ? { currentVersion: current } : {}),
+    },
+  );
+
+const pictureIds = (document: JsonObject): string[] => {
+  const items = [document.coverPicture, ...(Array.isArray(document.pictures) ? document.pictures : [])];
+  return items.flatMap((item) =>
+    item && typeof item === 'object' && !Array.isArray(item) && typeof item.id === 'string' ? [item.id] : [],
+  );
+};
+
+/** What the document refers to, read in the unit that writes it. */
+async function documentContext(tx: Transaction, brand: BrandRow, document: unknown): Promise<DocumentContext> {
+  const doc = document && typeof document === 'object' && !Array.isArray(document) ? (document as JsonObject) : {};
+  const policyId = typeof doc.cancellationPolicyId === 'string' ? doc.cancellationPolicyId : null;
+  const policy = policyId ? await tx.brands.findCancellationPolicy(policyId) : undefined;
+  return {
+    brand,
+    hosts: await tx.hosts.listHostsOfBrand(brand.id),
+    categories: await tx.experienceWrites.categoriesOfBrand(brand.id),
+    vibes: await tx.experienceWrites.vibesOfBrand(brand.id),
+    media: await tx.experienceWrites.mediaOfBrand(brand.id, pictureIds(doc)),
+    cancellationPolicyIds: policy && policy.brandId === brand.id ? [policy.id] : [],
+  };
+}
+
+/** Reads the experience back in the unit and records its event: the answer and the event show the same thing. */
+async function recordWrite(deps: CallerDeps, tx: Transaction, brand: BrandRow, id: string, type: EventType): Promise<WrittenExperience> {
+  const record = await tx.experiences.findExperienceRecord(id);
+  if (!record) throw new Error(`Experience ${id} written but not found in its unit of work`);
+  const ratings = new Map((await tx.reviewStats.reviewStatsOf([id])).map((row) => [row.experienceId, toRatings(row)]));
+  const experience = await toExperience(deps, brand, record, undefined, ratings);
+  const { brandId: _brandId, contentLanguage: _language, ...payload } = experience;
+  await recordEvent(tx, { brandId: brand.id, type, resourceId: id, payload, at: deps.now().toISOString() });
+  return { experience, version: record.row.version };
+}
+
+async function slugFree(tx: Transaction, brandId: string, slug: string, experienceId: string): Promise<void> {
+  const holder = await tx.experienceWrites.experienceIdBySlug(brandId, slug);
+  if (holder && holder !== experienceId) throw invalid('slug', `slug "${slug}" is taken by another experience of the brand`);
+}
+
+export async function createExperience(deps: CallerDeps, input: { brandId: string; document: unknown }): Promise<WrittenExperience> {
+  const brand = await loadBrand(deps, input.brandId);
+  const id = randomUUID();
+  return deps.db.transaction(async (tx) => {
+    const write = readExperienceDocument(input.document, id, await documentContext(tx, brand, input.document));
+    await slugFree(tx, brand.id, write.row.slug, id);
+    await tx.experienceWrites.insertExperience(write);
+    return recordWrite(deps, tx, brand, id, 'experience.created');
+  });
+}
+
+export interface ExperienceChange {
+  brandId: string;
+  experienceId: string;
+  /** The version the writer read (If-Match); null: whatever is current. */
+  expectedVersion: number | null;
+}
+
+/** Runs `write` on the current row; a lost race runs it again (twice more) unless the writer named the version it read. */
+async function onCurrentVersion(
+  deps: CallerDeps,
+  change: ExperienceChange,
+  write: (
+    tx: Transaction,
+    brand: BrandRow,
+    record: NonNullable<Awaited<ReturnType<Transaction['experiences']['findExperienceRecord']>>>,
+  ) => Promise<WrittenExperience>,
+): Promise<WrittenExperience> {
+  const brand = await loadBrand(deps, change.brandId);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await deps.db.transaction(async (tx) => {
+        const record = await tx.experiences.findExperienceRecord(change.experienceId);
+        if (!record || record.row.brandId !== brand.id) throw notFound('Experience', change.experienceId);
+        if (change.expectedVersion !== null && record.row.version !== change.expectedVersion) {
+          throw stale(change.experienceId, change.expectedVersion, record.row.version);
+        }
+        return write(tx, brand, record);
+      });
+    } catch (error) {
+      if (!(error instanceof StaleVersion)) throw error;
+      if (change.expectedVersion !== null || attempt >= 2) throw stale(change.experienceId, change.expectedVersion ?? 0, null);
+    }
+  }
+}
+
+/** Applies `patch` (RFC 7396) to the experience's document and writes the result whole. */
+export async function updateExperience(deps: CallerDeps, input: ExperienceChange & { patch: unknown }): Promise<WrittenExperience> {
+  const { patch } = input;
+  if (!patch || typeof patch !== 'object' || Array.isArray(patch)) throw invalid('body', 'A merge patch must be a JSON object');
+  return onCurrentVersion(deps, input, async (tx, brand, record) => {
+    const document = mergePatch.apply(structuredClone(experienceDocument(record, brand)), patch) as JsonObject;
+    const write = readExperienceDocument(document, record.row.id, await documentContext(tx, brand, document));
+    await slugFree(tx, brand.id, write.row.slug, record.row.id);
+    if ((await tx.experienceWrites.replaceExperience(write, record.row.version)) === null) throw new StaleVersion();
+    return recordWrite(deps, tx, brand, record.row.id, 'experience.updated');
+  });
+}
+
+/**
+ * Archives the experience: checkouts, holds and waitlist joins of it answer EXPERIENCE_ARCHIVED from now
+ * on; its bookings stand. Archiving an archived experience changes nothing and records no event.
+ */
+export async function archiveExperience(deps: CallerDeps, input: ExperienceChange): Promise<WrittenExperience> {
+  return onCurrentVersion(deps, input, async (tx, brand, record) => {
+    if (record.row.archivedAt) {
+      const ratings = new Map((await tx.reviewStats.reviewStatsOf([record.row.id])).map((row) => [row.experienceId, toRatings(row)]));
+      return { experience: await toExperience(deps, brand, record, undefined, ratings), version: record.row.version };
+    }
+    if ((await tx.experienceWrites.archiveExperience(record.row.id, deps.now().toISOString(), record.row.version)) === null)
+      throw new StaleVersion();
+    return recordWrite(deps, tx, brand, record.row.id, 'experience.archived');
+  });
+}
