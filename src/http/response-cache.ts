@@ -30,6 +30,8 @@ interface CachedAnswer {
   contentType: string;
   cacheControl: string | undefined;
   contentLanguage: string | undefined;
+  /** REST reads of an object that can be written back: its version, for `If-Match`. */
+  etag?: string;
   /** GraphQL answers: the operation, for the access line and the metrics. */
   operation: CacheableOperation | undefined;
 }
@@ -122,6 +124,7 @@ function replay(reply: FastifyReply, answer: CachedAnswer): FastifyReply {
   reply.header('content-type', answer.contentType);
   if (answer.cacheControl !== undefined) reply.header('cache-control', answer.cacheControl);
   if (answer.contentLanguage !== undefined) reply.header('content-language', answer.contentLanguage);
+  if (answer.etag !== undefined) reply.header('etag', answer.etag);
   return reply.send(answer.body);
 }
 
@@ -161,12 +164,14 @@ export function installResponseCache(app: FastifyInstance, hooks: ResponseCacheH
     if (typeof contentType !== 'string' || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
     const cacheControl = reply.getHeader('cache-control');
     const contentLanguage = reply.getHeader('content-language');
+    const etag = reply.getHeader('etag');
     try {
       await cache.set(lookup.key, lookup.generation, {
         body: Buffer.isBuffer(payload) ? payload : Buffer.from(payload),
         contentType,
         cacheControl: typeof cacheControl === 'string' ? cacheControl : undefined,
         contentLanguage: typeof contentLanguage === 'string' ? contentLanguage : undefined,
+        etag: typeof etag === 'string' ? etag : undefined,
         operation,
       });
     } catch (error) {

@@ -19,6 +19,10 @@ export const eventTypes = [
   'waitlist.offered',
   'waitlist.converted',
   'waitlist.expired',
+  'listing.created',
+  'listing.updated',
+  'listing.published',
+  'brand.updated',
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];
@@ -29,7 +33,7 @@ export interface StoredEvent {
   id: string;
   brandId: string;
   type: EventType;
-  /** The booking or waitlist entry the event is about. */
+  /** The booking, waitlist entry, listing or brand the event is about. */
   resourceId: string;
   /** The resource as the API shows it, taken in the transaction of the change. */
   payload: Record<string, unknown>;

@@ -19,7 +19,16 @@ import type { ApiKeysStore, OrganizationsStore } from '../access/store.ts';
 import type { CapacityStore, SessionsStore } from '../availability/store.ts';
 import type { BookingsStore, CartsStore, ReschedulesStore } from '../bookings/store.ts';
 import type { CancellationStore, RefundsStore } from '../cancellation/store.ts';
-import type { BrandsStore, ExperiencesStore, HostsStore, ListingsStore, ReviewStatsStore, ReviewsStore } from '../catalog/store.ts';
+import type {
+  BrandsStore,
+  BrandWritesStore,
+  ExperiencesStore,
+  HostsStore,
+  ListingsStore,
+  ListingWritesStore,
+  ReviewStatsStore,
+  ReviewsStore,
+} from '../catalog/store.ts';
 import type { CheckoutStore, HoldsStore } from '../checkout/store.ts';
 import type { IdempotencyStore } from '../idempotency/store.ts';
 import type { OperationsStore } from '../operations/store.ts';
@@ -65,6 +74,8 @@ export interface Stores {
   organizations: OrganizationsStore;
   brands: BrandsStore;
   listings: ListingsStore;
+  listingWrites: ListingWritesStore;
+  brandWrites: BrandWritesStore;
   experiences: ExperiencesStore;
   hosts: HostsStore;
   reviews: ReviewsStore;

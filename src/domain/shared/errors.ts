@@ -24,6 +24,8 @@ export const errorCodes = [
   /** A move the booking's state or the brand's reschedule policy does not allow (`details.rule`). */
   'RESCHEDULE_NOT_ALLOWED',
   'IDEMPOTENCY_KEY_IN_USE',
+  /** A write with `If-Match` naming a version the object no longer has: nothing was written; read it again. */
+  'PRECONDITION_FAILED',
   /** Waitlists: the session has places for this party (book it instead). */
   'SESSION_AVAILABLE',
   'ALREADY_ON_WAITLIST',

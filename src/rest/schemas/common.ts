@@ -30,7 +30,7 @@ export const HUMAN_CHECK_UNAVAILABLE_ANSWER =
   'HUMAN_CHECK_UNAVAILABLE: the brand asks publishable keys for a human check and its provider gave no verdict; nothing was held, retry';
 
 /** Route-specific error statuses; those every route shares are added by src/rest/openapi/operation.ts. */
-export function errorResponses(...statuses: Array<400 | 401 | 403 | 404 | 409 | 413 | 415 | 422>) {
+export function errorResponses(...statuses: Array<400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422>) {
   return Object.fromEntries(statuses.map((s) => [s, ref(ErrorResponse)]));
 }
 
@@ -60,4 +60,15 @@ export const MediaObject = Type.Object({
   kind: Type.String(),
   altText: Nullable(Type.String()),
   links: Type.Array(Type.Object({ url: Type.String(), type: Type.String(), resolution: Type.String() })),
+});
+
+/** The `If-Match` header of writes that check the version read (the `ETag` of the last read or write). */
+export const IfMatchHeaders = Type.Object({
+  'if-match': Type.Optional(
+    Type.String({
+      maxLength: 1000,
+      description:
+        'The `ETag` of the object as the client last read or wrote it; when it changed since, 412 PRECONDITION_FAILED and nothing is written. Without it the write is not checked.',
+    }),
+  ),
 });
