@@ -21,6 +21,17 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   return result;
 }
 
+/**
+ * Whether `sent` is what a client read of `stored`: equal, objects compared on the members sent (an answer
+ * may show fewer than are stored), arrays item by item.
+ */
+function sameAsRead(sent: unknown, stored: unknown): boolean {
+  if (Array.isArray(sent))
+    return Array.isArray(stored) && sent.length === stored.length && sent.every((item, i) => sameAsRead(item, stored[i]));
+  if (isObject(sent)) return isObject(stored) && Object.entries(sent).every(([key, value]) => sameAsRead(value, stored[key]));
+  return isDeepStrictEqual(sent, stored);
+}
+
 const at = (value: unknown, path: string): unknown =>
   path.split('.').reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), value);
 
@@ -41,7 +52,7 @@ export function checkWritable(sent: JsonObject, current: JsonObject, readOnly: r
   }
   for (const field of readOnly) {
     const sentValue = at(sent, field);
-    if (sentValue !== undefined && !isDeepStrictEqual(sentValue, at(current, field))) {
+    if (sentValue !== undefined && !sameAsRead(sentValue, at(current, field))) {
       throw invalid(field, `${field} is read-only: the server sets it (send it back unchanged, or leave it out)`);
     }
   }

@@ -126,6 +126,14 @@ describe('PATCH /v1/brands/{brandId}/listings/{listingId}', () => {
     expect(read.headers.etag).toBe(ok.headers.etag);
   });
 
+  it('lets one of several writes racing with the same If-Match through, the others 412', async () => {
+    const { id, etag } = await create({ ...sail, title: 'Race' });
+    const answers = await Promise.all([1, 2, 3, 4, 5].map((n) => patch(id, { title: `Race ${n}` }, etag)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 412, 412, 412, 412]);
+    const winner = answers.find((a) => a.status === 200)!.body.data.title;
+    expect((await t.rest('GET', `${base}/${id}?version=latest`, { key: keys.brand })).body.data.title).toBe(winner);
+  });
+
   it('replaces arrays whole, removes a nullable field with null, and refuses read-only fields changed', async () => {
     const { id } = await create({ ...sail, title: 'Dolphin Watch', slug: 'dolphins', vibes: [{ id: calm.id }, { id: wild.id }] });
     const res = await patch(id, { vibes: [{ id: wild.id }], slug: null });
