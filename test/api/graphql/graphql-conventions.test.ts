@@ -69,8 +69,12 @@ describe('GraphQL conventions', () => {
       'WAITLIST_OFFERED',
       'WAITLIST_CONVERTED',
       'WAITLIST_EXPIRED',
+      'LISTING_CREATED',
+      'LISTING_UPDATED',
+      'LISTING_PUBLISHED',
+      'BRAND_UPDATED',
     ]);
-    expect(eventTypes).toHaveLength(11);
+    expect(eventTypes).toHaveLength(15);
   });
 
   it('answers every mutation with its own non-null payload object, named after it', async () => {

@@ -96,7 +96,7 @@ describe('POST /v1/brands/{brandId}/webhooks', () => {
     const res = await create({ url: 'https://hooks.partner.test/all', events: ['*'] });
     expect(res.status).toBe(201);
     expect(res.body.endpoint.events).toEqual([...eventTypes]);
-    expect(eventTypes).toHaveLength(11);
+    expect(eventTypes).toHaveLength(15);
   });
 
   it('normalizes the URL', async () => {
@@ -337,6 +337,10 @@ describe('GraphQL input', () => {
       'WAITLIST_OFFERED',
       'WAITLIST_CONVERTED',
       'WAITLIST_EXPIRED',
+      'LISTING_CREATED',
+      'LISTING_UPDATED',
+      'LISTING_PUBLISHED',
+      'BRAND_UPDATED',
     ]);
     const rest = (await t.rest('GET', base, { key })).body.data.find(
       (e: { id: string }) => e.id === res.body.data.createWebhookEndpoint.endpoint.id,
