@@ -2,7 +2,8 @@
  * `npm run openapi:examples`: records the examples of the OpenAPI document (src/rest/openapi/examples.json)
  * from the demo data. It loads the demo into an in-memory database, walks every REST operation the way a
  * partner would (read the catalogue, check out, pay in the sandbox, read, reschedule and cancel the booking,
- * join and leave a waitlist, manage a webhook endpoint) and keeps each request body and answer, with long
+ * join and leave a waitlist, manage a webhook endpoint, create and publish a listing, change the brand's
+ * settings) and keeps each request body and answer, with long
  * lists cut to two items. Run it after changing an answer's shape; the OpenAPI test says when.
  */
 import { randomUUID } from 'node:crypto';
@@ -143,6 +144,19 @@ async function record(): Promise<Record<string, RecordedExamples>> {
     await call('listWebhookEndpoints', 'GET', `${lisbon}/webhooks`);
     await call('updateWebhookEndpoint', 'PATCH', `${lisbon}/webhooks/${created.endpoint.id}`, { status: 'disabled' });
     await call('deleteWebhookEndpoint', 'DELETE', `${lisbon}/webhooks/${created.endpoint.id}`);
+    const listing = await call('createListing', 'POST', `${lisbon}/listings`, {
+      experienceId: walk,
+      title: 'Tram 28 Photo Walk at Dawn',
+      summary: 'Alfama before the crowds, camera in hand',
+      advertisedPrice: 38,
+      startingPrice: 35,
+      isUnlisted: true,
+    });
+    const listingUrl = `${lisbon}/listings/${listing.data.id}`;
+    await call('updateListingDraft', 'PATCH', listingUrl, { title: 'Tram 28 Photo Walk at Sunrise', advertisedPrice: 40 });
+    await call('publishListing', 'POST', `${listingUrl}/publish`);
+    await call('getListing', 'GET', listingUrl);
+    await call('updateBrandSettings', 'PATCH', `${lisbon}/settings`, { designElement: { buttonColor: '#0B5563' } });
     await call('listEvents', 'GET', `${lisbon}/events?types=booking.confirmed&limit=2`);
     // The processor's own webhook: its body is the processor's event; the only answer is the acknowledgement.
     examples.receivePaymentWebhook = { responses: { 200: { received: true } } };

@@ -30,7 +30,7 @@ interface CachedAnswer {
   contentType: string;
   cacheControl: string | undefined;
   contentLanguage: string | undefined;
-  /** The answer's ETag (an experience's version), when it has one. */
+  /** REST reads of an object that can be written back: its version (`ETag`), for `If-Match`. */
   etag?: string | undefined;
   /** GraphQL answers: the operation, for the access line and the metrics. */
   operation: CacheableOperation | undefined;

@@ -25,6 +25,8 @@ export const errorStatus: Record<ErrorCode, number> = {
   /** A move the booking's state or the brand's reschedule policy does not allow (`details.rule`). */
   RESCHEDULE_NOT_ALLOWED: 409,
   IDEMPOTENCY_KEY_IN_USE: 409,
+  /** A write with `If-Match` naming a version the object no longer has: nothing was written; read it again. */
+  PRECONDITION_FAILED: 412,
   /** Waitlists: the session has places for this party (book it instead). */
   SESSION_AVAILABLE: 409,
   ALREADY_ON_WAITLIST: 409,
@@ -38,7 +40,6 @@ export const errorStatus: Record<ErrorCode, number> = {
   IDEMPOTENCY_KEY_REUSED: 422,
   EXPERIENCE_NOT_BOOKABLE: 422,
   EXPERIENCE_ARCHIVED: 422,
-  PRECONDITION_FAILED: 412,
   SESSION_NOT_FOUND: 422,
   SESSION_STARTED: 422,
   UNKNOWN_PRICE_TIER: 422,

@@ -18,6 +18,7 @@ import { eventRoutes } from './routes/events.ts';
 import { experienceRoutes } from './routes/experiences.ts';
 import { hostRoutes } from './routes/hosts.ts';
 import { listingRoutes } from './routes/listings.ts';
+import { listingWriteRoutes } from './routes/listing-writes.ts';
 import { organizationRoutes } from './routes/organizations.ts';
 import { paymentRoutes } from './routes/payments.ts';
 import { reviewRoutes } from './routes/reviews.ts';
@@ -41,10 +42,16 @@ function refuseNonJsonBodies(app: RestApp): void {
   app.removeContentTypeParser('text/plain');
 }
 
+/** JSON merge patches (RFC 7396) come as `application/merge-patch+json`, parsed as JSON is. */
+function acceptMergePatches(app: RestApp): void {
+  app.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+}
+
 /** The partner REST face: every route authenticates first, then validates, then calls the domain. */
 export function restRoutes(deps: Deps, webhooks: WebhookSettings) {
   return async function rest(app: RestApp) {
     refuseNonJsonBodies(app);
+    acceptMergePatches(app);
     app.addHook('onRequest', async (request) => {
       const principal = requirePrincipal(await authenticateRequest(deps.db, request));
       assertKeyMayUse(principal, request.routeOptions.config.publishable, `call ${request.method} ${request.routeOptions.url}`);
@@ -60,6 +67,7 @@ export function restRoutes(deps: Deps, webhooks: WebhookSettings) {
     hostRoutes(app);
     experienceRoutes(app);
     listingRoutes(app);
+    listingWriteRoutes(app);
     reviewRoutes(app);
     availabilityRoutes(app);
     bookingRoutes(app);

@@ -2,6 +2,7 @@ import { actingBrand } from '../access/principal.ts';
 import { type BrandRow, type CancellationPolicyRow, type ReschedulePolicyRow } from './store.ts';
 import type { DesignElement, PaymentMethodFlags, TemplateElement } from '../shared/json-types.ts';
 import type { CallerDeps, Deps } from '../shared/deps.ts';
+import type { Stores } from '../shared/database.ts';
 import { notFound } from '../shared/errors.ts';
 
 export interface CancellationPolicy {
@@ -89,8 +90,9 @@ const toReschedulePolicy = (row: ReschedulePolicyRow): ReschedulePolicy => ({
 
 /**
  * `deps` for one request, reading each brand once: a checkout reads its brand to check the caller, again to
- * ask its questions and again to show the cart. Nothing a request does changes a brand (no operation writes
- * one), so the first read stands for the request. Units of work read through their own stores, as before.
+ * ask its questions and again to show the cart. Only `updateBrandSettings` writes a brand, reading and
+ * answering it through its unit of work, so the first read stands for the request. Units of work read
+ * through their own stores, as before.
  */
 export function readingEachBrandOnce<D extends Deps>(deps: D): D {
   const { db } = deps;
@@ -125,12 +127,12 @@ export async function getBrandSettings(
   return settings;
 }
 
-export async function getCancellationPolicy(deps: Deps, id: string | null): Promise<CancellationPolicy | null> {
+export async function getCancellationPolicy(deps: { db: Pick<Stores, 'brands'> }, id: string | null): Promise<CancellationPolicy | null> {
   const row = id ? await deps.db.brands.findCancellationPolicy(id) : undefined;
   return row ? toCancellationPolicy(row) : null;
 }
 
-export async function getReschedulePolicy(deps: Deps, id: string | null): Promise<ReschedulePolicy | null> {
+export async function getReschedulePolicy(deps: { db: Pick<Stores, 'brands'> }, id: string | null): Promise<ReschedulePolicy | null> {
   const row = id ? await deps.db.brands.findReschedulePolicy(id) : undefined;
   return row ? toReschedulePolicy(row) : null;
 }

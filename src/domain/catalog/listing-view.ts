@@ -47,6 +47,8 @@ export interface Listing {
   order: number;
   isExclusive: boolean;
   isUnlisted: boolean;
+  /** Whether it is among the brand's featured listings (`GET /v3/listings/featured` shows only those). */
+  isFeatured: boolean;
   experienceId: string | null;
   resourceGroupCollectionId: string;
   medias: MediaObject[];
@@ -130,6 +132,7 @@ export function toListing({ row, content, translation, language, currency, media
     order: listing.displayOrder,
     isExclusive: listing.isExclusive,
     isUnlisted: listing.isUnlisted,
+    isFeatured: listing.isFeatured,
     experienceId: listing.experienceId,
     resourceGroupCollectionId: listing.resourceGroupCollectionId,
     medias: medias.map(toMediaObject),

@@ -416,3 +416,71 @@ export interface ExperienceWritesStore {
   /** The brand's media rows with these ids (others left out), in no particular order. */
   mediaOfBrand(brandId: string, ids: readonly string[]): Promise<MediaRow[]>;
 }
+
+/** The listing fields written with the listing itself (every field but the versioned content). */
+export type ListingFields = Omit<ListingRow, 'id' | 'brandId' | 'experienceId'>;
+
+/** A listing's content of one version, as written (the id is the caller's for a new one). */
+export type ListingContentFields = Omit<ListingContentRow, 'listingId' | 'version'>;
+
+/** Tables whose rows belong to one brand, for checking that ids sent in a body are the brand's own. */
+export type BrandOwnedTable = 'categories' | 'hosts' | 'vibes' | 'experiences';
+
+export interface ListingWritesStore {
+  /**
+   * The listing with both its content versions (draft first; no translations), media, vibes, categories,
+   * hosts and review stats, as `findFeaturedListingPage` reads each; undefined when there is none. In a
+   * unit of work the listing is the unit's own from then on.
+   */
+  findListingToWrite(listingId: string): Promise<FeaturedListingPageRow | undefined>;
+  /** The position after the brand's last listing in dashboard order (0 for its first). */
+  nextDisplayOrder(brandId: string): Promise<number>;
+  /** Those of `ids` that are rows of `table` belonging to the brand, in no particular order. */
+  idsOfBrand(table: BrandOwnedTable, brandId: string, ids: readonly string[]): Promise<string[]>;
+  /** A new listing with its draft content (no published one yet) and its vibes in the order given. */
+  insertListing(listing: ListingRow, draft: ListingContentFields, vibeIds: readonly string[]): Promise<void>;
+  /** Sets the fields given (undefined ones are left as they are). */
+  updateListing(listingId: string, fields: Partial<ListingFields>): Promise<void>;
+  /**
+   * Writes the listing's draft content: the draft it has, else a new draft (with `draft.id`) carrying
+   * the translations of content `translationsOf` (its published one), so publishing keeps them.
+   */
+  saveDraft(listingId: string, draft: ListingContentFields, translationsOf: string | null): Promise<void>;
+  /** The listing's vibes become `vibeIds`, in that order. */
+  replaceListingVibes(listingId: string, vibeIds: readonly string[]): Promise<void>;
+  /**
+   * The draft becomes the published content, replacing the published one and its translations, in one
+   * step of the unit (readers see the old published content or the new one, never neither). False, and
+   * nothing changed, when the listing has no draft.
+   */
+  publishDraft(listingId: string): Promise<boolean>;
+}
+
+/** Brand settings a brand may change itself. */
+export type BrandSettingsFields = Partial<
+  Pick<
+    BrandRow,
+    | 'name'
+    | 'brandEmail'
+    | 'countryCode'
+    | 'designElement'
+    | 'templateElement'
+    | 'promotionExclusiveTag'
+    | 'customStyle'
+    | 'validateRoomCharge'
+    | 'validateMemberCharge'
+    | 'products'
+    | 'paymentMethods'
+    | 'cancellationPolicyId'
+    | 'reschedulePolicyId'
+  >
+>;
+
+export interface BrandWritesStore {
+  /** The brand, as `findBrand` reads it; in a unit of work the brand's row is the unit's own from then on. */
+  findBrandToWrite(brandId: string): Promise<BrandRow | undefined>;
+  /** Sets the fields given (undefined ones are left as they are). */
+  updateBrand(brandId: string, fields: BrandSettingsFields): Promise<void>;
+  /** Whether a cancellation (or reschedule) policy with this id belongs to the brand. */
+  hasPolicy(kind: 'cancellation' | 'reschedule', brandId: string, policyId: string): Promise<boolean>;
+}

@@ -22,6 +22,10 @@ export const eventTypes = [
   'experience.created',
   'experience.updated',
   'experience.archived',
+  'listing.created',
+  'listing.updated',
+  'listing.published',
+  'brand.updated',
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];
@@ -32,7 +36,7 @@ export interface StoredEvent {
   id: string;
   brandId: string;
   type: EventType;
-  /** The booking or waitlist entry the event is about. */
+  /** The booking, waitlist entry, listing or brand the event is about. */
   resourceId: string;
   /** The resource as the API shows it, taken in the transaction of the change. */
   payload: Record<string, unknown>;

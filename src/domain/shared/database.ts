@@ -21,10 +21,12 @@ import type { BookingsStore, CartsStore, ReschedulesStore } from '../bookings/st
 import type { CancellationStore, RefundsStore } from '../cancellation/store.ts';
 import type {
   BrandsStore,
-  ExperiencesStore,
+  BrandWritesStore,
   ExperienceWritesStore,
+  ExperiencesStore,
   HostsStore,
   ListingsStore,
+  ListingWritesStore,
   ReviewStatsStore,
   ReviewsStore,
 } from '../catalog/store.ts';
@@ -73,6 +75,8 @@ export interface Stores {
   organizations: OrganizationsStore;
   brands: BrandsStore;
   listings: ListingsStore;
+  listingWrites: ListingWritesStore;
+  brandWrites: BrandWritesStore;
   experiences: ExperiencesStore;
   experienceWrites: ExperienceWritesStore;
   hosts: HostsStore;

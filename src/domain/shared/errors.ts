@@ -24,6 +24,8 @@ export const errorCodes = [
   /** A move the booking's state or the brand's reschedule policy does not allow (`details.rule`). */
   'RESCHEDULE_NOT_ALLOWED',
   'IDEMPOTENCY_KEY_IN_USE',
+  /** A write with `If-Match` naming a version the object no longer has: nothing was written; read it again. */
+  'PRECONDITION_FAILED',
   /** Waitlists: the session has places for this party (book it instead). */
   'SESSION_AVAILABLE',
   'ALREADY_ON_WAITLIST',
@@ -38,8 +40,6 @@ export const errorCodes = [
   'EXPERIENCE_NOT_BOOKABLE',
   /** The experience is archived: no new sales (its bookings stand). */
   'EXPERIENCE_ARCHIVED',
-  /** If-Match (or `expectedVersion`) names a version that is no longer current: nothing was changed. */
-  'PRECONDITION_FAILED',
   'SESSION_NOT_FOUND',
   'SESSION_STARTED',
   'UNKNOWN_PRICE_TIER',

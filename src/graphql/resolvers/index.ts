@@ -11,6 +11,8 @@ import { liveResolvers } from './live.ts';
 import { experienceResolvers } from './experiences.ts';
 import { hostResolvers } from './hosts.ts';
 import { listingResolvers } from './listings.ts';
+import { listingWriteResolvers } from './listing-writes.ts';
+import { brandSettingsWriteResolvers } from './brand-settings-writes.ts';
 import { organizationResolvers } from './organizations.ts';
 import { reviewResolvers } from './reviews.ts';
 import { waitlistResolvers } from './waitlists.ts';
@@ -26,6 +28,8 @@ const areas: Resolvers[] = [
   hostResolvers,
   experienceResolvers,
   listingResolvers,
+  listingWriteResolvers,
+  brandSettingsWriteResolvers,
   reviewResolvers,
   bookingResolvers,
   availabilityResolvers,

@@ -12,15 +12,10 @@ export const errorExamples: Record<string, unknown> = {
   }),
   404: error('NOT_FOUND', 'Booking 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b was not found', { id: '1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b' }),
   409: error('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running; retry later'),
-  412: error(
-    'PRECONDITION_FAILED',
-    'Experience 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b has changed since version 3: read it again and reapply the change',
-    {
-      field: 'If-Match',
-      expectedVersion: 3,
-      currentVersion: 4,
-    },
-  ),
+  412: error('PRECONDITION_FAILED', 'The object changed since it was read (If-Match "Y2hhbmdlZA"; it is now "bm93"): read it again', {
+    field: 'If-Match',
+    etag: '"bm93"',
+  }),
   413: error('PAYLOAD_TOO_LARGE', 'Request body is too large'),
   414: error('URI_TOO_LONG', 'A path segment is longer than 100 characters'),
   415: error('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type'),

@@ -22,6 +22,7 @@ const errorDescriptions: Record<number, string> = {
   401: 'UNAUTHENTICATED: no API key, or an unknown or revoked one',
   403: 'FORBIDDEN: the key may not act for the brand named (in the path or by Tessera-Brand-Id), or may not use this operation',
   404: 'NOT_FOUND: unknown, or belonging to a brand the key may not see',
+  412: 'PRECONDITION_FAILED: `If-Match` names a version the object no longer has; nothing was written: read it again',
   409: 'A conflict with the current state (the code says which); IDEMPOTENCY_KEY_IN_USE while the first request with this Idempotency-Key runs',
   413: 'PAYLOAD_TOO_LARGE: the body is over 1 MiB',
   414: 'URI_TOO_LONG: a path segment is over 100 characters',

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { brandSettingsIncludes } from '../../domain/catalog/brands.ts';
-import { BrandParams, MediaObject, Nullable, errorResponses, ref } from './common.ts';
+import { BrandParams, IfMatchHeaders, MediaObject, Nullable, errorResponses, ref } from './common.ts';
 
 const BrandImage = Type.Object({ id: Type.String(), mimeType: Type.String(), uri: Type.Object({ original: Type.String() }) });
 
@@ -89,4 +89,22 @@ export const getBrandSettingsSchema = {
     ),
   }),
   response: { 200: Type.Object({ data: ref(BrandSettings) }, { description: "The brand's settings" }), ...errorResponses(404) },
+};
+
+export const updateBrandSettingsSchema = {
+  tags: ['Brand Configuration'],
+  operationId: 'updateBrandSettings',
+  summary: 'Change brand settings',
+  description:
+    'A JSON merge patch (RFC 7396, `application/merge-patch+json` or `application/json`) of the settings as GET shows them. ' +
+    'Read-only fields (`features`, `currency`, `paymentPlatform`, `serviceVersion`, `isLimited`, images and their ids, embedded ' +
+    "policies) are ignored when unchanged and refused (400 naming the field) when changed. Policy ids must be the brand's own. " +
+    'Records `brand.updated` when something changed.',
+  params: BrandParams,
+  headers: IfMatchHeaders,
+  body: Type.Object({}, { additionalProperties: true, description: 'The fields to change' }),
+  response: {
+    200: Type.Object({ data: ref(BrandSettings) }, { description: "The brand's settings; their version is in the `ETag` header" }),
+    ...errorResponses(404, 412),
+  },
 };

@@ -62,3 +62,14 @@ export const MediaObject = Type.Object({
   altText: Nullable(Type.String()),
   links: Type.Array(Type.Object({ url: Type.String(), type: Type.String(), resolution: Type.String() })),
 });
+
+/** The `If-Match` header of writes that check the version read (the `ETag` of the last read or write). */
+export const IfMatchHeaders = Type.Object({
+  'if-match': Type.Optional(
+    Type.String({
+      maxLength: 1000,
+      description:
+        'The `ETag` of the object as the client last read or wrote it; when it changed since, 412 PRECONDITION_FAILED and nothing is written. Without it the write is not checked.',
+    }),
+  ),
+});

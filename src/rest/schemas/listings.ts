@@ -22,6 +22,7 @@ export const Listing = Type.Object(
     order: Type.Integer({ description: 'Position in the order configured in the dashboard' }),
     isExclusive: Type.Boolean(),
     isUnlisted: Type.Boolean(),
+    isFeatured: Type.Boolean({ description: 'Whether it is among the featured listings (always true in `GET /v3/listings/featured`)' }),
     experienceId: Nullable(Uuid),
     resourceGroupCollectionId: Uuid,
     medias: Type.Array(MediaObject),

@@ -125,6 +125,7 @@ describe('GET /v3/listings/featured', () => {
       order: 2,
       isExclusive: true,
       isUnlisted: false,
+      isFeatured: true,
       experienceId: sail.id,
       resourceGroupCollectionId: sunset.listing.resourceGroupCollectionId,
       medias: [
@@ -245,7 +246,7 @@ describe('GET /v3/listings/featured', () => {
 
 // Raw ids (`uuid`, `key`) under REST's name, so the two faces compare field for field.
 const listingFields = `id: uuid kind productLine title summary slug advertisedPrice startingPrice hidePrice pricePerType
-  maxParticipants order isExclusive isUnlisted experienceId resourceGroupCollectionId
+  maxParticipants order isExclusive isUnlisted isFeatured experienceId resourceGroupCollectionId
   medias { id: key kind type altText links { type url resolution } } bookingAvailabilityMode
   category { id: key name } eventDates { startDate endDate }
   hostedBy { id: uuid profilePicture { id: key uri } firstName lastName emailAddress description allowOverlappingBookings }

@@ -72,8 +72,12 @@ describe('GraphQL conventions', () => {
       'EXPERIENCE_CREATED',
       'EXPERIENCE_UPDATED',
       'EXPERIENCE_ARCHIVED',
+      'LISTING_CREATED',
+      'LISTING_UPDATED',
+      'LISTING_PUBLISHED',
+      'BRAND_UPDATED',
     ]);
-    expect(eventTypes).toHaveLength(14);
+    expect(eventTypes).toHaveLength(18);
   });
 
   it('answers every mutation with its own non-null payload object, named after it', async () => {

@@ -96,7 +96,7 @@ describe('POST /v1/brands/{brandId}/webhooks', () => {
     const res = await create({ url: 'https://hooks.partner.test/all', events: ['*'] });
     expect(res.status).toBe(201);
     expect(res.body.endpoint.events).toEqual([...eventTypes]);
-    expect(eventTypes).toHaveLength(14);
+    expect(eventTypes).toHaveLength(18);
   });
 
   it('normalizes the URL', async () => {
@@ -340,6 +340,10 @@ describe('GraphQL input', () => {
       'EXPERIENCE_CREATED',
       'EXPERIENCE_UPDATED',
       'EXPERIENCE_ARCHIVED',
+      'LISTING_CREATED',
+      'LISTING_UPDATED',
+      'LISTING_PUBLISHED',
+      'BRAND_UPDATED',
     ]);
     const rest = (await t.rest('GET', base, { key })).body.data.find(
       (e: { id: string }) => e.id === res.body.data.createWebhookEndpoint.endpoint.id,

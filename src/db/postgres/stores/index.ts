@@ -10,6 +10,7 @@ import { reschedulesStore } from './bookings/reschedules.ts';
 import { cancellationStore } from './cancellation/cancellation.ts';
 import { refundsStore } from './cancellation/refunds.ts';
 import { brandsStore } from './catalog/brands.ts';
+import { brandWritesStore, listingWritesStore } from './catalog/catalog-writes.ts';
 import { experiencesStore } from './catalog/experiences.ts';
 import { experienceWritesStore } from './catalog/experience-writes.ts';
 import { hostsStore } from './catalog/hosts.ts';
@@ -43,6 +44,8 @@ export const postgresStores: PostgresStores<Stores> = {
   experienceWrites: experienceWritesStore,
   hosts: hostsStore,
   listings: listingsStore,
+  listingWrites: listingWritesStore,
+  brandWrites: brandWritesStore,
   reviewStats: reviewStatsStore,
   reviews: reviewsStore,
   checkout: checkoutStore,

@@ -2,6 +2,7 @@ import type { SqliteStores } from '../store-binding.ts';
 import { apiKeysStore } from './access/api-keys.ts';
 import { bookingsStore } from './bookings/bookings.ts';
 import { brandsStore } from './catalog/brands.ts';
+import { brandWritesStore, listingWritesStore } from './catalog/catalog-writes.ts';
 import { cancellationStore } from './cancellation/cancellation.ts';
 import { capacityStore } from './availability/capacity.ts';
 import { cartsStore } from './bookings/carts.ts';
@@ -42,6 +43,8 @@ export const sqliteStores: SqliteStores = {
   experienceWrites: experienceWritesStore,
   hosts: hostsStore,
   listings: listingsStore,
+  listingWrites: listingWritesStore,
+  brandWrites: brandWritesStore,
   reviewStats: reviewStatsStore,
   reviews: reviewsStore,
   checkout: checkoutStore,

@@ -10,7 +10,7 @@ import type {
   ReviewStatsRow,
 } from '../../../../domain/catalog/store.ts';
 import { categories, experiences, hosts, listings } from '../../schema/index.ts';
-import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import { lockInUnit, preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 import { inByteOrder, jsonRows } from '../sql-parts.ts';
 
 const listingCategory = alias(categories, 'listing_category');
@@ -18,7 +18,8 @@ const experienceCategory = alias(categories, 'experience_category');
 const listingHost = alias(hosts, 'listing_host');
 const experienceHost = alias(hosts, 'experience_host');
 
-const featuredListingPage = preparedPerExecutor((db) => {
+/** Listings joined to their categories and hosts, each with its parts aggregated as JSON. */
+function listingPageSelect(db: PgExecutor) {
   const ofVersions = sql`c.listing_id = ${listings.id} AND c.version = any(${sql.placeholder('versions')}::text[])`;
   return db
     .select({
@@ -55,7 +56,11 @@ const featuredListingPage = preparedPerExecutor((db) => {
     .leftJoin(listingCategory, eq(listingCategory.id, listings.categoryId))
     .leftJoin(experienceCategory, eq(experienceCategory.id, experiences.categoryId))
     .leftJoin(listingHost, eq(listingHost.id, listings.hostId))
-    .leftJoin(experienceHost, eq(experienceHost.id, experiences.hostId))
+    .leftJoin(experienceHost, eq(experienceHost.id, experiences.hostId));
+}
+
+const featuredListingPage = preparedPerExecutor((db) =>
+  listingPageSelect(db)
     .where(
       and(
         eq(listings.brandId, sql.placeholder('brandId')),
@@ -64,8 +69,14 @@ const featuredListingPage = preparedPerExecutor((db) => {
       ),
     )
     .orderBy(asc(listings.displayOrder), asc(inByteOrder(listings.id)))
-    .prepare('featured_listing_page');
-});
+    .prepare('featured_listing_page'),
+);
+
+const listingById = preparedPerExecutor((db) =>
+  listingPageSelect(db)
+    .where(eq(listings.id, sql.placeholder('id')))
+    .prepare('listing_to_write'),
+);
 
 /**
  * A brand's featured listings that are (un)listed, in dashboard order (display order, then id), with all
@@ -87,6 +98,17 @@ export async function findFeaturedListingPage(
     versions: [...versions],
     locales: locales.map((l) => l.toLowerCase()),
   });
+}
+
+/**
+ * One listing as a featured-listings page reads each, both content versions, no translations. In a unit
+ * of work its row is locked first (`lockInUnit`), so a second writer of the listing waits for this one
+ * and then reads what it wrote: an `If-Match` checked on this read holds until the unit commits.
+ */
+export async function findListingToWrite(db: PgExecutor, listingId: string): Promise<FeaturedListingPageRow | undefined> {
+  if (!(await lockInUnit(db, listings, eq(listings.id, listingId)))) return undefined;
+  const [row] = await listingById(db).execute({ id: listingId, versions: ['draft', 'published'], locales: [] });
+  return row;
 }
 
 export const listingsStore = {

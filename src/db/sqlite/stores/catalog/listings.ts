@@ -32,7 +32,7 @@ const experienceCategory = alias(categories, 'experience_category');
 const listingHost = alias(hosts, 'listing_host');
 const experienceHost = alias(hosts, 'experience_host');
 
-const featuredListings = preparedPerDb((db) =>
+const listingSelect = (db: Db) =>
   db
     .select({
       listing: listings,
@@ -46,7 +46,10 @@ const featuredListings = preparedPerDb((db) =>
     .leftJoin(listingCategory, eq(listingCategory.id, listings.categoryId))
     .leftJoin(experienceCategory, eq(experienceCategory.id, experiences.categoryId))
     .leftJoin(listingHost, eq(listingHost.id, listings.hostId))
-    .leftJoin(experienceHost, eq(experienceHost.id, experiences.hostId))
+    .leftJoin(experienceHost, eq(experienceHost.id, experiences.hostId));
+
+const featuredListings = preparedPerDb((db) =>
+  listingSelect(db)
     .where(
       and(
         eq(listings.brandId, sql.placeholder('brandId')),
@@ -55,6 +58,12 @@ const featuredListings = preparedPerDb((db) =>
       ),
     )
     .orderBy(asc(listings.displayOrder), asc(listings.id))
+    .prepare(),
+);
+
+const listingById = preparedPerDb((db) =>
+  listingSelect(db)
+    .where(eq(listings.id, sql.placeholder('id')))
     .prepare(),
 );
 
@@ -141,7 +150,16 @@ export function findFeaturedListingPage(
   versions: ReadonlyArray<ListingContentRow['version']>,
   locales: readonly string[],
 ): FeaturedListingPageRow[] {
-  const rows = findFeaturedListings(db, brandId, unlisted);
+  return withListingParts(db, findFeaturedListings(db, brandId, unlisted), versions, locales);
+}
+
+/** Each listing with the contents of `versions`, their translations in `locales`, its media, vibes and review stats. */
+function withListingParts(
+  db: Db,
+  rows: FeaturedListingRow[],
+  versions: ReadonlyArray<ListingContentRow['version']>,
+  locales: readonly string[],
+): FeaturedListingPageRow[] {
   const ids = rows.map((row) => row.listing.id);
   const contents = findListingContents(db, ids, versions);
   const listingOfContent = new Map(contents.map((c) => [c.id, c.listingId]));
@@ -167,6 +185,12 @@ export function findFeaturedListingPage(
     vibes: vibesOf.get(row.listing.id) ?? [],
     reviewStats: (row.listing.experienceId && stats.get(row.listing.experienceId)) || null,
   }));
+}
+
+/** One listing as a featured-listings page reads each, both content versions, no translations (SQLite's units are the unit's own already). */
+export function findListingToWrite(db: Db, listingId: string): FeaturedListingPageRow | undefined {
+  const row = listingById(db).get({ id: listingId });
+  return row ? withListingParts(db, [row], ['draft', 'published'], [])[0] : undefined;
 }
 
 export const listingsStore = {

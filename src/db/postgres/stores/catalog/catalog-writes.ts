@@ -1,0 +1,34 @@
+/** The catalogue writes of src/db/catalog-writes, each statement awaited on the unit's client. */
+import { eq } from 'drizzle-orm';
+import type { BrandWritesStore, ListingWritesStore } from '../../../../domain/catalog/store.ts';
+import { brandSettingsWrites } from '../../../catalog-writes/brand-settings.ts';
+import { bindSteps, runStepsAsync, type Step, type Steps } from '../../../catalog-writes/kit.ts';
+import { listingWrites } from '../../../catalog-writes/listings.ts';
+import * as schema from '../../schema/index.ts';
+import { lockInUnit, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import { findBrand } from './brands.ts';
+import { findListingToWrite } from './listings.ts';
+
+const exec = (db: PgExecutor) => async (step: Step) => {
+  if (step.kind === 'lock') return lockInUnit(db, step.table as typeof schema.listings, step.where);
+  const result = await db.execute(step.query);
+  return step.kind === 'rows' ? result.rows : (result.rowCount ?? 0);
+};
+
+const run = (db: PgExecutor, steps: Steps<unknown>) => runStepsAsync(steps, exec(db));
+
+export const listingWritesStore = {
+  ...(bindSteps(listingWrites(schema), run) as Omit<PostgresStore<ListingWritesStore>, 'findListingToWrite'>),
+  findListingToWrite,
+} satisfies PostgresStore<ListingWritesStore>;
+
+/** The brand's row is locked first in a unit of work, so an `If-Match` checked on this read holds until it commits. */
+async function findBrandToWrite(db: PgExecutor, brandId: string) {
+  if (!(await lockInUnit(db, schema.brands, eq(schema.brands.id, brandId)))) return undefined;
+  return findBrand(db, brandId);
+}
+
+export const brandWritesStore = {
+  ...(bindSteps(brandSettingsWrites(schema), run) as Omit<PostgresStore<BrandWritesStore>, 'findBrandToWrite'>),
+  findBrandToWrite,
+} satisfies PostgresStore<BrandWritesStore>;
