@@ -30,9 +30,6 @@ function written(reply: FastifyReply, result: WrittenExperience) {
 }
 
 export function experienceRoutes(app: RestApp) {
-  // RFC 7396's media type; its body is JSON, read as such.
-  app.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
-
   app.get(
     '/v1/brands/:brandId/experiences/:experienceId',
     { schema: getExperienceSchema, config: { responseCache: true, publishable: 'catalogue' } },
