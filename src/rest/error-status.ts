@@ -25,6 +25,10 @@ export const errorStatus: Record<ErrorCode, number> = {
   /** A move the booking's state or the brand's reschedule policy does not allow (`details.rule`). */
   RESCHEDULE_NOT_ALLOWED: 409,
   IDEMPOTENCY_KEY_IN_USE: 409,
+  /** Sessions the brand manages: a capacity below the places taken, a write to a cancelled session, a cancel of one that started. */
+  CAPACITY_BELOW_TAKEN: 409,
+  SESSION_CANCELLED: 409,
+  SESSION_NOT_CANCELLABLE: 409,
   /** Waitlists: the session has places for this party (book it instead). */
   SESSION_AVAILABLE: 409,
   ALREADY_ON_WAITLIST: 409,
@@ -39,6 +43,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   EXPERIENCE_NOT_BOOKABLE: 422,
   SESSION_NOT_FOUND: 422,
   SESSION_STARTED: 422,
+  SCHEDULE_TOO_LARGE: 422,
   UNKNOWN_PRICE_TIER: 422,
   PARTICIPANT_COUNT_OUT_OF_RANGE: 422,
   UNKNOWN_ADD_ON: 422,

@@ -19,6 +19,9 @@ export const eventTypes = [
   'waitlist.offered',
   'waitlist.converted',
   'waitlist.expired',
+  'session.created',
+  'session.updated',
+  'session.cancelled',
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];
@@ -29,7 +32,7 @@ export interface StoredEvent {
   id: string;
   brandId: string;
   type: EventType;
-  /** The booking or waitlist entry the event is about. */
+  /** The booking, waitlist entry or session the event is about. */
   resourceId: string;
   /** The resource as the API shows it, taken in the transaction of the change. */
   payload: Record<string, unknown>;

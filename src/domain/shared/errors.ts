@@ -24,6 +24,10 @@ export const errorCodes = [
   /** A move the booking's state or the brand's reschedule policy does not allow (`details.rule`). */
   'RESCHEDULE_NOT_ALLOWED',
   'IDEMPOTENCY_KEY_IN_USE',
+  /** Sessions the brand manages: a capacity below the places taken, a write to a cancelled session, a cancel of one that started. */
+  'CAPACITY_BELOW_TAKEN',
+  'SESSION_CANCELLED',
+  'SESSION_NOT_CANCELLABLE',
   /** Waitlists: the session has places for this party (book it instead). */
   'SESSION_AVAILABLE',
   'ALREADY_ON_WAITLIST',
@@ -38,6 +42,8 @@ export const errorCodes = [
   'EXPERIENCE_NOT_BOOKABLE',
   'SESSION_NOT_FOUND',
   'SESSION_STARTED',
+  /** A schedule that would make more sessions than one request may (`details.limit`). */
+  'SCHEDULE_TOO_LARGE',
   'UNKNOWN_PRICE_TIER',
   'PARTICIPANT_COUNT_OUT_OF_RANGE',
   'UNKNOWN_ADD_ON',
