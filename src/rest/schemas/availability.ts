@@ -17,9 +17,6 @@ export const Session = Type.Object(
         'Places on sale: capacity less active participants of processing and confirmed bookings and places held for waitlist offers',
     }),
     waitlistId: Nullable(Type.String({ format: 'uuid', description: 'Waitlist of the experience, to join when the session is sold out' })),
-    status: Type.Enum(['scheduled', 'cancelled'], {
-      description: '`cancelled` once the brand cancelled it: no longer sold (`remaining` 0) and left out of availability',
-    }),
   },
   { $id: 'Session', description: 'One session of an experience' },
 );
