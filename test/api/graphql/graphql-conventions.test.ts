@@ -69,8 +69,11 @@ describe('GraphQL conventions', () => {
       'WAITLIST_OFFERED',
       'WAITLIST_CONVERTED',
       'WAITLIST_EXPIRED',
+      'SESSION_CREATED',
+      'SESSION_UPDATED',
+      'SESSION_CANCELLED',
     ]);
-    expect(eventTypes).toHaveLength(11);
+    expect(eventTypes).toHaveLength(14);
   });
 
   it('answers every mutation with its own non-null payload object, named after it', async () => {
