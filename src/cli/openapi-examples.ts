@@ -2,8 +2,8 @@
  * `npm run openapi:examples`: records the examples of the OpenAPI document (src/rest/openapi/examples.json)
  * from the demo data. It loads the demo into an in-memory database, walks every REST operation the way a
  * partner would (read the catalogue, check out, pay in the sandbox, read, reschedule and cancel the booking,
- * join and leave a waitlist, manage a webhook endpoint, create and publish a listing, change the brand's
- * settings) and keeps each request body and answer, with long
+ * schedule, change and cancel sessions, join and leave a waitlist, manage a webhook endpoint, create and
+ * publish a listing, change the brand's settings) and keeps each request body and answer, with long
  * lists cut to two items. Run it after changing an answer's shape; the OpenAPI test says when.
  */
 import { randomUUID } from 'node:crypto';
@@ -98,6 +98,29 @@ async function record(): Promise<Record<string, RecordedExamples>> {
     await call('cancelBookings', 'POST', '/v1/bookings/cancel', {
       bookings: [{ bookingId, participants: [booking.participants[1].id], refundAmount: booking.amount / 2 }],
     });
+
+    // The brand's schedule: sessions two months ahead, one changed, one cancelled with a paid booking on it.
+    const scheduled = await call('scheduleSessions', 'POST', `${lisbon}/experiences/${walk}/sessions`, {
+      schedule: { rrule: 'FREQ=WEEKLY;BYDAY=TU,TH', from: day(60), until: day(73), startTimes: ['08:15'], exceptions: [day(61)] },
+      capacity: 8,
+    });
+    const [toChange, toCancel] = [scheduled.data[0], scheduled.data[1]];
+    await call('updateSession', 'PATCH', `${lisbon}/sessions/${toChange.id}`, { capacity: 10 });
+    const rainCart = `${lisbon}/carts/${randomUUID()}/payment_intents`;
+    const rainCheckout = (
+      await app.inject({
+        method: 'POST',
+        url: rainCart,
+        headers: { authorization: `Bearer ${LISBON}` },
+        payload: { data: [{ ...item, couponCode: undefined, sessionTime: toCancel.startDateTime }], purchaser },
+      })
+    ).json();
+    await app.inject({
+      method: 'POST',
+      url: '/v1/sandbox/payment_intents/confirm',
+      payload: { paymentIntentSecret: rainCheckout.paymentIntentSecret, outcome: 'succeeded' },
+    });
+    await call('cancelSession', 'POST', `${lisbon}/sessions/${toCancel.id}/cancel`, { reason: 'Storm warning: the walk cannot run' });
 
     const soldOut = demoSoldOutSession();
     const sailUrl = `${lisbon}/experiences/${soldOut.experienceId}`;

@@ -29,6 +29,7 @@ export const enumValues = {
   ConditionsMatchType: spell(['any', 'all']),
   ConditionRule: spell(['value_matches']),
   WaitlistEntryStatus: spell(['waiting', 'offered', 'converted', 'expired', 'cancelled']),
+  SessionStatus: spell(['scheduled', 'cancelled']),
   EventType: spell(eventTypes),
   WebhookDeliveryStatus: spell(['pending', 'delivered', 'failed']),
   WebhookEndpointStatus: spell(webhookEndpointStatuses),

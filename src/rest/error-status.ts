@@ -27,6 +27,10 @@ export const errorStatus: Record<ErrorCode, number> = {
   IDEMPOTENCY_KEY_IN_USE: 409,
   /** A write with `If-Match` naming a version the object no longer has: nothing was written; read it again. */
   PRECONDITION_FAILED: 412,
+  /** Sessions the brand manages: a capacity below the places taken, a write to a cancelled session, a cancel of one that started. */
+  CAPACITY_BELOW_TAKEN: 409,
+  SESSION_CANCELLED: 409,
+  SESSION_NOT_CANCELLABLE: 409,
   /** Waitlists: the session has places for this party (book it instead). */
   SESSION_AVAILABLE: 409,
   ALREADY_ON_WAITLIST: 409,
@@ -42,6 +46,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   EXPERIENCE_ARCHIVED: 422,
   SESSION_NOT_FOUND: 422,
   SESSION_STARTED: 422,
+  SCHEDULE_TOO_LARGE: 422,
   UNKNOWN_PRICE_TIER: 422,
   PARTICIPANT_COUNT_OUT_OF_RANGE: 422,
   UNKNOWN_ADD_ON: 422,

@@ -10,6 +10,7 @@ import { withDeadline } from '../http/deadline.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { humanCheckRequestOf } from '../http/human-check-request.ts';
 import { availabilityRoutes } from './routes/availability.ts';
+import { sessionWriteRoutes } from './routes/session-writes.ts';
 import { bookingRoutes } from './routes/bookings.ts';
 import { brandRoutes } from './routes/brands.ts';
 import { cancellationRoutes } from './routes/cancellation.ts';
@@ -70,6 +71,7 @@ export function restRoutes(deps: Deps, webhooks: WebhookSettings) {
     listingWriteRoutes(app);
     reviewRoutes(app);
     availabilityRoutes(app);
+    sessionWriteRoutes(app);
     bookingRoutes(app);
     cancellationRoutes(app);
     checkoutRoutes(app);

@@ -97,6 +97,7 @@ describe('store contract: waitlists', () => {
       reserved: 4,
       heldForOffers: 2,
       publishableHeld: 0,
+      cancelledAt: null,
     });
     expect(await database.waitlists.findSessionById('no-such-session')).toBeUndefined();
 

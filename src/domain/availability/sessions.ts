@@ -29,7 +29,11 @@ export interface Session {
   remaining: number;
   /** The experience's waitlist, where guests can queue for a sold-out session; null when it has none. */
   waitlistId: string | null;
+  /** `cancelled` once the brand cancelled it (no longer sold: `remaining` is 0); `scheduled` until then. */
+  status: SessionStatus;
 }
+
+export type SessionStatus = 'scheduled' | 'cancelled';
 
 /** The longest availability range one request may ask for, in days (both ends included): about a quarter. */
 export const MAX_AVAILABILITY_DAYS = 92;
@@ -99,7 +103,7 @@ export function sessionNotFound(experience: Pick<ExperienceRow, 'id' | 'timezone
   );
 }
 
-/** The session a partner's `sessionTime` names, or SESSION_NOT_FOUND on `field`. */
+/** The session a partner's `sessionTime` names, or SESSION_NOT_FOUND (SESSION_CANCELLED) on `field`. */
 export async function sessionForItem(
   deps: { db: Stores },
   input: { experience: Pick<ExperienceRow, 'id' | 'timezoneId'>; sessionTime: string; field: string },
@@ -108,7 +112,18 @@ export async function sessionForItem(
   const startLocal = normalizeSessionTime(sessionTime, experience.timezoneId, field);
   const session = await deps.db.sessions.findSessionAt(experience.id, startLocal);
   if (!session) throw sessionNotFound(experience, startLocal, field);
+  assertNotCancelled(session, field);
   return session;
+}
+
+/** A session the brand cancelled is no longer sold, waited for or changed: SESSION_CANCELLED on `field`. */
+export function assertNotCancelled(session: Pick<SessionRow, 'id' | 'startLocal' | 'cancelledAt'>, field: string): void {
+  if (session.cancelledAt === null) return;
+  throw new DomainError('SESSION_CANCELLED', `The session at ${session.startLocal} was cancelled by its brand`, {
+    field,
+    sessionId: session.id,
+    cancelledAt: session.cancelledAt,
+  });
 }
 
 /** When a duration is given it must be the session's: SESSION_NOT_FOUND on `field` otherwise. */
@@ -197,8 +212,10 @@ export function toSession(session: SessionRow, timezone: string, waitlistId: str
     timezone,
     duration: session.durationMinutes,
     capacity: session.capacity,
-    remaining: sharePercent === null ? remainingPlaces(session) : publishableRemaining(session, sharePercent),
+    remaining:
+      session.cancelledAt !== null ? 0 : sharePercent === null ? remainingPlaces(session) : publishableRemaining(session, sharePercent),
     waitlistId,
+    status: session.cancelledAt === null ? 'scheduled' : 'cancelled',
   };
 }
 

@@ -19,6 +19,8 @@ export interface SessionRow {
    * the brand's publishable share bounds.
    */
   publishableHeld: number;
+  /** When the brand cancelled the session, ISO 8601 UTC; null while it runs. A cancelled session takes no places. */
+  cancelledAt: string | null;
 }
 
 export interface SessionWithWaitlist {
@@ -34,7 +36,7 @@ export interface SessionOfExperience extends SessionWithWaitlist {
 
 export interface CapacityStore {
   /**
-   * Takes `count` places of a session if that many remain on sale (capacity less reserved places and places
+   * Takes `count` places of a session if it is not cancelled and that many remain on sale (capacity less reserved places and places
    * held for waitlist offers); false (and nothing changed) otherwise. A guard: racing takes never sell a
    * place twice, in a unit of work or outside one. Every checkout item takes places (a hot path).
    */
@@ -63,8 +65,8 @@ export interface SessionsStore {
    */
   findSessionAt(experienceId: string, startLocal: string): Promise<SessionRow | undefined>;
   /**
-   * Sessions of an experience whose local start is in [`fromLocal`, `beforeLocal`), by start, with the
-   * experience's waitlist id. Local starts compare correctly as strings because they all have the same
+   * Sessions of an experience whose local start is in [`fromLocal`, `beforeLocal`), not cancelled, by start, with
+   * the experience's waitlist id. Local starts compare correctly as strings because they all have the same
    * fixed-width shape.
    */
   sessionsInRange(experienceId: string, fromLocal: string, beforeLocal: string): Promise<SessionWithWaitlist[]>;
@@ -74,4 +76,34 @@ export interface SessionsStore {
    * for all of a request's.
    */
   findSessionsByIds(ids: readonly string[]): Promise<SessionOfExperience[]>;
+}
+
+/** A session to create: its local start and the same instant in UTC, as `SessionRow` has them. */
+export interface NewSessionRow {
+  id: string;
+  experienceId: string;
+  startLocal: string;
+  startsAt: string;
+  durationMinutes: number;
+  capacity: number;
+}
+
+/** The brand's own writes of its schedule (src/domain/availability/session-writes.ts). */
+export interface SessionWritesStore {
+  /**
+   * Inserts the sessions an experience has no session at yet (by experience and local start: the unique
+   * key); returns the ids of those inserted, in no particular order. Of racing inserts of one start, one
+   * is inserted and the others skipped, never an error.
+   */
+  insertSessions(rows: readonly NewSessionRow[]): Promise<string[]>;
+  /**
+   * Sets a session's capacity if it is not cancelled and the places taken (reserved and held for offers) fit
+   * in it; false (nothing changed) otherwise. A guard, as `takePlaces`: a take racing it is checked against
+   * the capacity it leaves.
+   */
+  setCapacity(sessionId: string, capacity: number): Promise<boolean>;
+  /** Marks a session cancelled at `at`; false when it already was. From then on no statement takes its places. */
+  markCancelled(sessionId: string, at: string): Promise<boolean>;
+  /** The ids of the session's bookings that hold places (`processing`, `confirmed`), by id. */
+  liveBookingsOfSession(sessionId: string): Promise<string[]>;
 }

@@ -29,7 +29,14 @@ import {
   type PriceItemInput,
   type ResolvedCredit,
 } from './pricing.ts';
-import { assertDuration, assertNotStarted, normalizeSessionTime, remainingPlaces, sessionNotFound } from '../availability/sessions.ts';
+import {
+  assertDuration,
+  assertNotCancelled,
+  assertNotStarted,
+  normalizeSessionTime,
+  remainingPlaces,
+  sessionNotFound,
+} from '../availability/sessions.ts';
 import { placesHeldForItem } from '../waitlists/conversion.ts';
 import { requireFeature, tierPrice } from '../catalog/features.ts';
 
@@ -138,6 +145,7 @@ function itemSession(ctx: CartContext, experience: ExperienceRow, item: CartItem
   const startLocal = normalizeSessionTime(item.sessionTime, experience.timezoneId, `${field}.sessionTime`);
   const found = ctx.catalogue.sessions.get(sessionKey(experience.id, startLocal));
   if (!found) throw sessionNotFound(experience, startLocal, `${field}.sessionTime`);
+  assertNotCancelled(found.session, `${field}.sessionTime`);
   assertNotStarted(found.session, ctx.now, `${field}.sessionTime`);
   assertDuration(found.session, item.sessionDuration, `${field}.sessionDuration`);
   return found;

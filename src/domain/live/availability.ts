@@ -12,6 +12,7 @@
  * - booking.rescheduled: the same, and the session it left, `rescheduledFrom.startDateTime`;
  * - waitlist.offered, waitlist.expired, waitlist.converted: the waitlist's experience at
  *   `sessionStartDateTime` (places held for or released by an offer).
+ * - session.created, session.updated (capacity), session.cancelled: `experienceId` at `startDateTime`.
  * booking.refunded and waitlist.entry_created change no places.
  */
 import { availabilityRange, shareOfCaller, toSession, type Session } from '../availability/sessions.ts';
@@ -57,6 +58,7 @@ const BOOKING_PLACES = new Set([
   'booking.rescheduled',
 ]);
 const WAITLIST_PLACES = new Set(['waitlist.offered', 'waitlist.expired', 'waitlist.converted']);
+const SESSION_CHANGES = new Set(['session.created', 'session.updated', 'session.cancelled']);
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const field = (value: unknown, name: string): unknown =>
@@ -68,6 +70,11 @@ type SessionName = { experienceId: string; startLocal: string };
 /** The sessions whose places `event` changed, or for a waitlist event its waitlist and local start. */
 function namedSessions(event: EventRow): Array<SessionName | { waitlistId: string; startLocal: string }> {
   const { payload } = event;
+  if (SESSION_CHANGES.has(event.type)) {
+    const experienceId = text(payload.experienceId);
+    const startLocal = text(payload.startDateTime);
+    return experienceId && startLocal ? [{ experienceId, startLocal }] : [];
+  }
   if (BOOKING_PLACES.has(event.type)) {
     const experienceId = text(field(payload.experience, 'id'));
     if (!experienceId) return [];

@@ -26,6 +26,9 @@ export const eventTypes = [
   'listing.updated',
   'listing.published',
   'brand.updated',
+  'session.created',
+  'session.updated',
+  'session.cancelled',
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];
@@ -36,7 +39,7 @@ export interface StoredEvent {
   id: string;
   brandId: string;
   type: EventType;
-  /** The booking, waitlist entry, listing or brand the event is about. */
+  /** The booking, waitlist entry, listing, brand, experience or session the event is about. */
   resourceId: string;
   /** The resource as the API shows it, taken in the transaction of the change. */
   payload: Record<string, unknown>;

@@ -16,7 +16,7 @@
  *   the guard allows take effect, inside a unit of work or outside one.
  */
 import type { ApiKeysStore, OrganizationsStore } from '../access/store.ts';
-import type { CapacityStore, SessionsStore } from '../availability/store.ts';
+import type { CapacityStore, SessionsStore, SessionWritesStore } from '../availability/store.ts';
 import type { BookingsStore, CartsStore, ReschedulesStore } from '../bookings/store.ts';
 import type { CancellationStore, RefundsStore } from '../cancellation/store.ts';
 import type {
@@ -84,6 +84,7 @@ export interface Stores {
   reviewStats: ReviewStatsStore;
   questions: QuestionsStore;
   sessions: SessionsStore;
+  sessionWrites: SessionWritesStore;
   capacity: CapacityStore;
   checkout: CheckoutStore;
   holds: HoldsStore;

@@ -26,6 +26,10 @@ export const errorCodes = [
   'IDEMPOTENCY_KEY_IN_USE',
   /** A write with `If-Match` naming a version the object no longer has: nothing was written; read it again. */
   'PRECONDITION_FAILED',
+  /** Sessions the brand manages: a capacity below the places taken, a write to a cancelled session, a cancel of one that started. */
+  'CAPACITY_BELOW_TAKEN',
+  'SESSION_CANCELLED',
+  'SESSION_NOT_CANCELLABLE',
   /** Waitlists: the session has places for this party (book it instead). */
   'SESSION_AVAILABLE',
   'ALREADY_ON_WAITLIST',
@@ -42,6 +46,8 @@ export const errorCodes = [
   'EXPERIENCE_ARCHIVED',
   'SESSION_NOT_FOUND',
   'SESSION_STARTED',
+  /** A schedule that would make more sessions than one request may (`details.limit`). */
+  'SCHEDULE_TOO_LARGE',
   'UNKNOWN_PRICE_TIER',
   'PARTICIPANT_COUNT_OUT_OF_RANGE',
   'UNKNOWN_ADD_ON',

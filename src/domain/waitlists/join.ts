@@ -24,7 +24,7 @@ import { requireHumanCheck } from '../checkout/human-check.ts';
 import { checkParticipantCount } from '../checkout/pricing.ts';
 import { customQuestionsByExperience, refuseAnswersWithoutFeature } from '../questions/questions.ts';
 import { requireFeature, tierPrice } from '../catalog/features.ts';
-import { assertNotStarted, normalizeSessionTime, remainingPlaces } from '../availability/sessions.ts';
+import { assertNotCancelled, assertNotStarted, normalizeSessionTime, remainingPlaces } from '../availability/sessions.ts';
 import { checkJoinShape, localStart, type JoinWaitlistInput } from './input.ts';
 import { expireDueOffers, recordEntryEvent } from './offers.ts';
 import { toEntryView, type WaitlistEntry } from './entry-view.ts';
@@ -70,6 +70,7 @@ async function waitedSession(deps: CallerDeps, experience: ExperienceRow, input:
       },
     );
   }
+  assertNotCancelled(session, 'sessionStartTime');
   assertNotStarted(session, deps.now(), 'sessionStartTime');
   if (input.sessionDuration !== session.durationMinutes) {
     throw new DomainError(

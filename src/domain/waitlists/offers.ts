@@ -48,11 +48,11 @@ function offerExpiry(now: Date, ttlSeconds: number, startsAt: string): string {
 
 /**
  * Offers the session's places on sale to its waiting entries, first in line first, each party that
- * fits; returns the ids of the entries offered. Nothing is offered once the session has started.
+ * fits; returns the ids of the entries offered. Nothing is offered once the session has started or was cancelled.
  */
 export async function offerFreedPlaces(tx: Stores, sessionId: string, now: Date, ttlSeconds: number): Promise<string[]> {
   const session = await tx.waitlists.findSessionById(sessionId);
-  if (!session || Date.parse(session.startsAt) <= now.getTime()) return [];
+  if (!session || session.cancelledAt !== null || Date.parse(session.startsAt) <= now.getTime()) return [];
   let free = remainingPlaces(session);
   const offered: string[] = [];
   if (free <= 0) return offered;

@@ -19,6 +19,7 @@ import { DateTime } from 'luxon';
 import { MAX_AVAILABILITY_DAYS } from '../../domain/availability/sessions.ts';
 import { MAX_CART_ITEMS } from '../../domain/checkout/input.ts';
 import { MAX_CANCEL_ITEMS } from '../../domain/cancellation/input.ts';
+import { MAX_SESSIONS_PER_REQUEST } from '../../domain/availability/schedule-input.ts';
 import { MAX_PAGE_SIZE } from '../../domain/shared/pagination.ts';
 
 /** The sessions one experience may run on one local day, as the catalogue is declared: one every hour. */
@@ -69,6 +70,10 @@ export const listSizes: Readonly<Record<string, ListSize>> = {
   'Cart.bookings': bound(MAX_CART_ITEMS),
   'CancelBookingsPayload.items': bound(MAX_CANCEL_ITEMS),
   'CancelBookingsPayload.errors': bound(MAX_CANCEL_ITEMS),
+  'ScheduleSessionsPayload.sessions': bound(MAX_SESSIONS_PER_REQUEST),
+  // A session's bookings are bounded by its capacity only; counted as one cancel request's items (the response ceiling backs it).
+  'CancelSessionPayload.bookings': bound(MAX_CANCEL_ITEMS),
+  'CancelSessionPayload.errors': bound(MAX_CANCEL_ITEMS),
   // The catalogue, as it is declared to hold at most.
   'Experience.vibes': bound(10),
   'Experience.pictures': bound(20),

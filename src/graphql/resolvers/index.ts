@@ -2,6 +2,7 @@ import type { Resolvers } from '../__generated__/resolvers-types.ts';
 import { guardRootFields } from '../publishable.ts';
 import { scalarResolvers } from '../scalars.ts';
 import { availabilityResolvers } from './availability.ts';
+import { sessionWriteResolvers } from './session-writes.ts';
 import { bookingResolvers } from './bookings.ts';
 import { brandResolvers } from './brands.ts';
 import { cancellationResolvers } from './cancellation.ts';
@@ -33,6 +34,7 @@ const areas: Resolvers[] = [
   reviewResolvers,
   bookingResolvers,
   availabilityResolvers,
+  sessionWriteResolvers,
   cancellationResolvers,
   checkoutResolvers,
   waitlistResolvers,

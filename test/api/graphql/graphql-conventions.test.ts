@@ -76,8 +76,11 @@ describe('GraphQL conventions', () => {
       'LISTING_UPDATED',
       'LISTING_PUBLISHED',
       'BRAND_UPDATED',
+      'SESSION_CREATED',
+      'SESSION_UPDATED',
+      'SESSION_CANCELLED',
     ]);
-    expect(eventTypes).toHaveLength(18);
+    expect(eventTypes).toHaveLength(21);
   });
 
   it('answers every mutation with its own non-null payload object, named after it', async () => {

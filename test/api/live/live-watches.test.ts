@@ -82,6 +82,7 @@ describe('live session availability', () => {
       capacity: 10,
       remaining,
       waitlistId: w.waitlist.id,
+      status: 'scheduled',
     });
     expect(await nextWithin(bySecret, 1000)).toStrictEqual([view(7)]);
     const latency = Date.now() - held;

@@ -29,6 +29,11 @@ export const sessions = pgTable(
      * paid, fail or are cancelled. Kept with `reserved` so the share is guarded by the same one statement.
      */
     publishableHeld: integer('publishable_held').notNull().default(0),
+    /**
+     * When the brand cancelled the session (weather, a sick guide), ISO 8601 UTC; null while it runs. A cancelled
+     * session is no longer sold: the statements that take places require it null.
+     */
+    cancelledAt: instant('cancelled_at'),
   },
   (t) => [
     uniqueIndex('sessions_experience_start_idx').on(t.experienceId, t.startLocal),

@@ -4,6 +4,7 @@ import { apiKeysStore } from './access/api-keys.ts';
 import { organizationsStore } from './access/organizations.ts';
 import { capacityStore } from './availability/capacity.ts';
 import { sessionsStore } from './availability/sessions.ts';
+import { sessionWritesStore } from './availability/session-writes.ts';
 import { bookingsStore } from './bookings/bookings.ts';
 import { cartsStore } from './bookings/carts.ts';
 import { reschedulesStore } from './bookings/reschedules.ts';
@@ -34,6 +35,7 @@ export const postgresStores: PostgresStores<Stores> = {
   organizations: organizationsStore,
   capacity: capacityStore,
   sessions: sessionsStore,
+  sessionWrites: sessionWritesStore,
   bookings: bookingsStore,
   carts: cartsStore,
   reschedules: reschedulesStore,

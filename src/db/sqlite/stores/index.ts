@@ -23,6 +23,7 @@ import { refundsStore } from './cancellation/refunds.ts';
 import { reviewStatsStore } from './catalog/review-stats.ts';
 import { reviewsStore } from './catalog/reviews.ts';
 import { sessionsStore } from './availability/sessions.ts';
+import { sessionWritesStore } from './availability/session-writes.ts';
 import { waitlistsStore } from './waitlists/waitlists.ts';
 import { webhookDispatchStore } from './webhooks/dispatch.ts';
 import { webhooksStore } from './webhooks/webhooks.ts';
@@ -33,6 +34,7 @@ export const sqliteStores: SqliteStores = {
   organizations: organizationsStore,
   capacity: capacityStore,
   sessions: sessionsStore,
+  sessionWrites: sessionWritesStore,
   bookings: bookingsStore,
   carts: cartsStore,
   reschedules: reschedulesStore,

@@ -1,10 +1,10 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { CapacityStore } from '../../../../domain/availability/store.ts';
 import { sessions } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 
 /**
- * Takes `count` places of a session if that many remain on sale (capacity less reserved places and places
+ * Takes `count` places of a session if it is not cancelled and that many remain on sale (capacity less reserved places and places
  * held for waitlist offers); false (and nothing changed) otherwise. The check and the write are one
  * statement: the row lock PostgreSQL takes for the UPDATE makes racing takes, on any gateway, wait and
  * re-check the condition on the row as the earlier one left it. The table's CHECK backs it.
@@ -14,7 +14,13 @@ export async function takePlaces(db: PgExecutor, sessionId: string, count: numbe
   const result = await db
     .update(sessions)
     .set({ reserved: sql`${sessions.reserved} + ${count}` })
-    .where(and(eq(sessions.id, sessionId), sql`${sessions.reserved} + ${sessions.heldForOffers} + ${count} <= ${sessions.capacity}`));
+    .where(
+      and(
+        eq(sessions.id, sessionId),
+        isNull(sessions.cancelledAt),
+        sql`${sessions.reserved} + ${sessions.heldForOffers} + ${count} <= ${sessions.capacity}`,
+      ),
+    );
   return result.rowCount === 1;
 }
 
@@ -36,6 +42,7 @@ export async function takePublishablePlaces(
     .where(
       and(
         eq(sessions.id, sessionId),
+        isNull(sessions.cancelledAt),
         sql`${sessions.reserved} + ${sessions.heldForOffers} + ${count} <= ${sessions.capacity}`,
         sql`(${sessions.publishableHeld} + ${count}) * 100 <= ${sessions.capacity} * ${sharePercent}`,
       ),

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, lt } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNull, lt } from 'drizzle-orm';
 import type { SessionOfExperience, SessionRow, SessionsStore, SessionWithWaitlist } from '../../../../domain/availability/store.ts';
 import { experiences, sessions, waitlists } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
@@ -14,7 +14,7 @@ export async function findSessionAt(db: PgExecutor, experienceId: string, startL
 
 /**
  * Sessions of an experience whose local start is in [`fromLocal`, `beforeLocal`), by start, with the
- * experience's waitlist id: one range of the (experience_id, start_local) index. Local starts compare
+ * experience's waitlist id, cancelled sessions left out: one range of the (experience_id, start_local) index. Local starts compare
  * correctly as text in any collation: they all have the same fixed-width shape and differ only in digits.
  */
 export async function sessionsInRange(
@@ -27,7 +27,14 @@ export async function sessionsInRange(
     .select({ session: sessions, waitlistId: waitlists.id })
     .from(sessions)
     .leftJoin(waitlists, eq(waitlists.experienceId, sessions.experienceId))
-    .where(and(eq(sessions.experienceId, experienceId), gte(sessions.startLocal, fromLocal), lt(sessions.startLocal, beforeLocal)))
+    .where(
+      and(
+        eq(sessions.experienceId, experienceId),
+        gte(sessions.startLocal, fromLocal),
+        lt(sessions.startLocal, beforeLocal),
+        isNull(sessions.cancelledAt),
+      ),
+    )
     .orderBy(asc(sessions.startLocal));
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
 import { sessions } from '../../schema/index.ts';
@@ -12,6 +12,7 @@ const take = preparedPerDb((db) =>
     .where(
       and(
         eq(sessions.id, sql.placeholder('sessionId')),
+        isNull(sessions.cancelledAt),
         sql`${sessions.reserved} + ${sessions.heldForOffers} + ${sql.placeholder('count')} <= ${sessions.capacity}`,
       ),
     )
@@ -33,6 +34,7 @@ const takePublishable = preparedPerDb((db) =>
     .where(
       and(
         eq(sessions.id, sql.placeholder('sessionId')),
+        isNull(sessions.cancelledAt),
         sql`${sessions.reserved} + ${sessions.heldForOffers} + ${sql.placeholder('count')} <= ${sessions.capacity}`,
         sql`(${sessions.publishableHeld} + ${sql.placeholder('count')}) * 100 <= ${sessions.capacity} * ${sql.placeholder('sharePercent')}`,
       ),

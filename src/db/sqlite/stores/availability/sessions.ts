@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
 import { experiences, sessions, waitlists } from '../../schema/index.ts';
@@ -27,6 +27,7 @@ const sessionsBetween = preparedPerDb((db) =>
         eq(sessions.experienceId, sql.placeholder('experienceId')),
         gte(sessions.startLocal, sql.placeholder('fromLocal')),
         lt(sessions.startLocal, sql.placeholder('beforeLocal')),
+        isNull(sessions.cancelledAt),
       ),
     )
     .orderBy(asc(sessions.startLocal))

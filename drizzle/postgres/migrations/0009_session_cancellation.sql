@@ -1,0 +1,1 @@
+ALTER TABLE "sessions" ADD COLUMN "cancelled_at" timestamp(3) with time zone;
