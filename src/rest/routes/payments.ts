@@ -1,8 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/shared/deps.ts';
-import { confirmSandboxPayment, receivePaymentWebhook } from '../../domain/payments/processor-events.ts';
+import { confirmSandboxPayment, receivePaymentWebhook, webhookSignerOf } from '../../domain/payments/processor-events.ts';
 import type { PaymentOutcome } from '../../domain/payments/payments.ts';
-import { SandboxProcessor } from '../../adapters/sandbox-processor.ts';
 import type { RestApp } from '../plugin.ts';
 import { paymentWebhookSchema, sandboxConfirmSchema } from '../schemas/payments.ts';
 
@@ -36,8 +35,8 @@ export function paymentRoutes(app: RestApp, deps: Deps) {
   });
 
   // The route exists only with the sandbox: elsewhere it is an unknown route (404).
-  const sandbox = deps.payments;
-  if (!(sandbox instanceof SandboxProcessor)) return;
+  const sandbox = webhookSignerOf(deps.payments);
+  if (!sandbox) return;
   app.post('/v1/sandbox/payment_intents/confirm', { schema: sandboxConfirmSchema }, async (request) => {
     const { paymentIntentStatus, outcome } = await confirmSandboxPayment(deps, sandbox, request.body);
     logOutcome(request, outcome);
