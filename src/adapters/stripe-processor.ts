@@ -167,7 +167,8 @@ export class StripeProcessor implements PaymentProcessor {
         this.webhookSecret,
         TOLERANCE_SECONDS,
         undefined,
-        Math.floor(this.now().getTime() / 1000),
+        // In milliseconds (the SDK divides by 1000): Tessera's clock, not the process's.
+        this.now().getTime(),
       );
     } catch (error) {
       if (error instanceof Stripe.errors.StripeSignatureVerificationError) throw new InvalidWebhookError(error.message);

@@ -3,7 +3,7 @@ import type { Deps } from '../../domain/shared/deps.ts';
 import { confirmSandboxPayment, receivePaymentWebhook, webhookSignerOf } from '../../domain/payments/processor-events.ts';
 import type { PaymentOutcome } from '../../domain/payments/payments.ts';
 import type { RestApp } from '../plugin.ts';
-import { paymentWebhookSchema, sandboxConfirmSchema } from '../schemas/payments.ts';
+import { paymentWebhookSchema, sandboxConfirmSchema, stripeWebhookSchema } from '../schemas/payments.ts';
 
 /** Nothing here answers differently for these: the processor is acknowledged, the operator is told. */
 function logOutcome(request: FastifyRequest, outcome: PaymentOutcome | null): void {
@@ -32,6 +32,13 @@ export function paymentRoutes(app: RestApp, deps: Deps) {
       logOutcome(request, await receivePaymentWebhook(deps, request.rawBody ?? '', request.headers));
       return { received: true };
     });
+    // The endpoint a Stripe dashboard names; the same verified path as the generic one.
+    if (deps.payments.name === 'stripe') {
+      scope.post('/v1/webhooks/stripe', { schema: stripeWebhookSchema }, async (request) => {
+        logOutcome(request, await receivePaymentWebhook(deps, request.rawBody ?? '', request.headers));
+        return { received: true };
+      });
+    }
   });
 
   // The route exists only with the sandbox: elsewhere it is an unknown route (404).
