@@ -22,6 +22,7 @@ import { paymentState } from './payment-state.ts';
 export const STRIPE_NOW = '2026-11-25T12:00:00.000Z';
 export const HOLD_TTL = 900;
 export const CONNECTED_ACCOUNT = 'acct_1TesseraJapan';
+export const STRIPE_PUBLISHABLE_KEY = 'pk_test_tessera_fake';
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -31,6 +32,7 @@ export function stripeProcessor(fake: FakeStripe, now: () => Date) {
     secretKey: SECRET_KEY,
     webhookSecret: WEBHOOK_SECRET,
     apiBase: fake.url,
+    publishableKey: STRIPE_PUBLISHABLE_KEY,
     now,
     maxNetworkRetries: 2,
     timeoutMs: 5_000,

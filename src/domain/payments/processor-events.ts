@@ -66,6 +66,11 @@ export interface WebhookSigner {
   signEvent(event: Omit<IntentEvent, 'id'>): { body: string; headers: Record<string, string> };
 }
 
+/** What a browser needs to take a payment (the booking page): which processor, and Stripe's publishable key. */
+export function browserPaymentSettings(processor: PaymentProcessor): { processor: string; stripePublishableKey: string | null } {
+  return { processor: processor.name, stripePublishableKey: processor.browserSettings?.stripePublishableKey ?? null };
+}
+
 /** The processor as a signer of its own webhooks when it can play one (the sandbox); null otherwise. */
 export function webhookSignerOf(processor: PaymentProcessor): WebhookSigner | null {
   const candidate = processor as Partial<WebhookSigner>;

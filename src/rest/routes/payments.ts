@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/shared/deps.ts';
-import { confirmSandboxPayment, receivePaymentWebhook, webhookSignerOf } from '../../domain/payments/processor-events.ts';
+import { browserPaymentSettings, confirmSandboxPayment, receivePaymentWebhook, webhookSignerOf } from '../../domain/payments/processor-events.ts';
 import type { PaymentOutcome } from '../../domain/payments/payments.ts';
 import type { RestApp } from '../plugin.ts';
-import { paymentWebhookSchema, sandboxConfirmSchema, stripeWebhookSchema } from '../schemas/payments.ts';
+import { paymentSettingsSchema, paymentWebhookSchema, sandboxConfirmSchema, stripeWebhookSchema } from '../schemas/payments.ts';
 
 /** Nothing here answers differently for these: the processor is acknowledged, the operator is told. */
 function logOutcome(request: FastifyRequest, outcome: PaymentOutcome | null): void {
@@ -40,6 +40,8 @@ export function paymentRoutes(app: RestApp, deps: Deps) {
       });
     }
   });
+
+  app.get('/v1/payments/settings', { schema: paymentSettingsSchema }, async () => browserPaymentSettings(deps.payments));
 
   // The route exists only with the sandbox: elsewhere it is an unknown route (404).
   const sandbox = webhookSignerOf(deps.payments);

@@ -42,6 +42,28 @@ export const stripeWebhookSchema = {
   response: paymentWebhookSchema.response,
 };
 
+export const paymentSettingsSchema = {
+  tags: ['Carts & Checkout'],
+  operationId: 'getPaymentSettings',
+  summary: "The gateway's payment processor, for a browser",
+  description:
+    'What a booking page needs to take a card: the processor (`sandbox`: confirm with POST ' +
+    '/v1/sandbox/payment_intents/confirm; `stripe`: mount Stripe\'s Payment Element with `stripePublishableKey` and ' +
+    'confirm the `paymentIntentSecret` checkout answered with Stripe.js). No API key: nothing here is secret.',
+  security: [],
+  response: {
+    200: Type.Object(
+      {
+        processor: Type.String({ description: '`sandbox` or `stripe`' }),
+        stripePublishableKey: Type.Union([Type.String(), Type.Null()], {
+          description: "Stripe's publishable key (pk_...) with Stripe and STRIPE_PUBLISHABLE_KEY set; null otherwise",
+        }),
+      },
+      { description: "The gateway's payment processor" },
+    ),
+  },
+};
+
 export const sandboxConfirmSchema = {
   tags: ['Carts & Checkout'],
   operationId: 'confirmSandboxPayment',

@@ -5,7 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CONNECTED_ACCOUNT, HOLD_TTL, STRIPE_NOW, stripeWorld } from '../../support/stripe-world.ts';
+import { startApp } from '../../support/app.ts';
+import { freshDb } from '../../support/db.ts';
+import { CONNECTED_ACCOUNT, HOLD_TTL, STRIPE_NOW, STRIPE_PUBLISHABLE_KEY, stripeWorld } from '../../support/stripe-world.ts';
 
 const w = await stripeWorld();
 
@@ -111,5 +113,25 @@ describe('a card checkout with Stripe', () => {
     // Asked once: a second pass finds nothing due for it.
     await w.reconcileIntents();
     expect(w.fake.calls('POST', `/v1/payment_intents/${previous.reference}/cancel`)).toHaveLength(1);
+  });
+});
+
+describe('the processor a browser pays with', () => {
+  it('is Stripe, with its publishable key, and the sandbox routes are gone', async () => {
+    const res = await w.t().rest('GET', '/v1/payments/settings');
+    expect(res).toMatchObject({ status: 200, body: { processor: 'stripe', stripePublishableKey: STRIPE_PUBLISHABLE_KEY } });
+    const sandbox = await w
+      .t()
+      .rest('POST', '/v1/sandbox/payment_intents/confirm', { body: { paymentIntentSecret: 'x', outcome: 'succeeded' } });
+    expect(sandbox.status).toBe(404);
+  });
+
+  it('is the sandbox without STRIPE_SECRET_KEY, which has no Stripe webhook route', async () => {
+    const sandbox = await startApp(await freshDb());
+    expect(await sandbox.rest('GET', '/v1/payments/settings')).toMatchObject({
+      status: 200,
+      body: { processor: 'sandbox', stripePublishableKey: null },
+    });
+    expect((await sandbox.rest('POST', '/v1/webhooks/stripe', { body: {} })).status).toBe(404);
   });
 });
