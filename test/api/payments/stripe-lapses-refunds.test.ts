@@ -179,7 +179,9 @@ describe('refunds', () => {
     const co = await paidBooking();
     w.fake.refundStatus = 'pending';
     const res = await cancel(co.bookingId, 111.93);
-    expect(res.body.errors.map((e: { code: string }) => e.code)).toEqual(['PAYMENT_PROCESSOR_ERROR']);
+    expect(res.body.errors.map((e: { code: string; message: string }) => [e.code, e.message])).toEqual([
+      ['PAYMENT_PROCESSOR_ERROR', 'The payment processor accepted the refund and has not settled it yet; it stays pending until it does'],
+    ]);
     const [pending] = await refunds(co.bookingId);
     expect(pending).toMatchObject({ status: 'pending', amountMinor: 11193 });
 
