@@ -5,7 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { HOLD_TTL, STRIPE_NOW, stripeWorld } from '../../support/stripe-world.ts';
+import { intentCheckDefaults } from '../../../src/domain/payments/intent-reconciler.ts';
+import { startApp } from '../../support/app.ts';
+import { HOLD_TTL, STRIPE_NOW, stripeProcessor, stripeWorld } from '../../support/stripe-world.ts';
 
 const w = await stripeWorld();
 
@@ -120,6 +122,25 @@ describe('a lost webhook', () => {
       (await w.deliver(w.fake.webhook('payment_intent.succeeded', w.fake.intentOf(co.intent.reference), { at: w.clock.now }))).status,
     ).toBe(200);
     expect(await w.events(co.bookingId)).toEqual(['booking.created', 'booking.confirmed']);
+  });
+
+  it('is read back by the job every gateway with Stripe runs', async () => {
+    const s = await w.session();
+    const co = await checkedOut(s);
+    w.fake.pay(w.fake.intentBySecret(co.secret).id);
+    w.later(600);
+    const now = () => w.clock.now;
+    const gateway = await startApp(w.db, {
+      now,
+      payments: stripeProcessor(w.fake, now),
+      intentReconciler: { ...intentCheckDefaults, intervalMs: 20 },
+    });
+    for (let i = 0; i < 100 && (await w.state.booking(co.bookingId))?.status !== 'confirmed'; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(await w.state.booking(co.bookingId)).toMatchObject({ status: 'confirmed' });
+    expect(w.fake.calls('GET', `/v1/payment_intents/${co.intent.reference}`)).toHaveLength(1);
+    // Stopped, so the tests below drive their passes alone.
+    await gateway.app.close();
   });
 
   it('leaves an intent still unpaid at Stripe alone and asks again later', async () => {
