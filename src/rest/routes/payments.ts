@@ -1,6 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/shared/deps.ts';
-import { browserPaymentSettings, confirmSandboxPayment, receivePaymentWebhook, webhookSignerOf } from '../../domain/payments/processor-events.ts';
+import {
+  browserPaymentSettings,
+  confirmSandboxPayment,
+  receivePaymentWebhook,
+  webhookSignerOf,
+} from '../../domain/payments/processor-events.ts';
 import type { PaymentOutcome } from '../../domain/payments/payments.ts';
 import type { RestApp } from '../plugin.ts';
 import { paymentSettingsSchema, paymentWebhookSchema, sandboxConfirmSchema, stripeWebhookSchema } from '../schemas/payments.ts';

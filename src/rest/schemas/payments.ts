@@ -48,7 +48,7 @@ export const paymentSettingsSchema = {
   summary: "The gateway's payment processor, for a browser",
   description:
     'What a booking page needs to take a card: the processor (`sandbox`: confirm with POST ' +
-    '/v1/sandbox/payment_intents/confirm; `stripe`: mount Stripe\'s Payment Element with `stripePublishableKey` and ' +
+    "/v1/sandbox/payment_intents/confirm; `stripe`: mount Stripe's Payment Element with `stripePublishableKey` and " +
     'confirm the `paymentIntentSecret` checkout answered with Stripe.js). No API key: nothing here is secret.',
   security: [],
   response: {
