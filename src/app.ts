@@ -41,12 +41,13 @@ import { restErrorHandler, sendError } from './rest/errors.ts';
 import { validatorCompiler } from './rest/validation.ts';
 import { idempotencyLeaseMs, installIdempotency } from './rest/idempotency.ts';
 import { createObservability, type ObservabilityConfig } from './observability/index.ts';
-import { SandboxProcessor } from './adapters/sandbox-processor.ts';
+import { paymentProcessor, type PaymentConfig } from './adapters/payment-processor.ts';
 import { humanCheckVerifier, type HumanCheckConfig } from './adapters/human-check/index.ts';
 import type { HumanCheckVerifier } from './domain/checkout/human-check.ts';
 import { refundReconcilerSettings, type RefundReconcileAppOptions, type RefundReconcileConfig } from './jobs/refund-reconciler-settings.ts';
 import { webhookRuntime, type WebhookAppOptions, type WebhookConfig } from './jobs/webhook-settings.ts';
 import { backgroundJobs } from './jobs/index.ts';
+import { intentCheckDefaults, type IntentReconcilerOptions } from './domain/payments/intent-reconciler.ts';
 import { liveHubDefaults } from './domain/live/hub.ts';
 import { publicRoutes, restRoutes } from './rest/plugin.ts';
 import { openapiOptions } from './rest/openapi/document.ts';
@@ -63,7 +64,8 @@ export interface AppOptions {
     ObservabilityConfig &
     LiveConfig &
     RefundReconcileConfig &
-    PublishableHoldConfig;
+    PublishableHoldConfig &
+    Partial<PaymentConfig>;
   now?: () => Date;
   /** The payment processor; the sandbox by default. */
   payments?: PaymentProcessor;
@@ -73,6 +75,8 @@ export interface AppOptions {
   webhooks?: WebhookAppOptions;
   /** Refund reconciliation settings overriding the configuration's (tests: off, or passes they drive). */
   refunds?: RefundReconcileAppOptions;
+  /** Payment intent reconciliation overriding the defaults (tests: null, and passes they drive). */
+  intentReconciler?: IntentReconcilerOptions | null;
   /** GraphQL limits overriding the configuration's (tests: small limits, a trusted documents manifest). */
   graphql?: GraphQLAppOptions;
   /** Where log lines go instead of standard output (tests read them). */
@@ -88,9 +92,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const deps: Deps = {
     db: options.db,
     now,
-    payments: options.payments ?? new SandboxProcessor({ now }),
+    payments: options.payments ?? paymentProcessor(options.config, now),
     holdTtlSeconds: options.config.HOLD_TTL_SECONDS,
     waitlistOfferTtlSeconds: options.config.WAITLIST_OFFER_TTL_SECONDS,
+    intentCheckAfterSeconds: (options.intentReconciler ?? intentCheckDefaults).checkAfterSeconds,
     publishableHolds: publishableHoldSettings(options.config),
     observer: observability.observer,
     humanCheck: options.humanCheck ?? humanCheckVerifier(options.config),
@@ -134,6 +139,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     {
       webhooks,
       refundReconciler: refundReconcilerSettings(options.config, options.refunds),
+      intentReconciler: options.intentReconciler,
       live: { catchUpIntervalMs: options.config.LIVE_CATCH_UP_INTERVAL_MS ?? liveHubDefaults.catchUpIntervalMs },
     },
     app.log,

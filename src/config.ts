@@ -65,8 +65,31 @@ const schema = z.object({
     .min(1)
     .max(7 * 86_400)
     .default(86_400),
-  /** Only `sandbox` exists today; production must name it explicitly (see docs/operations.md). */
-  PAYMENT_PROCESSOR: z.enum(['sandbox']).optional(),
+  /**
+   * `sandbox` (simulated payments, the default outside production) or `stripe` (the default when
+   * STRIPE_SECRET_KEY is set); production must name one or set the key (docs/operations.md).
+   */
+  PAYMENT_PROCESSOR: z.enum(['sandbox', 'stripe']).optional(),
+  /** Stripe's secret (or restricted) API key: with it, card payments go through Stripe. */
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(live|test)_\S+$/, 'must be a Stripe secret or restricted key (sk_live_..., sk_test_..., rk_...)')
+    .optional(),
+  /** The signing secret of the Stripe webhook endpoint that sends to POST /v1/webhooks/stripe (whsec_...). */
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\S+$/, 'must be a Stripe webhook signing secret (whsec_...)')
+    .optional(),
+  /** The Stripe API's base URL (https://api.stripe.com when unset); a proxy or a Stripe-compatible server may stand in. */
+  STRIPE_API_BASE: z
+    .string()
+    .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an http:// or https:// URL')
+    .optional(),
+  /** Stripe's publishable key (pk_live_..., pk_test_...), given to the booking page to mount the Payment Element. */
+  STRIPE_PUBLISHABLE_KEY: z
+    .string()
+    .regex(/^pk_(live|test)_\S+$/, 'must be a Stripe publishable key (pk_live_..., pk_test_...)')
+    .optional(),
   /** Encrypts secrets the server must read back (webhook signing secrets, stored idempotent answers): 32 random bytes, base64. Required in production. */
   ENCRYPTION_KEY: z.string().refine(isEncryptionKey, 'must be 32 bytes, base64 encoded (openssl rand -base64 32)').optional(),
   /** The same keys during a rotation, comma-separated, newest first: the newest seals, every one opens (see docs/operations.md). */
@@ -231,7 +254,7 @@ export type Config = Omit<
   z.infer<typeof schema>,
   'PAYMENT_PROCESSOR' | 'ENCRYPTION_KEY' | 'ENCRYPTION_KEYS' | 'WEBHOOK_ALLOW_PRIVATE_URLS' | 'SHUTDOWN_DRAIN_MS'
 > & {
-  PAYMENT_PROCESSOR: 'sandbox';
+  PAYMENT_PROCESSOR: 'sandbox' | 'stripe';
   /** Base64 keys, newest first (ENCRYPTION_KEYS, or ENCRYPTION_KEY alone, or the development key). */
   ENCRYPTION_KEYS: [string, ...string[]];
   WEBHOOK_ALLOW_PRIVATE_URLS: boolean;
@@ -247,7 +270,39 @@ export class ConfigError extends Error {}
  */
 export const shutdownDrainProductionMs = 5_000;
 
-const secretVariables = new Set(['ENCRYPTION_KEY', 'ENCRYPTION_KEYS', 'METRICS_TOKEN', 'TURNSTILE_SECRET_KEY', 'GRAPHQL_ROUTER_TOKEN']);
+const secretVariables = new Set([
+  'ENCRYPTION_KEY',
+  'ENCRYPTION_KEYS',
+  'METRICS_TOKEN',
+  'TURNSTILE_SECRET_KEY',
+  'GRAPHQL_ROUTER_TOKEN',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+]);
+
+/** The processor: Stripe when its key is set (with the webhook secret it needs), the sandbox otherwise. */
+function paymentProcessor(
+  settings: { PAYMENT_PROCESSOR?: 'sandbox' | 'stripe'; STRIPE_SECRET_KEY?: string; STRIPE_WEBHOOK_SECRET?: string },
+  production: boolean,
+): 'sandbox' | 'stripe' {
+  const fail = (line: string) => {
+    throw new ConfigError(`Invalid configuration:\n  ${line}`);
+  };
+  const stripe = settings.STRIPE_SECRET_KEY !== undefined;
+  if (settings.PAYMENT_PROCESSOR === 'stripe' && !stripe) fail('STRIPE_SECRET_KEY: required with PAYMENT_PROCESSOR=stripe');
+  if (settings.PAYMENT_PROCESSOR === 'sandbox' && stripe) {
+    fail('PAYMENT_PROCESSOR: sandbox, while STRIPE_SECRET_KEY is set; unset one of them');
+  }
+  if (stripe && !settings.STRIPE_WEBHOOK_SECRET) {
+    fail("STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY (the webhook endpoint's signing secret, whsec_...)");
+  }
+  if (production && !stripe && !settings.PAYMENT_PROCESSOR) {
+    fail(
+      'PAYMENT_PROCESSOR: required in production; set STRIPE_SECRET_KEY to take cards through Stripe, or PAYMENT_PROCESSOR=sandbox to run with simulated payments',
+    );
+  }
+  return stripe ? 'stripe' : 'sandbox';
+}
 
 /** The human-check provider's settings agree: Turnstile has its secret, the sandbox stays out of production. */
 function checkHumanCheck(settings: { HUMAN_CHECK_PROVIDER?: string; TURNSTILE_SECRET_KEY?: string }, production: boolean): void {
@@ -277,11 +332,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const production = parsed.data.NODE_ENV === 'production';
-  if (production && !parsed.data.PAYMENT_PROCESSOR) {
-    throw new ConfigError(
-      'Invalid configuration:\n  PAYMENT_PROCESSOR: required in production; the only processor built in is the sandbox, set PAYMENT_PROCESSOR=sandbox to run with simulated payments',
-    );
-  }
+  const processor = paymentProcessor(parsed.data, production);
   const { ENCRYPTION_KEY: encryptionKey, ENCRYPTION_KEYS: encryptionKeys, ...settings } = parsed.data;
   if (encryptionKey && encryptionKeys) {
     throw new ConfigError(
@@ -297,7 +348,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return {
     ...settings,
-    PAYMENT_PROCESSOR: settings.PAYMENT_PROCESSOR ?? 'sandbox',
+    PAYMENT_PROCESSOR: processor,
     ENCRYPTION_KEYS: keys ? [keys[0]!, ...keys.slice(1)] : [DEVELOPMENT_ENCRYPTION_KEY],
     WEBHOOK_ALLOW_PRIVATE_URLS: settings.WEBHOOK_ALLOW_PRIVATE_URLS ?? !production,
     SHUTDOWN_DRAIN_MS: settings.SHUTDOWN_DRAIN_MS ?? (production ? shutdownDrainProductionMs : 0),

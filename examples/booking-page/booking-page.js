@@ -12,6 +12,11 @@
 // key watch its own cart) says "You're booked" once Tessera has confirmed the bookings, or that the hold
 // lapsed. If no WebSocket gets through, the page works as without them (the line under the title says
 // so): places as loaded, and the confirmation from the sandbox's answer.
+//
+// Payment: the page asks the gateway which processor it runs with (GET /v1/payments/settings). With
+// Stripe it loads Stripe.js from js.stripe.com (as Stripe requires), mounts the Payment Element for the
+// checkout's client secret and confirms it there; Tessera confirms the bookings from Stripe's webhook,
+// which `cartUpdated` reports. With the sandbox it keeps the sandbox's Pay button.
 const params = new URLSearchParams(window.location.search);
 const gateway = (params.get('gateway') ?? 'http://127.0.0.1:4000').replace(/\/$/, '');
 const key = params.get('key') ?? 'pk_test_lisbon_demo';
@@ -111,7 +116,40 @@ function stopWatching(name) {
   }
 }
 
+/** The gateway's processor (GET /v1/payments/settings); the sandbox when it cannot say. */
+async function paymentSettings() {
+  try {
+    const response = await fetch(`${gateway}/v1/payments/settings`);
+    if (response.ok) return await response.json();
+  } catch {
+    // An older gateway, or none: the sandbox's button, as before.
+  }
+  return { processor: 'sandbox', stripePublishableKey: null };
+}
+
+/** Stripe.js, loaded once from Stripe (never bundled or served from elsewhere, as Stripe requires). */
+function loadStripeJs() {
+  if (window.Stripe) return Promise.resolve(window.Stripe);
+  return new Promise((resolve, reject) => {
+    const script = element('script', { src: 'https://js.stripe.com/v3/' });
+    script.addEventListener('load', () => resolve(window.Stripe));
+    script.addEventListener('error', () => reject(new Error('Cannot load Stripe.js from js.stripe.com')));
+    document.head.append(script);
+  });
+}
+
+/** With Stripe: the Payment Element for the checkout's client secret, mounted in the payment section. */
+async function mountStripe(clientSecret) {
+  const Stripe = await loadStripeJs();
+  const stripe = Stripe(state.payments.stripePublishableKey);
+  const elements = stripe.elements({ clientSecret });
+  elements.create('payment').mount('#payment-element');
+  $('payment-hint').textContent = 'Card payments through Stripe.';
+  state.stripe = { stripe, elements };
+}
+
 async function start() {
+  state.payments = await paymentSettings();
   const data = await graphql(`
     {
       viewer {
@@ -463,6 +501,7 @@ async function checkOut(event) {
   stopWatching('places');
   if (!intent.paymentIntentSecret) return confirmed('Nothing to pay.');
   $('total').textContent = money(intent.totalNetAmount);
+  if (state.payments.processor === 'stripe' && state.payments.stripePublishableKey) await mountStripe(intent.paymentIntentSecret);
   $('payment').hidden = false;
   show('');
 }
@@ -510,7 +549,25 @@ function watchCart(cartId, paymentIntentSecret) {
   );
 }
 
+/** With Stripe: confirms the payment in the browser; the booking is confirmed by Stripe's webhook to Tessera. */
+async function payWithStripe() {
+  const { stripe, elements } = state.stripe;
+  const { error, paymentIntent } = await stripe.confirmPayment({
+    elements,
+    confirmParams: { return_url: window.location.href },
+    redirect: 'if_required',
+  });
+  // A declined card keeps the hold: the guest may try another one.
+  if (error) throw new Error(error.message ?? 'The payment did not go through');
+  if (paymentIntent?.status !== 'succeeded' && paymentIntent?.status !== 'processing') throw new Error('The payment did not go through');
+  state.paid = true;
+  if (state.booked) return;
+  $('payment').hidden = true;
+  show('Paid: waiting for the confirmation…');
+}
+
 async function pay() {
+  if (state.stripe) return payWithStripe();
   show('Paying…');
   const answer = await call('/v1/sandbox/payment_intents/confirm', {
     paymentIntentSecret: state.intent.paymentIntentSecret,

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { InvalidWebhookError, ProcessorError, type PaymentEvent, type PaymentProcessor } from '../domain/payments/processor.ts';
+import { InvalidWebhookError, ProcessorError, type IntentEvent, type PaymentProcessor } from '../domain/payments/processor.ts';
 
 export const SANDBOX_SIGNATURE_HEADER = 'sandbox-signature';
 const TOLERANCE_SECONDS = 300;
@@ -60,13 +60,13 @@ export class SandboxProcessor implements PaymentProcessor {
   }
 
   /** The body and headers of a genuine webhook announcing `event`. */
-  signEvent(event: Omit<PaymentEvent, 'id'>): { body: string; headers: Record<string, string> } {
+  signEvent(event: Omit<IntentEvent, 'id'>): { body: string; headers: Record<string, string> } {
     const body = JSON.stringify({ id: `evt_sbx_${token(12)}`, type: event.type, data: { intentReference: event.intentReference } });
     const t = Math.floor(this.now().getTime() / 1000);
     return { body, headers: { [SANDBOX_SIGNATURE_HEADER]: `t=${t},v1=${this.hmac(`${t}.${body}`)}` } };
   }
 
-  parseWebhook(rawBody: string, headers: Record<string, string | string[] | undefined>): PaymentEvent {
+  parseWebhook(rawBody: string, headers: Record<string, string | string[] | undefined>): IntentEvent {
     const header = headers[SANDBOX_SIGNATURE_HEADER];
     const parts = new Map(
       String(Array.isArray(header) ? header[0] : (header ?? ''))

@@ -86,6 +86,7 @@ async function record(): Promise<Record<string, RecordedExamples>> {
     const checkoutUrl = `${lisbon}/carts/${cartId}/payment_intents`;
     await call('createPaymentIntent', 'POST', checkoutUrl, { data: [item], purchaser, getOnlyTotalNetAmount: true });
     const checkout = await call('createPaymentIntent', 'POST', checkoutUrl, { data: [item], purchaser });
+    await call('getPaymentSettings', 'GET', '/v1/payments/settings');
     await call('confirmSandboxPayment', 'POST', '/v1/sandbox/payment_intents/confirm', {
       paymentIntentSecret: checkout.paymentIntentSecret,
       outcome: 'succeeded',

@@ -5,7 +5,7 @@
  *   npm run refunds -- settle <refundId> --outcome succeeded|failed [--reference <processor refund id>]
  */
 import { parseArgs } from 'node:util';
-import { SandboxProcessor } from '../adapters/sandbox-processor.ts';
+import { paymentProcessor } from '../adapters/payment-processor.ts';
 import { loadConfig } from '../config.ts';
 import { connect } from '../db/connect.ts';
 import { pendingRefunds, settleRefundByHand } from '../domain/cancellation/manual-refunds.ts';
@@ -43,7 +43,7 @@ export async function runRefundsCli(argv: string[], out: (line: string) => void,
   const deps = {
     db,
     now,
-    payments: new SandboxProcessor({ now }),
+    payments: paymentProcessor(config, now),
     holdTtlSeconds: config.HOLD_TTL_SECONDS,
     waitlistOfferTtlSeconds: config.WAITLIST_OFFER_TTL_SECONDS,
   };

@@ -39,12 +39,12 @@ export const REDACT_PATHS: readonly string[] = [
 ];
 
 /**
- * Our secrets' shapes: API keys (`sk_live_...`, `sk_test_...`), webhook signing secrets (`whsec_...`), the
+ * Our secrets' shapes: API keys (`sk_live_...`, `sk_test_...`, Stripe's restricted `rk_...`), webhook signing secrets (`whsec_...`), the
  * payment intent's client secret (`<intent>_secret_<hex>`: the intent reference before it may stay), and
  * any bearer credential.
  */
 const SECRET_SHAPES: ReadonlyArray<[RegExp, string]> = [
-  [/\bsk_(live|test)_[A-Za-z0-9_-]+/g, REDACTED],
+  [/\b[sr]k_(live|test)_[A-Za-z0-9_-]+/g, REDACTED],
   [/\bwhsec_[A-Za-z0-9_-]+/g, REDACTED],
   [/_secret_[A-Za-z0-9]+/g, `_secret_${REDACTED}`],
   [/(Bearer\s+)[^\s",]+/gi, `$1${REDACTED}`],

@@ -5,6 +5,8 @@
  *   even when no checkout comes along;
  * - the webhook dispatcher sends pending deliveries;
  * - the refund reconciler finishes refunds a crash or an unanswered processor call left pending;
+ * - the intent reconciler cancels lapsed intents at the processor and reads back intents left unpaid
+ *   (a lost webhook), with a processor that can be asked (Stripe);
  * - the live hub reads committed events for live updates (`deps.live`); it stops last, once the
  *   requests (and the live streams) are done.
  */
@@ -13,6 +15,7 @@ import { startRefundReconciler, type RefundReconcilerOptions } from '../domain/c
 import { startHoldSweeper } from '../domain/checkout/holds.ts';
 import type { Deps } from '../domain/shared/deps.ts';
 import { startWebhookDispatcher } from '../domain/webhooks/dispatcher.ts';
+import { intentCheckDefaults, startIntentReconciler, type IntentReconcilerOptions } from '../domain/payments/intent-reconciler.ts';
 import { startLiveHub, type LiveHub } from '../domain/live/hub.ts';
 import type { WebhookRuntime } from './webhook-settings.ts';
 
@@ -20,6 +23,8 @@ export interface JobSettings {
   webhooks: WebhookRuntime;
   /** Null: this gateway reconciles no refunds. */
   refundReconciler: RefundReconcilerOptions | null;
+  /** Null: this gateway asks the processor about no intent; absent: the defaults. */
+  intentReconciler?: IntentReconcilerOptions | null;
   /** LIVE_CATCH_UP_INTERVAL_MS. */
   live: { catchUpIntervalMs: number };
 }
@@ -47,6 +52,9 @@ export function backgroundJobs(deps: Deps, settings: JobSettings, log: FastifyBa
       if (dispatcher) stops.push(startWebhookDispatcher({ db, now, sender, log: log.child({ job: 'webhook-dispatcher' }) }, dispatcher));
       if (settings.refundReconciler)
         stops.push(startRefundReconciler({ ...deps, log: log.child({ job: 'refund-reconciler' }) }, settings.refundReconciler));
+      const intents = settings.intentReconciler === undefined ? intentCheckDefaults : settings.intentReconciler;
+      if (intents && deps.payments.cancelIntent)
+        stops.push(startIntentReconciler({ ...deps, log: log.child({ job: 'intent-reconciler' }) }, intents));
       hub = await startLiveHub(db, { catchUpIntervalMs: settings.live.catchUpIntervalMs, log: log.child({ job: 'live-hub' }) });
       deps.live = hub;
     },

@@ -304,6 +304,7 @@ export function catalogReads(on: () => { database: Database; w: CatalogWorld }):
       defaultLocale: null,
       validateRoomCharge: false,
       validateMemberCharge: false,
+      processorAccount: null,
       cancellationPolicyId: null,
       reschedulePolicyId: null,
       publishableHoldSharePercent: 50,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { PaymentProcessor } from '../../src/domain/payments/processor.ts';
+import type { IntentReconcilerOptions } from '../../src/domain/payments/intent-reconciler.ts';
 import type { HumanCheckVerifier } from '../../src/domain/checkout/human-check.ts';
 import type { GraphQLAppOptions } from '../../src/graphql/protections/settings.ts';
 import type { LogDestination } from '../../src/http/logging.ts';
@@ -50,6 +51,8 @@ export interface StartOptions {
    * passes themselves with `reconcileRefunds`, so pending refunds stay as a test left them.
    */
   refunds?: RefundReconcileAppOptions;
+  /** Payment intent reconciliation (a processor that can be asked: Stripe); tests drive passes with `reconcileIntents`. */
+  intentReconciler?: IntentReconcilerOptions | null;
   /** GraphQL limits, introspection and a trusted documents manifest (the defaults otherwise). */
   graphql?: GraphQLAppOptions;
   /** HTTP protections (rate limits, timeouts, header size). Rate limits default to budgets no test file exhausts. */
@@ -97,6 +100,7 @@ export async function startApp(db: TestDb, options: StartOptions = {}): Promise<
     humanCheck: options.humanCheck,
     webhooks: { dispatch: false, ...options.webhooks },
     refunds: { reconcile: false, ...options.refunds },
+    intentReconciler: options.intentReconciler,
   });
   afterAll(() => app.close());
   // Start-up work (the first sweep of lapsed holds) happens here, not inside a test's first request.

@@ -21,7 +21,7 @@ import { settleCartOfIntent } from '../payments/cart-settlement.ts';
 import type { Deps } from '../shared/deps.ts';
 import { DomainError } from '../shared/errors.ts';
 import { notify, type RefundOutcome } from '../shared/observer.ts';
-import { ProcessorError } from '../payments/processor.ts';
+import { ProcessorError, RefundPendingError } from '../payments/processor.ts';
 
 export type RefundEffect = RefundEffectJson;
 
@@ -78,7 +78,11 @@ export function reservedRefundOf(row: RefundRow & { intentReference: string }): 
   };
 }
 
-export type ProcessorAnswer = { kind: 'refunded'; reference: string } | { kind: 'declined' } | { kind: 'unknown'; error: string };
+export type ProcessorAnswer =
+  | { kind: 'refunded'; reference: string }
+  | { kind: 'declined' }
+  /** No outcome yet: no answer (`pending` false), or the processor accepted it and decides later (`pending` true). */
+  | { kind: 'unknown'; error: string; pending?: boolean };
 
 /** Phase 2: asks the processor, outside any transaction, with the refund's id as idempotency key. */
 export async function askProcessor(deps: Deps, refund: ReservedRefund): Promise<ProcessorAnswer> {
@@ -92,6 +96,8 @@ export async function askProcessor(deps: Deps, refund: ReservedRefund): Promise<
     return { kind: 'refunded', reference };
   } catch (error) {
     if (error instanceof ProcessorError) return { kind: 'declined' };
+    if (error instanceof RefundPendingError)
+      return { kind: 'unknown', error: `RefundPendingError: ${error.message}`.slice(0, 200), pending: true };
     // Anything else (a timeout, a dropped connection): the processor may have refunded, or not.
     return { kind: 'unknown', error: (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 200) };
   }
@@ -156,7 +162,17 @@ export const refundUnanswered = (refundId: string) =>
  * pending, its amount reserved, until the reconciler settles it).
  */
 export async function completeRefund(deps: Deps, refund: ReservedRefund): Promise<void> {
-  const status = await settleAnswer(deps, refund, await askProcessor(deps, refund));
+  const answer = await askProcessor(deps, refund);
+  const status = await settleAnswer(deps, refund, answer);
   if (status === 'failed') throw refundDeclined();
-  if (status === 'pending') throw refundUnanswered(refund.refundId);
+  if (status === 'pending')
+    throw answer.kind === 'unknown' && answer.pending ? refundAccepted(refund.refundId) : refundUnanswered(refund.refundId);
 }
+
+/** The processor took the refund and settles it later (Stripe's `pending`): its webhook or the reconciler finishes it. */
+export const refundAccepted = (refundId: string) =>
+  new DomainError(
+    'PAYMENT_PROCESSOR_ERROR',
+    'The payment processor accepted the refund and has not settled it yet; it stays pending until it does',
+    { refundId },
+  );

@@ -39,6 +39,8 @@ export interface BrandRow {
   paymentPlatform: PaymentPlatform;
   validateRoomCharge: boolean;
   validateMemberCharge: boolean;
+  /** The brand's own account at the payment processor (Stripe Connect, direct charges); null: the platform's. */
+  processorAccount: string | null;
   serviceVersion: ServiceVersion;
   products: ProductLine[];
   paymentMethods: PaymentMethodFlags;

@@ -25,6 +25,7 @@ import { checkHoldBudget, defaultPublishableHolds, holderOf } from './hold-budge
 import type { CheckoutStore } from './store.ts';
 import { notify } from '../shared/observer.ts';
 import { requireHumanCheck } from './human-check.ts';
+import { intentCheckDefaults } from '../payments/intent-reconciler.ts';
 import { refusePublishableInput } from './publishable-input.ts';
 
 export type { CreatePaymentIntentInput } from './input.ts';
@@ -93,15 +94,23 @@ function answerLists(input: CreatePaymentIntentInput) {
   ];
 }
 
+/**
+ * Opens the processor's intent for the checkout whose Tessera intent id is `intentId`: its idempotency key
+ * derives from that id, so a retry (the SDK's, after a timeout or a 5xx) finds the same intent.
+ */
 async function openIntent(deps: Deps, brand: BrandRow, cartId: string, amountMinor: number) {
+  const id = randomUUID();
   try {
     const intent = await deps.payments.createIntent({
       amountMinor,
       currency: brand.currency,
-      idempotencyKey: randomUUID(),
-      metadata: { cartId, brandId: brand.id },
+      idempotencyKey: `tessera-intent-${id}`,
+      metadata: { brandId: brand.id, cartId, intentId: id },
+      account: brand.processorAccount,
     });
-    return { processor: deps.payments.name, ...intent };
+    // Only a processor that can be asked about its intents is (payments/intent-reconciler.ts).
+    const checkAfterSeconds = deps.payments.readIntent ? (deps.intentCheckAfterSeconds ?? intentCheckDefaults.checkAfterSeconds) : null;
+    return { id, processor: deps.payments.name, ...intent, checkAfterSeconds };
   } catch (error) {
     throw new DomainError('PAYMENT_PROCESSOR_ERROR', 'The payment processor could not open a payment intent; nothing was held, try again', {
       reason: error instanceof Error ? error.name : 'unknown',

@@ -90,6 +90,8 @@ export type IntentInsert = {
   status: PaymentIntentStatus;
   createdAt: string;
   updatedAt: string;
+  /** When to ask the processor about the intent first (payments/intent-reconciler.ts); absent or null: never. */
+  processorCheckAt?: string | null;
 };
 
 /** A new booking: every column but the refunded amount, which starts at 0. */

@@ -30,7 +30,14 @@ export interface CheckoutPlan {
   payment: PaymentChoice;
   totalMinor: number;
   /** The processor's intent; null when the cart costs nothing (its bookings confirm at once). */
-  intent: { processor: string; reference: string; clientSecret: string } | null;
+  intent: {
+    id: string;
+    processor: string;
+    reference: string;
+    clientSecret: string;
+    /** Ask the processor about the intent after this long, or when its hold lapses if sooner; null: never. */
+    checkAfterSeconds: number | null;
+  } | null;
   now: Date;
   holdTtlSeconds: number;
   waitlistOfferTtlSeconds: number;
@@ -170,6 +177,12 @@ function holdExpiry(plan: CheckoutPlan): string {
   return new Date(plan.now.getTime() + plan.holdTtlSeconds * 1000).toISOString();
 }
 
+/** The first time an intent is asked about at its processor: after `checkAfterSeconds`, at the latest when its hold lapses. */
+function processorCheckAt(plan: CheckoutPlan, checkAfterSeconds: number | null): string | null {
+  if (checkAfterSeconds === null) return null;
+  return new Date(plan.now.getTime() + Math.min(checkAfterSeconds, plan.holdTtlSeconds) * 1000).toISOString();
+}
+
 /** What checkout tells of each booking it wrote. */
 export interface WrittenBooking {
   id: string;
@@ -270,7 +283,7 @@ export async function writeCheckout(
     await tx.checkout.holdCartFor(plan.cartId, plan.holder);
     let intentId: string | null = null;
     if (plan.intent) {
-      intentId = randomUUID();
+      intentId = plan.intent.id;
       await tx.checkout.insertPaymentIntent({
         id: intentId,
         brandId: plan.brand.id,
@@ -283,6 +296,7 @@ export async function writeCheckout(
         status: 'requires_payment',
         createdAt: at,
         updatedAt: at,
+        processorCheckAt: processorCheckAt(plan, plan.intent.checkAfterSeconds),
       });
     }
     const bookings: WrittenBooking[] = [];

@@ -13,7 +13,7 @@ import { isCurrentCheckout, settleCart } from './cart-settlement.ts';
 import type { Deps } from '../shared/deps.ts';
 import { DomainError, type ErrorCode } from '../shared/errors.ts';
 import { failProcessingBookings, leavePublishableShare } from '../checkout/holds.ts';
-import type { PaymentEvent } from './processor.ts';
+import type { IntentEvent } from './processor.ts';
 import { recordsFailure, recordsSuccess, succeededAction, type IntentStatus } from './rules.ts';
 import { completeRefund, reserveRefund, type ReservedRefund } from '../cancellation/refunds.ts';
 
@@ -28,9 +28,21 @@ export interface PaymentOutcome {
 }
 
 /** Records a verified event; null when no intent of this processor has its reference (nothing to do). */
-export async function handlePaymentEvent(deps: Deps, event: PaymentEvent): Promise<PaymentOutcome | null> {
-  if (event.type === 'payment_intent.payment_failed') return recordFailure(deps, event.intentReference);
-  return recordSuccess(deps, event.intentReference);
+export async function handlePaymentEvent(deps: Deps, event: IntentEvent): Promise<PaymentOutcome | null> {
+  switch (event.type) {
+    case 'payment_intent.payment_failed':
+      return recordFailure(deps, event.intentReference);
+    case 'payment_intent.attempt_failed':
+      return noteFailedAttempt(deps, event.intentReference);
+    case 'payment_intent.succeeded':
+      return recordSuccess(deps, event.intentReference);
+  }
+}
+
+/** One declined card of an intent that stays payable: the hold stays for another try, nothing changes. */
+async function noteFailedAttempt(deps: Deps, reference: string): Promise<PaymentOutcome | null> {
+  const intent = await deps.db.payments.findIntentByReference(deps.payments.name, reference);
+  return intent ? unchanged(intent) : null;
 }
 
 const unchanged = (intent: IntentRow): PaymentOutcome => ({

@@ -5,12 +5,13 @@
 import { hashSecret } from '../access/secrets.ts';
 import type { Deps } from '../shared/deps.ts';
 import { DomainError } from '../shared/errors.ts';
-import { InvalidWebhookError, type PaymentEvent } from './processor.ts';
+import { InvalidWebhookError, type IntentEvent, type PaymentEvent, type PaymentProcessor, type RefundEvent } from './processor.ts';
+import { askProcessor, reservedRefundOf, settleAnswer } from '../cancellation/refunds.ts';
 import { handlePaymentEvent, type PaymentOutcome } from './payments.ts';
 import type { IntentStatus } from './rules.ts';
 
 /** The header each processor signs its webhooks in, named in the error when verification fails. */
-const signatureHeaders: Record<string, string> = { sandbox: 'Sandbox-Signature' };
+const signatureHeaders: Record<string, string> = { sandbox: 'Sandbox-Signature', stripe: 'Stripe-Signature' };
 
 /**
  * Verifies and handles one webhook delivery. VALIDATION_FAILED when it is not genuine — the message is
@@ -32,12 +33,48 @@ export async function receivePaymentWebhook(
       field: signatureHeaders[deps.payments.name] ?? 'signature',
     });
   }
-  return handlePaymentEvent(deps, event);
+  switch (event.type) {
+    case 'ignored':
+      return null;
+    case 'refund.updated':
+      return settleRefundsOfEvent(deps, event);
+    default:
+      return handlePaymentEvent(deps, event);
+  }
+}
+
+/**
+ * A refund's outcome changed at the processor: the pending refunds it names (or, without a name, every
+ * pending refund of its intent) are asked about again and settled as the reconciler would, so a refund is
+ * settled once whichever comes first. Null: nothing of ours was pending.
+ */
+async function settleRefundsOfEvent(deps: Deps, event: RefundEvent): Promise<PaymentOutcome | null> {
+  const intent = await deps.db.payments.findIntentByReference(deps.payments.name, event.intentReference);
+  if (!intent) return null;
+  const named = event.refundId ? await deps.db.refunds.findRefund(event.refundId) : undefined;
+  const candidates = named ? [named] : await deps.db.refunds.pendingRefunds(deps.now().toISOString());
+  for (const row of candidates) {
+    if (row.status !== 'pending' || row.intentReference !== intent.processorReference) continue;
+    const refund = reservedRefundOf({ ...row, intentReference: intent.processorReference });
+    await settleAnswer(deps, refund, await askProcessor(deps, refund));
+  }
+  return { intentId: intent.id, intentStatus: intent.status, changed: false, refundErrors: [] };
 }
 
 /** What the sandbox must offer to play the processor: signing events as its webhooks would be. */
 export interface WebhookSigner {
-  signEvent(event: Omit<PaymentEvent, 'id'>): { body: string; headers: Record<string, string> };
+  signEvent(event: Omit<IntentEvent, 'id'>): { body: string; headers: Record<string, string> };
+}
+
+/** What a browser needs to take a payment (the booking page): which processor, and Stripe's publishable key. */
+export function browserPaymentSettings(processor: PaymentProcessor): { processor: string; stripePublishableKey: string | null } {
+  return { processor: processor.name, stripePublishableKey: processor.browserSettings?.stripePublishableKey ?? null };
+}
+
+/** The processor as a signer of its own webhooks when it can play one (the sandbox); null otherwise. */
+export function webhookSignerOf(processor: PaymentProcessor): WebhookSigner | null {
+  const candidate = processor as Partial<WebhookSigner>;
+  return typeof candidate.signEvent === 'function' ? (processor as PaymentProcessor & WebhookSigner) : null;
 }
 
 export interface SandboxConfirmation {

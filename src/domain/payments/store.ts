@@ -19,10 +19,31 @@ export type IntentBookingRow = Pick<
   activeParticipants: number;
 };
 
+/** An intent due to be asked about at its processor. */
+export interface IntentCheckRow {
+  id: string;
+  processorReference: string;
+  status: PaymentIntentStatus;
+  processorCheckAt: string;
+}
+
 export interface PaymentsStore {
+  /**
+   * Intents of `processor` whose check is due at `now` (`processorCheckAt` at or before it) and that may
+   * still need one (`requires_payment` or `canceled`), the first due first (then by id), at most `limit`.
+   */
+  dueIntentChecks(processor: string, now: string, limit: number): Promise<IntentCheckRow[]>;
+  /**
+   * Moves an intent's next check from `seen` to `until` (a lease: no other caller, on any gateway, takes it
+   * before then); false, and nothing changed, when its check is no longer `seen` (someone else took it).
+   */
+  leaseIntentCheck(id: string, seen: string, until: string): Promise<boolean>;
+  /** Sets when the intent is next asked about (null: never again). */
+  setIntentCheck(id: string, at: string | null): Promise<void>;
   findIntentByReference(processor: string, reference: string): Promise<IntentRow | undefined>;
   findIntentBySecretHash(secretHash: string): Promise<IntentRow | undefined>;
   findIntentById(id: string): Promise<IntentRow | undefined>;
+  /** Sets a settled status (`succeeded`, `failed`): nothing is left to ask the processor about it. */
   setIntentStatus(id: string, status: PaymentIntentStatus, at: string): Promise<void>;
   /** The bookings an intent pays for, in cart item order (cart position, then id). */
   bookingsOfIntent(intentId: string): Promise<IntentBookingRow[]>;

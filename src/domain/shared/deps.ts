@@ -18,6 +18,11 @@ export interface Deps {
   /** How long places offered to a waitlist entry stay held for it. */
   waitlistOfferTtlSeconds: number;
   /**
+   * How long an unpaid intent waits before Tessera reads it back from its processor (a lost webhook);
+   * the intent reconciler's default when absent.
+   */
+  intentCheckAfterSeconds?: number;
+  /**
    * Bounds on unpaid holds made with publishable keys (per-client places, a shorter TTL). The app always
    * sets them; tools and tests that leave them out get the defaults with a per-process random key.
    */

@@ -1,10 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/shared/deps.ts';
-import { confirmSandboxPayment, receivePaymentWebhook } from '../../domain/payments/processor-events.ts';
+import {
+  browserPaymentSettings,
+  confirmSandboxPayment,
+  receivePaymentWebhook,
+  webhookSignerOf,
+} from '../../domain/payments/processor-events.ts';
 import type { PaymentOutcome } from '../../domain/payments/payments.ts';
-import { SandboxProcessor } from '../../adapters/sandbox-processor.ts';
 import type { RestApp } from '../plugin.ts';
-import { paymentWebhookSchema, sandboxConfirmSchema } from '../schemas/payments.ts';
+import { paymentSettingsSchema, paymentWebhookSchema, sandboxConfirmSchema, stripeWebhookSchema } from '../schemas/payments.ts';
 
 /** Nothing here answers differently for these: the processor is acknowledged, the operator is told. */
 function logOutcome(request: FastifyRequest, outcome: PaymentOutcome | null): void {
@@ -33,11 +37,20 @@ export function paymentRoutes(app: RestApp, deps: Deps) {
       logOutcome(request, await receivePaymentWebhook(deps, request.rawBody ?? '', request.headers));
       return { received: true };
     });
+    // The endpoint a Stripe dashboard names; the same verified path as the generic one.
+    if (deps.payments.name === 'stripe') {
+      scope.post('/v1/webhooks/stripe', { schema: stripeWebhookSchema }, async (request) => {
+        logOutcome(request, await receivePaymentWebhook(deps, request.rawBody ?? '', request.headers));
+        return { received: true };
+      });
+    }
   });
 
+  app.get('/v1/payments/settings', { schema: paymentSettingsSchema }, async () => browserPaymentSettings(deps.payments));
+
   // The route exists only with the sandbox: elsewhere it is an unknown route (404).
-  const sandbox = deps.payments;
-  if (!(sandbox instanceof SandboxProcessor)) return;
+  const sandbox = webhookSignerOf(deps.payments);
+  if (!sandbox) return;
   app.post('/v1/sandbox/payment_intents/confirm', { schema: sandboxConfirmSchema }, async (request) => {
     const { paymentIntentStatus, outcome } = await confirmSandboxPayment(deps, sandbox, request.body);
     logOutcome(request, outcome);

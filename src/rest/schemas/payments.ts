@@ -27,6 +27,43 @@ export const paymentWebhookSchema = {
   },
 };
 
+export const stripeWebhookSchema = {
+  tags: ['Integrations'],
+  operationId: 'receiveStripeWebhook',
+  summary: 'Receive a Stripe webhook',
+  description:
+    'Exists when the gateway takes cards through Stripe (STRIPE_SECRET_KEY). Stripe sends its events here; the ' +
+    '`Stripe-Signature` header is verified with the SDK on the raw body against STRIPE_WEBHOOK_SECRET (a bad or ' +
+    'stale signature is 400 VALIDATION_FAILED and changes nothing). `payment_intent.succeeded` confirms the ' +
+    "intent's bookings (as the sandbox's success does); `payment_intent.payment_failed` keeps the hold so the " +
+    'guest can try another card; `charge.refunded` and `refund.*` settle pending refunds. Repeated or ' +
+    'out-of-order events change nothing more; events of unknown intents or other accounts are acknowledged and ignored.',
+  security: [],
+  response: paymentWebhookSchema.response,
+};
+
+export const paymentSettingsSchema = {
+  tags: ['Carts & Checkout'],
+  operationId: 'getPaymentSettings',
+  summary: "The gateway's payment processor, for a browser",
+  description:
+    'What a booking page needs to take a card: the processor (`sandbox`: confirm with POST ' +
+    "/v1/sandbox/payment_intents/confirm; `stripe`: mount Stripe's Payment Element with `stripePublishableKey` and " +
+    'confirm the `paymentIntentSecret` checkout answered with Stripe.js). No API key: nothing here is secret.',
+  security: [],
+  response: {
+    200: Type.Object(
+      {
+        processor: Type.String({ description: '`sandbox` or `stripe`' }),
+        stripePublishableKey: Type.Union([Type.String(), Type.Null()], {
+          description: "Stripe's publishable key (pk_...) with Stripe and STRIPE_PUBLISHABLE_KEY set; null otherwise",
+        }),
+      },
+      { description: "The gateway's payment processor" },
+    ),
+  },
+};
+
 export const sandboxConfirmSchema = {
   tags: ['Carts & Checkout'],
   operationId: 'confirmSandboxPayment',

@@ -74,6 +74,8 @@ export const brands = pgTable(
     paymentPlatform: text('payment_platform', { enum: paymentPlatforms }).notNull(),
     validateRoomCharge: boolean('validate_room_charge').notNull().default(false),
     validateMemberCharge: boolean('validate_member_charge').notNull().default(false),
+    /** The brand's own account at the payment processor (a Stripe connected account, `acct_...`); null: the platform's. */
+    processorAccount: text('processor_account'),
     serviceVersion: text('service_version', { enum: serviceVersions }).notNull(),
     products: json('products').$type<Array<'activate' | 'host' | 'reserve'>>().notNull(),
     paymentMethods: json('payment_methods').$type<PaymentMethodFlags>().notNull(),

@@ -76,6 +76,8 @@ export const brands = sqliteTable(
     }).notNull(),
     validateRoomCharge: integer('validate_room_charge', { mode: 'boolean' }).notNull().default(false),
     validateMemberCharge: integer('validate_member_charge', { mode: 'boolean' }).notNull().default(false),
+    /** The brand's own account at the payment processor (a Stripe connected account, `acct_...`); null: the platform's. */
+    processorAccount: text('processor_account'),
     serviceVersion: text('service_version', { enum: serviceVersions }).notNull(),
     products: text('products', { mode: 'json' }).$type<Array<'activate' | 'host' | 'reserve'>>().notNull(),
     paymentMethods: text('payment_methods', { mode: 'json' }).$type<PaymentMethodFlags>().notNull(),

@@ -99,9 +99,12 @@ export const paymentIntents = sqliteTable(
     status: text('status', { enum: paymentIntentStatuses }).notNull(),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
+    /** When Tessera next asks the processor about this intent (a lost webhook, a cancellation to send); null: never. */
+    processorCheckAt: text('processor_check_at'),
   },
   (t) => [
     uniqueIndex('payment_intents_secret_idx').on(t.secretHash),
+    index('payment_intents_processor_check_idx').on(t.processor, t.processorCheckAt),
     uniqueIndex('payment_intents_processor_ref_idx').on(t.processor, t.processorReference),
     uniqueIndex('payment_intents_cart_attempt_idx').on(t.cartId, t.attempt),
   ],

@@ -249,6 +249,7 @@ export async function insertPaymentIntent(db: PgExecutor, row: IntentInsert): Pr
     status: row.status,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    processorCheckAt: row.processorCheckAt ?? null,
     attempt: sql`(SELECT COALESCE(MAX(pi.attempt), 0) + 1 FROM payment_intents pi WHERE pi.cart_id = ${row.cartId})`,
   });
 }

@@ -5,6 +5,7 @@ import { bookings, carts, participants, paymentIntents } from '../../schema/inde
 import { lockInUnit, readOwned, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 import { takeCredit } from '../checkout/checkout.ts';
 import { inByteOrder } from '../sql-parts.ts';
+import { dueIntentChecks, leaseIntentCheck, setIntentCheck } from './intent-checks.ts';
 
 const intentColumns = {
   id: paymentIntents.id,
@@ -35,7 +36,7 @@ export async function findIntentById(db: PgExecutor, id: string): Promise<Intent
  * the same unit of work, where findIntentByReference locked the intent until the unit ends.
  */
 export async function setIntentStatus(db: PgExecutor, id: string, status: PaymentIntentStatus, at: string): Promise<void> {
-  await db.update(paymentIntents).set({ status, updatedAt: at }).where(eq(paymentIntents.id, id));
+  await db.update(paymentIntents).set({ status, updatedAt: at, processorCheckAt: null }).where(eq(paymentIntents.id, id));
 }
 
 /** The bookings an intent pays for, in cart item order, each with its active participants counted: one statement. */
@@ -80,6 +81,9 @@ export async function redeemCreditAgain(
 }
 
 export const paymentsStore = {
+  dueIntentChecks,
+  leaseIntentCheck,
+  setIntentCheck,
   findIntentByReference,
   findIntentBySecretHash,
   findIntentById,

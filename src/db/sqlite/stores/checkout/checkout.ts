@@ -320,6 +320,7 @@ const intentInsert = preparedPerDb((db) =>
         'status',
         'createdAt',
         'updatedAt',
+        'processorCheckAt',
       ),
       attempt: sql`(SELECT COALESCE(MAX(attempt), 0) + 1 FROM payment_intents WHERE cart_id = ${sql.placeholder('cartId')})`,
     })
@@ -327,7 +328,7 @@ const intentInsert = preparedPerDb((db) =>
 );
 
 export function insertPaymentIntent(db: Db, row: IntentInsert): void {
-  intentInsert(db).run(row);
+  intentInsert(db).run({ ...row, processorCheckAt: row.processorCheckAt ?? null });
 }
 
 /** Every column of a booking bound by name (metadata apart, encoded by hand); the check below proves none is left out. */

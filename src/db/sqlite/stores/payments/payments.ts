@@ -5,6 +5,7 @@ import { bookings, carts, creditCodes, participants, paymentIntents } from '../.
 import { redeemCredit } from '../checkout/checkout.ts';
 import type { IntentBookingRow, IntentRow, PaymentsStore } from '../../../../domain/payments/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
+import { dueIntentChecks, leaseIntentCheck, setIntentCheck } from './intent-checks.ts';
 
 export type IntentStatus = (typeof paymentIntents.$inferSelect)['status'];
 
@@ -60,7 +61,7 @@ export function findIntentById(db: Db, id: string): IntentRow | undefined {
 const intentStatus = preparedPerDb((db) =>
   db
     .update(paymentIntents)
-    .set({ status: setTo('status'), updatedAt: setTo('at') })
+    .set({ status: setTo('status'), updatedAt: setTo('at'), processorCheckAt: null })
     .where(eq(paymentIntents.id, sql.placeholder('id')))
     .prepare(),
 );
@@ -150,6 +151,9 @@ export function redeemCreditAgain(
 }
 
 export const paymentsStore = {
+  dueIntentChecks,
+  leaseIntentCheck,
+  setIntentCheck,
   findIntentByReference,
   findIntentBySecretHash,
   findIntentById,
