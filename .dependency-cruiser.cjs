@@ -22,9 +22,9 @@ module.exports = {
     },
     {
       name: 'transports-reach-the-database-through-the-domain',
-      comment: 'GraphQL resolvers and REST routes call domain functions; they never touch src/db.',
+      comment: 'GraphQL resolvers, REST routes and MCP tools call domain functions; they never touch src/db.',
       severity: 'error',
-      from: { path: '^src/(graphql|rest)/' },
+      from: { path: '^src/(graphql|rest|mcp)/' },
       to: { path: '^src/db/' },
     },
     {

@@ -52,6 +52,8 @@ import { liveHubDefaults } from './domain/live/hub.ts';
 import { publicRoutes, restRoutes } from './rest/plugin.ts';
 import { openapiOptions } from './rest/openapi/document.ts';
 import { namedSchemas } from './rest/schemas/components.ts';
+import { MCP_PATH, mcpRoutes } from './mcp/route.ts';
+import { mcpSettings, type McpConfig } from './mcp/settings.ts';
 
 export interface AppOptions {
   db: Database;
@@ -65,7 +67,8 @@ export interface AppOptions {
     LiveConfig &
     RefundReconcileConfig &
     PublishableHoldConfig &
-    Partial<PaymentConfig>;
+    Partial<PaymentConfig> &
+    McpConfig;
   now?: () => Date;
   /** The payment processor; the sandbox by default. */
   payments?: PaymentProcessor;
@@ -127,7 +130,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Bodies exactly as sent, query strings and path parameters parsed from text (src/rest/validation.ts).
   app.setValidatorCompiler(validatorCompiler);
   // After CORS (a browser must be able to read the 503), before anything that reads the database.
-  const writesSaturated = installWriteAdmission(app, http.writeQueueLimit, ['/graphql', '/graphql/stream']);
+  const writesSaturated = installWriteAdmission(app, http.writeQueueLimit, ['/graphql', '/graphql/stream', MCP_PATH]);
   const spendLive = await installRateLimit(app, deps.db, http);
   trackSocketRequests(app);
   observability.install(app);
@@ -180,6 +183,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(restRoutes(deps, webhooks.settings));
   await app.register(publicRoutes(deps));
+  // The MCP face for AI assistants (src/mcp): its tools call the same domain functions; write tools are admitted as they run.
+  await app.register(mcpRoutes(deps, mcpSettings(options.config)));
 
   const schema = buildTesseraSchema();
   const apollo = createGraphQLServer({

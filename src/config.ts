@@ -205,6 +205,16 @@ const schema = z.object({
         return z.NEVER;
       }
     }),
+  /**
+   * The page a traveller opens to pay for places an assistant held through /mcp (src/mcp/settings.ts): the
+   * booking page, or a page handing the payment intent's client secret to the processor's hosted form.
+   * Unset: the hold tool answers no link.
+   */
+  MCP_PAYMENT_PAGE_URL: z
+    .string()
+    .url()
+    .refine((v) => /^https?:\/\//.test(v), 'must be an http(s) URL')
+    .optional(),
   /** Proxies whose X-Forwarded-For names the client: comma-separated addresses, CIDRs or loopback/linklocal/uniquelocal. */
   TRUST_PROXY: z
     .string()

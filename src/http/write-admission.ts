@@ -36,8 +36,8 @@ export function installWriteAdmission(app: FastifyInstance, limit: number, graph
       reply.raw.once('close', () => (inFlight -= 1));
       return true;
     };
-    // GraphQL carries reads and writes alike on POST: its mutations are admitted once parsed (src/graphql/write-admission.ts);
-    // a live stream's POST writes nothing.
+    // GraphQL and MCP carry reads and writes alike on POST: mutations are admitted once parsed (src/graphql/write-admission.ts),
+    // MCP's write tools as they are called (src/mcp/server.ts); a live stream's POST writes nothing.
     if (WRITE_METHODS.has(request.method) && !graphqlPaths.includes(request.routeOptions.url ?? '') && !request.admitWrite())
       throw new DatabaseOverloadedError(writesInFlight(limit));
   });

@@ -398,6 +398,18 @@ export function catalogReads(on: () => { database: Database; w: CatalogWorld }):
     expect(await database.experiences.findExperienceRecords(['missing'])).toEqual([]);
   });
 
+  it("pages a brand's listed experience ids by id in byte order (unlisted left out), after an id", async () => {
+    const { database, w } = on();
+    const all = ['exp-D', 'exp-a', 'exp-c', 'exp-race', 'exp-rank-a', 'exp-rank-b', 'exp-written'];
+    expect(await database.experiences.listedExperienceIds(w.brand.id, null, 100)).toEqual(all);
+    expect(await database.experiences.listedExperienceIds(w.brand.id, null, 2)).toEqual(['exp-D', 'exp-a']);
+    expect(await database.experiences.listedExperienceIds(w.brand.id, 'exp-a', 3)).toEqual(['exp-c', 'exp-race', 'exp-rank-a']);
+    // An id that is not one of them still places the page: 'exp-B' (unlisted) sorts between 'exp-D' and 'exp-a'.
+    expect(await database.experiences.listedExperienceIds(w.brand.id, 'exp-B', 1)).toEqual(['exp-D']);
+    expect(await database.experiences.listedExperienceIds(w.brand.id, 'exp-written', 10)).toEqual([]);
+    expect(await database.experiences.listedExperienceIds('missing', null, 10)).toEqual([]);
+  });
+
   it('lists hosts by last name, first name, then id (byte order)', async () => {
     const { database, w } = on();
     const { costa1, costa2, ana, dias, sousa, alvares } = w.hosts;

@@ -66,6 +66,8 @@ export interface StartOptions {
   metricsToken?: string;
   /** CORS_ORIGINS. */
   corsOrigins?: string[];
+  /** MCP_PAYMENT_PAGE_URL: the page the MCP hold tool links to (none otherwise). */
+  mcpPaymentPageUrl?: string;
   /** READINESS_TIMEOUT_MS and READINESS_CACHE_MS (the defaults otherwise). */
   readiness?: { timeoutMs?: number; cacheMs?: number };
 }
@@ -90,6 +92,7 @@ export async function startApp(db: TestDb, options: StartOptions = {}): Promise<
       CORS_ORIGINS: options.corsOrigins,
       READINESS_TIMEOUT_MS: options.readiness?.timeoutMs,
       READINESS_CACHE_MS: options.readiness?.cacheMs,
+      MCP_PAYMENT_PAGE_URL: options.mcpPaymentPageUrl,
       ...options.http,
       ...options.live,
     },

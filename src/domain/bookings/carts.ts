@@ -7,6 +7,8 @@ import { bookingViews, type Booking } from './booking-view.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { toDecimal } from '../shared/money.ts';
+import { hashSecret } from '../access/secrets.ts';
+import { DomainError, notFound } from '../shared/errors.ts';
 
 export interface Cart {
   id: string;
@@ -62,4 +64,37 @@ export async function findCart(deps: CallerDeps, input: { brandId: string; cartI
       current.bookings.map((b) => b.id),
     ),
   };
+}
+
+/**
+ * FORBIDDEN unless `secret` is the client secret of the cart's current payment intent. One answer,
+ * whatever was wrong (no secret, an unknown one, another cart's, an earlier checkout's, no such cart):
+ * a page guessing learns nothing. The secret is found by its hash through a unique index, as keys are,
+ * never compared byte by byte.
+ */
+export async function assertHoldsCurrentIntent(deps: CallerDeps, cart: Cart | null, secret: string | null | undefined): Promise<void> {
+  const intent = secret ? await deps.db.payments.findIntentBySecretHash(hashSecret(secret)) : undefined;
+  const current = intent && cart && intent.cartId === cart.id ? currentCheckout(await deps.db.carts.checkoutsOfCart(cart.id)).intent : null;
+  if (!intent || !current || current.id !== intent.id) {
+    throw new DomainError(
+      'FORBIDDEN',
+      "A publishable key may watch a cart only with the client secret of the cart's current payment intent (paymentIntentSecret); or use a secret key (sk_...) from a server",
+      { keyKind: 'publishable' },
+    );
+  }
+}
+
+/**
+ * A checked-out cart as its holder may read it: a secret key as the `cart` query reads it; a publishable
+ * key (a shop's page, an assistant) only with the client secret of the cart's current payment intent,
+ * the credential its checkout answered with, the rule of `watchCart`.
+ */
+export async function readHeldCart(
+  deps: CallerDeps,
+  input: { brandId: string; cartId: string; paymentIntentSecret?: string | null },
+): Promise<Cart> {
+  const cart = await findCart(deps, input);
+  if (deps.principal.kind === 'publishable') await assertHoldsCurrentIntent(deps, cart, input.paymentIntentSecret);
+  if (!cart) throw notFound('Cart', input.cartId);
+  return cart;
 }

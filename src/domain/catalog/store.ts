@@ -296,6 +296,11 @@ export interface ExperiencesStore {
   findExperienceRecords(ids: readonly string[]): Promise<ExperienceRecord[]>;
   /** By position. */
   priceTiersOfExperience(experienceId: string): Promise<Array<{ name: string; priceMinor: number }>>;
+  /**
+   * Ids of the brand's listed experiences (unlisted ones left out) after `afterId` (null: from the first),
+   * by id in byte order, at most `limit` (a search pages through a brand's catalogue with them).
+   */
+  listedExperienceIds(brandId: string, afterId: string | null, limit: number): Promise<string[]>;
 }
 
 export interface HostsStore {

@@ -2,11 +2,10 @@
  * Live carts: the cart as it reads after each event of one of its bookings (held, then confirmed once
  * paid, or failed when the hold lapses), so a page waits for the confirmation instead of polling.
  */
-import { hashSecret } from '../access/secrets.ts';
-import { currentCheckout, findCart, type Cart } from '../bookings/carts.ts';
+import { assertHoldsCurrentIntent, findCart, type Cart } from '../bookings/carts.ts';
 import type { EventRow } from '../outbox/store.ts';
 import type { CallerDeps } from '../shared/deps.ts';
-import { DomainError, notFound } from '../shared/errors.ts';
+import { notFound } from '../shared/errors.ts';
 import { liveHubOf } from './live-hub-of.ts';
 import { LiveStream } from './stream.ts';
 
@@ -56,22 +55,4 @@ export async function watchCart(
   // so nothing committed in between is missed.
   read((now) => now.status === 'paid' || now.bookings.some((booking) => booking.status !== 'processing'));
   return stream;
-}
-
-/**
- * FORBIDDEN unless `secret` is the client secret of the cart's current payment intent. One answer,
- * whatever was wrong (no secret, an unknown one, another cart's, an earlier checkout's, no such cart):
- * a page guessing learns nothing. The secret is found by its hash through a unique index, as keys are,
- * never compared byte by byte.
- */
-async function assertHoldsCurrentIntent(deps: CallerDeps, cart: Cart | null, secret: string | null | undefined): Promise<void> {
-  const intent = secret ? await deps.db.payments.findIntentBySecretHash(hashSecret(secret)) : undefined;
-  const current = intent && cart && intent.cartId === cart.id ? currentCheckout(await deps.db.carts.checkoutsOfCart(cart.id)).intent : null;
-  if (!intent || !current || current.id !== intent.id) {
-    throw new DomainError(
-      'FORBIDDEN',
-      "A publishable key may watch a cart only with the client secret of the cart's current payment intent (paymentIntentSecret); or use a secret key (sk_...) from a server",
-      { keyKind: 'publishable' },
-    );
-  }
 }

@@ -1,4 +1,4 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type {
   ExperienceMediaRow,
   ExperienceRecord,
@@ -9,7 +9,7 @@ import type {
 } from '../../../../domain/catalog/store.ts';
 import { categories, experiences, hosts, priceTiers } from '../../schema/index.ts';
 import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
-import { jsonRows } from '../sql-parts.ts';
+import { inByteOrder, jsonRows } from '../sql-parts.ts';
 
 // The experience page, waitlists and checkout read these: named statements (preparedPerExecutor).
 const idParam = sql.placeholder('id');
@@ -92,9 +92,21 @@ export async function findExperienceRecords(db: PgExecutor, ids: readonly string
   return selectRecords(db).where(inArray(experiences.id, [...ids]));
 }
 
+/** By id in byte order, as SQLite compares text. */
+export async function listedExperienceIds(db: PgExecutor, brandId: string, afterId: string | null, limit: number): Promise<string[]> {
+  const rows = await db
+    .select({ id: experiences.id })
+    .from(experiences)
+    .where(and(eq(experiences.brandId, brandId), eq(experiences.isUnlisted, false), gt(inByteOrder(experiences.id), afterId ?? '')))
+    .orderBy(asc(inByteOrder(experiences.id)))
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
 export const experiencesStore = {
   findExperienceRow,
   findExperienceRecord,
   findExperienceRecords,
   priceTiersOfExperience,
+  listedExperienceIds,
 } satisfies PostgresStore<ExperiencesStore>;

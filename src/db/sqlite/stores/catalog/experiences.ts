@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
 import {
@@ -229,9 +229,33 @@ export function findExperienceRecords(db: Db, ids: readonly string[]): Experienc
   }));
 }
 
+const listedIds = preparedPerDb((db) =>
+  db
+    .select({ id: experiences.id })
+    .from(experiences)
+    .where(
+      and(
+        eq(experiences.brandId, sql.placeholder('brandId')),
+        eq(experiences.isUnlisted, false),
+        gt(experiences.id, sql.placeholder('afterId')),
+      ),
+    )
+    .orderBy(asc(experiences.id))
+    .limit(sql.placeholder('limit'))
+    .prepare(),
+);
+
+export function listedExperienceIds(db: Db, brandId: string, afterId: string | null, limit: number): string[] {
+  // '' sorts before every id: the first page.
+  return listedIds(db)
+    .all({ brandId, afterId: afterId ?? '', limit })
+    .map((row) => row.id);
+}
+
 export const experiencesStore = {
   findExperienceRow,
   findExperienceRecord,
   findExperienceRecords,
   priceTiersOfExperience,
+  listedExperienceIds,
 } satisfies SqliteStore<ExperiencesStore>;
