@@ -5,7 +5,7 @@
  */
 import { and, getTableColumns, inArray, sql, type Table } from 'drizzle-orm';
 import type { ExperienceWrite, MediaRow, NamedRow } from '../../domain/catalog/store.ts';
-import { deleteWhere, equals, insert, select, update, type Row, type Steps } from './statement-steps.ts';
+import { deleteWhere, equals, insert, select, update, type Row, type Steps } from './kit.ts';
 
 export interface ExperienceTables {
   experiences: Table;

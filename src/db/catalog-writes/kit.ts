@@ -3,16 +3,13 @@
  * Drizzle's dialect-neutral `sql`, `eq`, `inArray`... over the tables its engine passes in (values bound
  * through each column's own encoder, so a boolean is 1 on SQLite and true on PostgreSQL); each adapter
  * runs the statements its own way: SQLite synchronously on its one connection (`runSteps`), PostgreSQL
- * awaiting each on the unit's client (`runStepsAsync`). Only locking differs, and the adapter does it.
+ * awaiting each on the unit's client (`runStepsAsync`). Only locking differs: the adapters' own reads
+ * that lock (`findListingToWrite`, `findBrandToWrite`) do it.
  */
-import { sql, type AnyColumn, type SQL, type Table } from 'drizzle-orm';
+import { getTableColumns, sql, type AnyColumn, type Column, type SQL, type Table } from 'drizzle-orm';
 
-/** One statement: a read giving rows (`rows`), a write giving the count of rows it changed (`count`), or a lock. */
-export type Step =
-  | { kind: 'rows'; query: SQL }
-  | { kind: 'count'; query: SQL }
-  /** Make the rows of `table` that `where` finds the unit's own (PostgreSQL locks them; SQLite's units already are). */
-  | { kind: 'lock'; table: Table; where: SQL };
+/** One statement: a read giving rows (`rows`), or a write giving the count of rows it changed (`count`). */
+export type Step = { kind: 'rows'; query: SQL } | { kind: 'count'; query: SQL };
 
 export type Steps<R> = Generator<Step, R, unknown>;
 
@@ -22,10 +19,6 @@ export function* rows<T>(query: SQL): Steps<T[]> {
 
 export function* count(query: SQL): Steps<number> {
   return (yield { kind: 'count', query }) as number;
-}
-
-export function* lock(table: Table, where: SQL): Steps<void> {
-  yield { kind: 'lock', table, where };
 }
 
 /** Runs the statements of `steps` one after the other, synchronously. */
@@ -75,4 +68,84 @@ export function bindSteps<Db>(
   run: (db: Db, steps: Steps<unknown>) => unknown,
 ): Record<string, (db: Db, ...args: never[]) => unknown> {
   return Object.fromEntries(Object.entries(writes).map(([name, method]) => [name, (db: Db, ...args: never[]) => run(db, method(...args))]));
+}
+
+/** A row as a method reads or writes it: its values by the table's property names. */
+export type Row = Record<string, unknown>;
+
+function columnOf(table: Table, key: string): Column {
+  const found = getTableColumns(table)[key];
+  if (!found) throw new Error(`No column ${key} in the table`);
+  return found;
+}
+
+/** `"table"."column" = value`, the value encoded by the column. */
+export function equals(table: Table, key: string, value: unknown): SQL {
+  const column = columnOf(table, key);
+  return sql`${column} = ${sql.param(value, column)}`;
+}
+
+/** Inserts `rows` (their properties named as the table's) in one statement; nothing when there are none. */
+export function* insert(table: Table, rows: readonly Row[]): Steps<void> {
+  const [first] = rows;
+  if (!first) return;
+  const keys = Object.keys(first);
+  const columns = keys.map((key) => columnOf(table, key));
+  const names = sql.join(
+    columns.map((column) => sql.identifier(column.name)),
+    sql`, `,
+  );
+  const values = rows.map(
+    (row) =>
+      sql`(${sql.join(
+        columns.map((column, i) => sql.param(row[keys[i]!] ?? null, column)),
+        sql`, `,
+      )})`,
+  );
+  yield* count(sql`INSERT INTO ${table} (${names}) VALUES ${sql.join(values, sql`, `)}`);
+}
+
+/** Deletes the rows `where` finds. */
+export function* deleteWhere(table: Table, where: SQL): Steps<void> {
+  yield* count(sql`DELETE FROM ${table} WHERE ${where}`);
+}
+
+/**
+ * Sets `set` (plus `extra`, raw assignments) on the rows `where` finds; with `returning`, the values of
+ * those columns of each row changed.
+ */
+export function* update(table: Table, set: Row, where: SQL, options: { extra?: SQL; returning?: string[] } = {}): Steps<Row[]> {
+  const changes = Object.entries(set).map(([key, value]) => {
+    const column = columnOf(table, key);
+    return sql`${sql.identifier(column.name)} = ${sql.param(value ?? null, column)}`;
+  });
+  if (options.extra) changes.push(options.extra);
+  const query = sql`UPDATE ${table} SET ${sql.join(changes, sql`, `)} WHERE ${where}`;
+  if (!options.returning?.length) {
+    yield* count(query);
+    return [];
+  }
+  const returning = sql.join(
+    options.returning.map((key) => sql`${sql.identifier(columnOf(table, key).name)} AS ${sql.identifier(key)}`),
+    sql`, `,
+  );
+  return decoded(table, yield* rows<Row>(sql`${query} RETURNING ${returning}`));
+}
+
+/** Selects `keys` (as named) of the rows `where` finds, ordered by `orderBy`. */
+export function* select(table: Table, keys: readonly string[], where: SQL, orderBy?: SQL): Steps<Row[]> {
+  const fields = sql.join(
+    keys.map((key) => sql`${columnOf(table, key)} AS ${sql.identifier(key)}`),
+    sql`, `,
+  );
+  return decoded(table, yield* rows<Row>(sql`SELECT ${fields} FROM ${table} WHERE ${where}${orderBy ? sql` ORDER BY ${orderBy}` : sql``}`));
+}
+
+/** Rows as each engine's driver gives them, their values decoded by their columns (0/1 to booleans, JSON text to values). */
+function decoded(table: Table, found: Row[]): Row[] {
+  return found.map((row) =>
+    Object.fromEntries(
+      Object.entries(row).map(([key, value]) => [key, value === null ? null : columnOf(table, key).mapFromDriverValue(value)]),
+    ),
+  );
 }

@@ -33,7 +33,14 @@ export function sessionWriteStatements({ sessions, bookings }: SessionWriteTable
   return {
     /** Inserts the rows (at most INSERT_CHUNK) an experience has no session at yet; returns `{ id }` of each inserted. */
     insertSessions(rows: readonly NewSessionRow[]): SQL {
-      const columns = [sessions.id, sessions.experienceId, sessions.startLocal, sessions.startsAt, sessions.durationMinutes, sessions.capacity];
+      const columns = [
+        sessions.id,
+        sessions.experienceId,
+        sessions.startLocal,
+        sessions.startsAt,
+        sessions.durationMinutes,
+        sessions.capacity,
+      ];
       const values = rows.map(
         (row) => sql`(${row.id}, ${row.experienceId}, ${row.startLocal}, ${row.startsAt}, ${row.durationMinutes}, ${row.capacity})`,
       );

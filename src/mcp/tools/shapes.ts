@@ -39,8 +39,6 @@ export async function brandOf(caller: CallerDeps, brandId: string | undefined, l
   return { brand, language: language ?? brandLocale(brand) };
 }
 
-export type BrandOf = { brand: BrandRow; language: string };
-
 export const sessionView = (session: Session) => ({
   sessionId: session.id,
   start: localTime(session.startDateTime, session.timezone),

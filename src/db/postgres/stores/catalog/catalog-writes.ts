@@ -1,7 +1,8 @@
 /** The catalogue writes of src/db/catalog-writes, each statement awaited on the unit's client. */
 import { eq } from 'drizzle-orm';
-import type { BrandWritesStore, ListingWritesStore } from '../../../../domain/catalog/store.ts';
+import type { BrandWritesStore, ExperienceWritesStore, ListingWritesStore } from '../../../../domain/catalog/store.ts';
 import { brandSettingsWrites } from '../../../catalog-writes/brand-settings.ts';
+import * as experienceWrites from '../../../catalog-writes/experiences.ts';
 import { bindSteps, runStepsAsync, type Step, type Steps } from '../../../catalog-writes/kit.ts';
 import { listingWrites } from '../../../catalog-writes/listings.ts';
 import * as schema from '../../schema/index.ts';
@@ -10,12 +11,11 @@ import { findBrand } from './brands.ts';
 import { findListingToWrite } from './listings.ts';
 
 const exec = (db: PgExecutor) => async (step: Step) => {
-  if (step.kind === 'lock') return lockInUnit(db, step.table as typeof schema.listings, step.where);
   const result = await db.execute(step.query);
   return step.kind === 'rows' ? result.rows : (result.rowCount ?? 0);
 };
 
-const run = (db: PgExecutor, steps: Steps<unknown>) => runStepsAsync(steps, exec(db));
+const run = <R>(db: PgExecutor, steps: Steps<R>): Promise<R> => runStepsAsync(steps, exec(db));
 
 export const listingWritesStore = {
   ...(bindSteps(listingWrites(schema), run) as Omit<PostgresStore<ListingWritesStore>, 'findListingToWrite'>),
@@ -32,3 +32,17 @@ export const brandWritesStore = {
   ...(bindSteps(brandSettingsWrites(schema), run) as Omit<PostgresStore<BrandWritesStore>, 'findBrandToWrite'>),
   findBrandToWrite,
 } satisfies PostgresStore<BrandWritesStore>;
+
+/** The tables of src/db/catalog-writes/experiences.ts. */
+const experienceTables: experienceWrites.ExperienceTables = schema;
+
+export const experienceWritesStore = {
+  insertExperience: (db, write) => run(db, experienceWrites.insertExperience(experienceTables, write)),
+  replaceExperience: (db, write, expectedVersion) => run(db, experienceWrites.replaceExperience(experienceTables, write, expectedVersion)),
+  archiveExperience: (db, id, at, expectedVersion) =>
+    run(db, experienceWrites.archiveExperience(experienceTables, id, at, expectedVersion)),
+  experienceIdBySlug: (db, brandId, slug) => run(db, experienceWrites.experienceIdBySlug(experienceTables, brandId, slug)),
+  categoriesOfBrand: (db, brandId) => run(db, experienceWrites.namedOfBrand(schema.categories, brandId)),
+  vibesOfBrand: (db, brandId) => run(db, experienceWrites.namedOfBrand(schema.vibes, brandId)),
+  mediaOfBrand: (db, brandId, ids) => run(db, experienceWrites.mediaOfBrand(experienceTables, brandId, ids)),
+} satisfies PostgresStore<ExperienceWritesStore>;
