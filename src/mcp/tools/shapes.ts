@@ -7,7 +7,6 @@ import { actingBrand } from '../../domain/access/principal.ts';
 import type { Session } from '../../domain/availability/sessions.ts';
 import { loadBrand } from '../../domain/catalog/brands.ts';
 import type { Experience } from '../../domain/catalog/experiences.ts';
-import type { BrandRow } from '../../domain/catalog/store.ts';
 import type { CallerDeps } from '../../domain/shared/deps.ts';
 import { brandLocale, MAX_LOCALE_LENGTH } from '../../domain/shared/locale.ts';
 import { localTime, moneyOfDecimal } from '../answers.ts';
