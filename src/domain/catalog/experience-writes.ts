@@ -2,13 +2,13 @@
  * Writing experiences (the catalogue API, secret keys only): create from the document GET answers, change
  * it by JSON merge patch (RFC 7396: arrays replaced whole, null removes), archive it. Each write is one
  * unit of work that also records its event (`experience.created`, `.updated`, `.archived`) and moves the
- * experience's version, which REST shows as its ETag and GraphQL as `version`: a writer naming a version
- * that is no longer current (If-Match, `expectedVersion`) gets PRECONDITION_FAILED and changes nothing.
+ * experience's integer version, whose entity tag (`"3"`) both faces hand out (REST `ETag`, GraphQL `etag`):
+ * a writer whose If-Match / `ifMatch` no longer names it gets PRECONDITION_FAILED and changes nothing
+ * (parsed and checked by write-shape.ts, as for listings and brand settings).
  * Prices and taxes written here reach new quotes only: held carts and bookings keep the amounts they
  * were sold at (stored on each booking's participants).
  */
 import { randomUUID } from 'node:crypto';
-import mergePatch from 'json-merge-patch';
 import type { BrandRow } from './store.ts';
 import { loadBrand } from './brands.ts';
 import { toExperience, type Experience } from './experiences.ts';
@@ -17,29 +17,22 @@ import { experienceDocument, readExperienceDocument, type DocumentContext } from
 import type { JsonObject } from './document-fields.ts';
 import type { Transaction } from '../shared/database.ts';
 import type { CallerDeps } from '../shared/deps.ts';
-import { DomainError, invalid, notFound } from '../shared/errors.ts';
+import { invalid, notFound } from '../shared/errors.ts';
+import { assertIfMatch, mergePatch, parseIfMatch, preconditionFailed } from './write-shape.ts';
 import { recordEvent, type EventType } from '../outbox/outbox.ts';
 
 export interface WrittenExperience {
   /** The experience as GET shows it after the write. */
   experience: Experience;
-  /** Its version after the write (REST's ETag). */
-  version: number;
+  /** Its entity tag after the write (REST `ETag`, GraphQL `etag`): what `If-Match` / `ifMatch` takes. */
+  etag: string;
 }
+
+/** An experience's entity tag: of its integer version, which every write moves (version 3 is `"3"`). */
+export const experienceEtag = (version: number): string => `"${version}"`;
 
 /** A unit that lost the version's compare-and-swap to a concurrent writer: undone, then run again or refused. */
 class StaleVersion extends Error {}
-
-const stale = (experienceId: string, expected: number, current: number | null) =>
-  new DomainError(
-    'PRECONDITION_FAILED',
-    `Experience ${experienceId} has changed since version ${expected}: read it again and reapply the change`,
-    {
-      field: 'If-Match',
-      expectedVersion: expected,
-      ...(current !== null ? { currentVersion: current } : {}),
-    },
-  );
 
 const pictureIds = (document: JsonObject): string[] => {
   const items = [document.coverPicture, ...(Array.isArray(document.pictures) ? document.pictures : [])];
@@ -71,7 +64,7 @@ async function recordWrite(deps: CallerDeps, tx: Transaction, brand: BrandRow, i
   const experience = await toExperience(deps, brand, record, undefined, ratings);
   const { brandId: _brandId, contentLanguage: _language, ...payload } = experience;
   await recordEvent(tx, { brandId: brand.id, type, resourceId: id, payload, at: deps.now().toISOString() });
-  return { experience, version: record.row.version };
+  return { experience, etag: experienceEtag(record.row.version) };
 }
 
 async function slugFree(tx: Transaction, brandId: string, slug: string, experienceId: string): Promise<void> {
@@ -93,11 +86,13 @@ export async function createExperience(deps: CallerDeps, input: { brandId: strin
 export interface ExperienceChange {
   brandId: string;
   experienceId: string;
-  /** The version the writer read (If-Match); null: whatever is current. */
-  expectedVersion: number | null;
+  /** If-Match / `ifMatch` as sent: the entity tag the writer read; absent: whatever is current. */
+  ifMatch?: string | null;
+  /** Where it came from, for the error's `field`: `If-Match` (REST, the default) or `ifMatch` (GraphQL). */
+  ifMatchField?: string;
 }
 
-/** Runs `write` on the current row; a lost race runs it again (twice more) unless the writer named the version it read. */
+/** Runs `write` on the current row; a lost race runs it again (twice more), where a named tag no longer matches (412). */
 async function onCurrentVersion(
   deps: CallerDeps,
   change: ExperienceChange,
@@ -107,20 +102,24 @@ async function onCurrentVersion(
     record: NonNullable<Awaited<ReturnType<Transaction['experiences']['findExperienceRecord']>>>,
   ) => Promise<WrittenExperience>,
 ): Promise<WrittenExperience> {
+  const field = change.ifMatchField ?? 'If-Match';
+  const named = parseIfMatch(change.ifMatch, field).kind === 'tags';
   const brand = await loadBrand(deps, change.brandId);
   for (let attempt = 0; ; attempt++) {
     try {
       return await deps.db.transaction(async (tx) => {
         const record = await tx.experiences.findExperienceRecord(change.experienceId);
         if (!record || record.row.brandId !== brand.id) throw notFound('Experience', change.experienceId);
-        if (change.expectedVersion !== null && record.row.version !== change.expectedVersion) {
-          throw stale(change.experienceId, change.expectedVersion, record.row.version);
-        }
+        assertIfMatch(change.ifMatch, experienceEtag(record.row.version), field);
         return write(tx, brand, record);
       });
     } catch (error) {
       if (!(error instanceof StaleVersion)) throw error;
-      if (change.expectedVersion !== null || attempt >= 2) throw stale(change.experienceId, change.expectedVersion ?? 0, null);
+      // A writer that named the tag it read is checked again on the next attempt (412 with the new tag).
+      if (named ? attempt >= 5 : attempt >= 2) {
+        const current = await deps.db.experiences.findExperienceRecord(change.experienceId);
+        throw preconditionFailed(field, experienceEtag(current?.row.version ?? 0));
+      }
     }
   }
 }
@@ -130,7 +129,7 @@ export async function updateExperience(deps: CallerDeps, input: ExperienceChange
   const { patch } = input;
   if (!patch || typeof patch !== 'object' || Array.isArray(patch)) throw invalid('body', 'A merge patch must be a JSON object');
   return onCurrentVersion(deps, input, async (tx, brand, record) => {
-    const document = mergePatch.apply(structuredClone(experienceDocument(record, brand)), patch) as JsonObject;
+    const document = mergePatch(experienceDocument(record, brand), patch) as JsonObject;
     const write = readExperienceDocument(document, record.row.id, await documentContext(tx, brand, document));
     await slugFree(tx, brand.id, write.row.slug, record.row.id);
     if ((await tx.experienceWrites.replaceExperience(write, record.row.version)) === null) throw new StaleVersion();
@@ -146,7 +145,7 @@ export async function archiveExperience(deps: CallerDeps, input: ExperienceChang
   return onCurrentVersion(deps, input, async (tx, brand, record) => {
     if (record.row.archivedAt) {
       const ratings = new Map((await tx.reviewStats.reviewStatsOf([record.row.id])).map((row) => [row.experienceId, toRatings(row)]));
-      return { experience: await toExperience(deps, brand, record, undefined, ratings), version: record.row.version };
+      return { experience: await toExperience(deps, brand, record, undefined, ratings), etag: experienceEtag(record.row.version) };
     }
     if ((await tx.experienceWrites.archiveExperience(record.row.id, deps.now().toISOString(), record.row.version)) === null)
       throw new StaleVersion();

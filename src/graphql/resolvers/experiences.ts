@@ -8,10 +8,10 @@ export const experienceResolvers: Resolvers = {
   },
   Mutation: {
     createExperience: (_, { brandId, input }, ctx) => createExperience(ctx.caller(), { brandId, document: input }),
-    updateExperience: (_, { brandId, id, input, expectedVersion }, ctx) =>
-      updateExperience(ctx.caller(), { brandId, experienceId: id, patch: input, expectedVersion: expectedVersion ?? null }),
-    archiveExperience: (_, { brandId, id, expectedVersion }, ctx) =>
-      archiveExperience(ctx.caller(), { brandId, experienceId: id, expectedVersion: expectedVersion ?? null }),
+    updateExperience: (_, { brandId, id, input, ifMatch }, ctx) =>
+      updateExperience(ctx.caller(), { brandId, experienceId: id, patch: input, ifMatch, ifMatchField: 'ifMatch' }),
+    archiveExperience: (_, { brandId, id, ifMatch }, ctx) =>
+      archiveExperience(ctx.caller(), { brandId, experienceId: id, ifMatch, ifMatchField: 'ifMatch' }),
   },
   Experience: {
     customQuestions: (experience, _, ctx) => ctx.loaders.customQuestions.load(experience),

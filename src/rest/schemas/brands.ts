@@ -105,6 +105,6 @@ export const updateBrandSettingsSchema = {
   body: Type.Object({}, { additionalProperties: true, description: 'The fields to change' }),
   response: {
     200: Type.Object({ data: ref(BrandSettings) }, { description: "The brand's settings; their version is in the `ETag` header" }),
-    ...errorResponses(404, 412),
+    ...errorResponses(400, 404, 412),
   },
 };

@@ -63,13 +63,15 @@ export const MediaObject = Type.Object({
   links: Type.Array(Type.Object({ url: Type.String(), type: Type.String(), resolution: Type.String() })),
 });
 
-/** The `If-Match` header of writes that check the version read (the `ETag` of the last read or write). */
+/** The `If-Match` header of every catalogue write (experiences, listings, brand settings): one description, one parser (write-shape.ts). */
 export const IfMatchHeaders = Type.Object({
   'if-match': Type.Optional(
     Type.String({
       maxLength: 1000,
       description:
-        'The `ETag` of the object as the client last read or wrote it; when it changed since, 412 PRECONDITION_FAILED and nothing is written. Without it the write is not checked.',
+        'The `ETag` of the object as the client last read or wrote it (RFC 9110: `*`, or a comma-separated list of tags). ' +
+        'When none of them is current, 412 PRECONDITION_FAILED (`details.etag` the current one) and nothing is written; ' +
+        'a weak tag (`W/"..."`) never matches; a value that is not an entity tag is 400. Without it the write is not checked.',
     }),
   ),
 });

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { MAX_LOCALE_LENGTH } from '../../domain/shared/locale.ts';
-import { ImageRef, Uuid, errorResponses, ref } from './common.ts';
+import { IfMatchHeaders, ImageRef, Uuid, errorResponses, ref } from './common.ts';
 import { Host } from './hosts.ts';
 import { QuestionSnapshot } from './questions.ts';
 
@@ -129,13 +129,7 @@ export const updateExperienceSchema = {
   operationId: 'updateExperience',
   summary: 'Change an experience (JSON merge patch)',
   params: ExperienceParams,
-  headers: Type.Object({
-    'if-match': Type.Optional(
-      Type.String({
-        description: 'The ETag the change was made on: 412 PRECONDITION_FAILED (nothing changed) when it is no longer current',
-      }),
-    ),
-  }),
+  headers: IfMatchHeaders,
   body: ExperienceDocument,
   response: { 200: ref(Experience, 'The experience after the change; `ETag` its new version'), ...errorResponses(400, 404, 412, 422) },
 };
@@ -145,8 +139,6 @@ export const archiveExperienceSchema = {
   operationId: 'archiveExperience',
   summary: 'Archive an experience (no new sales)',
   params: ExperienceParams,
-  headers: Type.Object({
-    'if-match': Type.Optional(Type.String({ description: 'The ETag the archive was decided on: 412 when it is no longer current' })),
-  }),
-  response: { 200: ref(Experience, 'The archived experience; `ETag` its version'), ...errorResponses(404, 412) },
+  headers: IfMatchHeaders,
+  response: { 200: ref(Experience, 'The archived experience; `ETag` its version'), ...errorResponses(400, 404, 412) },
 };

@@ -94,5 +94,5 @@ export const publishListingSchema = {
     'Without a draft nothing changes. Records `listing.published`.',
   params: ListingParams,
   headers: IfMatchHeaders,
-  response: { 200: answer('The listing as guests now see it'), ...errorResponses(404, 412) },
+  response: { 200: answer('The listing as guests now see it'), ...errorResponses(400, 404, 412) },
 };

@@ -53,7 +53,11 @@ describe('PATCH /v1/brands/{brandId}/settings', () => {
 
     const stale = await patch({ name: 'Lost update' }, before.headers.etag as string);
     expect(stale.status).toBe(412);
-    expect(stale.body.error).toMatchObject({ code: 'PRECONDITION_FAILED', details: { field: 'If-Match' } });
+    expect(stale.body.error).toMatchObject({ code: 'PRECONDITION_FAILED', details: { field: 'If-Match', etag: after.headers.etag } });
+    const weak = await patch({ name: 'Weak' }, `W/${after.headers.etag}`);
+    expect([weak.status, weak.body.error.details]).toEqual([412, { field: 'If-Match', etag: after.headers.etag }]);
+    const garbage = await patch({ name: 'Garbage' }, 'not-a-tag');
+    expect([garbage.status, garbage.body.error.code, garbage.body.error.details.field]).toEqual([400, 'VALIDATION_FAILED', 'If-Match']);
     expect((await read()).body.data.name).toBe('Coast Lisboa');
   });
 

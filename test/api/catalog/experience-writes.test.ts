@@ -201,7 +201,7 @@ describe('PATCH /v1/brands/{brandId}/experiences/{experienceId}', () => {
     const stale = await patch(id, { title: 'Lost update' }, { 'if-match': '"1"' });
     expect(stale.status).toBe(412);
     expect(stale.body.error.code).toBe('PRECONDITION_FAILED');
-    expect(stale.body.error.details).toMatchObject({ expectedVersion: 1, currentVersion: 2 });
+    expect(stale.body.error.details).toEqual({ field: 'If-Match', etag: '"2"' });
     const after = await read(id);
     expect([after.headers.etag, after.body.title]).toEqual(['"2"', 'Sunset Sail & Wine']);
     expect(await eventsOf(id)).toEqual([
@@ -222,6 +222,20 @@ describe('PATCH /v1/brands/{brandId}/experiences/{experienceId}', () => {
     const got = await read(id);
     expect([got.headers.etag, got.body.title, got.body.priceTiers]).toEqual(['"2"', winner, [{ name: winner, price: 10 }]]);
     expect((await eventsOf(id)).map((e: string[]) => e[0])).toEqual(['experience.created', 'experience.updated']);
+  });
+
+  it('reads If-Match as RFC 9110 says: *, a list naming the current tag, a weak tag never matches, garbage is 400', async () => {
+    const id = (await create()).body.id;
+    const any = await patch(id, { title: 'Any' }, { 'if-match': '*' });
+    expect([any.status, any.headers.etag]).toEqual([200, '"2"']);
+    const listed = await patch(id, { title: 'Listed' }, { 'if-match': '"1", "2"' });
+    expect([listed.status, listed.headers.etag]).toEqual([200, '"3"']);
+    const weak = await patch(id, { title: 'Weak' }, { 'if-match': 'W/"3"' });
+    expect([weak.status, weak.body.error.details]).toEqual([412, { field: 'If-Match', etag: '"3"' }]);
+    const garbage = await patch(id, { title: 'Garbage' }, { 'if-match': '3' });
+    expect([garbage.status, garbage.body.error.code, garbage.body.error.details.field]).toEqual([400, 'VALIDATION_FAILED', 'If-Match']);
+    const got = await read(id);
+    expect([got.headers.etag, got.body.title]).toEqual(['"3"', 'Listed']);
   });
 
   it('names the field of a bad patch and changes nothing', async () => {
@@ -331,7 +345,7 @@ describe('GraphQL', () => {
   const CREATE = /* GraphQL */ `
     mutation ($brandId: UUID!, $input: JSONObject!) {
       createExperience(brandId: $brandId, input: $input) {
-        version
+        etag
         experience {
           uuid
           title
@@ -346,9 +360,9 @@ describe('GraphQL', () => {
     }
   `;
   const UPDATE = /* GraphQL */ `
-    mutation ($brandId: UUID!, $id: UUID!, $input: JSONObject!, $expectedVersion: Int) {
-      updateExperience(brandId: $brandId, id: $id, input: $input, expectedVersion: $expectedVersion) {
-        version
+    mutation ($brandId: UUID!, $id: UUID!, $input: JSONObject!, $ifMatch: String) {
+      updateExperience(brandId: $brandId, id: $id, input: $input, ifMatch: $ifMatch) {
+        etag
         experience {
           title
         }
@@ -356,9 +370,9 @@ describe('GraphQL', () => {
     }
   `;
   const ARCHIVE = /* GraphQL */ `
-    mutation ($brandId: UUID!, $id: UUID!) {
-      archiveExperience(brandId: $brandId, id: $id) {
-        version
+    mutation ($brandId: UUID!, $id: UUID!, $ifMatch: String) {
+      archiveExperience(brandId: $brandId, id: $id, ifMatch: $ifMatch) {
+        etag
         experience {
           status
         }
@@ -366,11 +380,11 @@ describe('GraphQL', () => {
     }
   `;
 
-  it('creates, updates with expectedVersion (stale: PRECONDITION_FAILED) and archives, as REST does', async () => {
+  it('creates, updates with ifMatch (stale: PRECONDITION_FAILED naming ifMatch and the current etag) and archives, as REST does', async () => {
     const created = await t.gql(CREATE, { brandId: brand.id, input: document({ title: 'Tram Ride' }) }, { key: keys.brand });
     const made = created.body.data.createExperience;
     expect(made).toMatchObject({
-      version: 1,
+      etag: '"1"',
       experience: {
         title: 'Tram Ride',
         status: 'ACTIVE',
@@ -382,12 +396,14 @@ describe('GraphQL', () => {
       },
     });
     const id = made.experience.uuid;
-    const updated = await t.gql(UPDATE, { brandId: brand.id, id, input: { title: 'Tram 28' }, expectedVersion: 1 }, { key: keys.brand });
-    expect(updated.body.data.updateExperience).toEqual({ version: 2, experience: { title: 'Tram 28' } });
-    const stale = await t.gql(UPDATE, { brandId: brand.id, id, input: { title: 'Tram 12' }, expectedVersion: 1 }, { key: keys.brand });
-    expect(stale.body.errors[0].extensions.code).toBe('PRECONDITION_FAILED');
-    const archived = await t.gql(ARCHIVE, { brandId: brand.id, id }, { key: keys.brand });
-    expect(archived.body.data.archiveExperience).toEqual({ version: 3, experience: { status: 'ARCHIVED' } });
+    const updated = await t.gql(UPDATE, { brandId: brand.id, id, input: { title: 'Tram 28' }, ifMatch: made.etag }, { key: keys.brand });
+    expect(updated.body.data.updateExperience).toEqual({ etag: '"2"', experience: { title: 'Tram 28' } });
+    const stale = await t.gql(UPDATE, { brandId: brand.id, id, input: { title: 'Tram 12' }, ifMatch: made.etag }, { key: keys.brand });
+    expect(stale.body.errors[0].extensions).toMatchObject({ code: 'PRECONDITION_FAILED', field: 'ifMatch', etag: '"2"' });
+    const staleArchive = await t.gql(ARCHIVE, { brandId: brand.id, id, ifMatch: made.etag }, { key: keys.brand });
+    expect(staleArchive.body.errors[0].extensions).toMatchObject({ code: 'PRECONDITION_FAILED', field: 'ifMatch', etag: '"2"' });
+    const archived = await t.gql(ARCHIVE, { brandId: brand.id, id, ifMatch: '"2"' }, { key: keys.brand });
+    expect(archived.body.data.archiveExperience).toEqual({ etag: '"3"', experience: { status: 'ARCHIVED' } });
     expect((await read(id)).body.title).toBe('Tram 28');
   });
 

@@ -121,9 +121,13 @@ describe('PATCH /v1/brands/{brandId}/listings/{listingId}', () => {
     const stale = await patch(id, { title: 'Lost update' }, etag);
     expect(stale.status).toBe(412);
     expect(stale.body.error).toMatchObject({ code: 'PRECONDITION_FAILED', details: { field: 'If-Match', etag: ok.headers.etag } });
+    const listed = await patch(id, { summary: 'Listed' }, `${etag}, ${ok.headers.etag}`);
+    expect(listed.status).toBe(200);
+    const garbage = await patch(id, { title: 'Garbage' }, `*, ${etag}`);
+    expect([garbage.status, garbage.body.error.code, garbage.body.error.details.field]).toEqual([400, 'VALIDATION_FAILED', 'If-Match']);
     const read = await t.rest('GET', `${base}/${id}?version=latest`, { key: keys.brand });
     expect(read.body.data.title).toBe('Harbour Tour at Noon');
-    expect(read.headers.etag).toBe(ok.headers.etag);
+    expect(read.headers.etag).toBe(listed.headers.etag);
   });
 
   it('lets one of several writes racing with the same If-Match through, the others 412', async () => {
