@@ -1,7 +1,6 @@
 /**
- * The experience writes of the catalogue API, written once for both engines (statement-steps.ts): each
- * engine passes its own tables and runs the steps (src/db/sqlite/stores/catalog/experience-writes.ts,
- * src/db/postgres/stores/catalog/experience-writes.ts).
+ * The experience writes of the catalogue API, written once for both engines (kit.ts): each engine passes
+ * its own tables and runs the steps (src/db/sqlite/stores/catalog/catalog-writes.ts and its PostgreSQL twin).
  */
 import { and, getTableColumns, inArray, sql, type Table } from 'drizzle-orm';
 import type { ExperienceWrite, MediaRow, NamedRow } from '../../domain/catalog/store.ts';
