@@ -1,5 +1,6 @@
 import { type RefundRow } from './store.ts';
 import type { Deps } from '../shared/deps.ts';
+import { runInPasses } from '../shared/passes.ts';
 import { askProcessor, reservedRefundOf, settleAnswer } from './refunds.ts';
 
 export interface RefundReconcilerOptions {
@@ -119,20 +120,9 @@ async function reconcileOne(deps: RefundReconcilerDeps, options: RefundReconcile
  * and resolves once the pass in flight, if any, has recorded its answers.
  */
 export function startRefundReconciler(deps: RefundReconcilerDeps, options: RefundReconcilerOptions): () => Promise<void> {
-  let running: Promise<unknown> | null = null;
-  let stopped = false;
-  const tick = () => {
-    if (stopped || running) return;
-    running = reconcileRefunds(deps, options)
-      .catch((error: unknown) => deps.log.error({ err: error }, 'a refund reconciliation pass failed'))
-      .finally(() => (running = null));
-  };
-  tick();
-  const timer = setInterval(tick, options.intervalMs);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
+  return runInPasses(
+    () => reconcileRefunds(deps, options),
+    options.intervalMs,
+    (error) => deps.log.error({ err: error }, 'a refund reconciliation pass failed'),
+  );
 }

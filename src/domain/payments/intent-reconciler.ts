@@ -10,6 +10,7 @@
  * job at once ask about different intents; a payment recorded twice changes nothing anyway.
  */
 import type { Deps } from '../shared/deps.ts';
+import { runInPasses } from '../shared/passes.ts';
 import { handlePaymentEvent } from './payments.ts';
 import type { IntentCheckRow } from './store.ts';
 
@@ -100,20 +101,9 @@ async function checkOne(deps: IntentReconcilerDeps, options: IntentReconcilerOpt
 
 /** Runs a pass at once, then every `intervalMs`, never two at a time; the returned function stops it. */
 export function startIntentReconciler(deps: IntentReconcilerDeps, options: IntentReconcilerOptions): () => Promise<void> {
-  let running: Promise<unknown> | null = null;
-  let stopped = false;
-  const tick = () => {
-    if (stopped || running) return;
-    running = reconcileIntents(deps, options)
-      .catch((error: unknown) => deps.log.error({ err: error }, 'a payment intent reconciliation pass failed'))
-      .finally(() => (running = null));
-  };
-  tick();
-  const timer = setInterval(tick, options.intervalMs);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
+  return runInPasses(
+    () => reconcileIntents(deps, options),
+    options.intervalMs,
+    (error) => deps.log.error({ err: error }, 'a payment intent reconciliation pass failed'),
+  );
 }
