@@ -86,14 +86,17 @@ interface Defaults {
 export function planSessions(body: unknown, timezone: string, defaultMinutes: number, now: Date): PlannedSession[] {
   if (!isObject(body)) throw invalid('body', 'The body must be an object with `sessions` or `schedule`');
   knownFields(body, BODY_FIELDS, '');
-  if (given(body.sessions) === given(body.schedule)) {
-    throw invalid(given(body.sessions) ? 'schedule' : 'sessions', 'Send either `sessions` (one-off sessions) or `schedule`, not both');
-  }
   const defaults: Defaults = {
     capacity: given(body.capacity) ? integerIn(body.capacity, 1, MAX_SESSION_CAPACITY, 'capacity') : null,
     durationMinutes: given(body.duration) ? integerIn(body.duration, 1, MAX_SESSION_MINUTES, 'duration') : defaultMinutes,
   };
-  const planned = given(body.sessions) ? oneOffSessions(body.sessions, timezone, defaults) : scheduled(body.schedule, timezone, defaults);
+  // Each part is read (and a wrong field in it named) before the two are refused together.
+  const oneOff = given(body.sessions) ? oneOffSessions(body.sessions, timezone, defaults) : null;
+  const fromSchedule = given(body.schedule) ? scheduled(body.schedule, timezone, defaults) : null;
+  if ((oneOff === null) === (fromSchedule === null)) {
+    throw invalid(oneOff ? 'schedule' : 'sessions', 'Send either `sessions` (one-off sessions) or `schedule`, not both');
+  }
+  const planned = (oneOff ?? fromSchedule)!;
   const past = planned.findIndex((s) => Date.parse(s.startsAt) <= now.getTime());
   if (past >= 0) {
     const field = given(body.sessions) ? `sessions.${past}.startDateTime` : 'schedule.from';

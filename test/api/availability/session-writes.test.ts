@@ -250,7 +250,12 @@ describe('scheduling sessions', () => {
     expect(await refused({ schedule: { ...twoTimes, rrule: 'NOT A RULE' }, capacity: 2 })).toBe('schedule.rrule');
     expect(await refused({ schedule: { ...twoTimes, exceptions: ['2027-02-30'] }, capacity: 2 })).toBe('schedule.exceptions.0');
     expect(await refused({ schedule: twoTimes })).toBe('capacity');
-    expect(await refused({ sessions: [], schedule: twoTimes, capacity: 2 })).toBe('schedule');
+    expect(await refused({ sessions: [], capacity: 2 })).toBe('sessions');
+    expect(await refused({ capacity: 2 })).toBe('sessions');
+    const both = { sessions: [{ startDateTime: '2027-05-01T10:00' }], schedule: { ...twoTimes, rrule: 'FREQ=DAILY;COUNT=2' }, capacity: 2 };
+    expect(await refused(both)).toBe('schedule');
+    // A wrong field in either part is named before the two are refused together.
+    expect(await refused({ ...both, sessions: [{ startDateTime: 7 }] })).toBe('sessions.0.startDateTime');
   });
 });
 
