@@ -95,6 +95,7 @@ describe('personal data with a publishable key', () => {
       '/v1/brands/{brandId}/experiences/{experienceId}/availability',
       '/v1/brands/{brandId}/experiences/{experienceId}/custom-questions',
       '/v1/brands/{brandId}/hosts',
+      '/v1/brands/{brandId}/listings/{listingId}',
       '/v1/brands/{brandId}/settings',
       '/v1/experiences/{experienceId}/reviews',
       '/v3/listings/featured',
@@ -105,8 +106,13 @@ describe('personal data with a publishable key', () => {
     for (const brandId of brands) {
       const key = publishableKeys.get(brandId)!;
       for (const { path } of routes) {
-        for (const experienceId of path.includes('{experienceId}') ? experiences : ['']) {
-          const url = path.replace('{brandId}', brandId).replace('{experienceId}', experienceId);
+        const ids = path.includes('{experienceId}')
+          ? experiences
+          : path.includes('{listingId}')
+            ? ((await t.rest('GET', '/v3/listings/featured?limit=100', { key })).body.data as Array<{ id: string }>).map((l) => l.id)
+            : [''];
+        for (const id of ids) {
+          const url = path.replace('{brandId}', brandId).replace('{experienceId}', id).replace('{listingId}', id);
           const params = new URLSearchParams(
             url.endsWith('/availability') ? { from: query.from!, to: query.to! } : url.endsWith('/reviews') ? { limit: query.limit! } : {},
           );

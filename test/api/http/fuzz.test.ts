@@ -56,6 +56,9 @@ const paid = await times(5, () => createPaidBooking(db, { brandId: brand.id, ses
 await createPaidBooking(db, { brandId: brand.id, session: soldOut });
 const entry = await createWaitlistEntry(db, { waitlist, session: soldOut, brandId: brand.id, position: 1 });
 const endpoint = await createWebhookEndpoint(db, brand.id, { url: 'http://127.0.0.1:9/hooks' });
+// The catalogue writes act on objects of their own, so archiving or cancelling them leaves the others' depth alone.
+const { experience: catalogued } = await createExperience(db, brand.id);
+const spare = await createSession(db, catalogued, { startLocal: '2026-12-03T09:00:00', capacity: 4 });
 let t: TestApp;
 let intent: { secret: string; reference: string };
 
@@ -116,6 +119,27 @@ const join = () => ({
   participants: [{ ...person('Lia'), priceTierName: 'Adult' }],
 });
 const webhook = () => ({ url: 'http://127.0.0.1:9/hooks', events: ['booking.confirmed', 'booking.cancelled'] });
+const experienceDocument = () => ({
+  title: 'Harbour walk',
+  slug: `harbour-walk-${nextId()}`,
+  headline: 'By the water',
+  description: 'Two hours along the river.',
+  location: { longitude: -9.14, latitude: 38.72, name: 'Cais do Sodré', timezoneId: 'Europe/Lisbon' },
+  maxParticipantsCount: 8,
+  sessionDurationMinutes: 120,
+  priceTiers: [{ name: 'Adult', price: 30 }],
+});
+const schedule = () => ({
+  schedule: {
+    rrule: 'FREQ=WEEKLY;BYDAY=TU,TH',
+    from: '2027-01-05',
+    until: '2027-01-31',
+    startTimes: ['10:00', '14:00'],
+    exceptions: ['2027-01-12'],
+  },
+  capacity: 6,
+});
+const listing = () => ({ experienceId: catalogued.id, title: 'Harbour walk', summary: 'Two hours by the water', isFeatured: true });
 const processorEvent = () => ({ id: `evt_${nextId()}`, type: 'payment_intent.succeeded', data: { intentReference: intent.reference } });
 
 interface RestTarget {
@@ -144,6 +168,24 @@ const restTargets: Record<string, RestTarget> = {
   '/v1/bookings/{bookingId}/reschedule': {
     url: () => `/v1/bookings/${paid[0]!.booking.id}/reschedule`,
     body: () => ({ sessionTime: '2026-12-02T09:00', sessionDuration: 120 }),
+  },
+  '/v1/brands/{brandId}/experiences': { url: () => `/v1/brands/${brand.id}/experiences`, body: experienceDocument },
+  '/v1/brands/{brandId}/experiences/{experienceId}/archive': {
+    url: () => `/v1/brands/${brand.id}/experiences/${catalogued.id}/archive`,
+    body: () => ({}),
+  },
+  '/v1/brands/{brandId}/experiences/{experienceId}/sessions': {
+    url: () => `/v1/brands/${brand.id}/experiences/${catalogued.id}/sessions`,
+    body: schedule,
+  },
+  '/v1/brands/{brandId}/listings': { url: () => `/v1/brands/${brand.id}/listings`, body: listing },
+  '/v1/brands/{brandId}/listings/{listingId}/publish': {
+    url: () => `/v1/brands/${brand.id}/listings/${nextId()}/publish`,
+    body: () => ({}),
+  },
+  '/v1/brands/{brandId}/sessions/{sessionId}/cancel': {
+    url: () => `/v1/brands/${brand.id}/sessions/${spare.id}/cancel`,
+    body: () => ({ reason: 'storm' }),
   },
   '/graphql': { url: () => '/graphql', body: () => ({ query: 'mutation { __typename }', variables: {} }) },
 };
@@ -250,6 +292,60 @@ const mutations: Record<string, { query: string; variables: () => any }> = {
   deleteWebhookEndpoint: {
     query: 'mutation($brandId: UUID!, $id: UUID!) { deleteWebhookEndpoint(brandId: $brandId, id: $id) { endpoint { id } } }',
     variables: () => ({ brandId: brand.id, id: endpoint.id }),
+  },
+  createExperience: {
+    query:
+      'mutation($brandId: UUID!, $input: JSONObject!) { createExperience(brandId: $brandId, input: $input) { experience { id } etag } }',
+    variables: () => ({ brandId: brand.id, input: experienceDocument() }),
+  },
+  updateExperience: {
+    query:
+      'mutation($brandId: UUID!, $id: UUID!, $input: JSONObject!, $ifMatch: String) { updateExperience(brandId: $brandId, id: $id, input: $input, ifMatch: $ifMatch) { experience { id } etag } }',
+    variables: () => ({ brandId: brand.id, id: catalogued.id, input: { headline: 'By the river' }, ifMatch: '"1"' }),
+  },
+  archiveExperience: {
+    query:
+      'mutation($brandId: UUID!, $id: UUID!, $ifMatch: String) { archiveExperience(brandId: $brandId, id: $id, ifMatch: $ifMatch) { experience { id } etag } }',
+    variables: () => ({ brandId: brand.id, id: nextId(), ifMatch: '*' }),
+  },
+  scheduleSessions: {
+    query:
+      'mutation($brandId: UUID!, $experienceId: UUID!, $input: ScheduleSessionsInput!) { scheduleSessions(brandId: $brandId, experienceId: $experienceId, input: $input) { __typename } }',
+    variables: () => ({ brandId: brand.id, experienceId: catalogued.id, input: schedule() }),
+  },
+  updateSession: {
+    query:
+      'mutation($brandId: UUID!, $sessionId: UUID!, $input: UpdateSessionInput!) { updateSession(brandId: $brandId, sessionId: $sessionId, input: $input) { __typename } }',
+    variables: () => ({ brandId: brand.id, sessionId: spare.id, input: { capacity: 5 } }),
+  },
+  cancelSession: {
+    query:
+      'mutation($brandId: UUID!, $sessionId: UUID!, $input: CancelSessionInput) { cancelSession(brandId: $brandId, sessionId: $sessionId, input: $input) { __typename } }',
+    variables: () => ({ brandId: brand.id, sessionId: nextId(), input: { reason: 'storm' } }),
+  },
+  createListing: {
+    query: 'mutation($brandId: UUID!, $input: ListingInput!) { createListing(brandId: $brandId, input: $input) { listing { id } etag } }',
+    variables: () => ({ brandId: brand.id, input: listing() }),
+  },
+  updateListingDraft: {
+    query:
+      'mutation($brandId: UUID!, $id: UUID!, $input: ListingInput!, $ifMatch: String) { updateListingDraft(brandId: $brandId, id: $id, input: $input, ifMatch: $ifMatch) { listing { id } etag } }',
+    variables: () => ({
+      brandId: brand.id,
+      id: nextId(),
+      input: { title: 'Harbour walk at dusk', kind: 'EXPERIENCE', productLine: 'ACTIVATE' },
+      ifMatch: null,
+    }),
+  },
+  publishListing: {
+    query:
+      'mutation($brandId: UUID!, $id: UUID!, $ifMatch: String) { publishListing(brandId: $brandId, id: $id, ifMatch: $ifMatch) { listing { id } etag } }',
+    variables: () => ({ brandId: brand.id, id: nextId(), ifMatch: null }),
+  },
+  updateBrandSettings: {
+    query:
+      'mutation($brandId: UUID!, $input: BrandSettingsInput!, $ifMatch: String) { updateBrandSettings(brandId: $brandId, input: $input, ifMatch: $ifMatch) { etag } }',
+    variables: () => ({ brandId: brand.id, input: { name: 'Harbour tours', validateRoomCharge: false }, ifMatch: null }),
   },
   updateWebhookEndpoint: {
     query:

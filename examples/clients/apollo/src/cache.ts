@@ -7,15 +7,17 @@ import { InMemoryCache, type TypePolicies } from '@apollo/client';
  * global `id` (`Node`), which Apollo's default `dataIdFromObject` normalizes on.
  */
 export const valueObjectTypes = `
-  AnswerValue BookingConnection BookingEdge BookingEvent BookingReschedule BrandImageUri
-  CancelBookingError CancelBookingsPayload ComplimentaryBookingValidation CreatePaymentIntentPayload
+  AnswerValue ArchiveExperiencePayload BookingConnection BookingEdge BookingEvent BookingReschedule
+  BrandImageUri CancelBookingError CancelBookingsPayload CancelSessionPayload
+  ComplimentaryBookingValidation CreateExperiencePayload CreateListingPayload CreatePaymentIntentPayload
   CreateWebhookEndpointPayload DeleteWebhookEndpointPayload DesignElement EventConnection EventDates
   EventEdge ExperienceLocation ExternalField Features Hero IntegrationMeta JoinWaitlistPayload
-  LeaveWaitlistPayload ListingRating MediaLink PageInfo PriceTier Promotion QuestionCondition
-  QuestionConfig QuestionOption Ratings RescheduleBookingPayload ReviewConnection ReviewEdge
-  SessionStart Tax TemplateElement TermsAndConditions UpdateWebhookEndpointPayload Viewer
-  WaitlistParticipant WaitlistPurchaser WalletPaymentMethods WebhookDeliveryConnection
-  WebhookDeliveryEdge
+  LeaveWaitlistPayload ListingRating MediaLink PageInfo PriceTier Promotion PublishListingPayload
+  QuestionCondition QuestionConfig QuestionOption Ratings RescheduleBookingPayload ReviewConnection
+  ReviewEdge ScheduleSessionsPayload SessionStart Tax TemplateElement TermsAndConditions
+  UpdateBrandSettingsPayload UpdateExperiencePayload UpdateListingDraftPayload UpdateSessionPayload
+  UpdateWebhookEndpointPayload Viewer WaitlistParticipant WaitlistPurchaser WalletPaymentMethods
+  WebhookDeliveryConnection WebhookDeliveryEdge
 `
   .trim()
   .split(/\s+/);
