@@ -79,14 +79,7 @@ export interface SessionsStore {
 }
 
 /** A session to create: its local start and the same instant in UTC, as `SessionRow` has them. */
-export interface NewSessionRow {
-  id: string;
-  experienceId: string;
-  startLocal: string;
-  startsAt: string;
-  durationMinutes: number;
-  capacity: number;
-}
+export type NewSessionRow = Pick<SessionRow, 'id' | 'experienceId' | 'startLocal' | 'startsAt' | 'durationMinutes' | 'capacity'>;
 
 /** The brand's own writes of its schedule (src/domain/availability/session-writes.ts). */
 export interface SessionWritesStore {

@@ -11,6 +11,7 @@ import { invalid } from '../shared/errors.ts';
 import { fromDecimal, toDecimal, toScaledInteger } from '../shared/money.ts';
 import { bookingAvailabilityModes, paymentMethods } from '../shared/values.ts';
 import { array, coordinate, flag, integer, knownLocale, object, oneOf, text, type JsonObject } from './document-fields.ts';
+import { locationOf } from './experiences.ts';
 
 /** What the document refers to, read before it is read: the brand's hosts, categories, vibes and the media it names. */
 export interface DocumentContext {
@@ -267,13 +268,7 @@ export function experienceDocument(record: ExperienceRecord, brand: BrandRow): J
     ),
     vibes: record.vibes.map((v) => ({ id: v.id, name: v.name })),
     category: record.category ? { id: record.category.id, name: record.category.name } : null,
-    location: {
-      longitude: Number(row.longitude),
-      latitude: Number(row.latitude),
-      name: row.locationName,
-      timezoneId: row.timezoneId,
-      additionalInfo: row.locationAdditionalInfo,
-    },
+    location: locationOf(row),
     maxParticipantsCount: row.maxParticipantsCount,
     sessionDurationMinutes: row.sessionDurationMinutes,
     coverPicture: cover ? toPicture(cover) : null,

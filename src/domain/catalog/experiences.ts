@@ -128,13 +128,7 @@ export async function toExperience(
     contentLanguage: translation?.locale ?? brand.language,
     vibes: record.vibes,
     category,
-    location: {
-      longitude: Number(row.longitude),
-      latitude: Number(row.latitude),
-      name: row.locationName,
-      timezoneId: row.timezoneId,
-      additionalInfo: row.locationAdditionalInfo,
-    },
+    location: locationOf(row),
     maxParticipantsCount: row.maxParticipantsCount,
     sessionDurationMinutes: row.sessionDurationMinutes,
     currency: brand.currency,
@@ -216,4 +210,15 @@ export async function getExperience(deps: CallerDeps, input: ExperienceInput): P
   const experience = await findExperience(deps, input);
   if (!experience) throw notFound('Experience', input.experienceId);
   return experience;
+}
+
+/** An experience's meeting place as both the API and the experience document show it. */
+export function locationOf(row: ExperienceRow) {
+  return {
+    longitude: Number(row.longitude),
+    latitude: Number(row.latitude),
+    name: row.locationName,
+    timezoneId: row.timezoneId,
+    additionalInfo: row.locationAdditionalInfo,
+  };
 }
