@@ -3,8 +3,8 @@
  * its own tables and runs the steps (src/db/sqlite/stores/catalog/catalog-writes.ts and its PostgreSQL twin).
  */
 import { and, getTableColumns, inArray, sql, type Table } from 'drizzle-orm';
-import type { ExperienceWrite, MediaRow, NamedRow } from '../../domain/catalog/store.ts';
-import { deleteWhere, equals, insert, select, update, type Row, type Steps } from './kit.ts';
+import type { ExperienceWrite, ExperienceWritesStore, MediaRow, NamedRow } from '../../domain/catalog/store.ts';
+import { deleteWhere, equals, insert, select, update, type Row, type Steps, type StepsOf } from './kit.ts';
 
 export interface ExperienceTables {
   experiences: Table;
@@ -104,4 +104,17 @@ export function* mediaOfBrand(t: ExperienceTables, brandId: string, ids: readonl
     and(equals(t.media, 'brandId', brandId), inArray(idColumn, [...ids]))!,
   );
   return rows as unknown as MediaRow[];
+}
+
+/** The experience writes over one engine's tables, as statement generators (each engine binds them with `bindSteps`). */
+export function experienceWrites(t: ExperienceTables): StepsOf<ExperienceWritesStore> {
+  return {
+    insertExperience: (write) => insertExperience(t, write),
+    replaceExperience: (write, expectedVersion) => replaceExperience(t, write, expectedVersion),
+    archiveExperience: (id, at, expectedVersion) => archiveExperience(t, id, at, expectedVersion),
+    experienceIdBySlug: (brandId, slug) => experienceIdBySlug(t, brandId, slug),
+    categoriesOfBrand: (brandId) => namedOfBrand(t.categories, brandId),
+    vibesOfBrand: (brandId) => namedOfBrand(t.vibes, brandId),
+    mediaOfBrand: (brandId, ids) => mediaOfBrand(t, brandId, ids),
+  };
 }

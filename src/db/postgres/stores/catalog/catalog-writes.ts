@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import type { BrandWritesStore, ExperienceWritesStore, ListingWritesStore } from '../../../../domain/catalog/store.ts';
 import { brandSettingsWrites } from '../../../catalog-writes/brand-settings.ts';
-import * as experienceWrites from '../../../catalog-writes/experiences.ts';
+import { experienceWrites } from '../../../catalog-writes/experiences.ts';
 import { bindSteps, runStepsAsync, type Step, type Steps } from '../../../catalog-writes/kit.ts';
 import { listingWrites } from '../../../catalog-writes/listings.ts';
 import * as schema from '../../schema/index.ts';
@@ -33,16 +33,4 @@ export const brandWritesStore = {
   findBrandToWrite,
 } satisfies PostgresStore<BrandWritesStore>;
 
-/** The tables of src/db/catalog-writes/experiences.ts. */
-const experienceTables: experienceWrites.ExperienceTables = schema;
-
-export const experienceWritesStore = {
-  insertExperience: (db, write) => run(db, experienceWrites.insertExperience(experienceTables, write)),
-  replaceExperience: (db, write, expectedVersion) => run(db, experienceWrites.replaceExperience(experienceTables, write, expectedVersion)),
-  archiveExperience: (db, id, at, expectedVersion) =>
-    run(db, experienceWrites.archiveExperience(experienceTables, id, at, expectedVersion)),
-  experienceIdBySlug: (db, brandId, slug) => run(db, experienceWrites.experienceIdBySlug(experienceTables, brandId, slug)),
-  categoriesOfBrand: (db, brandId) => run(db, experienceWrites.namedOfBrand(schema.categories, brandId)),
-  vibesOfBrand: (db, brandId) => run(db, experienceWrites.namedOfBrand(schema.vibes, brandId)),
-  mediaOfBrand: (db, brandId, ids) => run(db, experienceWrites.mediaOfBrand(experienceTables, brandId, ids)),
-} satisfies PostgresStore<ExperienceWritesStore>;
+export const experienceWritesStore = bindSteps(experienceWrites(schema), run) as PostgresStore<ExperienceWritesStore>;
