@@ -131,6 +131,47 @@ describe('store contract: events', () => {
     expect(await database.events.hasEventsUpTo(otherBrand.id, 3, null)).toBe(true);
     expect(await database.events.hasEventsUpTo(brand.id, 9, [])).toBe(false);
   });
+
+  it('delivers an event recorded for subscribers to each live endpoint of its brand subscribed to its type, in a unit or alone', async () => {
+    const before = new Set((await db.rows('webhookDeliveries')).map((d) => d.id));
+    const created = event(brand.id, 'booking.created', 10);
+    const cancelled = event(brand.id, 'booking.cancelled', 11);
+    const elsewhere = event(otherBrand.id, 'booking.created', 12);
+    await database.transaction(async (tx) => {
+      for (const e of [created, cancelled, elsewhere]) await tx.events.insertEventForSubscribers(e);
+    });
+    const alone = event(brand.id, 'waitlist.offered', 13);
+    await database.events.insertEventForSubscribers(alone);
+    const delivered = (await db.rows('webhookDeliveries'))
+      .filter((d) => !before.has(d.id))
+      .map((d) => ({
+        endpointId: d.endpointId,
+        eventSequence: d.eventSequence,
+        resourceId: d.resourceId,
+        status: d.status,
+        at: d.nextAttemptAt,
+      }))
+      .sort((a, b) => a.eventSequence - b.eventSequence || (a.endpointId < b.endpointId ? -1 : 1));
+    const to = (endpointId: string, n: number) => ({
+      endpointId,
+      eventSequence: n,
+      resourceId: `resource-${n}`,
+      status: 'pending',
+      at: `2027-02-01T10:00:${n}.000Z`,
+    });
+    const sorted = (ids: string[]) => [...ids].sort();
+    // The deleted endpoint gets nothing, the brand-wide one everything, the other brand's event no one.
+    expect(delivered).toStrictEqual([
+      ...sorted([liveEndpoint.id, allEndpoint.id]).map((id) => to(id, 10)),
+      to(allEndpoint.id, 11),
+      ...sorted([liveEndpoint.id, allEndpoint.id]).map((id) => to(id, 13)),
+    ]);
+    expect((await database.events.findEventPage(brand.id, 9, null, 10)).map((e) => e.id)).toStrictEqual([
+      created.id,
+      cancelled.id,
+      alone.id,
+    ]);
+  });
 });
 
 // The races, in a database of their own: what they race for is all there is.

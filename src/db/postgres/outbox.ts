@@ -16,12 +16,14 @@
  */
 import { sql } from 'drizzle-orm';
 import type { EventInsert, PendingDeliveryInsert } from '../../domain/outbox/store.ts';
-import { events, webhookDeliveries } from './schema/index.ts';
+import { events, webhookDeliveries, webhookEndpoints } from './schema/index.ts';
 import type { PgExecutor } from './store-binding.ts';
 
 export interface Outbox {
   events: EventInsert[];
   deliveries: PendingDeliveryInsert[];
+  /** Ids of the events delivered to every live endpoint of their brand subscribed to their type. */
+  toSubscribers: string[];
 }
 
 /** The channel every gateway LISTENs on; the payload is empty (a hint, not data). */
@@ -33,7 +35,7 @@ const EVENTS_LOCK = sql`SELECT pg_advisory_xact_lock(hashtextextended('tessera:e
 const outboxes = new WeakMap<PgExecutor, Outbox>();
 
 export function openOutbox(executor: PgExecutor): Outbox {
-  const outbox: Outbox = { events: [], deliveries: [] };
+  const outbox: Outbox = { events: [], deliveries: [], toSubscribers: [] };
   outboxes.set(executor, outbox);
   return outbox;
 }
@@ -47,26 +49,75 @@ export function outboxOf(executor: PgExecutor): Outbox | undefined {
 export function keepInto(parent: Outbox, child: Outbox): void {
   parent.events.push(...child.events);
   parent.deliveries.push(...child.deliveries);
+  parent.toSubscribers.push(...child.toSubscribers);
+}
+
+/** The deliveries as a VALUES list: (id, endpoint_id, event_id, resource_id, at). */
+function deliveryValues(deliveries: readonly PendingDeliveryInsert[]) {
+  return sql.join(
+    deliveries.map((d) => sql`(${d.id}, ${d.endpointId}, ${d.eventId}, ${d.resourceId}, ${d.at}::timestamptz)`),
+    sql`, `,
+  );
 }
 
 /**
  * Writes what `outbox` holds, under the events lock, in the transaction about to commit (or, outside a
  * unit of work, in one of its own): the events in the order they were recorded, then their deliveries,
- * each naming its event by id. Two statements at most.
+ * each naming its event by id or going to the endpoints subscribed to it. One statement: the lock is a CTE the events' INSERT reads its rows
+ * through, so it is taken before the first number is drawn, and the deliveries join the numbers the
+ * INSERT returns. A data-modifying CTE runs to completion whether or not the main query reads it.
  */
 export async function writeOutbox(tx: PgExecutor, outbox: Outbox): Promise<void> {
-  if (outbox.events.length > 0) {
-    await tx.execute(EVENTS_LOCK);
-    await tx.insert(events).values(outbox.events);
+  const { events: recorded, deliveries } = outbox;
+  if (recorded.length === 0) {
+    if (deliveries.length > 0) await tx.execute(deliveriesOfRecordedEvents(deliveries));
+    return;
   }
-  if (outbox.deliveries.length === 0) return;
+  const ids = new Set(recorded.map((e) => e.id));
+  const ownDeliveries = deliveries.filter((d) => ids.has(d.eventId));
   const rows = sql.join(
-    outbox.deliveries.map((d) => sql`(${d.id}, ${d.endpointId}, ${d.eventId}, ${d.resourceId}, ${d.at}::timestamptz)`),
+    recorded.map(
+      (e, n) =>
+        sql`(${n}::integer, ${e.id}, ${e.brandId}, ${e.type}, ${e.resourceId}, ${JSON.stringify(e.payload)}::json, ${e.createdAt}::timestamptz)`,
+    ),
     sql`, `,
   );
+  const sources = [];
+  if (ownDeliveries.length > 0)
+    sources.push(sql`SELECT d.id, d.endpoint_id, w.sequence, d.resource_id, d.at
+    FROM (VALUES ${deliveryValues(ownDeliveries)}) AS d (id, endpoint_id, event_id, resource_id, at)
+    JOIN written w ON w.id = d.event_id`);
+  if (outbox.toSubscribers.length > 0)
+    sources.push(sql`SELECT gen_random_uuid()::text, ep.id, w.sequence, w.resource_id, w.created_at
+    FROM written w
+    JOIN ${webhookEndpoints} ep ON ep.brand_id = w.brand_id AND ep.deleted_at IS NULL AND ep.event_types::jsonb ? w.type
+    WHERE w.id IN (${sql.join(
+      outbox.toSubscribers.map((id) => sql`${id}`),
+      sql`, `,
+    )})`);
+  const deliver =
+    sources.length === 0
+      ? sql`SELECT 1`
+      : sql`INSERT INTO ${webhookDeliveries} (id, endpoint_id, event_sequence, resource_id, next_attempt_at, status, attempts, created_at)
+    SELECT s.*, 'pending', 0, s.next_attempt_at FROM (${sql.join(sources, sql` UNION ALL `)}) AS s (id, endpoint_id, event_sequence, resource_id, next_attempt_at)`;
   await tx.execute(sql`
+    WITH events_lock AS MATERIALIZED (${EVENTS_LOCK}),
+    written AS (
+      INSERT INTO ${events} (id, brand_id, type, resource_id, payload, created_at)
+      SELECT e.id, e.brand_id, e.type, e.resource_id, e.payload, e.created_at
+      FROM events_lock, (VALUES ${rows}) AS e (n, id, brand_id, type, resource_id, payload, created_at)
+      ORDER BY e.n
+      RETURNING id, sequence, brand_id, type, resource_id, created_at
+    )
+    ${deliver}`);
+  if (ownDeliveries.length < deliveries.length) await tx.execute(deliveriesOfRecordedEvents(deliveries.filter((d) => !ids.has(d.eventId))));
+}
+
+/** Deliveries of events committed before this unit: their numbers read from the table. */
+function deliveriesOfRecordedEvents(deliveries: readonly PendingDeliveryInsert[]) {
+  return sql`
     INSERT INTO ${webhookDeliveries} (id, endpoint_id, event_sequence, resource_id, status, attempts, next_attempt_at, created_at)
     SELECT d.id, d.endpoint_id, e.sequence, d.resource_id, 'pending', 0, d.at, d.at
-    FROM (VALUES ${rows}) AS d (id, endpoint_id, event_id, resource_id, at)
-    JOIN ${events} e ON e.id = d.event_id`);
+    FROM (VALUES ${deliveryValues(deliveries)}) AS d (id, endpoint_id, event_id, resource_id, at)
+    JOIN ${events} e ON e.id = d.event_id`;
 }

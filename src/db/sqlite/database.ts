@@ -59,6 +59,10 @@ function sqliteDatabaseOver(db: Db, settings: AdmissionSettings): { database: Da
         eventsRecorded = true;
         sqliteStores.events.insertEvent(connection, event);
       },
+      insertEventForSubscribers: (connection, event) => {
+        eventsRecorded = true;
+        sqliteStores.events.insertEventForSubscribers(connection, event);
+      },
     },
   };
   const announceEvents = () => {

@@ -76,17 +76,7 @@ export async function recordEvent(tx: Stores, event: NewEvent): Promise<StoredEv
     payload: event.payload,
     createdAt: event.at,
   };
-  await tx.events.insertEvent(row);
-  const subscribed = (await tx.events.liveEndpointsOfBrand(event.brandId)).filter((endpoint) => endpoint.eventTypes.includes(event.type));
-  await tx.events.insertPendingDeliveries(
-    subscribed.map((endpoint) => ({
-      id: randomUUID(),
-      endpointId: endpoint.id,
-      eventId: row.id,
-      resourceId: event.resourceId,
-      at: event.at,
-    })),
-  );
+  await tx.events.insertEventForSubscribers(row);
   return row;
 }
 

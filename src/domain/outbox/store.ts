@@ -33,6 +33,11 @@ export interface EventsStore {
    * one, at once): nothing in the unit may depend on it.
    */
   insertEvent(event: EventInsert): Promise<void>;
+  /**
+   * `insertEvent`, and one `pending` delivery of it (due at its `createdAt`) to each live endpoint of its
+   * brand subscribed to its type, as the endpoints are when the unit commits.
+   */
+  insertEventForSubscribers(event: EventInsert): Promise<void>;
   /** Ids and subscribed types of the brand's endpoints that are not deleted, in no promised order. */
   liveEndpointsOfBrand(brandId: string): Promise<Array<{ id: string; eventTypes: string[] }>>;
   /** One `pending` delivery per row, due at once (`nextAttemptAt` = the event's time), of an event recorded before. */

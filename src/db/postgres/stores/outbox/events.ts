@@ -8,7 +8,16 @@ import { outboxOf, writeOutbox } from '../../outbox.ts';
 export async function insertEvent(db: PgExecutor, event: EventInsert): Promise<void> {
   const outbox = outboxOf(db);
   if (outbox) outbox.events.push(event);
-  else await db.transaction((tx) => writeOutbox(tx, { events: [event], deliveries: [] }));
+  else await db.transaction((tx) => writeOutbox(tx, { events: [event], deliveries: [], toSubscribers: [] }));
+}
+
+/** As `insertEvent`; the deliveries are written with the event, in the same statement. */
+export async function insertEventForSubscribers(db: PgExecutor, event: EventInsert): Promise<void> {
+  const outbox = outboxOf(db);
+  if (outbox) {
+    outbox.events.push(event);
+    outbox.toSubscribers.push(event.id);
+  } else await db.transaction((tx) => writeOutbox(tx, { events: [event], deliveries: [], toSubscribers: [event.id] }));
 }
 
 // Every unit recording an event asks: a named statement.
@@ -29,7 +38,7 @@ export async function insertPendingDeliveries(db: PgExecutor, rows: readonly Pen
   if (rows.length === 0) return;
   const outbox = outboxOf(db);
   if (outbox) outbox.deliveries.push(...rows);
-  else await writeOutbox(db, { events: [], deliveries: [...rows] });
+  else await writeOutbox(db, { events: [], deliveries: [...rows], toSubscribers: [] });
 }
 
 export async function findEventPage(
@@ -78,6 +87,7 @@ export async function lastEventSequence(db: PgExecutor): Promise<number> {
 
 export const eventsStore = {
   insertEvent,
+  insertEventForSubscribers,
   liveEndpointsOfBrand,
   insertPendingDeliveries,
   findEventPage,

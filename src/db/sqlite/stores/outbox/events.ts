@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
@@ -57,6 +58,20 @@ export function insertPendingDeliveries(db: Db, rows: readonly PendingDeliveryIn
   for (const row of rows) pendingDeliveryInsert(db).run({ ...row });
 }
 
+export function insertEventForSubscribers(db: Db, event: EventInsert): void {
+  insertEvent(db, event);
+  for (const endpoint of liveEndpointsOfBrand(db, event.brandId)) {
+    if (!endpoint.eventTypes.includes(event.type)) continue;
+    pendingDeliveryInsert(db).run({
+      id: randomUUID(),
+      endpointId: endpoint.id,
+      eventId: event.id,
+      resourceId: event.resourceId,
+      at: event.createdAt,
+    });
+  }
+}
+
 export function findEventPage(db: Db, brandId: string, after: number, types: readonly string[] | null, limit: number): EventRow[] {
   return db
     .select()
@@ -103,6 +118,7 @@ export function lastEventSequence(db: Db): number {
 
 export const eventsStore = {
   insertEvent,
+  insertEventForSubscribers,
   liveEndpointsOfBrand,
   insertPendingDeliveries,
   findEventPage,
