@@ -1,0 +1,91 @@
+/**
+ * What a T6 booking (the bench's write mix: hold two places, pay, cancel a guest, refund part; see
+ * bench/lib/write-mix.ts) sends PostgreSQL, request by request: the statements, and the transactions
+ * they make (each BEGIN ... COMMIT one, each statement outside one a transaction of its own). The API-key
+ * lookup is left out (statementsSent): it runs when the data version moved, which other test files'
+ * commits on the same server move too. A ceiling, so a change that adds a statement to the booking path
+ * is seen; issue 38 aims at 30 statements in 12 transactions.
+ */
+import { randomUUID } from 'node:crypto';
+import { expect, it } from 'vitest';
+import { startApp } from '../support/app.ts';
+import { guest } from '../support/checkout.ts';
+import { freshPostgresDb } from '../support/db.ts';
+import { adminUrl, describePostgres } from '../support/postgres.ts';
+import { statementsSent } from '../support/statements.ts';
+import { createSession } from '../../fixtures/factories/bookings.ts';
+import { createApiKey, createBrand } from '../../fixtures/factories/brands.ts';
+import { createExperience } from '../../fixtures/factories/catalog.ts';
+import { cancelMutation, holdMutation } from '../../fixtures/graphql/documents.ts';
+
+const db = adminUrl ? await freshPostgresDb() : undefined;
+
+describePostgres('a T6 booking on PostgreSQL', () => {
+  it('sends at most 72 statements in 25 transactions over its four requests', async () => {
+    const brand = await createBrand(db!);
+    const key = (await createApiKey(db!, { brandId: brand.id })).secret;
+    const sail = (await createExperience(db!, brand.id)).experience;
+    await createSession(db!, sail, { startLocal: '2027-01-05T18:00:00', capacity: 1000 });
+    const t = await startApp(db!, { now: () => new Date('2026-11-25T12:00:00.000Z') });
+
+    const steps = {
+      hold: async (): Promise<{ secret: string; bookingId: string; guestId: string }> => {
+        const input = { data: [{ experienceId: sail.id, sessionTime: '2027-01-05T18:00:00', participants: [guest('Ana'), guest('Rui')] }] };
+        const res = await t.gql(holdMutation, { brandId: brand.id, cartId: randomUUID(), input }, { key });
+        const answer = res.body.data.createPaymentIntent;
+        return {
+          secret: answer.paymentIntentSecret,
+          bookingId: answer.cart.bookings[0].uuid,
+          guestId: answer.cart.bookings[0].participants[1].uuid,
+        };
+      },
+      pay: async (secret: string) => {
+        const res = await t.rest('POST', '/v1/sandbox/payment_intents/confirm', {
+          body: { paymentIntentSecret: secret, outcome: 'succeeded' },
+        });
+        expect(res.body.paymentIntentStatus).toBe('succeeded');
+      },
+      cancel: async (item: Record<string, unknown>) => {
+        const res = await t.gql(cancelMutation, { input: { bookings: [item] } }, { key });
+        expect(res.body.data.cancelBookings.errors).toStrictEqual([]);
+        return res.body.data.cancelBookings.items[0];
+      },
+    };
+    const booking = async (count: (name: string, sql: string[]) => void) => {
+      const hold = await statementsSent(db!, steps.hold);
+      count('hold', hold.sql);
+      const { secret, bookingId, guestId } = hold.result;
+      count('pay', (await statementsSent(db!, () => steps.pay(secret))).sql);
+      count('cancel a guest', (await statementsSent(db!, () => steps.cancel({ bookingId, participants: [guestId] }))).sql);
+      const refund = await statementsSent(db!, () => steps.cancel({ bookingId, refundAmount: 10 }));
+      expect(refund.result.amountRefunded).toBe(10);
+      count('refund part', refund.sql);
+    };
+    // Warm: named statements prepared, caches filled.
+    await booking(() => {});
+    const perRequest: Record<string, { statements: number; transactions: number }> = {};
+    await booking((name, sql) => {
+      let transactions = 0;
+      let open = false;
+      for (const statement of sql) {
+        if (/^begin\b/i.test(statement)) {
+          open = true;
+          transactions += 1;
+        } else if (/^(commit|rollback)\b/i.test(statement)) open = false;
+        else if (!open) transactions += 1;
+      }
+      perRequest[name] = { statements: sql.length, transactions };
+    });
+    const total = Object.values(perRequest).reduce(
+      (sum, r) => ({ statements: sum.statements + r.statements, transactions: sum.transactions + r.transactions }),
+      {
+        statements: 0,
+        transactions: 0,
+      },
+    );
+    // 80 statements before the outbox became one statement a unit (issue 38's first step); 72 after.
+    expect(perRequest['hold']!.statements).toBeGreaterThan(0);
+    expect(total.statements).toBeLessThanOrEqual(72);
+    expect(total.transactions).toBeLessThanOrEqual(25);
+  });
+});
