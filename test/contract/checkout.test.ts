@@ -321,9 +321,16 @@ describe('store contract: checkout and holds', () => {
   });
 
   it('writes a checkout: cart, intents, bookings with people and answers, credit', async () => {
-    const cart = { id: 'cart-written', brandId: brand.id, confirmationCode: 'WRITTEN-1', at: '2026-11-24T09:00:00.000Z' };
+    const cart = {
+      id: 'cart-written',
+      brandId: brand.id,
+      confirmationCode: 'WRITTEN-1',
+      at: '2026-11-24T09:00:00.000Z',
+      holder: { keyKind: 'publishable' as const, client: 'client-w' },
+    };
     await database.checkout.insertCart(cart);
-    await database.checkout.touchCart(cart.id, '2026-11-24T09:05:00.500Z');
+    expect(await database.carts.findCartRow(cart.id)).toMatchObject({ holdKeyKind: 'publishable', holdClient: 'client-w' });
+    await database.checkout.holdCartFor(cart.id, { keyKind: 'brand', client: null }, '2026-11-24T09:05:00.500Z');
     expect(await database.carts.findCartRow(cart.id)).toStrictEqual({
       id: cart.id,
       brandId: brand.id,
@@ -331,7 +338,7 @@ describe('store contract: checkout and holds', () => {
       status: 'open',
       createdAt: '2026-11-24T09:00:00.000Z',
       updatedAt: '2026-11-24T09:05:00.500Z',
-      holdKeyKind: null,
+      holdKeyKind: 'brand',
       holdClient: null,
     });
     expect(await database.checkout.confirmationCodeInUse(brand.id, 'WRITTEN-1')).toBe(true);
@@ -566,7 +573,7 @@ describe('store contract: what a client holds', () => {
     });
   const cartOf = async (brandId: string, client: string | null) => {
     const cart = await createCart(db, brandId);
-    await database.checkout.holdCartFor(cart.id, { keyKind: client ? 'publishable' : 'brand', client });
+    await database.checkout.holdCartFor(cart.id, { keyKind: client ? 'publishable' : 'brand', client }, AT);
     return cart;
   };
 
@@ -606,7 +613,7 @@ describe('store contract: what a client holds', () => {
       oldestExpiresAt: '2026-11-25T12:01:00.000Z',
     });
     // A later checkout of the cart by a secret key: its places are no longer the client's.
-    await database.checkout.holdCartFor(second.id, { keyKind: 'organization', client: null });
+    await database.checkout.holdCartFor(second.id, { keyKind: 'organization', client: null }, AT);
     expect(await database.carts.findCartRow(second.id)).toMatchObject({ holdKeyKind: 'organization', holdClient: null });
     expect(await database.checkout.clientHolds(brand.id, CLIENT, AT, 'none')).toEqual({
       places: 3,

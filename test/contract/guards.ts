@@ -149,8 +149,8 @@ export function checkoutGuards(on: Racing): void {
       // Without the lock, the others read the count meanwhile.
       await sleep(Math.random() * 15);
       const cartId = `${client}-cart-${i}`;
-      await tx.checkout.insertCart({ id: cartId, brandId: w.brand.id, confirmationCode: `${client}-${i}`, at });
-      await tx.checkout.holdCartFor(cartId, { keyKind: 'publishable', client });
+      const holder = { keyKind: 'publishable' as const, client };
+      await tx.checkout.insertCart({ id: cartId, brandId: w.brand.id, confirmationCode: `${client}-${i}`, at, holder });
       const booking = { ...codeBooking(w, i), id: `${cartId}-booking`, cartId, confirmationCode: `${cartId}-B` };
       const person = (position: number) => ({
         id: `${cartId}-p${position}`,
@@ -182,7 +182,13 @@ export function checkoutGuards(on: Racing): void {
     const { db, gateways, w } = on();
     const outcomes = await race(gateways, 10, (i) => async (tx) => {
       if (await tx.checkout.confirmationCodeInUse(w.brand.id, 'RACE-CART')) return false;
-      await tx.checkout.insertCart({ id: `race-cart-${i}`, brandId: w.brand.id, confirmationCode: 'RACE-CART', at });
+      await tx.checkout.insertCart({
+        id: `race-cart-${i}`,
+        brandId: w.brand.id,
+        confirmationCode: 'RACE-CART',
+        at,
+        holder: { keyKind: 'brand', client: null },
+      });
       return true;
     });
     expect(outcomes.filter(Boolean)).toHaveLength(1);

@@ -145,10 +145,13 @@ export interface CheckoutStore {
    * suffixing that booking's code with `~` and a part of its id: a re-post may reuse its intended code.
    */
   releaseCodeOfReplacedBooking(cartId: string, code: string): Promise<void>;
-  insertCart(row: { id: string; brandId: string; confirmationCode: string; at: string }): Promise<void>;
-  touchCart(cartId: string, at: string): Promise<void>;
-  /** Records who holds the cart's places from this checkout on. Call it in the unit that took or created the cart. */
-  holdCartFor(cartId: string, holder: CartHolder): Promise<void>;
+  /** A new open cart, its places held by `holder` (holdCartFor). */
+  insertCart(row: { id: string; brandId: string; confirmationCode: string; at: string; holder: CartHolder }): Promise<void>;
+  /**
+   * Records who holds the cart's places from this checkout on, and `at` as its last change. Call it in the
+   * unit that took the cart (one that created it names its holder in insertCart).
+   */
+  holdCartFor(cartId: string, holder: CartHolder, at: string): Promise<void>;
   /**
    * Inside a unit of work: the unit becomes the only one counting and taking holds of `client` in `brandId`
    * until it ends; another unit asking for the same client and brand waits until then, on any gateway, and

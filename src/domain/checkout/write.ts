@@ -84,7 +84,7 @@ async function openCart(tx: Stores, plan: CheckoutPlan, at: string, replacement:
   if (cart && cart.brandId !== plan.brand.id) throw notFound('Cart', plan.cartId);
   if (!cart) {
     const confirmationCode = await freshCode(tx, plan.brand.id);
-    await tx.checkout.insertCart({ id: plan.cartId, brandId: plan.brand.id, confirmationCode, at });
+    await tx.checkout.insertCart({ id: plan.cartId, brandId: plan.brand.id, confirmationCode, at, holder: plan.holder });
     return confirmationCode;
   }
   if (cart.status === 'paid') {
@@ -97,7 +97,7 @@ async function openCart(tx: Stores, plan: CheckoutPlan, at: string, replacement:
   // Their places are offered to waitlists only after this checkout took back what it needs.
   await failProcessingBookings(tx, replaced, plan.now, plan.waitlistOfferTtlSeconds, replacement.freed);
   await tx.checkout.cancelOpenIntentsOfCart(cart.id, at);
-  await tx.checkout.touchCart(cart.id, at);
+  await tx.checkout.holdCartFor(cart.id, plan.holder, at);
   return cart.confirmationCode;
 }
 
@@ -280,7 +280,6 @@ export async function writeCheckout(
     const replacement: Replacement = { replaced: new Set(), freed: new Set() };
     const cartCode = await openCart(tx, plan, at, replacement);
     if (plan.budget) await plan.budget.check(tx, plan.now);
-    await tx.checkout.holdCartFor(plan.cartId, plan.holder);
     let intentId: string | null = null;
     if (plan.intent) {
       intentId = plan.intent.id;

@@ -174,7 +174,7 @@ export async function releaseCodeOfReplacedBooking(db: PgExecutor, cartId: strin
 
 export async function insertCart(
   db: PgExecutor,
-  row: { id: string; brandId: string; confirmationCode: string; at: string },
+  row: { id: string; brandId: string; confirmationCode: string; at: string; holder: CartHolder },
 ): Promise<void> {
   await db.insert(carts).values({
     id: row.id,
@@ -183,16 +183,14 @@ export async function insertCart(
     status: 'open',
     createdAt: row.at,
     updatedAt: row.at,
+    holdKeyKind: row.holder.keyKind,
+    holdClient: row.holder.client,
   });
 }
 
-export async function touchCart(db: PgExecutor, cartId: string, at: string): Promise<void> {
-  await db.update(carts).set({ updatedAt: at }).where(eq(carts.id, cartId));
-}
-
 /** The unit took the cart (or created it): one UPDATE of a row it holds. */
-export async function holdCartFor(db: PgExecutor, cartId: string, row: CartHolder): Promise<void> {
-  await db.update(carts).set({ holdKeyKind: row.keyKind, holdClient: row.client }).where(eq(carts.id, cartId));
+export async function holdCartFor(db: PgExecutor, cartId: string, row: CartHolder, at: string): Promise<void> {
+  await db.update(carts).set({ holdKeyKind: row.keyKind, holdClient: row.client, updatedAt: at }).where(eq(carts.id, cartId));
 }
 
 /**
@@ -326,7 +324,6 @@ export const checkoutStore = {
   confirmationCodeInUse,
   releaseCodeOfReplacedBooking,
   insertCart,
-  touchCart,
   holdCartFor,
   lockHoldClient,
   clientHolds,

@@ -237,36 +237,26 @@ const cartInsert = preparedPerDb((db) =>
       status: 'open',
       createdAt: sql.placeholder('at'),
       updatedAt: sql.placeholder('at'),
+      holdKeyKind: sql.placeholder('keyKind'),
+      holdClient: sql.placeholder('client'),
     })
     .prepare(),
 );
 
-export function insertCart(db: Db, row: { id: string; brandId: string; confirmationCode: string; at: string }): void {
-  cartInsert(db).run(row);
-}
-
-const touch = preparedPerDb((db) =>
-  db
-    .update(carts)
-    .set({ updatedAt: setTo('at') })
-    .where(eq(carts.id, sql.placeholder('id')))
-    .prepare(),
-);
-
-export function touchCart(db: Db, cartId: string, at: string): void {
-  touch(db).run({ id: cartId, at });
+export function insertCart(db: Db, row: { id: string; brandId: string; confirmationCode: string; at: string; holder: CartHolder }): void {
+  cartInsert(db).run({ id: row.id, brandId: row.brandId, confirmationCode: row.confirmationCode, at: row.at, ...row.holder });
 }
 
 const holder = preparedPerDb((db) =>
   db
     .update(carts)
-    .set({ holdKeyKind: setTo('keyKind'), holdClient: setTo('client') })
+    .set({ holdKeyKind: setTo('keyKind'), holdClient: setTo('client'), updatedAt: setTo('at') })
     .where(eq(carts.id, sql.placeholder('id')))
     .prepare(),
 );
 
-export function holdCartFor(db: Db, cartId: string, row: CartHolder): void {
-  holder(db).run({ id: cartId, keyKind: row.keyKind, client: row.client });
+export function holdCartFor(db: Db, cartId: string, row: CartHolder, at: string): void {
+  holder(db).run({ id: cartId, keyKind: row.keyKind, client: row.client, at });
 }
 
 /** One writer at a time: a unit of work already counts and takes a client's holds alone. */
@@ -447,7 +437,6 @@ export const checkoutStore = {
   confirmationCodeInUse,
   releaseCodeOfReplacedBooking,
   insertCart,
-  touchCart,
   holdCartFor,
   lockHoldClient,
   clientHolds,
