@@ -6,6 +6,7 @@
  * transaction, and the processor is asked afterwards, outside it.
  */
 import { randomUUID } from 'node:crypto';
+import type { BookingStatus } from '../shared/values.ts';
 import type { Stores, Transaction } from '../shared/database.ts';
 import { type IntentBookingRow, type IntentRow } from './store.ts';
 import { recordBookingEvent } from '../bookings/booking-events.ts';
@@ -78,9 +79,13 @@ async function recordSuccess(deps: Deps, reference: string): Promise<PaymentOutc
     await tx.payments.setIntentStatus(intent.id, 'succeeded', at);
     const current = await isCurrentCheckout(tx, intent);
     const refunds: ReservedRefund[] = [];
-    for (const booking of await tx.payments.bookingsOfIntent(intent.id))
-      refunds.push(...(await settleBooking(tx, intent, booking, current, at)));
-    await settleCart(tx, intent, at, current);
+    const statuses: BookingStatus[] = [];
+    for (const booking of await tx.payments.bookingsOfIntent(intent.id)) {
+      const settled = await settleBooking(tx, intent, booking, current, at);
+      statuses.push(settled.status);
+      if (settled.refund) refunds.push(settled.refund);
+    }
+    await settleCart(tx, intent, at, { current, statuses });
     return { intent, refunds, changed: true };
   });
   if (!recorded) return null;
@@ -96,18 +101,18 @@ async function recordSuccess(deps: Deps, reference: string): Promise<PaymentOutc
   return { intentId: recorded.intent.id, intentStatus: 'succeeded', changed: recorded.changed, refundErrors };
 }
 
-/** Applies a succeeded payment to one booking; returns the refund it needs, already reserved. */
+/** Applies a succeeded payment to one booking; returns its status then and the refund it needs, already reserved. */
 async function settleBooking(
   tx: Transaction,
   intent: IntentRow,
   booking: IntentBookingRow,
   current: boolean,
   at: string,
-): Promise<ReservedRefund[]> {
+): Promise<{ status: BookingStatus; refund?: ReservedRefund }> {
   const action = succeededAction(booking, current);
   switch (action.kind) {
     case 'none':
-      return [];
+      return { status: booking.status };
     case 'confirm':
       // Paid: its places stay reserved but no longer count as an unpaid publishable hold.
       await leavePublishableShare(tx, [
@@ -115,16 +120,18 @@ async function settleBooking(
       ]);
       await tx.cancellation.setBookingStatus(booking.id, 'confirmed', at);
       await recordBookingEvent(tx, 'booking.confirmed', booking.id, at);
-      return [];
+      return { status: 'confirmed' };
     case 'retake':
       if (await retake(tx, booking)) {
         await tx.cancellation.setBookingStatus(booking.id, 'confirmed', at);
         await recordBookingEvent(tx, 'booking.confirmed', booking.id, at);
-        return [];
+        return { status: 'confirmed' };
       }
-      return action.amountMinor > 0 ? [await refundInFull(tx, intent, booking, action.amountMinor, at)] : [];
+      return action.amountMinor > 0
+        ? { status: 'cancelled', refund: await refundInFull(tx, intent, booking, action.amountMinor, at) }
+        : { status: booking.status };
     case 'refund':
-      return [await refundInFull(tx, intent, booking, action.amountMinor, at)];
+      return { status: 'cancelled', refund: await refundInFull(tx, intent, booking, action.amountMinor, at) };
   }
 }
 
