@@ -139,13 +139,18 @@ describe('store contract: cancellation', () => {
       { id: p1!.id, cancelledAt: null },
       { id: p2!.id, cancelledAt: null },
     ]);
-    await database.cancellation.cancelParticipants([p1!.id], '2027-01-03T10:00:00.000Z');
-    await database.cancellation.cancelParticipants([p1!.id, p2!.id], '2027-01-03T11:00:00.000Z');
-    await database.cancellation.cancelParticipants([], '2027-01-03T12:00:00.000Z');
+    await database.cancellation.cancelParticipants(paid.booking.id, [p1!.id], null, '2027-01-03T10:00:00.000Z');
+    expect(await bookingRow(paid.booking.id)).toMatchObject({ status: 'confirmed', updatedAt: '2027-01-03T10:00:00.000Z' });
+    // Another booking's participant is left alone.
+    const [elsewhere] = free.participants;
+    await database.cancellation.cancelParticipants(paid.booking.id, [p1!.id, p2!.id, elsewhere!.id], null, '2027-01-03T11:00:00.000Z');
+    await database.cancellation.cancelParticipants(paid.booking.id, [], null, '2027-01-03T12:00:00.000Z');
     expect(await participantStates(paid.booking.id)).toStrictEqual([
       { id: p1!.id, cancelledAt: '2027-01-03T10:00:00.000Z' },
       { id: p2!.id, cancelledAt: '2027-01-03T11:00:00.000Z' },
     ]);
+    expect((await participantStates(free.booking.id))![0]).toStrictEqual({ id: elsewhere!.id, cancelledAt: null });
+    expect(await bookingRow(paid.booking.id)).toMatchObject({ status: 'confirmed', updatedAt: '2027-01-03T11:00:00.000Z' });
     expect(await participantStates('no-such-booking')).toBeUndefined();
   });
 
@@ -183,8 +188,17 @@ describe('store contract: cancellation', () => {
     });
     expect(await database.waitlists.findBookingHold('no-such-booking')).toBeUndefined();
 
-    await database.cancellation.touchBooking(free.booking.id, '2027-01-03T10:02:00.000Z');
-    expect(await bookingRow(free.booking.id)).toMatchObject({ status: 'confirmed', updatedAt: '2027-01-03T10:02:00.000Z' });
+    // Cancelling participants with a status sets it, with the hold cleared (and with none, only the status).
+    const [first] = processing.participants;
+    await database.cancellation.cancelParticipants(processing.booking.id, [first!.id], 'cancelled', '2027-01-03T10:02:00.000Z');
+    expect(await database.waitlists.findBookingHold(processing.booking.id)).toMatchObject({ status: 'cancelled', holdExpiresAt: null });
+    expect((await database.cancellation.findBookingToCancel(processing.booking.id))!.participants[0]).toStrictEqual({
+      id: first!.id,
+      cancelledAt: '2027-01-03T10:02:00.000Z',
+    });
+    const own = await createBooking(db, { brandId: brand.id, session: laterSession, participants: [{}] });
+    await database.cancellation.cancelParticipants(own.booking.id, [], 'refunded', '2027-01-03T10:03:00.000Z');
+    expect(await bookingRow(own.booking.id)).toMatchObject({ status: 'refunded', updatedAt: '2027-01-03T10:03:00.000Z' });
   });
 
   it('reserves refund amounts only within the booking amount, and releases them', async () => {
@@ -194,11 +208,12 @@ describe('store contract: cancellation', () => {
     expect(await bookingRow(paid.booking.id)).toMatchObject({ amountRefundedMinor: 8000, updatedAt: '2027-01-03T10:00:00.000Z' });
     expect(await database.cancellation.reserveRefundAmount(paid.booking.id, 1000, '2027-01-03T10:02:00.000Z')).toBe(true);
     expect(await database.cancellation.reserveRefundAmount('no-such-booking', 1, '2027-01-03T10:02:00.000Z')).toBe(false);
+    const freeUpdatedAt = (await bookingRow(free.booking.id)).updatedAt;
     expect(await database.cancellation.reserveRefundAmount(free.booking.id, 1, '2027-01-03T10:02:00.000Z')).toBe(false);
     await database.cancellation.releaseRefundAmount(paid.booking.id, 2500, '2027-01-03T10:03:00.000Z');
     expect((await database.cancellation.findBookingToCancel(paid.booking.id))!.booking).toMatchObject({ amountRefundedMinor: 6500 });
     expect(await bookingRow(paid.booking.id)).toMatchObject({ amountRefundedMinor: 6500, updatedAt: '2027-01-03T10:03:00.000Z' });
-    expect(await bookingRow(free.booking.id)).toMatchObject({ amountRefundedMinor: 0, updatedAt: '2027-01-03T10:02:00.000Z' });
+    expect(await bookingRow(free.booking.id)).toMatchObject({ amountRefundedMinor: 0, updatedAt: freeUpdatedAt });
     // refund-a, -B, -c and -d: the settled one is not pending.
     expect((await database.cancellation.findBookingToCancel(paid.booking.id))!.pendingRefunds).toBe(4);
     expect((await database.cancellation.findBookingToCancel(free.booking.id))!.pendingRefunds).toBe(0);

@@ -49,9 +49,12 @@ export async function applyEffect(
   offerTtlSeconds: number,
 ): Promise<void> {
   const effect = cancellationEffect(state, request);
-  await db.cancellation.cancelParticipants(effect.cancelParticipantIds, at);
-  if (effect.status !== booking.status) await db.cancellation.setBookingStatus(booking.id, effect.status, at);
-  else if (effect.cancelParticipantIds.length > 0) await db.cancellation.touchBooking(booking.id, at);
+  await db.cancellation.cancelParticipants(
+    booking.id,
+    effect.cancelParticipantIds,
+    effect.status !== booking.status ? effect.status : null,
+    at,
+  );
   await recordBookingEvents(db, [booking.id], cancellationEventTypes(state, effect, refundSettled), at);
   if (countsInShare(booking)) {
     await leavePublishableShare(db, [

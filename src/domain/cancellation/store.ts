@@ -42,11 +42,14 @@ export interface CancellationStore {
   findBookingToCancel(id: string): Promise<BookingToCancel | undefined>;
   /** The cancellable bookings of `ids`, by id (unknown ids are absent). */
   findCancellableBookings(ids: readonly string[]): Promise<Map<string, CancellableBooking>>;
-  /** Marks still-active participants cancelled at `at`. */
-  cancelParticipants(ids: readonly string[], at: string): Promise<void>;
+  /**
+   * Marks the booking's still-active participants of `ids` cancelled at `at`, and writes the booking:
+   * `status` as setBookingStatus does, or (null) only its `updatedAt` when `ids` is not empty. Nothing when
+   * both are empty.
+   */
+  cancelParticipants(bookingId: string, ids: readonly string[], status: BookingStatus | null, at: string): Promise<void>;
   /** Sets the status; a booking leaving `processing` no longer has a hold that could lapse. */
   setBookingStatus(id: string, status: BookingStatus, at: string): Promise<void>;
-  touchBooking(id: string, at: string): Promise<void>;
   /**
    * Adds `amountMinor` to the booking's refunded total if it stays within the amount; false (and nothing
    * changed) otherwise. A guard: racing reservations never refund more than the amount.

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { BookingStatus } from '../../../../domain/shared/values.ts';
 import type { BookingToCancel, CancellableBooking, CancellationStore } from '../../../../domain/cancellation/store.ts';
 import { bookings, participants, paymentIntents } from '../../schema/index.ts';
@@ -51,12 +51,33 @@ export async function findCancellableBookings(db: PgExecutor, ids: readonly stri
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-export async function cancelParticipants(db: PgExecutor, ids: readonly string[], at: string): Promise<void> {
-  if (ids.length === 0) return;
-  await db
-    .update(participants)
-    .set({ cancelledAt: at })
-    .where(and(inArray(participants.id, [...ids]), isNull(participants.cancelledAt)));
+/** One statement: the participants' UPDATE is a CTE of the booking's. */
+export async function cancelParticipants(
+  db: PgExecutor,
+  bookingId: string,
+  ids: readonly string[],
+  status: BookingStatus | null,
+  at: string,
+): Promise<void> {
+  if (ids.length === 0) {
+    if (status !== null) await setBookingStatus(db, bookingId, status, at);
+    return;
+  }
+  const set =
+    status === null
+      ? sql`updated_at = ${at}`
+      : status === 'processing'
+        ? sql`status = ${status}, updated_at = ${at}`
+        : sql`status = ${status}, updated_at = ${at}, hold_expires_at = NULL`;
+  await db.execute(sql`
+    WITH cancelled AS (
+      UPDATE ${participants} SET cancelled_at = ${at}
+      WHERE booking_id = ${bookingId} AND id IN (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )}) AND cancelled_at IS NULL
+    )
+    UPDATE ${bookings} SET ${set} WHERE id = ${bookingId}`);
 }
 
 export async function setBookingStatus(db: PgExecutor, id: string, status: BookingStatus, at: string): Promise<void> {
@@ -64,10 +85,6 @@ export async function setBookingStatus(db: PgExecutor, id: string, status: Booki
     .update(bookings)
     .set(status === 'processing' ? { status, updatedAt: at } : { status, updatedAt: at, holdExpiresAt: null })
     .where(eq(bookings.id, id));
-}
-
-export async function touchBooking(db: PgExecutor, id: string, at: string): Promise<void> {
-  await db.update(bookings).set({ updatedAt: at }).where(eq(bookings.id, id));
 }
 
 /**
@@ -94,7 +111,6 @@ export const cancellationStore = {
   findCancellableBookings,
   cancelParticipants,
   setBookingStatus,
-  touchBooking,
   reserveRefundAmount,
   releaseRefundAmount,
 } satisfies PostgresStore<CancellationStore>;

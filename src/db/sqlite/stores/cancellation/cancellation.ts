@@ -76,13 +76,16 @@ const cancelActiveParticipants = preparedPerDb((db) =>
   db
     .update(participants)
     .set({ cancelledAt: setTo('at') })
-    .where(and(inIdList(participants.id, 'ids'), isNull(participants.cancelledAt)))
+    .where(
+      and(eq(participants.bookingId, sql.placeholder('bookingId')), inIdList(participants.id, 'ids'), isNull(participants.cancelledAt)),
+    )
     .prepare(),
 );
 
-export function cancelParticipants(db: Db, ids: readonly string[], at: string): void {
-  if (ids.length === 0) return;
-  cancelActiveParticipants(db).run({ ids: idList(ids), at });
+export function cancelParticipants(db: Db, bookingId: string, ids: readonly string[], status: BookingStatusValue | null, at: string): void {
+  if (ids.length > 0) cancelActiveParticipants(db).run({ bookingId, ids: idList(ids), at });
+  if (status !== null) setBookingStatus(db, bookingId, status, at);
+  else if (ids.length > 0) touch(db).run({ id: bookingId, at });
 }
 
 // Leaving `processing` also clears the hold; staying in it keeps the hold.
@@ -112,10 +115,6 @@ const touch = preparedPerDb((db) =>
     .where(eq(bookings.id, sql.placeholder('id')))
     .prepare(),
 );
-
-export function touchBooking(db: Db, id: string, at: string): void {
-  touch(db).run({ id, at });
-}
 
 const reserveAmount = preparedPerDb((db) =>
   db
@@ -159,7 +158,6 @@ export const cancellationStore = {
   findCancellableBookings,
   cancelParticipants,
   setBookingStatus,
-  touchBooking,
   reserveRefundAmount,
   releaseRefundAmount,
 } satisfies SqliteStore<CancellationStore>;
