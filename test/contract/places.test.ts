@@ -11,7 +11,12 @@ describe('store contract: places', () => {
     const session = await fixtures.session(5);
     expect(await race(database, 20, (tx) => tx.capacity.takePlaces(session.id, 1))).toBe(5);
     expect(await database.capacity.takePlaces(session.id, 1)).toBe(false);
-    await database.capacity.releasePlaces(session.id, 2);
+    // The session as the release left it, as the waitlists store reads it.
+    const released = await database.capacity.releasePlaces(session.id, 2);
+    expect(released).toStrictEqual(await database.waitlists.findSessionById(session.id));
+    expect(released).toMatchObject({ id: session.id, capacity: 5, reserved: 3 });
+    expect(await database.capacity.releasePlaces(session.id, 0)).toBeUndefined();
+    expect(await database.capacity.releasePlaces('no-such-session', 1)).toBeUndefined();
     expect(await database.capacity.takePlaces(session.id, 2)).toBe(true);
     expect(await database.capacity.takePlaces(session.id, 1)).toBe(false);
   });

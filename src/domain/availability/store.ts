@@ -49,8 +49,12 @@ export interface CapacityStore {
    * `takePlaces` is, the two conditions checked in one step.
    */
   takePublishablePlaces(sessionId: string, count: number, sharePercent: number): Promise<'taken' | 'sold-out' | 'share-exhausted'>;
-  /** Gives `count` places back to a session (every cancellation does: a hot path). */
-  releasePlaces(sessionId: string, count: number): Promise<void>;
+  /**
+   * Gives `count` places back to a session (every cancellation does: a hot path) and returns the session
+   * as it then is (as `findSessionById` reads it in a unit of work: the row stays the unit's until it ends);
+   * undefined for an unknown session or when `count` is 0.
+   */
+  releasePlaces(sessionId: string, count: number): Promise<SessionRow | undefined>;
   /**
    * `count` places of publishable holds leave the share (`publishableHeld`): paid, they stay reserved; failed
    * or cancelled, the caller gives them back with `releasePlaces` too.

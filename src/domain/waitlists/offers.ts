@@ -9,6 +9,7 @@
  * never lost between two transactions nor sold twice (the sessions CHECK backs the arithmetic).
  */
 import type { Stores } from '../shared/database.ts';
+import type { SessionRow } from '../availability/store.ts';
 import { recordEvent, type EventIdSource, type EventType } from '../outbox/outbox.ts';
 import { remainingPlaces } from '../availability/sessions.ts';
 import { entryView, type WaitlistEntry } from './entry-view.ts';
@@ -50,8 +51,15 @@ function offerExpiry(now: Date, ttlSeconds: number, startsAt: string): string {
  * Offers the session's places on sale to its waiting entries, first in line first, each party that
  * fits; returns the ids of the entries offered. Nothing is offered once the session has started or was cancelled.
  */
-export async function offerFreedPlaces(tx: Stores, sessionId: string, now: Date, ttlSeconds: number): Promise<string[]> {
-  const session = await tx.waitlists.findSessionById(sessionId);
+export async function offerFreedPlaces(
+  tx: Stores,
+  sessionId: string,
+  now: Date,
+  ttlSeconds: number,
+  /** The session as the unit just wrote it, when it has it; read (and locked) otherwise. */
+  written?: SessionRow,
+): Promise<string[]> {
+  const session = written ?? (await tx.waitlists.findSessionById(sessionId));
   if (!session || session.cancelledAt !== null || Date.parse(session.startsAt) <= now.getTime()) return [];
   let free = remainingPlaces(session);
   const offered: string[] = [];
@@ -89,9 +97,9 @@ export async function releaseSessionPlaces(
   deferTo?: Set<string>,
 ): Promise<void> {
   if (count === 0) return;
-  await tx.capacity.releasePlaces(sessionId, count);
+  const session = await tx.capacity.releasePlaces(sessionId, count);
   if (deferTo) deferTo.add(sessionId);
-  else await offerFreedPlaces(tx, sessionId, now, ttlSeconds);
+  else await offerFreedPlaces(tx, sessionId, now, ttlSeconds, session);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { CapacityStore } from '../../../../domain/availability/store.ts';
+import type { CapacityStore, SessionRow } from '../../../../domain/availability/store.ts';
 import { sessions } from '../../schema/index.ts';
 import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
 
@@ -55,13 +55,15 @@ export async function takePublishablePlaces(
   return (row?.remaining ?? 0) >= count ? 'share-exhausted' : 'sold-out';
 }
 
-/** Gives `count` places back to a session. */
-export async function releasePlaces(db: PgExecutor, sessionId: string, count: number): Promise<void> {
-  if (count === 0) return;
-  await db
+/** Gives `count` places back to a session; the UPDATE returns the row it wrote (and locked). */
+export async function releasePlaces(db: PgExecutor, sessionId: string, count: number): Promise<SessionRow | undefined> {
+  if (count === 0) return undefined;
+  const [row] = await db
     .update(sessions)
     .set({ reserved: sql`${sessions.reserved} - ${count}` })
-    .where(eq(sessions.id, sessionId));
+    .where(eq(sessions.id, sessionId))
+    .returning();
+  return row;
 }
 
 /** `count` places of publishable holds leave the share (they stay reserved unless released too). */

@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { preparedPerDb } from '../../prepared.ts';
 import { sessions } from '../../schema/index.ts';
-import type { CapacityStore } from '../../../../domain/availability/store.ts';
+import type { CapacityStore, SessionRow } from '../../../../domain/availability/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 
 const take = preparedPerDb((db) =>
@@ -67,12 +67,13 @@ const release = preparedPerDb((db) =>
     .update(sessions)
     .set({ reserved: sql`${sessions.reserved} - ${sql.placeholder('count')}` })
     .where(eq(sessions.id, sql.placeholder('sessionId')))
+    .returning()
     .prepare(),
 );
 
-export function releasePlaces(db: Db, sessionId: string, count: number): void {
-  if (count === 0) return;
-  release(db).run({ sessionId, count });
+export function releasePlaces(db: Db, sessionId: string, count: number): SessionRow | undefined {
+  if (count === 0) return undefined;
+  return release(db).get({ sessionId, count });
 }
 
 const leaveShare = preparedPerDb((db) =>
