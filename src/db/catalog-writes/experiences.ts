@@ -4,6 +4,8 @@
  */
 import { and, getTableColumns, inArray, sql, type Table } from 'drizzle-orm';
 import type { ExperienceWrite, ExperienceWritesStore, MediaRow, NamedRow } from '../../domain/catalog/store.ts';
+import type { BrandQuestion, QuestionsWrite } from '../../domain/catalog/experience-questions.ts';
+import type { ExperienceQuestionRow } from '../../domain/questions/store.ts';
 import { deleteWhere, equals, insert, select, update, type Row, type Steps, type StepsOf } from './kit.ts';
 
 export interface ExperienceTables {
@@ -16,6 +18,8 @@ export interface ExperienceTables {
   media: Table;
   categories: Table;
   vibes: Table;
+  questions: Table;
+  experienceQuestions: Table;
 }
 
 /** The experience's parts and its new media inserted (its own part rows are gone or were never there). */
@@ -44,6 +48,71 @@ function* insertParts(t: ExperienceTables, write: ExperienceWrite): Steps<void> 
     t.taxes,
     write.taxes.map((tax, position) => ({ ...tax, experienceId, position })),
   );
+  if (write.questions) yield* writeQuestions(t, experienceId, write.questions);
+}
+
+/**
+ * The experience's questions: new definitions inserted, changed ones updated, its assignments as the
+ * document lists them (kept by id, new ones inserted) and every other one of it made inactive, never
+ * deleted (an assignment stays what answers already given were asked).
+ */
+function* writeQuestions(t: ExperienceTables, experienceId: string, write: QuestionsWrite): Steps<void> {
+  yield* insert(t.questions, write.newDefinitions as unknown as Row[]);
+  for (const { id, brandId: _brand, ...fields } of write.changedDefinitions) {
+    yield* update(t.questions, fields, equals(t.questions, 'id', id));
+  }
+  yield* update(t.experienceQuestions, { isActive: false }, equals(t.experienceQuestions, 'experienceId', experienceId));
+  const existing = new Set((yield* questionAssignments(t, experienceId)).map((a) => a.id));
+  for (const assignment of write.assignments) {
+    if (existing.has(assignment.id)) {
+      const { id, experienceId: _experience, ...fields } = assignment;
+      yield* update(t.experienceQuestions, fields, equals(t.experienceQuestions, 'id', id));
+    } else {
+      yield* insert(t.experienceQuestions, [assignment as unknown as Row]);
+    }
+  }
+}
+
+const assignmentKeys = [
+  'id',
+  'experienceId',
+  'questionId',
+  'isRequired',
+  'isActive',
+  'order',
+  'scope',
+  'conditions',
+  'conditionsMatchType',
+];
+
+export function* questionAssignments(t: ExperienceTables, experienceId: string): Steps<ExperienceQuestionRow[]> {
+  return (yield* select(
+    t.experienceQuestions,
+    assignmentKeys,
+    equals(t.experienceQuestions, 'experienceId', experienceId),
+  )) as unknown as ExperienceQuestionRow[];
+}
+
+export function* questionsOfBrand(t: ExperienceTables, brandId: string, ids: readonly string[]): Steps<BrandQuestion[]> {
+  if (ids.length === 0) return [];
+  const definitions = yield* select(
+    t.questions,
+    ['id', 'brandId', 'prompt', 'fieldType', 'options', 'termsAndConditions'],
+    and(equals(t.questions, 'brandId', brandId), inArray(getTableColumns(t.questions).id!, [...ids]))!,
+  );
+  if (definitions.length === 0) return [];
+  const assigned = yield* select(
+    t.experienceQuestions,
+    ['questionId', 'experienceId'],
+    inArray(
+      getTableColumns(t.experienceQuestions).questionId!,
+      definitions.map((d) => d.id as string),
+    ),
+  );
+  return definitions.map((d) => ({
+    ...(d as unknown as BrandQuestion),
+    experienceIds: [...new Set(assigned.filter((a) => a.questionId === d.id).map((a) => a.experienceId as string))],
+  }));
 }
 
 /** The rows of the new categories and vibes first (the experience refers to them), then it, then its parts. */
@@ -116,5 +185,7 @@ export function experienceWrites(t: ExperienceTables): StepsOf<ExperienceWritesS
     categoriesOfBrand: (brandId) => namedOfBrand(t.categories, brandId),
     vibesOfBrand: (brandId) => namedOfBrand(t.vibes, brandId),
     mediaOfBrand: (brandId, ids) => mediaOfBrand(t, brandId, ids),
+    questionsOfBrand: (brandId, ids) => questionsOfBrand(t, brandId, ids),
+    questionAssignments: (experienceId) => questionAssignments(t, experienceId),
   };
 }

@@ -12,6 +12,10 @@ import { fromDecimal, toDecimal, toScaledInteger } from '../shared/money.ts';
 import { bookingAvailabilityModes, paymentMethods } from '../shared/values.ts';
 import { array, coordinate, flag, integer, knownLocale, object, oneOf, text, type JsonObject } from './document-fields.ts';
 import { locationOf } from './experiences.ts';
+import { readCustomQuestions, type BrandQuestion } from './experience-questions.ts';
+import { requireFeature } from './features.ts';
+import type { ExperienceQuestionRow } from '../questions/store.ts';
+import type { QuestionSnapshot } from '../questions/questions.ts';
 
 /** What the document refers to, read before it is read: the brand's hosts, categories, vibes and the media it names. */
 export interface DocumentContext {
@@ -22,6 +26,8 @@ export interface DocumentContext {
   media: MediaRow[];
   /** Ids of the brand's cancellation policies named by the document. */
   cancellationPolicyIds: string[];
+  /** The brand's question definitions the document names, the experience's assignments now, and whether the brand asks questions at all. */
+  questions: { enabled: boolean; known: BrandQuestion[]; current: ExperienceQuestionRow[] };
 }
 
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -168,6 +174,17 @@ function location(
   };
 }
 
+/** Its questions; without the brand's `customQuestions` feature none may be sent and those it has stay as they are. */
+function questionsOf(value: unknown, id: string, context: DocumentContext): ExperienceWrite['questions'] {
+  const { enabled, known, current } = context.questions;
+  if (!enabled) {
+    if (Array.isArray(value) && value.length > 0)
+      requireFeature(context.brand, 'customQuestions', 'Asking custom questions', 'customQuestions');
+    return null;
+  }
+  return readCustomQuestions(value, { brandId: context.brand.id, experienceId: id, known, current });
+}
+
 /** The rows of `document` as experience `id` of the context's brand; VALIDATION_FAILED naming the first wrong field. */
 export function readExperienceDocument(document: unknown, id: string, context: DocumentContext): ExperienceWrite {
   const doc = object(document, 'body');
@@ -243,11 +260,12 @@ export function readExperienceDocument(document: unknown, id: string, context: D
     newCategories,
     newVibes,
     newMedia,
+    questions: questionsOf(doc.customQuestions, id, context),
   };
 }
 
 /** The document of a stored experience, in its base language with its translations by locale: what a merge patch applies to. */
-export function experienceDocument(record: ExperienceRecord, brand: BrandRow): JsonObject {
+export function experienceDocument(record: ExperienceRecord, brand: BrandRow, customQuestions: QuestionSnapshot[]): JsonObject {
   const { row } = record;
   const toPicture = (m: ExperienceRecord['media'][number]) => ({
     id: m.id,
@@ -290,6 +308,7 @@ export function experienceDocument(record: ExperienceRecord, brand: BrandRow): J
     maximumAllowedToBook: row.maximumAllowedToBook,
     displayedCapacity: row.displayedCapacity,
     cancellationPolicyId: row.cancellationPolicyId,
+    customQuestions,
   };
   return document as JsonObject;
 }

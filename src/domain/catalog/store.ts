@@ -15,6 +15,8 @@ import type {
   PaymentMethodFlags,
   TemplateElement,
 } from '../shared/json-types.ts';
+import type { ExperienceQuestionRow } from '../questions/store.ts';
+import type { BrandQuestion, QuestionsWrite } from './experience-questions.ts';
 
 export interface BrandRow {
   id: string;
@@ -401,6 +403,8 @@ export interface ExperienceWrite {
   newCategories: Array<{ id: string; brandId: string; name: string }>;
   newVibes: Array<{ id: string; brandId: string; name: string }>;
   newMedia: MediaRow[];
+  /** Its custom questions (definitions and assignments); null leaves them as they are. */
+  questions: QuestionsWrite | null;
 }
 
 /** Writes of experiences (the catalogue API); the same SQL on both engines (src/db/catalog-writes). */
@@ -422,6 +426,10 @@ export interface ExperienceWritesStore {
   vibesOfBrand(brandId: string): Promise<NamedRow[]>;
   /** The brand's media rows with these ids (others left out), in no particular order. */
   mediaOfBrand(brandId: string, ids: readonly string[]): Promise<MediaRow[]>;
+  /** The brand's question definitions with these ids (others left out), each with the experiences it is assigned to. */
+  questionsOfBrand(brandId: string, ids: readonly string[]): Promise<BrandQuestion[]>;
+  /** Every question assignment of the experience, active or not, in no particular order. */
+  questionAssignments(experienceId: string): Promise<ExperienceQuestionRow[]>;
 }
 
 /** The listing fields written with the listing itself (every field but the versioned content). */

@@ -1,10 +1,10 @@
 import type { FastifyReply } from 'fastify';
 import { setContentLanguage } from '../../http/content-language.ts';
-import { getExperience } from '../../domain/catalog/experiences.ts';
 import {
   archiveExperience,
   createExperience,
   experienceEtag,
+  getExperienceDocument,
   updateExperience,
   type WrittenExperience,
 } from '../../domain/catalog/experience-writes.ts';
@@ -28,7 +28,7 @@ export function experienceRoutes(app: RestApp) {
     '/v1/brands/:brandId/experiences/:experienceId',
     { schema: getExperienceSchema, config: { responseCache: true, publishable: 'catalogue' } },
     async (request, reply) => {
-      const experience = await getExperience(request.caller, { ...request.params, language: request.query.language });
+      const experience = await getExperienceDocument(request.caller, { ...request.params, language: request.query.language });
       setContentLanguage(reply, [experience.contentLanguage]);
       reply.header('etag', experienceEtag(experience.version));
       return experience;

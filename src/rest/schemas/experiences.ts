@@ -57,6 +57,12 @@ export const Experience = Type.Object(
     maximumAllowedToBook: Type.Optional(Type.Integer()),
     displayedCapacity: Type.Optional(Type.Integer()),
     cancellationPolicyId: Type.Optional(Type.String()),
+    customQuestions: Type.Optional(
+      Type.Array(ref(QuestionSnapshot), {
+        description:
+          'The active custom questions asked at checkout, in display order (as GET .../custom-questions answers them); written back whole by PATCH',
+      }),
+    ),
     status: Type.Enum(['active', 'archived'], {
       description: '`archived`: no new sales (checkouts and holds answer EXPERIENCE_ARCHIVED); bookings already made stand',
     }),
