@@ -20,6 +20,7 @@ export interface ExperienceTables {
   vibes: Table;
   questions: Table;
   experienceQuestions: Table;
+  addOns: Table;
 }
 
 /** The experience's parts and its new media inserted (its own part rows are gone or were never there). */
@@ -47,6 +48,10 @@ function* insertParts(t: ExperienceTables, write: ExperienceWrite): Steps<void> 
   yield* insert(
     t.taxes,
     write.taxes.map((tax, position) => ({ ...tax, experienceId, position })),
+  );
+  yield* insert(
+    t.addOns,
+    write.addOns.map((addOn, position) => ({ ...addOn, experienceId, position })),
   );
   if (write.questions) yield* writeQuestions(t, experienceId, write.questions);
 }
@@ -93,6 +98,24 @@ export function* questionAssignments(t: ExperienceTables, experienceId: string):
   )) as unknown as ExperienceQuestionRow[];
 }
 
+/** Add-ons are referred to by nothing stored (a booking's pricing keeps the add-on's id, name and price as sold). */
+export function* addOnsOf(t: ExperienceTables, experienceIds: readonly string[]) {
+  if (experienceIds.length === 0) return [];
+  const columns = getTableColumns(t.addOns);
+  const rows = yield* select(
+    t.addOns,
+    ['id', 'experienceId', 'name', 'priceMinor', 'position'],
+    inArray(columns.experienceId!, [...experienceIds]),
+    sql`${columns.experienceId} ASC, ${columns.position} ASC`,
+  );
+  return rows.map(({ position: _position, ...row }) => row) as Array<{
+    id: string;
+    experienceId: string;
+    name: string;
+    priceMinor: number;
+  }>;
+}
+
 export function* questionsOfBrand(t: ExperienceTables, brandId: string, ids: readonly string[]): Steps<BrandQuestion[]> {
   if (ids.length === 0) return [];
   const definitions = yield* select(
@@ -133,7 +156,7 @@ export function* replaceExperience(t: ExperienceTables, write: ExperienceWrite, 
     returning: ['version'],
   });
   if (!changed) return null;
-  for (const part of [t.experienceTranslations, t.experienceVibes, t.experienceMedia, t.priceTiers, t.taxes]) {
+  for (const part of [t.experienceTranslations, t.experienceVibes, t.experienceMedia, t.priceTiers, t.taxes, t.addOns]) {
     yield* deleteWhere(part, equals(part, 'experienceId', id));
   }
   yield* insertParts(t, write);
@@ -187,5 +210,6 @@ export function experienceWrites(t: ExperienceTables): StepsOf<ExperienceWritesS
     mediaOfBrand: (brandId, ids) => mediaOfBrand(t, brandId, ids),
     questionsOfBrand: (brandId, ids) => questionsOfBrand(t, brandId, ids),
     questionAssignments: (experienceId) => questionAssignments(t, experienceId),
+    addOnsOf: (experienceIds) => addOnsOf(t, experienceIds),
   };
 }

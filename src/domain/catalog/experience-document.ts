@@ -28,6 +28,15 @@ export interface DocumentContext {
   cancellationPolicyIds: string[];
   /** The brand's question definitions the document names, the experience's assignments now, and whether the brand asks questions at all. */
   questions: { enabled: boolean; known: BrandQuestion[]; current: ExperienceQuestionRow[] };
+  /** Ids of the experience's add-ons now (none for a new experience). */
+  addOnIds: string[];
+}
+
+/** An add-on as the document shows it: `price` a decimal in the brand currency, as `priceTiers`. */
+export interface AddOn {
+  id: string;
+  name: string;
+  price: number;
 }
 
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -130,6 +139,30 @@ function priceTiers(value: unknown, currency: string): ExperienceWrite['priceTie
     names.add(name);
     if (typeof tier.price !== 'number') throw invalid(`priceTiers.${i}.price`, `priceTiers.${i}.price must be a number`);
     return { id: randomUUID(), name, priceMinor: fromDecimal(tier.price, currency, `priceTiers.${i}.price`) };
+  });
+}
+
+function addOns(value: unknown, currency: string, known: readonly string[]): ExperienceWrite['addOns'] {
+  if (value === undefined || value === null) return [];
+  const list = array(value, 'addOns');
+  if (list.length > 100) throw invalid('addOns', 'addOns must list at most 100 add-ons');
+  const names = new Set<string>();
+  const ids = new Set<string>();
+  return list.map((entry, i) => {
+    const at = `addOns.${i}`;
+    const item = object(entry, at);
+    let id: string = randomUUID();
+    if (item.id !== undefined && item.id !== null) {
+      id = text(item.id, `${at}.id`, { min: 1, max: 100 });
+      if (!known.includes(id)) throw invalid(`${at}.id`, `${at}.id is not an add-on of the experience (leave it out for a new one)`);
+      if (ids.has(id)) throw invalid(`${at}.id`, `${at}.id repeats an add-on of the list`);
+      ids.add(id);
+    }
+    const name = text(item.name, `${at}.name`, { min: 1, max: 100 });
+    if (names.has(name)) throw invalid(`${at}.name`, `${at}.name repeats "${name}"`);
+    names.add(name);
+    if (typeof item.price !== 'number') throw invalid(`${at}.price`, `${at}.price must be a number`);
+    return { id, name, priceMinor: fromDecimal(item.price, currency, `${at}.price`) };
   });
 }
 
@@ -257,6 +290,7 @@ export function readExperienceDocument(document: unknown, id: string, context: D
     media: [{ ...cover, role: 'cover' }, ...pictures.map((p) => ({ ...p, role: 'picture' as const }))],
     priceTiers: priceTiers(doc.priceTiers, brand.currency),
     taxes: taxes(doc.taxes),
+    addOns: addOns(doc.addOns, brand.currency, context.addOnIds),
     newCategories,
     newVibes,
     newMedia,
@@ -265,7 +299,11 @@ export function readExperienceDocument(document: unknown, id: string, context: D
 }
 
 /** The document of a stored experience, in its base language with its translations by locale: what a merge patch applies to. */
-export function experienceDocument(record: ExperienceRecord, brand: BrandRow, customQuestions: QuestionSnapshot[]): JsonObject {
+export function experienceDocument(
+  record: ExperienceRecord,
+  brand: BrandRow,
+  parts: { customQuestions: QuestionSnapshot[]; addOns: AddOn[] },
+): JsonObject {
   const { row } = record;
   const toPicture = (m: ExperienceRecord['media'][number]) => ({
     id: m.id,
@@ -308,7 +346,8 @@ export function experienceDocument(record: ExperienceRecord, brand: BrandRow, cu
     maximumAllowedToBook: row.maximumAllowedToBook,
     displayedCapacity: row.displayedCapacity,
     cancellationPolicyId: row.cancellationPolicyId,
-    customQuestions,
+    addOns: parts.addOns,
+    customQuestions: parts.customQuestions,
   };
   return document as JsonObject;
 }

@@ -13,7 +13,8 @@ import type { BrandRow } from './store.ts';
 import { loadBrand } from './brands.ts';
 import { getExperience, toExperience, type Experience, type ExperienceInput } from './experiences.ts';
 import { toRatings } from './ratings.ts';
-import { experienceDocument, readExperienceDocument, type DocumentContext } from './experience-document.ts';
+import { experienceDocument, readExperienceDocument, type AddOn, type DocumentContext } from './experience-document.ts';
+import { toDecimal } from '../shared/money.ts';
 import type { JsonObject } from './document-fields.ts';
 import type { Transaction } from '../shared/database.ts';
 import type { CallerDeps } from '../shared/deps.ts';
@@ -35,7 +36,9 @@ export interface WrittenExperience {
 export async function getExperienceDocument(deps: CallerDeps, input: ExperienceInput): Promise<Experience> {
   const experience = await getExperience(deps, input);
   const [customQuestions] = await customQuestionsByExperience(deps, [experience]);
-  return { ...experience, customQuestions: customQuestions ?? [] };
+  const brand = await loadBrand(deps, experience.brandId);
+  const addOns = (await addOnsByExperience(deps.db, brand, [experience.id])).get(experience.id) ?? [];
+  return { ...experience, addOns, customQuestions: customQuestions ?? [] };
 }
 
 /** An experience's entity tag: of its integer version, which every write moves (version 3 is `"3"`). */
@@ -52,7 +55,13 @@ const pictureIds = (document: JsonObject): string[] => {
 };
 
 /** What the document refers to, read in the unit that writes it. */
-async function documentContext(tx: Transaction, brand: BrandRow, document: unknown, experienceId: string): Promise<DocumentContext> {
+async function documentContext(
+  tx: Transaction,
+  brand: BrandRow,
+  document: unknown,
+  experienceId: string,
+  addOnIds: string[] = [],
+): Promise<DocumentContext> {
   const doc = document && typeof document === 'object' && !Array.isArray(document) ? (document as JsonObject) : {};
   const enabled = hasFeature(brand, 'customQuestions');
   const policyId = typeof doc.cancellationPolicyId === 'string' ? doc.cancellationPolicyId : null;
@@ -69,7 +78,39 @@ async function documentContext(tx: Transaction, brand: BrandRow, document: unkno
       known: enabled ? await tx.experienceWrites.questionsOfBrand(brand.id, namedQuestionIds(doc.customQuestions)) : [],
       current: enabled ? await tx.experienceWrites.questionAssignments(experienceId) : [],
     },
+    addOnIds,
   };
+}
+
+/** Add-ons of experiences of `brand` as the document shows them, by experience id. */
+async function addOnsByExperience(
+  db: Pick<Transaction, 'experienceWrites'>,
+  brand: BrandRow,
+  experienceIds: readonly string[],
+): Promise<Map<string, AddOn[]>> {
+  const byExperience = new Map<string, AddOn[]>(experienceIds.map((id) => [id, []]));
+  for (const row of await db.experienceWrites.addOnsOf(experienceIds)) {
+    byExperience.get(row.experienceId)?.push({ id: row.id, name: row.name, price: toDecimal(row.priceMinor, brand.currency) });
+  }
+  return byExperience;
+}
+
+/** The add-ons of several experiences, each as the document shows them (a DataLoader batch function). */
+export async function addOnsOfExperiences(
+  deps: Pick<CallerDeps, 'db'>,
+  experiences: ReadonlyArray<{ id: string; brandId: string }>,
+): Promise<AddOn[][]> {
+  const currencies = new Map<string, string>();
+  for (const brandId of new Set(experiences.map((e) => e.brandId))) {
+    const brand = await deps.db.brands.findBrand(brandId);
+    if (brand) currencies.set(brandId, brand.currency);
+  }
+  const rows = await deps.db.experienceWrites.addOnsOf(experiences.map((e) => e.id));
+  return experiences.map((e) =>
+    rows
+      .filter((row) => row.experienceId === e.id)
+      .map((row) => ({ id: row.id, name: row.name, price: toDecimal(row.priceMinor, currencies.get(e.brandId) ?? 'EUR') })),
+  );
 }
 
 /** The questions the experience asks now, as GET shows them (none without the brand's feature). */
@@ -87,6 +128,7 @@ async function recordWrite(deps: CallerDeps, tx: Transaction, brand: BrandRow, i
   const ratings = new Map((await tx.reviewStats.reviewStatsOf([id])).map((row) => [row.experienceId, toRatings(row)]));
   const experience = {
     ...(await toExperience(deps, brand, record, undefined, ratings)),
+    addOns: (await addOnsByExperience(tx, brand, [id])).get(id) ?? [],
     customQuestions: await askedQuestions(tx, brand, id),
   };
   const { brandId: _brandId, contentLanguage: _language, ...payload } = experience;
@@ -156,9 +198,17 @@ export async function updateExperience(deps: CallerDeps, input: ExperienceChange
   const { patch } = input;
   if (!patch || typeof patch !== 'object' || Array.isArray(patch)) throw invalid('body', 'A merge patch must be a JSON object');
   return onCurrentVersion(deps, input, async (tx, brand, record) => {
-    const current = experienceDocument(record, brand, await askedQuestions(tx, brand, record.row.id));
-    const document = mergePatch(current, patch) as JsonObject;
-    const write = readExperienceDocument(document, record.row.id, await documentContext(tx, brand, document, record.row.id));
+    const addOns = (await addOnsByExperience(tx, brand, [record.row.id])).get(record.row.id) ?? [];
+    const customQuestions = await askedQuestions(tx, brand, record.row.id);
+    const document = mergePatch(experienceDocument(record, brand, { customQuestions, addOns }), patch) as JsonObject;
+    const context = await documentContext(
+      tx,
+      brand,
+      document,
+      record.row.id,
+      addOns.map((a) => a.id),
+    );
+    const write = readExperienceDocument(document, record.row.id, context);
     await slugFree(tx, brand.id, write.row.slug, record.row.id);
     if ((await tx.experienceWrites.replaceExperience(write, record.row.version)) === null) throw new StaleVersion();
     return recordWrite(deps, tx, brand, record.row.id, 'experience.updated');
@@ -175,7 +225,11 @@ export async function archiveExperience(deps: CallerDeps, input: ExperienceChang
       const ratings = new Map((await tx.reviewStats.reviewStatsOf([record.row.id])).map((row) => [row.experienceId, toRatings(row)]));
       const experience = await toExperience(deps, brand, record, undefined, ratings);
       return {
-        experience: { ...experience, customQuestions: await askedQuestions(tx, brand, record.row.id) },
+        experience: {
+          ...experience,
+          addOns: (await addOnsByExperience(tx, brand, [record.row.id])).get(record.row.id) ?? [],
+          customQuestions: await askedQuestions(tx, brand, record.row.id),
+        },
         etag: experienceEtag(record.row.version),
       };
     }

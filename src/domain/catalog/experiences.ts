@@ -58,6 +58,8 @@ export interface Experience {
   version: number;
   /** The active custom questions, in display order: shown by REST's GET and the write answers (GraphQL resolves its own); set by experience-writes.ts. */
   customQuestions?: QuestionSnapshot[];
+  /** Its add-ons (`price` a decimal in the brand currency), in order: shown by REST's GET and the write answers; set by experience-writes.ts. */
+  addOns?: Array<{ id: string; name: string; price: number }>;
 }
 
 /** Whether `row` may be read as an experience of `brand` (unlisted ones need the brand's feature). */

@@ -403,6 +403,8 @@ export interface ExperienceWrite {
   newCategories: Array<{ id: string; brandId: string; name: string }>;
   newVibes: Array<{ id: string; brandId: string; name: string }>;
   newMedia: MediaRow[];
+  /** Its add-ons, in order (ids kept from the document, new ones generated). */
+  addOns: Array<{ id: string; name: string; priceMinor: number }>;
   /** Its custom questions (definitions and assignments); null leaves them as they are. */
   questions: QuestionsWrite | null;
 }
@@ -428,6 +430,8 @@ export interface ExperienceWritesStore {
   mediaOfBrand(brandId: string, ids: readonly string[]): Promise<MediaRow[]>;
   /** The brand's question definitions with these ids (others left out), each with the experiences it is assigned to. */
   questionsOfBrand(brandId: string, ids: readonly string[]): Promise<BrandQuestion[]>;
+  /** The add-ons of these experiences, by experience id, then position. */
+  addOnsOf(experienceIds: readonly string[]): Promise<Array<{ id: string; experienceId: string; name: string; priceMinor: number }>>;
   /** Every question assignment of the experience, active or not, in no particular order. */
   questionAssignments(experienceId: string): Promise<ExperienceQuestionRow[]>;
 }

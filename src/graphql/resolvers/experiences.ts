@@ -15,6 +15,8 @@ export const experienceResolvers: Resolvers = {
   },
   Experience: {
     customQuestions: (experience, _, ctx) => ctx.loaders.customQuestions.load(experience),
+    addOns: async (experience, _, ctx) =>
+      (await ctx.loaders.addOns.load(experience)).map(({ id, name, price }) => ({ addOnId: id, name, price })),
   },
   PaymentMethod: enumValues.PaymentMethod,
   ExperienceStatus: enumValues.ExperienceStatus,

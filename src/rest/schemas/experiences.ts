@@ -57,6 +57,16 @@ export const Experience = Type.Object(
     maximumAllowedToBook: Type.Optional(Type.Integer()),
     displayedCapacity: Type.Optional(Type.Integer()),
     cancellationPolicyId: Type.Optional(Type.String()),
+    addOns: Type.Optional(
+      Type.Array(
+        Type.Object({
+          id: Type.String({ description: 'What checkout takes as `listingAddOns[].addOnId`' }),
+          name: Type.String(),
+          price: Type.Number({ description: 'Unit price in the brand currency' }),
+        }),
+        { description: 'Extras sold with the experience, in order; written back whole by PATCH' },
+      ),
+    ),
     customQuestions: Type.Optional(
       Type.Array(ref(QuestionSnapshot), {
         description:

@@ -105,6 +105,7 @@ describe('POST /v1/brands/{brandId}/experiences', () => {
       ],
       medias: [got.body.coverPicture, got.body.pictures[0]],
       hostedBy: got.body.hostedBy,
+      addOns: [],
       customQuestions: [],
       status: 'active',
     });

@@ -141,6 +141,7 @@ describe('GET /v1/brands/{brandId}/experiences/{experienceId}', () => {
       maximumAllowedToBook: 6,
       displayedCapacity: 10,
       cancellationPolicyId: policy.id,
+      addOns: [],
       customQuestions: [],
       status: 'active',
     });
@@ -244,7 +245,7 @@ const query = `query($brandId: UUID!, $id: UUID!, $language: Locale) {
 }`;
 
 /** The REST body as GraphQL shows it: enum names, and null for the omitted optional fields. */
-function asGraphQL({ customQuestions: _asked, ...rest }: Record<string, unknown>) {
+function asGraphQL({ customQuestions: _asked, addOns: _addOns, ...rest }: Record<string, unknown>) {
   return {
     ...Object.fromEntries(optionalKeys.map((k) => [k, null])),
     ...rest,
