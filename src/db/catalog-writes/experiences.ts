@@ -167,7 +167,7 @@ function versionIs(t: ExperienceTables, id: string, version: number) {
   return and(equals(t.experiences, 'id', id), equals(t.experiences, 'version', version))!;
 }
 
-export function* archiveExperience(t: ExperienceTables, id: string, at: string, expectedVersion: number): Steps<number | null> {
+export function* archiveExperience(t: ExperienceTables, id: string, at: string | null, expectedVersion: number): Steps<number | null> {
   const [changed] = yield* update(t.experiences, { archivedAt: at }, versionIs(t, id, expectedVersion), {
     extra: sql`${sql.identifier('version')} = ${sql.identifier('version')} + 1`,
     returning: ['version'],

@@ -215,26 +215,47 @@ export async function updateExperience(deps: CallerDeps, input: ExperienceChange
   });
 }
 
+/** The experience as it is, when a write has nothing to change (no version moved, no event). */
+async function unchanged(
+  deps: CallerDeps,
+  tx: Transaction,
+  brand: BrandRow,
+  record: NonNullable<Awaited<ReturnType<Transaction['experiences']['findExperienceRecord']>>>,
+): Promise<WrittenExperience> {
+  const ratings = new Map((await tx.reviewStats.reviewStatsOf([record.row.id])).map((row) => [row.experienceId, toRatings(row)]));
+  const experience = await toExperience(deps, brand, record, undefined, ratings);
+  return {
+    experience: {
+      ...experience,
+      addOns: (await addOnsByExperience(tx, brand, [record.row.id])).get(record.row.id) ?? [],
+      customQuestions: await askedQuestions(tx, brand, record.row.id),
+    },
+    etag: experienceEtag(record.row.version),
+  };
+}
+
 /**
  * Archives the experience: checkouts, holds and waitlist joins of it answer EXPERIENCE_ARCHIVED from now
  * on; its bookings stand. Archiving an archived experience changes nothing and records no event.
  */
 export async function archiveExperience(deps: CallerDeps, input: ExperienceChange): Promise<WrittenExperience> {
   return onCurrentVersion(deps, input, async (tx, brand, record) => {
-    if (record.row.archivedAt) {
-      const ratings = new Map((await tx.reviewStats.reviewStatsOf([record.row.id])).map((row) => [row.experienceId, toRatings(row)]));
-      const experience = await toExperience(deps, brand, record, undefined, ratings);
-      return {
-        experience: {
-          ...experience,
-          addOns: (await addOnsByExperience(tx, brand, [record.row.id])).get(record.row.id) ?? [],
-          customQuestions: await askedQuestions(tx, brand, record.row.id),
-        },
-        etag: experienceEtag(record.row.version),
-      };
-    }
+    if (record.row.archivedAt) return unchanged(deps, tx, brand, record);
     if ((await tx.experienceWrites.archiveExperience(record.row.id, deps.now().toISOString(), record.row.version)) === null)
       throw new StaleVersion();
     return recordWrite(deps, tx, brand, record.row.id, 'experience.archived');
+  });
+}
+
+/**
+ * Sells an archived experience again: checkouts, holds and waitlist joins take it from now on. Recorded
+ * as `experience.updated` (its `status` back to `active`), as any other change of what is sold; un-archiving
+ * an experience that is not archived changes nothing and records no event.
+ */
+export async function unarchiveExperience(deps: CallerDeps, input: ExperienceChange): Promise<WrittenExperience> {
+  return onCurrentVersion(deps, input, async (tx, brand, record) => {
+    if (!record.row.archivedAt) return unchanged(deps, tx, brand, record);
+    if ((await tx.experienceWrites.archiveExperience(record.row.id, null, record.row.version)) === null) throw new StaleVersion();
+    return recordWrite(deps, tx, brand, record.row.id, 'experience.updated');
   });
 }

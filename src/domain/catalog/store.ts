@@ -418,8 +418,8 @@ export interface ExperienceWritesStore {
    * or null (nothing written) when it is not. Atomic against concurrent writers of the same experience.
    */
   replaceExperience(write: ExperienceWrite, expectedVersion: number): Promise<number | null>;
-  /** Archives it at `at` when its version is still `expectedVersion`: its new version, or null. */
-  archiveExperience(id: string, at: string, expectedVersion: number): Promise<number | null>;
+  /** Archives it at `at` (null: sold again) when its version is still `expectedVersion`: its new version, or null. */
+  archiveExperience(id: string, at: string | null, expectedVersion: number): Promise<number | null>;
   /** The id of the brand's experience with this slug, if any. */
   experienceIdBySlug(brandId: string, slug: string): Promise<string | undefined>;
   /** The brand's categories, by name (byte order). */

@@ -1,4 +1,4 @@
-import { archiveExperience, createExperience, updateExperience } from '../../domain/catalog/experience-writes.ts';
+import { archiveExperience, createExperience, unarchiveExperience, updateExperience } from '../../domain/catalog/experience-writes.ts';
 import { enumValues } from '../enums.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 
@@ -12,6 +12,8 @@ export const experienceResolvers: Resolvers = {
       updateExperience(ctx.caller(), { brandId, experienceId: id, patch: input, ifMatch, ifMatchField: 'ifMatch' }),
     archiveExperience: (_, { brandId, id, ifMatch }, ctx) =>
       archiveExperience(ctx.caller(), { brandId, experienceId: id, ifMatch, ifMatchField: 'ifMatch' }),
+    unarchiveExperience: (_, { brandId, id, ifMatch }, ctx) =>
+      unarchiveExperience(ctx.caller(), { brandId, experienceId: id, ifMatch, ifMatchField: 'ifMatch' }),
   },
   Experience: {
     customQuestions: (experience, _, ctx) => ctx.loaders.customQuestions.load(experience),

@@ -5,6 +5,7 @@ import {
   createExperience,
   experienceEtag,
   getExperienceDocument,
+  unarchiveExperience,
   updateExperience,
   type WrittenExperience,
 } from '../../domain/catalog/experience-writes.ts';
@@ -15,6 +16,7 @@ import {
   createExperienceSchema,
   getExperienceSchema,
   listCustomQuestionsSchema,
+  unarchiveExperienceSchema,
   updateExperienceSchema,
 } from '../schemas/experiences.ts';
 
@@ -50,6 +52,11 @@ export function experienceRoutes(app: RestApp) {
   app.post('/v1/brands/:brandId/experiences/:experienceId/archive', { schema: archiveExperienceSchema }, async (request, reply) => {
     const { brandId, experienceId } = request.params;
     return written(reply, await archiveExperience(request.caller, { brandId, experienceId, ifMatch: request.headers['if-match'] }));
+  });
+
+  app.post('/v1/brands/:brandId/experiences/:experienceId/unarchive', { schema: unarchiveExperienceSchema }, async (request, reply) => {
+    const { brandId, experienceId } = request.params;
+    return written(reply, await unarchiveExperience(request.caller, { brandId, experienceId, ifMatch: request.headers['if-match'] }));
   });
 
   app.get(

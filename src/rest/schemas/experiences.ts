@@ -158,3 +158,14 @@ export const archiveExperienceSchema = {
   headers: IfMatchHeaders,
   response: { 200: ref(Experience, 'The archived experience; `ETag` its version'), ...errorResponses(400, 404, 412) },
 };
+
+export const unarchiveExperienceSchema = {
+  tags: ['Experiences'],
+  operationId: 'unarchiveExperience',
+  summary: 'Sell an archived experience again',
+  description:
+    'Checkouts, holds and waitlist joins take the experience again; recorded as `experience.updated`. Un-archiving an experience that is not archived changes nothing.',
+  params: ExperienceParams,
+  headers: IfMatchHeaders,
+  response: { 200: ref(Experience, 'The experience, sold again; `ETag` its version'), ...errorResponses(400, 404, 412) },
+};

@@ -15,8 +15,8 @@ export const valueObjectTypes = `
   LeaveWaitlistPayload ListingRating MediaLink PageInfo PriceTier Promotion PublishListingPayload
   QuestionCondition QuestionConfig QuestionOption Ratings RescheduleBookingPayload ReviewConnection
   ReviewEdge ScheduleSessionsPayload SessionStart Tax TemplateElement TermsAndConditions
-  UpdateBrandSettingsPayload UpdateExperiencePayload UpdateListingDraftPayload UpdateSessionPayload
-  UpdateWebhookEndpointPayload Viewer WaitlistParticipant WaitlistPurchaser WalletPaymentMethods
+  UnarchiveExperiencePayload UpdateBrandSettingsPayload UpdateExperiencePayload UpdateListingDraftPayload
+  UpdateSessionPayload UpdateWebhookEndpointPayload Viewer WaitlistParticipant WaitlistPurchaser WalletPaymentMethods
   WebhookDeliveryConnection WebhookDeliveryEdge
 `
   .trim()
