@@ -62,6 +62,7 @@ async function record(): Promise<Record<string, RecordedExamples>> {
       priceTiers: [{ name: 'Adult', price: 60 }],
     });
     await call('archiveExperience', 'POST', `${lisbon}/experiences/${written.id}/archive`);
+    await call('unarchiveExperience', 'POST', `${lisbon}/experiences/${written.id}/unarchive`);
     await call('listCustomQuestions', 'GET', `${lisbon}/experiences/${experiences.tagusSunsetSail}/custom-questions`);
     await call('getFeaturedListings', 'GET', '/v3/listings/featured?locale=pt');
     await call('listExperienceReviews', 'GET', `/v1/experiences/${walk}/reviews?page=1&limit=2`);

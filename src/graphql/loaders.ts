@@ -4,6 +4,7 @@ import { findExperience, findExperiences, type Experience, type ExperienceInput 
 import { findBookings } from '../domain/bookings/bookings.ts';
 import { findReviews } from '../domain/catalog/reviews.ts';
 import { customQuestionsByExperience } from '../domain/questions/questions.ts';
+import { addOnsOfExperiences } from '../domain/catalog/experience-writes.ts';
 import { findSessions } from '../domain/availability/sessions.ts';
 import { getFeaturedListings, type FeaturedListingsInput, type Listing } from '../domain/catalog/listings.ts';
 
@@ -47,6 +48,9 @@ export function createLoaders(deps: Deps, caller: () => CallerDeps) {
         Promise.all(inputs.map((input) => getFeaturedListings(caller(), input).catch((error: unknown) => error as Error))),
       { cacheKeyFn: (input) => JSON.stringify([input.brandId, input.unlisted, input.locale, input.version]) },
     ) as DataLoader<FeaturedListingsInput, Listing[]>,
+    addOns: new DataLoader((experiences: ReadonlyArray<{ id: string; brandId: string }>) => addOnsOfExperiences(deps, experiences), {
+      cacheKeyFn: (experience) => experience.id,
+    }),
     customQuestions: new DataLoader(
       (experiences: ReadonlyArray<{ id: string; brandId: string }>) => customQuestionsByExperience(deps, experiences),
       {

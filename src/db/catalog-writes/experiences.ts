@@ -4,6 +4,8 @@
  */
 import { and, getTableColumns, inArray, sql, type Table } from 'drizzle-orm';
 import type { ExperienceWrite, ExperienceWritesStore, MediaRow, NamedRow } from '../../domain/catalog/store.ts';
+import type { BrandQuestion, QuestionsWrite } from '../../domain/catalog/experience-questions.ts';
+import type { ExperienceQuestionRow } from '../../domain/questions/store.ts';
 import { deleteWhere, equals, insert, select, update, type Row, type Steps, type StepsOf } from './kit.ts';
 
 export interface ExperienceTables {
@@ -16,6 +18,9 @@ export interface ExperienceTables {
   media: Table;
   categories: Table;
   vibes: Table;
+  questions: Table;
+  experienceQuestions: Table;
+  addOns: Table;
 }
 
 /** The experience's parts and its new media inserted (its own part rows are gone or were never there). */
@@ -44,6 +49,93 @@ function* insertParts(t: ExperienceTables, write: ExperienceWrite): Steps<void> 
     t.taxes,
     write.taxes.map((tax, position) => ({ ...tax, experienceId, position })),
   );
+  yield* insert(
+    t.addOns,
+    write.addOns.map((addOn, position) => ({ ...addOn, experienceId, position })),
+  );
+  if (write.questions) yield* writeQuestions(t, experienceId, write.questions);
+}
+
+/**
+ * The experience's questions: new definitions inserted, changed ones updated, its assignments as the
+ * document lists them (kept by id, new ones inserted) and every other one of it made inactive, never
+ * deleted (an assignment stays what answers already given were asked).
+ */
+function* writeQuestions(t: ExperienceTables, experienceId: string, write: QuestionsWrite): Steps<void> {
+  yield* insert(t.questions, write.newDefinitions as unknown as Row[]);
+  for (const { id, brandId: _brand, ...fields } of write.changedDefinitions) {
+    yield* update(t.questions, fields, equals(t.questions, 'id', id));
+  }
+  yield* update(t.experienceQuestions, { isActive: false }, equals(t.experienceQuestions, 'experienceId', experienceId));
+  const existing = new Set((yield* questionAssignments(t, experienceId)).map((a) => a.id));
+  for (const assignment of write.assignments) {
+    if (existing.has(assignment.id)) {
+      const { id, experienceId: _experience, ...fields } = assignment;
+      yield* update(t.experienceQuestions, fields, equals(t.experienceQuestions, 'id', id));
+    } else {
+      yield* insert(t.experienceQuestions, [assignment as unknown as Row]);
+    }
+  }
+}
+
+const assignmentKeys = [
+  'id',
+  'experienceId',
+  'questionId',
+  'isRequired',
+  'isActive',
+  'order',
+  'scope',
+  'conditions',
+  'conditionsMatchType',
+];
+
+export function* questionAssignments(t: ExperienceTables, experienceId: string): Steps<ExperienceQuestionRow[]> {
+  return (yield* select(
+    t.experienceQuestions,
+    assignmentKeys,
+    equals(t.experienceQuestions, 'experienceId', experienceId),
+  )) as unknown as ExperienceQuestionRow[];
+}
+
+/** Add-ons are referred to by nothing stored (a booking's pricing keeps the add-on's id, name and price as sold). */
+export function* addOnsOf(t: ExperienceTables, experienceIds: readonly string[]) {
+  if (experienceIds.length === 0) return [];
+  const columns = getTableColumns(t.addOns);
+  const rows = yield* select(
+    t.addOns,
+    ['id', 'experienceId', 'name', 'priceMinor', 'position'],
+    inArray(columns.experienceId!, [...experienceIds]),
+    sql`${columns.experienceId} ASC, ${columns.position} ASC`,
+  );
+  return rows.map(({ position: _position, ...row }) => row) as Array<{
+    id: string;
+    experienceId: string;
+    name: string;
+    priceMinor: number;
+  }>;
+}
+
+export function* questionsOfBrand(t: ExperienceTables, brandId: string, ids: readonly string[]): Steps<BrandQuestion[]> {
+  if (ids.length === 0) return [];
+  const definitions = yield* select(
+    t.questions,
+    ['id', 'brandId', 'prompt', 'fieldType', 'options', 'termsAndConditions'],
+    and(equals(t.questions, 'brandId', brandId), inArray(getTableColumns(t.questions).id!, [...ids]))!,
+  );
+  if (definitions.length === 0) return [];
+  const assigned = yield* select(
+    t.experienceQuestions,
+    ['questionId', 'experienceId'],
+    inArray(
+      getTableColumns(t.experienceQuestions).questionId!,
+      definitions.map((d) => d.id as string),
+    ),
+  );
+  return definitions.map((d) => ({
+    ...(d as unknown as BrandQuestion),
+    experienceIds: [...new Set(assigned.filter((a) => a.questionId === d.id).map((a) => a.experienceId as string))],
+  }));
 }
 
 /** The rows of the new categories and vibes first (the experience refers to them), then it, then its parts. */
@@ -64,7 +156,7 @@ export function* replaceExperience(t: ExperienceTables, write: ExperienceWrite, 
     returning: ['version'],
   });
   if (!changed) return null;
-  for (const part of [t.experienceTranslations, t.experienceVibes, t.experienceMedia, t.priceTiers, t.taxes]) {
+  for (const part of [t.experienceTranslations, t.experienceVibes, t.experienceMedia, t.priceTiers, t.taxes, t.addOns]) {
     yield* deleteWhere(part, equals(part, 'experienceId', id));
   }
   yield* insertParts(t, write);
@@ -75,7 +167,7 @@ function versionIs(t: ExperienceTables, id: string, version: number) {
   return and(equals(t.experiences, 'id', id), equals(t.experiences, 'version', version))!;
 }
 
-export function* archiveExperience(t: ExperienceTables, id: string, at: string, expectedVersion: number): Steps<number | null> {
+export function* archiveExperience(t: ExperienceTables, id: string, at: string | null, expectedVersion: number): Steps<number | null> {
   const [changed] = yield* update(t.experiences, { archivedAt: at }, versionIs(t, id, expectedVersion), {
     extra: sql`${sql.identifier('version')} = ${sql.identifier('version')} + 1`,
     returning: ['version'],
@@ -116,5 +208,8 @@ export function experienceWrites(t: ExperienceTables): StepsOf<ExperienceWritesS
     categoriesOfBrand: (brandId) => namedOfBrand(t.categories, brandId),
     vibesOfBrand: (brandId) => namedOfBrand(t.vibes, brandId),
     mediaOfBrand: (brandId, ids) => mediaOfBrand(t, brandId, ids),
+    questionsOfBrand: (brandId, ids) => questionsOfBrand(t, brandId, ids),
+    questionAssignments: (experienceId) => questionAssignments(t, experienceId),
+    addOnsOf: (experienceIds) => addOnsOf(t, experienceIds),
   };
 }

@@ -12,6 +12,10 @@ import { fromDecimal, toDecimal, toScaledInteger } from '../shared/money.ts';
 import { bookingAvailabilityModes, paymentMethods } from '../shared/values.ts';
 import { array, coordinate, flag, integer, knownLocale, object, oneOf, text, type JsonObject } from './document-fields.ts';
 import { locationOf } from './experiences.ts';
+import { readCustomQuestions, type BrandQuestion } from './experience-questions.ts';
+import { requireFeature } from './features.ts';
+import type { ExperienceQuestionRow } from '../questions/store.ts';
+import type { QuestionSnapshot } from '../questions/questions.ts';
 
 /** What the document refers to, read before it is read: the brand's hosts, categories, vibes and the media it names. */
 export interface DocumentContext {
@@ -22,6 +26,17 @@ export interface DocumentContext {
   media: MediaRow[];
   /** Ids of the brand's cancellation policies named by the document. */
   cancellationPolicyIds: string[];
+  /** The brand's question definitions the document names, the experience's assignments now, and whether the brand asks questions at all. */
+  questions: { enabled: boolean; known: BrandQuestion[]; current: ExperienceQuestionRow[] };
+  /** Ids of the experience's add-ons now (none for a new experience). */
+  addOnIds: string[];
+}
+
+/** An add-on as the document shows it: `price` a decimal in the brand currency, as `priceTiers`. */
+export interface AddOn {
+  id: string;
+  name: string;
+  price: number;
 }
 
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -127,6 +142,30 @@ function priceTiers(value: unknown, currency: string): ExperienceWrite['priceTie
   });
 }
 
+function addOns(value: unknown, currency: string, known: readonly string[]): ExperienceWrite['addOns'] {
+  if (value === undefined || value === null) return [];
+  const list = array(value, 'addOns');
+  if (list.length > 100) throw invalid('addOns', 'addOns must list at most 100 add-ons');
+  const names = new Set<string>();
+  const ids = new Set<string>();
+  return list.map((entry, i) => {
+    const at = `addOns.${i}`;
+    const item = object(entry, at);
+    let id: string = randomUUID();
+    if (item.id !== undefined && item.id !== null) {
+      id = text(item.id, `${at}.id`, { min: 1, max: 100 });
+      if (!known.includes(id)) throw invalid(`${at}.id`, `${at}.id is not an add-on of the experience (leave it out for a new one)`);
+      if (ids.has(id)) throw invalid(`${at}.id`, `${at}.id repeats an add-on of the list`);
+      ids.add(id);
+    }
+    const name = text(item.name, `${at}.name`, { min: 1, max: 100 });
+    if (names.has(name)) throw invalid(`${at}.name`, `${at}.name repeats "${name}"`);
+    names.add(name);
+    if (typeof item.price !== 'number') throw invalid(`${at}.price`, `${at}.price must be a number`);
+    return { id, name, priceMinor: fromDecimal(item.price, currency, `${at}.price`) };
+  });
+}
+
 function taxes(value: unknown): ExperienceWrite['taxes'] {
   if (value === undefined || value === null) return [];
   return array(value, 'taxes').map((entry, i) => {
@@ -166,6 +205,17 @@ function location(
     locationAdditionalInfo:
       at.additionalInfo === undefined || at.additionalInfo === null ? '' : text(at.additionalInfo, 'location.additionalInfo'),
   };
+}
+
+/** Its questions; without the brand's `customQuestions` feature none may be sent and those it has stay as they are. */
+function questionsOf(value: unknown, id: string, context: DocumentContext): ExperienceWrite['questions'] {
+  const { enabled, known, current } = context.questions;
+  if (!enabled) {
+    if (Array.isArray(value) && value.length > 0)
+      requireFeature(context.brand, 'customQuestions', 'Asking custom questions', 'customQuestions');
+    return null;
+  }
+  return readCustomQuestions(value, { brandId: context.brand.id, experienceId: id, known, current });
 }
 
 /** The rows of `document` as experience `id` of the context's brand; VALIDATION_FAILED naming the first wrong field. */
@@ -240,14 +290,20 @@ export function readExperienceDocument(document: unknown, id: string, context: D
     media: [{ ...cover, role: 'cover' }, ...pictures.map((p) => ({ ...p, role: 'picture' as const }))],
     priceTiers: priceTiers(doc.priceTiers, brand.currency),
     taxes: taxes(doc.taxes),
+    addOns: addOns(doc.addOns, brand.currency, context.addOnIds),
     newCategories,
     newVibes,
     newMedia,
+    questions: questionsOf(doc.customQuestions, id, context),
   };
 }
 
 /** The document of a stored experience, in its base language with its translations by locale: what a merge patch applies to. */
-export function experienceDocument(record: ExperienceRecord, brand: BrandRow): JsonObject {
+export function experienceDocument(
+  record: ExperienceRecord,
+  brand: BrandRow,
+  parts: { customQuestions: QuestionSnapshot[]; addOns: AddOn[] },
+): JsonObject {
   const { row } = record;
   const toPicture = (m: ExperienceRecord['media'][number]) => ({
     id: m.id,
@@ -290,6 +346,8 @@ export function experienceDocument(record: ExperienceRecord, brand: BrandRow): J
     maximumAllowedToBook: row.maximumAllowedToBook,
     displayedCapacity: row.displayedCapacity,
     cancellationPolicyId: row.cancellationPolicyId,
+    addOns: parts.addOns,
+    customQuestions: parts.customQuestions,
   };
   return document as JsonObject;
 }

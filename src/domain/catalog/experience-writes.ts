@@ -11,21 +11,34 @@
 import { randomUUID } from 'node:crypto';
 import type { BrandRow } from './store.ts';
 import { loadBrand } from './brands.ts';
-import { toExperience, type Experience } from './experiences.ts';
+import { getExperience, toExperience, type Experience, type ExperienceInput } from './experiences.ts';
 import { toRatings } from './ratings.ts';
-import { experienceDocument, readExperienceDocument, type DocumentContext } from './experience-document.ts';
+import { experienceDocument, readExperienceDocument, type AddOn, type DocumentContext } from './experience-document.ts';
+import { toDecimal } from '../shared/money.ts';
 import type { JsonObject } from './document-fields.ts';
 import type { Transaction } from '../shared/database.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { invalid, notFound } from '../shared/errors.ts';
 import { assertIfMatch, mergePatch, parseIfMatch, preconditionFailed } from './write-shape.ts';
 import { recordEvent, type EventType } from '../outbox/outbox.ts';
+import { hasFeature } from './features.ts';
+import { namedQuestionIds } from './experience-questions.ts';
+import { customQuestionsByExperience, toQuestionSnapshot, type QuestionSnapshot } from '../questions/questions.ts';
 
 export interface WrittenExperience {
   /** The experience as GET shows it after the write. */
   experience: Experience;
   /** Its entity tag after the write (REST `ETag`, GraphQL `etag`): what `If-Match` / `ifMatch` takes. */
   etag: string;
+}
+
+/** The experience as REST's GET shows it (and as the writes answer): with the questions it asks. */
+export async function getExperienceDocument(deps: CallerDeps, input: ExperienceInput): Promise<Experience> {
+  const experience = await getExperience(deps, input);
+  const [customQuestions] = await customQuestionsByExperience(deps, [experience]);
+  const brand = await loadBrand(deps, experience.brandId);
+  const addOns = (await addOnsByExperience(deps.db, brand, [experience.id])).get(experience.id) ?? [];
+  return { ...experience, addOns, customQuestions: customQuestions ?? [] };
 }
 
 /** An experience's entity tag: of its integer version, which every write moves (version 3 is `"3"`). */
@@ -42,8 +55,15 @@ const pictureIds = (document: JsonObject): string[] => {
 };
 
 /** What the document refers to, read in the unit that writes it. */
-async function documentContext(tx: Transaction, brand: BrandRow, document: unknown): Promise<DocumentContext> {
+async function documentContext(
+  tx: Transaction,
+  brand: BrandRow,
+  document: unknown,
+  experienceId: string,
+  addOnIds: string[] = [],
+): Promise<DocumentContext> {
   const doc = document && typeof document === 'object' && !Array.isArray(document) ? (document as JsonObject) : {};
+  const enabled = hasFeature(brand, 'customQuestions');
   const policyId = typeof doc.cancellationPolicyId === 'string' ? doc.cancellationPolicyId : null;
   const policy = policyId ? await tx.brands.findCancellationPolicy(policyId) : undefined;
   return {
@@ -53,7 +73,52 @@ async function documentContext(tx: Transaction, brand: BrandRow, document: unkno
     vibes: await tx.experienceWrites.vibesOfBrand(brand.id),
     media: await tx.experienceWrites.mediaOfBrand(brand.id, pictureIds(doc)),
     cancellationPolicyIds: policy && policy.brandId === brand.id ? [policy.id] : [],
+    questions: {
+      enabled,
+      known: enabled ? await tx.experienceWrites.questionsOfBrand(brand.id, namedQuestionIds(doc.customQuestions)) : [],
+      current: enabled ? await tx.experienceWrites.questionAssignments(experienceId) : [],
+    },
+    addOnIds,
   };
+}
+
+/** Add-ons of experiences of `brand` as the document shows them, by experience id. */
+async function addOnsByExperience(
+  db: Pick<Transaction, 'experienceWrites'>,
+  brand: BrandRow,
+  experienceIds: readonly string[],
+): Promise<Map<string, AddOn[]>> {
+  const byExperience = new Map<string, AddOn[]>(experienceIds.map((id) => [id, []]));
+  for (const row of await db.experienceWrites.addOnsOf(experienceIds)) {
+    byExperience.get(row.experienceId)?.push({ id: row.id, name: row.name, price: toDecimal(row.priceMinor, brand.currency) });
+  }
+  return byExperience;
+}
+
+/** The add-ons of several experiences, each as the document shows them (a DataLoader batch function). */
+export async function addOnsOfExperiences(
+  deps: Pick<CallerDeps, 'db'>,
+  experiences: ReadonlyArray<{ id: string; brandId: string }>,
+): Promise<AddOn[][]> {
+  const currencies = new Map<string, string>();
+  for (const brandId of new Set(experiences.map((e) => e.brandId))) {
+    const brand = await deps.db.brands.findBrand(brandId);
+    if (brand) currencies.set(brandId, brand.currency);
+  }
+  const rows = await deps.db.experienceWrites.addOnsOf(experiences.map((e) => e.id));
+  return experiences.map((e) =>
+    rows
+      .filter((row) => row.experienceId === e.id)
+      .map((row) => ({ id: row.id, name: row.name, price: toDecimal(row.priceMinor, currencies.get(e.brandId) ?? 'EUR') })),
+  );
+}
+
+/** The questions the experience asks now, as GET shows them (none without the brand's feature). */
+async function askedQuestions(tx: Transaction, brand: BrandRow, experienceId: string): Promise<QuestionSnapshot[]> {
+  if (!hasFeature(brand, 'customQuestions')) return [];
+  return (await tx.questions.activeQuestionsOfExperiences([experienceId])).map(({ question, assignment }) =>
+    toQuestionSnapshot(question, assignment),
+  );
 }
 
 /** Reads the experience back in the unit and records its event: the answer and the event show the same thing. */
@@ -61,7 +126,11 @@ async function recordWrite(deps: CallerDeps, tx: Transaction, brand: BrandRow, i
   const record = await tx.experiences.findExperienceRecord(id);
   if (!record) throw new Error(`Experience ${id} written but not found in its unit of work`);
   const ratings = new Map((await tx.reviewStats.reviewStatsOf([id])).map((row) => [row.experienceId, toRatings(row)]));
-  const experience = await toExperience(deps, brand, record, undefined, ratings);
+  const experience = {
+    ...(await toExperience(deps, brand, record, undefined, ratings)),
+    addOns: (await addOnsByExperience(tx, brand, [id])).get(id) ?? [],
+    customQuestions: await askedQuestions(tx, brand, id),
+  };
   const { brandId: _brandId, contentLanguage: _language, ...payload } = experience;
   await recordEvent(tx, { brandId: brand.id, type, resourceId: id, payload, at: deps.now().toISOString() });
   return { experience, etag: experienceEtag(record.row.version) };
@@ -76,7 +145,7 @@ export async function createExperience(deps: CallerDeps, input: { brandId: strin
   const brand = await loadBrand(deps, input.brandId);
   const id = randomUUID();
   return deps.db.transaction(async (tx) => {
-    const write = readExperienceDocument(input.document, id, await documentContext(tx, brand, input.document));
+    const write = readExperienceDocument(input.document, id, await documentContext(tx, brand, input.document, id));
     await slugFree(tx, brand.id, write.row.slug, id);
     await tx.experienceWrites.insertExperience(write);
     return recordWrite(deps, tx, brand, id, 'experience.created');
@@ -129,12 +198,40 @@ export async function updateExperience(deps: CallerDeps, input: ExperienceChange
   const { patch } = input;
   if (!patch || typeof patch !== 'object' || Array.isArray(patch)) throw invalid('body', 'A merge patch must be a JSON object');
   return onCurrentVersion(deps, input, async (tx, brand, record) => {
-    const document = mergePatch(experienceDocument(record, brand), patch) as JsonObject;
-    const write = readExperienceDocument(document, record.row.id, await documentContext(tx, brand, document));
+    const addOns = (await addOnsByExperience(tx, brand, [record.row.id])).get(record.row.id) ?? [];
+    const customQuestions = await askedQuestions(tx, brand, record.row.id);
+    const document = mergePatch(experienceDocument(record, brand, { customQuestions, addOns }), patch) as JsonObject;
+    const context = await documentContext(
+      tx,
+      brand,
+      document,
+      record.row.id,
+      addOns.map((a) => a.id),
+    );
+    const write = readExperienceDocument(document, record.row.id, context);
     await slugFree(tx, brand.id, write.row.slug, record.row.id);
     if ((await tx.experienceWrites.replaceExperience(write, record.row.version)) === null) throw new StaleVersion();
     return recordWrite(deps, tx, brand, record.row.id, 'experience.updated');
   });
+}
+
+/** The experience as it is, when a write has nothing to change (no version moved, no event). */
+async function unchanged(
+  deps: CallerDeps,
+  tx: Transaction,
+  brand: BrandRow,
+  record: NonNullable<Awaited<ReturnType<Transaction['experiences']['findExperienceRecord']>>>,
+): Promise<WrittenExperience> {
+  const ratings = new Map((await tx.reviewStats.reviewStatsOf([record.row.id])).map((row) => [row.experienceId, toRatings(row)]));
+  const experience = await toExperience(deps, brand, record, undefined, ratings);
+  return {
+    experience: {
+      ...experience,
+      addOns: (await addOnsByExperience(tx, brand, [record.row.id])).get(record.row.id) ?? [],
+      customQuestions: await askedQuestions(tx, brand, record.row.id),
+    },
+    etag: experienceEtag(record.row.version),
+  };
 }
 
 /**
@@ -143,12 +240,22 @@ export async function updateExperience(deps: CallerDeps, input: ExperienceChange
  */
 export async function archiveExperience(deps: CallerDeps, input: ExperienceChange): Promise<WrittenExperience> {
   return onCurrentVersion(deps, input, async (tx, brand, record) => {
-    if (record.row.archivedAt) {
-      const ratings = new Map((await tx.reviewStats.reviewStatsOf([record.row.id])).map((row) => [row.experienceId, toRatings(row)]));
-      return { experience: await toExperience(deps, brand, record, undefined, ratings), etag: experienceEtag(record.row.version) };
-    }
+    if (record.row.archivedAt) return unchanged(deps, tx, brand, record);
     if ((await tx.experienceWrites.archiveExperience(record.row.id, deps.now().toISOString(), record.row.version)) === null)
       throw new StaleVersion();
     return recordWrite(deps, tx, brand, record.row.id, 'experience.archived');
+  });
+}
+
+/**
+ * Sells an archived experience again: checkouts, holds and waitlist joins take it from now on. Recorded
+ * as `experience.updated` (its `status` back to `active`), as any other change of what is sold; un-archiving
+ * an experience that is not archived changes nothing and records no event.
+ */
+export async function unarchiveExperience(deps: CallerDeps, input: ExperienceChange): Promise<WrittenExperience> {
+  return onCurrentVersion(deps, input, async (tx, brand, record) => {
+    if (!record.row.archivedAt) return unchanged(deps, tx, brand, record);
+    if ((await tx.experienceWrites.archiveExperience(record.row.id, null, record.row.version)) === null) throw new StaleVersion();
+    return recordWrite(deps, tx, brand, record.row.id, 'experience.updated');
   });
 }

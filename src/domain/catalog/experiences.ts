@@ -11,6 +11,7 @@ import type { PaymentMethod } from '../shared/values.ts';
 import { brandLocale, pickTranslation } from '../shared/locale.ts';
 import { toDecimal } from '../shared/money.ts';
 import { ratingsByExperience, type Ratings } from './ratings.ts';
+import type { QuestionSnapshot } from '../questions/questions.ts';
 
 /** The spec's Experience resource. Optional fields are absent (not null) when they have no value. */
 export interface Experience {
@@ -55,6 +56,10 @@ export interface Experience {
   status: 'active' | 'archived';
   /** Grows by one with every write (REST's ETag, GraphQL's `version`). */
   version: number;
+  /** The active custom questions, in display order: shown by REST's GET and the write answers (GraphQL resolves its own); set by experience-writes.ts. */
+  customQuestions?: QuestionSnapshot[];
+  /** Its add-ons (`price` a decimal in the brand currency), in order: shown by REST's GET and the write answers; set by experience-writes.ts. */
+  addOns?: Array<{ id: string; name: string; price: number }>;
 }
 
 /** Whether `row` may be read as an experience of `brand` (unlisted ones need the brand's feature). */

@@ -15,6 +15,8 @@ import type {
   PaymentMethodFlags,
   TemplateElement,
 } from '../shared/json-types.ts';
+import type { ExperienceQuestionRow } from '../questions/store.ts';
+import type { BrandQuestion, QuestionsWrite } from './experience-questions.ts';
 
 export interface BrandRow {
   id: string;
@@ -401,6 +403,10 @@ export interface ExperienceWrite {
   newCategories: Array<{ id: string; brandId: string; name: string }>;
   newVibes: Array<{ id: string; brandId: string; name: string }>;
   newMedia: MediaRow[];
+  /** Its add-ons, in order (ids kept from the document, new ones generated). */
+  addOns: Array<{ id: string; name: string; priceMinor: number }>;
+  /** Its custom questions (definitions and assignments); null leaves them as they are. */
+  questions: QuestionsWrite | null;
 }
 
 /** Writes of experiences (the catalogue API); the same SQL on both engines (src/db/catalog-writes). */
@@ -412,8 +418,8 @@ export interface ExperienceWritesStore {
    * or null (nothing written) when it is not. Atomic against concurrent writers of the same experience.
    */
   replaceExperience(write: ExperienceWrite, expectedVersion: number): Promise<number | null>;
-  /** Archives it at `at` when its version is still `expectedVersion`: its new version, or null. */
-  archiveExperience(id: string, at: string, expectedVersion: number): Promise<number | null>;
+  /** Archives it at `at` (null: sold again) when its version is still `expectedVersion`: its new version, or null. */
+  archiveExperience(id: string, at: string | null, expectedVersion: number): Promise<number | null>;
   /** The id of the brand's experience with this slug, if any. */
   experienceIdBySlug(brandId: string, slug: string): Promise<string | undefined>;
   /** The brand's categories, by name (byte order). */
@@ -422,6 +428,12 @@ export interface ExperienceWritesStore {
   vibesOfBrand(brandId: string): Promise<NamedRow[]>;
   /** The brand's media rows with these ids (others left out), in no particular order. */
   mediaOfBrand(brandId: string, ids: readonly string[]): Promise<MediaRow[]>;
+  /** The brand's question definitions with these ids (others left out), each with the experiences it is assigned to. */
+  questionsOfBrand(brandId: string, ids: readonly string[]): Promise<BrandQuestion[]>;
+  /** The add-ons of these experiences, by experience id, then position. */
+  addOnsOf(experienceIds: readonly string[]): Promise<Array<{ id: string; experienceId: string; name: string; priceMinor: number }>>;
+  /** Every question assignment of the experience, active or not, in no particular order. */
+  questionAssignments(experienceId: string): Promise<ExperienceQuestionRow[]>;
 }
 
 /** The listing fields written with the listing itself (every field but the versioned content). */

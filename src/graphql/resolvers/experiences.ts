@@ -1,4 +1,4 @@
-import { archiveExperience, createExperience, updateExperience } from '../../domain/catalog/experience-writes.ts';
+import { archiveExperience, createExperience, unarchiveExperience, updateExperience } from '../../domain/catalog/experience-writes.ts';
 import { enumValues } from '../enums.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 
@@ -12,9 +12,13 @@ export const experienceResolvers: Resolvers = {
       updateExperience(ctx.caller(), { brandId, experienceId: id, patch: input, ifMatch, ifMatchField: 'ifMatch' }),
     archiveExperience: (_, { brandId, id, ifMatch }, ctx) =>
       archiveExperience(ctx.caller(), { brandId, experienceId: id, ifMatch, ifMatchField: 'ifMatch' }),
+    unarchiveExperience: (_, { brandId, id, ifMatch }, ctx) =>
+      unarchiveExperience(ctx.caller(), { brandId, experienceId: id, ifMatch, ifMatchField: 'ifMatch' }),
   },
   Experience: {
     customQuestions: (experience, _, ctx) => ctx.loaders.customQuestions.load(experience),
+    addOns: async (experience, _, ctx) =>
+      (await ctx.loaders.addOns.load(experience)).map(({ id, name, price }) => ({ addOnId: id, name, price })),
   },
   PaymentMethod: enumValues.PaymentMethod,
   ExperienceStatus: enumValues.ExperienceStatus,

@@ -1,10 +1,11 @@
 import type { FastifyReply } from 'fastify';
 import { setContentLanguage } from '../../http/content-language.ts';
-import { getExperience } from '../../domain/catalog/experiences.ts';
 import {
   archiveExperience,
   createExperience,
   experienceEtag,
+  getExperienceDocument,
+  unarchiveExperience,
   updateExperience,
   type WrittenExperience,
 } from '../../domain/catalog/experience-writes.ts';
@@ -15,6 +16,7 @@ import {
   createExperienceSchema,
   getExperienceSchema,
   listCustomQuestionsSchema,
+  unarchiveExperienceSchema,
   updateExperienceSchema,
 } from '../schemas/experiences.ts';
 
@@ -28,7 +30,7 @@ export function experienceRoutes(app: RestApp) {
     '/v1/brands/:brandId/experiences/:experienceId',
     { schema: getExperienceSchema, config: { responseCache: true, publishable: 'catalogue' } },
     async (request, reply) => {
-      const experience = await getExperience(request.caller, { ...request.params, language: request.query.language });
+      const experience = await getExperienceDocument(request.caller, { ...request.params, language: request.query.language });
       setContentLanguage(reply, [experience.contentLanguage]);
       reply.header('etag', experienceEtag(experience.version));
       return experience;
@@ -50,6 +52,11 @@ export function experienceRoutes(app: RestApp) {
   app.post('/v1/brands/:brandId/experiences/:experienceId/archive', { schema: archiveExperienceSchema }, async (request, reply) => {
     const { brandId, experienceId } = request.params;
     return written(reply, await archiveExperience(request.caller, { brandId, experienceId, ifMatch: request.headers['if-match'] }));
+  });
+
+  app.post('/v1/brands/:brandId/experiences/:experienceId/unarchive', { schema: unarchiveExperienceSchema }, async (request, reply) => {
+    const { brandId, experienceId } = request.params;
+    return written(reply, await unarchiveExperience(request.caller, { brandId, experienceId, ifMatch: request.headers['if-match'] }));
   });
 
   app.get(

@@ -57,6 +57,22 @@ export const Experience = Type.Object(
     maximumAllowedToBook: Type.Optional(Type.Integer()),
     displayedCapacity: Type.Optional(Type.Integer()),
     cancellationPolicyId: Type.Optional(Type.String()),
+    addOns: Type.Optional(
+      Type.Array(
+        Type.Object({
+          id: Type.String({ description: 'What checkout takes as `listingAddOns[].addOnId`' }),
+          name: Type.String(),
+          price: Type.Number({ description: 'Unit price in the brand currency' }),
+        }),
+        { description: 'Extras sold with the experience, in order; written back whole by PATCH' },
+      ),
+    ),
+    customQuestions: Type.Optional(
+      Type.Array(ref(QuestionSnapshot), {
+        description:
+          'The active custom questions asked at checkout, in display order (as GET .../custom-questions answers them); written back whole by PATCH',
+      }),
+    ),
     status: Type.Enum(['active', 'archived'], {
       description: '`archived`: no new sales (checkouts and holds answer EXPERIENCE_ARCHIVED); bookings already made stand',
     }),
@@ -141,4 +157,15 @@ export const archiveExperienceSchema = {
   params: ExperienceParams,
   headers: IfMatchHeaders,
   response: { 200: ref(Experience, 'The archived experience; `ETag` its version'), ...errorResponses(400, 404, 412) },
+};
+
+export const unarchiveExperienceSchema = {
+  tags: ['Experiences'],
+  operationId: 'unarchiveExperience',
+  summary: 'Sell an archived experience again',
+  description:
+    'Checkouts, holds and waitlist joins take the experience again; recorded as `experience.updated`. Un-archiving an experience that is not archived changes nothing.',
+  params: ExperienceParams,
+  headers: IfMatchHeaders,
+  response: { 200: ref(Experience, 'The experience, sold again; `ETag` its version'), ...errorResponses(400, 404, 412) },
 };

@@ -220,6 +220,7 @@ describe('GraphQL with a publishable key', () => {
       'publishListing',
       'rescheduleBooking',
       'scheduleSessions',
+      'unarchiveExperience',
       'updateBrandSettings',
       'updateExperience',
       'updateListingDraft',

@@ -105,6 +105,8 @@ describe('POST /v1/brands/{brandId}/experiences', () => {
       ],
       medias: [got.body.coverPicture, got.body.pictures[0]],
       hostedBy: got.body.hostedBy,
+      addOns: [],
+      customQuestions: [],
       status: 'active',
     });
     expect(got.body.hostedBy.id).toBe(host.id);
@@ -338,6 +340,62 @@ describe('archiving and prices', () => {
       ['experience.created', 'Sunset Sail', 'active'],
       ['experience.archived', 'Sunset Sail', 'archived'],
     ]);
+  });
+});
+
+describe('un-archiving', () => {
+  const checkout = (experienceId: string, sessionTime: string) =>
+    t.rest('POST', `/v1/brands/${brand.id}/carts/${randomUUID()}/payment_intents`, {
+      key: keys.brand,
+      body: { data: [{ experienceId, sessionTime, participants: [guest('Ana')] }] },
+    });
+  const post = (id: string, action: string, ifMatch?: string, key = keys.brand) =>
+    t.rest('POST', `${base}/${id}/${action}`, {
+      key,
+      headers: { authorization: `Bearer ${key}`, ...(ifMatch ? { 'if-match': ifMatch } : {}) },
+    });
+
+  it('sells an archived experience again (experience.updated), 412s a stale If-Match, and changes nothing for one not archived', async () => {
+    const experience = (await create()).body;
+    await createSession(db, { id: experience.id, timezoneId: 'Europe/Lisbon' }, { startLocal: '2027-01-14T10:00:00' });
+    expect((await post(experience.id, 'archive')).headers.etag).toBe('"2"');
+    const refused = await checkout(experience.id, '2027-01-14T10:00');
+    expect([refused.status, refused.body.error.code]).toEqual([422, 'EXPERIENCE_ARCHIVED']);
+
+    const stale = await post(experience.id, 'unarchive', '"1"');
+    expect([stale.status, stale.body.error.code, stale.body.error.details]).toEqual([
+      412,
+      'PRECONDITION_FAILED',
+      { field: 'If-Match', etag: '"2"' },
+    ]);
+    expect((await read(experience.id)).body.status).toBe('archived');
+
+    const restored = await post(experience.id, 'unarchive', '"2"');
+    expect([restored.status, restored.headers.etag, restored.body.status]).toEqual([200, '"3"', 'active']);
+    expect((await read(experience.id)).body.status).toBe('active');
+    const sold = await checkout(experience.id, '2027-01-14T10:00');
+    expect(sold.status).toBe(201);
+
+    const again = await post(experience.id, 'unarchive');
+    expect([again.status, again.headers.etag, again.body.status]).toEqual([200, '"3"', 'active']);
+    expect(await eventsOf(experience.id)).toEqual([
+      ['experience.created', 'Sunset Sail', 'active'],
+      ['experience.archived', 'Sunset Sail', 'archived'],
+      ['experience.updated', 'Sunset Sail', 'active'],
+    ]);
+    const withPublishable = await post(experience.id, 'unarchive', undefined, publishable);
+    expect([withPublishable.status, withPublishable.body.error.code]).toEqual([403, 'FORBIDDEN']);
+  });
+
+  it('GraphQL unarchiveExperience does the same, PRECONDITION_FAILED naming ifMatch', async () => {
+    const experience = (await create()).body;
+    await post(experience.id, 'archive');
+    const UNARCHIVE = `mutation ($brandId: UUID!, $id: UUID!, $ifMatch: String) {
+      unarchiveExperience(brandId: $brandId, id: $id, ifMatch: $ifMatch) { etag experience { status } } }`;
+    const stale = await t.gql(UNARCHIVE, { brandId: brand.id, id: experience.id, ifMatch: '"1"' }, { key: keys.brand });
+    expect(stale.body.errors[0].extensions).toMatchObject({ code: 'PRECONDITION_FAILED', field: 'ifMatch' });
+    const ok = await t.gql(UNARCHIVE, { brandId: brand.id, id: experience.id, ifMatch: '"2"' }, { key: keys.brand });
+    expect(ok.body.data.unarchiveExperience).toEqual({ etag: '"3"', experience: { status: 'ACTIVE' } });
   });
 });
 

@@ -174,6 +174,10 @@ const restTargets: Record<string, RestTarget> = {
     url: () => `/v1/brands/${brand.id}/experiences/${catalogued.id}/archive`,
     body: () => ({}),
   },
+  '/v1/brands/{brandId}/experiences/{experienceId}/unarchive': {
+    url: () => `/v1/brands/${brand.id}/experiences/${catalogued.id}/unarchive`,
+    body: () => ({}),
+  },
   '/v1/brands/{brandId}/experiences/{experienceId}/sessions': {
     url: () => `/v1/brands/${brand.id}/experiences/${catalogued.id}/sessions`,
     body: schedule,
@@ -306,6 +310,11 @@ const mutations: Record<string, { query: string; variables: () => any }> = {
   archiveExperience: {
     query:
       'mutation($brandId: UUID!, $id: UUID!, $ifMatch: String) { archiveExperience(brandId: $brandId, id: $id, ifMatch: $ifMatch) { experience { id } etag } }',
+    variables: () => ({ brandId: brand.id, id: nextId(), ifMatch: '*' }),
+  },
+  unarchiveExperience: {
+    query:
+      'mutation($brandId: UUID!, $id: UUID!, $ifMatch: String) { unarchiveExperience(brandId: $brandId, id: $id, ifMatch: $ifMatch) { experience { id } etag } }',
     variables: () => ({ brandId: brand.id, id: nextId(), ifMatch: '*' }),
   },
   scheduleSessions: {

@@ -11,12 +11,12 @@ export const valueObjectTypes = `
   BrandImageUri CancelBookingError CancelBookingsPayload CancelSessionPayload
   ComplimentaryBookingValidation CreateExperiencePayload CreateListingPayload CreatePaymentIntentPayload
   CreateWebhookEndpointPayload DeleteWebhookEndpointPayload DesignElement EventConnection EventDates
-  EventEdge ExperienceLocation ExternalField Features Hero IntegrationMeta JoinWaitlistPayload
+  EventEdge ExperienceAddOn ExperienceLocation ExternalField Features Hero IntegrationMeta JoinWaitlistPayload
   LeaveWaitlistPayload ListingRating MediaLink PageInfo PriceTier Promotion PublishListingPayload
   QuestionCondition QuestionConfig QuestionOption Ratings RescheduleBookingPayload ReviewConnection
   ReviewEdge ScheduleSessionsPayload SessionStart Tax TemplateElement TermsAndConditions
-  UpdateBrandSettingsPayload UpdateExperiencePayload UpdateListingDraftPayload UpdateSessionPayload
-  UpdateWebhookEndpointPayload Viewer WaitlistParticipant WaitlistPurchaser WalletPaymentMethods
+  UnarchiveExperiencePayload UpdateBrandSettingsPayload UpdateExperiencePayload UpdateListingDraftPayload
+  UpdateSessionPayload UpdateWebhookEndpointPayload Viewer WaitlistParticipant WaitlistPurchaser WalletPaymentMethods
   WebhookDeliveryConnection WebhookDeliveryEdge
 `
   .trim()
