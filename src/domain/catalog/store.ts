@@ -422,6 +422,12 @@ export interface ExperienceWritesStore {
   vibesOfBrand(brandId: string): Promise<NamedRow[]>;
   /** The brand's media rows with these ids (others left out), in no particular order. */
   mediaOfBrand(brandId: string, ids: readonly string[]): Promise<MediaRow[]>;
+  /**
+   * What the brand's catalogue export holds: the ids of all its experiences (archived ones too) and
+   * listings, by id (byte order), and of its experiences' sessions not cancelled that start after `after`
+   * (an ISO instant), by experience then local start.
+   */
+  catalogIdsOfBrand(brandId: string, after: string): Promise<{ experienceIds: string[]; listingIds: string[]; sessionIds: string[] }>;
 }
 
 /** The listing fields written with the listing itself (every field but the versioned content). */

@@ -1,0 +1,199 @@
+/**
+ * The whole catalogue in and out (issue 35): `GET /v1/brands/{brandId}/catalog` exports it as one JSON
+ * document, `PUT` imports the same document idempotently by each object's id, in one unit of work (all or
+ * nothing), through the single writes (their rules, their events, only for what changed); `?dryRun=true`
+ * says what would change and writes nothing. Secret keys only; ids are a brand's own.
+ */
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { demoIds } from '../../../src/db/demo/ids.ts';
+import { seedDemoDataIfEmpty } from '../../../src/db/demo/index.ts';
+import { organizationSpec } from '../../../src/db/demo/brand-specs.ts';
+import { startApp, type TestApp } from '../../support/app.ts';
+import { freshDb } from '../../support/db.ts';
+import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts';
+import { createHost } from '../../../fixtures/factories/catalog.ts';
+
+const db = await freshDb();
+await seedDemoDataIfEmpty(db);
+const LISBON = 'sk_test_lisbon_demo';
+const TOKYO = 'sk_test_tokyo_demo';
+const ORG: string = organizationSpec.apiKey.secret;
+const lisbon = demoIds.brands.lisbon;
+// An empty brand of the demo organization: no experiences, one host (hosts are not written through the API yet).
+const empty = await createBrand(db, { organizationId: organizationSpec.id, name: 'Harbor Porto', currency: 'EUR' });
+const emptyKey = (await createApiKey(db, { brandId: empty.id })).secret;
+const host = await createHost(db, empty.id, { firstName: 'Rita', lastName: 'Sousa' });
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startApp(db);
+});
+
+const url = (brandId: string, query = '') => `/v1/brands/${brandId}/catalog${query}`;
+const exportOf = async (brandId: string, key = ORG) => {
+  const res = await t.rest('GET', url(brandId), { key });
+  expect(res.status).toBe(200);
+  return res.body;
+};
+const put = (brandId: string, body: unknown, key = ORG, query = '') => t.rest('PUT', url(brandId, query), { key, body });
+const eventCount = async () => Number(await db.value('SELECT count(*) FROM events'));
+const lastSequence = async () => Number(await db.value('SELECT coalesce(max(sequence), 0) FROM events'));
+const typesSince = (sequence: number) => db.values<string>('SELECT type FROM events WHERE sequence > ? ORDER BY sequence', sequence);
+/** Everything the export shows but the instant it was taken. */
+const content = ({ exportedAt: _at, ...rest }: Record<string, unknown>) => rest;
+
+/** A small catalogue for the empty brand: one experience, its listing (published), two sessions. */
+function porto() {
+  const experienceId = randomUUID();
+  return {
+    experiences: [
+      {
+        id: experienceId,
+        title: 'Douro Sunset Cruise',
+        slug: 'douro-sunset-cruise',
+        headline: 'Six bridges at dusk',
+        description: 'An hour on the river.',
+        healthAndSafety: 'Life jackets provided.',
+        category: { name: 'Boat tours' },
+        hostedBy: { id: host.id },
+        location: { longitude: -8.6109, latitude: 41.1408, name: 'Cais da Ribeira', timezoneId: 'Europe/Lisbon' },
+        maxParticipantsCount: 10,
+        sessionDurationMinutes: 60,
+        coverPicture: { uri: { original: 'https://cdn.example/douro.jpg' }, altText: 'The Douro at dusk' },
+        bookingAvailabilityMode: 'group',
+        type: 'tour',
+        priceTiers: [{ name: 'Adult', price: 25 }],
+      },
+    ],
+    listings: [{ id: randomUUID(), published: true, experienceId, title: 'Douro Sunset Cruise', advertisedPrice: 25, startingPrice: 25 }],
+    sessions: [
+      { id: randomUUID(), experienceId, startDateTime: '2030-06-01T19:00', capacity: 10 },
+      { id: randomUUID(), experienceId, startDateTime: '2030-06-02T19:00', capacity: 8 },
+    ],
+  };
+}
+
+describe('GET /v1/brands/{brandId}/catalog', () => {
+  it("exports the demo brand's settings, experiences, listings and future sessions as one document", async () => {
+    const document = await exportOf(lisbon, LISBON);
+    expect(document.brandId).toBe(lisbon);
+    expect(document.brand).toMatchObject({ name: 'Harbor Lisbon', currency: 'EUR' });
+    expect(document.experiences.map((e: { id: string }) => e.id)).toContain(demoIds.experiences.tram28PhotoWalk);
+    const tram = document.experiences.find((e: { id: string }) => e.id === demoIds.experiences.tram28PhotoWalk);
+    const single = await t.rest('GET', `/v1/brands/${lisbon}/experiences/${tram.id}`, { key: LISBON });
+    expect(tram).toMatchObject({ title: single.body.title, slug: single.body.slug, priceTiers: single.body.priceTiers });
+    expect(document.listings.length).toBeGreaterThan(0);
+    expect(document.listings[0]).toMatchObject({ published: true });
+    expect(document.sessions.length).toBeGreaterThan(0);
+    expect(Object.keys(document.sessions[0]).sort()).toEqual(['capacity', 'duration', 'experienceId', 'id', 'startDateTime']);
+  });
+});
+
+describe('PUT /v1/brands/{brandId}/catalog', () => {
+  it('imports an unchanged export into its own brand: nothing changes, no event is written', async () => {
+    const document = await exportOf(lisbon);
+    const events = await eventCount();
+    const res = await put(lisbon, document);
+    expect(res.status).toBe(200);
+    expect(res.body.data.summary).toEqual({
+      created: 0,
+      updated: 0,
+      unchanged: 1 + document.experiences.length + document.listings.length + document.sessions.length,
+    });
+    expect(await eventCount()).toBe(events);
+    expect(content(await exportOf(lisbon))).toEqual(content(document));
+  });
+
+  it('applies what changed, recording only those events, and is idempotent on a second import', async () => {
+    const document = await exportOf(lisbon);
+    document.experiences[1].priceTiers[0].price += 1;
+    document.sessions[0].capacity += 2;
+    const events = await eventCount();
+    const sequence = await lastSequence();
+    const res = await put(lisbon, document);
+    expect(res.status).toBe(200);
+    expect(res.body.data.summary).toMatchObject({ created: 0, updated: 2 });
+    expect(res.body.data.changes.filter((c: { change: string }) => c.change === 'updated')).toEqual([
+      { type: 'experience', id: document.experiences[1].id, path: 'experiences.1', change: 'updated' },
+      { type: 'session', id: document.sessions[0].id, path: 'sessions.0', change: 'updated' },
+    ]);
+    expect(await typesSince(sequence)).toEqual(['experience.updated', 'session.updated']);
+    const again = await put(lisbon, document);
+    expect(again.body.data.summary.updated).toBe(0);
+    expect(await eventCount()).toBe(events + 2);
+  });
+
+  it('creates a catalogue in an empty brand: the experience, its published listing and the sessions, each with its event', async () => {
+    const document = porto();
+    const events = await eventCount();
+    const sequence = await lastSequence();
+    const res = await put(empty.id, document, emptyKey);
+    expect(res.status).toBe(200);
+    expect(res.body.data.summary).toEqual({ created: 4, updated: 0, unchanged: 0 });
+    expect(await typesSince(sequence)).toEqual([
+      'experience.created',
+      'listing.created',
+      'listing.published',
+      'session.created',
+      'session.created',
+    ]);
+    const featured = await t.rest('GET', '/v3/listings/featured', { key: emptyKey });
+    expect(featured.body.data.map((l: { id: string; title: string }) => [l.id, l.title])).toEqual([
+      [document.listings[0]!.id, 'Douro Sunset Cruise'],
+    ]);
+    const exported = await exportOf(empty.id, emptyKey);
+    expect(exported.experiences.map((e: { id: string }) => e.id)).toEqual([document.experiences[0]!.id]);
+    expect(
+      exported.sessions.map((s: { id: string; startDateTime: string; capacity: number }) => [s.id, s.startDateTime, s.capacity]),
+    ).toEqual([
+      [document.sessions[0]!.id, '2030-06-01T19:00:00', 10],
+      [document.sessions[1]!.id, '2030-06-02T19:00:00', 8],
+    ]);
+    // Its own export imports back as it is.
+    const again = await put(empty.id, exported, emptyKey);
+    expect(again.body.data.summary).toEqual({ created: 0, updated: 0, unchanged: 5 });
+    expect(await eventCount()).toBe(events + 5);
+  });
+
+  it("refuses another brand's ids (ids are a brand's own) and writes nothing", async () => {
+    const document = await exportOf(lisbon);
+    const events = await eventCount();
+    const { brand: _settings, ...catalogue } = document;
+    const res = await put(empty.id, catalogue, emptyKey);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'experiences.0.id' } });
+    expect(await eventCount()).toBe(events);
+  });
+
+  it('refuses the whole import for a bad field in the third experience, naming its path, and writes nothing', async () => {
+    const document = await exportOf(lisbon);
+    const before = await exportOf(lisbon);
+    document.experiences[0].title = 'Changed first';
+    document.experiences[2].hostedBy = { id: randomUUID() };
+    const events = await eventCount();
+    const res = await put(lisbon, document);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'experiences.2.hostedBy.id' } });
+    expect(res.body.error.message).toContain('experiences.2.hostedBy.id');
+    expect(await eventCount()).toBe(events);
+    expect(content(await exportOf(lisbon))).toEqual(content(before));
+  });
+
+  it("refuses another brand's key and publishable keys (as every catalogue write does), writing nothing", async () => {
+    const document = await exportOf(lisbon);
+    document.brand.name = 'Taken over';
+    const events = await eventCount();
+    expect((await t.rest('GET', url(lisbon), { key: TOKYO })).body.error.code).toBe('FORBIDDEN');
+    const res = await put(lisbon, document, TOKYO);
+    expect([res.status, res.body.error.code]).toEqual([403, 'FORBIDDEN']);
+    const unknown = await put(randomUUID(), document, LISBON);
+    expect([unknown.status, unknown.body.error.code]).toEqual([403, 'FORBIDDEN']);
+    for (const method of ['GET', 'PUT'] as const) {
+      const refused = await t.rest(method, url(lisbon), { key: 'pk_test_lisbon_demo', body: method === 'PUT' ? document : undefined });
+      expect([refused.status, refused.body.error.code]).toEqual([403, 'FORBIDDEN']);
+    }
+    expect(await eventCount()).toBe(events);
+    expect((await exportOf(lisbon)).brand.name).toBe('Harbor Lisbon');
+  });
+});
