@@ -22,13 +22,16 @@ const Change = Type.Object({
   change: Type.Enum(['created', 'updated', 'unchanged']),
 });
 
-const ImportResult = Type.Object({
-  data: Type.Object({
-    dryRun: Type.Boolean({ description: 'True: nothing was written, `changes` says what the import would do' }),
-    summary: Type.Object({ created: Type.Integer(), updated: Type.Integer(), unchanged: Type.Integer() }),
-    changes: Type.Array(Change),
-  }),
-});
+const ImportResult = Type.Object(
+  {
+    data: Type.Object({
+      dryRun: Type.Boolean({ description: 'True: nothing was written, `changes` says what the import would do' }),
+      summary: Type.Object({ created: Type.Integer(), updated: Type.Integer(), unchanged: Type.Integer() }),
+      changes: Type.Array(Change),
+    }),
+  },
+  { description: 'What the import did (or, with dryRun, would do) to each object of the document' },
+);
 
 export const exportCatalogSchema = {
   tags,

@@ -44,14 +44,14 @@ const typesSince = (sequence: number) => db.values<string>('SELECT type FROM eve
 const content = ({ exportedAt: _at, ...rest }: Record<string, unknown>) => rest;
 
 /** A small catalogue for the empty brand: one experience, its listing (published), two sessions. */
-function porto() {
+function porto(slug = 'douro-sunset-cruise') {
   const experienceId = randomUUID();
   return {
     experiences: [
       {
         id: experienceId,
         title: 'Douro Sunset Cruise',
-        slug: 'douro-sunset-cruise',
+        slug,
         headline: 'Six bridges at dusk',
         description: 'An hour on the river.',
         healthAndSafety: 'Life jackets provided.',
@@ -154,6 +154,39 @@ describe('PUT /v1/brands/{brandId}/catalog', () => {
     const again = await put(empty.id, exported, emptyKey);
     expect(again.body.data.summary).toEqual({ created: 0, updated: 0, unchanged: 5 });
     expect(await eventCount()).toBe(events + 5);
+  });
+
+  it('with dryRun=true lists what would change per object and writes nothing', async () => {
+    const document = await exportOf(lisbon);
+    const before = content(await exportOf(lisbon));
+    document.brand.name = 'Harbor Lisbon (renamed)';
+    document.experiences[0].title = 'Tram 28, at dawn';
+    const fresh = porto('douro-by-night');
+    const events = await eventCount();
+    const res = await put(lisbon, document, ORG, '?dryRun=true');
+    expect(res.status).toBe(200);
+    expect(res.body.data.dryRun).toBe(true);
+    expect(res.body.data.changes.slice(0, 2)).toEqual([
+      { type: 'brand', id: lisbon, path: 'brand', change: 'updated' },
+      { type: 'experience', id: document.experiences[0].id, path: 'experiences.0', change: 'updated' },
+    ]);
+    expect(res.body.data.summary).toEqual({
+      created: 0,
+      updated: 2,
+      unchanged: document.experiences.length + document.listings.length + document.sessions.length - 1,
+    });
+    expect(await eventCount()).toBe(events);
+    expect(content(await exportOf(lisbon))).toEqual(before);
+    // New objects are listed as created, and still nothing is written.
+    const created = await put(empty.id, fresh, emptyKey, '?dryRun=true');
+    expect(created.body.data.changes.map((c: { type: string; change: string }) => `${c.type} ${c.change}`)).toEqual([
+      'experience created',
+      'listing created',
+      'session created',
+      'session created',
+    ]);
+    expect(await eventCount()).toBe(events);
+    expect((await exportOf(empty.id, emptyKey)).experiences.map((e: { id: string }) => e.id)).not.toContain(fresh.experiences[0]!.id);
   });
 
   it("refuses another brand's ids (ids are a brand's own) and writes nothing", async () => {
