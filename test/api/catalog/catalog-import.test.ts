@@ -4,7 +4,12 @@
  * nothing), through the single writes (their rules, their events, only for what changed); `?dryRun=true`
  * says what would change and writes nothing. Secret keys only; ids are a brand's own.
  */
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoIds } from '../../../src/db/demo/ids.ts';
 import { seedDemoDataIfEmpty } from '../../../src/db/demo/index.ts';
@@ -228,5 +233,34 @@ describe('PUT /v1/brands/{brandId}/catalog', () => {
     }
     expect(await eventCount()).toBe(events);
     expect((await exportOf(lisbon)).brand.name).toBe('Harbor Lisbon');
+  });
+});
+
+describe('npm run catalog (the CLI, over HTTP to a gateway on 127.0.0.1)', () => {
+  it('exports to a file and imports it back: a dry run, then an import that changes nothing', async () => {
+    const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const dir = await mkdtemp(join(tmpdir(), 'tessera-catalog-'));
+    const file = join(dir, 'lisbon.json');
+    const cli = (...args: string[]) =>
+      promisify(execFile)('node_modules/.bin/tsx', ['src/cli/catalog.ts', ...args], {
+        env: { ...process.env, TESSERA_URL: address, TESSERA_API_KEY: LISBON },
+      });
+    await cli('export', '--brand', lisbon, '--out', file);
+    const written = JSON.parse(await readFile(file, 'utf8'));
+    expect(content(written)).toEqual(content(await exportOf(lisbon)));
+    written.experiences[0].title = 'Tram 28, from the CLI';
+    await writeFile(file, JSON.stringify(written));
+    const events = await eventCount();
+    const dry = await cli('import', '--file', file, '--dry-run');
+    expect(JSON.parse(dry.stdout).summary).toMatchObject({ created: 0, updated: 1 });
+    expect(dry.stderr).toContain('Dry run (nothing written)');
+    expect(await eventCount()).toBe(events);
+    const done = await cli('import', '--file', file);
+    expect(JSON.parse(done.stdout)).toMatchObject({ dryRun: false, summary: { created: 0, updated: 1 } });
+    expect((await exportOf(lisbon)).experiences[0].title).toBe('Tram 28, from the CLI');
+    const refused = await cli('import', '--file', file, '--brand', demoIds.brands.tokyo).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('403') });
   });
 });
