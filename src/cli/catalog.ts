@@ -8,10 +8,12 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { catalogJsonSchema } from '../domain/catalog/catalog-schema.ts';
 
 const usage =
   'usage: npm run catalog -- export --brand <brandId> [--out file.json]\n' +
   '       npm run catalog -- import --file file.json [--brand <brandId>] [--dry-run]\n' +
+  '       npm run catalog -- schema [--out docs/catalog.schema.json]\n' +
   'env: TESSERA_URL (default http://127.0.0.1:4000), TESSERA_API_KEY (a secret key)';
 
 async function main(argv: string[]): Promise<number> {
@@ -21,6 +23,12 @@ async function main(argv: string[]): Promise<number> {
     options: { brand: { type: 'string' }, out: { type: 'string' }, file: { type: 'string' }, 'dry-run': { type: 'boolean' } },
   });
   const [command] = positionals;
+  if (command === 'schema') {
+    const schema = `${JSON.stringify(catalogJsonSchema(), null, 2)}\n`;
+    if (values.out) await writeFile(values.out, schema);
+    else process.stdout.write(schema);
+    return 0;
+  }
   const key = process.env.TESSERA_API_KEY;
   const base = (process.env.TESSERA_URL ?? 'http://127.0.0.1:4000').replace(/\/$/, '');
   if (!key) {

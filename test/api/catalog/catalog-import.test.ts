@@ -10,7 +10,10 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { catalogJsonSchema } from '../../../src/domain/catalog/catalog-schema.ts';
 import { demoIds } from '../../../src/db/demo/ids.ts';
 import { seedDemoDataIfEmpty } from '../../../src/db/demo/index.ts';
 import { organizationSpec } from '../../../src/db/demo/brand-specs.ts';
@@ -92,6 +95,18 @@ describe('GET /v1/brands/{brandId}/catalog', () => {
     expect(document.listings[0]).toMatchObject({ published: true });
     expect(document.sessions.length).toBeGreaterThan(0);
     expect(Object.keys(document.sessions[0]).sort()).toEqual(['capacity', 'duration', 'experienceId', 'id', 'startDateTime']);
+  });
+
+  it('is valid against the published JSON Schema (docs/catalog.schema.json, generated from the zod schema and current)', async () => {
+    const published = JSON.parse(await readFile('docs/catalog.schema.json', 'utf8'));
+    expect(published).toEqual(catalogJsonSchema());
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    const validate = ajv.compile(published);
+    const document = await exportOf(lisbon, LISBON);
+    expect(validate(document) ? [] : validate.errors).toEqual([]);
+    expect(validate({ ...document, sessions: [{ ...document.sessions[0], capacity: -1 }] })).toBe(false);
+    expect(validate({ ...document, extra: true })).toBe(false);
   });
 });
 
@@ -237,7 +252,8 @@ describe('PUT /v1/brands/{brandId}/catalog', () => {
 });
 
 describe('npm run catalog (the CLI, over HTTP to a gateway on 127.0.0.1)', () => {
-  it('exports to a file and imports it back: a dry run, then an import that changes nothing', async () => {
+  // Four processes started with tsx: seconds each on a loaded machine.
+  it('exports to a file and imports it back: a dry run, then an import that changes nothing', { timeout: 90_000 }, async () => {
     const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
     const dir = await mkdtemp(join(tmpdir(), 'tessera-catalog-'));
     const file = join(dir, 'lisbon.json');
