@@ -38,7 +38,7 @@ async function record(): Promise<Record<string, RecordedExamples>> {
   /** A read that is not itself an example. */
   const read = async (url: string) => (await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${LISBON}` } })).json();
 
-  async function call(operationId: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: object, key = LISBON) {
+  async function call(operationId: string, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: object, key = LISBON) {
     const res = await app.inject({ method, url, headers: { authorization: `Bearer ${key}` }, ...(body ? { payload: body } : {}) });
     if (res.statusCode >= 300) throw new Error(`${operationId} answered ${res.statusCode}: ${res.body}`);
     const answer = res.json();
@@ -182,6 +182,13 @@ async function record(): Promise<Record<string, RecordedExamples>> {
     await call('publishListing', 'POST', `${listingUrl}/publish`);
     await call('getListing', 'GET', listingUrl);
     await call('updateBrandSettings', 'PATCH', `${lisbon}/settings`, { designElement: { buttonColor: '#0B5563' } });
+    const catalogue = await call('exportCatalog', 'GET', `${lisbon}/catalog`);
+    await call('importCatalog', 'PUT', `${lisbon}/catalog?dryRun=true`, {
+      ...catalogue,
+      experiences: catalogue.experiences.slice(0, 1).map((e: { title: string }) => ({ ...e, title: `${e.title} (new title)` })),
+      listings: [],
+      sessions: catalogue.sessions.slice(0, 1),
+    });
     await call('listEvents', 'GET', `${lisbon}/events?types=booking.confirmed&limit=2`);
     // The processor's own webhook: its body is the processor's event; the only answer is the acknowledgement.
     examples.receivePaymentWebhook = { responses: { 200: { received: true } } };

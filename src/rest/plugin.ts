@@ -20,6 +20,7 @@ import { experienceRoutes } from './routes/experiences.ts';
 import { hostRoutes } from './routes/hosts.ts';
 import { listingRoutes } from './routes/listings.ts';
 import { listingWriteRoutes } from './routes/listing-writes.ts';
+import { catalogRoutes } from './routes/catalog.ts';
 import { organizationRoutes } from './routes/organizations.ts';
 import { paymentRoutes } from './routes/payments.ts';
 import { reviewRoutes } from './routes/reviews.ts';
@@ -72,6 +73,7 @@ export function restRoutes(deps: Deps, webhooks: WebhookSettings) {
     reviewRoutes(app);
     availabilityRoutes(app);
     sessionWriteRoutes(app);
+    catalogRoutes(app);
     bookingRoutes(app);
     cancellationRoutes(app);
     checkoutRoutes(app);

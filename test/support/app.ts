@@ -16,7 +16,7 @@ export interface TestApp {
   app: FastifyInstance;
   /** REST call with a bearer key (or explicit headers). */
   rest(
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     options?: { key?: string; headers?: Record<string, string>; body?: unknown },
   ): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;

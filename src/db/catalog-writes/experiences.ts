@@ -21,6 +21,9 @@ export interface ExperienceTables {
   questions: Table;
   experienceQuestions: Table;
   addOns: Table;
+  /** Read by the catalogue export only. */
+  listings: Table;
+  sessions: Table;
 }
 
 /** The experience's parts and its new media inserted (its own part rows are gone or were never there). */
@@ -198,6 +201,28 @@ export function* mediaOfBrand(t: ExperienceTables, brandId: string, ids: readonl
   return rows as unknown as MediaRow[];
 }
 
+/** Ids of what the brand's catalogue export holds (see ExperienceWritesStore.catalogIdsOfBrand). */
+export function* catalogIdsOfBrand(t: ExperienceTables, brandId: string, after: string) {
+  const ids = (found: Row[]) => found.map((row) => row.id as string).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const experienceIds = ids(yield* select(t.experiences, ['id'], equals(t.experiences, 'brandId', brandId)));
+  const listingIds = ids(yield* select(t.listings, ['id'], equals(t.listings, 'brandId', brandId)));
+  const sessions = getTableColumns(t.sessions);
+  const sessionIds =
+    experienceIds.length === 0
+      ? []
+      : (yield* select(
+          t.sessions,
+          ['id'],
+          and(
+            inArray(sessions.experienceId!, experienceIds),
+            sql`${sessions.cancelledAt!} IS NULL`,
+            sql`${sessions.startsAt!} > ${sql.param(after, sessions.startsAt!)}`,
+          )!,
+          sql`${sessions.experienceId!}, ${sessions.startLocal!}`,
+        )).map((row) => row.id as string);
+  return { experienceIds, listingIds, sessionIds };
+}
+
 /** The experience writes over one engine's tables, as statement generators (each engine binds them with `bindSteps`). */
 export function experienceWrites(t: ExperienceTables): StepsOf<ExperienceWritesStore> {
   return {
@@ -211,5 +236,6 @@ export function experienceWrites(t: ExperienceTables): StepsOf<ExperienceWritesS
     questionsOfBrand: (brandId, ids) => questionsOfBrand(t, brandId, ids),
     questionAssignments: (experienceId) => questionAssignments(t, experienceId),
     addOnsOf: (experienceIds) => addOnsOf(t, experienceIds),
+    catalogIdsOfBrand: (brandId, after) => catalogIdsOfBrand(t, brandId, after),
   };
 }

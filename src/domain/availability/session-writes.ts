@@ -26,7 +26,7 @@ import { loadExperienceOfBrand } from '../catalog/experiences.ts';
 import { offerFreedPlaces } from '../waitlists/offers.ts';
 import { MAX_SESSION_CAPACITY, planSessions } from './schedule-input.ts';
 import { assertNotCancelled, assertNotStarted, toSession, type Session } from './sessions.ts';
-import type { SessionOfExperience } from './store.ts';
+import type { NewSessionRow, SessionOfExperience } from './store.ts';
 
 export interface ScheduleSessionsResult {
   /** The sessions this request created, by start. */
@@ -65,13 +65,7 @@ export async function scheduleSessions(
   const experience = found.row;
   const planned = planSessions(input.body, experience.timezoneId, experience.sessionDurationMinutes, deps.now());
   const rows = planned.map((session) => ({ id: randomUUID(), experienceId: experience.id, ...session }));
-  const created = await deps.db.transaction(async (tx) => {
-    const ids = await tx.sessionWrites.insertSessions(rows);
-    const made = (await tx.sessions.findSessionsByIds(ids)).sort((a, b) => compare(a.session.startLocal, b.session.startLocal));
-    const at = deps.now().toISOString();
-    for (const row of made) await recordSessionEvent(tx, 'session.created', row, at);
-    return made;
-  });
+  const created = await deps.db.transaction((tx) => insertSessionsIn(deps, tx, rows));
   const createdStarts = new Set(created.map((row) => row.session.startLocal));
   return {
     sessions: created.map((row) => toSession(row.session, row.timezoneId, row.waitlistId, null)),
@@ -80,6 +74,18 @@ export async function scheduleSessions(
       .filter((start) => !createdStarts.has(start))
       .sort(compare),
   };
+}
+
+/**
+ * Inserts the sessions in the caller's unit of work, each its experience has no session at yet (by local
+ * start), recording `session.created` for each inserted; the inserted, by start.
+ */
+export async function insertSessionsIn(deps: CallerDeps, tx: Stores, rows: readonly NewSessionRow[]): Promise<SessionOfExperience[]> {
+  const ids = await tx.sessionWrites.insertSessions(rows);
+  const made = (await tx.sessions.findSessionsByIds(ids)).sort((a, b) => compare(a.session.startLocal, b.session.startLocal));
+  const at = deps.now().toISOString();
+  for (const row of made) await recordSessionEvent(tx, 'session.created', row, at);
+  return made;
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -110,30 +116,42 @@ export async function updateSession(deps: CallerDeps, input: { brandId: string; 
     throw invalid('capacity', `capacity must be a whole number from 0 to ${MAX_SESSION_CAPACITY}`);
   }
   await sessionOfBrand(deps, input.brandId, input.sessionId);
-  const updated = await deps.db.transaction(async (tx) => {
-    const now = deps.now();
-    const row = await ownSession(tx, input.sessionId);
-    const { session } = row;
-    assertNotCancelled(session, 'sessionId');
-    assertNotStarted(session, now, 'sessionId');
-    if (capacity === session.capacity) return row;
-    const taken = session.reserved + session.heldForOffers;
-    if (capacity < taken || !(await tx.sessionWrites.setCapacity(session.id, capacity))) {
-      throw new DomainError(
-        'CAPACITY_BELOW_TAKEN',
-        `The session has ${taken} places taken (booked, held or offered): capacity cannot be ${capacity}`,
-        {
-          field: 'capacity',
-          taken,
-        },
-      );
-    }
-    if (capacity > session.capacity) await offerFreedPlaces(tx, session.id, now, deps.waitlistOfferTtlSeconds);
-    const after = await ownSession(tx, session.id);
-    await recordSessionEvent(tx, 'session.updated', after, now.toISOString(), { previousCapacity: session.capacity });
-    return after;
-  });
+  const updated = await deps.db.transaction(async (tx) => (await setCapacityIn(deps, tx, input.sessionId, capacity)).row);
   return toSession(updated.session, updated.timezoneId, updated.waitlistId, null);
+}
+
+/**
+ * Sets the session's capacity in the caller's unit of work (as updateSession does: never below the places
+ * taken, freed places offered to its waitlist), recording `session.updated`; `changed` false when it was
+ * that capacity already (nothing written, no event).
+ */
+export async function setCapacityIn(
+  deps: CallerDeps,
+  tx: Stores,
+  sessionId: string,
+  capacity: number,
+): Promise<{ row: SessionOfExperience; changed: boolean }> {
+  const now = deps.now();
+  const row = await ownSession(tx, sessionId);
+  const { session } = row;
+  assertNotCancelled(session, 'sessionId');
+  assertNotStarted(session, now, 'sessionId');
+  if (capacity === session.capacity) return { row, changed: false };
+  const taken = session.reserved + session.heldForOffers;
+  if (capacity < taken || !(await tx.sessionWrites.setCapacity(session.id, capacity))) {
+    throw new DomainError(
+      'CAPACITY_BELOW_TAKEN',
+      `The session has ${taken} places taken (booked, held or offered): capacity cannot be ${capacity}`,
+      {
+        field: 'capacity',
+        taken,
+      },
+    );
+  }
+  if (capacity > session.capacity) await offerFreedPlaces(tx, session.id, now, deps.waitlistOfferTtlSeconds);
+  const after = await ownSession(tx, session.id);
+  await recordSessionEvent(tx, 'session.updated', after, now.toISOString(), { previousCapacity: session.capacity });
+  return { row: after, changed: true };
 }
 
 export interface CancelSessionResult {

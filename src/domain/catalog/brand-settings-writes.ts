@@ -5,6 +5,7 @@
  * unchanged, refused naming the field when changed. One unit of work, recording `brand.updated`.
  */
 import { recordEvent } from '../outbox/outbox.ts';
+import type { Transaction } from '../shared/database.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { DomainError, invalid, notFound } from '../shared/errors.ts';
 import type { PaymentMethodFlags } from '../shared/json-types.ts';
@@ -117,43 +118,55 @@ export async function updateBrandSettings(
   if (!isObject(input.patch)) throw invalid('body', 'A settings patch is a JSON object (RFC 7396)');
   const patch = input.patch;
   const { id } = await loadBrand(deps, input.brandId);
-  return deps.db.transaction(async (tx) => {
-    const brand = await tx.brandWrites.findBrandToWrite(id);
-    if (!brand) throw notFound('Brand', id);
-    assertIfMatch(input.ifMatch, brandEtag(brand), input.ifMatchField);
-    const current = toBrandSettings(brand) as unknown as JsonObject;
-    current.cancellationPolicy = await getCancellationPolicy({ db: tx }, brand.cancellationPolicyId);
-    current.reschedulePolicy = await getReschedulePolicy({ db: tx }, brand.reschedulePolicyId);
-    const merged = mergePatch(current, patch) as JsonObject;
-    for (const field of NESTED) {
-      const node = field.split('.').reduce<unknown>((n, key) => (isObject(n) ? n[key] : undefined), merged);
-      if (!isObject(node)) throw invalid(field, `${field} must be an object`);
+  return deps.db.transaction(async (tx) => (await applyBrandSettingsIn(deps, tx, id, patch, input)).written);
+}
+
+/**
+ * Applies `patch` to the settings of brand `brandId` in the caller's unit of work (as updateBrandSettings
+ * does), recording `brand.updated`; `changed` false when it changed nothing (nothing written, no event).
+ */
+export async function applyBrandSettingsIn(
+  deps: CallerDeps,
+  tx: Transaction,
+  brandId: string,
+  patch: JsonObject,
+  check: { ifMatch?: string | null; ifMatchField?: string } = {},
+): Promise<{ written: BrandSettingsWithEtag; changed: boolean }> {
+  const brand = await tx.brandWrites.findBrandToWrite(brandId);
+  if (!brand) throw notFound('Brand', brandId);
+  assertIfMatch(check.ifMatch, brandEtag(brand), check.ifMatchField);
+  const current = toBrandSettings(brand) as unknown as JsonObject;
+  current.cancellationPolicy = await getCancellationPolicy({ db: tx }, brand.cancellationPolicyId);
+  current.reschedulePolicy = await getReschedulePolicy({ db: tx }, brand.reschedulePolicyId);
+  const merged = mergePatch(current, patch) as JsonObject;
+  for (const field of NESTED) {
+    const node = field.split('.').reduce<unknown>((n, key) => (isObject(n) ? n[key] : undefined), merged);
+    if (!isObject(node)) throw invalid(field, `${field} must be an object`);
+  }
+  checkWritable(merged, current, READ_ONLY, NESTED);
+  const fields = readSettings(merged, brand);
+  for (const [kind, field] of [
+    ['cancellation', 'cancellationPolicyId'],
+    ['reschedule', 'reschedulePolicyId'],
+  ] as const) {
+    const policyId = fields[field];
+    if (policyId !== null && policyId !== brand[field] && !(await tx.brandWrites.hasPolicy(kind, brand.id, policyId))) {
+      throw new DomainError('NOT_FOUND', `${field}: ${policyId} is not one of the brand's ${kind} policies`, { field, id: policyId });
     }
-    checkWritable(merged, current, READ_ONLY, NESTED);
-    const fields = readSettings(merged, brand);
-    for (const [kind, field] of [
-      ['cancellation', 'cancellationPolicyId'],
-      ['reschedule', 'reschedulePolicyId'],
-    ] as const) {
-      const policyId = fields[field];
-      if (policyId !== null && policyId !== brand[field] && !(await tx.brandWrites.hasPolicy(kind, brand.id, policyId))) {
-        throw new DomainError('NOT_FOUND', `${field}: ${policyId} is not one of the brand's ${kind} policies`, { field, id: policyId });
-      }
-    }
-    const changes = Object.fromEntries(
-      Object.entries(fields).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(brand[key as keyof BrandRow])),
-    ) as BrandSettingsFields;
-    if (Object.keys(changes).length === 0) return { settings: toBrandSettings(brand), etag: brandEtag(brand) };
-    await tx.brandWrites.updateBrand(brand.id, changes);
-    const updated = (await tx.brandWrites.findBrandToWrite(brand.id))!;
-    const settings = toBrandSettings(updated);
-    await recordEvent(tx, {
-      brandId: brand.id,
-      type: 'brand.updated',
-      resourceId: brand.id,
-      payload: { ...settings },
-      at: deps.now().toISOString(),
-    });
-    return { settings, etag: brandEtag(updated) };
+  }
+  const changes = Object.fromEntries(
+    Object.entries(fields).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(brand[key as keyof BrandRow])),
+  ) as BrandSettingsFields;
+  if (Object.keys(changes).length === 0) return { written: { settings: toBrandSettings(brand), etag: brandEtag(brand) }, changed: false };
+  await tx.brandWrites.updateBrand(brand.id, changes);
+  const updated = (await tx.brandWrites.findBrandToWrite(brand.id))!;
+  const settings = toBrandSettings(updated);
+  await recordEvent(tx, {
+    brandId: brand.id,
+    type: 'brand.updated',
+    resourceId: brand.id,
+    payload: { ...settings },
+    at: deps.now().toISOString(),
   });
+  return { written: { settings, etag: brandEtag(updated) }, changed: true };
 }

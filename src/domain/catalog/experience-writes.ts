@@ -9,7 +9,7 @@
  * were sold at (stored on each booking's participants).
  */
 import { randomUUID } from 'node:crypto';
-import type { BrandRow } from './store.ts';
+import type { BrandRow, ExperienceRecord } from './store.ts';
 import { loadBrand } from './brands.ts';
 import { getExperience, toExperience, type Experience, type ExperienceInput } from './experiences.ts';
 import { toRatings } from './ratings.ts';
@@ -144,12 +144,47 @@ async function slugFree(tx: Transaction, brandId: string, slug: string, experien
 export async function createExperience(deps: CallerDeps, input: { brandId: string; document: unknown }): Promise<WrittenExperience> {
   const brand = await loadBrand(deps, input.brandId);
   const id = randomUUID();
-  return deps.db.transaction(async (tx) => {
-    const write = readExperienceDocument(input.document, id, await documentContext(tx, brand, input.document, id));
-    await slugFree(tx, brand.id, write.row.slug, id);
-    await tx.experienceWrites.insertExperience(write);
-    return recordWrite(deps, tx, brand, id, 'experience.created');
-  });
+  return deps.db.transaction((tx) => insertExperienceIn(deps, tx, brand, id, input.document));
+}
+
+/** The document of a stored experience with the questions it asks and its add-ons: what GET shows, less what is derived. */
+export async function storedExperienceDocument(tx: Transaction, brand: BrandRow, record: ExperienceRecord): Promise<JsonObject> {
+  const addOns = (await addOnsByExperience(tx, brand, [record.row.id])).get(record.row.id) ?? [];
+  const customQuestions = await askedQuestions(tx, brand, record.row.id);
+  return experienceDocument(record, brand, { customQuestions, addOns });
+}
+
+/** Creates experience `id` of `brand` from `document` in the caller's unit of work, recording `experience.created`. */
+export async function insertExperienceIn(
+  deps: CallerDeps,
+  tx: Transaction,
+  brand: BrandRow,
+  id: string,
+  document: unknown,
+): Promise<WrittenExperience> {
+  const write = readExperienceDocument(document, id, await documentContext(tx, brand, document, id));
+  await slugFree(tx, brand.id, write.row.slug, id);
+  await tx.experienceWrites.insertExperience(write);
+  return recordWrite(deps, tx, brand, id, 'experience.created');
+}
+
+/**
+ * Writes `document` whole over the stored experience `record` in the caller's unit of work, recording
+ * `experience.updated`; null (nothing written) when a concurrent writer moved its version meanwhile.
+ */
+export async function replaceExperienceIn(
+  deps: CallerDeps,
+  tx: Transaction,
+  brand: BrandRow,
+  record: ExperienceRecord,
+  document: unknown,
+): Promise<WrittenExperience | null> {
+  const addOnIds = (await tx.experienceWrites.addOnsOf([record.row.id])).map((a) => a.id);
+  const context = await documentContext(tx, brand, document, record.row.id, addOnIds);
+  const write = readExperienceDocument(document, record.row.id, context);
+  await slugFree(tx, brand.id, write.row.slug, record.row.id);
+  if ((await tx.experienceWrites.replaceExperience(write, record.row.version)) === null) return null;
+  return recordWrite(deps, tx, brand, record.row.id, 'experience.updated');
 }
 
 export interface ExperienceChange {
@@ -198,20 +233,10 @@ export async function updateExperience(deps: CallerDeps, input: ExperienceChange
   const { patch } = input;
   if (!patch || typeof patch !== 'object' || Array.isArray(patch)) throw invalid('body', 'A merge patch must be a JSON object');
   return onCurrentVersion(deps, input, async (tx, brand, record) => {
-    const addOns = (await addOnsByExperience(tx, brand, [record.row.id])).get(record.row.id) ?? [];
-    const customQuestions = await askedQuestions(tx, brand, record.row.id);
-    const document = mergePatch(experienceDocument(record, brand, { customQuestions, addOns }), patch) as JsonObject;
-    const context = await documentContext(
-      tx,
-      brand,
-      document,
-      record.row.id,
-      addOns.map((a) => a.id),
-    );
-    const write = readExperienceDocument(document, record.row.id, context);
-    await slugFree(tx, brand.id, write.row.slug, record.row.id);
-    if ((await tx.experienceWrites.replaceExperience(write, record.row.version)) === null) throw new StaleVersion();
-    return recordWrite(deps, tx, brand, record.row.id, 'experience.updated');
+    const document = mergePatch(await storedExperienceDocument(tx, brand, record), patch) as JsonObject;
+    const written = await replaceExperienceIn(deps, tx, brand, record, document);
+    if (written === null) throw new StaleVersion();
+    return written;
   });
 }
 

@@ -110,6 +110,17 @@ async function recordListingEvent(
   });
 }
 
+/**
+ * The brand's listing as the catalogue export holds it, read in the caller's unit: as `version=latest`
+ * shows it, less what the server derives (`rating`, `medias`), and whether that is its published content
+ * (false: a draft waits to be published).
+ */
+export async function listingForExport(deps: CallerDeps, tx: Transaction, brand: BrandRow, listingId: string): Promise<JsonObject> {
+  const row = await listingOfBrand(tx, brand, listingId);
+  const { rating: _rating, medias: _medias, ...resource } = listingResource(view(deps, brand, row, 'latest')!);
+  return { ...resource, published: !row.contents.some((c) => c.version === 'draft') };
+}
+
 /** One listing of the brand with its etag; `latest` (secret keys) shows its draft where it has one. NOT_FOUND when it has no content of the version. */
 export async function getListing(
   deps: CallerDeps,
@@ -133,58 +144,70 @@ export async function createListing(deps: CallerDeps, input: { brandId: string; 
   const brand = await loadBrand(deps, input.brandId);
   const { body } = input;
   if (body.id !== undefined) throw invalid('id', 'id is given by the server: leave it out');
+  const id = randomUUID();
+  return deps.db.transaction((tx) => insertListingIn(deps, tx, brand, id, body));
+}
+
+/**
+ * Creates listing `id` of `brand` from `body` (a listing as the API shows it, less its `id`; its content a
+ * draft) in the caller's unit of work, recording `listing.created`.
+ */
+export async function insertListingIn(
+  deps: CallerDeps,
+  tx: Transaction,
+  brand: BrandRow,
+  id: string,
+  body: JsonObject,
+): Promise<ListingWithEtag> {
   for (const field of ['experienceId', 'title', 'advertisedPrice', 'startingPrice']) {
     if (body[field] === undefined || body[field] === null) throw invalid(field, `${field} is required`);
   }
   if (typeof body.experienceId !== 'string') throw invalid('experienceId', 'experienceId must be a UUID');
   const experienceId = body.experienceId.toLowerCase();
-  const id = randomUUID();
-  return deps.db.transaction(async (tx) => {
-    const experience = await tx.experiences.findExperienceRow(experienceId);
-    if (!experience || experience.brandId !== brand.id) {
-      throw new DomainError('NOT_FOUND', `Experience ${experienceId} was not found`, { field: 'experienceId', id: experienceId });
-    }
-    const defaults: JsonObject = {
-      kind: 'experience',
-      productLine: brand.products[0] ?? 'activate',
-      summary: '',
-      slug: null,
-      hidePrice: false,
-      pricePerType: 'per person',
-      maxParticipants: experience.maxParticipantsCount,
-      order: await tx.listingWrites.nextDisplayOrder(brand.id),
-      isExclusive: false,
-      isUnlisted: false,
-      isFeatured: true,
-      resourceGroupCollectionId: randomUUID(),
-      bookingAvailabilityMode: null,
-      category: null,
-      hostedBy: null,
-      pointsEligible: null,
-      eventDates: null,
-      vibes: [],
-      medias: [],
-      rating: null,
-      experienceId,
-      title: '',
-      advertisedPrice: 0,
-      startingPrice: 0,
-    };
-    const { rating: _derived, ...sent } = body;
-    const merged = { ...defaults, ...sent, experienceId };
-    checkWritable(merged, defaults, READ_ONLY);
-    const parsed = readListingBody(merged, brand.currency);
-    followingExperience(parsed.fields, experience, null);
-    await checkOwnership(tx, brand, parsed);
-    await tx.listingWrites.insertListing(
-      { id, brandId: brand.id, experienceId, ...parsed.fields },
-      { id: randomUUID(), ...parsed.content },
-      parsed.vibeIds,
-    );
-    const row = await listingOfBrand(tx, brand, id);
-    await recordListingEvent(tx, deps, brand, 'listing.created', row);
-    return answer(deps, brand, row, 'latest');
-  });
+  const experience = await tx.experiences.findExperienceRow(experienceId);
+  if (!experience || experience.brandId !== brand.id) {
+    throw new DomainError('NOT_FOUND', `Experience ${experienceId} was not found`, { field: 'experienceId', id: experienceId });
+  }
+  const defaults: JsonObject = {
+    kind: 'experience',
+    productLine: brand.products[0] ?? 'activate',
+    summary: '',
+    slug: null,
+    hidePrice: false,
+    pricePerType: 'per person',
+    maxParticipants: experience.maxParticipantsCount,
+    order: await tx.listingWrites.nextDisplayOrder(brand.id),
+    isExclusive: false,
+    isUnlisted: false,
+    isFeatured: true,
+    resourceGroupCollectionId: randomUUID(),
+    bookingAvailabilityMode: null,
+    category: null,
+    hostedBy: null,
+    pointsEligible: null,
+    eventDates: null,
+    vibes: [],
+    medias: [],
+    rating: null,
+    experienceId,
+    title: '',
+    advertisedPrice: 0,
+    startingPrice: 0,
+  };
+  const { rating: _derived, ...sent } = body;
+  const merged = { ...defaults, ...sent, experienceId };
+  checkWritable(merged, defaults, READ_ONLY);
+  const parsed = readListingBody(merged, brand.currency);
+  followingExperience(parsed.fields, experience, null);
+  await checkOwnership(tx, brand, parsed);
+  await tx.listingWrites.insertListing(
+    { id, brandId: brand.id, experienceId, ...parsed.fields },
+    { id: randomUUID(), ...parsed.content },
+    parsed.vibeIds,
+  );
+  const row = await listingOfBrand(tx, brand, id);
+  await recordListingEvent(tx, deps, brand, 'listing.created', row);
+  return answer(deps, brand, row, 'latest');
 }
 
 const changed = <T extends object>(before: T, after: T): Partial<T> =>
@@ -206,29 +229,45 @@ export async function updateListingDraft(
   return deps.db.transaction(async (tx) => {
     const row = await listingOfBrand(tx, brand, input.listingId);
     assertIfMatch(input.ifMatch, etagOf(storedState(row)), input.ifMatchField);
-    const current = listingResource(view(deps, brand, row, 'latest')!);
-    const merged = mergePatch(current, patch) as JsonObject;
-    checkWritable(merged, current, READ_ONLY);
-    const parsed = readListingBody(merged, brand.currency);
-    const experience = row.listing.experienceId ? await tx.experiences.findExperienceRow(row.listing.experienceId) : undefined;
-    followingExperience(parsed.fields, experience ?? null, row.listing);
-    await checkOwnership(tx, brand, parsed);
-    const { id: _id, brandId: _brandId, experienceId: _experienceId, ...ownFields } = row.listing;
-    const fields = changed(ownFields, parsed.fields);
-    const draft = row.contents.find((c) => c.version === 'draft');
-    const base = draft ?? row.contents.find((c) => c.version === 'published')!;
-    const { id: baseId, listingId: _l, version: _v, ...baseContent } = base;
-    const contentChanged = Object.keys(changed(baseContent, parsed.content)).length > 0;
-    const vibesChanged = parsed.vibeIds.join() !== row.vibes.map((v) => v.id).join();
-    if (Object.keys(fields).length === 0 && !contentChanged && !vibesChanged) return answer(deps, brand, row, 'latest');
-    await tx.listingWrites.updateListing(row.listing.id, fields);
-    if (contentChanged)
-      await tx.listingWrites.saveDraft(row.listing.id, { id: draft ? baseId : randomUUID(), ...parsed.content }, draft ? null : baseId);
-    if (vibesChanged) await tx.listingWrites.replaceListingVibes(row.listing.id, parsed.vibeIds);
-    const written = await listingOfBrand(tx, brand, row.listing.id);
-    await recordListingEvent(tx, deps, brand, 'listing.updated', written);
-    return answer(deps, brand, written, 'latest');
+    return (await editListingIn(deps, tx, brand, row.listing.id, patch)).written;
   });
+}
+
+/**
+ * Applies `patch` to the brand's listing `listingId` in the caller's unit of work (as updateListingDraft
+ * does), recording `listing.updated`; `changed` false when it changed nothing (nothing written, no event).
+ */
+export async function editListingIn(
+  deps: CallerDeps,
+  tx: Transaction,
+  brand: BrandRow,
+  listingId: string,
+  patch: JsonObject,
+): Promise<{ written: ListingWithEtag; changed: boolean }> {
+  const row = await listingOfBrand(tx, brand, listingId);
+  const current = listingResource(view(deps, brand, row, 'latest')!);
+  const merged = mergePatch(current, patch) as JsonObject;
+  checkWritable(merged, current, READ_ONLY);
+  const parsed = readListingBody(merged, brand.currency);
+  const experience = row.listing.experienceId ? await tx.experiences.findExperienceRow(row.listing.experienceId) : undefined;
+  followingExperience(parsed.fields, experience ?? null, row.listing);
+  await checkOwnership(tx, brand, parsed);
+  const { id: _id, brandId: _brandId, experienceId: _experienceId, ...ownFields } = row.listing;
+  const fields = changed(ownFields, parsed.fields);
+  const draft = row.contents.find((c) => c.version === 'draft');
+  const base = draft ?? row.contents.find((c) => c.version === 'published')!;
+  const { id: baseId, listingId: _l, version: _v, ...baseContent } = base;
+  const contentChanged = Object.keys(changed(baseContent, parsed.content)).length > 0;
+  const vibesChanged = parsed.vibeIds.join() !== row.vibes.map((v) => v.id).join();
+  if (Object.keys(fields).length === 0 && !contentChanged && !vibesChanged)
+    return { written: answer(deps, brand, row, 'latest'), changed: false };
+  await tx.listingWrites.updateListing(row.listing.id, fields);
+  if (contentChanged)
+    await tx.listingWrites.saveDraft(row.listing.id, { id: draft ? baseId : randomUUID(), ...parsed.content }, draft ? null : baseId);
+  if (vibesChanged) await tx.listingWrites.replaceListingVibes(row.listing.id, parsed.vibeIds);
+  const written = await listingOfBrand(tx, brand, row.listing.id);
+  await recordListingEvent(tx, deps, brand, 'listing.updated', written);
+  return { written: answer(deps, brand, written, 'latest'), changed: true };
 }
 
 /**
@@ -244,9 +283,20 @@ export async function publishListing(
   return deps.db.transaction(async (tx) => {
     const row = await listingOfBrand(tx, brand, input.listingId);
     assertIfMatch(input.ifMatch, etagOf(storedState(row)), input.ifMatchField);
-    if (!(await tx.listingWrites.publishDraft(row.listing.id))) return answer(deps, brand, row, 'published');
-    const published = await listingOfBrand(tx, brand, row.listing.id);
-    await recordListingEvent(tx, deps, brand, 'listing.published', published);
-    return answer(deps, brand, published, 'published');
+    return (await publishListingIn(deps, tx, brand, row.listing.id)).written;
   });
+}
+
+/** Publishes the draft of the brand's listing in the caller's unit of work, recording `listing.published`; `changed` false without a draft. */
+export async function publishListingIn(
+  deps: CallerDeps,
+  tx: Transaction,
+  brand: BrandRow,
+  listingId: string,
+): Promise<{ written: ListingWithEtag; changed: boolean }> {
+  const row = await listingOfBrand(tx, brand, listingId);
+  if (!(await tx.listingWrites.publishDraft(row.listing.id))) return { written: answer(deps, brand, row, 'published'), changed: false };
+  const published = await listingOfBrand(tx, brand, row.listing.id);
+  await recordListingEvent(tx, deps, brand, 'listing.published', published);
+  return { written: answer(deps, brand, published, 'published'), changed: true };
 }

@@ -434,6 +434,12 @@ export interface ExperienceWritesStore {
   addOnsOf(experienceIds: readonly string[]): Promise<Array<{ id: string; experienceId: string; name: string; priceMinor: number }>>;
   /** Every question assignment of the experience, active or not, in no particular order. */
   questionAssignments(experienceId: string): Promise<ExperienceQuestionRow[]>;
+  /**
+   * What the brand's catalogue export holds: the ids of all its experiences (archived ones too) and
+   * listings, by id (byte order), and of its experiences' sessions not cancelled that start after `after`
+   * (an ISO instant), by experience then local start.
+   */
+  catalogIdsOfBrand(brandId: string, after: string): Promise<{ experienceIds: string[]; listingIds: string[]; sessionIds: string[] }>;
 }
 
 /** The listing fields written with the listing itself (every field but the versioned content). */
