@@ -308,6 +308,17 @@ export interface HostsStore {
   listHostsOfBrand(brandId: string): Promise<HostRow[]>;
 }
 
+/** What a host write sets (host-writes.ts). */
+export type HostFields = Omit<HostRow, 'id' | 'brandId' | 'phoneNumber'>;
+
+export interface HostWritesStore {
+  /** The host, whatever its brand; in a unit of work its row is the unit's own from then on (locked on PostgreSQL). */
+  findHostToWrite(hostId: string): Promise<HostRow | undefined>;
+  insertHost(row: HostFields & { id: string; brandId: string }): Promise<void>;
+  /** Sets the fields given (undefined ones are left as they are). */
+  updateHost(hostId: string, fields: Partial<HostFields>): Promise<void>;
+}
+
 /** A featured listing with everything a featured-listings answer shows of it. */
 export interface FeaturedListingPageRow extends FeaturedListingRow {
   /** Its content rows of the versions asked, by version ('draft' before 'published'). */

@@ -26,6 +26,8 @@ export const eventTypes = [
   'listing.updated',
   'listing.published',
   'brand.updated',
+  'host.created',
+  'host.updated',
   'session.created',
   'session.updated',
   'session.cancelled',

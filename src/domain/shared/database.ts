@@ -25,6 +25,7 @@ import type {
   ExperienceWritesStore,
   ExperiencesStore,
   HostsStore,
+  HostWritesStore,
   ListingsStore,
   ListingWritesStore,
   ReviewStatsStore,
@@ -80,6 +81,7 @@ export interface Stores {
   experiences: ExperiencesStore;
   experienceWrites: ExperienceWritesStore;
   hosts: HostsStore;
+  hostWrites: HostWritesStore;
   reviews: ReviewsStore;
   reviewStats: ReviewStatsStore;
   questions: QuestionsStore;

@@ -76,11 +76,13 @@ describe('GraphQL conventions', () => {
       'LISTING_UPDATED',
       'LISTING_PUBLISHED',
       'BRAND_UPDATED',
+      'HOST_CREATED',
+      'HOST_UPDATED',
       'SESSION_CREATED',
       'SESSION_UPDATED',
       'SESSION_CANCELLED',
     ]);
-    expect(eventTypes).toHaveLength(21);
+    expect(eventTypes).toHaveLength(23);
   });
 
   it('answers every mutation with its own non-null payload object, named after it', async () => {

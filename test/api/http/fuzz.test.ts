@@ -139,6 +139,13 @@ const schedule = () => ({
   },
   capacity: 6,
 });
+const hostDocument = () => ({
+  firstName: 'Rita',
+  lastName: 'Sousa',
+  emailAddress: 'rita@harbour.test',
+  description: 'Skipper',
+  profilePicture: { uri: { original: 'https://cdn.example/rita.jpg' }, altText: 'Rita' },
+});
 const listing = () => ({ experienceId: catalogued.id, title: 'Harbour walk', summary: 'Two hours by the water', isFeatured: true });
 const processorEvent = () => ({ id: `evt_${nextId()}`, type: 'payment_intent.succeeded', data: { intentReference: intent.reference } });
 
@@ -178,6 +185,7 @@ const restTargets: Record<string, RestTarget> = {
     url: () => `/v1/brands/${brand.id}/experiences/${catalogued.id}/sessions`,
     body: schedule,
   },
+  '/v1/brands/{brandId}/hosts': { url: () => `/v1/brands/${brand.id}/hosts`, body: hostDocument },
   '/v1/brands/{brandId}/listings': { url: () => `/v1/brands/${brand.id}/listings`, body: listing },
   '/v1/brands/{brandId}/listings/{listingId}/publish': {
     url: () => `/v1/brands/${brand.id}/listings/${nextId()}/publish`,
@@ -322,6 +330,15 @@ const mutations: Record<string, { query: string; variables: () => any }> = {
     query:
       'mutation($brandId: UUID!, $sessionId: UUID!, $input: CancelSessionInput) { cancelSession(brandId: $brandId, sessionId: $sessionId, input: $input) { __typename } }',
     variables: () => ({ brandId: brand.id, sessionId: nextId(), input: { reason: 'storm' } }),
+  },
+  createHost: {
+    query: 'mutation($brandId: UUID!, $input: HostInput!) { createHost(brandId: $brandId, input: $input) { host { id } etag } }',
+    variables: () => ({ brandId: brand.id, input: hostDocument() }),
+  },
+  updateHost: {
+    query:
+      'mutation($brandId: UUID!, $id: UUID!, $input: HostInput!, $ifMatch: String) { updateHost(brandId: $brandId, id: $id, input: $input, ifMatch: $ifMatch) { host { id } etag } }',
+    variables: () => ({ brandId: brand.id, id: nextId(), input: { lastName: 'Matos', allowOverlappingBookings: true }, ifMatch: null }),
   },
   createListing: {
     query: 'mutation($brandId: UUID!, $input: ListingInput!) { createListing(brandId: $brandId, input: $input) { listing { id } etag } }',

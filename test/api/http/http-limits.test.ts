@@ -131,6 +131,7 @@ describe('request size limits', () => {
       '/v1/brands/{id}/experiences',
       '/v1/brands/{id}/experiences/{id}/archive',
       '/v1/brands/{id}/experiences/{id}/sessions',
+      '/v1/brands/{id}/hosts',
       '/v1/brands/{id}/listings',
       '/v1/brands/{id}/listings/{id}/publish',
       '/v1/brands/{id}/sessions/{id}/cancel',

@@ -9,15 +9,15 @@ import { InMemoryCache, type TypePolicies } from '@apollo/client';
 export const valueObjectTypes = `
   AnswerValue ArchiveExperiencePayload BookingConnection BookingEdge BookingEvent BookingReschedule
   BrandImageUri CancelBookingError CancelBookingsPayload CancelSessionPayload
-  ComplimentaryBookingValidation CreateExperiencePayload CreateListingPayload CreatePaymentIntentPayload
-  CreateWebhookEndpointPayload DeleteWebhookEndpointPayload DesignElement EventConnection EventDates
-  EventEdge ExperienceLocation ExternalField Features Hero IntegrationMeta JoinWaitlistPayload
-  LeaveWaitlistPayload ListingRating MediaLink PageInfo PriceTier Promotion PublishListingPayload
-  QuestionCondition QuestionConfig QuestionOption Ratings RescheduleBookingPayload ReviewConnection
-  ReviewEdge ScheduleSessionsPayload SessionStart Tax TemplateElement TermsAndConditions
-  UpdateBrandSettingsPayload UpdateExperiencePayload UpdateListingDraftPayload UpdateSessionPayload
-  UpdateWebhookEndpointPayload Viewer WaitlistParticipant WaitlistPurchaser WalletPaymentMethods
-  WebhookDeliveryConnection WebhookDeliveryEdge
+  ComplimentaryBookingValidation CreateExperiencePayload CreateHostPayload CreateListingPayload
+  CreatePaymentIntentPayload CreateWebhookEndpointPayload DeleteWebhookEndpointPayload DesignElement
+  EventConnection EventDates EventEdge ExperienceLocation ExternalField Features Hero IntegrationMeta
+  JoinWaitlistPayload LeaveWaitlistPayload ListingRating MediaLink PageInfo PriceTier Promotion
+  PublishListingPayload QuestionCondition QuestionConfig QuestionOption Ratings RescheduleBookingPayload
+  ReviewConnection ReviewEdge ScheduleSessionsPayload SessionStart Tax TemplateElement TermsAndConditions
+  UpdateBrandSettingsPayload UpdateExperiencePayload UpdateHostPayload UpdateListingDraftPayload
+  UpdateSessionPayload UpdateWebhookEndpointPayload Viewer WaitlistParticipant WaitlistPurchaser
+  WalletPaymentMethods WebhookDeliveryConnection WebhookDeliveryEdge
 `
   .trim()
   .split(/\s+/);

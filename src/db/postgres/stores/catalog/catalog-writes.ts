@@ -1,8 +1,9 @@
 /** The catalogue writes of src/db/catalog-writes, each statement awaited on the unit's client. */
 import { eq } from 'drizzle-orm';
-import type { BrandWritesStore, ExperienceWritesStore, ListingWritesStore } from '../../../../domain/catalog/store.ts';
+import type { BrandWritesStore, ExperienceWritesStore, HostWritesStore, ListingWritesStore } from '../../../../domain/catalog/store.ts';
 import { brandSettingsWrites } from '../../../catalog-writes/brand-settings.ts';
 import { experienceWrites } from '../../../catalog-writes/experiences.ts';
+import { hostWrites } from '../../../catalog-writes/hosts.ts';
 import { bindSteps, runStepsAsync, type Step, type Steps } from '../../../catalog-writes/kit.ts';
 import { listingWrites } from '../../../catalog-writes/listings.ts';
 import * as schema from '../../schema/index.ts';
@@ -34,3 +35,13 @@ export const brandWritesStore = {
 } satisfies PostgresStore<BrandWritesStore>;
 
 export const experienceWritesStore = bindSteps(experienceWrites(schema), run) as PostgresStore<ExperienceWritesStore>;
+
+const hostWriteSteps = bindSteps(hostWrites(schema), run) as PostgresStore<HostWritesStore>;
+
+/** The host's row is locked first in a unit of work, so an `If-Match` checked on this read holds until it commits. */
+async function findHostToWrite(db: PgExecutor, hostId: string) {
+  if (!(await lockInUnit(db, schema.hosts, eq(schema.hosts.id, hostId)))) return undefined;
+  return hostWriteSteps.findHostToWrite(db, hostId);
+}
+
+export const hostWritesStore = { ...hostWriteSteps, findHostToWrite } satisfies PostgresStore<HostWritesStore>;

@@ -1,7 +1,8 @@
 /** The catalogue writes of src/db/catalog-writes, run synchronously on SQLite's connection. */
-import type { BrandWritesStore, ExperienceWritesStore, ListingWritesStore } from '../../../../domain/catalog/store.ts';
+import type { BrandWritesStore, ExperienceWritesStore, HostWritesStore, ListingWritesStore } from '../../../../domain/catalog/store.ts';
 import { brandSettingsWrites } from '../../../catalog-writes/brand-settings.ts';
 import { experienceWrites } from '../../../catalog-writes/experiences.ts';
+import { hostWrites } from '../../../catalog-writes/hosts.ts';
 import { bindSteps, runSteps, type Step, type Steps } from '../../../catalog-writes/kit.ts';
 import { listingWrites } from '../../../catalog-writes/listings.ts';
 import type { Db } from '../../client.ts';
@@ -26,3 +27,5 @@ export const brandWritesStore = {
 } satisfies SqliteStore<BrandWritesStore>;
 
 export const experienceWritesStore = bindSteps(experienceWrites(schema), run) as SqliteStore<ExperienceWritesStore>;
+
+export const hostWritesStore = bindSteps(hostWrites(schema), run) as SqliteStore<HostWritesStore>;
