@@ -64,6 +64,16 @@ async function record(): Promise<Record<string, RecordedExamples>> {
     });
     await call('updateHost', 'PATCH', `${lisbon}/hosts/${host.data.id}`, { description: 'Photographer; leads the dawn and dusk walks.' });
     await call('getHost', 'GET', `${lisbon}/hosts/${host.data.id}`);
+    const coupon = await call('createCoupon', 'POST', `${lisbon}/coupons`, {
+      code: 'ALFAMA10',
+      percentOff: 10,
+      validFrom: '2026-12-01',
+      validUntil: '2027-03-31',
+      active: true,
+    });
+    await call('updateCoupon', 'PATCH', `${lisbon}/coupons/${coupon.data.id}`, { active: false });
+    await call('getCoupon', 'GET', `${lisbon}/coupons/${coupon.data.id}`);
+    await call('listCoupons', 'GET', `${lisbon}/coupons`);
     const experience = await call('getExperience', 'GET', `${lisbon}/experiences/${walk}`);
     const { id: _id, ...copy } = experience;
     const written = await call('createExperience', 'POST', `${lisbon}/experiences`, { ...copy, slug: `${copy.slug}-private` });

@@ -18,6 +18,7 @@ import { checkoutRoutes } from './routes/checkout.ts';
 import { eventRoutes } from './routes/events.ts';
 import { experienceRoutes } from './routes/experiences.ts';
 import { hostRoutes } from './routes/hosts.ts';
+import { couponRoutes } from './routes/coupons.ts';
 import { listingRoutes } from './routes/listings.ts';
 import { listingWriteRoutes } from './routes/listing-writes.ts';
 import { organizationRoutes } from './routes/organizations.ts';
@@ -66,6 +67,7 @@ export function restRoutes(deps: Deps, webhooks: WebhookSettings) {
     organizationRoutes(app);
     brandRoutes(app);
     hostRoutes(app);
+    couponRoutes(app);
     experienceRoutes(app);
     listingRoutes(app);
     listingWriteRoutes(app);

@@ -1,3 +1,4 @@
+import type { CouponRow } from '../checkout/store.ts';
 import type {
   BookingAvailabilityMode,
   ContentVersion,
@@ -306,6 +307,21 @@ export interface ExperiencesStore {
 export interface HostsStore {
   /** The brand's hosts by last name, then first name, then id. */
   listHostsOfBrand(brandId: string): Promise<HostRow[]>;
+}
+
+/** What a coupon write sets (coupon-writes.ts). */
+export type CouponFields = Omit<CouponRow, 'id' | 'brandId'>;
+
+export interface CouponWritesStore {
+  /** The coupon, whatever its brand; in a unit of work its row is the unit's own from then on (locked on PostgreSQL). */
+  findCouponToWrite(couponId: string): Promise<CouponRow | undefined>;
+  /** The brand's coupons by code. */
+  listCouponsOfBrand(brandId: string): Promise<CouponRow[]>;
+  /** The id of the brand's coupon with this (upper-case) code. */
+  couponIdByCode(brandId: string, upperCode: string): Promise<string | undefined>;
+  insertCoupon(row: CouponFields & { id: string; brandId: string }): Promise<void>;
+  /** Sets the fields given (undefined ones are left as they are). */
+  updateCoupon(couponId: string, fields: Partial<CouponFields>): Promise<void>;
 }
 
 /** What a host write sets (host-writes.ts). */

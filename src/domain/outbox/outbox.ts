@@ -28,6 +28,8 @@ export const eventTypes = [
   'brand.updated',
   'host.created',
   'host.updated',
+  'coupon.created',
+  'coupon.updated',
   'session.created',
   'session.updated',
   'session.cancelled',

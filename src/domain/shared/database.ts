@@ -22,6 +22,7 @@ import type { CancellationStore, RefundsStore } from '../cancellation/store.ts';
 import type {
   BrandsStore,
   BrandWritesStore,
+  CouponWritesStore,
   ExperienceWritesStore,
   ExperiencesStore,
   HostsStore,
@@ -82,6 +83,7 @@ export interface Stores {
   experienceWrites: ExperienceWritesStore;
   hosts: HostsStore;
   hostWrites: HostWritesStore;
+  couponWrites: CouponWritesStore;
   reviews: ReviewsStore;
   reviewStats: ReviewStatsStore;
   questions: QuestionsStore;

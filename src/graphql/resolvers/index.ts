@@ -11,6 +11,7 @@ import { eventResolvers } from './events.ts';
 import { liveResolvers } from './live.ts';
 import { experienceResolvers } from './experiences.ts';
 import { hostResolvers } from './hosts.ts';
+import { couponResolvers } from './coupons.ts';
 import { listingResolvers } from './listings.ts';
 import { listingWriteResolvers } from './listing-writes.ts';
 import { brandSettingsWriteResolvers } from './brand-settings-writes.ts';
@@ -27,6 +28,7 @@ const areas: Resolvers[] = [
   organizationResolvers,
   brandResolvers,
   hostResolvers,
+  couponResolvers,
   experienceResolvers,
   listingResolvers,
   listingWriteResolvers,

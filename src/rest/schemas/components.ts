@@ -17,6 +17,7 @@ import { QuestionSnapshot } from './questions.ts';
 import { Links, Review } from './reviews.ts';
 import { WaitlistEntry } from './waitlists.ts';
 import { WebhookEndpoint } from './webhook-endpoints.ts';
+import { Coupon } from './coupons.ts';
 
 export const namedSchemas = [
   ErrorResponse,
@@ -36,5 +37,6 @@ export const namedSchemas = [
   CancelItemError,
   WaitlistEntry,
   WebhookEndpoint,
+  Coupon,
   EventEnvelope,
 ];

@@ -78,11 +78,13 @@ describe('GraphQL conventions', () => {
       'BRAND_UPDATED',
       'HOST_CREATED',
       'HOST_UPDATED',
+      'COUPON_CREATED',
+      'COUPON_UPDATED',
       'SESSION_CREATED',
       'SESSION_UPDATED',
       'SESSION_CANCELLED',
     ]);
-    expect(eventTypes).toHaveLength(23);
+    expect(eventTypes).toHaveLength(25);
   });
 
   it('answers every mutation with its own non-null payload object, named after it', async () => {

@@ -96,7 +96,7 @@ describe('POST /v1/brands/{brandId}/webhooks', () => {
     const res = await create({ url: 'https://hooks.partner.test/all', events: ['*'] });
     expect(res.status).toBe(201);
     expect(res.body.endpoint.events).toEqual([...eventTypes]);
-    expect(eventTypes).toHaveLength(23);
+    expect(eventTypes).toHaveLength(25);
   });
 
   it('normalizes the URL', async () => {
@@ -346,6 +346,8 @@ describe('GraphQL input', () => {
       'BRAND_UPDATED',
       'HOST_CREATED',
       'HOST_UPDATED',
+      'COUPON_CREATED',
+      'COUPON_UPDATED',
       'SESSION_CREATED',
       'SESSION_UPDATED',
       'SESSION_CANCELLED',

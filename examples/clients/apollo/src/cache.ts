@@ -9,13 +9,13 @@ import { InMemoryCache, type TypePolicies } from '@apollo/client';
 export const valueObjectTypes = `
   AnswerValue ArchiveExperiencePayload BookingConnection BookingEdge BookingEvent BookingReschedule
   BrandImageUri CancelBookingError CancelBookingsPayload CancelSessionPayload
-  ComplimentaryBookingValidation CreateExperiencePayload CreateHostPayload CreateListingPayload
+  ComplimentaryBookingValidation CreateCouponPayload CreateExperiencePayload CreateHostPayload CreateListingPayload
   CreatePaymentIntentPayload CreateWebhookEndpointPayload DeleteWebhookEndpointPayload DesignElement
   EventConnection EventDates EventEdge ExperienceLocation ExternalField Features Hero IntegrationMeta
   JoinWaitlistPayload LeaveWaitlistPayload ListingRating MediaLink PageInfo PriceTier Promotion
   PublishListingPayload QuestionCondition QuestionConfig QuestionOption Ratings RescheduleBookingPayload
   ReviewConnection ReviewEdge ScheduleSessionsPayload SessionStart Tax TemplateElement TermsAndConditions
-  UpdateBrandSettingsPayload UpdateExperiencePayload UpdateHostPayload UpdateListingDraftPayload
+  UpdateBrandSettingsPayload UpdateCouponPayload UpdateExperiencePayload UpdateHostPayload UpdateListingDraftPayload
   UpdateSessionPayload UpdateWebhookEndpointPayload Viewer WaitlistParticipant WaitlistPurchaser
   WalletPaymentMethods WebhookDeliveryConnection WebhookDeliveryEdge
 `

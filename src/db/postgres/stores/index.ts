@@ -11,7 +11,13 @@ import { reschedulesStore } from './bookings/reschedules.ts';
 import { cancellationStore } from './cancellation/cancellation.ts';
 import { refundsStore } from './cancellation/refunds.ts';
 import { brandsStore } from './catalog/brands.ts';
-import { brandWritesStore, experienceWritesStore, hostWritesStore, listingWritesStore } from './catalog/catalog-writes.ts';
+import {
+  brandWritesStore,
+  couponWritesStore,
+  experienceWritesStore,
+  hostWritesStore,
+  listingWritesStore,
+} from './catalog/catalog-writes.ts';
 import { experiencesStore } from './catalog/experiences.ts';
 import { hostsStore } from './catalog/hosts.ts';
 import { listingsStore } from './catalog/listings.ts';
@@ -48,6 +54,7 @@ export const postgresStores: PostgresStores<Stores> = {
   listingWrites: listingWritesStore,
   brandWrites: brandWritesStore,
   hostWrites: hostWritesStore,
+  couponWrites: couponWritesStore,
   reviewStats: reviewStatsStore,
   reviews: reviewsStore,
   checkout: checkoutStore,

@@ -2,7 +2,13 @@ import type { SqliteStores } from '../store-binding.ts';
 import { apiKeysStore } from './access/api-keys.ts';
 import { bookingsStore } from './bookings/bookings.ts';
 import { brandsStore } from './catalog/brands.ts';
-import { brandWritesStore, experienceWritesStore, hostWritesStore, listingWritesStore } from './catalog/catalog-writes.ts';
+import {
+  brandWritesStore,
+  couponWritesStore,
+  experienceWritesStore,
+  hostWritesStore,
+  listingWritesStore,
+} from './catalog/catalog-writes.ts';
 import { cancellationStore } from './cancellation/cancellation.ts';
 import { capacityStore } from './availability/capacity.ts';
 import { cartsStore } from './bookings/carts.ts';
@@ -47,6 +53,7 @@ export const sqliteStores: SqliteStores = {
   listingWrites: listingWritesStore,
   brandWrites: brandWritesStore,
   hostWrites: hostWritesStore,
+  couponWrites: couponWritesStore,
   reviewStats: reviewStatsStore,
   reviews: reviewsStore,
   checkout: checkoutStore,

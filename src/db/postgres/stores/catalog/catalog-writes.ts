@@ -1,8 +1,15 @@
 /** The catalogue writes of src/db/catalog-writes, each statement awaited on the unit's client. */
 import { eq } from 'drizzle-orm';
-import type { BrandWritesStore, ExperienceWritesStore, HostWritesStore, ListingWritesStore } from '../../../../domain/catalog/store.ts';
+import type {
+  BrandWritesStore,
+  CouponWritesStore,
+  ExperienceWritesStore,
+  HostWritesStore,
+  ListingWritesStore,
+} from '../../../../domain/catalog/store.ts';
 import { brandSettingsWrites } from '../../../catalog-writes/brand-settings.ts';
 import { experienceWrites } from '../../../catalog-writes/experiences.ts';
+import { couponWrites } from '../../../catalog-writes/coupons.ts';
 import { hostWrites } from '../../../catalog-writes/hosts.ts';
 import { bindSteps, runStepsAsync, type Step, type Steps } from '../../../catalog-writes/kit.ts';
 import { listingWrites } from '../../../catalog-writes/listings.ts';
@@ -45,3 +52,13 @@ async function findHostToWrite(db: PgExecutor, hostId: string) {
 }
 
 export const hostWritesStore = { ...hostWriteSteps, findHostToWrite } satisfies PostgresStore<HostWritesStore>;
+
+const couponWriteSteps = bindSteps(couponWrites(schema), run) as PostgresStore<CouponWritesStore>;
+
+/** The coupon's row is locked first in a unit of work, so an `If-Match` checked on this read holds until it commits. */
+async function findCouponToWrite(db: PgExecutor, couponId: string) {
+  if (!(await lockInUnit(db, schema.coupons, eq(schema.coupons.id, couponId)))) return undefined;
+  return couponWriteSteps.findCouponToWrite(db, couponId);
+}
+
+export const couponWritesStore = { ...couponWriteSteps, findCouponToWrite } satisfies PostgresStore<CouponWritesStore>;

@@ -1,7 +1,14 @@
 /** The catalogue writes of src/db/catalog-writes, run synchronously on SQLite's connection. */
-import type { BrandWritesStore, ExperienceWritesStore, HostWritesStore, ListingWritesStore } from '../../../../domain/catalog/store.ts';
+import type {
+  BrandWritesStore,
+  CouponWritesStore,
+  ExperienceWritesStore,
+  HostWritesStore,
+  ListingWritesStore,
+} from '../../../../domain/catalog/store.ts';
 import { brandSettingsWrites } from '../../../catalog-writes/brand-settings.ts';
 import { experienceWrites } from '../../../catalog-writes/experiences.ts';
+import { couponWrites } from '../../../catalog-writes/coupons.ts';
 import { hostWrites } from '../../../catalog-writes/hosts.ts';
 import { bindSteps, runSteps, type Step, type Steps } from '../../../catalog-writes/kit.ts';
 import { listingWrites } from '../../../catalog-writes/listings.ts';
@@ -29,3 +36,5 @@ export const brandWritesStore = {
 export const experienceWritesStore = bindSteps(experienceWrites(schema), run) as SqliteStore<ExperienceWritesStore>;
 
 export const hostWritesStore = bindSteps(hostWrites(schema), run) as SqliteStore<HostWritesStore>;
+
+export const couponWritesStore = bindSteps(couponWrites(schema), run) as SqliteStore<CouponWritesStore>;
