@@ -74,6 +74,10 @@ async function record(): Promise<Record<string, RecordedExamples>> {
     await call('updateCoupon', 'PATCH', `${lisbon}/coupons/${coupon.data.id}`, { active: false });
     await call('getCoupon', 'GET', `${lisbon}/coupons/${coupon.data.id}`);
     await call('listCoupons', 'GET', `${lisbon}/coupons`);
+    const gift = await call('issueCreditCode', 'POST', `${lisbon}/credit-codes`, { code: 'GIFT-LISBOA-50', balanceMinor: 5000 });
+    await call('updateCreditCode', 'PATCH', `${lisbon}/credit-codes/${gift.data.id}`, { balanceMinor: 7500 });
+    await call('getCreditCode', 'GET', `${lisbon}/credit-codes/${gift.data.id}`);
+    await call('listCreditCodes', 'GET', `${lisbon}/credit-codes`);
     const experience = await call('getExperience', 'GET', `${lisbon}/experiences/${walk}`);
     const { id: _id, ...copy } = experience;
     const written = await call('createExperience', 'POST', `${lisbon}/experiences`, { ...copy, slug: `${copy.slug}-private` });

@@ -53,6 +53,7 @@ const identified: Record<string, { raw: 'uuid' | 'key'; key?: (parent: never) =>
   Person: { raw: 'uuid' },
   Host: { raw: 'uuid' },
   Coupon: { raw: 'uuid' },
+  CreditCode: { raw: 'uuid' },
   Participant: { raw: 'uuid' },
   WaitlistEntry: { raw: 'uuid' },
   WebhookEndpoint: { raw: 'uuid' },

@@ -19,6 +19,7 @@ import { eventRoutes } from './routes/events.ts';
 import { experienceRoutes } from './routes/experiences.ts';
 import { hostRoutes } from './routes/hosts.ts';
 import { couponRoutes } from './routes/coupons.ts';
+import { creditCodeRoutes } from './routes/credit-codes.ts';
 import { listingRoutes } from './routes/listings.ts';
 import { listingWriteRoutes } from './routes/listing-writes.ts';
 import { organizationRoutes } from './routes/organizations.ts';
@@ -68,6 +69,7 @@ export function restRoutes(deps: Deps, webhooks: WebhookSettings) {
     brandRoutes(app);
     hostRoutes(app);
     couponRoutes(app);
+    creditCodeRoutes(app);
     experienceRoutes(app);
     listingRoutes(app);
     listingWriteRoutes(app);

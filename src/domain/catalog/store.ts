@@ -1,4 +1,4 @@
-import type { CouponRow } from '../checkout/store.ts';
+import type { CouponRow, CreditCodeRow } from '../checkout/store.ts';
 import type {
   BookingAvailabilityMode,
   ContentVersion,
@@ -322,6 +322,21 @@ export interface CouponWritesStore {
   insertCoupon(row: CouponFields & { id: string; brandId: string }): Promise<void>;
   /** Sets the fields given (undefined ones are left as they are). */
   updateCoupon(couponId: string, fields: Partial<CouponFields>): Promise<void>;
+}
+
+/** What a credit code write sets (credit-code-writes.ts). */
+export type CreditCodeFields = Omit<CreditCodeRow, 'id' | 'brandId'>;
+
+export interface CreditCodeWritesStore {
+  /** The credit code, whatever its brand; in a unit of work its row is the unit's own from then on (locked on PostgreSQL). */
+  findCreditCodeToWrite(creditCodeId: string): Promise<CreditCodeRow | undefined>;
+  /** The brand's credit codes by code. */
+  listCreditCodesOfBrand(brandId: string): Promise<CreditCodeRow[]>;
+  /** The id of the brand's credit code with this (upper-case) code. */
+  creditCodeIdByCode(brandId: string, upperCode: string): Promise<string | undefined>;
+  insertCreditCode(row: CreditCodeFields & { id: string; brandId: string }): Promise<void>;
+  /** Sets the fields given (undefined ones are left as they are). */
+  updateCreditCode(creditCodeId: string, fields: Partial<CreditCodeFields>): Promise<void>;
 }
 
 /** What a host write sets (host-writes.ts). */

@@ -30,6 +30,8 @@ export const eventTypes = [
   'host.updated',
   'coupon.created',
   'coupon.updated',
+  'credit_code.created',
+  'credit_code.updated',
   'session.created',
   'session.updated',
   'session.cancelled',

@@ -23,6 +23,7 @@ import type {
   BrandsStore,
   BrandWritesStore,
   CouponWritesStore,
+  CreditCodeWritesStore,
   ExperienceWritesStore,
   ExperiencesStore,
   HostsStore,
@@ -84,6 +85,7 @@ export interface Stores {
   hosts: HostsStore;
   hostWrites: HostWritesStore;
   couponWrites: CouponWritesStore;
+  creditCodeWrites: CreditCodeWritesStore;
   reviews: ReviewsStore;
   reviewStats: ReviewStatsStore;
   questions: QuestionsStore;

@@ -12,6 +12,7 @@ import { liveResolvers } from './live.ts';
 import { experienceResolvers } from './experiences.ts';
 import { hostResolvers } from './hosts.ts';
 import { couponResolvers } from './coupons.ts';
+import { creditCodeResolvers } from './credit-codes.ts';
 import { listingResolvers } from './listings.ts';
 import { listingWriteResolvers } from './listing-writes.ts';
 import { brandSettingsWriteResolvers } from './brand-settings-writes.ts';
@@ -29,6 +30,7 @@ const areas: Resolvers[] = [
   brandResolvers,
   hostResolvers,
   couponResolvers,
+  creditCodeResolvers,
   experienceResolvers,
   listingResolvers,
   listingWriteResolvers,

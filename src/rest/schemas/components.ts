@@ -18,6 +18,7 @@ import { Links, Review } from './reviews.ts';
 import { WaitlistEntry } from './waitlists.ts';
 import { WebhookEndpoint } from './webhook-endpoints.ts';
 import { Coupon } from './coupons.ts';
+import { CreditCode } from './credit-codes.ts';
 
 export const namedSchemas = [
   ErrorResponse,
@@ -38,5 +39,6 @@ export const namedSchemas = [
   WaitlistEntry,
   WebhookEndpoint,
   Coupon,
+  CreditCode,
   EventEnvelope,
 ];

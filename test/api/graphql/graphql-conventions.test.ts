@@ -80,11 +80,13 @@ describe('GraphQL conventions', () => {
       'HOST_UPDATED',
       'COUPON_CREATED',
       'COUPON_UPDATED',
+      'CREDIT_CODE_CREATED',
+      'CREDIT_CODE_UPDATED',
       'SESSION_CREATED',
       'SESSION_UPDATED',
       'SESSION_CANCELLED',
     ]);
-    expect(eventTypes).toHaveLength(25);
+    expect(eventTypes).toHaveLength(27);
   });
 
   it('answers every mutation with its own non-null payload object, named after it', async () => {

@@ -154,6 +154,7 @@ const couponDocument = () => ({
   validUntil: '2027-12-31',
   active: true,
 });
+const creditCodeDocument = () => ({ code: `GIFT${++couponSerial}`, balanceMinor: 2500 });
 const listing = () => ({ experienceId: catalogued.id, title: 'Harbour walk', summary: 'Two hours by the water', isFeatured: true });
 const processorEvent = () => ({ id: `evt_${nextId()}`, type: 'payment_intent.succeeded', data: { intentReference: intent.reference } });
 
@@ -194,6 +195,7 @@ const restTargets: Record<string, RestTarget> = {
     body: schedule,
   },
   '/v1/brands/{brandId}/coupons': { url: () => `/v1/brands/${brand.id}/coupons`, body: couponDocument },
+  '/v1/brands/{brandId}/credit-codes': { url: () => `/v1/brands/${brand.id}/credit-codes`, body: creditCodeDocument },
   '/v1/brands/{brandId}/hosts': { url: () => `/v1/brands/${brand.id}/hosts`, body: hostDocument },
   '/v1/brands/{brandId}/listings': { url: () => `/v1/brands/${brand.id}/listings`, body: listing },
   '/v1/brands/{brandId}/listings/{listingId}/publish': {
@@ -348,6 +350,16 @@ const mutations: Record<string, { query: string; variables: () => any }> = {
     query:
       'mutation($brandId: UUID!, $id: UUID!, $input: CouponInput!, $ifMatch: String) { updateCoupon(brandId: $brandId, id: $id, input: $input, ifMatch: $ifMatch) { coupon { id } etag } }',
     variables: () => ({ brandId: brand.id, id: nextId(), input: { active: false, amountOffMinor: 500, percentOff: null }, ifMatch: null }),
+  },
+  issueCreditCode: {
+    query:
+      'mutation($brandId: UUID!, $input: CreditCodeInput!) { issueCreditCode(brandId: $brandId, input: $input) { creditCode { id } etag } }',
+    variables: () => ({ brandId: brand.id, input: creditCodeDocument() }),
+  },
+  updateCreditCode: {
+    query:
+      'mutation($brandId: UUID!, $id: UUID!, $input: CreditCodeInput!, $ifMatch: String) { updateCreditCode(brandId: $brandId, id: $id, input: $input, ifMatch: $ifMatch) { creditCode { id } etag } }',
+    variables: () => ({ brandId: brand.id, id: nextId(), input: { balanceMinor: 100 }, ifMatch: null }),
   },
   createHost: {
     query: 'mutation($brandId: UUID!, $input: HostInput!) { createHost(brandId: $brandId, input: $input) { host { id } etag } }',

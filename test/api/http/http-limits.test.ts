@@ -129,6 +129,7 @@ describe('request size limits', () => {
       '/v1/bookings/{id}/reschedule',
       '/v1/brands/{id}/carts/{id}/payment_intents',
       '/v1/brands/{id}/coupons',
+      '/v1/brands/{id}/credit-codes',
       '/v1/brands/{id}/experiences',
       '/v1/brands/{id}/experiences/{id}/archive',
       '/v1/brands/{id}/experiences/{id}/sessions',

@@ -120,6 +120,11 @@ const bodies: Record<string, { url: string; body: Record<string, unknown> }> = {
     url: `/v1/brands/${brand.id}/coupons`,
     body: { code: 'STRICT' },
   },
+  'POST /v1/brands/{brandId}/credit-codes': {
+    // The credit code document is checked by the domain (its schema names no property), so nothing here is converted.
+    url: `/v1/brands/${brand.id}/credit-codes`,
+    body: { code: 'STRICT' },
+  },
   'POST /v1/brands/{brandId}/hosts': {
     // The host document is checked by the domain (its schema names no property), so nothing here is converted.
     url: `/v1/brands/${brand.id}/hosts`,

@@ -14,6 +14,7 @@ import { brandsStore } from './catalog/brands.ts';
 import {
   brandWritesStore,
   couponWritesStore,
+  creditCodeWritesStore,
   experienceWritesStore,
   hostWritesStore,
   listingWritesStore,
@@ -55,6 +56,7 @@ export const postgresStores: PostgresStores<Stores> = {
   brandWrites: brandWritesStore,
   hostWrites: hostWritesStore,
   couponWrites: couponWritesStore,
+  creditCodeWrites: creditCodeWritesStore,
   reviewStats: reviewStatsStore,
   reviews: reviewsStore,
   checkout: checkoutStore,

@@ -5,6 +5,7 @@ import { brandsStore } from './catalog/brands.ts';
 import {
   brandWritesStore,
   couponWritesStore,
+  creditCodeWritesStore,
   experienceWritesStore,
   hostWritesStore,
   listingWritesStore,
@@ -54,6 +55,7 @@ export const sqliteStores: SqliteStores = {
   brandWrites: brandWritesStore,
   hostWrites: hostWritesStore,
   couponWrites: couponWritesStore,
+  creditCodeWrites: creditCodeWritesStore,
   reviewStats: reviewStatsStore,
   reviews: reviewsStore,
   checkout: checkoutStore,

@@ -3,12 +3,14 @@ import { eq } from 'drizzle-orm';
 import type {
   BrandWritesStore,
   CouponWritesStore,
+  CreditCodeWritesStore,
   ExperienceWritesStore,
   HostWritesStore,
   ListingWritesStore,
 } from '../../../../domain/catalog/store.ts';
 import { brandSettingsWrites } from '../../../catalog-writes/brand-settings.ts';
 import { experienceWrites } from '../../../catalog-writes/experiences.ts';
+import { creditCodeWrites } from '../../../catalog-writes/credit-codes.ts';
 import { couponWrites } from '../../../catalog-writes/coupons.ts';
 import { hostWrites } from '../../../catalog-writes/hosts.ts';
 import { bindSteps, runStepsAsync, type Step, type Steps } from '../../../catalog-writes/kit.ts';
@@ -62,3 +64,13 @@ async function findCouponToWrite(db: PgExecutor, couponId: string) {
 }
 
 export const couponWritesStore = { ...couponWriteSteps, findCouponToWrite } satisfies PostgresStore<CouponWritesStore>;
+
+const creditCodeWriteSteps = bindSteps(creditCodeWrites(schema), run) as PostgresStore<CreditCodeWritesStore>;
+
+/** The credit code's row is locked first in a unit of work, so an `If-Match` checked on this read holds until it commits. */
+async function findCreditCodeToWrite(db: PgExecutor, creditCodeId: string) {
+  if (!(await lockInUnit(db, schema.creditCodes, eq(schema.creditCodes.id, creditCodeId)))) return undefined;
+  return creditCodeWriteSteps.findCreditCodeToWrite(db, creditCodeId);
+}
+
+export const creditCodeWritesStore = { ...creditCodeWriteSteps, findCreditCodeToWrite } satisfies PostgresStore<CreditCodeWritesStore>;

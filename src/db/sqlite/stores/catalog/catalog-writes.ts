@@ -2,12 +2,14 @@
 import type {
   BrandWritesStore,
   CouponWritesStore,
+  CreditCodeWritesStore,
   ExperienceWritesStore,
   HostWritesStore,
   ListingWritesStore,
 } from '../../../../domain/catalog/store.ts';
 import { brandSettingsWrites } from '../../../catalog-writes/brand-settings.ts';
 import { experienceWrites } from '../../../catalog-writes/experiences.ts';
+import { creditCodeWrites } from '../../../catalog-writes/credit-codes.ts';
 import { couponWrites } from '../../../catalog-writes/coupons.ts';
 import { hostWrites } from '../../../catalog-writes/hosts.ts';
 import { bindSteps, runSteps, type Step, type Steps } from '../../../catalog-writes/kit.ts';
@@ -38,3 +40,5 @@ export const experienceWritesStore = bindSteps(experienceWrites(schema), run) as
 export const hostWritesStore = bindSteps(hostWrites(schema), run) as SqliteStore<HostWritesStore>;
 
 export const couponWritesStore = bindSteps(couponWrites(schema), run) as SqliteStore<CouponWritesStore>;
+
+export const creditCodeWritesStore = bindSteps(creditCodeWrites(schema), run) as SqliteStore<CreditCodeWritesStore>;
