@@ -49,6 +49,8 @@ const config: CodegenConfig = {
           CustomQuestion: '../../domain/questions/questions.ts#QuestionSnapshot',
           Experience: '../../domain/catalog/experiences.ts#Experience',
           Host: '../../domain/catalog/hosts.ts#Host',
+          Coupon: '../../domain/catalog/coupon-writes.ts#Coupon',
+          CreditCode: '../../domain/catalog/credit-code-writes.ts#CreditCode',
           Listing: '../../domain/catalog/listings.ts#Listing',
           CreatePaymentIntentPayload: '../../domain/checkout/checkout.ts#PaymentIntentResult',
           Person: '../../domain/catalog/reviews.ts#Person',

@@ -3,7 +3,7 @@
  * from the demo data. It loads the demo into an in-memory database, walks every REST operation the way a
  * partner would (read the catalogue, check out, pay in the sandbox, read, reschedule and cancel the booking,
  * schedule, change and cancel sessions, join and leave a waitlist, manage a webhook endpoint, create and
- * publish a listing, change the brand's settings) and keeps each request body and answer, with long
+ * change a host, create and publish a listing, change the brand's settings) and keeps each request body and answer, with long
  * lists cut to two items. Run it after changing an answer's shape; the OpenAPI test says when.
  */
 import { randomUUID } from 'node:crypto';
@@ -54,6 +54,30 @@ async function record(): Promise<Record<string, RecordedExamples>> {
     await call('getOrganization', 'GET', `/v1/organizations/${demoIds.organization}`, undefined, ORGANIZATION);
     await call('getBrandSettings', 'GET', `${lisbon}/settings?include=cancellationPolicy,reschedulePolicy`);
     await call('listHosts', 'GET', `${lisbon}/hosts`);
+    const host = await call('createHost', 'POST', `${lisbon}/hosts`, {
+      firstName: 'Inês',
+      lastName: 'Carvalho',
+      emailAddress: 'ines.carvalho@harbor-lisbon.pt',
+      description: 'Photographer and Alfama local; leads the dawn walks.',
+      allowOverlappingBookings: false,
+      profilePicture: { uri: { original: 'https://images.harbor-lisbon.pt/hosts/ines.jpg' }, altText: 'Inês with her camera' },
+    });
+    await call('updateHost', 'PATCH', `${lisbon}/hosts/${host.data.id}`, { description: 'Photographer; leads the dawn and dusk walks.' });
+    await call('getHost', 'GET', `${lisbon}/hosts/${host.data.id}`);
+    const coupon = await call('createCoupon', 'POST', `${lisbon}/coupons`, {
+      code: 'ALFAMA10',
+      percentOff: 10,
+      validFrom: '2026-12-01',
+      validUntil: '2027-03-31',
+      active: true,
+    });
+    await call('updateCoupon', 'PATCH', `${lisbon}/coupons/${coupon.data.id}`, { active: false });
+    await call('getCoupon', 'GET', `${lisbon}/coupons/${coupon.data.id}`);
+    await call('listCoupons', 'GET', `${lisbon}/coupons`);
+    const gift = await call('issueCreditCode', 'POST', `${lisbon}/credit-codes`, { code: 'GIFT-LISBOA-50', balanceMinor: 5000 });
+    await call('updateCreditCode', 'PATCH', `${lisbon}/credit-codes/${gift.data.id}`, { balanceMinor: 7500 });
+    await call('getCreditCode', 'GET', `${lisbon}/credit-codes/${gift.data.id}`);
+    await call('listCreditCodes', 'GET', `${lisbon}/credit-codes`);
     const experience = await call('getExperience', 'GET', `${lisbon}/experiences/${walk}`);
     const { id: _id, ...copy } = experience;
     const written = await call('createExperience', 'POST', `${lisbon}/experiences`, { ...copy, slug: `${copy.slug}-private` });

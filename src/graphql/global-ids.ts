@@ -52,6 +52,8 @@ const identified: Record<string, { raw: 'uuid' | 'key'; key?: (parent: never) =>
   Review: { raw: 'uuid' },
   Person: { raw: 'uuid' },
   Host: { raw: 'uuid' },
+  Coupon: { raw: 'uuid' },
+  CreditCode: { raw: 'uuid' },
   Participant: { raw: 'uuid' },
   WaitlistEntry: { raw: 'uuid' },
   WebhookEndpoint: { raw: 'uuid' },

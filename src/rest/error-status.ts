@@ -17,6 +17,8 @@ export const errorStatus: Record<ErrorCode, number> = {
   PUBLISHABLE_SHARE_EXHAUSTED: 409,
   CART_ALREADY_PAID: 409,
   CONFIRMATION_CODE_TAKEN: 409,
+  COUPON_CODE_TAKEN: 409,
+  CREDIT_CODE_TAKEN: 409,
   BOOKING_NOT_CANCELLABLE: 409,
   BOOKING_NOT_PAID: 409,
   /** Cancel requests that would change nothing: the booking, or every participant named, is already cancelled. */

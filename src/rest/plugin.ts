@@ -18,6 +18,8 @@ import { checkoutRoutes } from './routes/checkout.ts';
 import { eventRoutes } from './routes/events.ts';
 import { experienceRoutes } from './routes/experiences.ts';
 import { hostRoutes } from './routes/hosts.ts';
+import { couponRoutes } from './routes/coupons.ts';
+import { creditCodeRoutes } from './routes/credit-codes.ts';
 import { listingRoutes } from './routes/listings.ts';
 import { listingWriteRoutes } from './routes/listing-writes.ts';
 import { catalogRoutes } from './routes/catalog.ts';
@@ -67,6 +69,8 @@ export function restRoutes(deps: Deps, webhooks: WebhookSettings) {
     organizationRoutes(app);
     brandRoutes(app);
     hostRoutes(app);
+    couponRoutes(app);
+    creditCodeRoutes(app);
     experienceRoutes(app);
     listingRoutes(app);
     listingWriteRoutes(app);

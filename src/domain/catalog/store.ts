@@ -1,3 +1,4 @@
+import type { CouponRow, CreditCodeRow } from '../checkout/store.ts';
 import type {
   BookingAvailabilityMode,
   ContentVersion,
@@ -308,6 +309,47 @@ export interface ExperiencesStore {
 export interface HostsStore {
   /** The brand's hosts by last name, then first name, then id. */
   listHostsOfBrand(brandId: string): Promise<HostRow[]>;
+}
+
+/** What a coupon write sets (coupon-writes.ts). */
+export type CouponFields = Omit<CouponRow, 'id' | 'brandId'>;
+
+export interface CouponWritesStore {
+  /** The coupon, whatever its brand; in a unit of work its row is the unit's own from then on (locked on PostgreSQL). */
+  findCouponToWrite(couponId: string): Promise<CouponRow | undefined>;
+  /** The brand's coupons by code. */
+  listCouponsOfBrand(brandId: string): Promise<CouponRow[]>;
+  /** The id of the brand's coupon with this (upper-case) code. */
+  couponIdByCode(brandId: string, upperCode: string): Promise<string | undefined>;
+  insertCoupon(row: CouponFields & { id: string; brandId: string }): Promise<void>;
+  /** Sets the fields given (undefined ones are left as they are). */
+  updateCoupon(couponId: string, fields: Partial<CouponFields>): Promise<void>;
+}
+
+/** What a credit code write sets (credit-code-writes.ts). */
+export type CreditCodeFields = Omit<CreditCodeRow, 'id' | 'brandId'>;
+
+export interface CreditCodeWritesStore {
+  /** The credit code, whatever its brand; in a unit of work its row is the unit's own from then on (locked on PostgreSQL). */
+  findCreditCodeToWrite(creditCodeId: string): Promise<CreditCodeRow | undefined>;
+  /** The brand's credit codes by code. */
+  listCreditCodesOfBrand(brandId: string): Promise<CreditCodeRow[]>;
+  /** The id of the brand's credit code with this (upper-case) code. */
+  creditCodeIdByCode(brandId: string, upperCode: string): Promise<string | undefined>;
+  insertCreditCode(row: CreditCodeFields & { id: string; brandId: string }): Promise<void>;
+  /** Sets the fields given (undefined ones are left as they are). */
+  updateCreditCode(creditCodeId: string, fields: Partial<CreditCodeFields>): Promise<void>;
+}
+
+/** What a host write sets (host-writes.ts). */
+export type HostFields = Omit<HostRow, 'id' | 'brandId' | 'phoneNumber'>;
+
+export interface HostWritesStore {
+  /** The host, whatever its brand; in a unit of work its row is the unit's own from then on (locked on PostgreSQL). */
+  findHostToWrite(hostId: string): Promise<HostRow | undefined>;
+  insertHost(row: HostFields & { id: string; brandId: string }): Promise<void>;
+  /** Sets the fields given (undefined ones are left as they are). */
+  updateHost(hostId: string, fields: Partial<HostFields>): Promise<void>;
 }
 
 /** A featured listing with everything a featured-listings answer shows of it. */

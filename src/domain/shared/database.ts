@@ -22,9 +22,12 @@ import type { CancellationStore, RefundsStore } from '../cancellation/store.ts';
 import type {
   BrandsStore,
   BrandWritesStore,
+  CouponWritesStore,
+  CreditCodeWritesStore,
   ExperienceWritesStore,
   ExperiencesStore,
   HostsStore,
+  HostWritesStore,
   ListingsStore,
   ListingWritesStore,
   ReviewStatsStore,
@@ -80,6 +83,9 @@ export interface Stores {
   experiences: ExperiencesStore;
   experienceWrites: ExperienceWritesStore;
   hosts: HostsStore;
+  hostWrites: HostWritesStore;
+  couponWrites: CouponWritesStore;
+  creditCodeWrites: CreditCodeWritesStore;
   reviews: ReviewsStore;
   reviewStats: ReviewStatsStore;
   questions: QuestionsStore;

@@ -11,6 +11,8 @@ import { eventResolvers } from './events.ts';
 import { liveResolvers } from './live.ts';
 import { experienceResolvers } from './experiences.ts';
 import { hostResolvers } from './hosts.ts';
+import { couponResolvers } from './coupons.ts';
+import { creditCodeResolvers } from './credit-codes.ts';
 import { listingResolvers } from './listings.ts';
 import { listingWriteResolvers } from './listing-writes.ts';
 import { brandSettingsWriteResolvers } from './brand-settings-writes.ts';
@@ -27,6 +29,8 @@ const areas: Resolvers[] = [
   organizationResolvers,
   brandResolvers,
   hostResolvers,
+  couponResolvers,
+  creditCodeResolvers,
   experienceResolvers,
   listingResolvers,
   listingWriteResolvers,

@@ -17,6 +17,8 @@ import { QuestionSnapshot } from './questions.ts';
 import { Links, Review } from './reviews.ts';
 import { WaitlistEntry } from './waitlists.ts';
 import { WebhookEndpoint } from './webhook-endpoints.ts';
+import { Coupon } from './coupons.ts';
+import { CreditCode } from './credit-codes.ts';
 
 export const namedSchemas = [
   ErrorResponse,
@@ -36,5 +38,7 @@ export const namedSchemas = [
   CancelItemError,
   WaitlistEntry,
   WebhookEndpoint,
+  Coupon,
+  CreditCode,
   EventEnvelope,
 ];

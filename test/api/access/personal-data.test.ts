@@ -95,6 +95,7 @@ describe('personal data with a publishable key', () => {
       '/v1/brands/{brandId}/experiences/{experienceId}/availability',
       '/v1/brands/{brandId}/experiences/{experienceId}/custom-questions',
       '/v1/brands/{brandId}/hosts',
+      '/v1/brands/{brandId}/hosts/{hostId}',
       '/v1/brands/{brandId}/listings/{listingId}',
       '/v1/brands/{brandId}/settings',
       '/v1/experiences/{experienceId}/reviews',
@@ -110,9 +111,11 @@ describe('personal data with a publishable key', () => {
           ? experiences
           : path.includes('{listingId}')
             ? ((await t.rest('GET', '/v3/listings/featured?limit=100', { key })).body.data as Array<{ id: string }>).map((l) => l.id)
-            : [''];
+            : path.includes('{hostId}')
+              ? ((await t.rest('GET', `/v1/brands/${brandId}/hosts`, { key })).body.data as Array<{ id: string }>).map((h) => h.id)
+              : [''];
         for (const id of ids) {
-          const url = path.replace('{brandId}', brandId).replace('{experienceId}', id).replace('{listingId}', id);
+          const url = path.replace('{brandId}', brandId).replace('{experienceId}', id).replace('{listingId}', id).replace('{hostId}', id);
           const params = new URLSearchParams(
             url.endsWith('/availability') ? { from: query.from!, to: query.to! } : url.endsWith('/reviews') ? { limit: query.limit! } : {},
           );

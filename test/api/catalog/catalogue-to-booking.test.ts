@@ -1,6 +1,6 @@
 /**
- * Issue 35's "done when", through HTTP alone: from a brand with no experiences to a sold booking
- * (experience, a daily schedule across Lisbon's spring-forward night, a published listing, a checkout paid
+ * Issue 35's "done when", through HTTP alone: from an empty brand (no hosts, no experiences) to a sold booking
+ * (host, experience, a daily schedule across Lisbon's spring-forward night, a published listing, a checkout paid
  * in the sandbox), then a price and a capacity change, and the session cancelled with its booking
  * refunded and every step in the brand's events feed, in order.
  */
@@ -11,15 +11,11 @@ import { CHECKOUT_NOW } from '../../support/clock.ts';
 import { freshDb } from '../../support/db.ts';
 import { TestProcessor } from '../../support/processors.ts';
 import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts';
-import { createHost } from '../../../fixtures/factories/catalog.ts';
 
 const clock = { now: new Date(CHECKOUT_NOW) };
 const db = await freshDb();
 const brand = await createBrand(db, { name: 'Coast Lisbon', currency: 'EUR' });
 const key = (await createApiKey(db, { brandId: brand.id })).secret;
-// No request writes hosts yet (issue 35 names them; none was built) and an experience needs one: the only
-// row made outside the API beside the brand and its key.
-const host = await createHost(db, brand.id, { firstName: 'Rita', lastName: 'Sousa' });
 const payments = new TestProcessor({ now: () => clock.now });
 let t: TestApp;
 
@@ -60,6 +56,18 @@ const item = (experienceId: string) => ({ experienceId, sessionTime: '2027-03-29
 describe('from an empty brand to a sold booking, through the API alone', () => {
   it('creates, schedules across the DST change, publishes, sells, reprices, resizes and cancels, each step in the events feed', async () => {
     expect((await call('GET', '/v3/listings/featured?version=latest')).body).toEqual({ data: [] });
+    expect((await call('GET', `${v1}/hosts`)).body).toEqual({ data: [] });
+
+    // The host who leads it.
+    const hostCreated = await call('POST', `${v1}/hosts`, {
+      firstName: 'Rita',
+      lastName: 'Sousa',
+      emailAddress: 'rita@coast.test',
+      description: 'Skipper on the Tagus.',
+      profilePicture: { uri: { original: 'https://cdn.example/rita.jpg' }, altText: 'Rita at the helm' },
+    });
+    expect(hostCreated.status).toBe(201);
+    const host = hostCreated.body.data as { id: string };
 
     // The experience.
     const created = await call('POST', `${v1}/experiences`, {
@@ -227,6 +235,7 @@ describe('from an empty brand to a sold booking, through the API alone', () => {
     const events = (await call('GET', `${v1}/events?limit=100`)).body;
     const types = events.data.map((e: { type: string }) => e.type);
     expect(types).toEqual([
+      'host.created',
       'experience.created',
       ...Array<string>(10).fill('session.created'),
       'listing.created',
@@ -239,7 +248,8 @@ describe('from an empty brand to a sold booking, through the API alone', () => {
       'booking.cancelled',
       'booking.refunded',
     ]);
-    const data = events.data.map((e: { data: Record<string, unknown> }) => e.data);
+    expect(events.data[0].data).toEqual(hostCreated.body.data);
+    const data = events.data.slice(1).map((e: { data: Record<string, unknown> }) => e.data);
     expect(data[0]).toMatchObject({ id: experienceId, version: 1 });
     expect(data.slice(1, 11).map((d: { startDateTime: string }) => d.startDateTime)).toEqual(
       scheduled.body.data.map((s: Slot) => s.startDateTime),

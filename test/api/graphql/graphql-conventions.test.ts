@@ -76,11 +76,17 @@ describe('GraphQL conventions', () => {
       'LISTING_UPDATED',
       'LISTING_PUBLISHED',
       'BRAND_UPDATED',
+      'HOST_CREATED',
+      'HOST_UPDATED',
+      'COUPON_CREATED',
+      'COUPON_UPDATED',
+      'CREDIT_CODE_CREATED',
+      'CREDIT_CODE_UPDATED',
       'SESSION_CREATED',
       'SESSION_UPDATED',
       'SESSION_CANCELLED',
     ]);
-    expect(eventTypes).toHaveLength(21);
+    expect(eventTypes).toHaveLength(27);
   });
 
   it('answers every mutation with its own non-null payload object, named after it', async () => {

@@ -139,6 +139,22 @@ const schedule = () => ({
   },
   capacity: 6,
 });
+const hostDocument = () => ({
+  firstName: 'Rita',
+  lastName: 'Sousa',
+  emailAddress: 'rita@harbour.test',
+  description: 'Skipper',
+  profilePicture: { uri: { original: 'https://cdn.example/rita.jpg' }, altText: 'Rita' },
+});
+let couponSerial = 0;
+const couponDocument = () => ({
+  code: `FUZZ${++couponSerial}`,
+  percentOff: 12.5,
+  validFrom: '2026-01-01',
+  validUntil: '2027-12-31',
+  active: true,
+});
+const creditCodeDocument = () => ({ code: `GIFT${++couponSerial}`, balanceMinor: 2500 });
 const listing = () => ({ experienceId: catalogued.id, title: 'Harbour walk', summary: 'Two hours by the water', isFeatured: true });
 const processorEvent = () => ({ id: `evt_${nextId()}`, type: 'payment_intent.succeeded', data: { intentReference: intent.reference } });
 
@@ -182,6 +198,9 @@ const restTargets: Record<string, RestTarget> = {
     url: () => `/v1/brands/${brand.id}/experiences/${catalogued.id}/sessions`,
     body: schedule,
   },
+  '/v1/brands/{brandId}/coupons': { url: () => `/v1/brands/${brand.id}/coupons`, body: couponDocument },
+  '/v1/brands/{brandId}/credit-codes': { url: () => `/v1/brands/${brand.id}/credit-codes`, body: creditCodeDocument },
+  '/v1/brands/{brandId}/hosts': { url: () => `/v1/brands/${brand.id}/hosts`, body: hostDocument },
   '/v1/brands/{brandId}/listings': { url: () => `/v1/brands/${brand.id}/listings`, body: listing },
   '/v1/brands/{brandId}/listings/{listingId}/publish': {
     url: () => `/v1/brands/${brand.id}/listings/${nextId()}/publish`,
@@ -331,6 +350,34 @@ const mutations: Record<string, { query: string; variables: () => any }> = {
     query:
       'mutation($brandId: UUID!, $sessionId: UUID!, $input: CancelSessionInput) { cancelSession(brandId: $brandId, sessionId: $sessionId, input: $input) { __typename } }',
     variables: () => ({ brandId: brand.id, sessionId: nextId(), input: { reason: 'storm' } }),
+  },
+  createCoupon: {
+    query: 'mutation($brandId: UUID!, $input: CouponInput!) { createCoupon(brandId: $brandId, input: $input) { coupon { id } etag } }',
+    variables: () => ({ brandId: brand.id, input: couponDocument() }),
+  },
+  updateCoupon: {
+    query:
+      'mutation($brandId: UUID!, $id: UUID!, $input: CouponInput!, $ifMatch: String) { updateCoupon(brandId: $brandId, id: $id, input: $input, ifMatch: $ifMatch) { coupon { id } etag } }',
+    variables: () => ({ brandId: brand.id, id: nextId(), input: { active: false, amountOffMinor: 500, percentOff: null }, ifMatch: null }),
+  },
+  issueCreditCode: {
+    query:
+      'mutation($brandId: UUID!, $input: CreditCodeInput!) { issueCreditCode(brandId: $brandId, input: $input) { creditCode { id } etag } }',
+    variables: () => ({ brandId: brand.id, input: creditCodeDocument() }),
+  },
+  updateCreditCode: {
+    query:
+      'mutation($brandId: UUID!, $id: UUID!, $input: CreditCodeInput!, $ifMatch: String) { updateCreditCode(brandId: $brandId, id: $id, input: $input, ifMatch: $ifMatch) { creditCode { id } etag } }',
+    variables: () => ({ brandId: brand.id, id: nextId(), input: { balanceMinor: 100 }, ifMatch: null }),
+  },
+  createHost: {
+    query: 'mutation($brandId: UUID!, $input: HostInput!) { createHost(brandId: $brandId, input: $input) { host { id } etag } }',
+    variables: () => ({ brandId: brand.id, input: hostDocument() }),
+  },
+  updateHost: {
+    query:
+      'mutation($brandId: UUID!, $id: UUID!, $input: HostInput!, $ifMatch: String) { updateHost(brandId: $brandId, id: $id, input: $input, ifMatch: $ifMatch) { host { id } etag } }',
+    variables: () => ({ brandId: brand.id, id: nextId(), input: { lastName: 'Matos', allowOverlappingBookings: true }, ifMatch: null }),
   },
   createListing: {
     query: 'mutation($brandId: UUID!, $input: ListingInput!) { createListing(brandId: $brandId, input: $input) { listing { id } etag } }',

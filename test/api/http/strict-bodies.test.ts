@@ -115,6 +115,21 @@ const bodies: Record<string, { url: string; body: Record<string, unknown> }> = {
       duration: 90,
     },
   },
+  'POST /v1/brands/{brandId}/coupons': {
+    // The coupon document is checked by the domain (its schema names no property), so nothing here is converted.
+    url: `/v1/brands/${brand.id}/coupons`,
+    body: { code: 'STRICT' },
+  },
+  'POST /v1/brands/{brandId}/credit-codes': {
+    // The credit code document is checked by the domain (its schema names no property), so nothing here is converted.
+    url: `/v1/brands/${brand.id}/credit-codes`,
+    body: { code: 'STRICT' },
+  },
+  'POST /v1/brands/{brandId}/hosts': {
+    // The host document is checked by the domain (its schema names no property), so nothing here is converted.
+    url: `/v1/brands/${brand.id}/hosts`,
+    body: { firstName: 'Rita' },
+  },
   'POST /v1/brands/{brandId}/listings': {
     url: `/v1/brands/${brand.id}/listings`,
     body: {

@@ -96,7 +96,7 @@ describe('POST /v1/brands/{brandId}/webhooks', () => {
     const res = await create({ url: 'https://hooks.partner.test/all', events: ['*'] });
     expect(res.status).toBe(201);
     expect(res.body.endpoint.events).toEqual([...eventTypes]);
-    expect(eventTypes).toHaveLength(21);
+    expect(eventTypes).toHaveLength(27);
   });
 
   it('normalizes the URL', async () => {
@@ -344,6 +344,12 @@ describe('GraphQL input', () => {
       'LISTING_UPDATED',
       'LISTING_PUBLISHED',
       'BRAND_UPDATED',
+      'HOST_CREATED',
+      'HOST_UPDATED',
+      'COUPON_CREATED',
+      'COUPON_UPDATED',
+      'CREDIT_CODE_CREATED',
+      'CREDIT_CODE_UPDATED',
       'SESSION_CREATED',
       'SESSION_UPDATED',
       'SESSION_CANCELLED',

@@ -9,14 +9,16 @@ import { InMemoryCache, type TypePolicies } from '@apollo/client';
 export const valueObjectTypes = `
   AnswerValue ArchiveExperiencePayload BookingConnection BookingEdge BookingEvent BookingReschedule
   BrandImageUri CancelBookingError CancelBookingsPayload CancelSessionPayload
-  ComplimentaryBookingValidation CreateExperiencePayload CreateListingPayload CreatePaymentIntentPayload
-  CreateWebhookEndpointPayload DeleteWebhookEndpointPayload DesignElement EventConnection EventDates
-  EventEdge ExperienceAddOn ExperienceLocation ExternalField Features Hero IntegrationMeta JoinWaitlistPayload
-  LeaveWaitlistPayload ListingRating MediaLink PageInfo PriceTier Promotion PublishListingPayload
-  QuestionCondition QuestionConfig QuestionOption Ratings RescheduleBookingPayload ReviewConnection
-  ReviewEdge ScheduleSessionsPayload SessionStart Tax TemplateElement TermsAndConditions
-  UnarchiveExperiencePayload UpdateBrandSettingsPayload UpdateExperiencePayload UpdateListingDraftPayload
-  UpdateSessionPayload UpdateWebhookEndpointPayload Viewer WaitlistParticipant WaitlistPurchaser WalletPaymentMethods
+  ComplimentaryBookingValidation CreateCouponPayload CreateExperiencePayload CreateHostPayload
+  CreateListingPayload CreatePaymentIntentPayload CreateWebhookEndpointPayload
+  DeleteWebhookEndpointPayload DesignElement EventConnection EventDates EventEdge ExperienceAddOn
+  ExperienceLocation ExternalField Features Hero IntegrationMeta IssueCreditCodePayload
+  JoinWaitlistPayload LeaveWaitlistPayload ListingRating MediaLink PageInfo PriceTier Promotion
+  PublishListingPayload QuestionCondition QuestionConfig QuestionOption Ratings RescheduleBookingPayload
+  ReviewConnection ReviewEdge ScheduleSessionsPayload SessionStart Tax TemplateElement TermsAndConditions
+  UnarchiveExperiencePayload UpdateBrandSettingsPayload UpdateCouponPayload UpdateCreditCodePayload
+  UpdateExperiencePayload UpdateHostPayload UpdateListingDraftPayload UpdateSessionPayload
+  UpdateWebhookEndpointPayload Viewer WaitlistParticipant WaitlistPurchaser WalletPaymentMethods
   WebhookDeliveryConnection WebhookDeliveryEdge
 `
   .trim()

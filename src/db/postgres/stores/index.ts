@@ -11,7 +11,14 @@ import { reschedulesStore } from './bookings/reschedules.ts';
 import { cancellationStore } from './cancellation/cancellation.ts';
 import { refundsStore } from './cancellation/refunds.ts';
 import { brandsStore } from './catalog/brands.ts';
-import { brandWritesStore, experienceWritesStore, listingWritesStore } from './catalog/catalog-writes.ts';
+import {
+  brandWritesStore,
+  couponWritesStore,
+  creditCodeWritesStore,
+  experienceWritesStore,
+  hostWritesStore,
+  listingWritesStore,
+} from './catalog/catalog-writes.ts';
 import { experiencesStore } from './catalog/experiences.ts';
 import { hostsStore } from './catalog/hosts.ts';
 import { listingsStore } from './catalog/listings.ts';
@@ -47,6 +54,9 @@ export const postgresStores: PostgresStores<Stores> = {
   listings: listingsStore,
   listingWrites: listingWritesStore,
   brandWrites: brandWritesStore,
+  hostWrites: hostWritesStore,
+  couponWrites: couponWritesStore,
+  creditCodeWrites: creditCodeWritesStore,
   reviewStats: reviewStatsStore,
   reviews: reviewsStore,
   checkout: checkoutStore,

@@ -2,7 +2,14 @@ import type { SqliteStores } from '../store-binding.ts';
 import { apiKeysStore } from './access/api-keys.ts';
 import { bookingsStore } from './bookings/bookings.ts';
 import { brandsStore } from './catalog/brands.ts';
-import { brandWritesStore, experienceWritesStore, listingWritesStore } from './catalog/catalog-writes.ts';
+import {
+  brandWritesStore,
+  couponWritesStore,
+  creditCodeWritesStore,
+  experienceWritesStore,
+  hostWritesStore,
+  listingWritesStore,
+} from './catalog/catalog-writes.ts';
 import { cancellationStore } from './cancellation/cancellation.ts';
 import { capacityStore } from './availability/capacity.ts';
 import { cartsStore } from './bookings/carts.ts';
@@ -46,6 +53,9 @@ export const sqliteStores: SqliteStores = {
   listings: listingsStore,
   listingWrites: listingWritesStore,
   brandWrites: brandWritesStore,
+  hostWrites: hostWritesStore,
+  couponWrites: couponWritesStore,
+  creditCodeWrites: creditCodeWritesStore,
   reviewStats: reviewStatsStore,
   reviews: reviewsStore,
   checkout: checkoutStore,

@@ -1,8 +1,18 @@
 /** The catalogue writes of src/db/catalog-writes, each statement awaited on the unit's client. */
 import { eq } from 'drizzle-orm';
-import type { BrandWritesStore, ExperienceWritesStore, ListingWritesStore } from '../../../../domain/catalog/store.ts';
+import type {
+  BrandWritesStore,
+  CouponWritesStore,
+  CreditCodeWritesStore,
+  ExperienceWritesStore,
+  HostWritesStore,
+  ListingWritesStore,
+} from '../../../../domain/catalog/store.ts';
 import { brandSettingsWrites } from '../../../catalog-writes/brand-settings.ts';
 import { experienceWrites } from '../../../catalog-writes/experiences.ts';
+import { creditCodeWrites } from '../../../catalog-writes/credit-codes.ts';
+import { couponWrites } from '../../../catalog-writes/coupons.ts';
+import { hostWrites } from '../../../catalog-writes/hosts.ts';
 import { bindSteps, runStepsAsync, type Step, type Steps } from '../../../catalog-writes/kit.ts';
 import { listingWrites } from '../../../catalog-writes/listings.ts';
 import * as schema from '../../schema/index.ts';
@@ -34,3 +44,33 @@ export const brandWritesStore = {
 } satisfies PostgresStore<BrandWritesStore>;
 
 export const experienceWritesStore = bindSteps(experienceWrites(schema), run) as PostgresStore<ExperienceWritesStore>;
+
+const hostWriteSteps = bindSteps(hostWrites(schema), run) as PostgresStore<HostWritesStore>;
+
+/** The host's row is locked first in a unit of work, so an `If-Match` checked on this read holds until it commits. */
+async function findHostToWrite(db: PgExecutor, hostId: string) {
+  if (!(await lockInUnit(db, schema.hosts, eq(schema.hosts.id, hostId)))) return undefined;
+  return hostWriteSteps.findHostToWrite(db, hostId);
+}
+
+export const hostWritesStore = { ...hostWriteSteps, findHostToWrite } satisfies PostgresStore<HostWritesStore>;
+
+const couponWriteSteps = bindSteps(couponWrites(schema), run) as PostgresStore<CouponWritesStore>;
+
+/** The coupon's row is locked first in a unit of work, so an `If-Match` checked on this read holds until it commits. */
+async function findCouponToWrite(db: PgExecutor, couponId: string) {
+  if (!(await lockInUnit(db, schema.coupons, eq(schema.coupons.id, couponId)))) return undefined;
+  return couponWriteSteps.findCouponToWrite(db, couponId);
+}
+
+export const couponWritesStore = { ...couponWriteSteps, findCouponToWrite } satisfies PostgresStore<CouponWritesStore>;
+
+const creditCodeWriteSteps = bindSteps(creditCodeWrites(schema), run) as PostgresStore<CreditCodeWritesStore>;
+
+/** The credit code's row is locked first in a unit of work, so an `If-Match` checked on this read holds until it commits. */
+async function findCreditCodeToWrite(db: PgExecutor, creditCodeId: string) {
+  if (!(await lockInUnit(db, schema.creditCodes, eq(schema.creditCodes.id, creditCodeId)))) return undefined;
+  return creditCodeWriteSteps.findCreditCodeToWrite(db, creditCodeId);
+}
+
+export const creditCodeWritesStore = { ...creditCodeWriteSteps, findCreditCodeToWrite } satisfies PostgresStore<CreditCodeWritesStore>;

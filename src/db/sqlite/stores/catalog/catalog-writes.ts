@@ -1,7 +1,17 @@
 /** The catalogue writes of src/db/catalog-writes, run synchronously on SQLite's connection. */
-import type { BrandWritesStore, ExperienceWritesStore, ListingWritesStore } from '../../../../domain/catalog/store.ts';
+import type {
+  BrandWritesStore,
+  CouponWritesStore,
+  CreditCodeWritesStore,
+  ExperienceWritesStore,
+  HostWritesStore,
+  ListingWritesStore,
+} from '../../../../domain/catalog/store.ts';
 import { brandSettingsWrites } from '../../../catalog-writes/brand-settings.ts';
 import { experienceWrites } from '../../../catalog-writes/experiences.ts';
+import { creditCodeWrites } from '../../../catalog-writes/credit-codes.ts';
+import { couponWrites } from '../../../catalog-writes/coupons.ts';
+import { hostWrites } from '../../../catalog-writes/hosts.ts';
 import { bindSteps, runSteps, type Step, type Steps } from '../../../catalog-writes/kit.ts';
 import { listingWrites } from '../../../catalog-writes/listings.ts';
 import type { Db } from '../../client.ts';
@@ -26,3 +36,9 @@ export const brandWritesStore = {
 } satisfies SqliteStore<BrandWritesStore>;
 
 export const experienceWritesStore = bindSteps(experienceWrites(schema), run) as SqliteStore<ExperienceWritesStore>;
+
+export const hostWritesStore = bindSteps(hostWrites(schema), run) as SqliteStore<HostWritesStore>;
+
+export const couponWritesStore = bindSteps(couponWrites(schema), run) as SqliteStore<CouponWritesStore>;
+
+export const creditCodeWritesStore = bindSteps(creditCodeWrites(schema), run) as SqliteStore<CreditCodeWritesStore>;
