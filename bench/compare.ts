@@ -1,8 +1,9 @@
 /**
  * `npm run bench:compare -- <git ref> [--rounds N] [--duration S] [--targets T1,T2,T1u] [--threshold 0.05]
- * [--fail-below 0.85] [--repeat K]`: the A/B guard. A is the ref, built in a temporary git worktree (its
+ * [--fail-below 0.85] [--repeat K] [--b <ref>]`: the A/B guard. A is the ref, built in a temporary git worktree (its
  * node_modules hard-linked from this one's when package-lock.json is the same, `npm ci` otherwise);
- * B is this working tree. Both are compiled (`npm run build`, codegen included), each gets the same
+ * B is this working tree, or with --b <ref> another ref checked out the same way (this tree may then
+ * change while it runs). Both are compiled (`npm run build`, codegen included), each gets the same
  * seeded database (built by its own code, with the same "today"), and each runs as its own server
  * process on 127.0.0.1 (one with the response cache, one without for the uncached targets). The load is
  * the bench's (lib/load.ts: autocannon, 64 connections, every body checked), interleaved: round r runs
@@ -39,6 +40,7 @@ const { values, positionals } = parseArgs({
     'fail-below': { type: 'string' },
     'warm-up': { type: 'string', default: '2' },
     repeat: { type: 'string', default: '1' },
+    b: { type: 'string' },
   },
 });
 
@@ -112,7 +114,9 @@ function seedWithBuild(dir: string, file: string, now: Date, fallback: string): 
     encoding: 'utf8',
   });
   if (run.status !== 0) {
-    log(`  A's own seeding failed, A uses a copy of B's database:\n    ${run.stderr.trim().split('\n').slice(-3).join('\n    ')}`);
+    log(
+      `  ${dir}: its own seeding failed, it uses a copy of this tree's database:\n    ${run.stderr.trim().split('\n').slice(-3).join('\n    ')}`,
+    );
     rmSync(file, { force: true });
     copyFileSync(fallback, file);
   }
@@ -228,11 +232,12 @@ async function main(): Promise<number> {
   });
   const head = git(['rev-parse', '--short', 'HEAD']);
   const dirty = git(['status', '--porcelain', '--untracked-files=no']) !== '';
+  const commitB = values.b === undefined ? undefined : git(['rev-parse', '--verify', `${values.b}^{commit}`]);
   const a: Build = { label: 'A', description: `${ref} (${commit.slice(0, 9)})`, dir: worktree, servers: {}, answers: new Map() };
   const b: Build = {
     label: 'B',
-    description: `this tree (${head}${dirty ? ' + uncommitted changes' : ''})`,
-    dir: root,
+    description: commitB ? `${values.b} (${commitB.slice(0, 9)})` : `this tree (${head}${dirty ? ' + uncommitted changes' : ''})`,
+    dir: commitB ? join(dir, 'b') : root,
     servers: {},
     answers: new Map(),
   };
@@ -240,12 +245,19 @@ async function main(): Promise<number> {
   log(`A: ${a.description}\nB: ${b.description}\nPreparing A in ${worktree}...`);
   timed('checked out', () => checkOut(commit, worktree));
   timed('A built (npm run build)', () => buildCompiled(worktree));
-  timed('B built (npm run build)', () => buildCompiled(root));
+  if (commitB) timed('B checked out', () => checkOut(commitB, b.dir));
+  timed('B built (npm run build)', () => buildCompiled(b.dir));
   const now = new Date();
   const dbB = join(dir, 'b.sqlite');
   const dbA = join(dir, 'a.sqlite');
-  await buildMainDatabase(dbB, now);
-  timed('databases seeded', () => seedWithBuild(worktree, dbA, now, dbB));
+  // This tree's code seeds; a build checked out seeds its own (this tree's database when it cannot).
+  const ours = join(dir, 'ours.sqlite');
+  await buildMainDatabase(ours, now);
+  timed('databases seeded', () => {
+    seedWithBuild(worktree, dbA, now, ours);
+    if (commitB) seedWithBuild(b.dir, dbB, now, ours);
+    else copyFileSync(ours, dbB);
+  });
 
   await startBuild(a, dbA, chosen);
   await startBuild(b, dbB, chosen);
