@@ -57,7 +57,7 @@ export function restRoutes(deps: Deps, webhooks: WebhookSettings) {
       const principal = requirePrincipal(await authenticateRequest(deps.db, request));
       assertKeyMayUse(principal, request.routeOptions.config.publishable, `call ${request.method} ${request.routeOptions.url}`);
       request.caller = {
-        ...readingEachBrandOnce({ ...deps, db: withDeadline(deps.db, request.deadline) }),
+        ...readingEachBrandOnce({ ...deps, db: withDeadline(deps.db, request) }),
         principal,
         clientAddress: clientAddress(request),
         humanCheckRequest: humanCheckRequestOf(request),
