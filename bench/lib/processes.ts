@@ -8,7 +8,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -23,7 +23,16 @@ const running = new Set<ChildProcess>();
 const STDERR_KEPT = 4_000;
 
 /** How a server is launched: a TypeScript file run through tsx, announcing its port over IPC (servers/child.ts). */
-type Launch = { script: string } | { compiled: string; port: number };
+type Launch = { script: string } | { compiled: string; port: number; cwd: string; nodeArgs: readonly string[] };
+
+/** Where and how a compiled server runs: another build's folder (bench/compare.ts), extra node flags (--cpu-prof). */
+export interface CompiledOptions {
+  /** The build's root folder (its dist/ and node_modules/); this repository by default. */
+  cwd?: string;
+  /** Flags given to node before the entry point. */
+  nodeArgs?: readonly string[];
+  timeoutMs?: number;
+}
 
 /**
  * Runs `script` (a path from the repository root) with `env` added to this process's environment and
@@ -38,13 +47,18 @@ export function startServer(name: string, script: string, env: Record<string, st
  * Runs a compiled entry point (`dist/main.js`) as production does, on `PORT`, and resolves once its
  * GET /readyz answers 200. A preload makes it end with the bench (servers/exit-with-parent.mjs).
  */
-export async function startCompiledServer(name: string, entry: string, env: Record<string, string>, timeoutMs = 60_000): Promise<Server> {
-  return launch(name, { compiled: entry, port: await freePort() }, env, timeoutMs);
+export async function startCompiledServer(
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  { cwd = root, nodeArgs = [], timeoutMs = 60_000 }: CompiledOptions = {},
+): Promise<Server> {
+  return launch(name, { compiled: entry, port: await freePort(), cwd, nodeArgs }, env, timeoutMs);
 }
 
 /** `npm run build`: the compiled server the bench runs. Throws with the build's output if it fails. */
-export function buildCompiled(): void {
-  const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, encoding: 'utf8' });
+export function buildCompiled(cwd = root): void {
+  const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
 }
 
@@ -70,9 +84,12 @@ async function ready(url: string): Promise<boolean> {
 
 function launch(name: string, how: Launch, env: Record<string, string>, timeoutMs: number): Promise<Server> {
   const compiled = 'compiled' in how;
-  const args = compiled ? ['--import', './bench/servers/exit-with-parent.mjs', how.compiled] : ['--import', 'tsx', how.script];
+  // The preload is this repository's, whatever build runs (an older one may not have it).
+  const args = compiled
+    ? [...how.nodeArgs, '--import', pathToFileURL(join(root, 'bench/servers/exit-with-parent.mjs')).href, how.compiled]
+    : ['--import', 'tsx', how.script];
   const child = spawn(process.execPath, args, {
-    cwd: root,
+    cwd: compiled ? how.cwd : root,
     env: { ...process.env, ...env, ...(compiled ? { PORT: String(how.port), HOST: '127.0.0.1' } : {}) },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });

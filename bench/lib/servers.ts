@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { captureAnswers, writeCannedAnswers, type Servers } from './answers.ts';
-import { startCompiledServer, startServer } from './processes.ts';
+import { startCompiledServer, startServer, type CompiledOptions } from './processes.ts';
 import type { Answer } from './requests.ts';
 import { targets } from './targets.ts';
 
@@ -25,8 +25,8 @@ export const tesseraEnv = (databaseUrl: string) => ({
 });
 
 /** Tessera compiled (`npm run build` has run), as `node dist/main.js` runs in production. */
-export const startTessera = (name: string, databaseUrl: string, env: Record<string, string> = {}) =>
-  startCompiledServer(name, 'dist/main.js', { ...tesseraEnv(databaseUrl), ...env });
+export const startTessera = (name: string, databaseUrl: string, env: Record<string, string> = {}, options: CompiledOptions = {}) =>
+  startCompiledServer(name, 'dist/main.js', { ...tesseraEnv(databaseUrl), ...env }, options);
 
 /** Starts every server, checks their answers agree, and returns each target's expected answer. */
 export async function startServers(dir: string, databaseUrl: string): Promise<{ servers: Servers; answers: Map<string, Answer> }> {

@@ -27,7 +27,7 @@ export interface ContextRequest {
   /** Set under an Idempotency-Key (src/rest/idempotency.ts): ids the same on every run of the request. */
   idempotency?: { requestIds: () => string };
   /** The request's deadline (src/http/deadline.ts): the operation's units of work carry it. */
-  deadline?: AbortSignal;
+  readonly deadline?: AbortSignal;
   /** The client's address as the HTTP server takes it (TRUST_PROXY): what a publishable key's holds are counted by, and the human check's. */
   ip?: string;
 }
@@ -64,7 +64,10 @@ export function withFreshLoaders(context: GraphQLContext): GraphQLContext {
  */
 export function graphqlContextFactory(shared: Deps, webhooks: WebhookSettings) {
   return async (request: ContextRequest): Promise<GraphQLContext> => {
-    const deps = readingEachBrandOnce(request.deadline ? { ...shared, db: withDeadline(shared.db, request.deadline) } : shared);
+    // `in`, not the value: reading the deadline makes it (src/http/deadline.ts); the first unit of work does.
+    const deps = readingEachBrandOnce(
+      'deadline' in request ? { ...shared, db: withDeadline(shared.db, request as { deadline: AbortSignal }) } : shared,
+    );
     let principal: Principal | null = null;
     let authError: DomainError | null = null;
     try {

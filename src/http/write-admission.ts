@@ -18,14 +18,21 @@ declare module 'fastify' {
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** A read's: nothing to count. */
+function readsAreNotCounted(): boolean {
+  return true;
+}
+
 /** Why a write was refused at the door, for the log. */
 export const writesInFlight = (limit: number) => `${limit} write requests are already in flight (WRITE_QUEUE_LIMIT)`;
 
 /** Returns whether the gateway is at its limit now (readiness reports it). */
 export function installWriteAdmission(app: FastifyInstance, limit: number, graphqlPaths: readonly string[]): () => boolean {
   let inFlight = 0;
-  app.decorateRequest('admitWrite', null as unknown as () => boolean);
-  app.addHook('onRequest', async (request, reply) => {
+  // GET, HEAD and OPTIONS read: never counted, and no admission made for them (a callback hook, no promise).
+  app.decorateRequest('admitWrite', readsAreNotCounted);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!WRITE_METHODS.has(request.method)) return done();
     let admitted = false;
     request.admitWrite = () => {
       if (admitted) return true;
@@ -38,8 +45,9 @@ export function installWriteAdmission(app: FastifyInstance, limit: number, graph
     };
     // GraphQL and MCP carry reads and writes alike on POST: mutations are admitted once parsed (src/graphql/write-admission.ts),
     // MCP's write tools as they are called (src/mcp/server.ts); a live stream's POST writes nothing.
-    if (WRITE_METHODS.has(request.method) && !graphqlPaths.includes(request.routeOptions.url ?? '') && !request.admitWrite())
-      throw new DatabaseOverloadedError(writesInFlight(limit));
+    if (!graphqlPaths.includes(request.routeOptions.url ?? '') && !request.admitWrite())
+      return done(new DatabaseOverloadedError(writesInFlight(limit)));
+    done();
   });
   return () => inFlight >= limit;
 }

@@ -38,7 +38,7 @@ export function mcpRoutes(deps: Deps, settings: McpSettings) {
     app.post(MCP_PATH, { schema: { hide: true } }, async (request, reply) => {
       const principal = requirePrincipal(await authenticateRequest(deps.db, request));
       const caller = {
-        ...readingEachBrandOnce({ ...deps, db: withDeadline(deps.db, request.deadline) }),
+        ...readingEachBrandOnce({ ...deps, db: withDeadline(deps.db, request) }),
         principal,
         clientAddress: clientAddress(request),
         humanCheckRequest: humanCheckRequestOf(request),

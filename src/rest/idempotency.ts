@@ -74,7 +74,7 @@ export function installIdempotency(app: RestApp, deps: Deps, encryptionKeys: Key
     const claim = idempotencyScope(deps, principal, key, clientAddress(request));
     // Claiming the key is the request's first write: it is refused or dropped like the request's others.
     const start = await beginIdempotentRequest(
-      { ...deps, db: withDeadline(deps.db, request.deadline) },
+      { ...deps, db: withDeadline(deps.db, request) },
       { ...claim, requestHash: requestFingerprint(request.method, request.url, rawBody) },
       encryptionKeys,
       leaseMs,

@@ -1,10 +1,18 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyRequest,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import { requirePrincipal } from '../auth/authenticate.ts';
 import { authenticateRequest } from '../auth/request-principal.ts';
 import { assertKeyMayUse } from '../domain/access/publishable.ts';
 import { readingEachBrandOnce } from '../domain/catalog/brands.ts';
-import type { Deps } from '../domain/shared/deps.ts';
+import type { CallerDeps, Deps } from '../domain/shared/deps.ts';
+import type { Principal } from '../domain/access/principal.ts';
 import type { WebhookSettings } from '../domain/webhooks/settings.ts';
 import { withDeadline } from '../http/deadline.ts';
 import { clientAddress } from '../http/client-address.ts';
@@ -28,6 +36,15 @@ import { paymentRoutes } from './routes/payments.ts';
 import { reviewRoutes } from './routes/reviews.ts';
 import { waitlistRoutes } from './routes/waitlists.ts';
 import { webhookEndpointRoutes } from './routes/webhook-endpoints.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The REST face's caller once authenticated (the onRequest hook below). */
+    restPrincipal: Principal | null;
+    /** `caller` once made. */
+    restCaller: CallerDeps | null;
+  }
+}
 
 export type RestApp = FastifyInstance<
   RawServerDefault,
@@ -56,15 +73,28 @@ export function restRoutes(deps: Deps, webhooks: WebhookSettings) {
   return async function rest(app: RestApp) {
     refuseNonJsonBodies(app);
     acceptMergePatches(app);
+    // The caller (its brand reads, deadline, address, human check) is made when the handler first asks: an
+    // answer the response cache replays, or a refusal by validation, never needs it.
+    app.decorateRequest('restPrincipal', null);
+    app.decorateRequest('restCaller', null);
+    app.decorateRequest('caller', {
+      getter(this: FastifyRequest): CallerDeps {
+        this.restCaller ??= {
+          ...readingEachBrandOnce({ ...deps, db: withDeadline(deps.db, this) }),
+          principal: requirePrincipal(this.restPrincipal),
+          clientAddress: clientAddress(this),
+          humanCheckRequest: humanCheckRequestOf(this),
+        };
+        return this.restCaller;
+      },
+      setter(this: FastifyRequest, caller: CallerDeps) {
+        this.restCaller = caller;
+      },
+    });
     app.addHook('onRequest', async (request) => {
       const principal = requirePrincipal(await authenticateRequest(deps.db, request));
       assertKeyMayUse(principal, request.routeOptions.config.publishable, `call ${request.method} ${request.routeOptions.url}`);
-      request.caller = {
-        ...readingEachBrandOnce({ ...deps, db: withDeadline(deps.db, request.deadline) }),
-        principal,
-        clientAddress: clientAddress(request),
-        humanCheckRequest: humanCheckRequestOf(request),
-      };
+      request.restPrincipal = principal;
     });
     organizationRoutes(app);
     brandRoutes(app);
