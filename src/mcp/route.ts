@@ -22,7 +22,7 @@ import { mcpServer } from './server.ts';
 import type { McpSettings } from './settings.ts';
 
 export const MCP_PATH = '/mcp';
-const VERSION = '0.2.0';
+const VERSION = '0.3.0';
 
 function webRequest(request: FastifyRequest): Request {
   const headers = new Headers();
