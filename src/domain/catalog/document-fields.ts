@@ -70,3 +70,19 @@ export function oneOf<T extends string>(value: unknown, field: string, values: r
   }
   return value as T;
 }
+
+/**
+ * An absolute URL of a picture, at most 2048 characters: https, or also http where `http` allows it (an
+ * experience's media, as stored before hosts were written). The error names `field`.
+ */
+export function pictureUrl(value: unknown, field: string, { http = false }: { http?: boolean } = {}): string {
+  const raw = text(value, field, { min: 1, max: 2048 });
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalid(field, `${field} must be an absolute https URL`);
+  }
+  if (url.protocol !== 'https:' && !(http && url.protocol === 'http:')) throw invalid(field, `${field} must be an absolute https URL`);
+  return raw;
+}

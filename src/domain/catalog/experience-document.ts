@@ -10,7 +10,7 @@ import type { BrandRow, ExperienceRecord, ExperienceWrite, HostRow, MediaRow, Na
 import { invalid } from '../shared/errors.ts';
 import { fromDecimal, toDecimal, toScaledInteger } from '../shared/money.ts';
 import { bookingAvailabilityModes, paymentMethods } from '../shared/values.ts';
-import { array, coordinate, flag, integer, knownLocale, object, oneOf, text, type JsonObject } from './document-fields.ts';
+import { array, coordinate, flag, integer, knownLocale, object, oneOf, pictureUrl, text, type JsonObject } from './document-fields.ts';
 import { locationOf } from './experiences.ts';
 import { readCustomQuestions, type BrandQuestion } from './experience-questions.ts';
 import { requireFeature } from './features.ts';
@@ -66,18 +66,6 @@ const mediaTypes: Record<string, string> = {
   avif: 'image/avif',
 };
 
-function mediaUrl(value: unknown, field: string): string {
-  const raw = text(value, field, { min: 1, max: 2048 });
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw invalid(field, `${field} must be an absolute https URL`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid(field, `${field} must be an absolute https URL`);
-  return raw;
-}
-
 /** A picture: `{ id }` of the brand's media (its renditions kept), or `{ uri: { original: url, ... } }` (new media); `altText` either way. */
 function picture(
   value: unknown,
@@ -95,7 +83,7 @@ function picture(
   const uri = object(item.uri, `${field}.uri`);
   if (uri.original === undefined) throw invalid(`${field}.uri.original`, `${field}.uri.original is required: the picture's URL`);
   const renditions = Object.entries(uri).map(([resolution, url]) => {
-    const at = mediaUrl(url, `${field}.uri.${resolution}`);
+    const at = pictureUrl(url, `${field}.uri.${resolution}`, { http: true });
     const extension = new URL(at).pathname.split('.').pop()?.toLowerCase() ?? '';
     return { resolution, url: at, type: mediaTypes[extension] ?? 'image/jpeg' };
   });

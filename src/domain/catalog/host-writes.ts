@@ -12,7 +12,7 @@ import type { CallerDeps } from '../shared/deps.ts';
 import { invalid, notFound } from '../shared/errors.ts';
 import type { ImageRef } from '../shared/json-types.ts';
 import { loadBrand } from './brands.ts';
-import { flag, object, text } from './document-fields.ts';
+import { flag, object, pictureUrl, text } from './document-fields.ts';
 import { toHost, type Host } from './hosts.ts';
 import type { HostFields, HostRow } from './store.ts';
 import { assertIfMatch, checkWritable, etagOf, isObject, mergePatch, type JsonObject } from './write-shape.ts';
@@ -29,26 +29,13 @@ export const hostEtag = (row: HostRow): string => etagOf(row);
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** An absolute https URL (as an experience's media), at most 2048 characters. */
-function httpsUrl(value: unknown, field: string): string {
-  const raw = text(value, field, { min: 1, max: 2048 });
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw invalid(field, `${field} must be an absolute https URL`);
-  }
-  if (url.protocol !== 'https:') throw invalid(field, `${field} must be an absolute https URL`);
-  return raw;
-}
-
 /** `{ uri: { original: url, 480w: url... }, altText? }`; its `id` is the server's (kept while the URLs stay the same). */
 function profilePicture(value: unknown, current: ImageRef | undefined): ImageRef {
   const field = 'profilePicture';
   const item = object(value, field);
   const uri = object(item.uri, `${field}.uri`);
   if (uri.original === undefined) throw invalid(`${field}.uri.original`, `${field}.uri.original is required: the picture's URL`);
-  const renditions = Object.fromEntries(Object.entries(uri).map(([size, url]) => [size, httpsUrl(url, `${field}.uri.${size}`)]));
+  const renditions = Object.fromEntries(Object.entries(uri).map(([size, url]) => [size, pictureUrl(url, `${field}.uri.${size}`)]));
   if (Object.keys(renditions).length > 20) throw invalid(`${field}.uri`, `${field}.uri names at most 20 sizes`);
   const altText = item.altText === undefined || item.altText === null ? undefined : text(item.altText, `${field}.altText`, { max: 500 });
   const id = current && isDeepStrictEqual(current.uri, renditions) ? current.id : randomUUID();
