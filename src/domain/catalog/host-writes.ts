@@ -9,7 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { recordEvent, type EventType } from '../outbox/outbox.ts';
 import type { Transaction } from '../shared/database.ts';
 import type { CallerDeps } from '../shared/deps.ts';
-import { invalid, notFound } from '../shared/errors.ts';
+import { DomainError, invalid, notFound } from '../shared/errors.ts';
 import type { ImageRef } from '../shared/json-types.ts';
 import { loadBrand } from './brands.ts';
 import { flag, object, pictureUrl, text } from './document-fields.ts';
@@ -88,6 +88,19 @@ export async function createHost(deps: CallerDeps, input: { brandId: string; bod
   const fields = readHost(body);
   const id = randomUUID();
   return deps.db.transaction(async (tx) => {
+    // The brand's row, locked for the unit: racing creates count its hosts one after the other.
+    const { hostsLimit } = (await tx.brandWrites.findBrandToWrite(brand.id)) ?? brand;
+    const count = (await tx.hosts.listHostsOfBrand(brand.id)).length;
+    if (count >= hostsLimit) {
+      throw new DomainError(
+        'FEATURE_NOT_ENABLED',
+        `Brand ${brand.id}'s plan allows ${hostsLimit} hosts (features.hostsLimit) and it has ${count}`,
+        {
+          flag: 'hostsLimit',
+          limit: hostsLimit,
+        },
+      );
+    }
     await tx.hostWrites.insertHost({ id, brandId: brand.id, ...fields });
     return recordWrite(deps, tx, brand.id, id, 'host.created');
   });

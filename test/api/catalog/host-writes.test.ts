@@ -187,4 +187,15 @@ describe('GraphQL createHost / updateHost', () => {
     const byPublishable = await t.gql(createMutation, { b: brand.id, i: rita }, { key: publishable });
     expect(byPublishable.body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
+
+  it("refuses a host beyond the brand's plan (features.hostsLimit), which the list would not show", async () => {
+    await db.update('brands', { id: sister.id }, { hostsLimit: 2 });
+    const second = await t.rest('POST', `/v1/brands/${sister.id}/hosts`, { key: keys.sister, body: rita });
+    expect(second.status).toBe(201);
+    const third = await t.rest('POST', `/v1/brands/${sister.id}/hosts`, { key: keys.sister, body: { ...rita, firstName: 'Aiko' } });
+    expect(third.status).toBe(422);
+    expect(third.body.error).toMatchObject({ code: 'FEATURE_NOT_ENABLED', details: { flag: 'hostsLimit', limit: 2 } });
+    const listed = await t.rest('GET', `/v1/brands/${sister.id}/hosts`, { key: keys.sister });
+    expect(listed.body.data.map((h: { firstName: string }) => h.firstName).sort()).toStrictEqual(['Kenji', 'Rita']);
+  });
 });
