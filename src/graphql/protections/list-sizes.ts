@@ -82,6 +82,8 @@ export const listSizes: Readonly<Record<string, ListSize>> = {
   'Experience.taxes': bound(5),
   'Experience.integrationMeta': bound(5),
   'Experience.customQuestions': bound(20),
+  // The experience document takes at most 100 (experience-document.ts).
+  'Experience.addOns': bound(100),
   'CustomQuestion.options': bound(20),
   'QuestionConfig.conditions': bound(5),
   'Query.featuredListings': bound(50),
@@ -92,6 +94,9 @@ export const listSizes: Readonly<Record<string, ListSize>> = {
   'Organization.brands': bound(MAX_PAGE_SIZE),
   'Viewer.brands': bound(MAX_PAGE_SIZE),
   'Query.webhookEndpoints': bound(MAX_PAGE_SIZE),
+  // A brand's coupons and credit codes, unpaged: counted as a page, as its webhook endpoints are.
+  'Query.coupons': bound(MAX_PAGE_SIZE),
+  'Query.creditCodes': bound(MAX_PAGE_SIZE),
   // Inside a booking or a waitlist entry, as one typically holds.
   'Booking.participants': bound(10),
   'Booking.reschedules': bound(5),
