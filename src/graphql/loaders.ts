@@ -48,7 +48,7 @@ export function createLoaders(deps: Deps, caller: () => CallerDeps) {
         Promise.all(inputs.map((input) => getFeaturedListings(caller(), input).catch((error: unknown) => error as Error))),
       { cacheKeyFn: (input) => JSON.stringify([input.brandId, input.unlisted, input.locale, input.version]) },
     ) as DataLoader<FeaturedListingsInput, Listing[]>,
-    addOns: new DataLoader((experiences: ReadonlyArray<{ id: string; brandId: string }>) => addOnsOfExperiences(deps, experiences), {
+    addOns: new DataLoader((experiences: ReadonlyArray<{ id: string; currency: string }>) => addOnsOfExperiences(deps, experiences), {
       cacheKeyFn: (experience) => experience.id,
     }),
     customQuestions: new DataLoader(

@@ -36,8 +36,7 @@ export interface WrittenExperience {
 export async function getExperienceDocument(deps: CallerDeps, input: ExperienceInput): Promise<Experience> {
   const experience = await getExperience(deps, input);
   const [customQuestions] = await customQuestionsByExperience(deps, [experience]);
-  const brand = await loadBrand(deps, experience.brandId);
-  const addOns = (await addOnsByExperience(deps.db, brand, [experience.id])).get(experience.id) ?? [];
+  const [addOns] = await addOnsOfExperiences(deps, [experience]);
   return { ...experience, addOns, customQuestions: customQuestions ?? [] };
 }
 
@@ -82,35 +81,23 @@ async function documentContext(
   };
 }
 
-/** Add-ons of experiences of `brand` as the document shows them, by experience id. */
-async function addOnsByExperience(
-  db: Pick<Transaction, 'experienceWrites'>,
-  brand: BrandRow,
-  experienceIds: readonly string[],
-): Promise<Map<string, AddOn[]>> {
-  const byExperience = new Map<string, AddOn[]>(experienceIds.map((id) => [id, []]));
-  for (const row of await db.experienceWrites.addOnsOf(experienceIds)) {
-    byExperience.get(row.experienceId)?.push({ id: row.id, name: row.name, price: toDecimal(row.priceMinor, brand.currency) });
-  }
-  return byExperience;
-}
-
-/** The add-ons of several experiences, each as the document shows them (a DataLoader batch function). */
+/** The add-ons of several experiences, each as the document shows them, priced in its currency (also a DataLoader batch function). */
 export async function addOnsOfExperiences(
-  deps: Pick<CallerDeps, 'db'>,
-  experiences: ReadonlyArray<{ id: string; brandId: string }>,
+  deps: { db: Pick<Transaction, 'experienceWrites'> },
+  experiences: ReadonlyArray<{ id: string; currency: string }>,
 ): Promise<AddOn[][]> {
-  const currencies = new Map<string, string>();
-  for (const brandId of new Set(experiences.map((e) => e.brandId))) {
-    const brand = await deps.db.brands.findBrand(brandId);
-    if (brand) currencies.set(brandId, brand.currency);
-  }
   const rows = await deps.db.experienceWrites.addOnsOf(experiences.map((e) => e.id));
   return experiences.map((e) =>
     rows
       .filter((row) => row.experienceId === e.id)
-      .map((row) => ({ id: row.id, name: row.name, price: toDecimal(row.priceMinor, currencies.get(e.brandId) ?? 'EUR') })),
+      .map((row) => ({ id: row.id, name: row.name, price: toDecimal(row.priceMinor, e.currency) })),
   );
+}
+
+/** The add-ons of one experience of `brand`, read in the unit. */
+async function addOnsOf(tx: Transaction, brand: BrandRow, experienceId: string): Promise<AddOn[]> {
+  const [addOns] = await addOnsOfExperiences({ db: tx }, [{ id: experienceId, currency: brand.currency }]);
+  return addOns!;
 }
 
 /** The questions the experience asks now, as GET shows them (none without the brand's feature). */
@@ -128,7 +115,7 @@ async function recordWrite(deps: CallerDeps, tx: Transaction, brand: BrandRow, i
   const ratings = new Map((await tx.reviewStats.reviewStatsOf([id])).map((row) => [row.experienceId, toRatings(row)]));
   const experience = {
     ...(await toExperience(deps, brand, record, undefined, ratings)),
-    addOns: (await addOnsByExperience(tx, brand, [id])).get(id) ?? [],
+    addOns: await addOnsOf(tx, brand, id),
     customQuestions: await askedQuestions(tx, brand, id),
   };
   const { brandId: _brandId, contentLanguage: _language, ...payload } = experience;
@@ -149,7 +136,7 @@ export async function createExperience(deps: CallerDeps, input: { brandId: strin
 
 /** The document of a stored experience with the questions it asks and its add-ons: what GET shows, less what is derived. */
 export async function storedExperienceDocument(tx: Transaction, brand: BrandRow, record: ExperienceRecord): Promise<JsonObject> {
-  const addOns = (await addOnsByExperience(tx, brand, [record.row.id])).get(record.row.id) ?? [];
+  const addOns = await addOnsOf(tx, brand, record.row.id);
   const customQuestions = await askedQuestions(tx, brand, record.row.id);
   return experienceDocument(record, brand, { customQuestions, addOns });
 }
@@ -252,7 +239,7 @@ async function unchanged(
   return {
     experience: {
       ...experience,
-      addOns: (await addOnsByExperience(tx, brand, [record.row.id])).get(record.row.id) ?? [],
+      addOns: await addOnsOf(tx, brand, record.row.id),
       customQuestions: await askedQuestions(tx, brand, record.row.id),
     },
     etag: experienceEtag(record.row.version),
