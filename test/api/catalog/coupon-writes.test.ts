@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { guest } from '../../support/checkout.ts';
 import { checkoutWorld } from '../../support/checkout-world.ts';
+import { holdEveryTurn } from '../../support/turns.ts';
 import { createPublishableKey } from '../../../fixtures/factories/brands.ts';
 import { createCoupon } from '../../../fixtures/factories/checkout.ts';
 
@@ -99,6 +100,23 @@ describe('POST/GET/PATCH /v1/brands/{brandId}/coupons', () => {
       body: { code: 'WINTER', percentOff: 5 },
     });
     expect(sisterSame.status).toBe(201);
+  });
+
+  it('gives one code to one of many concurrent creates: the rest 409 COUPON_CODE_TAKEN, one coupon, one event', async () => {
+    // Every connection of the pool opened first, so the creates' units run side by side rather than one per new connection.
+    await (await holdEveryTurn(db)).release();
+    const spellings = ['race10', 'RACE10', 'Race10', 'rACE10', 'race10', 'RACE10', 'RaCe10', 'rAcE10'];
+    const results = await Promise.all(spellings.map((code) => create({ code, percentOff: 10 })));
+    const statuses = results.map((res) => res.status).sort();
+    expect(statuses).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+    const winner = results.find((res) => res.status === 201)!.body.data.id as string;
+    for (const res of results.filter((r) => r.status === 409)) {
+      expect([res.body.error.code, res.body.error.details.field]).toEqual(['COUPON_CODE_TAKEN', 'code']);
+    }
+    const all = (await t().rest('GET', coupons, { key: keys.brand })).body.data as { id: string; code: string }[];
+    expect(all.filter((c) => c.code === 'RACE10').map((c) => c.id)).toEqual([winner]);
+    const feed = await t().rest('GET', `/v1/brands/${brand.id}/events?types=coupon.created&limit=100`, { key: keys.brand });
+    expect(feed.body.data.filter((e: { data: { code: string } }) => e.data.code === 'RACE10')).toHaveLength(1);
   });
 
   it('is for secret keys of the brand: another brand’s coupon NOT_FOUND, its key FORBIDDEN, the publishable key refused', async () => {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { guest } from '../../support/checkout.ts';
 import { checkoutWorld } from '../../support/checkout-world.ts';
+import { holdEveryTurn } from '../../support/turns.ts';
 import { createPublishableKey } from '../../../fixtures/factories/brands.ts';
 import { createCreditCode } from '../../../fixtures/factories/checkout.ts';
 
@@ -77,6 +78,18 @@ describe('POST/GET/PATCH /v1/brands/{brandId}/credit-codes', () => {
     expect([bySister.status, bySister.body.error.code]).toEqual([403, 'FORBIDDEN']);
     const byPublishable = await issue({ code: 'PUB', balanceMinor: 100 }, publishable);
     expect([byPublishable.status, byPublishable.body.error.code]).toEqual([403, 'FORBIDDEN']);
+  });
+
+  it('gives one code to one of many concurrent issues: the rest 409 CREDIT_CODE_TAKEN, one credit code', async () => {
+    // Every connection of the pool opened first, so the creates' units run side by side rather than one per new connection.
+    await (await holdEveryTurn(db)).release();
+    const spellings = ['gift-race', 'GIFT-RACE', 'Gift-Race', 'gIFT-rACE', 'gift-race', 'GIFT-RACE'];
+    const results = await Promise.all(spellings.map((code, i) => issue({ code, balanceMinor: 100 * (i + 1) })));
+    expect(results.map((res) => res.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    for (const res of results.filter((r) => r.status === 409)) expect(res.body.error.code).toBe('CREDIT_CODE_TAKEN');
+    const winner = results.find((res) => res.status === 201)!.body.data;
+    const all = (await t().rest('GET', codes, { key: keys.brand })).body.data as { code: string }[];
+    expect(all.filter((c) => c.code === 'GIFT-RACE')).toEqual([winner]);
   });
 
   it('records credit_code.created and credit_code.updated', async () => {
