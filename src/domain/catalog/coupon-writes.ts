@@ -1,23 +1,17 @@
 /**
- * A brand's coupons through the catalogue API (secret keys only): list, read, create, and change by JSON
- * merge patch (RFC 7396) under `If-Match` (write-shape.ts; the entity tag is of the stored row). A coupon
- * takes a percentage (`percentOff`, 1 to 100 with at most two decimals) or a fixed amount in integer minor
- * units of the brand currency (`amountOffMinor`), never both; codes are unique per brand ignoring case
- * (COUPON_CODE_TAKEN). Checkout reads the same rows (pricing-rules.ts `resolveCoupon`), so a coupon
- * deactivated here is refused at the next checkout. Each write is one unit of work recording
- * `coupon.created` or `coupon.updated`.
+ * A brand's coupons through the catalogue API (coded-writes.ts: secret keys only, codes unique per brand
+ * ignoring case, COUPON_CODE_TAKEN, `coupon.created` / `coupon.updated`). A coupon takes a percentage
+ * (`percentOff`, 1 to 100 with at most two decimals) or a fixed amount in integer minor units of the brand
+ * currency (`amountOffMinor`), never both. Checkout reads the same rows (pricing-rules.ts `resolveCoupon`),
+ * so a coupon deactivated here is refused at the next checkout.
  */
-import { randomUUID } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
 import type { CouponRow } from '../checkout/store.ts';
-import { recordEvent, type EventType } from '../outbox/outbox.ts';
-import type { Transaction } from '../shared/database.ts';
 import type { CallerDeps } from '../shared/deps.ts';
-import { DomainError, invalid, notFound } from '../shared/errors.ts';
-import { loadBrand } from './brands.ts';
+import { invalid } from '../shared/errors.ts';
+import { codedWrites, codeOf, type Written } from './coded-writes.ts';
 import { text } from './document-fields.ts';
 import type { CouponFields } from './store.ts';
-import { assertIfMatch, checkWritable, etagOf, isObject, mergePatch, type JsonObject } from './write-shape.ts';
+import type { JsonObject } from './write-shape.ts';
 
 /** A coupon as the API shows it. */
 export interface Coupon {
@@ -36,13 +30,7 @@ export interface Coupon {
   active: boolean;
 }
 
-export interface WrittenCoupon {
-  coupon: Coupon;
-  /** Its entity tag (REST `ETag`, GraphQL `etag`): what `If-Match` / `ifMatch` takes. */
-  etag: string;
-}
-
-export const couponEtag = (row: CouponRow): string => etagOf(row);
+export type WrittenCoupon = Written<'coupon', Coupon>;
 
 export const toCoupon = (row: CouponRow): Coupon => ({
   id: row.id,
@@ -55,7 +43,6 @@ export const toCoupon = (row: CouponRow): Coupon => ({
 });
 
 const FIELDS = ['code', 'percentOff', 'amountOffMinor', 'validFrom', 'validUntil', 'active'];
-const CODE = /^[A-Z0-9][A-Z0-9_-]*$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -72,8 +59,7 @@ function validity(value: unknown, field: string): { text: string | null; start: 
 
 /** The fields of a coupon document (new, or merged with a patch), as the row stores them. */
 function readCoupon(document: JsonObject): CouponFields {
-  const code = text(document.code, 'code', { min: 1, max: 40 }).trim().toUpperCase();
-  if (!CODE.test(code)) throw invalid('code', 'code takes letters, digits, - and _ only');
+  const code = codeOf(document);
   const { percentOff, amountOffMinor } = document;
   let percentOffBasisPoints: number | null = null;
   if (percentOff !== undefined && percentOff !== null) {
@@ -110,72 +96,25 @@ function readCoupon(document: JsonObject): CouponFields {
   return { code, percentOffBasisPoints, amountOffMinor: amount, validFrom: from.text, validUntil: until.text, active };
 }
 
-async function codeFree(tx: Transaction, brandId: string, code: string, couponId: string): Promise<void> {
-  const holder = await tx.couponWrites.couponIdByCode(brandId, code);
-  if (holder && holder !== couponId) {
-    throw new DomainError('COUPON_CODE_TAKEN', `The brand already has a coupon with code ${code}`, { field: 'code', code });
-  }
-}
+const coupons = codedWrites({
+  key: 'coupon',
+  noun: 'coupon',
+  resource: 'Coupon',
+  taken: 'COUPON_CODE_TAKEN',
+  created: 'coupon.created',
+  updated: 'coupon.updated',
+  fields: FIELDS,
+  store: (db) => db.couponWrites,
+  read: readCoupon,
+  view: toCoupon,
+});
 
-async function recordWrite(deps: CallerDeps, tx: Transaction, brandId: string, id: string, type: EventType): Promise<WrittenCoupon> {
-  const row = await tx.couponWrites.findCouponToWrite(id);
-  if (!row) throw new Error(`Coupon ${id} written but not found in its unit of work`);
-  const coupon = toCoupon(row);
-  await recordEvent(tx, { brandId, type, resourceId: id, payload: { ...coupon }, at: deps.now().toISOString() });
-  return { coupon, etag: couponEtag(row) };
-}
-
-async function couponOfBrand(db: Pick<Transaction, 'couponWrites'>, brandId: string, couponId: string): Promise<CouponRow> {
-  const row = await db.couponWrites.findCouponToWrite(couponId);
-  if (!row || row.brandId !== brandId) throw notFound('Coupon', couponId);
-  return row;
-}
-
-export async function listCoupons(deps: CallerDeps, input: { brandId: string }): Promise<Coupon[]> {
-  const brand = await loadBrand(deps, input.brandId);
-  return (await deps.db.couponWrites.listCouponsOfBrand(brand.id)).map(toCoupon);
-}
-
-export async function getCoupon(deps: CallerDeps, input: { brandId: string; couponId: string }): Promise<WrittenCoupon> {
-  const brand = await loadBrand(deps, input.brandId);
-  const row = await couponOfBrand(deps.db, brand.id, input.couponId);
-  return { coupon: toCoupon(row), etag: couponEtag(row) };
-}
-
-export async function createCoupon(deps: CallerDeps, input: { brandId: string; body: unknown }): Promise<WrittenCoupon> {
-  if (!isObject(input.body)) throw invalid('body', 'A coupon is a JSON object');
-  const body = input.body;
-  for (const key of Object.keys(body)) if (key !== 'id' && !FIELDS.includes(key)) throw invalid(key, `${key} is not a field of a coupon`);
-  const brand = await loadBrand(deps, input.brandId);
-  const fields = readCoupon(body);
-  const id = randomUUID();
-  return deps.db.transaction(async (tx) => {
-    await codeFree(tx, brand.id, fields.code, id);
-    await tx.couponWrites.insertCoupon({ id, brandId: brand.id, ...fields });
-    return recordWrite(deps, tx, brand.id, id, 'coupon.created');
-  });
-}
-
-export async function updateCoupon(
+export const listCoupons = (deps: CallerDeps, input: { brandId: string }) => coupons.list(deps, input.brandId);
+export const getCoupon = (deps: CallerDeps, input: { brandId: string; couponId: string }) =>
+  coupons.get(deps, input.brandId, input.couponId);
+export const createCoupon = (deps: CallerDeps, input: { brandId: string; body: unknown }) =>
+  coupons.create(deps, input.brandId, input.body);
+export const updateCoupon = (
   deps: CallerDeps,
   input: { brandId: string; couponId: string; patch: unknown; ifMatch?: string | null; ifMatchField?: string },
-): Promise<WrittenCoupon> {
-  if (!isObject(input.patch)) throw invalid('body', 'A coupon patch is a JSON object (RFC 7396)');
-  const patch = input.patch;
-  const brand = await loadBrand(deps, input.brandId);
-  return deps.db.transaction(async (tx) => {
-    const row = await couponOfBrand(tx, brand.id, input.couponId);
-    assertIfMatch(input.ifMatch, couponEtag(row), input.ifMatchField);
-    const current = toCoupon(row) as unknown as JsonObject;
-    const merged = mergePatch(current, patch) as JsonObject;
-    checkWritable(merged, current, ['id']);
-    const fields = readCoupon(merged);
-    const changes = Object.fromEntries(
-      Object.entries(fields).filter(([key, value]) => !isDeepStrictEqual(value, row[key as keyof CouponRow])),
-    ) as Partial<CouponFields>;
-    if (Object.keys(changes).length === 0) return { coupon: toCoupon(row), etag: couponEtag(row) };
-    if (changes.code !== undefined) await codeFree(tx, brand.id, changes.code, row.id);
-    await tx.couponWrites.updateCoupon(row.id, changes);
-    return recordWrite(deps, tx, brand.id, row.id, 'coupon.updated');
-  });
-}
+) => coupons.update(deps, { ...input, id: input.couponId });

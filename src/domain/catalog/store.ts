@@ -314,32 +314,24 @@ export interface HostsStore {
 /** What a coupon write sets (coupon-writes.ts). */
 export type CouponFields = Omit<CouponRow, 'id' | 'brandId'>;
 
-export interface CouponWritesStore {
-  /** The coupon, whatever its brand; in a unit of work its row is the unit's own from then on (locked on PostgreSQL). */
-  findCouponToWrite(couponId: string): Promise<CouponRow | undefined>;
-  /** The brand's coupons by code. */
-  listCouponsOfBrand(brandId: string): Promise<CouponRow[]>;
-  /** The id of the brand's coupon with this (upper-case) code. */
-  couponIdByCode(brandId: string, upperCode: string): Promise<string | undefined>;
-  insertCoupon(row: CouponFields & { id: string; brandId: string }): Promise<void>;
-  /** Sets the fields given (undefined ones are left as they are). */
-  updateCoupon(couponId: string, fields: Partial<CouponFields>): Promise<void>;
-}
-
 /** What a credit code write sets (credit-code-writes.ts). */
 export type CreditCodeFields = Omit<CreditCodeRow, 'id' | 'brandId'>;
 
-export interface CreditCodeWritesStore {
-  /** The credit code, whatever its brand; in a unit of work its row is the unit's own from then on (locked on PostgreSQL). */
-  findCreditCodeToWrite(creditCodeId: string): Promise<CreditCodeRow | undefined>;
-  /** The brand's credit codes by code. */
-  listCreditCodesOfBrand(brandId: string): Promise<CreditCodeRow[]>;
-  /** The id of the brand's credit code with this (upper-case) code. */
-  creditCodeIdByCode(brandId: string, upperCode: string): Promise<string | undefined>;
-  insertCreditCode(row: CreditCodeFields & { id: string; brandId: string }): Promise<void>;
+/** The writes of a brand's coded objects (coupons, credit codes: coded-writes.ts), one table each, codes unique per brand. */
+export interface CodedWritesStore<Row, Fields> {
+  /** The row, whatever its brand; in a unit of work it is the unit's own from then on (locked on PostgreSQL). */
+  findToWrite(id: string): Promise<Row | undefined>;
+  /** The brand's rows by code. */
+  listOfBrand(brandId: string): Promise<Row[]>;
+  /** The id of the brand's row with this (upper-case) code. */
+  idByCode(brandId: string, upperCode: string): Promise<string | undefined>;
+  insert(row: Fields & { id: string; brandId: string }): Promise<void>;
   /** Sets the fields given (undefined ones are left as they are). */
-  updateCreditCode(creditCodeId: string, fields: Partial<CreditCodeFields>): Promise<void>;
+  update(id: string, fields: Partial<Fields>): Promise<void>;
 }
+
+export type CouponWritesStore = CodedWritesStore<CouponRow, CouponFields>;
+export type CreditCodeWritesStore = CodedWritesStore<CreditCodeRow, CreditCodeFields>;
 
 /** What a host write sets (host-writes.ts). */
 export type HostFields = Omit<HostRow, 'id' | 'brandId' | 'phoneNumber'>;

@@ -1,7 +1,9 @@
 /** The catalogue writes of src/db/catalog-writes, each statement awaited on the unit's client. */
-import { eq } from 'drizzle-orm';
+import { eq, type AnyColumn } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type {
   BrandWritesStore,
+  CodedWritesStore,
   CouponWritesStore,
   CreditCodeWritesStore,
   ExperienceWritesStore,
@@ -10,13 +12,12 @@ import type {
 } from '../../../../domain/catalog/store.ts';
 import { brandSettingsWrites } from '../../../catalog-writes/brand-settings.ts';
 import { experienceWrites } from '../../../catalog-writes/experiences.ts';
-import { creditCodeWrites } from '../../../catalog-writes/credit-codes.ts';
-import { couponWrites } from '../../../catalog-writes/coupons.ts';
+import { couponWrites, creditCodeWrites } from '../../../catalog-writes/coded.ts';
 import { hostWrites } from '../../../catalog-writes/hosts.ts';
 import { bindSteps, runStepsAsync, type Step, type Steps } from '../../../catalog-writes/kit.ts';
 import { listingWrites } from '../../../catalog-writes/listings.ts';
 import * as schema from '../../schema/index.ts';
-import { lockInUnit, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import { lockInUnit, readOwned, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 import { findBrand } from './brands.ts';
 import { findListingToWrite } from './listings.ts';
 
@@ -55,22 +56,23 @@ async function findHostToWrite(db: PgExecutor, hostId: string) {
 
 export const hostWritesStore = { ...hostWriteSteps, findHostToWrite } satisfies PostgresStore<HostWritesStore>;
 
-const couponWriteSteps = bindSteps(couponWrites(schema), run) as PostgresStore<CouponWritesStore>;
-
-/** The coupon's row is locked first in a unit of work, so an `If-Match` checked on this read holds until it commits. */
-async function findCouponToWrite(db: PgExecutor, couponId: string) {
-  if (!(await lockInUnit(db, schema.coupons, eq(schema.coupons.id, couponId)))) return undefined;
-  return couponWriteSteps.findCouponToWrite(db, couponId);
+/**
+ * A coded object's row (coupon, credit code) is read and locked in one statement in a unit of work, so an
+ * `If-Match` checked on it holds until the unit commits. The table's columns are the row's.
+ */
+function lockingCodedStore<Row, Fields>(table: PgTable & { id: AnyColumn }, steps: PostgresStore<CodedWritesStore<Row, Fields>>) {
+  const findToWrite = async (db: PgExecutor, id: string) => {
+    const [row] = await readOwned(db, db.select().from(table).where(eq(table.id, id)));
+    return row as Row | undefined;
+  };
+  return { ...steps, findToWrite } satisfies PostgresStore<CodedWritesStore<Row, Fields>>;
 }
 
-export const couponWritesStore = { ...couponWriteSteps, findCouponToWrite } satisfies PostgresStore<CouponWritesStore>;
-
-const creditCodeWriteSteps = bindSteps(creditCodeWrites(schema), run) as PostgresStore<CreditCodeWritesStore>;
-
-/** The credit code's row is locked first in a unit of work, so an `If-Match` checked on this read holds until it commits. */
-async function findCreditCodeToWrite(db: PgExecutor, creditCodeId: string) {
-  if (!(await lockInUnit(db, schema.creditCodes, eq(schema.creditCodes.id, creditCodeId)))) return undefined;
-  return creditCodeWriteSteps.findCreditCodeToWrite(db, creditCodeId);
-}
-
-export const creditCodeWritesStore = { ...creditCodeWriteSteps, findCreditCodeToWrite } satisfies PostgresStore<CreditCodeWritesStore>;
+export const couponWritesStore = lockingCodedStore(
+  schema.coupons,
+  bindSteps(couponWrites(schema), run) as PostgresStore<CouponWritesStore>,
+);
+export const creditCodeWritesStore = lockingCodedStore(
+  schema.creditCodes,
+  bindSteps(creditCodeWrites(schema), run) as PostgresStore<CreditCodeWritesStore>,
+);

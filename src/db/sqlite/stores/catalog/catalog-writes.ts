@@ -9,8 +9,7 @@ import type {
 } from '../../../../domain/catalog/store.ts';
 import { brandSettingsWrites } from '../../../catalog-writes/brand-settings.ts';
 import { experienceWrites } from '../../../catalog-writes/experiences.ts';
-import { creditCodeWrites } from '../../../catalog-writes/credit-codes.ts';
-import { couponWrites } from '../../../catalog-writes/coupons.ts';
+import { couponWrites, creditCodeWrites } from '../../../catalog-writes/coded.ts';
 import { hostWrites } from '../../../catalog-writes/hosts.ts';
 import { bindSteps, runSteps, type Step, type Steps } from '../../../catalog-writes/kit.ts';
 import { listingWrites } from '../../../catalog-writes/listings.ts';
