@@ -13,6 +13,18 @@ export interface Answer {
   status: number;
   contentType: string;
   body: Buffer;
+  /** The `Retry-After` header, when the answer has one. */
+  retryAfter: string | null;
+}
+
+/** A 503 with `Retry-After`: the gateway turned the request away before doing anything (overloaded, or its database unavailable). */
+export class RefusedError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
 }
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
@@ -38,6 +50,7 @@ export async function send(baseUrl: string, spec: RequestSpec): Promise<Answer> 
     status: response.status,
     contentType: response.headers.get('content-type') ?? '',
     body: Buffer.from(await response.arrayBuffer()),
+    retryAfter: response.headers.get('retry-after'),
   };
 }
 
@@ -47,7 +60,10 @@ export async function sendOk<T>(baseUrl: string, spec: RequestSpec, what: string
   const text = answer.body.toString('utf8');
   const json = JSON.parse(text) as { errors?: unknown };
   if (answer.status < 200 || answer.status > 299 || hasGraphqlErrors(json)) {
-    throw new Error(`${what}: ${spec.method} ${spec.path} answered ${answer.status}: ${text.slice(0, 500)}`);
+    const message = `${what}: ${spec.method} ${spec.path} answered ${answer.status}: ${text.slice(0, 500)}`;
+    const retryAfter = Number(answer.retryAfter);
+    if (answer.status === 503 && answer.retryAfter !== null && Number.isFinite(retryAfter)) throw new RefusedError(message, retryAfter);
+    throw new Error(message);
   }
   return json as T;
 }
