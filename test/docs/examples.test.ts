@@ -168,7 +168,7 @@ describe.each(pages.filter((page) => blocks.some((block) => block.page === page 
         // The reader's shell: the server's database for the CLIs that open it (`npm run keys`).
         env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: database, EXAMPLE_LOG: log },
         encoding: 'utf8',
-        timeout: 60_000,
+        timeout: 120_000,
       });
       if (inClone) {
         // Files the example wrote into the clone (it names them): removed, as a reader would.
@@ -204,7 +204,7 @@ describe.each(pages.filter((page) => blocks.some((block) => block.page === page 
       for (const e of expectations.filter((e) => e.call === 0)) failures.push(`"${e.text}" follows no curl call`);
       expect(failures).toEqual([]);
     },
-    60_000,
+    120_000,
   );
 
   it.each(runnable.filter((block) => block.lang === 'graphql').map((block) => [name(block), block] as const))(
