@@ -18,6 +18,8 @@ import { join } from 'node:path';
 import { parse, validate, type OperationDefinitionNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTesseraSchema } from '../../src/graphql/schema.ts';
+import { testEngine } from '../support/db.ts';
+import { createTestDatabase } from '../support/postgres.ts';
 import { startServerProcess, stopServerProcess, type ServerProcess } from '../support/server-process.ts';
 
 const root = join(import.meta.dirname, '../..');
@@ -130,15 +132,19 @@ curl() {
 let server: ServerProcess | undefined;
 let work: string;
 let database: string;
+let dropDatabase: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'tessera-docs-examples-'));
-  database = join(work, 'tessera.sqlite');
+  // SQLite here; the gateway on a fresh PostgreSQL database when the file runs in the postgresql project.
+  if (testEngine === 'postgresql') ({ url: database, drop: dropDatabase } = await createTestDatabase());
+  else database = join(work, 'tessera.sqlite');
   server = await startServerProcess(database, { LOG_LEVEL: 'warn' });
 }, 60_000);
 
 afterAll(async () => {
   await stopServerProcess(server);
+  await dropDatabase?.();
   rmSync(work, { recursive: true, force: true });
 });
 
