@@ -29,7 +29,7 @@ const config: CodegenConfig = {
         federation: true,
         contextType: '../context.ts#GraphQLContext',
         strictScalars: true,
-        // The same map clients are told to use (docs/api.md): resolvers answer the wire types.
+        // The same map clients are told to use (docs/graphql.md): resolvers answer the wire types.
         scalars,
         enumValues: definedEnumValues,
         mapperTypeSuffix: 'Model',

@@ -4,7 +4,7 @@
 // confirmation. Plain browser JavaScript, no build step. Configure with the query string:
 // ?gateway=http://127.0.0.1:4000&key=pk_test_lisbon_demo
 //
-// Live updates (docs/api.md, "Live updates"): one graphql-ws client (its browser build, graphql-ws.js,
+// Live updates (docs/graphql.md, "Live updates"): one graphql-ws client (its browser build, graphql-ws.js,
 // served by this page's own server) on ws(s)://<gateway>/graphql, the key in connection_init, the page's
 // origin checked against the key's as over HTTP. While an experience shows, `sessionAvailability` keeps
 // each session's places left in the session list (a sold-out session is disabled, one that frees up comes

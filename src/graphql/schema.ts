@@ -1,7 +1,7 @@
 /**
  * The executable schema: schema/ with its resolvers, built as an Apollo Federation 2 subgraph
  * (@apollo/subgraph), so the same /graphql serves clients directly and a router composing Tessera with
- * other subgraphs (`_service { sdl }`, `_entities`; docs/api.md, "Tessera in a supergraph"). Apollo runs
+ * other subgraphs (`_service { sdl }`, `_entities`; docs/supergraph.md). Apollo runs
  * queries and mutations on it with the compiled executor; the live transports (src/graphql/live) run
  * subscriptions on the same schema object.
  */

@@ -38,7 +38,7 @@ function breakingOnly(what: string, changes: ContractChange[]): string[] {
 
 const unannounced = (kind: 'graphql' | 'openapi') =>
   `breaking changes against contract/${kind}/${version}.${kind === 'graphql' ? 'graphql' : 'json'}: deprecate first, or release them ` +
-  '(a new version, its CHANGELOG.md section, npm run contract:release; docs/api.md, "Compatibility and deprecation")';
+  '(a new version, its CHANGELOG.md section, npm run contract:release; docs/rest.md, "Compatibility and deprecation")';
 
 describe(`the published contract of package.json's version (${version})`, () => {
   it('is the newest baseline, kept for both APIs, with a CHANGELOG.md section', () => {

@@ -37,7 +37,7 @@ describe(`the subgraph SDL (package.json's version ${version})`, () => {
     expect(baseline, 'contract/subgraph/ has a baseline (npm run contract:release)').toBeDefined();
     expect(
       messages(readSubgraphBaseline(baseline!), current),
-      'deprecate first, or release it (docs/api.md, "Tessera in a supergraph")',
+      'deprecate first, or release it (docs/supergraph.md)',
     ).toEqual([]);
   });
 

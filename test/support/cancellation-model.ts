@@ -1,5 +1,5 @@
 /**
- * A simple model of bookings under cancel, refund and payment events, written from the rules in docs/api.md
+ * A simple model of bookings under cancel, refund and payment events, written from the rules in docs/rest.md
  * ("Cancel and refund", "Payment") and the issue 3 and 16 decisions, not from the implementation. The model
  * test (test/unit/cancellation/cancellation-model.test.ts) predicts each answer with it and compares the database.
  *

@@ -1,5 +1,5 @@
 /**
- * The supergraph router in front of Tessera (docs/api.md, "Tessera in a supergraph"), recognised by the
+ * The supergraph router in front of Tessera (docs/supergraph.md), recognised by the
  * shared secret GRAPHQL_ROUTER_TOKEN it sends in the `Tessera-Router-Token` header. A router plans its own
  * operations for Tessera from what its clients ask, so they cannot be listed in a trusted documents
  * manifest: the router enforces its clients' persisted documents, and Tessera runs the router's operations

@@ -1,5 +1,5 @@
 /**
- * The brand settings' feature flags that govern the API (docs/api.md, "Brand features"): for each, the
+ * The brand settings' feature flags that govern the API (docs/rest.md, "Brand features"): for each, the
  * same brand with the flag and without it, on both faces. A refusal is 422 FEATURE_NOT_ENABLED naming
  * the flag (and the field that asked for it).
  */

@@ -73,8 +73,8 @@ describe('the cache module (examples/clients/apollo/src/cache.ts)', () => {
     expect([...valueObjectTypes].sort()).toEqual(withoutId.sort());
   });
 
-  it('is the module docs/api.md shows, word for word', () => {
-    const docs = readFileSync(new URL('../../../docs/api.md', import.meta.url), 'utf8');
+  it('is the module docs/graphql.md shows, word for word', () => {
+    const docs = readFileSync(new URL('../../../docs/graphql.md', import.meta.url), 'utf8');
     expect(docs).toContain(readFileSync(new URL('../../../examples/clients/apollo/src/cache.ts', import.meta.url), 'utf8'));
   });
 });
@@ -115,7 +115,7 @@ describe('one cache across languages and content versions', () => {
     const client = storefront();
     sent.length = 0;
     type ListingVariables = { locale?: string; contentVersion?: 'LATEST' | 'PUBLISHED' };
-    // Drafts are for secret keys (docs/api.md): LATEST is asked with one, as a preview on the brand's server would, through the same cache.
+    // Drafts are for secret keys (docs/keys.md): LATEST is asked with one, as a preview on the brand's server would, through the same cache.
     const keyFor = (variables: ListingVariables) => (variables.contentVersion === 'LATEST' ? { context: withSecretKey(secretKey) } : {});
     const featured = async (variables: ListingVariables) =>
       (await client.query({ query: FeaturedListingsQuery, variables, ...keyFor(variables) })).data?.featuredListings?.map(
@@ -250,7 +250,7 @@ describe('a purchase, read back from the cache between steps', () => {
       amountRefunded: 110.7,
     });
     // The cancellation was answered to the secret key, which sees every place on sale: this one cache serves
-    // both keys, so it shows the view it was given last (docs/api.md, publishable keys; a shop's page uses one key).
+    // both keys, so it shows the view it was given last (docs/keys.md, publishable keys; a shop's page uses one key).
     expect(remaining()).toEqual([
       ['2026-11-28T09:30:00', 8],
       ['2026-11-28T15:00:00', 4],

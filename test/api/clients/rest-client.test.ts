@@ -62,7 +62,7 @@ it('is generated from /openapi.json, compiles, and buys, pays, reads and cancels
     confirmationCode: expect.stringMatching(/^[A-Z0-9]{4,16}$/),
     paymentIntentStatus: 'succeeded',
     booking: { status: 'confirmed', amount: 136.53, currency: 'EUR', participants: 3 },
-    // Cancelled and refunded in full: `refunded` (docs/api.md, the cancellation state table).
+    // Cancelled and refunded in full: `refunded` (docs/rest.md, the cancellation state table).
     afterCancel: { status: 'refunded', amountRefunded: 136.53 },
   });
 });

@@ -92,8 +92,8 @@ describe('the codegen scalars map (examples/clients/scalars.ts)', () => {
     expect(types.replaceAll('[key: string]: unknown', '').replaceAll('Record<string, unknown>', '')).not.toMatch(/\b(unknown|any)\b/);
   });
 
-  it('is the map docs/api.md shows', () => {
-    const docs = readFileSync(new URL('../../../docs/api.md', import.meta.url), 'utf8');
+  it('is the map docs/graphql.md shows', () => {
+    const docs = readFileSync(new URL('../../../docs/graphql.md', import.meta.url), 'utf8');
     const map = readFileSync(new URL('../../../examples/clients/scalars.ts', import.meta.url), 'utf8');
     expect(docs).toContain(map.slice(map.indexOf('export const scalars')));
   });

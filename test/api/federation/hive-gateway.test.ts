@@ -1,5 +1,5 @@
 /**
- * Tessera behind Hive Gateway, as docs/api.md ("Hive Gateway") tells a team to run it: Tessera's subgraph
+ * Tessera behind Hive Gateway, as docs/supergraph.md ("Hive Gateway") tells a team to run it: Tessera's subgraph
  * SDL composed with the partner subgraph (test/support/partner-subgraph.ts) by
  * @theguild/federation-composition, and Hive Gateway's runtime (@graphql-hive/gateway-runtime) with
  * examples/hive-gateway/gateway.config.ts, served on node:http with graphql-ws beside it as the
@@ -161,8 +161,8 @@ async function watch(open: () => Subscription): Promise<Subscription> {
 }
 
 describe('the configuration', () => {
-  it('is the gateway.config.ts docs/api.md shows, word for word', () => {
-    const docs = readFileSync(new URL('../../../docs/api.md', import.meta.url), 'utf8');
+  it('is the gateway.config.ts docs/supergraph.md shows, word for word', () => {
+    const docs = readFileSync(new URL('../../../docs/supergraph.md', import.meta.url), 'utf8');
     const config = readFileSync(new URL('../../../examples/hive-gateway/gateway.config.ts', import.meta.url), 'utf8');
     expect(docs).toContain('```ts\n' + config + '```');
   });

@@ -310,7 +310,7 @@ describe('Cache-Control on GraphQL answers', () => {
     expect([secret.body.data, caching(secret)]).toEqual([{ brandSettings: { name: 'Test Brand' } }, noStore]);
 
     // Places change with every hold: a shop refetching availability after its hold must see it. (7 on sale, of
-    // which the publishable key may hold 5: the brand's 50 % share of 10, docs/api.md.)
+    // which the publishable key may hold 5: the brand's 50 % share of 10, docs/keys.md.)
     const availability = await getQuery(t, availabilityQuery, { b: brand.id, e: experience.id }, shop);
     expect([availability.body, caching(availability)]).toEqual([{ data: { availability: [{ remaining: 5 }] } }, noStore]);
     const sessions = await getQuery(

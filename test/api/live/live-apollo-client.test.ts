@@ -1,5 +1,5 @@
 /**
- * docs/api.md's Apollo Client setup for live updates, run as written: a split link sends subscriptions
+ * docs/graphql.md's Apollo Client setup for live updates, run as written: a split link sends subscriptions
  * over GraphQLWsLink (graphql-ws) and the rest over HTTP; an update normalizes into the cache.
  */
 import { randomUUID } from 'node:crypto';

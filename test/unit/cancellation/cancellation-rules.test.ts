@@ -57,7 +57,7 @@ const done = (status: BookingStatus, cancelled: string[], released: number): Out
 /**
  * Every status x every kind of request: the spec's table (any booking with `cancel: true` becomes
  * cancelled; listed participants get `cancelledAt`; a refund adds to `amountRefunded`) and the decided
- * moves. A request that would change nothing is refused with a code saying why (docs/api.md, "Cancel
+ * moves. A request that would change nothing is refused with a code saying why (docs/rest.md, "Cancel
  * and refund"). Each row names the state it starts from (see `booking`) and the request.
  */
 const table: Record<

@@ -58,8 +58,8 @@ describe('the signature and the documented verifier', () => {
     expect(verifyTesseraSignature(rawBody, signature, 'whsec_test', now)).toBe(false);
   });
 
-  it('is the very code docs/api.md shows', () => {
-    const readme = readFileSync(new URL('../../../docs/api.md', import.meta.url), 'utf8');
+  it('is the very code docs/rest.md shows', () => {
+    const readme = readFileSync(new URL('../../../docs/rest.md', import.meta.url), 'utf8');
     const example = readFileSync(new URL('../../../examples/webhook-receiver/verify-signature.ts', import.meta.url), 'utf8');
     expect(readme).toContain('```ts\n' + example.trimEnd() + '\n```');
   });
