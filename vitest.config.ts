@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Two projects. `sqlite` runs every test file. `postgresql` runs the behaviour tests (the API, the domain,
- * the store contract) again on PostgreSQL, each file in a database of its own (test/support/db.ts): only
+ * the store contract, the docs' examples) again on PostgreSQL, each file in a database of its own (test/support/db.ts): only
  * when TEST_POSTGRES_URL names a server, or when TESSERA_REQUIRE_POSTGRES=1 asks for one (then its absence
  * fails them instead). test/sqlite and test/postgres hold each engine's own tests and run once, in `sqlite`;
  * so does test/compatibility (the published contract against its baselines), which reads no database.
@@ -28,7 +28,7 @@ export default defineConfig({
               extends: true as const,
               test: {
                 name: 'postgresql',
-                include: ['test/{api,unit,contract,browser}/**/*.test.ts'],
+                include: ['test/{api,unit,contract,browser}/**/*.test.ts', 'test/docs/examples.test.ts'],
                 env: { TESSERA_TEST_ENGINE: 'postgresql' },
               },
             },
