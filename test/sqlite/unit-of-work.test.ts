@@ -151,6 +151,51 @@ describe('SQLite unit of work', () => {
     });
   });
 
+  it("sees another process's commit from the next turn of the event loop", async () => {
+    await withTwoConnections(async (one, other) => {
+      await createBrand(other);
+      const before = await one.database.dataVersion();
+      // Written as another process would: on the other connection, past this process's port.
+      other.connection.$client.prepare("UPDATE brands SET name = 'Elsewhere'").run();
+      await tick();
+      expect(await one.database.dataVersion()).not.toBe(before);
+    });
+  });
+
+  /** Counts the reads of the data version statement on `db` (watched on the class of every statement). */
+  function countVersionReads(db: SqliteTestDb) {
+    const client = db.connection.$client;
+    const statements = Object.getPrototypeOf(client.prepare('SELECT 1')) as { get: (...args: unknown[]) => unknown };
+    const get = statements.get;
+    const counter = { reads: 0 };
+    statements.get = function (this: { database: unknown; source: string }, ...args: unknown[]) {
+      if (this.database === client && this.source.includes('pragma_data_version')) counter.reads += 1;
+      return get.apply(this, args);
+    };
+    onTestFinished(() => {
+      statements.get = get;
+    });
+    return counter;
+  }
+
+  it('reads its data version once per turn of the event loop, and again at once after a write of its own', async () => {
+    const { db, database, session } = await world();
+    await tick();
+    const counter = countVersionReads(db);
+    const before = await database.dataVersion();
+    expect(await Promise.all([database.dataVersion(), database.dataVersion()])).toEqual([before, before]);
+    expect(counter.reads).toBe(1);
+    await tick();
+    expect(await database.dataVersion()).toBe(before);
+    expect(counter.reads).toBe(2);
+    // A write outside a transaction, then one in a unit of work: each seen by the next read, in the same turn.
+    await database.capacity.takePlaces(session.id, 1);
+    const afterCall = await database.dataVersion();
+    expect(afterCall).not.toBe(before);
+    await database.transaction((tx) => tx.capacity.takePlaces(session.id, 1));
+    expect(await database.dataVersion()).not.toBe(afterCall);
+  });
+
   describe('group commit', () => {
     /**
      * Counts the COMMITs the port runs on `db`, until the test ends. Its statements are prepared when the

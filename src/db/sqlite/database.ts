@@ -25,6 +25,9 @@ class TransactionEnded extends Error {
   }
 }
 
+/** Counts the calls and units that may have written, on every connection of this process (see dataVersion). */
+let writesInProcess = 0;
+
 /** At most this many units of work share one COMMIT, so the first of a group waits for few others. */
 const MAX_GROUP = 32;
 
@@ -44,6 +47,33 @@ function sqliteDatabaseOver(db: Db, settings: AdmissionSettings): { database: Da
   const unitKept = client.prepare('RELEASE unit');
   const unitUndone = client.prepare('ROLLBACK TO unit');
   const generation = dataGeneration(db);
+
+  // The data version as last read, reused by the requests of the same event-loop turn instead of one
+  // statement each (a tenth of a cached answer's time). Anything that may write on any connection of
+  // this process (every call outside a transaction, a unit of work's start and end, every COMMIT and
+  // ROLLBACK) counts in writesInProcess, and a version read before is not reused; calls wait for an
+  // open group as before (no reuse while the lock is held). Another process's commit is read from the
+  // next turn: a request sent after that commit is read from its socket in a later turn.
+  let knownGeneration: string | null = null;
+  let knownAt = 0;
+  let forgetScheduled = false;
+  const forgetAtTurnEnd = () => {
+    forgetScheduled = false;
+    knownGeneration = null;
+  };
+  const mayHaveWritten = () => {
+    writesInProcess += 1;
+  };
+  const readGeneration = () => {
+    const read = generation();
+    knownGeneration = read;
+    knownAt = writesInProcess;
+    if (!forgetScheduled) {
+      forgetScheduled = true;
+      setImmediate(forgetAtTurnEnd);
+    }
+    return read;
+  };
 
   // onEventsCommitted: events recorded since the last COMMIT (or autocommitted call) mark the connection,
   // and the listeners hear of it once that COMMIT is on disk. A unit rolled back after recording one
@@ -102,6 +132,7 @@ function sqliteDatabaseOver(db: Db, settings: AdmissionSettings): { database: Da
   // before the units waiting (a higher priority): reads are served even while writes queue.
   const outside: CallRunner = (call) => {
     const announced = () => {
+      mayHaveWritten();
       try {
         return call();
       } finally {
@@ -143,6 +174,7 @@ function sqliteDatabaseOver(db: Db, settings: AdmissionSettings): { database: Da
 
   /** Rolls the whole SQLite transaction back, if the connection still has one. */
   function abandon(): void {
+    mayHaveWritten();
     try {
       if (client.inTransaction) rollback.run();
     } catch {
@@ -156,10 +188,12 @@ function sqliteDatabaseOver(db: Db, settings: AdmissionSettings): { database: Da
     try {
       commit.run();
     } catch (error) {
+      mayHaveWritten();
       abandon();
       for (const unit of finished) unit.reject(error);
       return;
     }
+    mayHaveWritten();
     for (const unit of finished) unit.resolve();
     announceEvents();
   }
@@ -196,6 +230,7 @@ function sqliteDatabaseOver(db: Db, settings: AdmissionSettings): { database: Da
     async transaction(work, options) {
       const signal = options?.signal;
       const release = await units.take(signal);
+      mayHaveWritten();
       let current: Finished[];
       try {
         if (group === null) {
@@ -223,6 +258,7 @@ function sqliteDatabaseOver(db: Db, settings: AdmissionSettings): { database: Da
         undoUnit(first);
       } finally {
         end();
+        mayHaveWritten();
       }
       const durable = outcome.ok ? new Promise<void>((resolve, reject) => current.push({ resolve, reject })) : null;
       if (client.inTransaction) handOver(current, release);
@@ -238,7 +274,10 @@ function sqliteDatabaseOver(db: Db, settings: AdmissionSettings): { database: Da
       await durable;
       return outcome.value;
     },
-    dataVersion: () => outside(generation),
+    dataVersion: () =>
+      knownGeneration !== null && knownAt === writesInProcess && !lock.isLocked()
+        ? Promise.resolve(knownGeneration)
+        : outside(readGeneration),
     onEventsCommitted(listener) {
       eventListeners.add(listener);
       return () => eventListeners.delete(listener);

@@ -159,6 +159,20 @@ export function operationCost(
   operation: OperationDefinitionNode,
   inputs: Variables = {},
 ): number | null {
+  // Without variables the cost is the parsed document's own (Apollo reuses one per query text): walked once.
+  if (!operation.variableDefinitions?.length) {
+    const known = costsWithoutVariables.get(operation);
+    if (known?.schema === schema) return known.cost;
+    const cost = costWith(schema, document, operation, inputs);
+    costsWithoutVariables.set(operation, { schema, cost });
+    return cost;
+  }
+  return costWith(schema, document, operation, inputs);
+}
+
+const costsWithoutVariables = new WeakMap<OperationDefinitionNode, { schema: GraphQLSchema; cost: number | null }>();
+
+function costWith(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, inputs: Variables): number | null {
   const variables = getVariableValues(schema, operation.variableDefinitions ?? [], inputs, { maxErrors: 1 });
   const root = schema.getRootType(operation.operation);
   if (variables.errors || !root) return null;

@@ -23,6 +23,18 @@ export function isRouter(header: string | string[] | null | undefined, token: st
 
 /** Whether the document asks for `_service` (which validation admits at the root only). */
 function asksForService(document: DocumentNode): boolean {
+  let found = askingForService.get(document);
+  if (found === undefined) {
+    found = walkForService(document);
+    askingForService.set(document, found);
+  }
+  return found;
+}
+
+/** Per parsed document (Apollo reuses one per query text): the walk runs once. */
+const askingForService = new WeakMap<DocumentNode, boolean>();
+
+function walkForService(document: DocumentNode): boolean {
   let found = false;
   visit(document, {
     [Kind.FIELD]: (node) => {

@@ -45,7 +45,7 @@ async function countStatements<T>(fn: () => Promise<T>): Promise<{ count: number
 }
 
 /**
- * `countStatements(send)` until the answer comes from the cache (one statement), 20 times at most. On
+ * `countStatements(send)`, each in a turn of its own, until the answer comes from the cache (one statement), 20 times at most. On
  * SQLite the first does: nothing else writes meanwhile. On PostgreSQL the data version is the server's
  * snapshot, which a transaction ending anywhere on the server moves (in the other test files' databases
  * too), costing the cache a miss by design (src/db/postgres/database.ts); a repeated request with no
@@ -53,6 +53,8 @@ async function countStatements<T>(fn: () => Promise<T>): Promise<{ count: number
  */
 async function untilCached<T>(send: () => Promise<T>): Promise<{ count: number; sql: string[]; result: T }> {
   for (let attempt = 1; ; attempt++) {
+    // A new turn of the event loop: on SQLite, requests of one turn share one read of the generation.
+    await new Promise((resolve) => setImmediate(resolve));
     const run = await countStatements(send);
     if (run.count === 1 || attempt === 20) return run;
   }

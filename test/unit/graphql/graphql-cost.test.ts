@@ -117,3 +117,26 @@ describe('operation cost', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 });
+
+describe('operation cost of a parsed document reused across requests', () => {
+  it('is the same on every call, with variables each call its own, and per schema', () => {
+    const fixed = parse(`{ featuredListings { id medias { links { url } } } }`);
+    const fixedOperation = getOperationAST(fixed)!;
+    expect(operationCost(schema, fixed, fixedOperation)).toBe(50 * (1 + 10 * (1 + 5)));
+    expect(operationCost(schema, fixed, fixedOperation, { unused: 1 })).toBe(50 * (1 + 10 * (1 + 5)));
+    // Another schema with the same document: its own cost (its lists have no declared sizes), not the first's.
+    const other = buildSchema(
+      'type Query { featuredListings: [L] } type L { id: ID medias: [M] } type M { links: [K] } type K { url: String }',
+    );
+    const otherCost = operationCost(other, fixed, fixedOperation);
+    expect(otherCost).toBe(operationCost(other, parse(`{ featuredListings { id medias { links { url } } } }`), fixedOperation));
+    expect(otherCost).not.toBe(50 * (1 + 10 * (1 + 5)));
+    const sized = parse(
+      `query Q($to: LocalDate!) { experience(brandId: ${id}, id: ${id}) { sessions(from: "2027-03-01", to: $to) { remaining } } }`,
+    );
+    const sizedOperation = getOperationAST(sized)!;
+    const week = operationCost(schema, sized, sizedOperation, { to: '2027-03-07' });
+    expect(operationCost(schema, sized, sizedOperation, { to: '2027-03-01' })).toBeLessThan(week!);
+    expect(operationCost(schema, sized, sizedOperation, { to: '2027-03-07' })).toBe(week);
+  });
+});

@@ -54,5 +54,10 @@ describe('log redaction', () => {
     expect(scrubSecrets('a sk_test_x-y_z b')).toBe('a [Redacted] b');
     expect(scrubSecrets('"authorization":"Bearer abc.def"')).toBe('"authorization":"Bearer [Redacted]"');
     expect(scrubSecrets('no secrets: pi_sbx_123, sk-live, whsec')).toBe('no secrets: pi_sbx_123, sk-live, whsec');
+    // Each shape alone on a line (the quick test of a line must let every one through to its replacement).
+    expect(scrubSecrets('rk_live_abc')).toBe('[Redacted]');
+    expect(scrubSecrets('whsec_abc')).toBe('[Redacted]');
+    expect(scrubSecrets('pi_1_secret_abc')).toBe('pi_1_secret_[Redacted]');
+    expect(scrubSecrets('BEARER\tabc')).toBe('BEARER\t[Redacted]');
   });
 });
