@@ -27,7 +27,7 @@ import { liveSettings, type LiveConfig } from './graphql/live/settings.ts';
 import { registerGraphiQL } from './graphql/explorer/graphiql.ts';
 import { loggerOptions, type LogDestination } from './http/logging.ts';
 import { trackAllowedMethods } from './http/allowed-methods.ts';
-import { dataVersionFor } from './http/data-version.ts';
+import { dataVersionFor, markArrival } from './http/data-version.ts';
 import { installDeadlines } from './http/deadline.ts';
 import { installWriteAdmission } from './http/write-admission.ts';
 import { admitMutations } from './graphql/write-admission.ts';
@@ -107,7 +107,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(options.config.LOG_LEVEL, options.logStream),
     ...serverOptions(http),
-    genReqId: () => randomUUID(),
+    // Each request's id, and the moment it arrived (what its data version may be judged by: data-version.ts).
+    genReqId: (raw) => {
+      markArrival(raw);
+      return randomUUID();
+    },
     // One access line per request, written by observability when the answer is sent (with route, key, brand, operation).
     logController: observability.logController,
     bodyLimit: 1024 * 1024,

@@ -1,16 +1,26 @@
+import type { IncomingMessage } from 'node:http';
 import type { Database } from '../domain/shared/database.ts';
 
 const versions = new WeakMap<object, Promise<string>>();
+/** When each HTTP request arrived (`performance.now()`), stamped as the server makes its id. */
+const arrivals = new WeakMap<IncomingMessage, number>();
+
+/** Notes that `raw` arrived now: called when the server receives it (Fastify's `genReqId`). */
+export function markArrival(raw: IncomingMessage): void {
+  arrivals.set(raw, performance.now());
+}
 
 /**
  * The data version as first read for `request`: the caches a request consults (API keys, answers) all
  * judge freshness against the one version the request started from, read once. A write that commits
  * while the request runs is concurrent with it; any request starting after the write sees the new version.
+ * The database is told when the request arrived, so a version it read since may serve (see `dataVersion`).
  */
 export function dataVersionFor(db: Database, request: object): Promise<string> {
   let version = versions.get(request);
   if (version === undefined) {
-    version = db.dataVersion();
+    const raw = (request as { raw?: IncomingMessage }).raw;
+    version = db.dataVersion(raw === undefined ? undefined : arrivals.get(raw));
     versions.set(request, version);
   }
   return version;

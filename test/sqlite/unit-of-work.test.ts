@@ -11,6 +11,7 @@ import { createSession } from '../../fixtures/factories/bookings.ts';
 import { createBrand } from '../../fixtures/factories/brands.ts';
 import { createExperience } from '../../fixtures/factories/catalog.ts';
 import { closeDatabase } from '../../src/db/sqlite/client.ts';
+import { startApp } from '../support/app.ts';
 import { freshSqliteDb } from '../support/db.ts';
 
 async function world() {
@@ -151,14 +152,13 @@ describe('SQLite unit of work', () => {
     });
   });
 
-  it("sees another process's commit from the next turn of the event loop", async () => {
+  it("gives a request that arrived after another process's commit the version that shows it", async () => {
     await withTwoConnections(async (one, other) => {
       await createBrand(other);
-      const before = await one.database.dataVersion();
+      const before = await one.database.dataVersion(performance.now());
       // Written as another process would: on the other connection, past this process's port.
       other.connection.$client.prepare("UPDATE brands SET name = 'Elsewhere'").run();
-      await tick();
-      expect(await one.database.dataVersion()).not.toBe(before);
+      expect(await one.database.dataVersion(performance.now())).not.toBe(before);
     });
   });
 
@@ -178,22 +178,40 @@ describe('SQLite unit of work', () => {
     return counter;
   }
 
-  it('reads its data version once per turn of the event loop, and again at once after a write of its own', async () => {
+  it('reads its data version once for the requests that arrived before the read, and again after a write of its own', async () => {
     const { db, database, session } = await world();
     await tick();
     const counter = countVersionReads(db);
-    const before = await database.dataVersion();
-    expect(await Promise.all([database.dataVersion(), database.dataVersion()])).toEqual([before, before]);
+    const arrived = performance.now();
+    const before = await database.dataVersion(arrived);
+    expect(await Promise.all([database.dataVersion(arrived), database.dataVersion(arrived - 5)])).toEqual([before, before]);
     expect(counter.reads).toBe(1);
-    await tick();
-    expect(await database.dataVersion()).toBe(before);
+    // A request that arrived after the read, and a caller that does not say when: each read again.
+    expect(await database.dataVersion(performance.now())).toBe(before);
     expect(counter.reads).toBe(2);
-    // A write outside a transaction, then one in a unit of work: each seen by the next read, in the same turn.
+    expect(await database.dataVersion()).toBe(before);
+    expect(counter.reads).toBe(3);
+    // A write outside a transaction, then one in a unit of work: each seen by a request that arrived before it.
+    const early = performance.now();
+    await database.dataVersion(early);
     await database.capacity.takePlaces(session.id, 1);
-    const afterCall = await database.dataVersion();
+    const afterCall = await database.dataVersion(early);
     expect(afterCall).not.toBe(before);
     await database.transaction((tx) => tx.capacity.takePlaces(session.id, 1));
-    expect(await database.dataVersion()).not.toBe(afterCall);
+    expect(await database.dataVersion(early)).not.toBe(afterCall);
+  });
+
+  it('through HTTP: requests received together share one read, a request received after it reads again', async () => {
+    const db = freshSqliteDb();
+    const { app } = await startApp(db);
+    await tick();
+    const counter = countVersionReads(db);
+    const ask = () => app.inject({ method: 'GET', url: '/v3/listings/featured', headers: { authorization: 'Bearer sk_test_nobody' } });
+    const together = await Promise.all(Array.from({ length: 20 }, ask));
+    expect(together.map((res) => res.statusCode)).toEqual(Array(20).fill(401));
+    expect(counter.reads).toBe(1);
+    await ask();
+    expect(counter.reads).toBe(2);
   });
 
   describe('group commit', () => {

@@ -38,7 +38,7 @@ export type TransactionOf<S> = S & {
 /** The port's `Database`, for the stores `S`: once `S` is every store of the port, it is that interface. */
 export type DatabaseOf<S> = S & {
   transaction<T>(work: (tx: TransactionOf<S>) => Promise<T>, options?: UnitOptions): Promise<T>;
-  dataVersion(): Promise<string>;
+  dataVersion(receivedAt?: number): Promise<string>;
   onEventsCommitted(listener: () => void): () => void;
   close(): Promise<void>;
 };

@@ -142,8 +142,11 @@ export interface Database extends Stores {
   /**
    * A value that changes whenever the data may have changed, by this process or any other: equal values at
    * two moments mean nothing was written in between. Caches keep what they computed under one value.
+   * `receivedAt` (a `performance.now()` instant), for a request: when it arrived; an engine may then answer
+   * with a version it read after that instant instead of reading again (any write the request could know
+   * of had committed before it arrived).
    */
-  dataVersion(): Promise<string>;
+  dataVersion(receivedAt?: number): Promise<string>;
   /**
    * Calls `listener` (with no data) after units of work that recorded events have committed, on this
    * gateway and, where several share the database, on the others: a hint to read the events again
