@@ -318,6 +318,13 @@ describe('store contract: checkout and holds', () => {
     expect(await database.checkout.confirmationCodeInUse(other.id, 'REPOST-1')).toBe(false);
     expect(await database.checkout.confirmationCodeInUse(other.id, held.cart.confirmationCode)).toBe(false);
     expect(await database.checkout.confirmationCodeInUse(brand.id, 'FREE-CODE')).toBe(false);
+    // Several at once (a checkout's codes, one question): the taken ones of the brand, nothing else.
+    const codes = [held.cart.confirmationCode, 'REPOST-1', 'FREE-CODE'];
+    expect(await database.checkout.confirmationCodesInUse(brand.id, codes)).toStrictEqual(
+      new Set([held.cart.confirmationCode, 'REPOST-1']),
+    );
+    expect(await database.checkout.confirmationCodesInUse(other.id, codes)).toStrictEqual(new Set());
+    expect(await database.checkout.confirmationCodesInUse(brand.id, [])).toStrictEqual(new Set());
   });
 
   it('writes a checkout: cart, intents, bookings with people and answers, credit', async () => {

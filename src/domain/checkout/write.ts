@@ -69,24 +69,63 @@ interface Written extends Replacement {
   at: string;
   cartCode: string;
   intentId: string | null;
+  codes: FreshCodes;
 }
 
 const MAX_CODE_ATTEMPTS = 10;
 
-async function freshCode(tx: Stores, brandId: string): Promise<string> {
-  for (let attempt = 0; attempt < MAX_CODE_ATTEMPTS; attempt++) {
-    const code = generateConfirmationCode();
-    if (!(await tx.checkout.confirmationCodeInUse(brandId, code))) return code;
+/**
+ * Fresh confirmation codes for one checkout, drawn and checked together on first use: one question to
+ * the store for the cart's code and every item's (a code found taken is drawn again and asked about
+ * with the others found taken). `count` is the most the checkout can need; a code not used is simply
+ * dropped. The unique indexes still decide a race (see confirmationCodeInUse's adapters).
+ */
+export class FreshCodes {
+  private codes: string[] | undefined;
+
+  constructor(
+    private readonly tx: Stores,
+    private readonly brandId: string,
+    private readonly count: number,
+  ) {}
+
+  async next(): Promise<string> {
+    this.codes ??= await this.draw();
+    const code = this.codes.shift();
+    if (code === undefined) throw new Error('A checkout needed more confirmation codes than it drew');
+    return code;
   }
-  throw new Error(`No free confirmation code for brand ${brandId} after ${MAX_CODE_ATTEMPTS} attempts`);
+
+  private async draw(): Promise<string[]> {
+    const free: string[] = [];
+    let missing = this.count;
+    for (let attempt = 0; attempt < MAX_CODE_ATTEMPTS && missing > 0; attempt++) {
+      const drawn = new Set<string>();
+      while (drawn.size < missing) {
+        const code = generateConfirmationCode();
+        if (!free.includes(code)) drawn.add(code);
+      }
+      const taken = await this.tx.checkout.confirmationCodesInUse(this.brandId, [...drawn]);
+      for (const code of drawn) if (!taken.has(code)) free.push(code);
+      missing = this.count - free.length;
+    }
+    if (missing > 0) throw new Error(`No free confirmation code for brand ${this.brandId} after ${MAX_CODE_ATTEMPTS} attempts`);
+    return free;
+  }
 }
 
 /** The cart's confirmation code, once its previous unpaid checkout is replaced (or the cart created: `created`). */
-async function openCart(tx: Stores, plan: CheckoutPlan, at: string, replacement: Replacement): Promise<{ code: string; created: boolean }> {
+async function openCart(
+  tx: Stores,
+  plan: CheckoutPlan,
+  at: string,
+  replacement: Replacement,
+  codes: FreshCodes,
+): Promise<{ code: string; created: boolean }> {
   const cart = await tx.carts.findCartRow(plan.cartId);
   if (cart && cart.brandId !== plan.brand.id) throw notFound('Cart', plan.cartId);
   if (!cart) {
-    const confirmationCode = await freshCode(tx, plan.brand.id);
+    const confirmationCode = await codes.next();
     await tx.checkout.insertCart({ id: plan.cartId, brandId: plan.brand.id, confirmationCode, at, holder: plan.holder });
     return { code: confirmationCode, created: true };
   }
@@ -104,9 +143,9 @@ async function openCart(tx: Stores, plan: CheckoutPlan, at: string, replacement:
   return { code: cart.confirmationCode, created: false };
 }
 
-async function bookingCode(tx: Stores, plan: CheckoutPlan, item: PreparedItem): Promise<string> {
+async function bookingCode(tx: Stores, plan: CheckoutPlan, item: PreparedItem, codes: FreshCodes): Promise<string> {
   const intended = item.intendedConfirmationCode;
-  if (!intended) return freshCode(tx, plan.brand.id);
+  if (!intended) return codes.next();
   await tx.checkout.releaseCodeOfReplacedBooking(plan.cartId, intended);
   if (await tx.checkout.confirmationCodeInUse(plan.brand.id, intended)) {
     throw new DomainError('CONFIRMATION_CODE_TAKEN', `Confirmation code ${intended} is already used in this brand`, {
@@ -218,7 +257,7 @@ async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, wri
     ...people.map((p, j) => ({ participantId: p.id, answers: item.answers.participants[j] ?? [] })),
   ];
   const { purchaser } = plan;
-  const confirmationCode = await bookingCode(tx, plan, item);
+  const confirmationCode = await bookingCode(tx, plan, item, written.codes);
   const status = settled ? 'confirmed' : 'processing';
   await tx.checkout.insertBooking(
     {
@@ -312,7 +351,9 @@ export async function writeCheckout(
     await expireDueOffers(tx, plan.now, plan.waitlistOfferTtlSeconds);
     await expireDueHolds(tx, plan.now, plan.waitlistOfferTtlSeconds);
     const replacement: Replacement = { replaced: new Set(), freed: new Set() };
-    const { code: cartCode, created } = await openCart(tx, plan, at, replacement);
+    // The cart's code (when it is created) and the codes of the items without an intended one.
+    const codes = new FreshCodes(tx, plan.brand.id, 1 + plan.items.filter((item) => !item.intendedConfirmationCode).length);
+    const { code: cartCode, created } = await openCart(tx, plan, at, replacement, codes);
     if (plan.budget) await plan.budget.check(tx, plan.now);
     let intentId: string | null = null;
     if (plan.intent) {
@@ -333,7 +374,7 @@ export async function writeCheckout(
       });
     }
     const items: WrittenItem[] = [];
-    for (const item of plan.items) items.push(await writeItem(tx, plan, item, { at, cartCode, intentId, ...replacement }));
+    for (const item of plan.items) items.push(await writeItem(tx, plan, item, { at, cartCode, intentId, codes, ...replacement }));
     if (!plan.intent) await tx.payments.markCartPaid(plan.cartId, at);
     for (const sessionId of replacement.freed) await offerFreedPlaces(tx, sessionId, plan.now, plan.waitlistOfferTtlSeconds);
     // Every unpaid booking of a checkout lapses at the same instant.

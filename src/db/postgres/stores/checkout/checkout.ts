@@ -165,6 +165,20 @@ export async function confirmationCodeInUse(db: PgExecutor, brandId: string, cod
   return found.length > 0;
 }
 
+/** `confirmationCodeInUse` for several codes: one statement, whatever their number. */
+export async function confirmationCodesInUse(db: PgExecutor, brandId: string, codes: readonly string[]): Promise<Set<string>> {
+  if (codes.length === 0) return new Set();
+  const list = sql.join(
+    codes.map((code) => sql`${code}`),
+    sql`, `,
+  );
+  const found = await db.execute<{ code: string }>(sql`
+    SELECT confirmation_code AS code FROM ${bookings} WHERE brand_id = ${brandId} AND confirmation_code IN (${list})
+    UNION ALL
+    SELECT confirmation_code AS code FROM ${carts} WHERE brand_id = ${brandId} AND confirmation_code IN (${list})`);
+  return new Set(found.rows.map((row) => row.code));
+}
+
 export async function releaseCodeOfReplacedBooking(db: PgExecutor, cartId: string, code: string): Promise<void> {
   await db
     .update(bookings)
@@ -322,6 +336,7 @@ export const checkoutStore = {
   processingBookingIdsOfCart,
   cancelOpenIntentsOfCart,
   confirmationCodeInUse,
+  confirmationCodesInUse,
   releaseCodeOfReplacedBooking,
   insertCart,
   holdCartFor,

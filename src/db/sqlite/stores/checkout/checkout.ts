@@ -209,6 +209,11 @@ export function confirmationCodeInUse(db: Db, brandId: string, code: string): bo
   return cartWithCode(db).get({ brandId, code }) !== undefined;
 }
 
+/** Each code through the two prepared lookups: statements cost SQLite no round trip. */
+export function confirmationCodesInUse(db: Db, brandId: string, codes: readonly string[]): Set<string> {
+  return new Set(codes.filter((code) => confirmationCodeInUse(db, brandId, code)));
+}
+
 const releaseCode = preparedPerDb((db) =>
   db
     .update(bookings)
@@ -435,6 +440,7 @@ export const checkoutStore = {
   processingBookingIdsOfCart,
   cancelOpenIntentsOfCart,
   confirmationCodeInUse,
+  confirmationCodesInUse,
   releaseCodeOfReplacedBooking,
   insertCart,
   holdCartFor,
