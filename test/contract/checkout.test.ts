@@ -327,6 +327,12 @@ describe('store contract: checkout and holds', () => {
     expect(await database.checkout.confirmationCodesInUse(brand.id, [])).toStrictEqual(new Set());
   });
 
+  it('tells whether a hold or a waitlist offer lapsed by a time (what a checkout sweeps first)', async () => {
+    expect(await database.checkout.sweepDue('2000-01-01T00:00:00.000Z')).toBe(false);
+    // The held cart's processing bookings lapse some day.
+    expect(await database.checkout.sweepDue('2999-01-01T00:00:00.000Z')).toBe(true);
+  });
+
   it('writes a checkout: cart, intents, bookings with people and answers, credit', async () => {
     const cart = {
       id: 'cart-written',

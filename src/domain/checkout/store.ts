@@ -140,6 +140,11 @@ export interface CheckoutStore {
   cancelOpenIntentsOfCart(cartId: string, at: string): Promise<void>;
   /** Whether a booking or a cart of the brand already has `code`. */
   confirmationCodeInUse(brandId: string, code: string): Promise<boolean>;
+  /**
+   * Whether anything a checkout sweeps first lapsed by `at`: a waitlist offer still `offered`, or a
+   * `processing` booking's hold. One question, so a checkout with nothing to sweep asks only it.
+   */
+  sweepDue(at: string): Promise<boolean>;
   /** Which of `codes` a booking or a cart of the brand already has (one question for a checkout's codes). */
   confirmationCodesInUse(brandId: string, codes: readonly string[]): Promise<Set<string>>;
   /**

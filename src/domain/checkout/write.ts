@@ -348,8 +348,11 @@ export async function writeCheckout(
     const at = plan.now.toISOString();
     // First lock of the unit: racing checkouts of one client count its holds one after the other.
     if (plan.budget) await tx.checkout.lockHoldClient(plan.brand.id, plan.budget.client);
-    await expireDueOffers(tx, plan.now, plan.waitlistOfferTtlSeconds);
-    await expireDueHolds(tx, plan.now, plan.waitlistOfferTtlSeconds);
+    // Most checkouts find nothing lapsed: one question first, the sweeps only when it finds something.
+    if (await tx.checkout.sweepDue(at)) {
+      await expireDueOffers(tx, plan.now, plan.waitlistOfferTtlSeconds);
+      await expireDueHolds(tx, plan.now, plan.waitlistOfferTtlSeconds);
+    }
     const replacement: Replacement = { replaced: new Set(), freed: new Set() };
     // The cart's code (when it is created) and the codes of the items without an intended one.
     const codes = new FreshCodes(tx, plan.brand.id, 1 + plan.items.filter((item) => !item.intendedConfirmationCode).length);
