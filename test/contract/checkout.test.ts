@@ -318,6 +318,19 @@ describe('store contract: checkout and holds', () => {
     expect(await database.checkout.confirmationCodeInUse(other.id, 'REPOST-1')).toBe(false);
     expect(await database.checkout.confirmationCodeInUse(other.id, held.cart.confirmationCode)).toBe(false);
     expect(await database.checkout.confirmationCodeInUse(brand.id, 'FREE-CODE')).toBe(false);
+    // Several at once (a checkout's codes, one question): the taken ones of the brand, nothing else.
+    const codes = [held.cart.confirmationCode, 'REPOST-1', 'FREE-CODE'];
+    expect(await database.checkout.confirmationCodesInUse(brand.id, codes)).toStrictEqual(
+      new Set([held.cart.confirmationCode, 'REPOST-1']),
+    );
+    expect(await database.checkout.confirmationCodesInUse(other.id, codes)).toStrictEqual(new Set());
+    expect(await database.checkout.confirmationCodesInUse(brand.id, [])).toStrictEqual(new Set());
+  });
+
+  it('tells whether a hold or a waitlist offer lapsed by a time (what a checkout sweeps first)', async () => {
+    expect(await database.checkout.sweepDue('2000-01-01T00:00:00.000Z')).toBe(false);
+    // The held cart's processing bookings lapse some day.
+    expect(await database.checkout.sweepDue('2999-01-01T00:00:00.000Z')).toBe(true);
   });
 
   it('writes a checkout: cart, intents, bookings with people and answers, credit', async () => {

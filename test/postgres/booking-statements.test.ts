@@ -21,7 +21,7 @@ import { cancelMutation, holdMutation } from '../../fixtures/graphql/documents.t
 const db = adminUrl ? await freshPostgresDb() : undefined;
 
 describePostgres('a T6 booking on PostgreSQL', () => {
-  it('sends at most 67 statements in 25 transactions over its four requests', async () => {
+  it('sends at most 60 statements in 20 transactions over its four requests', async () => {
     const brand = await createBrand(db!);
     const key = (await createApiKey(db!, { brandId: brand.id })).secret;
     const sail = (await createExperience(db!, brand.id)).experience;
@@ -75,6 +75,7 @@ describePostgres('a T6 booking on PostgreSQL', () => {
         else if (!open) transactions += 1;
       }
       perRequest[name] = { statements: sql.length, transactions };
+      if (process.env.PRINT_SQL) console.log('=== ' + name + '\n' + sql.map((q) => q.replace(/\s+/g, ' ').slice(0, 400)).join('\n'));
     });
     const total = Object.values(perRequest).reduce(
       (sum, r) => ({ statements: sum.statements + r.statements, transactions: sum.transactions + r.transactions }),
@@ -83,9 +84,18 @@ describePostgres('a T6 booking on PostgreSQL', () => {
         transactions: 0,
       },
     );
-    // 80 statements before the outbox became one statement a unit (issue 38's first step), 72 after; 71 with the cart created held; 69 with the payment settling the cart from what it wrote; 68 with participants and booking cancelled in one statement; 67 with the released session returned by its UPDATE.
+    if (process.env.PRINT_SQL) console.log('COUNTS ' + JSON.stringify(perRequest));
+    // 80 statements before the outbox became one statement a unit (issue 38's first step), 72 after; 71 with
+    // the cart created held; 69 with the payment settling the cart from what it wrote; 68 with participants
+    // and booking cancelled in one statement; 67 (25 transactions) with the released session returned by its
+    // UPDATE; 62 in 20 transactions with the GraphQL answers of the hold (its new cart) and of each cancel
+    // item taken from what their units wrote instead of read again after them; 61 with a checkout's fresh
+    // confirmation codes (cart and booking) checked in one statement; 60 with one question (sweepDue)
+    // instead of the two sweeps' reads when nothing has lapsed.
+    // Per request, statements/transactions: hold 19/8, pay 13/3, cancel a guest 12/4, refund part 16/5.
+    // PRINT_SQL=1 prints each request's statements and these counts.
     expect(perRequest['hold']!.statements).toBeGreaterThan(0);
-    expect(total.statements).toBeLessThanOrEqual(67);
-    expect(total.transactions).toBeLessThanOrEqual(25);
+    expect(total.statements).toBeLessThanOrEqual(60);
+    expect(total.transactions).toBeLessThanOrEqual(20);
   });
 });

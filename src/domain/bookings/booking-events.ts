@@ -19,6 +19,8 @@ export function bookingPayload(view: Booking): Record<string, unknown> {
  * Records each of `types`, in order, for each of `bookingIds`, in order. The views are taken once, in
  * one batch, after the change: every payload shows the state the change left. Call inside the
  * transaction that made the change (`tx`). `eventId` names the events (random ids without it).
+ * Returns the views the payloads were made from (none when there was nothing to record): a caller
+ * that writes nothing more to these bookings in the unit can answer with them instead of reading again.
  */
 export async function recordBookingEvents(
   tx: Stores,
@@ -26,8 +28,8 @@ export async function recordBookingEvents(
   types: readonly BookingEventType[],
   at: string,
   eventId?: EventIdSource,
-): Promise<void> {
-  if (bookingIds.length === 0 || types.length === 0) return;
+): Promise<Booking[]> {
+  if (bookingIds.length === 0 || types.length === 0) return [];
   const views = await bookingViewsIn(tx, bookingIds);
   if (views.length !== bookingIds.length) throw new Error('A booking changed in this transaction has no view');
   for (const view of views) {
@@ -35,6 +37,7 @@ export async function recordBookingEvents(
     for (const type of types)
       await recordEvent(tx, { id: eventId?.(type, view.id), brandId: view.brandId, type, resourceId: view.id, payload, at });
   }
+  return views;
 }
 
 export async function recordBookingEvent(

@@ -56,19 +56,37 @@ export async function cancelBookings(deps: CallerDeps, input: { bookings: unknow
   // The visibility check and the currency of every item, in one statement: neither the brand nor the
   // currency of a booking ever changes, and a booking unknown when the request began is not found.
   const found = await deps.db.cancellation.findCancellableBookings(items.map(({ item }) => item.bookingId));
-  const updated: string[] = [];
+  const updated: Array<{ id: string; view: Booking | undefined }> = [];
   // One item after the other: each is its own unit of work, and a request's processor calls never interleave.
   for (const [position, { index, item }] of items.entries()) {
     try {
-      await processItem(deps, item, found.get(item.bookingId), `bookings.${index}`, refundIds[position]);
-      updated.push(item.bookingId);
+      const view = await processItem(deps, item, found.get(item.bookingId), `bookings.${index}`, refundIds[position]);
+      updated.push({ id: item.bookingId, view });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       report(index, item.bookingId, error);
     }
   }
   errors.sort((a, b) => a.index - b.index);
-  return { items: await bookingViews(deps, updated), errors };
+  return { items: await answerViews(deps, updated), errors };
+}
+
+/**
+ * The bookings of the items that succeeded, as their units left them: the view an item's unit took for
+ * its events (nothing after them in the unit changes the booking), read again only for an item whose unit
+ * took none, or for a booking several items changed (so every item shows the last state, as one read
+ * after them all would).
+ */
+async function answerViews(deps: CallerDeps, updated: ReadonlyArray<{ id: string; view: Booking | undefined }>): Promise<Booking[]> {
+  const times = new Map<string, number>();
+  for (const { id } of updated) times.set(id, (times.get(id) ?? 0) + 1);
+  const taken = (entry: { id: string; view: Booking | undefined }) => (times.get(entry.id) === 1 ? entry.view : undefined);
+  const missing = updated.filter((entry) => !taken(entry)).map((entry) => entry.id);
+  const read = new Map((await bookingViews(deps, [...new Set(missing)])).map((view) => [view.id, view]));
+  return updated.flatMap((entry) => {
+    const view = taken(entry) ?? read.get(entry.id);
+    return view ? [view] : [];
+  });
 }
 
 async function processItem(
@@ -77,7 +95,7 @@ async function processItem(
   booking: CancellableBooking | undefined,
   field: string,
   refundId: string | undefined,
-): Promise<void> {
+): Promise<Booking | undefined> {
   if (!booking || !canSee(deps.principal, booking.brandId)) throw notFound('Booking', item.bookingId);
   const request: CancelRequest = {
     cancel: item.cancel,
@@ -85,14 +103,13 @@ async function processItem(
     refundMinor: item.refundAmount === null ? null : fromDecimal(item.refundAmount, booking.currency, `${field}.refundAmount`),
   };
   if (request.refundMinor === null) {
-    await deps.db.transaction(async (tx) => {
+    return deps.db.transaction(async (tx) => {
       const current = await readState(tx, item.bookingId);
       refuseIfNeeded(current.state, request, field);
-      await applyEffect(tx, current, request, deps.now().toISOString(), false, deps.waitlistOfferTtlSeconds);
+      return applyEffect(tx, current, request, deps.now().toISOString(), false, deps.waitlistOfferTtlSeconds);
     });
-    return;
   }
-  await refundThenApply(deps, item.bookingId, { ...request, refundMinor: request.refundMinor }, field, refundId);
+  return refundThenApply(deps, item.bookingId, { ...request, refundMinor: request.refundMinor }, field, refundId);
 }
 
 async function refundThenApply(
@@ -101,7 +118,7 @@ async function refundThenApply(
   request: CancelRequest & { refundMinor: number },
   field: string,
   refundId?: string,
-) {
+): Promise<Booking | undefined> {
   const reserved = await deps.db.transaction(async (tx): Promise<ReservedRefund | 'succeeded'> => {
     // The booking first: a unit acting on it (a run of this same request among them) ends before this one reads on.
     const { booking, state } = await readState(tx, bookingId);
@@ -125,7 +142,7 @@ async function refundThenApply(
       { amountMinor: request.refundMinor, effect, at: deps.now().toISOString(), id: refundId },
     );
   });
-  if (reserved !== 'succeeded') await completeRefund(deps, reserved);
+  return reserved === 'succeeded' ? undefined : completeRefund(deps, reserved);
 }
 
 function refuseIfNeeded(state: BookingState, request: CancelRequest, field: string): void {

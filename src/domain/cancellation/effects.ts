@@ -4,6 +4,7 @@
  * refunds.ts), which applies the effect stored with a refund once the processor has refunded.
  */
 import type { Stores } from '../shared/database.ts';
+import type { Booking } from '../bookings/booking-view.ts';
 import { type CancellableBooking } from './store.ts';
 import { cancellationEventTypes, recordBookingEvents } from '../bookings/booking-events.ts';
 import { cancellationEffect, type BookingState, type CancelRequest } from './rules.ts';
@@ -38,7 +39,9 @@ export async function readState(db: Stores, bookingId: string): Promise<BookingW
  * Writes what `request` does to the booking as it stands, with its events (`refundSettled`: a refund of
  * the item just succeeded); places go back to the session in the same transaction as the participants
  * change, after the booking's own events, so any event the freed places cause comes after them. The
- * freed places go to the session's waitlist first (offers held for `offerTtlSeconds`).
+ * freed places go to the session's waitlist first (offers held for `offerTtlSeconds`). Returns the
+ * booking as its events show it, which nothing after them in this function changes (undefined when the
+ * effect recorded no event, so took no view).
  */
 export async function applyEffect(
   db: Stores,
@@ -47,7 +50,7 @@ export async function applyEffect(
   at: string,
   refundSettled: boolean,
   offerTtlSeconds: number,
-): Promise<void> {
+): Promise<Booking | undefined> {
   const effect = cancellationEffect(state, request);
   await db.cancellation.cancelParticipants(
     booking.id,
@@ -55,11 +58,12 @@ export async function applyEffect(
     effect.status !== booking.status ? effect.status : null,
     at,
   );
-  await recordBookingEvents(db, [booking.id], cancellationEventTypes(state, effect, refundSettled), at);
+  const [view] = await recordBookingEvents(db, [booking.id], cancellationEventTypes(state, effect, refundSettled), at);
   if (countsInShare(booking)) {
     await leavePublishableShare(db, [
       { sessionId: booking.sessionId, places: effect.releasePlaces, publishableHold: booking.publishableHold },
     ]);
   }
   await releaseSessionPlaces(db, booking.sessionId, effect.releasePlaces, new Date(at), offerTtlSeconds);
+  return view;
 }

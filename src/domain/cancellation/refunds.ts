@@ -14,6 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Stores } from '../shared/database.ts';
+import type { Booking } from '../bookings/booking-view.ts';
 import type { RefundEffectJson } from '../shared/json-types.ts';
 import { type RefundRow, type RefundStatus } from './store.ts';
 import { applyEffect, readState } from './effects.ts';
@@ -115,17 +116,34 @@ export async function settleAnswer(
   answer: ProcessorAnswer,
   nextAttemptAt?: string,
 ): Promise<RefundStatus> {
+  return (await settleAnswerWithView(deps, refund, answer, nextAttemptAt)).status;
+}
+
+/**
+ * `settleAnswer`, with the booking as the settlement's events show it when this call applied the
+ * refund's effect and nothing after the events changed the booking (the asker answers with it instead
+ * of reading the booking again).
+ */
+async function settleAnswerWithView(
+  deps: Deps,
+  refund: ReservedRefund,
+  answer: ProcessorAnswer,
+  nextAttemptAt?: string,
+): Promise<{ status: RefundStatus; view?: Booking }> {
   const at = deps.now().toISOString();
   const report = (outcome: RefundOutcome) =>
     notify(deps.observer, (o) => o.refundFinished?.({ outcome, amountMinor: refund.amountMinor, currency: refund.currency }));
   if (answer.kind === 'unknown') {
     await deps.db.refunds.recordUnansweredAttempt(refund.refundId, { error: answer.error, nextAttemptAt, at });
     report('unknown');
-  } else if (await deps.db.transaction(async (tx) => settle(tx, deps, refund, answer, at))) {
-    report(answer.kind === 'refunded' ? 'succeeded' : 'declined');
-    return answer.kind === 'refunded' ? 'succeeded' : 'failed';
+  } else {
+    const settled = await deps.db.transaction(async (tx) => settle(tx, deps, refund, answer, at));
+    if (settled) {
+      report(answer.kind === 'refunded' ? 'succeeded' : 'declined');
+      return { status: answer.kind === 'refunded' ? 'succeeded' : 'failed', view: settled === true ? undefined : settled.view };
+    }
   }
-  return (await deps.db.refunds.findRefund(refund.refundId))?.status ?? 'pending';
+  return { status: (await deps.db.refunds.findRefund(refund.refundId))?.status ?? 'pending' };
 }
 
 async function settle(
@@ -134,7 +152,7 @@ async function settle(
   refund: ReservedRefund,
   answer: Exclude<ProcessorAnswer, { kind: 'unknown' }>,
   at: string,
-): Promise<boolean> {
+): Promise<boolean | { view: Booking }> {
   if (answer.kind === 'declined') {
     if (!(await tx.refunds.settleRefund(refund.refundId, 'failed', null, at))) return false;
     await tx.cancellation.releaseRefundAmount(refund.bookingId, refund.amountMinor, at);
@@ -143,9 +161,12 @@ async function settle(
   if (!(await tx.refunds.settleRefund(refund.refundId, 'succeeded', answer.reference, at))) return false;
   const { cancel, participantIds, also } = refund.effect;
   const request = { cancel, participantIds, refundMinor: refund.amountMinor };
-  await applyEffect(tx, await readState(tx, refund.bookingId), request, at, true, deps.waitlistOfferTtlSeconds);
-  if (also?.kind === 'settle-cart') await settleCartOfIntent(tx, also.intentId, at);
-  return true;
+  const view = await applyEffect(tx, await readState(tx, refund.bookingId), request, at, true, deps.waitlistOfferTtlSeconds);
+  if (also?.kind === 'settle-cart') {
+    await settleCartOfIntent(tx, also.intentId, at);
+    return true;
+  }
+  return view ? { view } : true;
 }
 
 export const refundDeclined = () =>
@@ -159,14 +180,16 @@ export const refundUnanswered = (refundId: string) =>
 /**
  * Phases 2 and 3 for the asker, right after phase 1: returns once the refund succeeded (its effect
  * applied); PAYMENT_PROCESSOR_ERROR when it was declined (nothing changed) or got no answer (it stays
- * pending, its amount reserved, until the reconciler settles it).
+ * pending, its amount reserved, until the reconciler settles it). Returns the booking as the
+ * settlement left it, when this call settled it and took its view (see settleAnswerWithView).
  */
-export async function completeRefund(deps: Deps, refund: ReservedRefund): Promise<void> {
+export async function completeRefund(deps: Deps, refund: ReservedRefund): Promise<Booking | undefined> {
   const answer = await askProcessor(deps, refund);
-  const status = await settleAnswer(deps, refund, answer);
+  const { status, view } = await settleAnswerWithView(deps, refund, answer);
   if (status === 'failed') throw refundDeclined();
   if (status === 'pending')
     throw answer.kind === 'unknown' && answer.pending ? refundAccepted(refund.refundId) : refundUnanswered(refund.refundId);
+  return view;
 }
 
 /** The processor took the refund and settles it later (Stripe's `pending`): its webhook or the reconciler finishes it. */

@@ -7,6 +7,7 @@
  * one). When the transaction then fails (places taken meanwhile, a code taken), that intent is
  * abandoned: its secret was never shown to anyone, so nobody can pay it.
  */
+import type { Cart } from '../bookings/carts.ts';
 import { randomUUID } from 'node:crypto';
 import type { BrandRow } from '../catalog/store.ts';
 import { loadBrand } from '../catalog/brands.ts';
@@ -43,6 +44,11 @@ export interface PaymentIntentResult {
   bookings?: WrittenBooking[];
   /** When the unpaid bookings' hold lapses (ISO 8601 UTC); absent when nothing is held (quotes, free or settled carts). */
   expiresAt?: string;
+  /**
+   * The cart as the checkout's unit left it, when the checkout created it and holds it for a card: a face
+   * answering with the cart uses it instead of reading the cart again (not part of REST's answer).
+   */
+  heldCart?: Cart;
 }
 
 /** Every item checked and priced, in order; the first problem is thrown. */

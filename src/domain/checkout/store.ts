@@ -141,6 +141,13 @@ export interface CheckoutStore {
   /** Whether a booking or a cart of the brand already has `code`. */
   confirmationCodeInUse(brandId: string, code: string): Promise<boolean>;
   /**
+   * Whether anything a checkout sweeps first lapsed by `at`: a waitlist offer still `offered`, or a
+   * `processing` booking's hold. One question, so a checkout with nothing to sweep asks only it.
+   */
+  sweepDue(at: string): Promise<boolean>;
+  /** Which of `codes` a booking or a cart of the brand already has (one question for a checkout's codes). */
+  confirmationCodesInUse(brandId: string, codes: readonly string[]): Promise<Set<string>>;
+  /**
    * Frees `code` when a `failed` booking of the same cart (an earlier, replaced checkout) holds it, by
    * suffixing that booking's code with `~` and a part of its id: a re-post may reuse its intended code.
    */

@@ -14,6 +14,9 @@ import type { BrandRow } from '../catalog/store.ts';
 import { type AnswerInsert, type CartHolder, type ParticipantInsert } from './store.ts';
 import type { StoredAnswer } from '../questions/answers.ts';
 import { recordBookingEvents } from '../bookings/booking-events.ts';
+import type { Booking } from '../bookings/booking-view.ts';
+import type { Cart } from '../bookings/carts.ts';
+import { toDecimal } from '../shared/money.ts';
 import type { PreparedItem } from './items.ts';
 import type { PreparedPurchaser } from './purchaser.ts';
 import { generateConfirmationCode } from './confirmation-codes.ts';
@@ -66,26 +69,65 @@ interface Written extends Replacement {
   at: string;
   cartCode: string;
   intentId: string | null;
+  codes: FreshCodes;
 }
 
 const MAX_CODE_ATTEMPTS = 10;
 
-async function freshCode(tx: Stores, brandId: string): Promise<string> {
-  for (let attempt = 0; attempt < MAX_CODE_ATTEMPTS; attempt++) {
-    const code = generateConfirmationCode();
-    if (!(await tx.checkout.confirmationCodeInUse(brandId, code))) return code;
+/**
+ * Fresh confirmation codes for one checkout, drawn and checked together on first use: one question to
+ * the store for the cart's code and every item's (a code found taken is drawn again and asked about
+ * with the others found taken). `count` is the most the checkout can need; a code not used is simply
+ * dropped. The unique indexes still decide a race (see confirmationCodeInUse's adapters).
+ */
+export class FreshCodes {
+  private codes: string[] | undefined;
+
+  constructor(
+    private readonly tx: Stores,
+    private readonly brandId: string,
+    private readonly count: number,
+  ) {}
+
+  async next(): Promise<string> {
+    this.codes ??= await this.draw();
+    const code = this.codes.shift();
+    if (code === undefined) throw new Error('A checkout needed more confirmation codes than it drew');
+    return code;
   }
-  throw new Error(`No free confirmation code for brand ${brandId} after ${MAX_CODE_ATTEMPTS} attempts`);
+
+  private async draw(): Promise<string[]> {
+    const free: string[] = [];
+    let missing = this.count;
+    for (let attempt = 0; attempt < MAX_CODE_ATTEMPTS && missing > 0; attempt++) {
+      const drawn = new Set<string>();
+      while (drawn.size < missing) {
+        const code = generateConfirmationCode();
+        if (!free.includes(code)) drawn.add(code);
+      }
+      const taken = await this.tx.checkout.confirmationCodesInUse(this.brandId, [...drawn]);
+      for (const code of drawn) if (!taken.has(code)) free.push(code);
+      missing = this.count - free.length;
+    }
+    if (missing > 0) throw new Error(`No free confirmation code for brand ${this.brandId} after ${MAX_CODE_ATTEMPTS} attempts`);
+    return free;
+  }
 }
 
-/** The cart's confirmation code, once its previous unpaid checkout is replaced (or the cart created). */
-async function openCart(tx: Stores, plan: CheckoutPlan, at: string, replacement: Replacement): Promise<string> {
+/** The cart's confirmation code, once its previous unpaid checkout is replaced (or the cart created: `created`). */
+async function openCart(
+  tx: Stores,
+  plan: CheckoutPlan,
+  at: string,
+  replacement: Replacement,
+  codes: FreshCodes,
+): Promise<{ code: string; created: boolean }> {
   const cart = await tx.carts.findCartRow(plan.cartId);
   if (cart && cart.brandId !== plan.brand.id) throw notFound('Cart', plan.cartId);
   if (!cart) {
-    const confirmationCode = await freshCode(tx, plan.brand.id);
+    const confirmationCode = await codes.next();
     await tx.checkout.insertCart({ id: plan.cartId, brandId: plan.brand.id, confirmationCode, at, holder: plan.holder });
-    return confirmationCode;
+    return { code: confirmationCode, created: true };
   }
   if (cart.status === 'paid') {
     throw new DomainError('CART_ALREADY_PAID', `Cart ${cart.id} is already paid; use a new cart id for a new checkout`, {
@@ -98,12 +140,12 @@ async function openCart(tx: Stores, plan: CheckoutPlan, at: string, replacement:
   await failProcessingBookings(tx, replaced, plan.now, plan.waitlistOfferTtlSeconds, replacement.freed);
   await tx.checkout.cancelOpenIntentsOfCart(cart.id, at);
   await tx.checkout.holdCartFor(cart.id, plan.holder, at);
-  return cart.confirmationCode;
+  return { code: cart.confirmationCode, created: false };
 }
 
-async function bookingCode(tx: Stores, plan: CheckoutPlan, item: PreparedItem): Promise<string> {
+async function bookingCode(tx: Stores, plan: CheckoutPlan, item: PreparedItem, codes: FreshCodes): Promise<string> {
   const intended = item.intendedConfirmationCode;
-  if (!intended) return freshCode(tx, plan.brand.id);
+  if (!intended) return codes.next();
   await tx.checkout.releaseCodeOfReplacedBooking(plan.cartId, intended);
   if (await tx.checkout.confirmationCodeInUse(plan.brand.id, intended)) {
     throw new DomainError('CONFIRMATION_CODE_TAKEN', `Confirmation code ${intended} is already used in this brand`, {
@@ -190,7 +232,15 @@ export interface WrittenBooking {
   status: BookingStatus;
 }
 
-async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, written: Written): Promise<WrittenBooking> {
+/** What writeItem wrote, with the booking's view as its events show it (nothing later in the unit changes it). */
+interface WrittenItem {
+  written: WrittenBooking;
+  view: Booking | undefined;
+  /** Its place in the cart (the item's index): the order findCart lists the cart's bookings in. */
+  position: number;
+}
+
+async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, written: Written): Promise<WrittenItem> {
   const publishableHold = await takeItemPlaces(tx, plan, item, written);
   const id = randomUUID();
   // Without a processor intent (a free cart, or a method paid outside Tessera) nothing is pending: confirmed now.
@@ -207,7 +257,7 @@ async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, wri
     ...people.map((p, j) => ({ participantId: p.id, answers: item.answers.participants[j] ?? [] })),
   ];
   const { purchaser } = plan;
-  const confirmationCode = await bookingCode(tx, plan, item);
+  const confirmationCode = await bookingCode(tx, plan, item, written.codes);
   const status = settled ? 'confirmed' : 'processing';
   await tx.checkout.insertBooking(
     {
@@ -261,24 +311,52 @@ async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, wri
     }
   }
   // A free booking is confirmed as it is created: both events, each showing it confirmed.
-  await recordBookingEvents(tx, [id], settled ? ['booking.created', 'booking.confirmed'] : ['booking.created'], written.at);
+  const [view] = await recordBookingEvents(tx, [id], settled ? ['booking.created', 'booking.confirmed'] : ['booking.created'], written.at);
   if (item.waitlistEntryId) await markConverted(tx, item.waitlistEntryId, id, written.at);
-  return { id, confirmationCode, status };
+  return { written: { id, confirmationCode, status }, view, position: item.index };
 }
 
 /** Writes the checkout in one transaction; returns the cart's code and the new bookings, in item order. */
+/**
+ * The cart a checkout created and held for a card, as findCart would read it right after the commit: the
+ * row as inserted (status open), the intent just written (the newest, so the current one), and the
+ * bookings' views their events were made from, in cart order. Undefined when a view is missing.
+ */
+function newHeldCart(plan: CheckoutPlan, confirmationCode: string, items: readonly WrittenItem[]): Cart | undefined {
+  const views = [...items].sort((a, b) => a.position - b.position).map((item) => item.view);
+  if (views.some((view) => view === undefined)) return undefined;
+  return {
+    id: plan.cartId,
+    brandId: plan.brand.id,
+    confirmationCode,
+    status: 'open',
+    paymentIntentStatus: 'requires_payment',
+    totalAmount: toDecimal(
+      plan.items.reduce((sum, item) => sum + item.pricing.totalMinor, 0),
+      plan.brand.currency,
+    ),
+    currency: plan.brand.currency,
+    bookings: views as Booking[],
+  };
+}
+
 export async function writeCheckout(
   db: Database,
   plan: CheckoutPlan,
-): Promise<{ cartConfirmationCode: string; bookings: WrittenBooking[]; expiresAt?: string }> {
+): Promise<{ cartConfirmationCode: string; bookings: WrittenBooking[]; expiresAt?: string; heldCart?: Cart }> {
   return db.transaction(async (tx) => {
     const at = plan.now.toISOString();
     // First lock of the unit: racing checkouts of one client count its holds one after the other.
     if (plan.budget) await tx.checkout.lockHoldClient(plan.brand.id, plan.budget.client);
-    await expireDueOffers(tx, plan.now, plan.waitlistOfferTtlSeconds);
-    await expireDueHolds(tx, plan.now, plan.waitlistOfferTtlSeconds);
+    // Most checkouts find nothing lapsed: one question first, the sweeps only when it finds something.
+    if (await tx.checkout.sweepDue(at)) {
+      await expireDueOffers(tx, plan.now, plan.waitlistOfferTtlSeconds);
+      await expireDueHolds(tx, plan.now, plan.waitlistOfferTtlSeconds);
+    }
     const replacement: Replacement = { replaced: new Set(), freed: new Set() };
-    const cartCode = await openCart(tx, plan, at, replacement);
+    // The cart's code (when it is created) and the codes of the items without an intended one.
+    const codes = new FreshCodes(tx, plan.brand.id, 1 + plan.items.filter((item) => !item.intendedConfirmationCode).length);
+    const { code: cartCode, created } = await openCart(tx, plan, at, replacement, codes);
     if (plan.budget) await plan.budget.check(tx, plan.now);
     let intentId: string | null = null;
     if (plan.intent) {
@@ -298,12 +376,18 @@ export async function writeCheckout(
         processorCheckAt: processorCheckAt(plan, plan.intent.checkAfterSeconds),
       });
     }
-    const bookings: WrittenBooking[] = [];
-    for (const item of plan.items) bookings.push(await writeItem(tx, plan, item, { at, cartCode, intentId, ...replacement }));
+    const items: WrittenItem[] = [];
+    for (const item of plan.items) items.push(await writeItem(tx, plan, item, { at, cartCode, intentId, codes, ...replacement }));
     if (!plan.intent) await tx.payments.markCartPaid(plan.cartId, at);
     for (const sessionId of replacement.freed) await offerFreedPlaces(tx, sessionId, plan.now, plan.waitlistOfferTtlSeconds);
     // Every unpaid booking of a checkout lapses at the same instant.
     const expiresAt = plan.intent ? holdExpiry(plan) : undefined;
-    return { cartConfirmationCode: cartCode, bookings, ...(expiresAt ? { expiresAt } : {}) };
+    const heldCart = created && plan.intent ? newHeldCart(plan, cartCode, items) : undefined;
+    return {
+      cartConfirmationCode: cartCode,
+      bookings: items.map((item) => item.written),
+      ...(expiresAt ? { expiresAt } : {}),
+      ...(heldCart ? { heldCart } : {}),
+    };
   });
 }

@@ -10,6 +10,8 @@ export const checkoutResolvers: Resolvers = {
   CreatePaymentIntentPayload: {
     paymentIntentSecret: (payload) => payload.paymentIntentSecret ?? null,
     expiresAt: (payload) => payload.expiresAt ?? null,
-    cart: (payload, _, ctx) => (payload.cartId ? findCart(ctx.caller(), { brandId: payload.brandId, cartId: payload.cartId }) : null),
+    // The cart the checkout just created, as its unit left it (the same caller saw its brand), else read.
+    cart: (payload, _, ctx) =>
+      payload.heldCart ?? (payload.cartId ? findCart(ctx.caller(), { brandId: payload.brandId, cartId: payload.cartId }) : null),
   },
 };

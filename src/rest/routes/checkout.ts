@@ -8,7 +8,8 @@ export function checkoutRoutes(app: RestApp) {
     { schema: createPaymentIntentSchema, config: { publishable: 'checkout' } },
     async (request, reply) => {
       const { brandId, cartId } = request.params;
-      const result = await createPaymentIntent(request.caller, { brandId, cartId, ...request.body });
+      // heldCart is for GraphQL's cart field; REST answers with the cart's code and bookings.
+      const { heldCart: _cart, ...result } = await createPaymentIntent(request.caller, { brandId, cartId, ...request.body });
       // A quote creates nothing: 200. A checkout creates bookings: 201.
       reply.code(request.body.getOnlyTotalNetAmount ? 200 : 201);
       return result;

@@ -26,6 +26,7 @@ import {
   participants,
   paymentIntents,
   sessions,
+  waitlistEntries,
 } from '../../schema/index.ts';
 import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 import { anyOfPlaceholder, inByteOrder, isoText, jsonRows, oneRow } from '../sql-parts.ts';
@@ -163,6 +164,41 @@ export async function confirmationCodeInUse(db: PgExecutor, brandId: string, cod
     )
     .limit(1);
   return found.length > 0;
+}
+
+const dueSweep = preparedPerExecutor((db) =>
+  db
+    .select({
+      due: sql<boolean>`EXISTS (SELECT 1 FROM ${waitlistEntries} w WHERE w.status = 'offered'
+          AND w.offer_expires_at <= ${sql.placeholder('at')}::timestamptz)
+        OR EXISTS (SELECT 1 FROM ${bookings} b WHERE b.status = 'processing' AND b.hold_expires_at IS NOT NULL
+          AND b.hold_expires_at <= ${sql.placeholder('at')}::timestamptz)`,
+    })
+    .from(oneRow)
+    .prepare('checkout_sweep_due'),
+);
+
+/**
+ * One named statement, locking nothing: a lapsed hold or offer it misses was committed after it began
+ * and is the sweeper's (or the next checkout's) to sweep, as it would be had this checkout come first.
+ */
+export async function sweepDue(db: PgExecutor, at: string): Promise<boolean> {
+  const [row] = await dueSweep(db).execute({ at });
+  return row?.due === true;
+}
+
+/** `confirmationCodeInUse` for several codes: one statement, whatever their number. */
+export async function confirmationCodesInUse(db: PgExecutor, brandId: string, codes: readonly string[]): Promise<Set<string>> {
+  if (codes.length === 0) return new Set();
+  const list = sql.join(
+    codes.map((code) => sql`${code}`),
+    sql`, `,
+  );
+  const found = await db.execute<{ code: string }>(sql`
+    SELECT confirmation_code AS code FROM ${bookings} WHERE brand_id = ${brandId} AND confirmation_code IN (${list})
+    UNION ALL
+    SELECT confirmation_code AS code FROM ${carts} WHERE brand_id = ${brandId} AND confirmation_code IN (${list})`);
+  return new Set(found.rows.map((row) => row.code));
 }
 
 export async function releaseCodeOfReplacedBooking(db: PgExecutor, cartId: string, code: string): Promise<void> {
@@ -322,6 +358,8 @@ export const checkoutStore = {
   processingBookingIdsOfCart,
   cancelOpenIntentsOfCart,
   confirmationCodeInUse,
+  confirmationCodesInUse,
+  sweepDue,
   releaseCodeOfReplacedBooking,
   insertCart,
   holdCartFor,

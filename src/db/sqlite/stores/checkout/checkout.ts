@@ -12,6 +12,7 @@ import {
   participants,
   paymentIntents,
   sessions,
+  waitlistEntries,
 } from '../../schema/index.ts';
 import type {
   AddOnRow,
@@ -207,6 +208,37 @@ const cartWithCode = preparedPerDb((db) =>
 export function confirmationCodeInUse(db: Db, brandId: string, code: string): boolean {
   if (bookingWithCode(db).get({ brandId, code })) return true;
   return cartWithCode(db).get({ brandId, code }) !== undefined;
+}
+
+const dueSweep = preparedPerDb((db) =>
+  db
+    .select({ due: sql<number>`1` })
+    .from(waitlistEntries)
+    .where(and(eq(waitlistEntries.status, 'offered'), lte(waitlistEntries.offerExpiresAt, sql.placeholder('at'))))
+    .unionAll(
+      db
+        .select({ due: sql<number>`1` })
+        .from(bookings)
+        .where(
+          and(
+            eq(bookings.status, 'processing'),
+            sql`${bookings.holdExpiresAt} IS NOT NULL`,
+            lte(bookings.holdExpiresAt, sql.placeholder('at')),
+          ),
+        ),
+    )
+    .limit(1)
+    .prepare(),
+);
+
+/** One prepared statement (SQLite has one writer: nothing lapses unseen while a unit runs). */
+export function sweepDue(db: Db, at: string): boolean {
+  return dueSweep(db).all({ at }).length > 0;
+}
+
+/** Each code through the two prepared lookups: statements cost SQLite no round trip. */
+export function confirmationCodesInUse(db: Db, brandId: string, codes: readonly string[]): Set<string> {
+  return new Set(codes.filter((code) => confirmationCodeInUse(db, brandId, code)));
 }
 
 const releaseCode = preparedPerDb((db) =>
@@ -435,6 +467,8 @@ export const checkoutStore = {
   processingBookingIdsOfCart,
   cancelOpenIntentsOfCart,
   confirmationCodeInUse,
+  confirmationCodesInUse,
+  sweepDue,
   releaseCodeOfReplacedBooking,
   insertCart,
   holdCartFor,
