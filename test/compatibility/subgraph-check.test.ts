@@ -35,10 +35,7 @@ describe(`the subgraph SDL (package.json's version ${version})`, () => {
   it('keeps every entity and key of the newest subgraph baseline, and composes with subgraphs that use them', () => {
     const baseline = subgraphBaselineFor(version);
     expect(baseline, 'contract/subgraph/ has a baseline (npm run contract:release)').toBeDefined();
-    expect(
-      messages(readSubgraphBaseline(baseline!), current),
-      'deprecate first, or release it (docs/supergraph.md)',
-    ).toEqual([]);
+    expect(messages(readSubgraphBaseline(baseline!), current), 'deprecate first, or release it (docs/supergraph.md)').toEqual([]);
   });
 
   it('publishes the entities and keys other teams hold', () => {
