@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { recordEvent, type EventType } from '../outbox/outbox.ts';
-import type { Transaction } from '../shared/database.ts';
+import type { Stores, Transaction } from '../shared/database.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { DomainError, invalid, notFound, type ErrorCode } from '../shared/errors.ts';
 import { loadBrand } from './brands.ts';
@@ -34,7 +34,7 @@ export interface CodedKind<Key extends string, Row extends CodedRow, Fields exte
   updated: EventType;
   /** The fields a document may carry besides `id`. */
   fields: readonly string[];
-  store: (db: Pick<Transaction, 'couponWrites' | 'creditCodeWrites'>) => CodedWritesStore<Row, Fields>;
+  store: (db: Stores) => CodedWritesStore<Row, Fields>;
   /** The fields of a document (new, or merged with a patch) as the row stores them, or a VALIDATION_FAILED naming the field. */
   read: (document: JsonObject) => Fields;
   view: (row: Row) => View;
@@ -75,7 +75,7 @@ export function codedWrites<Key extends string, Row extends CodedRow, Fields ext
     return written(row, view);
   }
 
-  async function ofBrand(db: Pick<Transaction, 'couponWrites' | 'creditCodeWrites'>, brandId: string, id: string): Promise<Row> {
+  async function ofBrand(db: Stores, brandId: string, id: string): Promise<Row> {
     const row = await kind.store(db).findToWrite(id);
     if (!row || row.brandId !== brandId) throw notFound(kind.resource, id);
     return row;

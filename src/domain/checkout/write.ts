@@ -316,7 +316,6 @@ async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, wri
   return { written: { id, confirmationCode, status }, view, position: item.index };
 }
 
-/** Writes the checkout in one transaction; returns the cart's code and the new bookings, in item order. */
 /**
  * The cart a checkout created and held for a card, as findCart would read it right after the commit: the
  * row as inserted (status open), the intent just written (the newest, so the current one), and the
@@ -340,6 +339,7 @@ function newHeldCart(plan: CheckoutPlan, confirmationCode: string, items: readon
   };
 }
 
+/** Writes the checkout in one transaction; returns the cart's code and the new bookings, in item order. */
 export async function writeCheckout(
   db: Database,
   plan: CheckoutPlan,
