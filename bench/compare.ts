@@ -1,6 +1,6 @@
 /**
  * `npm run bench:compare -- <git ref> [--rounds N] [--duration S] [--targets T1,T2,T1u] [--threshold 0.05]
- * [--fail-below 0.85] [--repeat K] [--b <ref>]`: the A/B guard. A is the ref, built in a temporary git worktree (its
+ * [--confidence 0.95] [--fail-below 0.85] [--repeat K] [--b <ref>]`: the A/B guard. A is the ref, built in a temporary git worktree (its
  * node_modules hard-linked from this one's when package-lock.json is the same, `npm ci` otherwise);
  * B is this working tree, or with --b <ref> another ref checked out the same way (this tree may then
  * change while it runs). Both are compiled (`npm run build`, codegen included), each gets the same
@@ -8,8 +8,9 @@
  * process on 127.0.0.1 (one with the response cache, one without for the uncached targets). The load is
  * the bench's (lib/load.ts: autocannon, 64 connections, every body checked), interleaved: round r runs
  * every target on A then B, the next round B then A, so a slow moment of the machine hits both alike.
- * Prints per target each build's mean rate, the ratio B/A with its 95 % confidence interval (Welch's
- * t-test, lib/welch.ts) and a flag when the interval excludes 1 and the change exceeds the threshold.
+ * Prints per target each build's mean rate, the ratio B/A with its confidence interval (95 % unless
+ * --confidence says otherwise; paired on the rounds, lib/paired.ts) and a flag when the interval excludes
+ * 1 and the change exceeds the threshold.
  * --repeat K runs K comparisons on the same builds (how often an unchanged build is flagged).
  * Exits 1 with --fail-below R when a target is flagged slower with a ratio under R; 2 when the
  * comparison itself failed. The worktree, its databases and the servers go on every way out, Ctrl-C
@@ -26,7 +27,7 @@ import { buildCompiled, killChildrenOnExit, root, type Server } from './lib/proc
 import { hasGraphqlErrors, send, type Answer } from './lib/requests.ts';
 import { startTessera } from './lib/servers.ts';
 import { targets, type Target } from './lib/targets.ts';
-import { verdict, welch } from './lib/welch.ts';
+import { paired, verdict } from './lib/paired.ts';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -37,6 +38,7 @@ const { values, positionals } = parseArgs({
     duration: { type: 'string', default: '5' },
     targets: { type: 'string', default: 'T1,T2,T1u' },
     threshold: { type: 'string', default: '0.05' },
+    confidence: { type: 'string', default: '0.95' },
     'fail-below': { type: 'string' },
     'warm-up': { type: 'string', default: '2' },
     repeat: { type: 'string', default: '1' },
@@ -161,11 +163,21 @@ interface Once {
   rounds: number;
   seconds: number;
   threshold: number;
+  confidence: number;
   failBelow: number | undefined;
 }
 
 /** One comparison: the interleaved rounds and the table; which targets it flagged, whether one failed. */
-async function compareOnce({ a, b, chosen, rounds, seconds, threshold, failBelow }: Once): Promise<{ failed: boolean; flagged: string[] }> {
+async function compareOnce({
+  a,
+  b,
+  chosen,
+  rounds,
+  seconds,
+  threshold,
+  confidence,
+  failBelow,
+}: Once): Promise<{ failed: boolean; flagged: string[] }> {
   const load = loadavg()[0]!;
   const rates = new Map(chosen.map((t) => [t.name, { A: [] as number[], B: [] as number[] }]));
   for (let round = 0; round < rounds; round += 1) {
@@ -184,12 +196,14 @@ async function compareOnce({ a, b, chosen, rounds, seconds, threshold, failBelow
   log(
     `\nA = ${a.description}, B = ${b.description}\n${rounds} rounds of ${seconds} s per target and build, interleaved; load average ${load.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after (2 cores: above ~2, other work shared the machine and the figures are noisy)\n`,
   );
-  log(`${'target'.padEnd(8)}${pad('A req/s', 10)}${pad('B req/s', 10)}${pad('B/A', 8)}${pad('95 % CI', 20)}  flag`);
+  log(
+    `${'target'.padEnd(8)}${pad('A req/s', 10)}${pad('B req/s', 10)}${pad('B/A', 8)}${pad(`${(confidence * 100).toFixed(0)} % CI`, 20)}  flag`,
+  );
   let failed = false;
   const flagged: string[] = [];
   for (const target of chosen) {
     const { A, B } = rates.get(target.name)!;
-    const c = welch(A, B);
+    const c = paired(A, B, confidence);
     const flag = verdict(c, threshold);
     const below = flag === 'slower' && failBelow !== undefined && c.ratio < failBelow;
     if (below) failed = true;
@@ -210,9 +224,10 @@ async function main(): Promise<number> {
   const seconds = Number(values.duration);
   const warmUp = Number(values['warm-up']);
   const threshold = Number(values.threshold);
+  const confidence = Number(values.confidence);
   const failBelow = values['fail-below'] === undefined ? undefined : Number(values['fail-below']);
-  if (!(rounds >= 2) || !(seconds > 0) || !(threshold >= 0))
-    throw new Error('--rounds must be at least 2, --duration and --threshold positive');
+  if (!(rounds >= 2) || !(seconds > 0) || !(threshold >= 0) || !(confidence > 0 && confidence < 1))
+    throw new Error('--rounds must be at least 2, --duration and --threshold positive, --confidence between 0 and 1');
   const names = values.targets.split(',').map((name) => name.trim());
   const chosen = names.map((name) => {
     const target = COMPARABLE.find((t) => t.name === name);
@@ -274,7 +289,7 @@ async function main(): Promise<number> {
   const flagged = new Map(chosen.map((t) => [t.name, 0]));
   for (let repeat = 1; repeat <= repeats; repeat += 1) {
     if (repeats > 1) log(`\nComparison ${repeat}/${repeats}`);
-    const outcome = await compareOnce({ a, b, chosen, rounds, seconds, threshold, failBelow });
+    const outcome = await compareOnce({ a, b, chosen, rounds, seconds, threshold, confidence, failBelow });
     failed ||= outcome.failed;
     for (const name of outcome.flagged) flagged.set(name, flagged.get(name)! + 1);
   }
