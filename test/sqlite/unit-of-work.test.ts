@@ -201,6 +201,23 @@ describe('SQLite unit of work', () => {
     expect(await database.dataVersion(early)).not.toBe(afterCall);
   });
 
+  it('shares a read not yet begun with every caller who asks before it begins, and begins it after them', async () => {
+    const { db, database, session } = await world();
+    await tick();
+    const counter = countVersionReads(db);
+    const before = await database.dataVersion();
+    expect(counter.reads).toBe(1);
+    // Three callers in one turn of the event loop, one telling when its request arrived: one read.
+    const versions = await Promise.all([database.dataVersion(), database.dataVersion(performance.now()), database.dataVersion()]);
+    expect(versions).toEqual([before, before, before]);
+    expect(counter.reads).toBe(2);
+    // A write after the ask but before the read began (the same turn): the read, and so the answer, shows it.
+    const asked = database.dataVersion();
+    db.connection.$client.prepare('UPDATE sessions SET reserved = reserved + 1 WHERE id = ?').run(session.id);
+    expect(await asked).not.toBe(before);
+    expect(counter.reads).toBe(3);
+  });
+
   it('through HTTP: requests received together share one read, a request received after it reads again', async () => {
     const db = freshSqliteDb();
     const { app } = await startApp(db);

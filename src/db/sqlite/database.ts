@@ -53,7 +53,7 @@ function sqliteDatabaseOver(db: Db, settings: AdmissionSettings): { database: Da
   // such a request could have known of was already visible to the read. Anything that may write on any
   // connection of this process (every call outside a transaction, a unit of work's start and end, every
   // COMMIT and ROLLBACK) counts in writesInProcess, and a version read before is not reused; nor is one
-  // while a group holds the lock. A caller that does not say when its request arrived always reads.
+  // while a group holds the lock. A caller that does not say when its request arrived is not served one.
   let known: { version: string; readAt: number; writes: number } | null = null;
   const mayHaveWritten = () => {
     writesInProcess += 1;
@@ -64,6 +64,18 @@ function sqliteDatabaseOver(db: Db, settings: AdmissionSettings): { database: Da
     known = { version, readAt, writes: writesInProcess };
     return version;
   };
+  // Otherwise the read waits for the end of this turn of the event loop (setImmediate), and serves every
+  // caller until it begins: each asked, so its request had arrived, before the read. Under load one
+  // read then serves the requests that arrived together (every socket the turn read) instead of each
+  // reading in turn, as the request before it was answered.
+  let nextRead: Promise<string> | null = null;
+  const readSoon = () =>
+    new Promise<string>((resolve, reject) => {
+      setImmediate(() => {
+        nextRead = null;
+        outside(readGeneration).then(resolve, reject);
+      });
+    });
 
   // onEventsCommitted: events recorded since the last COMMIT (or autocommitted call) mark the connection,
   // and the listeners hear of it once that COMMIT is on disk. A unit rolled back after recording one
@@ -267,7 +279,7 @@ function sqliteDatabaseOver(db: Db, settings: AdmissionSettings): { database: Da
     dataVersion: (receivedAt) =>
       known !== null && receivedAt !== undefined && receivedAt <= known.readAt && known.writes === writesInProcess && !lock.isLocked()
         ? Promise.resolve(known.version)
-        : outside(readGeneration),
+        : (nextRead ??= readSoon()),
     onEventsCommitted(listener) {
       eventListeners.add(listener);
       return () => eventListeners.delete(listener);
