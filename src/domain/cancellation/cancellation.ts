@@ -5,7 +5,6 @@
  * succeeds, by this request or, after a crash or an unanswered processor call, by the reconciler.
  */
 import { canSee } from '../access/principal.ts';
-import { type CancellableBooking } from './store.ts';
 import { bookingViews, type Booking } from '../bookings/booking-view.ts';
 import { applyEffect, readState } from './effects.ts';
 import { parseCancelItems, type CancelItem } from './input.ts';
@@ -53,14 +52,11 @@ export async function cancelBookings(deps: CallerDeps, input: { bookings: unknow
   // Drawn from the input alone, before anything can fail: a run of the same request again (an
   // Idempotency-Key retry taking over one cut off by a crash) gives each refund the id it had before.
   const refundIds = items.map(({ item }) => (item.refundAmount === null ? undefined : deps.requestIds?.()));
-  // The visibility check and the currency of every item, in one statement: neither the brand nor the
-  // currency of a booking ever changes, and a booking unknown when the request began is not found.
-  const found = await deps.db.cancellation.findCancellableBookings(items.map(({ item }) => item.bookingId));
   const updated: Array<{ id: string; view: Booking | undefined }> = [];
   // One item after the other: each is its own unit of work, and a request's processor calls never interleave.
   for (const [position, { index, item }] of items.entries()) {
     try {
-      const view = await processItem(deps, item, found.get(item.bookingId), `bookings.${index}`, refundIds[position]);
+      const view = await processItem(deps, item, `bookings.${index}`, refundIds[position]);
       updated.push({ id: item.bookingId, view });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
@@ -89,39 +85,26 @@ async function answerViews(deps: CallerDeps, updated: ReadonlyArray<{ id: string
   });
 }
 
-async function processItem(
-  deps: CallerDeps,
-  item: CancelItem,
-  booking: CancellableBooking | undefined,
-  field: string,
-  refundId: string | undefined,
-): Promise<Booking | undefined> {
-  if (!booking || !canSee(deps.principal, booking.brandId)) throw notFound('Booking', item.bookingId);
-  const request: CancelRequest = {
-    cancel: item.cancel,
-    participantIds: item.participantIds,
-    refundMinor: item.refundAmount === null ? null : fromDecimal(item.refundAmount, booking.currency, `${field}.refundAmount`),
-  };
-  if (request.refundMinor === null) {
-    return deps.db.transaction(async (tx) => {
-      const current = await readState(tx, item.bookingId);
-      refuseIfNeeded(current.state, request, field);
-      return applyEffect(tx, current, request, deps.now().toISOString(), false, deps.waitlistOfferTtlSeconds);
-    });
-  }
-  return refundThenApply(deps, item.bookingId, { ...request, refundMinor: request.refundMinor }, field, refundId);
-}
-
-async function refundThenApply(
-  deps: CallerDeps,
-  bookingId: string,
-  request: CancelRequest & { refundMinor: number },
-  field: string,
-  refundId?: string,
-): Promise<Booking | undefined> {
-  const reserved = await deps.db.transaction(async (tx): Promise<ReservedRefund | 'succeeded'> => {
+/**
+ * One item, in its own unit of work: the unit's locked read of the booking is also its visibility check
+ * (another brand's booking answers NOT_FOUND as an unknown one does, before anything is written) and gives
+ * the currency the refund amount is read in, so nothing is read before the unit.
+ */
+async function processItem(deps: CallerDeps, item: CancelItem, field: string, refundId: string | undefined): Promise<Booking | undefined> {
+  const reserved = await deps.db.transaction(async (tx): Promise<ReservedRefund | 'succeeded' | { view: Booking | undefined }> => {
     // The booking first: a unit acting on it (a run of this same request among them) ends before this one reads on.
-    const { booking, state } = await readState(tx, bookingId);
+    const current = await readState(tx, item.bookingId);
+    const { booking, state } = current;
+    if (!canSee(deps.principal, booking.brandId)) throw notFound('Booking', item.bookingId);
+    const request: CancelRequest = {
+      cancel: item.cancel,
+      participantIds: item.participantIds,
+      refundMinor: item.refundAmount === null ? null : fromDecimal(item.refundAmount, booking.currency, `${field}.refundAmount`),
+    };
+    if (request.refundMinor === null) {
+      refuseIfNeeded(state, request, field);
+      return { view: await applyEffect(tx, current, request, deps.now().toISOString(), false, deps.waitlistOfferTtlSeconds) };
+    }
     // An earlier run of this same request reserved it: carry on with that refund, never a second one.
     const earlier = refundId === undefined ? undefined : await tx.refunds.findRefund(refundId);
     if (earlier) {
@@ -142,7 +125,10 @@ async function refundThenApply(
       { amountMinor: request.refundMinor, effect, at: deps.now().toISOString(), id: refundId },
     );
   });
-  return reserved === 'succeeded' ? undefined : completeRefund(deps, reserved);
+  if (reserved === 'succeeded') return undefined;
+  // The unit had no refund to make: its effect is applied, and the view its events took is the answer.
+  if ('view' in reserved) return reserved.view;
+  return completeRefund(deps, reserved);
 }
 
 function refuseIfNeeded(state: BookingState, request: CancelRequest, field: string): void {

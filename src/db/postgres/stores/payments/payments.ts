@@ -1,8 +1,9 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { IntentBookingRow, IntentRow, PaymentsStore } from '../../../../domain/payments/store.ts';
 import type { PaymentIntentStatus } from '../../../../domain/shared/values.ts';
 import { bookings, carts, participants, paymentIntents } from '../../schema/index.ts';
-import { lockInUnit, readOwned, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import { readOwned, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 import { takeCredit } from '../checkout/checkout.ts';
 import { inByteOrder } from '../sql-parts.ts';
 import { dueIntentChecks, leaseIntentCheck, setIntentCheck } from './intent-checks.ts';
@@ -39,26 +40,54 @@ export async function setIntentStatus(db: PgExecutor, id: string, status: Paymen
   await db.update(paymentIntents).set({ status, updatedAt: at, processorCheckAt: null }).where(eq(paymentIntents.id, id));
 }
 
-/** The bookings an intent pays for, in cart item order, each with its active participants counted: one statement. */
+const intentBookingColumns = {
+  id: bookings.id,
+  brandId: bookings.brandId,
+  sessionId: bookings.sessionId,
+  status: bookings.status,
+  publishableHold: bookings.publishableHold,
+  currency: bookings.currency,
+  amountMinor: bookings.amountMinor,
+  amountRefundedMinor: bookings.amountRefundedMinor,
+  // Spelled out: Drizzle leaves columns unqualified in a one-table select.
+  activeParticipants: sql<number>`(SELECT count(*)::integer FROM participants p WHERE p.booking_id = "bookings"."id" AND p.cancelled_at IS NULL)`,
+  pricing: bookings.pricing,
+};
+
+/** Cart item order, then the ids' byte order. */
+const byCartPosition = (a: { cartPosition: number; id: string }, b: { cartPosition: number; id: string }) =>
+  a.cartPosition - b.cartPosition || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * The bookings an intent pays for, in cart item order, each with its active participants counted. In a
+ * unit of work, locked as they are read (in the ids' byte order, as every unit locking several bookings
+ * does), one statement where lockInUnit and a read are two. A locking read that had to wait for another
+ * unit returns each booking as that unit left it, but its participants counted as they were when the
+ * statement began: every unit that changes a booking's participants also writes the booking, so each row
+ * tells whether it is newer than the statement's snapshot (its xmin against the snapshot's own), and only
+ * then are the bookings, now locked, read again.
+ */
 export async function bookingsOfIntent(db: PgExecutor, intentId: string): Promise<IntentBookingRow[]> {
-  if (!(await lockInUnit(db, bookings, eq(bookings.paymentIntentId, intentId), inByteOrder(bookings.id)))) return [];
-  return db
+  const read = () =>
+    db
+      .select(intentBookingColumns)
+      .from(bookings)
+      .where(eq(bookings.paymentIntentId, intentId))
+      .orderBy(asc(bookings.cartPosition), asc(inByteOrder(bookings.id)));
+  if (!(db instanceof PgTransaction)) return read();
+  const locked = await db
     .select({
-      id: bookings.id,
-      brandId: bookings.brandId,
-      sessionId: bookings.sessionId,
-      status: bookings.status,
-      publishableHold: bookings.publishableHold,
-      currency: bookings.currency,
-      amountMinor: bookings.amountMinor,
-      amountRefundedMinor: bookings.amountRefundedMinor,
-      // Spelled out: Drizzle leaves columns unqualified in a one-table select.
-      activeParticipants: sql<number>`(SELECT count(*)::integer FROM participants p WHERE p.booking_id = "bookings"."id" AND p.cancelled_at IS NULL)`,
-      pricing: bookings.pricing,
+      ...intentBookingColumns,
+      cartPosition: bookings.cartPosition,
+      asSnapshot: sql<boolean>`"bookings".xmin = (SELECT b.xmin FROM bookings b WHERE b.id = "bookings"."id")`,
     })
     .from(bookings)
     .where(eq(bookings.paymentIntentId, intentId))
-    .orderBy(asc(bookings.cartPosition), asc(inByteOrder(bookings.id)));
+    .orderBy(inByteOrder(bookings.id))
+    .for('no key update', { of: bookings });
+  if (locked.length === 0) return [];
+  if (locked.some((row) => !row.asSnapshot)) return read();
+  return locked.sort(byCartPosition).map(({ cartPosition: _, asSnapshot: __, ...row }) => row);
 }
 
 export async function cancelActiveParticipants(db: PgExecutor, bookingId: string, at: string): Promise<void> {

@@ -1,0 +1,78 @@
+/**
+ * A unit's read of the bookings an intent pays for locks them as it reads them (one statement). A locking
+ * read that waits for another unit gets the booking as that unit left it but what it counts from other
+ * rows (the active participants) as it was when the statement began: the store must see that the row is
+ * newer than its snapshot and read again, now that it holds the lock.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createSession } from '../../fixtures/factories/bookings.ts';
+import { createBrand } from '../../fixtures/factories/brands.ts';
+import { createExperience } from '../../fixtures/factories/catalog.ts';
+import { createPaidBooking } from '../../fixtures/factories/payments.ts';
+import { freshPostgresDb } from '../support/db.ts';
+import { describePostgres } from '../support/postgres.ts';
+
+describePostgres('locking reads of an intent’s bookings', () => {
+  let db: Awaited<ReturnType<typeof freshPostgresDb>>;
+  let other: pg.Client;
+  beforeAll(async () => {
+    db = await freshPostgresDb();
+    other = new pg.Client({ connectionString: db.url });
+    await other.connect();
+  });
+  afterAll(() => other?.end());
+
+  const booked = async () => {
+    const brand = await createBrand(db);
+    const { experience } = await createExperience(db, brand.id);
+    const session = await createSession(db, experience, { capacity: 10 });
+    return createPaidBooking(db, {
+      brandId: brand.id,
+      session,
+      status: 'processing',
+      intentStatus: 'requires_payment',
+      participants: [{ firstName: 'Ana' }, { firstName: 'Rui' }],
+    });
+  };
+
+  it('reads the bookings with their active participants and no other field when nothing waits', async () => {
+    const { booking, intent } = await booked();
+    const rows = await db.database.transaction((tx) => tx.payments.bookingsOfIntent(intent.id));
+    expect(rows).toStrictEqual([expect.objectContaining({ id: booking.id, status: 'processing', activeParticipants: 2 })]);
+    expect(Object.keys(rows[0]!).sort()).toStrictEqual(
+      [
+        'activeParticipants',
+        'amountMinor',
+        'amountRefundedMinor',
+        'brandId',
+        'currency',
+        'id',
+        'pricing',
+        'publishableHold',
+        'sessionId',
+        'status',
+      ].sort(),
+    );
+  });
+
+  it('counts the participants another unit cancelled while it waited for that unit’s lock', async () => {
+    const { booking, participants, intent } = await booked();
+    await other.query('BEGIN');
+    await other.query('SELECT 1 FROM bookings WHERE id = $1 FOR NO KEY UPDATE', [booking.id]);
+    await other.query('UPDATE participants SET cancelled_at = $2 WHERE id = $1', [participants[1]!.id, '2026-11-25T12:00:00.000Z']);
+    await other.query('UPDATE bookings SET updated_at = $2 WHERE id = $1', [booking.id, '2026-11-25T12:00:00.000Z']);
+    const reading = db.database.transaction((tx) => tx.payments.bookingsOfIntent(intent.id));
+    // The read has begun (its snapshot taken) and waits for the other unit's lock.
+    for (let waiting = false; !waiting;) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const { rows } = await other.query(
+        `SELECT count(*)::integer AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      );
+      waiting = rows[0].n > 0;
+    }
+    await other.query('COMMIT');
+    const rows = await reading;
+    expect(rows.map((row) => [row.id, row.activeParticipants])).toStrictEqual([[booking.id, 1]]);
+  });
+});
