@@ -11,9 +11,10 @@ import type { BookingStatus } from '../shared/values.ts';
 import { hashSecret } from '../access/secrets.ts';
 import type { Database, Stores } from '../shared/database.ts';
 import type { BrandRow } from '../catalog/store.ts';
-import { type AnswerInsert, type CartHolder, type ParticipantInsert } from './store.ts';
+import { type AnswerInsert, type BookingInsert, type CartHolder, type ParticipantInsert } from './store.ts';
 import type { StoredAnswer } from '../questions/answers.ts';
-import { recordBookingEvents } from '../bookings/booking-events.ts';
+import { recordEventsOfViews } from '../bookings/booking-events.ts';
+import { toBooking } from '../bookings/booking-view.ts';
 import type { Booking } from '../bookings/booking-view.ts';
 import type { Cart } from '../bookings/carts.ts';
 import { toDecimal } from '../shared/money.ts';
@@ -235,7 +236,7 @@ export interface WrittenBooking {
 /** What writeItem wrote, with the booking's view as its events show it (nothing later in the unit changes it). */
 interface WrittenItem {
   written: WrittenBooking;
-  view: Booking | undefined;
+  view: Booking;
   /** Its place in the cart (the item's index): the order findCart lists the cart's bookings in. */
   position: number;
 }
@@ -259,42 +260,40 @@ async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, wri
   const { purchaser } = plan;
   const confirmationCode = await bookingCode(tx, plan, item, written.codes);
   const status = settled ? 'confirmed' : 'processing';
-  await tx.checkout.insertBooking(
-    {
-      id,
-      brandId: plan.brand.id,
-      cartId: plan.cartId,
-      experienceId: item.experience.id,
-      sessionId: item.session.id,
-      sessionStartLocal: item.session.startLocal,
-      paymentIntentId: written.intentId,
-      confirmationCode,
-      cartConfirmationCode: written.cartCode,
-      cartPosition: item.index,
-      status,
-      currency: plan.brand.currency,
-      amountMinor: item.pricing.totalMinor,
-      pricing: item.pricing,
-      paymentMethod: plan.payment.method,
-      // Nothing taken now: the guest owes the whole amount, collected by the brand.
-      amountDueMinor: plan.payment.charged ? 0 : item.pricing.totalMinor,
-      chargedTo: plan.payment.chargedTo,
-      purchaserId: purchaser.id,
-      purchaserFirstName: purchaser.firstName,
-      purchaserLastName: purchaser.lastName,
-      purchaserEmail: purchaser.emailAddress,
-      purchaserPhone: purchaser.phoneNumber,
-      notes: item.notes,
-      internalNotes: item.internalNotes,
-      metadata: item.metadata,
-      holdExpiresAt: settled ? null : holdExpiry(plan),
-      publishableHold,
-      createdAt: written.at,
-      updatedAt: written.at,
-    },
-    people,
-    answerRows(id, groups),
-  );
+  const booking: BookingInsert = {
+    id,
+    brandId: plan.brand.id,
+    cartId: plan.cartId,
+    experienceId: item.experience.id,
+    sessionId: item.session.id,
+    sessionStartLocal: item.session.startLocal,
+    paymentIntentId: written.intentId,
+    confirmationCode,
+    cartConfirmationCode: written.cartCode,
+    cartPosition: item.index,
+    status,
+    currency: plan.brand.currency,
+    amountMinor: item.pricing.totalMinor,
+    pricing: item.pricing,
+    paymentMethod: plan.payment.method,
+    // Nothing taken now: the guest owes the whole amount, collected by the brand.
+    amountDueMinor: plan.payment.charged ? 0 : item.pricing.totalMinor,
+    chargedTo: plan.payment.chargedTo,
+    purchaserId: purchaser.id,
+    purchaserFirstName: purchaser.firstName,
+    purchaserLastName: purchaser.lastName,
+    purchaserEmail: purchaser.emailAddress,
+    purchaserPhone: purchaser.phoneNumber,
+    notes: item.notes,
+    internalNotes: item.internalNotes,
+    metadata: item.metadata,
+    holdExpiresAt: settled ? null : holdExpiry(plan),
+    publishableHold,
+    createdAt: written.at,
+    updatedAt: written.at,
+  };
+  const answers = answerRows(id, groups);
+  await tx.checkout.insertBooking(booking, people, answers);
   for (const redemption of item.redemptions) {
     if (
       !(await tx.checkout.redeemCredit({
@@ -310,8 +309,18 @@ async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, wri
       });
     }
   }
+  // The view as findBookingRecords would read it now, built from the rows just inserted (nothing else in
+  // the unit changes them); the experience's title and zone as the checkout read them.
+  const view = toBooking({
+    booking: { ...booking, amountRefundedMinor: 0 },
+    experienceTitle: item.experience.title,
+    timezone: item.experience.timezoneId,
+    startLocal: item.session.startLocal,
+    participants: people,
+    answers,
+  });
   // A free booking is confirmed as it is created: both events, each showing it confirmed.
-  const [view] = await recordBookingEvents(tx, [id], settled ? ['booking.created', 'booking.confirmed'] : ['booking.created'], written.at);
+  await recordEventsOfViews(tx, [view], settled ? ['booking.created', 'booking.confirmed'] : ['booking.created'], written.at);
   if (item.waitlistEntryId) await markConverted(tx, item.waitlistEntryId, id, written.at);
   return { written: { id, confirmationCode, status }, view, position: item.index };
 }
@@ -319,11 +328,10 @@ async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, wri
 /**
  * The cart a checkout created and held for a card, as findCart would read it right after the commit: the
  * row as inserted (status open), the intent just written (the newest, so the current one), and the
- * bookings' views their events were made from, in cart order. Undefined when a view is missing.
+ * bookings' views their events were made from, in cart order.
  */
-function newHeldCart(plan: CheckoutPlan, confirmationCode: string, items: readonly WrittenItem[]): Cart | undefined {
+function newHeldCart(plan: CheckoutPlan, confirmationCode: string, items: readonly WrittenItem[]): Cart {
   const views = [...items].sort((a, b) => a.position - b.position).map((item) => item.view);
-  if (views.some((view) => view === undefined)) return undefined;
   return {
     id: plan.cartId,
     brandId: plan.brand.id,
@@ -335,7 +343,7 @@ function newHeldCart(plan: CheckoutPlan, confirmationCode: string, items: readon
       plan.brand.currency,
     ),
     currency: plan.brand.currency,
-    bookings: views as Booking[],
+    bookings: views,
   };
 }
 

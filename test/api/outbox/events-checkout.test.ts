@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { EVENTS_NOW, HOLD_TTL, eventsWorld } from '../../support/events-world.ts';
 import { inTurn } from '../../../fixtures/factories/in-turn.ts';
+import { assignQuestion, createExperience, createQuestion } from '../../../fixtures/factories/catalog.ts';
+import { guest } from '../../support/checkout.ts';
 
 const w = await eventsWorld();
 const { clock, payments } = w;
@@ -30,6 +32,46 @@ describe('checkout', () => {
       type: 'booking.created',
       createdAt: EVENTS_NOW,
       data: await w.view(ids[0]!),
+    });
+  });
+
+  it('booking.created of a booking with answers (purchaser and guests), contact details and notes is the booking as GET shows it', async () => {
+    const quiz = (await createExperience(w.db, w.brand.id, { title: 'Quiz Sail' })).experience;
+    const diet = await createQuestion(w.db, w.brand.id, {
+      prompt: 'Diet',
+      fieldType: 'single_select',
+      options: [{ key: 'veg', value: 'Vegetarian' }],
+    });
+    const remarks = await createQuestion(w.db, w.brand.id, { prompt: 'Remarks', fieldType: 'textarea' });
+    await assignQuestion(w.db, quiz.id, diet.id, { order: 1 });
+    await assignQuestion(w.db, quiz.id, remarks.id, { order: 2, scope: 'purchaser' });
+    const s = await w.session(10, quiz);
+    const cartId = randomUUID();
+    const answer = (key: string) => ({ customQuestionResponses: [{ questionId: diet.id, answer: [{ key }] }] });
+    const res = await w.t().rest('POST', `/v1/brands/${w.brand.id}/carts/${cartId}/payment_intents`, {
+      key: w.key,
+      body: {
+        purchaser: {
+          firstName: 'Marta',
+          lastName: 'Reis',
+          emailAddress: 'marta@example.test',
+          phoneNumber: '+351912345678',
+          customQuestionResponses: [{ questionId: remarks.id, answer: [{ value: 'Window seats' }] }],
+        },
+        data: [{ ...w.item(s, 0), participants: [guest('Ana', 'Adult', answer('veg')), guest('Rui')], notes: 'Birthday' }],
+      },
+    });
+    expect(res.status).toBe(201);
+    const [id] = await w.db.values<string>('SELECT id FROM bookings WHERE cart_id = ?', cartId);
+    const [created] = await w.eventsOf(id!);
+    const view = await w.view(id!);
+    expect(created!.payload).toEqual(view);
+    expect(JSON.stringify(created!.payload)).toBe(JSON.stringify(view));
+    expect(view).toMatchObject({
+      notes: 'Birthday',
+      purchaser: { firstName: 'Marta', phoneNumber: '+351912345678', customQuestionAnswers: [{ answer: [{ value: 'Window seats' }] }] },
+      participants: [{ firstName: 'Ana', customQuestionAnswers: [{ answer: [{ key: 'veg' }] }] }, { firstName: 'Rui' }],
+      experience: { id: quiz.id, title: 'Quiz Sail' },
     });
   });
 

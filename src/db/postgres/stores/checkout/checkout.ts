@@ -289,8 +289,8 @@ export async function insertPaymentIntent(db: PgExecutor, row: IntentInsert): Pr
 }
 
 /**
- * A booking with its participants and answers, written together: one INSERT per table (a multi-row one
- * for participants and answers). Every booking column is given but `amountRefundedMinor` (0 for a new
+ * A booking with its participants and answers, written together in one statement (a multi-row INSERT for
+ * participants and answers, the first two as data-modifying CTEs). Every booking column is given but `amountRefundedMinor` (0 for a new
  * booking); a null `metadata` is bound as SQL NULL, not as the JSON `null`.
  */
 export async function insertBooking(
@@ -299,9 +299,36 @@ export async function insertBooking(
   people: readonly ParticipantInsert[],
   answerRows: readonly AnswerInsert[],
 ): Promise<void> {
-  await db.insert(bookings).values(booking);
-  if (people.length > 0) await db.insert(participants).values([...people]);
-  if (answerRows.length > 0) await db.insert(answers).values([...answerRows]);
+  // One statement: the booking and its participants as data-modifying CTEs (each runs once, to completion,
+  // whether or not the rest reads it), the answers (or the participants) as the main insert. The foreign
+  // keys are checked at the end of the statement, when the booking is there.
+  const booked = db.$with('booked').as(db.insert(bookings).values(booking).returning({ id: bookings.id }));
+  if (answerRows.length === 0) {
+    if (people.length === 0) await db.insert(bookings).values(booking);
+    else
+      await db
+        .with(booked)
+        .insert(participants)
+        .values([...people]);
+    return;
+  }
+  if (people.length === 0) {
+    await db
+      .with(booked)
+      .insert(answers)
+      .values([...answerRows]);
+    return;
+  }
+  const guests = db.$with('guests').as(
+    db
+      .insert(participants)
+      .values([...people])
+      .returning({ id: participants.id }),
+  );
+  await db
+    .with(booked, guests)
+    .insert(answers)
+    .values([...answerRows]);
 }
 
 /** A credit code: by id, or by the brand's code (compared exactly). */
