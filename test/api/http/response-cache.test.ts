@@ -52,16 +52,18 @@ async function countStatements<T>(fn: () => Promise<T>): Promise<{ count: number
 const cachedStatements = { sqlite: 1, postgresql: 0 }[db.engine];
 
 /**
- * `countStatements(send)`, each in a turn of its own, until the answer comes from the cache, 20 times at
+ * `countStatements(send)`, each in a turn of its own, until the answer comes from the cache, 50 times at
  * most. The first does, unless (PostgreSQL) the gateway is not listening yet and reads the snapshot,
  * which a transaction ending anywhere on the server moves.
  */
 async function untilCached<T>(send: () => Promise<T>): Promise<{ count: number; sql: string[]; result: T }> {
   for (let attempt = 1; ; attempt++) {
-    // A new turn of the event loop: on SQLite, requests of one turn share one read of the generation.
-    await new Promise((resolve) => setImmediate(resolve));
+    // A new turn of the event loop: on SQLite, requests of one turn share one read of the generation. On
+    // PostgreSQL a pause, for the listening connection to open and the notifications of the writes before
+    // to arrive.
+    await new Promise((resolve) => (db.engine === 'sqlite' ? setImmediate(resolve) : setTimeout(resolve, 20)));
     const run = await countStatements(send);
-    if (run.count === cachedStatements || attempt === 20) return run;
+    if (run.count === cachedStatements || attempt === 50) return run;
   }
 }
 
