@@ -185,7 +185,7 @@ describePostgres('the data version on PostgreSQL', () => {
     expect(await seenAfter(read, 'Heard again', 1000)).toBeLessThan(1000);
   });
 
-  it('bounds the staleness when the network cuts the listening connection silently: the liveness check falls back', async () => {
+  it('bounds the staleness when the network cuts the listening connection silently: the liveness check falls back, then listens again', async () => {
     // A gateway whose connections pass a proxy that can stop relaying the listening one without a word
     // (no FIN, no error), as a partition would; its check every 100 ms waits 200 ms for an answer.
     const proxy = await silencingProxy(new URL(db!.url));
@@ -201,7 +201,8 @@ describePostgres('the data version on PostgreSQL', () => {
     const { read, writeInSql } = await world(await startApp(gateway), gateway);
     await read();
     await waitFor('the version in memory', async () => (await statementsOf(read)).sql.length === 0, 3000);
-    proxy.silence();
+    const cut = proxy.silence();
+    expect(cut).toHaveLength(1);
     await writeInSql('Across a partition');
     const start = performance.now();
     // Without the check the gateway would go on answering from its cache: its version would never move.
@@ -209,41 +210,54 @@ describePostgres('the data version on PostgreSQL', () => {
     process.stdout.write(
       `a write during a silent cut seen after ${(performance.now() - start).toFixed(0)} ms (check 100 ms, timeout 200 ms)\n`,
     );
+    // It listens again on a new connection, and ends the old one's server process, which the server still
+    // holds (the proxy keeps its socket open) and which would hold back the notification queue.
+    await waitFor('the version in memory again', async () => (await statementsOf(read)).sql.length === 0, 5000);
+    const orphans = () => db!.value<number>('SELECT count(*)::int FROM pg_stat_activity WHERE client_port = ANY(?::int[])', cut);
+    await waitFor('the old listening process ended', async () => (await orphans()) === 0, 3000);
+    await writeInSql('Heard again');
+    expect(await seenAfter(read, 'Heard again', 1000)).toBeLessThan(1000);
   });
 });
 
 /**
  * A TCP proxy to `target` on 127.0.0.1 that can stop relaying, both ways and without closing, the
- * connections whose startup message names the listening connection's application.
+ * connections open at that moment whose startup message names the listening connection's application
+ * (later ones pass). `silence` returns their local ports towards the server (`client_port` there).
  */
-async function silencingProxy(target: URL): Promise<{ port: number; silence(): void; close(): Promise<void> }> {
+async function silencingProxy(target: URL): Promise<{ port: number; silence(): number[]; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
-  let silenced = false;
+  const listeners: Array<{ upstream: Socket; silenced: boolean }> = [];
   const server: Server = createServer((client) => {
     const upstream = new Socket();
     upstream.connect(Number(target.port || 5432), target.hostname);
     sockets.add(client).add(upstream);
-    let listening: boolean | null = null;
+    const pair = { upstream, silenced: false };
+    let first = true;
     client.on('data', (chunk) => {
-      listening ??= chunk.includes(LISTEN_APPLICATION_NAME);
-      if (!(silenced && listening)) upstream.write(chunk);
+      if (first && chunk.includes(LISTEN_APPLICATION_NAME)) listeners.push(pair);
+      first = false;
+      if (!pair.silenced) upstream.write(chunk);
     });
     upstream.on('data', (chunk) => {
-      if (!(silenced && listening)) client.write(chunk);
+      if (!pair.silenced) client.write(chunk);
     });
     const end = () => {
       client.destroy();
       upstream.destroy();
     };
-    client.on('error', end).on('close', end);
+    // Silenced, the gateway's side ending reaches nothing either: the server keeps its end open.
+    client.on('error', end).on('close', () => pair.silenced || end());
     upstream.on('error', end).on('close', end);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as { port: number }).port,
-    silence: () => {
-      silenced = true;
-    },
+    silence: () =>
+      listeners.map((pair) => {
+        pair.silenced = true;
+        return pair.upstream.localPort!;
+      }),
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(resolve));

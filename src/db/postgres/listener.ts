@@ -5,7 +5,8 @@
  * pg_terminate_backend; the network can also cut it silently (a partition: no FIN, no error, just no
  * more notifications), so a liveness check asks it a trivial question every `checkIntervalMs` and counts
  * it as lost when no answer comes within `checkTimeoutMs`. A lost connection is ended and opened again
- * after a pause that doubles up to a few seconds.
+ * after a pause that doubles up to a few seconds; once the new one listens, it ends the old one's server
+ * process if the server still holds it (a silent cut leaves it there until TCP keepalives end it).
  *
  * While it listens (`listening`), every commit that notified one of its channels after LISTEN took effect
  * is delivered to it: the server delivers a transaction's notifications once it is visible, in commit order,
@@ -61,6 +62,8 @@ export function listenOn(pool: pg.Pool, channels: readonly string[], handlers: L
   let started = false;
   let closed = false;
   let failures = 0;
+  // The server process of a connection lost while the server may still hold it (a silent cut), and when.
+  let orphan: { pid: number; since: Date } | null = null;
   let timer: NodeJS.Timeout | null = null;
   let checks: NodeJS.Timeout | null = null;
 
@@ -90,12 +93,27 @@ export function listenOn(pool: pg.Pool, channels: readonly string[], handlers: L
   const lost = (connection: pg.Client, error?: unknown) => {
     if (client !== connection) return;
     client = null;
+    const pid = (connection as unknown as { processID: number | null }).processID;
+    if (listening && pid !== null) orphan = { pid, since: new Date() };
     stopListening();
     if (error) options.onTrouble?.(error);
     connection.removeAllListeners('notification');
     // With a check waiting for its answer, end() destroys the socket rather than waiting on a dead peer.
     void connection.end().catch(() => {});
     scheduleConnect();
+  };
+
+  // A connection cut silently stays open on the server until its TCP keepalive ends it, and a listener
+  // that reads nothing holds back the server's notification queue (8 GB, then every notifying commit fails):
+  // once listening again, the gateway ends its old server process, if it is still there under its name.
+  const endOrphan = (connection: pg.Client, { pid, since }: { pid: number; since: Date }) => {
+    connection
+      .query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = $1 AND application_name = $2 AND backend_start < $3', [
+        pid,
+        LISTEN_APPLICATION_NAME,
+        since,
+      ])
+      .catch((error: unknown) => options.onTrouble?.(error));
   };
 
   const check = (connection: pg.Client): Promise<void> => {
@@ -143,6 +161,8 @@ export function listenOn(pool: pg.Pool, channels: readonly string[], handlers: L
     }
     failures = 0;
     listening = true;
+    if (orphan) endOrphan(connection, orphan);
+    orphan = null;
     let checking = false;
     checks = setInterval(() => {
       if (checking || client !== connection) return;
