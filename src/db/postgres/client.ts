@@ -4,6 +4,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { postgresDefaults } from './defaults.ts';
+import { noteOwnWrites, ownWritesClient } from './own-writes.ts';
 import { isoInstant } from './schema/columns.ts';
 import * as schema from './schema/index.ts';
 
@@ -43,7 +44,10 @@ const types = {
  * ones given here.
  */
 export function openPostgres(url: string, options: PostgresOptions = {}): PgDb {
+  // Connections that tell when a write of theirs becomes visible (the data version moves there).
+  const { Client, writes } = ownWritesClient();
   const pool = new pg.Pool({
+    Client,
     connectionString: url,
     max: options.poolSize ?? postgresDefaults.poolSize,
     application_name: 'tessera',
@@ -60,6 +64,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): PgDb {
     connectionTimeoutMillis: options.connectTimeoutMs ?? postgresDefaults.connectTimeoutMs,
     types,
   });
+  noteOwnWrites(pool, writes);
   // A connection the server ends (restart, failover, pg_terminate_backend) emits 'error', and an 'error'
   // nobody listens to ends the process. The pool listens while a connection is idle (and drops it; the
   // next query opens a fresh one) but not while it is checked out, so every connection gets a listener

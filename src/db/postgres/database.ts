@@ -22,10 +22,13 @@ import { closePostgres, type PgDb } from './client.ts';
 import { postgresSeeder } from './seeder.ts';
 import { bindStores, type PgExecutor, type PostgresStores } from './store-binding.ts';
 import { postgresStores } from './stores/index.ts';
-import { keepInto, openOutbox, writeOutbox, type Outbox } from './outbox.ts';
+import { EVENTS_CHANNEL, keepInto, openOutbox, writeOutbox, type Outbox } from './outbox.ts';
 import { executorOf } from './executors.ts';
 import { reportingUnavailable } from '../unavailable.ts';
 import { eventHints } from './event-hints.ts';
+import { DATA_CHANNEL, dataVersion, type DataVersion } from './data-version.ts';
+import { listenOn, type Listener, type ListenerOptions } from './listener.ts';
+import { ownWritesOf } from './own-writes.ts';
 
 type PostgresSeeder = ReturnType<typeof postgresSeeder>;
 
@@ -77,6 +80,7 @@ function unitsOf<S>(
   db: PgDb,
   implementations: PostgresStores<S>,
   settings: AdmissionSettings,
+  listenerOptions: ListenerOptions,
 ): { database: DatabaseOf<S>; runUnit: <T>(work: UnitWork<S, T>, signal?: AbortSignal) => Promise<T> } {
   // The stores of a transaction (or savepoint) whose events wait in `outbox`; a savepoint that is kept
   // hands what it recorded to its parent's.
@@ -142,30 +146,34 @@ function unitsOf<S>(
     }
   };
 
-  const hints = eventHints(db.$client);
+  // One listening connection for the events hint and the data version, opened when either is first asked for.
+  const version: DataVersion = dataVersion(db.$client, ownWritesOf(db.$client), () => listener.start());
+  const hints = eventHints(() => listener);
+  const listener: Listener = listenOn(
+    db.$client,
+    [EVENTS_CHANNEL, DATA_CHANNEL],
+    {
+      notified(channel) {
+        version.notified(channel);
+        hints.notified(channel);
+      },
+      listening() {
+        version.listening();
+        hints.listening();
+      },
+      deaf: () => version.deaf(),
+    },
+    listenerOptions,
+  );
   const database = {
     ...bindStores(implementations, db),
     transaction: (work, options) => runUnit((tx) => work(tx), options?.signal),
-    /**
-     * The server's current snapshot (`xmin:xmax:in-progress xids`): it changes when a transaction that
-     * wrote ends, at the moment its changes become visible (xmax moves past it, or it leaves the list of
-     * in-progress ones), and not while one is open. Equal values at two moments thus mean the same
-     * committed writes are visible, on every gateway of the database. (The WAL insert position would move
-     * when the commit record is written, before the commit is flushed and visible: a response computed in
-     * that window would be cached under the new position with the old data.) It also moves for other
-     * databases of the cluster and for rolled-back writes, which only costs caches a miss. One round trip,
-     * no lock, nothing written; a named statement, parsed once per connection.
-     */
-    async dataVersion() {
-      const result = await db.$client.query<{ snapshot: string }>({
-        name: 'data_version',
-        text: 'SELECT pg_current_snapshot()::text AS snapshot',
-      });
-      return result.rows[0]!.snapshot;
-    },
+    /** See data-version.ts: in memory while the gateway listens, the server's snapshot otherwise. */
+    dataVersion: () => version.current(),
     onEventsCommitted: (listener) => hints.onEventsCommitted(listener),
     async close() {
-      await hints.close();
+      version.close();
+      await listener.close();
       await closePostgres(db);
     },
   } as DatabaseOf<S>;
@@ -227,8 +235,9 @@ export function postgresUnavailable(error: object): boolean {
   );
 }
 
-export function postgresEngine(db: PgDb, settings: AdmissionSettings = admissionDefaults): Engine {
-  const { database, runUnit } = unitsOf(db, postgresStores, settings);
+/** `listener`: the listening connection's liveness check and reconnect pauses (tests shorten them). */
+export function postgresEngine(db: PgDb, settings: AdmissionSettings = admissionDefaults, listener: ListenerOptions = {}): Engine {
+  const { database, runUnit } = unitsOf(db, postgresStores, settings, listener);
   return {
     name: 'postgresql',
     database: reportingUnavailable(database, postgresUnavailable),

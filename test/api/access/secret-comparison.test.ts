@@ -41,10 +41,11 @@ const bound = () => executed.flatMap((e) => e.params).filter((p): p is string =>
 describe('secret comparison', () => {
   it('sends the database the SHA-256 of an API key, never the key, for a right key, a near miss and the legacy header', async () => {
     // The right key's third request is answered from the key cache (src/domain/access/key-lookup.ts), keyed by
-    // the hash too, while the data version holds. On PostgreSQL that version is the server's snapshot, which a
-    // commit anywhere on the server moves (in the other test files' databases too), and the key is then looked
-    // up again: the three requests are sent until no commit came between them, each round with a key of its
-    // own that no cache knows yet. On SQLite nothing else writes: the first round is that one.
+    // the hash too, while the data version holds. On PostgreSQL that version moves when a notification of a
+    // write arrives (the key's own creation's, late), or is the server's snapshot until the gateway listens,
+    // which a commit anywhere on the server moves; the key is then looked up again: the three requests are
+    // sent until the version held through them, each round with a key of its own that no cache knows yet. On
+    // SQLite nothing else writes: the first round is that one.
     let right = key;
     let nearMiss = '';
     for (let round = 1; ; round++) {

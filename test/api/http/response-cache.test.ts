@@ -45,23 +45,41 @@ async function countStatements<T>(fn: () => Promise<T>): Promise<{ count: number
 }
 
 /**
- * `countStatements(send)`, each in a turn of its own, until the answer comes from the cache (one statement), 20 times at most. On
- * SQLite the first does: nothing else writes meanwhile. On PostgreSQL the data version is the server's
- * snapshot, which a transaction ending anywhere on the server moves (in the other test files' databases
- * too), costing the cache a miss by design (src/db/postgres/database.ts); a repeated request with no
- * such commit since the answer was kept is answered from the cache.
+ * What a cached answer costs: on SQLite one statement, the data generation (its change counters); on
+ * PostgreSQL none, the data version being kept in memory while the gateway listens
+ * (src/db/postgres/data-version.ts).
+ */
+const cachedStatements = { sqlite: 1, postgresql: 0 }[db.engine];
+
+/**
+ * `countStatements(send)`, each in a turn of its own, until the answer comes from the cache, 50 times at
+ * most. The first does, unless (PostgreSQL) the gateway is not listening yet and reads the snapshot,
+ * which a transaction ending anywhere on the server moves.
  */
 async function untilCached<T>(send: () => Promise<T>): Promise<{ count: number; sql: string[]; result: T }> {
   for (let attempt = 1; ; attempt++) {
-    // A new turn of the event loop: on SQLite, requests of one turn share one read of the generation.
-    await new Promise((resolve) => setImmediate(resolve));
+    // A new turn of the event loop: on SQLite, requests of one turn share one read of the generation. On
+    // PostgreSQL a pause, for the listening connection to open and the notifications of the writes before
+    // to arrive.
+    await new Promise((resolve) => (db.engine === 'sqlite' ? setImmediate(resolve) : setTimeout(resolve, 20)));
     const run = await countStatements(send);
-    if (run.count === 1 || attempt === 20) return run;
+    if (run.count === cachedStatements || attempt === 50) return run;
   }
 }
 
-/** What the data generation is read with: SQLite's change counters, PostgreSQL's snapshot. */
-const generationStatement = { sqlite: /total_changes\(\)/, postgresql: /pg_current_snapshot\(\)/ }[db.engine];
+/**
+ * `read()` until `seen` holds of its answer: at once on SQLite, whose data generation reads the file;
+ * on PostgreSQL a write of another gateway is heard when its notification arrives (docs/operations.md),
+ * so within a second here. Returns the last answer.
+ */
+async function heardWithin<T>(read: () => Promise<T>, seen: (answer: T) => boolean): Promise<T> {
+  const deadline = performance.now() + (db.engine === 'postgresql' ? 1000 : 0);
+  for (;;) {
+    const answer = await read();
+    if (seen(answer) || performance.now() >= deadline) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
 
 const FEATURED = `query Featured($brandId: UUID) { featuredListings(brandId: $brandId) { id title } }`;
 const titles = (body: any) => (body.data.featuredListings ?? body.data).map((listing: { title: string }) => listing.title);
@@ -84,7 +102,7 @@ beforeAll(async () => {
 afterAll(() => elsewhere.database.close());
 
 describe('REST catalogue reads', () => {
-  it('answer a repeated request from the cache: the same body for one statement (the data generation)', async () => {
+  it("answer a repeated request from the cache: the same body, for the data version's statement at most", async () => {
     const first = await countStatements(() => t.rest('GET', '/v3/listings/featured', { key: harborKey.secret }));
     const again = await untilCached(() => t.rest('GET', '/v3/listings/featured', { key: harborKey.secret }));
     expect(titles(first.result.body)).toEqual(['Sunset sail']);
@@ -92,8 +110,8 @@ describe('REST catalogue reads', () => {
     expect(again.result.status).toBe(200);
     expect(again.result.body).toEqual(first.result.body);
     expect(again.result.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(again.count).toBe(1);
-    expect(again.sql[0]).toMatch(generationStatement);
+    expect(again.count).toBe(cachedStatements);
+    if (db.engine === 'sqlite') expect(again.sql[0]).toMatch(/total_changes\(\)/);
   });
 
   it('never answer from before a write of this process', async () => {
@@ -108,10 +126,11 @@ describe('REST catalogue reads', () => {
 
   it('never answer from before a write of another gateway on the same database', async () => {
     await t.rest('GET', '/v3/listings/featured', { key: harborKey.secret });
+    const featured = async () => titles((await t.rest('GET', '/v3/listings/featured', { key: harborKey.secret })).body);
     await renameElsewhere('Renamed elsewhere');
-    expect(titles((await t.rest('GET', '/v3/listings/featured', { key: harborKey.secret })).body)).toEqual(['Renamed elsewhere']);
+    expect(await heardWithin(featured, (seen) => seen[0] === 'Renamed elsewhere')).toEqual(['Renamed elsewhere']);
     await renameElsewhere('Sunset sail');
-    expect(titles((await t.rest('GET', '/v3/listings/featured', { key: harborKey.secret })).body)).toEqual(['Sunset sail']);
+    expect(await heardWithin(featured, (seen) => seen[0] === 'Sunset sail')).toEqual(['Sunset sail']);
   });
 
   it('never answer from before a write, with reads racing writes of both gateways', async () => {
@@ -120,7 +139,13 @@ describe('REST catalogue reads', () => {
       const reads = Array.from({ length: 4 }, () => t.rest('GET', '/v3/listings/featured', { key: harborKey.secret }));
       // Writes land while the reads above are in flight, alternately from this gateway's connection and the other's.
       if (version % 2 === 0) await rename(title);
-      else await renameElsewhere(title);
+      else {
+        await renameElsewhere(title);
+        await heardWithin(
+          () => t.rest('GET', '/v3/listings/featured', { key: harborKey.secret }),
+          (answer) => titles(answer.body)[0] === title,
+        );
+      }
       await Promise.all(reads);
       const after = await Promise.all(Array.from({ length: 4 }, () => t.rest('GET', '/v3/listings/featured', { key: harborKey.secret })));
       for (const answer of after) expect(titles(answer.body)).toEqual([title]);
@@ -158,7 +183,10 @@ describe('REST catalogue reads', () => {
     await t.rest('GET', url, { key: doomed.secret });
     expect((await t.rest('GET', url, { key: doomed.secret })).status).toBe(200);
     await elsewhere.seeder.update('apiKeys', { id: doomed.id }, { revokedAt: new Date().toISOString() });
-    const refused = await t.rest('GET', url, { key: doomed.secret });
+    const refused = await heardWithin(
+      () => t.rest('GET', url, { key: doomed.secret }),
+      (answer) => answer.status === 401,
+    );
     expect(refused.status).toBe(401);
     expect(refused.body.error.code).toBe('UNAUTHENTICATED');
   });
@@ -169,9 +197,9 @@ describe('GraphQL catalogue queries', () => {
     const first = await countStatements(() => t.gql(FEATURED, { brandId: harbor.id }, { key: orgKey }));
     logs = [];
     const again = await untilCached(() => t.gql(FEATURED, { brandId: harbor.id }, { key: orgKey }));
+    expect(again.count).toBe(cachedStatements);
     expect(again.result.body).toEqual(first.result.body);
     expect(titles(again.result.body)).toEqual(['Sunset sail']);
-    expect(again.count).toBe(1);
     // Answers depend on the caller's key: no browser or proxy may keep one, replayed or not.
     expect([first.result.headers['cache-control'], again.result.headers['cache-control']]).toEqual(['no-store', 'no-store']);
     expect(logs.find((l) => l.msg === 'request completed')).toMatchObject({

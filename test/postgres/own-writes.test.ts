@@ -1,0 +1,45 @@
+/**
+ * What the PostgreSQL pool's connections take for a write (src/db/postgres/own-writes.ts): the data version
+ * moves when such a statement's write becomes visible, so one missed would serve answers from before this
+ * gateway's own write. Anything not known to only read counts as a write.
+ */
+import { describe, expect, it } from 'vitest';
+import { statementKind } from '../../src/db/postgres/own-writes.ts';
+
+describe('statementKind', () => {
+  it.each([
+    ['select "id" from "hosts" where "id" = $1', 'read'],
+    ['  SELECT pg_current_snapshot()::text', 'read'],
+    ['with "x" as (select 1) select * from "x"', 'read'],
+    ['select "updated_at" from "carts"', 'read'],
+    ['insert into "hosts" ("id") values ($1)', 'write'],
+    ['update "sessions" set "reserved" = "reserved" + $1', 'write'],
+    ['delete from "holds" where "id" = $1', 'write'],
+    ['with "u" as (update "sessions" set "reserved" = 1 returning "id") select * from "u"', 'write'],
+    ['select 1 from "bookings" where "id" = $1 for no key update', 'write'],
+    ['-- a comment\nupdate "brands" set "name" = $1', 'write'],
+    ['/* x */ select 1', 'read'],
+    ['TRUNCATE "events"', 'write'],
+    ['CREATE TABLE "x" ("id" text)', 'write'],
+    ['select set_config($1, $2, true)', 'read'],
+    ['begin isolation level read committed', 'begin'],
+    ['START TRANSACTION', 'begin'],
+    ['commit', 'commit'],
+    ['END', 'commit'],
+    ['rollback', 'rollback'],
+    ['rollback to savepoint sp1', 'read'],
+    ['savepoint sp1', 'read'],
+    ['release savepoint sp1', 'read'],
+    ['SET statement_timeout = 0', 'read'],
+    ['LISTEN tessera_data', 'read'],
+    ['select 1; update "hosts" set "id" = "id"', 'write'],
+    ['BEGIN; COMMIT', 'write'],
+    ['', 'write'],
+  ] as const)('%j is a %s', (text, kind) => {
+    expect(statementKind(text)).toBe(kind);
+  });
+
+  it('takes a statement without text (a submittable) for a write', () => {
+    expect(statementKind(undefined)).toBe('write');
+  });
+});
