@@ -86,6 +86,7 @@ describe('store contract: cancellation', () => {
         { id: p1!.id, cancelledAt: null },
         { id: p2!.id, cancelledAt: null },
       ],
+      record: expect.objectContaining({ booking: expect.objectContaining({ id: paid.booking.id, amountRefundedMinor: 5000 }) }),
     });
     // Free, or paid outside Tessera: no intent.
     const freeFound: CancellableBooking = {

@@ -32,12 +32,27 @@ export async function recordBookingEvents(
   if (bookingIds.length === 0 || types.length === 0) return [];
   const views = await bookingViewsIn(tx, bookingIds);
   if (views.length !== bookingIds.length) throw new Error('A booking changed in this transaction has no view');
+  return recordBookingEventsOf(tx, views, types, at, eventId);
+}
+
+/**
+ * recordBookingEvents with the views given: the bookings as the change left them, which the caller built
+ * from what it read in the unit and wrote (so it need not read them again). Returns `views`.
+ */
+export async function recordBookingEventsOf(
+  tx: Stores,
+  views: readonly Booking[],
+  types: readonly BookingEventType[],
+  at: string,
+  eventId?: EventIdSource,
+): Promise<Booking[]> {
+  if (views.length === 0 || types.length === 0) return [];
   for (const view of views) {
     const payload = bookingPayload(view);
     for (const type of types)
       await recordEvent(tx, { id: eventId?.(type, view.id), brandId: view.brandId, type, resourceId: view.id, payload, at });
   }
-  return views;
+  return [...views];
 }
 
 export async function recordBookingEvent(
