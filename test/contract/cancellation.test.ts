@@ -98,6 +98,9 @@ describe('store contract: cancellation', () => {
       intentStatus: null,
     };
     expect(await database.cancellation.findBookingToCancel(free.booking.id)).toMatchObject({ booking: freeFound, pendingRefunds: 0 });
+    expect((await database.cancellation.findBookingToCancel(paid.booking.id))!.record).toStrictEqual(
+      (await database.bookings.findBookingRecords([paid.booking.id]))[0],
+    );
     expect(await database.cancellation.findBookingToCancel('no-such-booking')).toBeUndefined();
     const unpaidFound: CancellableBooking = {
       ...found,

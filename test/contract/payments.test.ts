@@ -82,6 +82,7 @@ describe('store contract: payments', () => {
           totalMinor: 13_500,
         },
         activeParticipants: 2,
+        record: expect.objectContaining({ booking: expect.objectContaining({ id: heldFirst!.id }) }),
       },
       {
         id: heldSecond!.id,
@@ -94,6 +95,7 @@ describe('store contract: payments', () => {
         amountRefundedMinor: 0,
         pricing: plainPricing(4_500),
         activeParticipants: 1,
+        record: expect.objectContaining({ booking: expect.objectContaining({ id: heldSecond!.id }) }),
       },
     ]);
     expect(await database.payments.bookingsOfIntent(paid.intent.id)).toStrictEqual([
@@ -108,8 +110,12 @@ describe('store contract: payments', () => {
         amountRefundedMinor: 0,
         pricing: plainPricing(5_000),
         activeParticipants: 1,
+        record: expect.objectContaining({ booking: expect.objectContaining({ id: paid.booking.id }) }),
       },
     ]);
+    // Each one's record is the one its view is built from.
+    for (const row of await database.payments.bookingsOfIntent(held.intent.id))
+      expect(row.record).toStrictEqual((await database.bookings.findBookingRecords([row.id]))[0]);
     expect(await database.payments.bookingsOfIntent('no-such-intent')).toEqual([]);
 
     // Written last position first, two of one position.

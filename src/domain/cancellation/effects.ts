@@ -4,11 +4,11 @@
  * refunds.ts), which applies the effect stored with a refund once the processor has refunded.
  */
 import type { Stores } from '../shared/database.ts';
-import type { BookingStatus } from '../shared/values.ts';
 import { toBooking, type Booking } from '../bookings/booking-view.ts';
 import { type CancellableBooking } from './store.ts';
 import { cancellationEventTypes, recordBookingEventsOf } from '../bookings/booking-events.ts';
 import type { BookingRecord } from '../bookings/store.ts';
+import { recordAsWritten } from '../bookings/written-record.ts';
 import { cancellationEffect, type BookingState, type CancelRequest } from './rules.ts';
 import { notFound } from '../shared/errors.ts';
 import { releaseSessionPlaces } from '../waitlists/offers.ts';
@@ -59,7 +59,7 @@ export async function applyEffect(
   const effect = cancellationEffect(state, request);
   const status = effect.status !== booking.status ? effect.status : null;
   await db.cancellation.cancelParticipants(booking.id, effect.cancelParticipantIds, status, at);
-  const written = toBooking(afterCancel(record, effect.cancelParticipantIds, status, at));
+  const written = toBooking(recordAsWritten(record, { cancelled: effect.cancelParticipantIds, status, at }));
   const [view] = await recordBookingEventsOf(db, [written], cancellationEventTypes(state, effect, refundSettled), at);
   if (countsInShare(booking)) {
     await leavePublishableShare(db, [
@@ -68,20 +68,4 @@ export async function applyEffect(
   }
   await releaseSessionPlaces(db, booking.sessionId, effect.releasePlaces, new Date(at), offerTtlSeconds);
   return view;
-}
-
-/**
- * The record as cancelParticipants(ids, status, at) leaves it (see CancellationStore): the still-active
- * participants of `ids` cancelled at `at`; the status set (no hold left once it leaves `processing`); the
- * booking's `updatedAt` moved when either was written.
- */
-function afterCancel(record: BookingRecord, ids: readonly string[], status: BookingStatus | null, at: string): BookingRecord {
-  if (ids.length === 0 && status === null) return record;
-  const cancelled = new Set(ids);
-  const statusSet = status === null ? {} : status === 'processing' ? { status } : { status, holdExpiresAt: null };
-  return {
-    ...record,
-    booking: { ...record.booking, ...statusSet, updatedAt: at },
-    participants: record.participants.map((p) => (cancelled.has(p.id) && p.cancelledAt === null ? { ...p, cancelledAt: at } : p)),
-  };
 }

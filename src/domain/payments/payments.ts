@@ -9,7 +9,9 @@ import { randomUUID } from 'node:crypto';
 import type { BookingStatus } from '../shared/values.ts';
 import type { Stores, Transaction } from '../shared/database.ts';
 import { type IntentBookingRow, type IntentRow } from './store.ts';
-import { recordBookingEvent } from '../bookings/booking-events.ts';
+import { recordBookingEventsOf } from '../bookings/booking-events.ts';
+import { toBooking } from '../bookings/booking-view.ts';
+import { recordAsWritten } from '../bookings/written-record.ts';
 import { isCurrentCheckout, settleCart } from './cart-settlement.ts';
 import type { Deps } from '../shared/deps.ts';
 import { DomainError, type ErrorCode } from '../shared/errors.ts';
@@ -118,13 +120,11 @@ async function settleBooking(
       await leavePublishableShare(tx, [
         { sessionId: booking.sessionId, places: booking.activeParticipants, publishableHold: booking.publishableHold },
       ]);
-      await tx.cancellation.setBookingStatus(booking.id, 'confirmed', at);
-      await recordBookingEvent(tx, 'booking.confirmed', booking.id, at);
+      await confirm(tx, booking, at);
       return { status: 'confirmed' };
     case 'retake':
       if (await retake(tx, booking)) {
-        await tx.cancellation.setBookingStatus(booking.id, 'confirmed', at);
-        await recordBookingEvent(tx, 'booking.confirmed', booking.id, at);
+        await confirm(tx, booking, at);
         return { status: 'confirmed' };
       }
       return action.amountMinor > 0
@@ -133,6 +133,13 @@ async function settleBooking(
     case 'refund':
       return { status: 'cancelled', refund: await refundInFull(tx, intent, booking, action.amountMinor, at) };
   }
+}
+
+/** Confirms the booking, its event's view made from the record it was read with and the status written. */
+async function confirm(tx: Stores, booking: IntentBookingRow, at: string): Promise<void> {
+  await tx.cancellation.setBookingStatus(booking.id, 'confirmed', at);
+  const view = toBooking(recordAsWritten(booking.record, { status: 'confirmed', at }));
+  await recordBookingEventsOf(tx, [view], ['booking.confirmed'], at);
 }
 
 class NotHonoured extends Error {}
@@ -179,7 +186,9 @@ async function refundInFull(
   if (booking.status !== 'cancelled') {
     await tx.payments.cancelActiveParticipants(booking.id, at);
     await tx.cancellation.setBookingStatus(booking.id, 'cancelled', at);
-    await recordBookingEvent(tx, 'booking.cancelled', booking.id, at);
+    const active = booking.record.participants.filter((p) => p.cancelledAt === null).map((p) => p.id);
+    const view = toBooking(recordAsWritten(booking.record, { cancelled: active, status: 'cancelled', at }));
+    await recordBookingEventsOf(tx, [view], ['booking.cancelled'], at);
   }
   // Once refunded, the cart may be settled: stored with the refund, so the reconciler does it too after a crash.
   const effect = { cancel: false, participantIds: null, also: { kind: 'settle-cart' as const, intentId: intent.id } };

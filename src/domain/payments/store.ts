@@ -1,4 +1,4 @@
-import type { BookingRow } from '../bookings/store.ts';
+import type { BookingRecord, BookingRow } from '../bookings/store.ts';
 import type { PaymentIntentStatus } from '../shared/values.ts';
 
 /** What handling a payment outcome needs of an intent (never its secret hash). */
@@ -17,6 +17,8 @@ export type IntentBookingRow = Pick<
 > & {
   /** Participants whose `cancelledAt` is null: the places the booking needs. */
   activeParticipants: number;
+  /** The booking as its view is built (findBookingRecords), read with the rest: its events' view is made from it and what the unit wrote. */
+  record: BookingRecord;
 };
 
 /** An intent due to be asked about at its processor. */
