@@ -159,6 +159,15 @@ describe('store contract: payments', () => {
       holdClient: null,
     });
 
+    // A payment's confirmations and its cart, written together: each booking confirmed, its hold gone.
+    await database.payments.settlePayment([heldFirst!.id, heldSecond!.id], held.cart.id, '2026-11-25T14:00:00.000Z');
+    const settled = await database.bookings.findBookingRecords([heldFirst!.id, heldSecond!.id]);
+    expect(settled.map((r) => [r.booking.status, r.booking.holdExpiresAt, r.booking.updatedAt])).toEqual([
+      ['confirmed', null, '2026-11-25T14:00:00.000Z'],
+      ['confirmed', null, '2026-11-25T14:00:00.000Z'],
+    ]);
+    expect(await database.carts.findCartRow(held.cart.id)).toMatchObject({ status: 'paid', updatedAt: '2026-11-25T14:00:00.000Z' });
+
     // The hold lapsed meanwhile: its credit was given back; the late payment takes it again, by code.
     await database.holds.returnCreditRedemptions([heldFirst!.id]);
     expect((await database.checkout.creditCodesByCode(brand.id, ['GIFT-A']))[0]!.balanceMinor).toBe(10_000);

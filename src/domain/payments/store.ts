@@ -53,6 +53,12 @@ export interface PaymentsStore {
   cancelActiveParticipants(bookingId: string, at: string): Promise<void>;
   markCartPaid(cartId: string, at: string): Promise<void>;
   /**
+   * Confirms the bookings of `confirmIds` (as CancellationStore.setBookingStatus(id, 'confirmed', at)
+   * does) and marks the cart `paidCartId` paid when given (as markCartPaid): one statement where the
+   * engine can, the bookings written before the cart.
+   */
+  settlePayment(confirmIds: readonly string[], paidCartId: string | null, at: string): Promise<void>;
+  /**
    * Takes `amountMinor` from the brand's credit code `code` again for a booking (whose earlier redemption
    * was given back when its hold lapsed): false, and nothing changed, when the code is gone or its balance
    * no longer covers it.

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { IntentBookingRow, IntentRow, PaymentsStore } from '../../../../domain/payments/store.ts';
 import type { PaymentIntentStatus } from '../../../../domain/shared/values.ts';
@@ -119,6 +119,28 @@ export async function markCartPaid(db: PgExecutor, cartId: string, at: string): 
   await db.update(carts).set({ status: 'paid', updatedAt: at }).where(eq(carts.id, cartId));
 }
 
+/** One statement: the bookings' UPDATE is a CTE of the cart's (run whether or not the cart's finds a row). */
+export async function settlePayment(db: PgExecutor, confirmIds: readonly string[], paidCartId: string | null, at: string): Promise<void> {
+  if (paidCartId === null) {
+    if (confirmIds.length > 0)
+      await db
+        .update(bookings)
+        .set({ status: 'confirmed', updatedAt: at, holdExpiresAt: null })
+        .where(inArray(bookings.id, [...confirmIds]));
+    return;
+  }
+  if (confirmIds.length === 0) return markCartPaid(db, paidCartId, at);
+  await db.execute(sql`
+    WITH confirmed AS (
+      UPDATE ${bookings} SET status = 'confirmed', updated_at = ${at}, hold_expires_at = NULL
+      WHERE id IN (${sql.join(
+        confirmIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})
+    )
+    UPDATE ${carts} SET status = 'paid', updated_at = ${at} WHERE id = ${paidCartId}`);
+}
+
 /** The code is found, its balance checked and taken, and the redemption recorded in one statement. */
 export async function redeemCreditAgain(
   db: PgExecutor,
@@ -138,5 +160,6 @@ export const paymentsStore = {
   bookingsOfIntent,
   cancelActiveParticipants,
   markCartPaid,
+  settlePayment,
   redeemCreditAgain,
 } satisfies PostgresStore<PaymentsStore>;

@@ -6,6 +6,7 @@ import { redeemCredit } from '../checkout/checkout.ts';
 import type { IntentBookingRow, IntentRow, PaymentsStore } from '../../../../domain/payments/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 import { findBookingRecords } from '../bookings/bookings.ts';
+import { setBookingStatus } from '../cancellation/cancellation.ts';
 import { dueIntentChecks, leaseIntentCheck, setIntentCheck } from './intent-checks.ts';
 
 export type IntentStatus = (typeof paymentIntents.$inferSelect)['status'];
@@ -130,6 +131,12 @@ export function markCartPaid(db: Db, cartId: string, at: string): void {
   cartPaid(db).run({ id: cartId, at });
 }
 
+/** The bookings' prepared UPDATE, one each, then the cart's. */
+export function settlePayment(db: Db, confirmIds: readonly string[], paidCartId: string | null, at: string): void {
+  for (const id of confirmIds) setBookingStatus(db, id, 'confirmed', at);
+  if (paidCartId !== null) markCartPaid(db, paidCartId, at);
+}
+
 const creditCodeOfBrand = preparedPerDb((db) =>
   db
     .select({ id: creditCodes.id })
@@ -158,5 +165,6 @@ export const paymentsStore = {
   bookingsOfIntent,
   cancelActiveParticipants,
   markCartPaid,
+  settlePayment,
   redeemCreditAgain,
 } satisfies SqliteStore<PaymentsStore>;
