@@ -86,6 +86,7 @@ describe('store contract: cancellation', () => {
         { id: p1!.id, cancelledAt: null },
         { id: p2!.id, cancelledAt: null },
       ],
+      record: expect.objectContaining({ booking: expect.objectContaining({ id: paid.booking.id, amountRefundedMinor: 5000 }) }),
     });
     // Free, or paid outside Tessera: no intent.
     const freeFound: CancellableBooking = {
@@ -97,6 +98,9 @@ describe('store contract: cancellation', () => {
       intentStatus: null,
     };
     expect(await database.cancellation.findBookingToCancel(free.booking.id)).toMatchObject({ booking: freeFound, pendingRefunds: 0 });
+    expect((await database.cancellation.findBookingToCancel(paid.booking.id))!.record).toStrictEqual(
+      (await database.bookings.findBookingRecords([paid.booking.id]))[0],
+    );
     expect(await database.cancellation.findBookingToCancel('no-such-booking')).toBeUndefined();
     const unpaidFound: CancellableBooking = {
       ...found,

@@ -82,6 +82,7 @@ describe('store contract: payments', () => {
           totalMinor: 13_500,
         },
         activeParticipants: 2,
+        record: expect.objectContaining({ booking: expect.objectContaining({ id: heldFirst!.id }) }),
       },
       {
         id: heldSecond!.id,
@@ -94,6 +95,7 @@ describe('store contract: payments', () => {
         amountRefundedMinor: 0,
         pricing: plainPricing(4_500),
         activeParticipants: 1,
+        record: expect.objectContaining({ booking: expect.objectContaining({ id: heldSecond!.id }) }),
       },
     ]);
     expect(await database.payments.bookingsOfIntent(paid.intent.id)).toStrictEqual([
@@ -108,8 +110,12 @@ describe('store contract: payments', () => {
         amountRefundedMinor: 0,
         pricing: plainPricing(5_000),
         activeParticipants: 1,
+        record: expect.objectContaining({ booking: expect.objectContaining({ id: paid.booking.id }) }),
       },
     ]);
+    // Each one's record is the one its view is built from.
+    for (const row of await database.payments.bookingsOfIntent(held.intent.id))
+      expect(row.record).toStrictEqual((await database.bookings.findBookingRecords([row.id]))[0]);
     expect(await database.payments.bookingsOfIntent('no-such-intent')).toEqual([]);
 
     // Written last position first, two of one position.
@@ -152,6 +158,15 @@ describe('store contract: payments', () => {
       holdKeyKind: null,
       holdClient: null,
     });
+
+    // A payment's confirmations and its cart, written together: each booking confirmed, its hold gone.
+    await database.payments.settlePayment([heldFirst!.id, heldSecond!.id], held.cart.id, '2026-11-25T14:00:00.000Z');
+    const settled = await database.bookings.findBookingRecords([heldFirst!.id, heldSecond!.id]);
+    expect(settled.map((r) => [r.booking.status, r.booking.holdExpiresAt, r.booking.updatedAt])).toEqual([
+      ['confirmed', null, '2026-11-25T14:00:00.000Z'],
+      ['confirmed', null, '2026-11-25T14:00:00.000Z'],
+    ]);
+    expect(await database.carts.findCartRow(held.cart.id)).toMatchObject({ status: 'paid', updatedAt: '2026-11-25T14:00:00.000Z' });
 
     // The hold lapsed meanwhile: its credit was given back; the late payment takes it again, by code.
     await database.holds.returnCreditRedemptions([heldFirst!.id]);

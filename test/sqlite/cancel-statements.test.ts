@@ -43,11 +43,11 @@ async function cancelOf(ids: string[]) {
 }
 
 describe('POST /v1/bookings/cancel cost', () => {
-  // Per item: BEGIN; the booking, its pending refunds and its participants; the participants and
-  // booking updates; the booking's view for its event (booking, participants, answers); the event, the
-  // brand's endpoints and the delivery; the places given back (the UPDATE returns the session) and its
-  // waiting line; COMMIT.
-  const PER_ITEM = 15;
+  // Per item: BEGIN; the booking, its pending refunds and its view's record (booking, participants,
+  // answers), read once: the event's view is built from it and what the unit wrote; the participants and
+  // booking updates; the event, the brand's endpoints and the delivery; the places given back (the UPDATE
+  // returns the session) and its waiting line; COMMIT. (15 when the view was read again after the updates.)
+  const PER_ITEM = 14;
 
   it(`runs ${PER_ITEM} statements per item and a fixed few per request, all of them prepared before`, async () => {
     const one = await cancelOf(await fresh(1));

@@ -32,27 +32,28 @@ export async function recordBookingEvents(
   if (bookingIds.length === 0 || types.length === 0) return [];
   const views = await bookingViewsIn(tx, bookingIds);
   if (views.length !== bookingIds.length) throw new Error('A booking changed in this transaction has no view');
-  await recordEventsOfViews(tx, views, types, at, eventId);
-  return views;
+  return recordBookingEventsOf(tx, views, types, at, eventId);
 }
 
 /**
- * Records each of `types`, in order, for each of `views`, in order: for a unit that knows the views its
- * change left without reading them (a checkout builds the view of each booking it inserts from the rows it
- * inserted, `toBooking`), so nothing it just wrote is read again.
+ * recordBookingEvents with the views given: the bookings as the change left them, which the caller built
+ * from what it read in the unit and wrote (a checkout from the rows it inserted, `toBooking`; a cancel or
+ * a payment from its locked read, `recordAsWritten`), so nothing it just wrote is read again. Returns `views`.
  */
-export async function recordEventsOfViews(
+export async function recordBookingEventsOf(
   tx: Stores,
   views: readonly Booking[],
   types: readonly BookingEventType[],
   at: string,
   eventId?: EventIdSource,
-): Promise<void> {
+): Promise<Booking[]> {
+  if (views.length === 0 || types.length === 0) return [];
   for (const view of views) {
     const payload = bookingPayload(view);
     for (const type of types)
       await recordEvent(tx, { id: eventId?.(type, view.id), brandId: view.brandId, type, resourceId: view.id, payload, at });
   }
+  return [...views];
 }
 
 export async function recordBookingEvent(

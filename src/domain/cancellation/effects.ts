@@ -4,9 +4,11 @@
  * refunds.ts), which applies the effect stored with a refund once the processor has refunded.
  */
 import type { Stores } from '../shared/database.ts';
-import type { Booking } from '../bookings/booking-view.ts';
+import { toBooking, type Booking } from '../bookings/booking-view.ts';
 import { type CancellableBooking } from './store.ts';
-import { cancellationEventTypes, recordBookingEvents } from '../bookings/booking-events.ts';
+import { cancellationEventTypes, recordBookingEventsOf } from '../bookings/booking-events.ts';
+import type { BookingRecord } from '../bookings/store.ts';
+import { recordAsWritten } from '../bookings/written-record.ts';
 import { cancellationEffect, type BookingState, type CancelRequest } from './rules.ts';
 import { notFound } from '../shared/errors.ts';
 import { releaseSessionPlaces } from '../waitlists/offers.ts';
@@ -15,14 +17,17 @@ import { countsInShare, leavePublishableShare } from '../checkout/holds.ts';
 export interface BookingWithState {
   booking: CancellableBooking;
   state: BookingState;
+  /** Its view's record as read, before the unit changed anything. */
+  record: BookingRecord;
 }
 
 export async function readState(db: Stores, bookingId: string): Promise<BookingWithState> {
   const found = await db.cancellation.findBookingToCancel(bookingId);
   if (!found) throw notFound('Booking', bookingId);
-  const { booking } = found;
+  const { booking, record } = found;
   return {
     booking,
+    record,
     state: {
       status: booking.status,
       amountMinor: booking.amountMinor,
@@ -45,20 +50,17 @@ export async function readState(db: Stores, bookingId: string): Promise<BookingW
  */
 export async function applyEffect(
   db: Stores,
-  { booking, state }: BookingWithState,
+  { booking, state, record }: BookingWithState,
   request: CancelRequest,
   at: string,
   refundSettled: boolean,
   offerTtlSeconds: number,
 ): Promise<Booking | undefined> {
   const effect = cancellationEffect(state, request);
-  await db.cancellation.cancelParticipants(
-    booking.id,
-    effect.cancelParticipantIds,
-    effect.status !== booking.status ? effect.status : null,
-    at,
-  );
-  const [view] = await recordBookingEvents(db, [booking.id], cancellationEventTypes(state, effect, refundSettled), at);
+  const status = effect.status !== booking.status ? effect.status : null;
+  await db.cancellation.cancelParticipants(booking.id, effect.cancelParticipantIds, status, at);
+  const written = toBooking(recordAsWritten(record, { cancelled: effect.cancelParticipantIds, status, at }));
+  const [view] = await recordBookingEventsOf(db, [written], cancellationEventTypes(state, effect, refundSettled), at);
   if (countsInShare(booking)) {
     await leavePublishableShare(db, [
       { sessionId: booking.sessionId, places: effect.releasePlaces, publishableHold: booking.publishableHold },

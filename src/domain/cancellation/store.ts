@@ -1,4 +1,4 @@
-import type { BookingRow } from '../bookings/store.ts';
+import type { BookingRecord, BookingRow } from '../bookings/store.ts';
 import type { BookingStatus, PaymentIntentStatus, RefundStatus } from '../shared/values.ts';
 export type { RefundStatus } from '../shared/values.ts';
 import type { RefundEffectJson } from '../shared/json-types.ts';
@@ -35,6 +35,11 @@ export interface BookingToCancel {
   pendingRefunds: number;
   /** Its participants in position order, with when each was cancelled (null: active). */
   participants: Array<{ id: string; cancelledAt: string | null }>;
+  /**
+   * The booking as its view is built (findBookingRecords), read with the rest: a unit that changes it
+   * makes its events' view from this and what it wrote, without reading the booking again.
+   */
+  record: BookingRecord;
 }
 
 export interface CancellationStore {

@@ -13,7 +13,7 @@ import type { Database, Stores } from '../shared/database.ts';
 import type { BrandRow } from '../catalog/store.ts';
 import { type AnswerInsert, type BookingInsert, type CartHolder, type ParticipantInsert } from './store.ts';
 import type { StoredAnswer } from '../questions/answers.ts';
-import { recordEventsOfViews } from '../bookings/booking-events.ts';
+import { recordBookingEventsOf } from '../bookings/booking-events.ts';
 import { toBooking } from '../bookings/booking-view.ts';
 import type { Booking } from '../bookings/booking-view.ts';
 import type { Cart } from '../bookings/carts.ts';
@@ -320,7 +320,7 @@ async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, wri
     answers,
   });
   // A free booking is confirmed as it is created: both events, each showing it confirmed.
-  await recordEventsOfViews(tx, [view], settled ? ['booking.created', 'booking.confirmed'] : ['booking.created'], written.at);
+  await recordBookingEventsOf(tx, [view], settled ? ['booking.created', 'booking.confirmed'] : ['booking.created'], written.at);
   if (item.waitlistEntryId) await markConverted(tx, item.waitlistEntryId, id, written.at);
   return { written: { id, confirmationCode, status }, view, position: item.index };
 }

@@ -2,7 +2,6 @@
  * A cart is `paid` once the checkout its succeeded intent pays for has every booking settled. Both a
  * payment event and the late refund it may cause (settled by the request or by the reconciler) ask.
  */
-import type { BookingStatus } from '../shared/values.ts';
 import type { Stores } from '../shared/database.ts';
 import { currentCheckout } from '../bookings/carts.ts';
 import { cartIsPaid } from './rules.ts';
@@ -13,17 +12,12 @@ export async function isCurrentCheckout(tx: Stores, intent: { id: string; cartId
 }
 
 /**
- * Marks the intent's cart paid when its bookings are all settled. Call inside a transaction; `known` is
- * what the unit already knows: `isCurrentCheckout`, and the statuses of the intent's bookings as it left them.
+ * Marks the intent's cart paid when its bookings are all settled (cartIsPaid; a payment's own unit, which
+ * knows its bookings' statuses, asks cartIsPaid itself). Call inside a transaction.
  */
-export async function settleCart(
-  tx: Stores,
-  intent: { id: string; cartId: string },
-  at: string,
-  known?: { current: boolean; statuses: readonly BookingStatus[] },
-): Promise<void> {
-  const statuses = known?.statuses ?? (await tx.payments.bookingsOfIntent(intent.id)).map((b) => b.status);
-  if (cartIsPaid(known?.current ?? (await isCurrentCheckout(tx, intent)), statuses)) await tx.payments.markCartPaid(intent.cartId, at);
+export async function settleCart(tx: Stores, intent: { id: string; cartId: string }, at: string): Promise<void> {
+  const statuses = (await tx.payments.bookingsOfIntent(intent.id)).map((b) => b.status);
+  if (cartIsPaid(await isCurrentCheckout(tx, intent), statuses)) await tx.payments.markCartPaid(intent.cartId, at);
 }
 
 /** `settleCart` for an intent known by its id (a stored refund effect); nothing when it is gone. */

@@ -9,13 +9,15 @@ import { randomUUID } from 'node:crypto';
 import type { BookingStatus } from '../shared/values.ts';
 import type { Stores, Transaction } from '../shared/database.ts';
 import { type IntentBookingRow, type IntentRow } from './store.ts';
-import { recordBookingEvent } from '../bookings/booking-events.ts';
-import { isCurrentCheckout, settleCart } from './cart-settlement.ts';
+import { recordBookingEventsOf } from '../bookings/booking-events.ts';
+import { toBooking } from '../bookings/booking-view.ts';
+import { recordAsWritten } from '../bookings/written-record.ts';
+import { isCurrentCheckout } from './cart-settlement.ts';
 import type { Deps } from '../shared/deps.ts';
 import { DomainError, type ErrorCode } from '../shared/errors.ts';
 import { failProcessingBookings, leavePublishableShare } from '../checkout/holds.ts';
 import type { IntentEvent } from './processor.ts';
-import { recordsFailure, recordsSuccess, succeededAction, type IntentStatus } from './rules.ts';
+import { cartIsPaid, recordsFailure, recordsSuccess, succeededAction, type IntentStatus } from './rules.ts';
 import { completeRefund, reserveRefund, type ReservedRefund } from '../cancellation/refunds.ts';
 
 export interface PaymentOutcome {
@@ -80,12 +82,15 @@ async function recordSuccess(deps: Deps, reference: string): Promise<PaymentOutc
     const current = await isCurrentCheckout(tx, intent);
     const refunds: ReservedRefund[] = [];
     const statuses: BookingStatus[] = [];
+    const confirmed: string[] = [];
     for (const booking of await tx.payments.bookingsOfIntent(intent.id)) {
       const settled = await settleBooking(tx, intent, booking, current, at);
       statuses.push(settled.status);
       if (settled.refund) refunds.push(settled.refund);
+      if (settled.confirm) confirmed.push(booking.id);
     }
-    await settleCart(tx, intent, at, { current, statuses });
+    // The confirmations and the cart written together (one statement on PostgreSQL).
+    await tx.payments.settlePayment(confirmed, cartIsPaid(current, statuses) ? intent.cartId : null, at);
     return { intent, refunds, changed: true };
   });
   if (!recorded) return null;
@@ -101,14 +106,18 @@ async function recordSuccess(deps: Deps, reference: string): Promise<PaymentOutc
   return { intentId: recorded.intent.id, intentStatus: 'succeeded', changed: recorded.changed, refundErrors };
 }
 
-/** Applies a succeeded payment to one booking; returns its status then and the refund it needs, already reserved. */
+/**
+ * Applies a succeeded payment to one booking; returns its status then and the refund it needs, already
+ * reserved. A booking to confirm (`confirm`) has its event recorded here and its status written by the
+ * caller, with the cart.
+ */
 async function settleBooking(
   tx: Transaction,
   intent: IntentRow,
   booking: IntentBookingRow,
   current: boolean,
   at: string,
-): Promise<{ status: BookingStatus; refund?: ReservedRefund }> {
+): Promise<{ status: BookingStatus; refund?: ReservedRefund; confirm?: true }> {
   const action = succeededAction(booking, current);
   switch (action.kind) {
     case 'none':
@@ -118,14 +127,12 @@ async function settleBooking(
       await leavePublishableShare(tx, [
         { sessionId: booking.sessionId, places: booking.activeParticipants, publishableHold: booking.publishableHold },
       ]);
-      await tx.cancellation.setBookingStatus(booking.id, 'confirmed', at);
-      await recordBookingEvent(tx, 'booking.confirmed', booking.id, at);
-      return { status: 'confirmed' };
+      await recordConfirmed(tx, booking, at);
+      return { status: 'confirmed', confirm: true };
     case 'retake':
       if (await retake(tx, booking)) {
-        await tx.cancellation.setBookingStatus(booking.id, 'confirmed', at);
-        await recordBookingEvent(tx, 'booking.confirmed', booking.id, at);
-        return { status: 'confirmed' };
+        await recordConfirmed(tx, booking, at);
+        return { status: 'confirmed', confirm: true };
       }
       return action.amountMinor > 0
         ? { status: 'cancelled', refund: await refundInFull(tx, intent, booking, action.amountMinor, at) }
@@ -133,6 +140,12 @@ async function settleBooking(
     case 'refund':
       return { status: 'cancelled', refund: await refundInFull(tx, intent, booking, action.amountMinor, at) };
   }
+}
+
+/** booking.confirmed, its view made from the record the booking was read with and the status its caller writes. */
+async function recordConfirmed(tx: Stores, booking: IntentBookingRow, at: string): Promise<void> {
+  const view = toBooking(recordAsWritten(booking.record, { status: 'confirmed', at }));
+  await recordBookingEventsOf(tx, [view], ['booking.confirmed'], at);
 }
 
 class NotHonoured extends Error {}
@@ -179,7 +192,9 @@ async function refundInFull(
   if (booking.status !== 'cancelled') {
     await tx.payments.cancelActiveParticipants(booking.id, at);
     await tx.cancellation.setBookingStatus(booking.id, 'cancelled', at);
-    await recordBookingEvent(tx, 'booking.cancelled', booking.id, at);
+    const active = booking.record.participants.filter((p) => p.cancelledAt === null).map((p) => p.id);
+    const view = toBooking(recordAsWritten(booking.record, { cancelled: active, status: 'cancelled', at }));
+    await recordBookingEventsOf(tx, [view], ['booking.cancelled'], at);
   }
   // Once refunded, the cart may be settled: stored with the refund, so the reconciler does it too after a crash.
   const effect = { cancel: false, participantIds: null, also: { kind: 'settle-cart' as const, intentId: intent.id } };

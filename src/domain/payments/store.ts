@@ -1,4 +1,4 @@
-import type { BookingRow } from '../bookings/store.ts';
+import type { BookingRecord, BookingRow } from '../bookings/store.ts';
 import type { PaymentIntentStatus } from '../shared/values.ts';
 
 /** What handling a payment outcome needs of an intent (never its secret hash). */
@@ -17,6 +17,8 @@ export type IntentBookingRow = Pick<
 > & {
   /** Participants whose `cancelledAt` is null: the places the booking needs. */
   activeParticipants: number;
+  /** The booking as its view is built (findBookingRecords), read with the rest: its events' view is made from it and what the unit wrote. */
+  record: BookingRecord;
 };
 
 /** An intent due to be asked about at its processor. */
@@ -50,6 +52,12 @@ export interface PaymentsStore {
   /** Marks the booking's still-active participants cancelled at `at`. */
   cancelActiveParticipants(bookingId: string, at: string): Promise<void>;
   markCartPaid(cartId: string, at: string): Promise<void>;
+  /**
+   * Confirms the bookings of `confirmIds` (as CancellationStore.setBookingStatus(id, 'confirmed', at)
+   * does) and marks the cart `paidCartId` paid when given (as markCartPaid): one statement where the
+   * engine can, the bookings written before the cart.
+   */
+  settlePayment(confirmIds: readonly string[], paidCartId: string | null, at: string): Promise<void>;
   /**
    * Takes `amountMinor` from the brand's credit code `code` again for a booking (whose earlier redemption
    * was given back when its hold lapsed): false, and nothing changed, when the code is gone or its balance

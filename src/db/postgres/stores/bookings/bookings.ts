@@ -11,23 +11,31 @@ import { bookings, experiences, sessions } from '../../schema/index.ts';
 import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 import { anyOfPlaceholder, inByteOrder, isoText, jsonRows } from '../sql-parts.ts';
 
+/**
+ * A booking record's columns beside its row (`booking: bookings`), over `bookings` joined to its experience
+ * and session: also read by the cancellation unit's locked read (stores/cancellation).
+ */
+export const recordColumns = {
+  experienceTitle: experiences.title,
+  timezone: experiences.timezoneId,
+  startLocal: sessions.startLocal,
+  participants: jsonRows<ParticipantRow>(sql`
+    SELECT json_agg(json_build_object('id', p.id, 'bookingId', p.booking_id, 'position', p.position,
+      'firstName', p.first_name, 'lastName', p.last_name, 'emailAddress', p.email_address,
+      'phoneNumber', p.phone_number, 'priceTierName', p.price_tier_name, 'priceMinor', p.price_minor,
+      'cancelledAt', ${isoText('p.cancelled_at')}) ORDER BY p.position)
+    FROM participants p WHERE p.booking_id = ${bookings.id}`),
+  answers: jsonRows<AnswerRow>(sql`
+    SELECT json_agg(json_build_object('id', a.id, 'bookingId', a.booking_id, 'participantId', a.participant_id,
+      'question', a.question, 'answer', a.answer, 'position', a.position) ORDER BY a.position)
+    FROM answers a WHERE a.booking_id = ${bookings.id}`),
+};
+
 const bookingRecords = preparedPerExecutor((db) =>
   db
     .select({
       booking: bookings,
-      experienceTitle: experiences.title,
-      timezone: experiences.timezoneId,
-      startLocal: sessions.startLocal,
-      participants: jsonRows<ParticipantRow>(sql`
-        SELECT json_agg(json_build_object('id', p.id, 'bookingId', p.booking_id, 'position', p.position,
-          'firstName', p.first_name, 'lastName', p.last_name, 'emailAddress', p.email_address,
-          'phoneNumber', p.phone_number, 'priceTierName', p.price_tier_name, 'priceMinor', p.price_minor,
-          'cancelledAt', ${isoText('p.cancelled_at')}) ORDER BY p.position)
-        FROM participants p WHERE p.booking_id = ${bookings.id}`),
-      answers: jsonRows<AnswerRow>(sql`
-        SELECT json_agg(json_build_object('id', a.id, 'bookingId', a.booking_id, 'participantId', a.participant_id,
-          'question', a.question, 'answer', a.answer, 'position', a.position) ORDER BY a.position)
-        FROM answers a WHERE a.booking_id = ${bookings.id}`),
+      ...recordColumns,
     })
     .from(bookings)
     .innerJoin(experiences, eq(experiences.id, bookings.experienceId))

@@ -1,9 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { BookingStatus } from '../../../../domain/shared/values.ts';
 import type { BookingToCancel, CancellableBooking, CancellationStore } from '../../../../domain/cancellation/store.ts';
-import { bookings, participants, paymentIntents } from '../../schema/index.ts';
+import { bookings, experiences, participants, paymentIntents, sessions } from '../../schema/index.ts';
+import { recordColumns } from '../bookings/bookings.ts';
 import { lockInUnit, preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
-import { isoText, jsonRows } from '../sql-parts.ts';
 
 /** What cancelling and refunding one booking needs: its row and the state of its payment. */
 const cancellableColumns = {
@@ -28,21 +28,32 @@ const bookingToCancel = preparedPerExecutor((db) =>
     .select({
       booking: cancellableColumns,
       pendingRefunds: sql<number>`(SELECT count(*)::integer FROM refunds r WHERE r.booking_id = ${bookings.id} AND r.status = 'pending')`,
-      participants: jsonRows<BookingToCancel['participants'][number]>(sql`
-        SELECT json_agg(json_build_object('id', p.id, 'cancelledAt', ${isoText('p.cancelled_at')}) ORDER BY p.position)
-        FROM participants p WHERE p.booking_id = ${bookings.id}`),
+      row: bookings,
+      ...recordColumns,
     })
     .from(bookings)
     .leftJoin(paymentIntents, eq(paymentIntents.id, bookings.paymentIntentId))
+    .innerJoin(experiences, eq(experiences.id, bookings.experienceId))
+    .innerJoin(sessions, eq(sessions.id, bookings.sessionId))
     .where(eq(bookings.id, sql.placeholder('id')))
     .prepare('booking_to_cancel'),
 );
 
-/** Locked first (in a unit of work), then read in one named statement, its refunds and participants beside it. */
+/**
+ * Locked first (in a unit of work), then read in one named statement, its refunds, participants and the
+ * rest of its view's record beside it.
+ */
 export async function findBookingToCancel(db: PgExecutor, id: string): Promise<BookingToCancel | undefined> {
   if (!(await lockInUnit(db, bookings, eq(bookings.id, id)))) return undefined;
-  const [row] = await bookingToCancel(db).execute({ id });
-  return row;
+  const [found] = await bookingToCancel(db).execute({ id });
+  if (!found) return undefined;
+  const { booking, pendingRefunds, row, experienceTitle, timezone, startLocal, participants, answers } = found;
+  return {
+    booking,
+    pendingRefunds,
+    participants: participants.map((p) => ({ id: p.id, cancelledAt: p.cancelledAt })),
+    record: { booking: row, experienceTitle, timezone, startLocal, participants, answers },
+  };
 }
 
 export async function findCancellableBookings(db: PgExecutor, ids: readonly string[]): Promise<Map<string, CancellableBooking>> {

@@ -1,9 +1,10 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb, setTo } from '../../prepared.ts';
 import { bookings, participants, paymentIntents, refunds } from '../../schema/index.ts';
 import type { BookingToCancel, CancellableBooking, CancellationStore } from '../../../../domain/cancellation/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
+import { findBookingRecords } from '../bookings/bookings.ts';
 
 // A cancel request runs these once per item, each in the item's own transaction: prepared once per
 // connection, so an item costs the statements' execution, not Drizzle's query building and SQLite's compilation.
@@ -34,14 +35,20 @@ const cancellableBooking = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** Three prepared reads: the booking, its pending refunds, its participants. */
+/**
+ * Prepared reads: the booking, its pending refunds, and its view's record (whose participants give their
+ * states).
+ */
 export function findBookingToCancel(db: Db, id: string): BookingToCancel | undefined {
   const booking = cancellableBooking(db).get({ id });
   if (!booking) return undefined;
+  const [record] = findBookingRecords(db, [id]);
+  if (!record) return undefined;
   return {
     booking,
     pendingRefunds: pendingRefundCount(db).get({ bookingId: id })?.n ?? 0,
-    participants: participantStatesOf(db).all({ bookingId: id }),
+    participants: record.participants.map((p) => ({ id: p.id, cancelledAt: p.cancelledAt })),
+    record,
   };
 }
 
@@ -62,15 +69,6 @@ export function findCancellableBookings(db: Db, ids: readonly string[]): Map<str
       .map((row) => [row.id, row]),
   );
 }
-
-const participantStatesOf = preparedPerDb((db) =>
-  db
-    .select({ id: participants.id, cancelledAt: participants.cancelledAt })
-    .from(participants)
-    .where(eq(participants.bookingId, sql.placeholder('bookingId')))
-    .orderBy(asc(participants.position))
-    .prepare(),
-);
 
 const cancelActiveParticipants = preparedPerDb((db) =>
   db

@@ -1,10 +1,12 @@
-import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
-import { idList, inIdList, preparedPerDb, setTo } from '../../prepared.ts';
+import { preparedPerDb, setTo } from '../../prepared.ts';
 import { bookings, carts, creditCodes, participants, paymentIntents } from '../../schema/index.ts';
 import { redeemCredit } from '../checkout/checkout.ts';
 import type { IntentBookingRow, IntentRow, PaymentsStore } from '../../../../domain/payments/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
+import { findBookingRecords } from '../bookings/bookings.ts';
+import { setBookingStatus } from '../cancellation/cancellation.ts';
 import { dueIntentChecks, leaseIntentCheck, setIntentCheck } from './intent-checks.ts';
 
 export type IntentStatus = (typeof paymentIntents.$inferSelect)['status'];
@@ -89,24 +91,20 @@ const intentBookings = preparedPerDb((db) =>
     .prepare(),
 );
 
-const activeParticipantCounts = preparedPerDb((db) =>
-  db
-    .select({ bookingId: participants.bookingId, n: count() })
-    .from(participants)
-    .where(and(inIdList(participants.bookingId, 'ids'), isNull(participants.cancelledAt)))
-    .groupBy(participants.bookingId)
-    .prepare(),
-);
-
+/** Its rows, then their records (whose participants give the active count). */
 export function bookingsOfIntent(db: Db, intentId: string): IntentBookingRow[] {
   const rows = intentBookings(db).all({ intentId });
   if (rows.length === 0) return [];
-  const active = new Map(
-    activeParticipantCounts(db)
-      .all({ ids: idList(rows.map((r) => r.id)) })
-      .map((r) => [r.bookingId, r.n]),
+  const records = new Map(
+    findBookingRecords(
+      db,
+      rows.map((r) => r.id),
+    ).map((record) => [record.booking.id, record]),
   );
-  return rows.map((r) => ({ ...r, activeParticipants: active.get(r.id) ?? 0 }));
+  return rows.flatMap((r) => {
+    const record = records.get(r.id);
+    return record ? [{ ...r, activeParticipants: record.participants.filter((p) => p.cancelledAt === null).length, record }] : [];
+  });
 }
 
 const cancelActive = preparedPerDb((db) =>
@@ -131,6 +129,12 @@ const cartPaid = preparedPerDb((db) =>
 
 export function markCartPaid(db: Db, cartId: string, at: string): void {
   cartPaid(db).run({ id: cartId, at });
+}
+
+/** The bookings' prepared UPDATE, one each, then the cart's. */
+export function settlePayment(db: Db, confirmIds: readonly string[], paidCartId: string | null, at: string): void {
+  for (const id of confirmIds) setBookingStatus(db, id, 'confirmed', at);
+  if (paidCartId !== null) markCartPaid(db, paidCartId, at);
 }
 
 const creditCodeOfBrand = preparedPerDb((db) =>
@@ -161,5 +165,6 @@ export const paymentsStore = {
   bookingsOfIntent,
   cancelActiveParticipants,
   markCartPaid,
+  settlePayment,
   redeemCreditAgain,
 } satisfies SqliteStore<PaymentsStore>;
