@@ -36,7 +36,7 @@ describePostgres('locking reads of an intent’s bookings', () => {
     });
   };
 
-  it('reads the bookings with their active participants and no other field when nothing waits', async () => {
+  it('reads the bookings with their active participants, their view’s record and no other field when nothing waits', async () => {
     const { booking, intent } = await booked();
     const rows = await db.database.transaction((tx) => tx.payments.bookingsOfIntent(intent.id));
     expect(rows).toStrictEqual([expect.objectContaining({ id: booking.id, status: 'processing', activeParticipants: 2 })]);
@@ -50,6 +50,7 @@ describePostgres('locking reads of an intent’s bookings', () => {
         'id',
         'pricing',
         'publishableHold',
+        'record',
         'sessionId',
         'status',
       ].sort(),
