@@ -217,7 +217,10 @@ const GATEWAY_LIFE_MS = 8_000;
  * other, then idle until GATEWAY_LIFE_MS, then stopped. A life with the warm-up alone is the baseline
  * (starting, the warm-up, the background jobs); what a target's life counted beyond it, divided by its
  * requests, is the figure. Sequential requests: what a request costs, not what concurrency adds (rollbacks
- * are counted in the phases).
+ * are counted in the phases). PostgreSQL also counts a transaction of the listening connection's server
+ * process each time it is handed notifications (it reads the queue in one): about one per writing commit,
+ * 4.3 a T6 booking in a count made like this one, with 13.9 of the gateway's own (statements' BEGIN ...
+ * COMMIT or autocommit) and 0.4 of the webhook dispatcher waking on the events hint.
  */
 async function countPerRequest(context: PhaseContext): Promise<Record<string, number>> {
   let bookings = 0;

@@ -27,7 +27,7 @@ const unauthenticated = (message: string) => new DomainError('UNAUTHENTICATED', 
  *
  * Secrets are looked up by their SHA-256 through a unique index: the comparison never touches the
  * secret byte by byte, so timing reveals nothing about how close a guess was. `generation`: the
- * request's data generation, to reuse a key found earlier while nothing was written (key-lookup.ts).
+ * request's keys version, to reuse a key found earlier while no key, brand or organization was written (key-lookup.ts).
  */
 export async function authenticate(db: Database, headers: Headers, generation?: string): Promise<Principal | null> {
   const authorization = header(headers, 'authorization');

@@ -1,5 +1,5 @@
 import type { Database } from '../domain/shared/database.ts';
-import { dataVersionFor } from '../http/data-version.ts';
+import { keysVersionFor } from '../http/data-version.ts';
 import { authenticate, type Headers } from './authenticate.ts';
 import type { Principal } from '../domain/access/principal.ts';
 
@@ -14,7 +14,7 @@ const outcomes = new WeakMap<object, Promise<Principal | null>>();
 export function authenticateRequest(db: Database, request: { headers: Headers }): Promise<Principal | null> {
   let outcome = outcomes.get(request);
   if (!outcome) {
-    outcome = dataVersionFor(db, request).then((version) => authenticate(db, request.headers, version));
+    outcome = keysVersionFor(db, request).then((version) => authenticate(db, request.headers, version));
     // Each caller awaits and handles it; the stored promise itself must not count as unhandled.
     outcome.catch(() => {});
     outcomes.set(request, outcome);

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Database } from '../domain/shared/database.ts';
 
 const versions = new WeakMap<object, Promise<string>>();
+const keysVersions = new WeakMap<object, Promise<string>>();
 /** When each HTTP request arrived (`performance.now()`), stamped as the server makes its id. */
 const arrivals = new WeakMap<IncomingMessage, number>();
 
@@ -22,6 +23,21 @@ export function dataVersionFor(db: Database, request: object): Promise<string> {
     const raw = (request as { raw?: IncomingMessage }).raw;
     version = db.dataVersion(raw === undefined ? undefined : arrivals.get(raw));
     versions.set(request, version);
+  }
+  return version;
+}
+
+/**
+ * The keys version (`Database.keysVersion`) as first read for `request`, which the API-key cache judges
+ * against: it moves only when a key, a brand or an organization may have been written, so a request after
+ * a booking finds its key without a statement.
+ */
+export function keysVersionFor(db: Database, request: object): Promise<string> {
+  let version = keysVersions.get(request);
+  if (version === undefined) {
+    const raw = (request as { raw?: IncomingMessage }).raw;
+    version = db.keysVersion(raw === undefined ? undefined : arrivals.get(raw));
+    keysVersions.set(request, version);
   }
   return version;
 }

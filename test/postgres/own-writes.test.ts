@@ -4,7 +4,7 @@
  * gateway's own write. Anything not known to only read counts as a write.
  */
 import { describe, expect, it } from 'vitest';
-import { statementKind } from '../../src/db/postgres/own-writes.ts';
+import { statementKind, writesKeys } from '../../src/db/postgres/own-writes.ts';
 
 describe('statementKind', () => {
   it.each([
@@ -41,5 +41,23 @@ describe('statementKind', () => {
 
   it('takes a statement without text (a submittable) for a write', () => {
     expect(statementKind(undefined)).toBe('write');
+  });
+});
+
+describe('writesKeys', () => {
+  it.each([
+    ['update "api_keys" set "revoked_at" = $1 where "id" = $2', true],
+    ['insert into "brands" ("id", "name") values ($1, $2)', true],
+    ['delete from organizations where id = $1', true],
+    ['TRUNCATE api_keys, hosts', true],
+    ['update "sessions" set "reserved" = "reserved" + $1 where "brand_id" = $2', false],
+    ['insert into "events" ("id", "brand_id", "type") values ($1, $2, $3)', false],
+    ['with "b" as (insert into "bookings" ("id") values ($1) returning "id") insert into "participants" select * from "b"', false],
+  ] as const)('%j: %s', (text, keys) => {
+    expect(writesKeys(text)).toBe(keys);
+  });
+
+  it('takes a statement without text for one that may write them', () => {
+    expect(writesKeys(undefined)).toBe(true);
   });
 });

@@ -80,8 +80,9 @@ export function recordStatements(db: TestDb, seen: (sql: string, params: unknown
 
 /**
  * Runs `fn` and returns the statements it sent to the database (`recordStatements`). The API-key lookup
- * is left out: it runs when the data version moved, which on PostgreSQL a commit of another gateway on
- * the database moves too (or, before the gateway listens, one on any database of the server).
+ * is left out: it runs when the keys version moved (on SQLite the data version, which every write moves;
+ * on PostgreSQL, before the gateway listens, a commit on any database of the server moves it;
+ * test/postgres/keys-version.test.ts counts it).
  */
 export async function statementsSent<T>(db: TestDb, fn: () => Promise<T>): Promise<{ count: number; sql: string[]; result: T }> {
   const sql: string[] = [];

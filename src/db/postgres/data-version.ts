@@ -17,6 +17,13 @@
  * wrote ends, at the moment its changes become visible, on every gateway of the database (the WAL
  * position would move before the commit is visible). Snapshots and counts never look alike, and an epoch
  * never returns, so a value of one mode or epoch is never taken for another's.
+ *
+ * The keys version (`keys()`, Database.keysVersion) is the same with a count of its own that moves only
+ * on notifications on KEYS_CHANNEL (writes to api_keys, brands, organizations: migration 0012) and on this
+ * gateway's own writes that may touch those tables (own-writes.ts: writesKeys). Same epoch, same
+ * staleness, same fallback; so a booking does not make the next request look its API key up again, while
+ * a revoked key is refused from the next request on this gateway and once the notification arrives on
+ * another.
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
@@ -24,9 +31,13 @@ import type { OwnWrites } from './own-writes.ts';
 
 /** The channel the trigger of every table notifies. */
 export const DATA_CHANNEL = 'tessera_data';
+/** The channel the trigger of the tables a key lookup reads notifies, besides DATA_CHANNEL. */
+export const KEYS_CHANNEL = 'tessera_keys';
 
 export interface DataVersion {
   current(): Promise<string>;
+  /** The keys version. */
+  keys(): Promise<string>;
   /** What the listening connection hears. */
   notified(channel: string): void;
   listening(): void;
@@ -39,8 +50,10 @@ export function dataVersion(pool: pg.Pool, ownWrites: OwnWrites | undefined, sta
   // Null while not listening, or when this pool's own writes cannot be told (a pool not opened by openPostgres).
   let epoch: string | null = null;
   let count = 0;
-  const moved = () => {
+  let keysCount = 0;
+  const moved = (keys: boolean) => {
     count += 1;
+    if (keys) keysCount += 1;
   };
   const stopHearing = ownWrites?.onWritten(moved);
 
@@ -58,8 +71,14 @@ export function dataVersion(pool: pg.Pool, ownWrites: OwnWrites | undefined, sta
       startListening();
       return snapshot();
     },
+    keys() {
+      if (epoch !== null) return Promise.resolve(`${epoch}.${keysCount}`);
+      startListening();
+      return snapshot();
+    },
     notified(channel) {
-      if (channel === DATA_CHANNEL) moved();
+      if (channel === DATA_CHANNEL) moved(false);
+      else if (channel === KEYS_CHANNEL) keysCount += 1;
     },
     listening() {
       // Every write visible before LISTEN took effect is visible to what reads under the new epoch; every
@@ -67,6 +86,7 @@ export function dataVersion(pool: pg.Pool, ownWrites: OwnWrites | undefined, sta
       if (ownWrites === undefined) return;
       epoch = randomUUID();
       count = 0;
+      keysCount = 0;
     },
     deaf() {
       epoch = null;

@@ -26,7 +26,7 @@ import { EVENTS_CHANNEL, keepInto, openOutbox, writeOutbox, type Outbox } from '
 import { executorOf } from './executors.ts';
 import { reportingUnavailable } from '../unavailable.ts';
 import { eventHints } from './event-hints.ts';
-import { DATA_CHANNEL, dataVersion, type DataVersion } from './data-version.ts';
+import { DATA_CHANNEL, dataVersion, type DataVersion, KEYS_CHANNEL } from './data-version.ts';
 import { listenOn, type Listener, type ListenerOptions } from './listener.ts';
 import { ownWritesOf } from './own-writes.ts';
 
@@ -42,6 +42,7 @@ export type TransactionOf<S> = S & {
 export type DatabaseOf<S> = S & {
   transaction<T>(work: (tx: TransactionOf<S>) => Promise<T>, options?: UnitOptions): Promise<T>;
   dataVersion(receivedAt?: number): Promise<string>;
+  keysVersion(receivedAt?: number): Promise<string>;
   onEventsCommitted(listener: () => void): () => void;
   close(): Promise<void>;
 };
@@ -151,7 +152,7 @@ function unitsOf<S>(
   const hints = eventHints(() => listener);
   const listener: Listener = listenOn(
     db.$client,
-    [EVENTS_CHANNEL, DATA_CHANNEL],
+    [EVENTS_CHANNEL, DATA_CHANNEL, KEYS_CHANNEL],
     {
       notified(channel) {
         version.notified(channel);
@@ -170,6 +171,7 @@ function unitsOf<S>(
     transaction: (work, options) => runUnit((tx) => work(tx), options?.signal),
     /** See data-version.ts: in memory while the gateway listens, the server's snapshot otherwise. */
     dataVersion: () => version.current(),
+    keysVersion: () => version.keys(),
     onEventsCommitted: (listener) => hints.onEventsCommitted(listener),
     async close() {
       version.close();

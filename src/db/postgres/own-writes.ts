@@ -20,6 +20,17 @@ const READING = new Set(['select', 'with', 'values', 'table', 'show']);
 const QUIET = new Set(['savepoint', 'release', 'set', 'reset', 'listen', 'unlisten', 'notify', 'discard', 'deallocate']);
 /** More than one statement in one text (simple query protocol). */
 const SEVERAL = /;\s*\S/;
+/**
+ * The tables an API key's lookup reads (stores/access/api-keys.ts: findActiveKeyByHash, brandIdsOfOrganization),
+ * as a statement's text names them, quoted or not. No foreign key cascades into them and no trigger writes
+ * them, so a statement writes them only where its text names them.
+ */
+const KEY_TABLES = /\b(?:api_keys|brands|organizations)\b/i;
+
+/** Whether a statement that writes may write what a key lookup reads: conservative (an unknown text may). Exported for its unit test. */
+export function writesKeys(text: string | undefined): boolean {
+  return text === undefined || KEY_TABLES.test(text);
+}
 
 /** What a statement does to the data, as far as its text tells. Exported for its unit test. */
 export function statementKind(text: string | undefined): Kind {
@@ -35,8 +46,11 @@ export function statementKind(text: string | undefined): Kind {
 }
 
 export interface OwnWrites {
-  /** Calls `listener` each time a write of this pool's connections has become visible. */
-  onWritten(listener: () => void): () => void;
+  /**
+   * Calls `listener` each time a write of this pool's connections has become visible; `keys`: whether it
+   * may have written what a key lookup reads (writesKeys).
+   */
+  onWritten(listener: (keys: boolean) => void): () => void;
 }
 
 type AnyQuery = (...args: unknown[]) => unknown;
@@ -46,49 +60,59 @@ const BaseClient = pg.Client as unknown as QueryingClient;
 
 /** A connection class for a pool, and the writes its connections make visible. */
 export function ownWritesClient(): { Client: typeof pg.Client; writes: OwnWrites } {
-  const listeners = new Set<() => void>();
-  const written = () => {
-    for (const listener of listeners) listener();
+  const listeners = new Set<(keys: boolean) => void>();
+  const written = (keys: boolean) => {
+    for (const listener of listeners) listener(keys);
   };
 
   class NoticingClient extends BaseClient {
     #inTransaction = false;
     #wrote = false;
+    #wroteKeys = false;
 
     override query(...args: unknown[]): unknown {
       const config = args[0] as { text?: unknown } | string | undefined;
       const text = typeof config === 'string' ? config : config?.text;
-      const kind = statementKind(typeof text === 'string' ? text : undefined);
+      const known = typeof text === 'string' ? text : undefined;
+      const kind = statementKind(known);
       let visible = false;
+      let keys = false;
       if (kind === 'begin') {
         this.#inTransaction = true;
         this.#wrote = false;
+        this.#wroteKeys = false;
       } else if (kind === 'commit' || kind === 'rollback') {
         visible = kind === 'commit' && this.#wrote;
+        keys = this.#wroteKeys;
         this.#inTransaction = false;
         this.#wrote = false;
+        this.#wroteKeys = false;
       } else if (kind === 'write') {
-        if (this.#inTransaction) this.#wrote = true;
-        else visible = true;
+        keys = writesKeys(known);
+        if (this.#inTransaction) {
+          this.#wrote = true;
+          this.#wroteKeys ||= keys;
+        } else visible = true;
       }
       if (!visible) return super.query(...args);
+      const noted = () => written(keys);
       // Noted as it completes, failed or not (a COMMIT whose answer was lost may have committed), before
       // the sender's callback or promise continuation runs (this handler is the first one).
       const last = args.length - 1;
       const callback = args[last];
       if (typeof callback === 'function') {
         args[last] = (...outcome: unknown[]) => {
-          written();
+          noted();
           (callback as AnyQuery)(...outcome);
         };
         return super.query(...args);
       }
       const result = super.query(...args) as { then?: unknown; once?: unknown } | undefined;
-      if (typeof result?.then === 'function') (result as Promise<unknown>).then(written, written);
+      if (typeof result?.then === 'function') (result as Promise<unknown>).then(noted, noted);
       else if (typeof result?.once === 'function') {
         const submitted = result as { once(event: string, listener: () => void): void };
-        submitted.once('end', written);
-        submitted.once('error', written);
+        submitted.once('end', noted);
+        submitted.once('error', noted);
       }
       return result;
     }

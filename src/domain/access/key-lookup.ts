@@ -23,9 +23,10 @@ async function read(db: Database, secretHash: string): Promise<ActiveKey | undef
 }
 
 /**
- * The active key whose secret hashes to `secretHash`, with its brands. Given the request's data
- * generation (src/db/sqlite/generation.ts), the answer is remembered while that generation holds: revoking a
- * key or moving a brand is a write, so it takes effect from the next request on.
+ * The active key whose secret hashes to `secretHash`, with its brands. Given the request's keys version
+ * (`Database.keysVersion`), the answer is remembered while that version holds: revoking a key or moving a
+ * brand is a write to what the version watches, so it takes effect from the next request on (on another
+ * gateway of PostgreSQL, once its notification arrives); other writes leave the key found.
  */
 export async function findActiveKey(db: Database, secretHash: string, generation?: string): Promise<ActiveKey | undefined> {
   if (generation === undefined) return read(db, secretHash);

@@ -148,6 +148,14 @@ export interface Database extends Stores {
    */
   dataVersion(receivedAt?: number): Promise<string>;
   /**
+   * Like `dataVersion`, for what identifies an API key only (`apiKeys.findActiveKeyByHash` and
+   * `apiKeys.brandIdsOfOrganization`: the keys, brands and organizations): equal values at two moments mean
+   * none of those was written in between; other writes may leave it as it was. It moves with every write
+   * of this gateway to them before that write's answer, and with another gateway's within the staleness
+   * `dataVersion` allows. The API-key cache (key-lookup.ts) keeps what it found under one value.
+   */
+  keysVersion(receivedAt?: number): Promise<string>;
+  /**
    * Calls `listener` (with no data) after units of work that recorded events have committed, on this
    * gateway and, where several share the database, on the others: a hint to read the events again
    * (`events.findEventsAfter`), never the source of truth. It may come late, twice, for nothing, or
