@@ -1,7 +1,8 @@
 /**
- * Payment outcomes, learnt only from verified processor events (the sandbox's confirm route signs its
- * events too, so both take this path). Each outcome is recorded in one transaction that reads the intent
- * first, so a repeated or racing event finds it settled and changes nothing. A succeeded payment that
+ * Payment outcomes, learnt only from verified processor events and, with the sandbox, its confirm route
+ * (whose outcome takes the same path, the intent named by its secret instead of the processor's
+ * reference). Each outcome is recorded in one transaction that reads the intent first, locked, and sets
+ * its status in the same step, so a repeated or racing event finds it settled and changes nothing. A succeeded payment that
  * cannot be honoured is refunded through the refund ledger: the pending refund is recorded in that same
  * transaction, and the processor is asked afterwards, outside it.
  */
