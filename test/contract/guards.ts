@@ -58,7 +58,8 @@ export async function guardWorld(db: TestDb) {
   });
   const attemptsCart = await createCart(db, brand.id);
   const racedIntent = await createPaymentIntent(db, await createCart(db, brand.id));
-  return { brand, experience, s2, s3, anchor, racedCredit, returning, swept, codeCart, attemptsCart, racedIntent };
+  const settledIntent = await createPaymentIntent(db, await createCart(db, brand.id));
+  return { brand, experience, s2, s3, anchor, racedCredit, returning, swept, codeCart, attemptsCart, racedIntent, settledIntent };
 }
 
 export type GuardWorld = Awaited<ReturnType<typeof guardWorld>>;
@@ -295,6 +296,29 @@ export function paymentGuards(on: Racing): void {
     // The first unit decides: paid (then every cancel finds nothing to cancel), or canceled (then no unit pays).
     expect((await db.database.payments.findIntentById(w.racedIntent.id))!.status).toBe(paid === 1 ? 'succeeded' : 'canceled');
     expect(outcomes.filter((o) => o === 'cancel')).toHaveLength(4);
+  });
+
+  it('settles an intent once (settleIntentOf, by reference or secret hash): racing "paid" and "replaced" units agree', async () => {
+    const { db, gateways, w } = on();
+    const intent = w.settledIntent;
+    const outcomes = await race(gateways, 12, (i) => async (tx) => {
+      if (i % 3 === 2) {
+        await tx.checkout.cancelOpenIntentsOfCart(intent.cartId, at);
+        return 'cancel';
+      }
+      const selector =
+        i % 3 === 0
+          ? { processor: 'sandbox', reference: intent.processorReference }
+          : { processor: 'sandbox', secretHash: intent.secretHash };
+      const settling = await tx.payments.settleIntentOf(selector, 'succeeded', ['requires_payment'], at);
+      return settling!.changed ? 'paid' : `unchanged ${settling!.intent.status}`;
+    });
+    const paid = outcomes.filter((o) => o === 'paid').length;
+    expect(paid).toBeLessThanOrEqual(1);
+    const status = paid === 1 ? 'succeeded' : 'canceled';
+    expect((await db.database.payments.findIntentById(intent.id))!.status).toBe(status);
+    // Every other settling unit saw the status the first one left, never the one before it.
+    expect(outcomes.filter((o) => o !== 'paid' && o !== 'cancel')).toEqual(Array(8 - paid).fill(`unchanged ${status}`));
   });
 }
 

@@ -13,6 +13,7 @@ import { createCheckout } from '../../fixtures/factories/checkouts.ts';
 import { createPaidBooking } from '../../fixtures/factories/payments.ts';
 import { freshDb } from '../support/db.ts';
 import { guardWorld, paymentGuards } from './guards.ts';
+import type { IntentSelector } from '../../src/domain/payments/store.ts';
 
 /** Text in byte order (ids here are ASCII, where JavaScript's comparison is the bytes'). */
 const inByteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -131,6 +132,67 @@ describe('store contract: payments', () => {
       ).booking.id;
     const [oneA, zero, oneB] = [await item(1), await item(0), await item(1)];
     expect((await database.payments.bookingsOfIntent(intent.id)).map((b) => b.id)).toEqual([zero, ...[oneA, oneB].sort(inByteOrder)]);
+  });
+
+  it('settles an intent read locked by reference or secret hash, from the statuses given only', async () => {
+    const cart = await createCart(db, brand.id);
+    const intent = await createPaymentIntent(db, cart);
+    const read = { id: intent.id, cartId: cart.id, processor: 'sandbox', processorReference: intent.processorReference };
+    const settle = (selector: IntentSelector, status: 'succeeded' | 'failed', from: Array<'requires_payment' | 'failed'>, at: string) =>
+      database.transaction((tx) => tx.payments.settleIntentOf(selector, status, from, at));
+    const bySecret = { processor: 'sandbox', secretHash: intent.secretHash };
+    const byReference = { processor: 'sandbox', reference: intent.processorReference };
+    // Another processor's, or no such intent: undefined, nothing written.
+    expect(
+      await settle({ processor: 'stripe', secretHash: intent.secretHash }, 'failed', ['requires_payment'], '2026-11-25T12:00:00.000Z'),
+    ).toBeUndefined();
+    expect(
+      await settle({ processor: 'sandbox', reference: 'no-such-reference' }, 'failed', ['requires_payment'], '2026-11-25T12:00:00.000Z'),
+    ).toBeUndefined();
+    // Not from the status it has: read, not written.
+    expect(await settle(bySecret, 'succeeded', ['failed'], '2026-11-25T12:00:00.000Z')).toStrictEqual({
+      intent: { ...read, status: 'requires_payment' },
+      changed: false,
+    });
+    expect(await db.row('paymentIntents', { id: intent.id })).toMatchObject({ status: 'requires_payment' });
+    expect(await settle(bySecret, 'failed', ['requires_payment'], '2026-11-25T13:00:00.000Z')).toStrictEqual({
+      intent: { ...read, status: 'requires_payment' },
+      changed: true,
+    });
+    expect(await db.row('paymentIntents', { id: intent.id })).toMatchObject({
+      status: 'failed',
+      updatedAt: '2026-11-25T13:00:00.000Z',
+      processorCheckAt: null,
+    });
+    expect(await settle(byReference, 'succeeded', ['requires_payment', 'failed'], '2026-11-25T14:00:00.000Z')).toStrictEqual({
+      intent: { ...read, status: 'failed' },
+      changed: true,
+    });
+    expect(await settle(byReference, 'succeeded', ['requires_payment', 'failed'], '2026-11-25T15:00:00.000Z')).toStrictEqual({
+      intent: { ...read, status: 'succeeded' },
+      changed: false,
+    });
+    expect(await db.row('paymentIntents', { id: intent.id })).toMatchObject({ status: 'succeeded', updatedAt: '2026-11-25T14:00:00.000Z' });
+  });
+
+  it("reads a payment's bookings (as bookingsOfIntent) and its cart's checkouts (as checkoutsOfCart) together", async () => {
+    for (const intent of [held.intent, paid.intent]) {
+      const cartId = intent.cartId;
+      const alone = {
+        bookings: await database.payments.bookingsOfIntent(intent.id),
+        checkouts: await database.carts.checkoutsOfCart(cartId),
+      };
+      expect(alone.bookings.length).toBeGreaterThan(0);
+      expect(alone.checkouts.intents.map((i) => i.id)).toContain(intent.id);
+      expect(await database.payments.paymentOfIntent({ id: intent.id, cartId })).toStrictEqual(alone);
+      expect(await database.transaction((tx) => tx.payments.paymentOfIntent({ id: intent.id, cartId }))).toStrictEqual(alone);
+    }
+    // No booking: the cart's checkouts still.
+    const cart = await createCart(db, brand.id);
+    const empty = await createPaymentIntent(db, cart);
+    const payment = await database.transaction((tx) => tx.payments.paymentOfIntent({ id: empty.id, cartId: cart.id }));
+    expect(payment.bookings).toEqual([]);
+    expect(payment.checkouts.intents.map((i) => i.id)).toEqual([empty.id]);
   });
 
   it('settles a payment: intent status, participants, cart, credit taken again', async () => {

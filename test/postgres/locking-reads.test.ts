@@ -2,7 +2,8 @@
  * A unit's read of the bookings an intent pays for locks them as it reads them (one statement). A locking
  * read that waits for another unit gets the booking as that unit left it but what it counts from other
  * rows (the active participants) as it was when the statement began: the store must see that the row is
- * newer than its snapshot and read again, now that it holds the lock.
+ * newer than its snapshot and read again, now that it holds the lock. So must a payment's read of its
+ * bookings with its cart's checkouts (paymentOfIntent), the same locking read.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { createExperience } from '../../fixtures/factories/catalog.ts';
 import { createPaidBooking } from '../../fixtures/factories/payments.ts';
 import { freshPostgresDb } from '../support/db.ts';
 import { describePostgres } from '../support/postgres.ts';
+import type { Stores } from '../../src/domain/shared/database.ts';
 
 describePostgres('locking reads of an intent’s bookings', () => {
   let db: Awaited<ReturnType<typeof freshPostgresDb>>;
@@ -57,23 +59,32 @@ describePostgres('locking reads of an intent’s bookings', () => {
     );
   });
 
-  it('counts the participants another unit cancelled while it waited for that unit’s lock', async () => {
-    const { booking, participants, intent } = await booked();
-    await other.query('BEGIN');
-    await other.query('SELECT 1 FROM bookings WHERE id = $1 FOR NO KEY UPDATE', [booking.id]);
-    await other.query('UPDATE participants SET cancelled_at = $2 WHERE id = $1', [participants[1]!.id, '2026-11-25T12:00:00.000Z']);
-    await other.query('UPDATE bookings SET updated_at = $2 WHERE id = $1', [booking.id, '2026-11-25T12:00:00.000Z']);
-    const reading = db.database.transaction((tx) => tx.payments.bookingsOfIntent(intent.id));
-    // The read has begun (its snapshot taken) and waits for the other unit's lock.
-    for (let waiting = false; !waiting;) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      const { rows } = await other.query(
-        `SELECT count(*)::integer AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-      );
-      waiting = rows[0].n > 0;
-    }
-    await other.query('COMMIT');
-    const rows = await reading;
-    expect(rows.map((row) => [row.id, row.activeParticipants])).toStrictEqual([[booking.id, 1]]);
-  });
+  // bookingsOfIntent, and paymentOfIntent (the same locking read, with the cart's checkouts beside it).
+  const readers = {
+    bookingsOfIntent: (tx: Stores, intent: { id: string; cartId: string }) => tx.payments.bookingsOfIntent(intent.id),
+    paymentOfIntent: async (tx: Stores, intent: { id: string; cartId: string }) => (await tx.payments.paymentOfIntent(intent)).bookings,
+  };
+
+  it.each(Object.keys(readers) as Array<keyof typeof readers>)(
+    '%s counts the participants another unit cancelled while it waited for that unit’s lock',
+    async (reader) => {
+      const { booking, participants, intent } = await booked();
+      await other.query('BEGIN');
+      await other.query('SELECT 1 FROM bookings WHERE id = $1 FOR NO KEY UPDATE', [booking.id]);
+      await other.query('UPDATE participants SET cancelled_at = $2 WHERE id = $1', [participants[1]!.id, '2026-11-25T12:00:00.000Z']);
+      await other.query('UPDATE bookings SET updated_at = $2 WHERE id = $1', [booking.id, '2026-11-25T12:00:00.000Z']);
+      const reading = db.database.transaction((tx) => readers[reader](tx, intent));
+      // The read has begun (its snapshot taken) and waits for the other unit's lock.
+      for (let waiting = false; !waiting;) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        const { rows } = await other.query(
+          `SELECT count(*)::integer AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        waiting = rows[0].n > 0;
+      }
+      await other.query('COMMIT');
+      const rows = await reading;
+      expect(rows.map((row) => [row.id, row.activeParticipants])).toStrictEqual([[booking.id, 1]]);
+    },
+  );
 });

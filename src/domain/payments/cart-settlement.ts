@@ -3,12 +3,18 @@
  * payment event and the late refund it may cause (settled by the request or by the reconciler) ask.
  */
 import type { Stores } from '../shared/database.ts';
+import type { CartCheckouts } from '../bookings/store.ts';
 import { currentCheckout } from '../bookings/carts.ts';
 import { cartIsPaid } from './rules.ts';
 
+/** Whether `intent` pays for the current checkout of its cart, whose checkouts are given (not one a later checkout replaced). */
+export function paysCurrentCheckout(checkouts: CartCheckouts, intent: { id: string }): boolean {
+  return currentCheckout(checkouts).intent?.id === intent.id;
+}
+
 /** Whether `intent` pays for the cart's current checkout (not one a later checkout replaced). */
 export async function isCurrentCheckout(tx: Stores, intent: { id: string; cartId: string }): Promise<boolean> {
-  return currentCheckout(await tx.carts.checkoutsOfCart(intent.cartId)).intent?.id === intent.id;
+  return paysCurrentCheckout(await tx.carts.checkoutsOfCart(intent.cartId), intent);
 }
 
 /**

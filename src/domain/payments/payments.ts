@@ -1,23 +1,29 @@
 /**
- * Payment outcomes, learnt only from verified processor events (the sandbox's confirm route signs its
- * events too, so both take this path). Each outcome is recorded in one transaction that reads the intent
- * first, so a repeated or racing event finds it settled and changes nothing. A succeeded payment that
+ * Payment outcomes, learnt only from verified processor events and, with the sandbox, its confirm route
+ * (whose outcome takes the same path, the intent named by its secret instead of the processor's
+ * reference). Each outcome is recorded in one transaction that reads the intent first, locked, and sets
+ * its status in the same step, so a repeated or racing event finds it settled and changes nothing. A succeeded payment that
  * cannot be honoured is refunded through the refund ledger: the pending refund is recorded in that same
  * transaction, and the processor is asked afterwards, outside it.
  */
 import { randomUUID } from 'node:crypto';
-import type { BookingStatus } from '../shared/values.ts';
+import { paymentIntentStatuses, type BookingStatus } from '../shared/values.ts';
 import type { Stores, Transaction } from '../shared/database.ts';
-import { type IntentBookingRow, type IntentRow } from './store.ts';
+import { type IntentBookingRow, type IntentRow, type IntentSelector } from './store.ts';
 import { recordBookingEventsOf } from '../bookings/booking-events.ts';
 import { toBooking } from '../bookings/booking-view.ts';
 import { recordAsWritten } from '../bookings/written-record.ts';
-import { isCurrentCheckout } from './cart-settlement.ts';
+import { paysCurrentCheckout } from './cart-settlement.ts';
 import type { Deps } from '../shared/deps.ts';
 import { DomainError, type ErrorCode } from '../shared/errors.ts';
 import { failProcessingBookings, leavePublishableShare } from '../checkout/holds.ts';
 import type { IntentEvent } from './processor.ts';
 import { cartIsPaid, recordsFailure, recordsSuccess, succeededAction, type IntentStatus } from './rules.ts';
+
+/** The statuses an intent is settled from, as a rule of rules.ts says (the store writes only from these). */
+const settledFrom = (rule: (status: IntentStatus) => boolean): IntentStatus[] => paymentIntentStatuses.filter(rule);
+const successFrom = settledFrom(recordsSuccess);
+const failureFrom = settledFrom(recordsFailure);
 import { completeRefund, reserveRefund, type ReservedRefund } from '../cancellation/refunds.ts';
 
 export interface PaymentOutcome {
@@ -32,20 +38,32 @@ export interface PaymentOutcome {
 
 /** Records a verified event; null when no intent of this processor has its reference (nothing to do). */
 export async function handlePaymentEvent(deps: Deps, event: IntentEvent): Promise<PaymentOutcome | null> {
-  switch (event.type) {
+  return handleIntentOutcome(deps, event.type, { processor: deps.payments.name, reference: event.intentReference });
+}
+
+/**
+ * Records an outcome of the intent `selector` names (its processor's reference, or its client secret's hash
+ * for the sandbox's confirm); null when no intent matches (nothing to do). The intent is read once, locked,
+ * in the outcome's unit, and its status set in the same step when the rules let it be.
+ */
+export async function handleIntentOutcome(deps: Deps, type: IntentEvent['type'], selector: IntentSelector): Promise<PaymentOutcome | null> {
+  switch (type) {
     case 'payment_intent.payment_failed':
-      return recordFailure(deps, event.intentReference);
+      return recordFailure(deps, selector);
     case 'payment_intent.attempt_failed':
-      return noteFailedAttempt(deps, event.intentReference);
+      return noteFailedAttempt(deps, selector);
     case 'payment_intent.succeeded':
-      return recordSuccess(deps, event.intentReference);
+      return recordSuccess(deps, selector);
   }
 }
 
 /** One declined card of an intent that stays payable: the hold stays for another try, nothing changes. */
-async function noteFailedAttempt(deps: Deps, reference: string): Promise<PaymentOutcome | null> {
-  const intent = await deps.db.payments.findIntentByReference(deps.payments.name, reference);
-  return intent ? unchanged(intent) : null;
+async function noteFailedAttempt(deps: Deps, selector: IntentSelector): Promise<PaymentOutcome | null> {
+  const intent =
+    'reference' in selector
+      ? await deps.db.payments.findIntentByReference(selector.processor, selector.reference)
+      : await deps.db.payments.findIntentBySecretHash(selector.secretHash);
+  return intent && intent.processor === selector.processor ? unchanged(intent) : null;
 }
 
 const unchanged = (intent: IntentRow): PaymentOutcome => ({
@@ -55,13 +73,13 @@ const unchanged = (intent: IntentRow): PaymentOutcome => ({
   refundErrors: [],
 });
 
-async function recordFailure(deps: Deps, reference: string): Promise<PaymentOutcome | null> {
+async function recordFailure(deps: Deps, selector: IntentSelector): Promise<PaymentOutcome | null> {
   return deps.db.transaction(async (tx) => {
-    const intent = await tx.payments.findIntentByReference(deps.payments.name, reference);
-    if (!intent) return null;
-    if (!recordsFailure(intent.status)) return unchanged(intent);
     const now = deps.now();
-    await tx.payments.setIntentStatus(intent.id, 'failed', now.toISOString());
+    const settling = await tx.payments.settleIntentOf(selector, 'failed', failureFrom, now.toISOString());
+    if (!settling) return null;
+    const { intent } = settling;
+    if (!settling.changed) return unchanged(intent);
     await failProcessingBookings(
       tx,
       (await tx.payments.bookingsOfIntent(intent.id)).map((b) => b.id),
@@ -72,18 +90,20 @@ async function recordFailure(deps: Deps, reference: string): Promise<PaymentOutc
   });
 }
 
-async function recordSuccess(deps: Deps, reference: string): Promise<PaymentOutcome | null> {
+async function recordSuccess(deps: Deps, selector: IntentSelector): Promise<PaymentOutcome | null> {
   const recorded = await deps.db.transaction(async (tx) => {
-    const intent = await tx.payments.findIntentByReference(deps.payments.name, reference);
-    if (!intent) return null;
-    if (!recordsSuccess(intent.status)) return { intent, refunds: [], changed: false };
     const at = deps.now().toISOString();
-    await tx.payments.setIntentStatus(intent.id, 'succeeded', at);
-    const current = await isCurrentCheckout(tx, intent);
+    const settling = await tx.payments.settleIntentOf(selector, 'succeeded', successFrom, at);
+    if (!settling) return null;
+    const { intent } = settling;
+    if (!settling.changed) return { intent, refunds: [], changed: false };
+    // The cart's checkouts and the intent's bookings (locked) read together (one statement on PostgreSQL).
+    const payment = await tx.payments.paymentOfIntent(intent);
+    const current = paysCurrentCheckout(payment.checkouts, intent);
     const refunds: ReservedRefund[] = [];
     const statuses: BookingStatus[] = [];
     const confirmed: string[] = [];
-    for (const booking of await tx.payments.bookingsOfIntent(intent.id)) {
+    for (const booking of payment.bookings) {
       const settled = await settleBooking(tx, intent, booking, current, at);
       statuses.push(settled.status);
       if (settled.refund) refunds.push(settled.refund);

@@ -1,13 +1,14 @@
 /**
- * The one way in for payment outcomes: a raw webhook, verified by the processor adapter, then handled.
- * The sandbox's confirm operation signs an event and sends it down this same path.
+ * The ways in for payment outcomes: a raw webhook, verified by the processor adapter, then handled; and
+ * the sandbox's confirm operation, whose outcome is handled as its event would be (handleIntentOutcome),
+ * the intent named by its client secret rather than by the processor's reference.
  */
 import { hashSecret } from '../access/secrets.ts';
 import type { Deps } from '../shared/deps.ts';
 import { DomainError } from '../shared/errors.ts';
 import { InvalidWebhookError, type IntentEvent, type PaymentEvent, type PaymentProcessor, type RefundEvent } from './processor.ts';
 import { askProcessor, reservedRefundOf, settleAnswer } from '../cancellation/refunds.ts';
-import { handlePaymentEvent, type PaymentOutcome } from './payments.ts';
+import { handleIntentOutcome, handlePaymentEvent, type PaymentOutcome } from './payments.ts';
 import type { IntentStatus } from './rules.ts';
 
 /** The header each processor signs its webhooks in, named in the error when verification fails. */
@@ -84,19 +85,17 @@ export interface SandboxConfirmation {
 
 /**
  * Plays the processor announcing the outcome of the intent whose client secret is given (the secret is
- * the credential). NOT_FOUND when no intent of this processor has that secret.
+ * the credential): the outcome is recorded as its verified event would be (handleIntentOutcome), the
+ * intent found by the secret's hash in the outcome's own unit, read once. NOT_FOUND, and nothing changed,
+ * when no intent of this processor has that secret.
  */
 export async function confirmSandboxPayment(
   deps: Deps,
-  sandbox: WebhookSigner,
   input: { paymentIntentSecret: string; outcome: 'succeeded' | 'failed' },
 ): Promise<SandboxConfirmation> {
-  const intent = await deps.db.payments.findIntentBySecretHash(hashSecret(input.paymentIntentSecret));
-  if (!intent || intent.processor !== deps.payments.name) {
-    throw new DomainError('NOT_FOUND', 'No payment intent has this secret', { field: 'paymentIntentSecret' });
-  }
   const type = input.outcome === 'succeeded' ? 'payment_intent.succeeded' : 'payment_intent.payment_failed';
-  const webhook = sandbox.signEvent({ type, intentReference: intent.processorReference });
-  const outcome = await receivePaymentWebhook(deps, webhook.body, webhook.headers);
-  return { paymentIntentStatus: outcome?.intentStatus ?? intent.status, outcome };
+  const selector = { processor: deps.payments.name, secretHash: hashSecret(input.paymentIntentSecret) };
+  const outcome = await handleIntentOutcome(deps, type, selector);
+  if (!outcome) throw new DomainError('NOT_FOUND', 'No payment intent has this secret', { field: 'paymentIntentSecret' });
+  return { paymentIntentStatus: outcome.intentStatus, outcome };
 }

@@ -1,4 +1,4 @@
-import type { BookingRecord, BookingRow } from '../bookings/store.ts';
+import type { BookingRecord, BookingRow, CartCheckouts } from '../bookings/store.ts';
 import type { PaymentIntentStatus } from '../shared/values.ts';
 
 /** What handling a payment outcome needs of an intent (never its secret hash). */
@@ -29,6 +29,21 @@ export interface IntentCheckRow {
   processorCheckAt: string;
 }
 
+/** Which intent a payment outcome is for: by the processor's reference (its events) or its client secret's hash (the sandbox's confirm). */
+export type IntentSelector = { processor: string } & ({ reference: string } | { secretHash: string });
+
+/** The intent a payment outcome read (its status as read), and whether its status was set. */
+export interface IntentSettling {
+  intent: IntentRow;
+  changed: boolean;
+}
+
+/** What a succeeded payment settles: the intent's bookings (as bookingsOfIntent) and its cart's checkouts (as CartsStore.checkoutsOfCart). */
+export interface IntentPayment {
+  bookings: IntentBookingRow[];
+  checkouts: CartCheckouts;
+}
+
 export interface PaymentsStore {
   /**
    * Intents of `processor` whose check is due at `now` (`processorCheckAt` at or before it) and that may
@@ -47,6 +62,22 @@ export interface PaymentsStore {
   findIntentById(id: string): Promise<IntentRow | undefined>;
   /** Sets a settled status (`succeeded`, `failed`): nothing is left to ask the processor about it. */
   setIntentStatus(id: string, status: PaymentIntentStatus, at: string): Promise<void>;
+  /**
+   * The intent of `selector`, read locked until the unit ends (as findIntentByReference in a unit), and its
+   * status set to `status` (as setIntentStatus) when the status read is one of `from`. Undefined, and
+   * nothing changed, when no intent matches. One statement where the engine can.
+   */
+  settleIntentOf(
+    selector: IntentSelector,
+    status: PaymentIntentStatus,
+    from: readonly PaymentIntentStatus[],
+    at: string,
+  ): Promise<IntentSettling | undefined>;
+  /**
+   * bookingsOfIntent(intent.id) (locked in a unit, as it locks) and CartsStore.checkoutsOfCart(intent.cartId)
+   * together: one statement where the engine can.
+   */
+  paymentOfIntent(intent: { id: string; cartId: string }): Promise<IntentPayment>;
   /** The bookings an intent pays for, in cart item order (cart position, then id). */
   bookingsOfIntent(intentId: string): Promise<IntentBookingRow[]>;
   /** Marks the booking's still-active participants cancelled at `at`. */

@@ -49,10 +49,9 @@ export function paymentRoutes(app: RestApp, deps: Deps) {
   app.get('/v1/payments/settings', { schema: paymentSettingsSchema }, async () => browserPaymentSettings(deps.payments));
 
   // The route exists only with the sandbox: elsewhere it is an unknown route (404).
-  const sandbox = webhookSignerOf(deps.payments);
-  if (!sandbox) return;
+  if (!webhookSignerOf(deps.payments)) return;
   app.post('/v1/sandbox/payment_intents/confirm', { schema: sandboxConfirmSchema }, async (request) => {
-    const { paymentIntentStatus, outcome } = await confirmSandboxPayment(deps, sandbox, request.body);
+    const { paymentIntentStatus, outcome } = await confirmSandboxPayment(deps, request.body);
     logOutcome(request, outcome);
     return { paymentIntentStatus };
   });

@@ -125,6 +125,9 @@ describe('secret comparison', () => {
       'domain/access/store.ts',
       'domain/checkout/store.ts',
       'domain/checkout/write.ts',
+      // The sandbox's confirm names its intent by the secret's hash (an IntentSelector), looked up by the store.
+      'domain/payments/payments.ts',
+      'domain/payments/processor-events.ts',
       'domain/payments/store.ts',
     ]);
     for (const file of readers) {

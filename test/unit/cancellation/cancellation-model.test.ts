@@ -5,7 +5,7 @@
  * rules (test/support/cancellation-model.ts). Commands: cancel requests of 1 to 3 items (whole booking,
  * some participants, possibly another booking's or unknown ids, refunds of part, all, more than the
  * balance, too many decimals, zero), the processor declining the next refund, payment events (through
- * `handlePaymentEvent` and the sandbox's signed confirm path), holds lapsing under the sweeper. After
+ * `handlePaymentEvent` and the sandbox's confirm path), holds lapsing under the sweeper. After
  * every command the answer (items, error codes and fields) and the database (statuses, participants'
  * cancelledAt, amountRefunded, the refund ledger, intents, events, places held on every session, the
  * processor's refund calls) must be what the model says.
@@ -110,7 +110,7 @@ class PaymentEvent implements fc.AsyncCommand<Model, Real> {
     const outcome =
       this.via === 'webhook'
         ? await handlePaymentEvent(real.deps, { id: `evt_${randomUUID()}`, type, intentReference: intent.reference })
-        : (await confirmSandboxPayment(real.deps, real.payments, { paymentIntentSecret: intent.secret, outcome: this.outcome })).outcome;
+        : (await confirmSandboxPayment(real.deps, { paymentIntentSecret: intent.secret, outcome: this.outcome })).outcome;
     expect({ changed: outcome?.changed, refundErrors: outcome?.refundErrors.map((e) => e.code) }).toEqual(predicted);
     await checkDatabase(model, real);
   }

@@ -1,12 +1,21 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
-import type { IntentBookingRow, IntentRow, PaymentsStore } from '../../../../domain/payments/store.ts';
+import type { CartBookingRow, CartCheckouts, CartIntentRow } from '../../../../domain/bookings/store.ts';
+import type {
+  IntentBookingRow,
+  IntentPayment,
+  IntentRow,
+  IntentSelector,
+  IntentSettling,
+  PaymentsStore,
+} from '../../../../domain/payments/store.ts';
 import type { PaymentIntentStatus } from '../../../../domain/shared/values.ts';
 import { bookings, carts, experiences, participants, paymentIntents, sessions } from '../../schema/index.ts';
 import { recordColumns } from '../bookings/bookings.ts';
 import { readOwned, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 import { takeCredit } from '../checkout/checkout.ts';
-import { inByteOrder } from '../sql-parts.ts';
+import { checkoutsOfCart } from '../bookings/carts.ts';
+import { inByteOrder, isoText, jsonRows } from '../sql-parts.ts';
 import { dueIntentChecks, leaseIntentCheck, setIntentCheck } from './intent-checks.ts';
 
 const intentColumns = {
@@ -39,6 +48,46 @@ export async function findIntentById(db: PgExecutor, id: string): Promise<Intent
  */
 export async function setIntentStatus(db: PgExecutor, id: string, status: PaymentIntentStatus, at: string): Promise<void> {
   await db.update(paymentIntents).set({ status, updatedAt: at, processorCheckAt: null }).where(eq(paymentIntents.id, id));
+}
+
+/**
+ * One statement: the intent read locked (FOR NO KEY UPDATE: a unit that settled it first is waited for and
+ * its status seen, as findIntentByReference's locking read sees it) and, in a CTE joined to that read, its
+ * status set when the status read is one of `from`. The read is the intent's newest version, so a second
+ * outcome racing the first finds it settled and changes nothing.
+ */
+export async function settleIntentOf(
+  db: PgExecutor,
+  selector: IntentSelector,
+  status: PaymentIntentStatus,
+  from: readonly PaymentIntentStatus[],
+  at: string,
+): Promise<IntentSettling | undefined> {
+  const named = 'reference' in selector ? sql`processor_reference = ${selector.reference}` : sql`secret_hash = ${selector.secretHash}`;
+  const settles =
+    from.length > 0
+      ? sql`target.status IN (${sql.join(
+          from.map((s) => sql`${s}`),
+          sql`, `,
+        )})`
+      : sql`false`;
+  const { rows } = await db.execute<Record<string, unknown>>(sql`
+    WITH target AS (
+      SELECT id, cart_id, processor, processor_reference, status FROM ${paymentIntents}
+      WHERE processor = ${selector.processor} AND ${named}
+      FOR NO KEY UPDATE
+    ), settled AS (
+      UPDATE ${paymentIntents} p SET status = ${status}, updated_at = ${at}, processor_check_at = NULL
+      FROM target WHERE p.id = target.id AND ${settles}
+      RETURNING p.id
+    )
+    SELECT target.id, target.cart_id AS "cartId", target.processor, target.processor_reference AS "processorReference",
+      target.status, EXISTS (SELECT 1 FROM settled) AS changed
+    FROM target`);
+  const [row] = rows as unknown as Array<IntentRow & { changed: boolean }>;
+  if (!row) return undefined;
+  const { changed, ...intent } = row;
+  return { intent, changed };
 }
 
 const intentBookingColumns = {
@@ -108,6 +157,44 @@ export async function bookingsOfIntent(db: PgExecutor, intentId: string): Promis
   return locked.sort(byCartPosition).map(({ asSnapshot: _, ...row }) => toIntentBooking(row));
 }
 
+/**
+ * bookingsOfIntent's locking read with the cart's checkouts (as checkoutsOfCart aggregates them) beside
+ * each row: one statement. The checkouts are read apart only when the intent has no booking, the bookings
+ * again only when bookingsOfIntent would (a booking newer than the statement's snapshot).
+ */
+export async function paymentOfIntent(db: PgExecutor, intent: { id: string; cartId: string }): Promise<IntentPayment> {
+  const apart = async (): Promise<CartCheckouts> => checkoutsOfCart(db, intent.cartId);
+  const bookingsAgain = async (): Promise<IntentBookingRow[]> => bookingsOfIntent(db, intent.id);
+  if (!(db instanceof PgTransaction)) return { checkouts: await apart(), bookings: await bookingsAgain() };
+  const locked = await db
+    .select({
+      ...intentBookingColumns,
+      asSnapshot: sql<boolean>`"bookings".xmin = (SELECT b.xmin FROM bookings b WHERE b.id = "bookings"."id")`,
+      cartIntents: jsonRows<CartIntentRow>(sql`
+        SELECT json_agg(json_build_object('id', i.id, 'status', i.status, 'createdAt', ${isoText('i.created_at')})
+          ORDER BY i.attempt DESC)
+        FROM payment_intents i WHERE i.cart_id = ${intent.cartId}`),
+      cartBookings: jsonRows<CartBookingRow>(sql`
+        SELECT json_agg(json_build_object('id', b.id, 'paymentIntentId', b.payment_intent_id, 'amountMinor', b.amount_minor)
+          ORDER BY b.created_at, b.cart_position)
+        FROM bookings b WHERE b.cart_id = ${intent.cartId}`),
+    })
+    .from(bookings)
+    .innerJoin(experiences, eq(experiences.id, bookings.experienceId))
+    .innerJoin(sessions, eq(sessions.id, bookings.sessionId))
+    .where(eq(bookings.paymentIntentId, intent.id))
+    .orderBy(inByteOrder(bookings.id))
+    .for('no key update', { of: bookings });
+  const [first] = locked;
+  if (!first) return { checkouts: await apart(), bookings: [] };
+  const checkouts: CartCheckouts = { intents: first.cartIntents, bookings: first.cartBookings };
+  if (locked.some((row) => !row.asSnapshot)) return { checkouts, bookings: await bookingsAgain() };
+  return {
+    checkouts,
+    bookings: locked.sort(byCartPosition).map(({ asSnapshot: _, cartIntents: _i, cartBookings: _b, ...row }) => toIntentBooking(row)),
+  };
+}
+
 export async function cancelActiveParticipants(db: PgExecutor, bookingId: string, at: string): Promise<void> {
   await db
     .update(participants)
@@ -157,6 +244,8 @@ export const paymentsStore = {
   findIntentBySecretHash,
   findIntentById,
   setIntentStatus,
+  settleIntentOf,
+  paymentOfIntent,
   bookingsOfIntent,
   cancelActiveParticipants,
   markCartPaid,

@@ -3,7 +3,15 @@ import type { Db } from '../../client.ts';
 import { preparedPerDb, setTo } from '../../prepared.ts';
 import { bookings, carts, creditCodes, participants, paymentIntents } from '../../schema/index.ts';
 import { redeemCredit } from '../checkout/checkout.ts';
-import type { IntentBookingRow, IntentRow, PaymentsStore } from '../../../../domain/payments/store.ts';
+import type {
+  IntentBookingRow,
+  IntentPayment,
+  IntentRow,
+  IntentSelector,
+  IntentSettling,
+  PaymentsStore,
+} from '../../../../domain/payments/store.ts';
+import { checkoutsOfCart } from '../bookings/carts.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 import { findBookingRecords } from '../bookings/bookings.ts';
 import { setBookingStatus } from '../cancellation/cancellation.ts';
@@ -70,6 +78,30 @@ const intentStatus = preparedPerDb((db) =>
 
 export function setIntentStatus(db: Db, id: string, status: IntentStatus, at: string): void {
   intentStatus(db).run({ id, status, at });
+}
+
+/** The intent read, then its status set when it may be: the unit's write lock already keeps others out. */
+export function settleIntentOf(
+  db: Db,
+  selector: IntentSelector,
+  status: IntentStatus,
+  from: readonly IntentStatus[],
+  at: string,
+): IntentSettling | undefined {
+  const intent =
+    'reference' in selector
+      ? findIntentByReference(db, selector.processor, selector.reference)
+      : findIntentBySecretHash(db, selector.secretHash);
+  if (!intent || intent.processor !== selector.processor) return undefined;
+  if (!from.includes(intent.status)) return { intent, changed: false };
+  setIntentStatus(db, intent.id, status, at);
+  return { intent, changed: true };
+}
+
+/** The cart's checkouts, then the intent's bookings: the statements each reads alone. */
+export function paymentOfIntent(db: Db, intent: { id: string; cartId: string }): IntentPayment {
+  const checkouts = checkoutsOfCart(db, intent.cartId);
+  return { checkouts, bookings: bookingsOfIntent(db, intent.id) };
 }
 
 const intentBookings = preparedPerDb((db) =>
@@ -162,6 +194,8 @@ export const paymentsStore = {
   findIntentBySecretHash,
   findIntentById,
   setIntentStatus,
+  settleIntentOf,
+  paymentOfIntent,
   bookingsOfIntent,
   cancelActiveParticipants,
   markCartPaid,
