@@ -6,6 +6,7 @@ import { findReviews } from '../domain/catalog/reviews.ts';
 import { customQuestionsByExperience } from '../domain/questions/questions.ts';
 import { addOnsOfExperiences } from '../domain/catalog/experience-writes.ts';
 import { findSessions } from '../domain/availability/sessions.ts';
+import type { SessionOfExperience } from '../domain/availability/store.ts';
 import { getFeaturedListings, type FeaturedListingsInput, type Listing } from '../domain/catalog/listings.ts';
 
 /**
@@ -13,7 +14,15 @@ import { getFeaturedListings, type FeaturedListingsInput, type Listing } from '.
  * the authenticated caller's deps (throwing for a request without a valid key), for loads that need them.
  */
 export function createLoaders(deps: Deps, caller: () => CallerDeps) {
+  const knownSessions = new Map<string, SessionOfExperience>();
   return {
+    /**
+     * Sessions as a write of this request left them (`session` then shows them without reading them again,
+     * the view built as a read's); before the first load of their ids.
+     */
+    knowSessions(sessions: readonly SessionOfExperience[]): void {
+      for (const row of sessions) knownSessions.set(row.session.id, row);
+    },
     /**
      * Experiences asked for at the root (aliases), a list's bookings' or reviews', or a router's references:
      * read together, so what their fields load next (custom questions) is one batch too. Each key fails with
@@ -39,7 +48,7 @@ export function createLoaders(deps: Deps, caller: () => CallerDeps) {
     }),
     /** Sessions by id (bookings' sessions, `node`): one read for all of a request's; undefined for one the key may not see. */
     session: new DataLoader(async (ids: readonly string[]) => {
-      const found = await findSessions(caller(), ids);
+      const found = await findSessions(caller(), ids, knownSessions);
       return ids.map((id) => found.get(id));
     }),
     /** A brand's featured listings per variant, read once however many `nodes` ids name its listings. */

@@ -87,6 +87,13 @@ describe('store contract: cancellation', () => {
         { id: p2!.id, cancelledAt: null },
       ],
       record: expect.objectContaining({ booking: expect.objectContaining({ id: paid.booking.id, amountRefundedMinor: 5000 }) }),
+      session: expect.anything(),
+    });
+    // Its session as a read of sessions by id shows it (the session, and its experience's waitlist).
+    const [sessionRead] = await database.sessions.findSessionsByIds([laterSession.id]);
+    expect((await database.cancellation.findBookingToCancel(paid.booking.id))!.session).toStrictEqual({
+      session: sessionRead!.session,
+      waitlistId: sessionRead!.waitlistId,
     });
     // Free, or paid outside Tessera: no intent.
     const freeFound: CancellableBooking = {

@@ -245,10 +245,19 @@ export async function sessionsOfExperience(deps: CallerDeps, input: Omit<Availab
 
 /**
  * Sessions by id, started or not (a booking's session stays its own), of the brands the caller may see;
- * the others are left out, as unknown ids are. One read of the store for all of them.
+ * the others are left out, as unknown ids are. One read of the store for all of them, but for those in
+ * `known` (as a unit of this request left them: shown as if read now).
  */
-export async function findSessions(deps: CallerDeps, ids: readonly string[]): Promise<Map<string, Session>> {
-  const rows = (await deps.db.sessions.findSessionsByIds(ids)).filter((row: SessionOfExperience) => canSee(deps.principal, row.brandId));
+export async function findSessions(
+  deps: CallerDeps,
+  ids: readonly string[],
+  known: ReadonlyMap<string, SessionOfExperience> = new Map(),
+): Promise<Map<string, Session>> {
+  const unknown = ids.filter((id) => !known.has(id));
+  const read = unknown.length === 0 ? [] : await deps.db.sessions.findSessionsByIds(unknown);
+  const rows = [...ids.flatMap((id) => known.get(id) ?? []), ...read].filter((row: SessionOfExperience) =>
+    canSee(deps.principal, row.brandId),
+  );
   // A publishable key sees one brand: its share is read once.
   const shares = new Map<string, number | null>();
   for (const brandId of new Set(rows.map((row) => row.brandId))) {

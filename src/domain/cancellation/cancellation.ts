@@ -6,7 +6,8 @@
  */
 import { canSee } from '../access/principal.ts';
 import { bookingViews, type Booking } from '../bookings/booking-view.ts';
-import { applyEffect, readState } from './effects.ts';
+import { applyEffect, readState, type AppliedEffect } from './effects.ts';
+import type { SessionOfExperience } from '../availability/store.ts';
 import { parseCancelItems, type CancelItem } from './input.ts';
 import { refusal, type BookingState, type CancelRequest, type Refusal } from './rules.ts';
 import type { CallerDeps } from '../shared/deps.ts';
@@ -29,6 +30,12 @@ export interface CancelBookingsResult {
   /** The bookings of the items that succeeded, as they are now, in request order. */
   items: Booking[];
   errors: CancelItemError[];
+  /**
+   * The items' sessions as their units left them (GraphQL answers `session` with them instead of reading
+   * them again): the last unit's for a session several items touched, as the units ran one after the
+   * other; none when a unit does not know its session as it left it (its offers changed it).
+   */
+  sessions: SessionOfExperience[];
 }
 
 export async function cancelBookings(deps: CallerDeps, input: { bookings: unknown }): Promise<CancelBookingsResult> {
@@ -53,18 +60,22 @@ export async function cancelBookings(deps: CallerDeps, input: { bookings: unknow
   // Idempotency-Key retry taking over one cut off by a crash) gives each refund the id it had before.
   const refundIds = items.map(({ item }) => (item.refundAmount === null ? undefined : deps.requestIds?.()));
   const updated: Array<{ id: string; view: Booking | undefined }> = [];
+  const sessions = new Map<string, SessionOfExperience>();
+  let sessionsKnown = true;
   // One item after the other: each is its own unit of work, and a request's processor calls never interleave.
   for (const [position, { index, item }] of items.entries()) {
     try {
-      const view = await processItem(deps, item, `bookings.${index}`, refundIds[position]);
-      updated.push({ id: item.bookingId, view });
+      const applied = await processItem(deps, item, `bookings.${index}`, refundIds[position]);
+      updated.push({ id: item.bookingId, view: applied?.view });
+      if (applied?.session) sessions.set(applied.session.session.id, applied.session);
+      else sessionsKnown = false;
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       report(index, item.bookingId, error);
     }
   }
   errors.sort((a, b) => a.index - b.index);
-  return { items: await answerViews(deps, updated), errors };
+  return { items: await answerViews(deps, updated), errors, sessions: sessionsKnown ? [...sessions.values()] : [] };
 }
 
 /**
@@ -90,8 +101,13 @@ async function answerViews(deps: CallerDeps, updated: ReadonlyArray<{ id: string
  * (another brand's booking answers NOT_FOUND as an unknown one does, before anything is written) and gives
  * the currency the refund amount is read in, so nothing is read before the unit.
  */
-async function processItem(deps: CallerDeps, item: CancelItem, field: string, refundId: string | undefined): Promise<Booking | undefined> {
-  const reserved = await deps.db.transaction(async (tx): Promise<ReservedRefund | 'succeeded' | { view: Booking | undefined }> => {
+async function processItem(
+  deps: CallerDeps,
+  item: CancelItem,
+  field: string,
+  refundId: string | undefined,
+): Promise<AppliedEffect | undefined> {
+  const reserved = await deps.db.transaction(async (tx): Promise<ReservedRefund | 'succeeded' | { applied: AppliedEffect }> => {
     // The booking first: a unit acting on it (a run of this same request among them) ends before this one reads on.
     const current = await readState(tx, item.bookingId);
     const { booking, state } = current;
@@ -103,7 +119,7 @@ async function processItem(deps: CallerDeps, item: CancelItem, field: string, re
     };
     if (request.refundMinor === null) {
       refuseIfNeeded(state, request, field);
-      return { view: await applyEffect(tx, current, request, deps.now().toISOString(), false, deps.waitlistOfferTtlSeconds) };
+      return { applied: await applyEffect(tx, current, request, deps.now().toISOString(), false, deps.waitlistOfferTtlSeconds) };
     }
     // An earlier run of this same request reserved it: carry on with that refund, never a second one.
     const earlier = refundId === undefined ? undefined : await tx.refunds.findRefund(refundId);
@@ -127,7 +143,7 @@ async function processItem(deps: CallerDeps, item: CancelItem, field: string, re
   });
   if (reserved === 'succeeded') return undefined;
   // The unit had no refund to make: its effect is applied, and the view its events took is the answer.
-  if ('view' in reserved) return reserved.view;
+  if ('applied' in reserved) return reserved.applied;
   return completeRefund(deps, reserved);
 }
 

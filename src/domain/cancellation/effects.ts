@@ -13,21 +13,36 @@ import { cancellationEffect, type BookingState, type CancelRequest } from './rul
 import { notFound } from '../shared/errors.ts';
 import { releaseSessionPlaces } from '../waitlists/offers.ts';
 import { countsInShare, leavePublishableShare } from '../checkout/holds.ts';
+import type { SessionOfExperience, SessionWithWaitlist } from '../availability/store.ts';
 
 export interface BookingWithState {
   booking: CancellableBooking;
   state: BookingState;
   /** Its view's record as read, before the unit changed anything. */
   record: BookingRecord;
+  /** Its session as read with it, before the unit changed anything. */
+  session: SessionWithWaitlist;
+}
+
+/** What applying an effect left: the booking's view, and its session when the unit knows it as it now is. */
+export interface AppliedEffect {
+  /** The booking as its events show it (undefined when the effect recorded no event, so took no view). */
+  view: Booking | undefined;
+  /**
+   * The session as the unit left it: as read when no place moved, as the release returned it otherwise;
+   * undefined when the unit changed it after that (offers to its waitlist).
+   */
+  session: SessionOfExperience | undefined;
 }
 
 export async function readState(db: Stores, bookingId: string): Promise<BookingWithState> {
   const found = await db.cancellation.findBookingToCancel(bookingId);
   if (!found) throw notFound('Booking', bookingId);
-  const { booking, record } = found;
+  const { booking, record, session } = found;
   return {
     booking,
     record,
+    session,
     state: {
       status: booking.status,
       amountMinor: booking.amountMinor,
@@ -45,17 +60,17 @@ export async function readState(db: Stores, bookingId: string): Promise<BookingW
  * the item just succeeded); places go back to the session in the same transaction as the participants
  * change, after the booking's own events, so any event the freed places cause comes after them. The
  * freed places go to the session's waitlist first (offers held for `offerTtlSeconds`). Returns the
- * booking as its events show it, which nothing after them in this function changes (undefined when the
- * effect recorded no event, so took no view).
+ * booking as its events show it, which nothing after them in this function changes, and its session as
+ * the unit left it (AppliedEffect).
  */
 export async function applyEffect(
   db: Stores,
-  { booking, state, record }: BookingWithState,
+  { booking, state, record, session }: BookingWithState,
   request: CancelRequest,
   at: string,
   refundSettled: boolean,
   offerTtlSeconds: number,
-): Promise<Booking | undefined> {
+): Promise<AppliedEffect> {
   const effect = cancellationEffect(state, request);
   const status = effect.status !== booking.status ? effect.status : null;
   await db.cancellation.cancelParticipants(booking.id, effect.cancelParticipantIds, status, at);
@@ -66,6 +81,7 @@ export async function applyEffect(
       { sessionId: booking.sessionId, places: effect.releasePlaces, publishableHold: booking.publishableHold },
     ]);
   }
-  await releaseSessionPlaces(db, booking.sessionId, effect.releasePlaces, new Date(at), offerTtlSeconds);
-  return view;
+  const released = await releaseSessionPlaces(db, booking.sessionId, effect.releasePlaces, new Date(at), offerTtlSeconds);
+  const now = effect.releasePlaces === 0 ? session : released === undefined ? undefined : { ...session, session: released };
+  return { view, session: now && { ...now, brandId: booking.brandId, timezoneId: record.timezone } };
 }

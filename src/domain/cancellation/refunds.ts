@@ -14,10 +14,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Stores } from '../shared/database.ts';
-import type { Booking } from '../bookings/booking-view.ts';
 import type { RefundEffectJson } from '../shared/json-types.ts';
 import { type RefundRow, type RefundStatus } from './store.ts';
-import { applyEffect, readState } from './effects.ts';
+import { applyEffect, readState, type AppliedEffect } from './effects.ts';
 import { settleCartOfIntent } from '../payments/cart-settlement.ts';
 import type { Deps } from '../shared/deps.ts';
 import { DomainError } from '../shared/errors.ts';
@@ -121,15 +120,15 @@ export async function settleAnswer(
 
 /**
  * `settleAnswer`, with the booking as the settlement's events show it when this call applied the
- * refund's effect and nothing after the events changed the booking (the asker answers with it instead
- * of reading the booking again).
+ * refund's effect and nothing after the events changed the booking, and its session as the unit left it
+ * (the asker answers with them instead of reading them again).
  */
 async function settleAnswerWithView(
   deps: Deps,
   refund: ReservedRefund,
   answer: ProcessorAnswer,
   nextAttemptAt?: string,
-): Promise<{ status: RefundStatus; view?: Booking }> {
+): Promise<{ status: RefundStatus; applied?: AppliedEffect }> {
   const at = deps.now().toISOString();
   const report = (outcome: RefundOutcome) =>
     notify(deps.observer, (o) => o.refundFinished?.({ outcome, amountMinor: refund.amountMinor, currency: refund.currency }));
@@ -140,7 +139,7 @@ async function settleAnswerWithView(
     const settled = await deps.db.transaction(async (tx) => settle(tx, deps, refund, answer, at));
     if (settled) {
       report(answer.kind === 'refunded' ? 'succeeded' : 'declined');
-      return { status: answer.kind === 'refunded' ? 'succeeded' : 'failed', view: settled === true ? undefined : settled.view };
+      return { status: answer.kind === 'refunded' ? 'succeeded' : 'failed', applied: settled === true ? undefined : settled };
     }
   }
   return { status: (await deps.db.refunds.findRefund(refund.refundId))?.status ?? 'pending' };
@@ -152,7 +151,7 @@ async function settle(
   refund: ReservedRefund,
   answer: Exclude<ProcessorAnswer, { kind: 'unknown' }>,
   at: string,
-): Promise<boolean | { view: Booking }> {
+): Promise<boolean | AppliedEffect> {
   if (answer.kind === 'declined') {
     if (!(await tx.refunds.settleRefund(refund.refundId, 'failed', null, at))) return false;
     await tx.cancellation.releaseRefundAmount(refund.bookingId, refund.amountMinor, at);
@@ -161,12 +160,12 @@ async function settle(
   if (!(await tx.refunds.settleRefund(refund.refundId, 'succeeded', answer.reference, at))) return false;
   const { cancel, participantIds, also } = refund.effect;
   const request = { cancel, participantIds, refundMinor: refund.amountMinor };
-  const view = await applyEffect(tx, await readState(tx, refund.bookingId), request, at, true, deps.waitlistOfferTtlSeconds);
+  const applied = await applyEffect(tx, await readState(tx, refund.bookingId), request, at, true, deps.waitlistOfferTtlSeconds);
   if (also?.kind === 'settle-cart') {
     await settleCartOfIntent(tx, also.intentId, at);
     return true;
   }
-  return view ? { view } : true;
+  return applied;
 }
 
 export const refundDeclined = () =>
@@ -180,16 +179,16 @@ export const refundUnanswered = (refundId: string) =>
 /**
  * Phases 2 and 3 for the asker, right after phase 1: returns once the refund succeeded (its effect
  * applied); PAYMENT_PROCESSOR_ERROR when it was declined (nothing changed) or got no answer (it stays
- * pending, its amount reserved, until the reconciler settles it). Returns the booking as the
- * settlement left it, when this call settled it and took its view (see settleAnswerWithView).
+ * pending, its amount reserved, until the reconciler settles it). Returns the booking and session as
+ * the settlement left them, when this call settled it and knows them (see settleAnswerWithView).
  */
-export async function completeRefund(deps: Deps, refund: ReservedRefund): Promise<Booking | undefined> {
+export async function completeRefund(deps: Deps, refund: ReservedRefund): Promise<AppliedEffect | undefined> {
   const answer = await askProcessor(deps, refund);
-  const { status, view } = await settleAnswerWithView(deps, refund, answer);
+  const { status, applied } = await settleAnswerWithView(deps, refund, answer);
   if (status === 'failed') throw refundDeclined();
   if (status === 'pending')
     throw answer.kind === 'unknown' && answer.pending ? refundAccepted(refund.refundId) : refundUnanswered(refund.refundId);
-  return view;
+  return applied;
 }
 
 /** The processor took the refund and settles it later (Stripe's `pending`): its webhook or the reconciler finishes it. */

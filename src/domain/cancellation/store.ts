@@ -1,4 +1,5 @@
 import type { BookingRecord, BookingRow } from '../bookings/store.ts';
+import type { SessionWithWaitlist } from '../availability/store.ts';
 import type { BookingStatus, PaymentIntentStatus, RefundStatus } from '../shared/values.ts';
 export type { RefundStatus } from '../shared/values.ts';
 import type { RefundEffectJson } from '../shared/json-types.ts';
@@ -40,6 +41,11 @@ export interface BookingToCancel {
    * makes its events' view from this and what it wrote, without reading the booking again.
    */
   record: BookingRecord;
+  /**
+   * Its session with the experience's waitlist, read with the rest (not locked): what the answer shows of
+   * the session when the unit leaves it as it is, without reading it again after the unit.
+   */
+  session: SessionWithWaitlist;
 }
 
 export interface CancellationStore {

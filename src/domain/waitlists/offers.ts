@@ -86,7 +86,8 @@ export async function offerFreedPlaces(
  * Gives `count` reserved places of a session back and offers them to its waitlist, in the caller's
  * transaction. `deferTo`: collect the session instead of offering at once, for a caller that may take
  * the places back itself first (a cart replacing its own checkout) and offers what is left before
- * committing (`offerFreedPlaces` for each collected session).
+ * committing (`offerFreedPlaces` for each collected session). Returns the session as the release left
+ * it when nothing changed it after (no offer made, none deferred); undefined otherwise.
  */
 export async function releaseSessionPlaces(
   tx: Stores,
@@ -95,11 +96,14 @@ export async function releaseSessionPlaces(
   now: Date,
   ttlSeconds: number,
   deferTo?: Set<string>,
-): Promise<void> {
-  if (count === 0) return;
+): Promise<SessionRow | undefined> {
+  if (count === 0) return undefined;
   const session = await tx.capacity.releasePlaces(sessionId, count);
-  if (deferTo) deferTo.add(sessionId);
-  else await offerFreedPlaces(tx, sessionId, now, ttlSeconds, session);
+  if (deferTo) {
+    deferTo.add(sessionId);
+    return undefined;
+  }
+  return (await offerFreedPlaces(tx, sessionId, now, ttlSeconds, session)).length === 0 ? session : undefined;
 }
 
 /**

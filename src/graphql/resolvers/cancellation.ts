@@ -3,6 +3,10 @@ import type { Resolvers } from '../__generated__/resolvers-types.ts';
 
 export const cancellationResolvers: Resolvers = {
   Mutation: {
-    cancelBookings: (_, { input }, ctx) => cancelBookings(ctx.caller(), input),
+    cancelBookings: async (_, { input }, ctx) => {
+      const result = await cancelBookings(ctx.caller(), input);
+      ctx.loaders.knowSessions(result.sessions);
+      return result;
+    },
   },
 };

@@ -1,16 +1,19 @@
 /**
  * A write's GraphQL answer made from what its unit of work wrote (issue 38: no read of what the unit
  * just wrote) is the answer a read right after gives: createPaymentIntent's new cart, cancelBookings'
- * items (a guest cancelled, a part refunded).
+ * items (a guest cancelled, a part refunded) and their sessions.
  */
 import { randomUUID } from 'node:crypto';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startApp } from '../../support/app.ts';
 import { guest } from '../../support/checkout.ts';
 import { freshDb } from '../../support/db.ts';
 import { createSession } from '../../../fixtures/factories/bookings.ts';
 import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts';
 import { createExperience } from '../../../fixtures/factories/catalog.ts';
+import { createWaitlist } from '../../../fixtures/factories/availability.ts';
+import { createPaidBooking } from '../../../fixtures/factories/payments.ts';
+import { createWaitlistEntry } from '../../../fixtures/factories/waitlists.ts';
 
 const db = await freshDb();
 const brand = await createBrand(db, { currency: 'EUR' });
@@ -92,4 +95,43 @@ it("cancelBookings' items, a guest cancelled and a part refunded, are the bookin
   const [afterRefund] = refunded.body.data.cancelBookings.items;
   expect(afterRefund).toStrictEqual(await bookingNow());
   expect(afterRefund.amountRefunded).toBe(10);
+});
+
+describe("cancelBookings' session, taken from the units instead of read after them", () => {
+  const sessionQuery = `query($id: ID!) { node(id: $id) { ... on Session { id remaining } } }`;
+  const sessionNow = async (id: string) => (await t.gql(sessionQuery, { id }, { key })).body.data.node;
+  const cancelGuests = (items: Array<{ bookingId: string; participants: string[] }>) =>
+    t.gql(
+      `mutation($input: CancelBookingsInput!) { cancelBookings(input: $input) { items { uuid session { id remaining } } errors { code } } }`,
+      { input: { bookings: items } },
+      { key },
+    );
+
+  it('is the session after the offers its freed place made to the waitlist, as a read right after shows it', async () => {
+    const { experience } = await createExperience(db, brand.id);
+    const waitlist = await createWaitlist(db, experience.id);
+    const s = await createSession(db, experience, { startLocal: '2027-02-01T10:00:00', capacity: 3 });
+    const { booking, participants } = await createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}, {}] });
+    await createWaitlistEntry(db, { waitlist, session: s, brandId: brand.id, position: 1 });
+    const res = await cancelGuests([{ bookingId: booking.id, participants: [participants[2]!.id] }]);
+    expect(res.body.data.cancelBookings.errors).toStrictEqual([]);
+    const [item] = res.body.data.cancelBookings.items;
+    // The freed place went to the waiting party: none is on sale.
+    expect(item.session.remaining).toBe(0);
+    expect(item.session).toStrictEqual(await sessionNow(item.session.id));
+  });
+
+  it('is the session after the last item that touched it, for several items of one request', async () => {
+    const s = await createSession(db, sail, { startLocal: '2027-02-02T10:00:00', capacity: 10 });
+    const a = await createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}] });
+    const b = await createPaidBooking(db, { brandId: brand.id, session: s, participants: [{}, {}, {}] });
+    const res = await cancelGuests([
+      { bookingId: a.booking.id, participants: [a.participants[1]!.id] },
+      { bookingId: b.booking.id, participants: [b.participants[1]!.id, b.participants[2]!.id] },
+    ]);
+    expect(res.body.data.cancelBookings.errors).toStrictEqual([]);
+    const sessions = res.body.data.cancelBookings.items.map((item: { session: unknown }) => item.session);
+    expect(sessions.map((x: { remaining: number }) => x.remaining)).toStrictEqual([8, 8]);
+    expect(sessions[0]).toStrictEqual(await sessionNow(sessions[0].id));
+  });
 });

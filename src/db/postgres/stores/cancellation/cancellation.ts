@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { BookingStatus } from '../../../../domain/shared/values.ts';
 import type { BookingToCancel, CancellableBooking, CancellationStore } from '../../../../domain/cancellation/store.ts';
-import { bookings, experiences, participants, paymentIntents, sessions } from '../../schema/index.ts';
+import { bookings, experiences, participants, paymentIntents, sessions, waitlists } from '../../schema/index.ts';
 import { recordColumns } from '../bookings/bookings.ts';
 import { lockInUnit, preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 
@@ -30,11 +30,14 @@ const bookingToCancel = preparedPerExecutor((db) =>
       pendingRefunds: sql<number>`(SELECT count(*)::integer FROM refunds r WHERE r.booking_id = ${bookings.id} AND r.status = 'pending')`,
       row: bookings,
       ...recordColumns,
+      session: sessions,
+      waitlistId: waitlists.id,
     })
     .from(bookings)
     .leftJoin(paymentIntents, eq(paymentIntents.id, bookings.paymentIntentId))
     .innerJoin(experiences, eq(experiences.id, bookings.experienceId))
     .innerJoin(sessions, eq(sessions.id, bookings.sessionId))
+    .leftJoin(waitlists, eq(waitlists.experienceId, bookings.experienceId))
     .where(eq(bookings.id, sql.placeholder('id')))
     .prepare('booking_to_cancel'),
 );
@@ -47,10 +50,11 @@ export async function findBookingToCancel(db: PgExecutor, id: string): Promise<B
   if (!(await lockInUnit(db, bookings, eq(bookings.id, id)))) return undefined;
   const [found] = await bookingToCancel(db).execute({ id });
   if (!found) return undefined;
-  const { booking, pendingRefunds, row, experienceTitle, timezone, startLocal, participants, answers } = found;
+  const { booking, pendingRefunds, row, experienceTitle, timezone, startLocal, participants, answers, session, waitlistId } = found;
   return {
     booking,
     pendingRefunds,
+    session: { session, waitlistId },
     participants: participants.map((p) => ({ id: p.id, cancelledAt: p.cancelledAt })),
     record: { booking: row, experienceTitle, timezone, startLocal, participants, answers },
   };

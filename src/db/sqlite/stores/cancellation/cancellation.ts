@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb, setTo } from '../../prepared.ts';
-import { bookings, participants, paymentIntents, refunds } from '../../schema/index.ts';
+import { bookings, participants, paymentIntents, refunds, sessions, waitlists } from '../../schema/index.ts';
 import type { BookingToCancel, CancellableBooking, CancellationStore } from '../../../../domain/cancellation/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 import { findBookingRecords } from '../bookings/bookings.ts';
@@ -28,9 +28,11 @@ const cancellableColumns = {
 
 const cancellableBooking = preparedPerDb((db) =>
   db
-    .select(cancellableColumns)
+    .select({ booking: cancellableColumns, session: sessions, waitlistId: waitlists.id })
     .from(bookings)
     .leftJoin(paymentIntents, eq(paymentIntents.id, bookings.paymentIntentId))
+    .innerJoin(sessions, eq(sessions.id, bookings.sessionId))
+    .leftJoin(waitlists, eq(waitlists.experienceId, bookings.experienceId))
     .where(eq(bookings.id, sql.placeholder('id')))
     .prepare(),
 );
@@ -40,12 +42,14 @@ const cancellableBooking = preparedPerDb((db) =>
  * states).
  */
 export function findBookingToCancel(db: Db, id: string): BookingToCancel | undefined {
-  const booking = cancellableBooking(db).get({ id });
-  if (!booking) return undefined;
+  const found = cancellableBooking(db).get({ id });
+  if (!found) return undefined;
   const [record] = findBookingRecords(db, [id]);
   if (!record) return undefined;
+  const { booking, session, waitlistId } = found;
   return {
     booking,
+    session: { session, waitlistId },
     pendingRefunds: pendingRefundCount(db).get({ bookingId: id })?.n ?? 0,
     participants: record.participants.map((p) => ({ id: p.id, cancelledAt: p.cancelledAt })),
     record,
