@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createBooking, createSession } from '../../fixtures/factories/bookings.ts';
 import { createBrand } from '../../fixtures/factories/brands.ts';
 import { createCart } from '../../fixtures/factories/carts.ts';
-import { createExperience } from '../../fixtures/factories/catalog.ts';
+import { assignQuestion, createExperience, createQuestion } from '../../fixtures/factories/catalog.ts';
 import { createAddOn, createCoupon, createCreditCode } from '../../fixtures/factories/checkout.ts';
 import { createCheckout } from '../../fixtures/factories/checkouts.ts';
 import { createPaidBooking } from '../../fixtures/factories/payments.ts';
@@ -187,6 +187,65 @@ describe('store contract: checkout and holds', () => {
       { id: mixed.id, brandId: brand.id, code: 'gift-mixed', balanceMinor: 2_000 },
     ]);
     expect(await database.checkout.creditCodesByCode(brand.id, [])).toEqual([]);
+  });
+
+  it('reads what a checkout needs at once, each part exactly as its own method answers it', async () => {
+    const asked = await createQuestion(db, brand.id, {
+      prompt: 'Diet?',
+      fieldType: 'single_select',
+      options: [
+        { key: 'z', value: 'Vegan' },
+        { key: 'a', value: 'None' },
+      ],
+    });
+    await assignQuestion(db, elsewhere.id, asked.id, {
+      order: 2,
+      conditions: [{ rule: 'value_matches', conditionKey: 'k', conditionValue: 'v' }],
+    });
+    await assignQuestion(db, experience.id, asked.id, { order: 1 });
+    await assignQuestion(db, experience.id, (await createQuestion(db, brand.id)).id, { isActive: false });
+    const { experience: archived } = await createExperience(db, brand.id, { archivedAt: '2026-11-20T08:30:00.120Z' });
+    const cancelled = await createSession(db, archived, { startLocal: '2026-12-04T09:00:00', cancelledAt: '2026-11-21T07:00:00.000Z' });
+    const ids = [elsewhere.id, experience.id, 'no-such-experience', archived.id, experience.id];
+    const starts = [s2, s1, { startLocal: '2026-12-09T09:00:00' }].map((on) => ({
+      experienceId: experience.id,
+      startLocal: on.startLocal,
+    }));
+    starts.push({ experienceId: archived.id, startLocal: cancelled.startLocal });
+    const read = await database.checkout.readCheckout({ brandId: brand.id, cartId: held.cart.id, experienceIds: ids, starts, at });
+    expect(read).toStrictEqual({
+      brand: await database.brands.findBrand(brand.id),
+      questions: await database.questions.activeQuestionsOfExperiences([...new Set(ids)]),
+      holds: await database.checkout.holdsOfCart(brand.id, held.cart.id, at),
+      experiences: await database.checkout.findCheckoutExperiences(ids),
+      sessions: await database.checkout.findItemSessions(starts, at),
+    });
+    expect(read.questions.map((q) => [q.assignment.experienceId, q.question.prompt])).toEqual(
+      [
+        [experience.id, 'Diet?'],
+        [elsewhere.id, 'Diet?'],
+      ].sort((a, b) => inByteOrder(a[0]!, b[0]!)),
+    );
+    expect(read.experiences.find((e) => e.experience.id === archived.id)!.experience.archivedAt).toBe('2026-11-20T08:30:00.120Z');
+    // By experience id (byte order), then start.
+    const sessionsOf = {
+      [experience.id]: [
+        [s1.id, 2, null],
+        [s2.id, 0, null],
+      ],
+      [archived.id]: [[cancelled.id, 0, '2026-11-21T07:00:00.000Z']],
+    };
+    expect(read.sessions.map((found) => [found.session.id, found.lapsedPlaces, found.session.cancelledAt])).toEqual(
+      [experience.id, archived.id].sort(inByteOrder).flatMap((id) => sessionsOf[id]),
+    );
+    const nothing = await database.checkout.readCheckout({
+      brandId: 'no-such-brand',
+      cartId: 'no-cart',
+      experienceIds: [],
+      starts: [],
+      at,
+    });
+    expect(nothing).toStrictEqual({ brand: undefined, questions: [], holds: { places: [], credits: [] }, experiences: [], sessions: [] });
   });
 
   it('reads what a cart holds, lapsed holds and the places they keep on the sessions items ask for', async () => {

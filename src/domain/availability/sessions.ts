@@ -52,6 +52,18 @@ function offsetZone(offset: string): string | null {
 }
 
 /**
+ * The local start `sessionTime` names whatever the experience's zone, when it gives no offset (what
+ * `normalizeSessionTime` returns for it, if it is valid in that zone); null when it has an offset, or is no
+ * date-time: only the zone can tell then.
+ */
+export function localStartAsGiven(sessionTime: string): string | null {
+  const match = SESSION_TIME.exec(sessionTime);
+  if (!match || match[7]) return null;
+  const [, year, month, day, hour, minute, second = '00'] = match;
+  return `${year}-${month}-${day}T${hour}:${minute}:${second}`;
+}
+
+/**
  * A partner's `sessionTime` as the session's local start in the experience's zone, `YYYY-MM-DDTHH:MM:SS`.
  * Accepts `YYYY-MM-DDTHH:MM[:SS]` (already local) and the same with `Z` or `±HH:MM` (converted into the
  * zone). Impossible dates and local times that do not exist (the hour skipped when clocks go forward)

@@ -105,7 +105,13 @@ export function readingEachBrandOnce<D extends Deps>(deps: D): D {
     }
     return brand;
   };
-  return { ...deps, db: { ...db, brands: { ...db.brands, findBrand } } };
+  // A checkout reads its brand with what it prices (readCheckout): that read stands for the request too.
+  const readCheckout: typeof db.checkout.readCheckout = async (request) => {
+    const found = await db.checkout.readCheckout(request);
+    if (!read.has(request.brandId)) read.set(request.brandId, Promise.resolve(found.brand));
+    return found;
+  };
+  return { ...deps, db: { ...db, brands: { ...db.brands, findBrand }, checkout: { ...db.checkout, readCheckout } } };
 }
 
 /** A brand's row, once the caller is known to act for it. */

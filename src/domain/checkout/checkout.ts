@@ -10,20 +10,20 @@
 import type { Cart } from '../bookings/carts.ts';
 import { randomUUID } from 'node:crypto';
 import type { BrandRow } from '../catalog/store.ts';
-import { loadBrand } from '../catalog/brands.ts';
-import { checkCheckoutShape, type CreatePaymentIntentInput } from './input.ts';
-import { prepareItem, readItemCatalogue, type CartContext, type PreparedItem } from './items.ts';
+import { actingBrand } from '../access/principal.ts';
+import { checkCheckoutShape, MAX_CART_ITEMS, type CreatePaymentIntentInput } from './input.ts';
+import { prepareItem, readItemCatalogue, startsAsGiven, type CartContext, type PreparedItem } from './items.ts';
 import { answersOfItem, purchaserOf } from './purchaser.ts';
 import { writeCheckout, type WrittenBooking } from './write.ts';
 import type { CallerDeps, Deps } from '../shared/deps.ts';
-import { DomainError } from '../shared/errors.ts';
+import { DomainError, notFound } from '../shared/errors.ts';
 import { toDecimal } from '../shared/money.ts';
 import { sumTotals } from './pricing.ts';
-import { customQuestionsByExperience, refuseAnswersWithoutFeature } from '../questions/questions.ts';
+import { askingBrands, questionsAsked, refuseAnswersWithoutFeature } from '../questions/questions.ts';
 import { requireFeature } from '../catalog/features.ts';
 import { choosePayment } from '../payments/methods.ts';
 import { checkHoldBudget, defaultPublishableHolds, holderOf } from './hold-budget.ts';
-import type { CheckoutStore } from './store.ts';
+import type { CheckoutReads, CheckoutStore, ItemStart } from './store.ts';
 import { notify } from '../shared/observer.ts';
 import { requireHumanCheck } from './human-check.ts';
 import { intentCheckDefaults } from '../payments/intent-reconciler.ts';
@@ -51,23 +51,48 @@ export interface PaymentIntentResult {
   heldCart?: Cart;
 }
 
+/** What the checkout reads before its unit, at once, with the brand found (NOT_FOUND otherwise) and the item starts asked for. */
+type CheckoutRead = CheckoutReads & { brand: BrandRow; starts: ItemStart[] };
+
+/**
+ * Reads, in one call, the brand the caller acts for and what pricing the cart needs: its experiences'
+ * questions, the cart's current holds, the experiences and the sessions the items name by a local start.
+ * A cart of more items than allowed is refused for its shape before any item is read: only its brand is.
+ */
+async function readForCheckout(deps: CallerDeps, input: CreatePaymentIntentInput, now: Date): Promise<CheckoutRead> {
+  const brandId = actingBrand(deps.principal, input.brandId);
+  const items = input.data.length <= MAX_CART_ITEMS ? input.data : [];
+  const starts = startsAsGiven(items);
+  const read = await deps.db.checkout.readCheckout({
+    brandId,
+    cartId: input.cartId,
+    experienceIds: items.map((item) => item.experienceId),
+    starts,
+    at: now.toISOString(),
+  });
+  if (!read.brand) throw notFound('Brand', brandId);
+  return { ...read, brand: read.brand, starts };
+}
+
 /** Every item checked and priced, in order; the first problem is thrown. */
-async function prepareItems(deps: CallerDeps, brand: BrandRow, input: CreatePaymentIntentInput, now: Date): Promise<PreparedItem[]> {
+async function prepareItems(deps: CallerDeps, read: CheckoutRead, input: CreatePaymentIntentInput, now: Date): Promise<PreparedItem[]> {
+  const { brand } = read;
   const experienceIds = input.data.map((item) => item.experienceId);
   const distinct = [...new Set(experienceIds)];
   refuseAnswersWithoutFeature(brand, answerLists(input));
-  const lists = await customQuestionsByExperience(
-    deps,
+  const lists = questionsAsked(
     distinct.map((id) => ({ id, brandId: brand.id })),
+    askingBrands([brand]),
+    read.questions,
   );
   const questions = new Map(distinct.map((id, k) => [id, lists[k] ?? []]));
   const questionIds = experienceIds.map((id) => (questions.get(id) ?? []).map((q) => q.customQuestionId));
   const otherItemQuestionIds = (index: number) => new Set(questionIds.flatMap((ids, j) => (j === index ? [] : ids)));
 
-  const holds = await deps.db.checkout.holdsOfCart(brand.id, input.cartId, now.toISOString());
+  const { holds } = read;
   const ctx: CartContext = {
     db: deps.db,
-    catalogue: await readItemCatalogue(deps.db, input.data, now),
+    catalogue: await readItemCatalogue(deps.db, input.data, now, read),
     brand,
     cartId: input.cartId,
     now,
@@ -150,12 +175,13 @@ async function refuseBeyondBudget(
  * bookings; a paid cart is CART_ALREADY_PAID.
  */
 export async function createPaymentIntent(deps: CallerDeps, input: CreatePaymentIntentInput): Promise<PaymentIntentResult> {
-  const brand = await loadBrand(deps, input.brandId);
+  const now = deps.now();
+  const read = await readForCheckout(deps, input, now);
+  const { brand } = read;
   refusePublishableInput(deps.principal, brand, input);
   checkCheckoutShape(input);
   if (input.data.length > 1) requireFeature(brand, 'shoppingCart', 'A cart of more than one item', 'data');
-  const now = deps.now();
-  const items = await prepareItems(deps, brand, input, now);
+  const items = await prepareItems(deps, read, input, now);
   const payment = choosePayment(
     brand,
     items.map((item) => item.experience),

@@ -15,7 +15,7 @@ import { type ExperienceRow } from '../catalog/store.ts';
 import type { SessionRow } from '../availability/store.ts';
 import type { ValidatedAnswers } from '../questions/answers.ts';
 import type { CartItemInput } from './input.ts';
-import type { CheckoutExperience, ItemSession } from './store.ts';
+import type { CheckoutExperience, CheckoutReads, ItemSession, ItemStart } from './store.ts';
 import { normalizeIntendedCode } from './confirmation-codes.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
 import { fromDecimal } from '../shared/money.ts';
@@ -33,6 +33,7 @@ import {
   assertDuration,
   assertNotCancelled,
   assertNotStarted,
+  localStartAsGiven,
   normalizeSessionTime,
   remainingPlaces,
   sessionNotFound,
@@ -78,12 +79,18 @@ export interface ItemCatalogue {
 const sessionKey = (experienceId: string, startLocal: string) => `${experienceId}\n${startLocal}`;
 
 /**
- * The experiences the items name and the sessions they ask for, in two reads whatever the cart's size.
- * An item whose experience or session time is wrong is skipped here: `prepareItem` throws its error in turn.
+ * The items' experiences and sessions, from what the checkout read before (`CheckoutReads`: the sessions of
+ * `starts`, those whose local start the items give without an offset); the sessions only the experience's
+ * zone locates are read here, in one more read. An item whose experience or session time is wrong is
+ * skipped here: `prepareItem` throws its error in turn.
  */
-export async function readItemCatalogue(db: Stores, items: readonly CartItemInput[], now: Date): Promise<ItemCatalogue> {
-  const found = await db.checkout.findCheckoutExperiences(items.map((item) => item.experienceId));
-  const experiences = new Map(found.map((row) => [row.experience.id, row]));
+export async function readItemCatalogue(
+  db: Stores,
+  items: readonly CartItemInput[],
+  now: Date,
+  read: Pick<CheckoutReads, 'experiences' | 'sessions'> & { starts: readonly ItemStart[] },
+): Promise<ItemCatalogue> {
+  const experiences = new Map(read.experiences.map((row) => [row.experience.id, row]));
   const starts = items.flatMap(({ experienceId, sessionTime }) => {
     const experience = experiences.get(experienceId)?.experience;
     if (!experience) return [];
@@ -93,11 +100,22 @@ export async function readItemCatalogue(db: Stores, items: readonly CartItemInpu
       return [];
     }
   });
-  const sessions = await db.checkout.findItemSessions(starts, now.toISOString());
+  const asked = new Set(read.starts.map((start) => sessionKey(start.experienceId, start.startLocal)));
+  const missing = starts.filter((start) => !asked.has(sessionKey(start.experienceId, start.startLocal)));
+  const sessions =
+    missing.length > 0 ? [...read.sessions, ...(await db.checkout.findItemSessions(missing, now.toISOString()))] : read.sessions;
   return {
     experiences,
     sessions: new Map(sessions.map((row) => [sessionKey(row.session.experienceId, row.session.startLocal), row])),
   };
+}
+
+/** The sessions the items name by a local start (no offset), read before their experiences are known (`readItemCatalogue`). */
+export function startsAsGiven(items: readonly CartItemInput[]): ItemStart[] {
+  return items.flatMap(({ experienceId, sessionTime }) => {
+    const startLocal = localStartAsGiven(sessionTime);
+    return startLocal === null ? [] : [{ experienceId, startLocal }];
+  });
 }
 
 /** What the items of one cart share while they are checked one after the other. */

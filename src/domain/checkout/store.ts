@@ -1,6 +1,7 @@
 import type { AnswerRow, BookingRow, ParticipantRow } from '../bookings/store.ts';
 import type { ApiKeyKind, PaymentIntentStatus } from '../shared/values.ts';
-import type { ExperienceRow } from '../catalog/store.ts';
+import type { BrandRow, ExperienceRow } from '../catalog/store.ts';
+import type { AssignedQuestionRow } from '../questions/store.ts';
 import type { SessionRow } from '../availability/store.ts';
 
 export interface AddOnRow {
@@ -59,6 +60,32 @@ export interface CartHolds {
   credits: Array<{ creditCodeId: string; amountMinor: number }>;
 }
 
+/** What a checkout reads before its unit of work, named by its request. */
+export interface CheckoutReadRequest {
+  brandId: string;
+  cartId: string;
+  /** The items' experiences. */
+  experienceIds: readonly string[];
+  /** The items' sessions whose local start is known before their experience is (`findItemSessions`). */
+  starts: readonly ItemStart[];
+  /** ISO 8601 UTC: the instant holds are counted at. */
+  at: string;
+}
+
+/**
+ * Everything a checkout reads before its unit, each part exactly as its own method answers it: the brand
+ * (`BrandsStore.findBrand`), the experiences' active questions whatever the brand's features
+ * (`QuestionsStore.activeQuestionsOfExperiences`), the cart's holds (`holdsOfCart`), the experiences
+ * (`findCheckoutExperiences`) and the sessions of `starts` (`findItemSessions`).
+ */
+export interface CheckoutReads {
+  brand: BrandRow | undefined;
+  questions: AssignedQuestionRow[];
+  holds: CartHolds;
+  experiences: CheckoutExperience[];
+  sessions: ItemSession[];
+}
+
 /** Who holds a cart's places from a checkout on: the key's kind and, for a publishable key, the client (else null). */
 export interface CartHolder {
   keyKind: ApiKeyKind;
@@ -113,6 +140,12 @@ export interface HeldBooking {
 }
 
 export interface CheckoutStore {
+  /**
+   * What a checkout reads before its unit of work, at once (a hot path: one question to the database where
+   * it can ask several things in one). Read outside a unit, nothing of it is trusted for places or money:
+   * the unit's guards decide.
+   */
+  readCheckout(request: CheckoutReadRequest): Promise<CheckoutReads>;
   /**
    * The experiences of `ids` that exist, by id (byte order), each with its price tiers, add-ons and taxes:
    * what a quote or checkout reads of its items' experiences, at once (a hot path).

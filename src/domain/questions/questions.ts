@@ -1,5 +1,5 @@
 import type { QuestionCondition, QuestionOption, TermsAndConditions } from '../shared/json-types.ts';
-import { type ExperienceQuestionRow, type QuestionRow } from './store.ts';
+import { type AssignedQuestionRow, type ExperienceQuestionRow, type QuestionRow } from './store.ts';
 import type { CallerDeps, Deps } from '../shared/deps.ts';
 import { notFound } from '../shared/errors.ts';
 import type { BrandRow } from '../catalog/store.ts';
@@ -75,13 +75,29 @@ export async function customQuestionsByExperience(
 ): Promise<QuestionSnapshot[][]> {
   const brandIds = [...new Set(experiences.map((e) => e.brandId))];
   const brands = await Promise.all(brandIds.map((id) => deps.db.brands.findBrand(id)));
-  const asking = new Set(brands.flatMap((brand) => (brand && hasFeature(brand, 'customQuestions') ? [brand.id] : [])));
+  const asking = askingBrands(brands);
   const asked = experiences.filter((e) => asking.has(e.brandId)).map((e) => e.id);
+  return questionsAsked(experiences, asking, asked.length > 0 ? await deps.db.questions.activeQuestionsOfExperiences(asked) : []);
+}
+
+/** Of `brands`, the ids of those with the `customQuestions` feature: only their experiences ask questions. */
+export function askingBrands(brands: ReadonlyArray<BrandRow | undefined>): Set<string> {
+  return new Set(brands.flatMap((brand) => (brand && hasFeature(brand, 'customQuestions') ? [brand.id] : [])));
+}
+
+/**
+ * The questions each experience asks, from the active assignments `rows` read for them (in the order
+ * `activeQuestionsOfExperiences` gives): none for an experience of a brand not in `asking`.
+ */
+export function questionsAsked(
+  experiences: ReadonlyArray<{ id: string; brandId: string }>,
+  asking: ReadonlySet<string>,
+  rows: readonly AssignedQuestionRow[],
+): QuestionSnapshot[][] {
   const byExperience = new Map<string, QuestionSnapshot[]>(experiences.map((e) => [e.id, []]));
-  if (asked.length > 0) {
-    for (const { question, assignment } of await deps.db.questions.activeQuestionsOfExperiences(asked)) {
-      byExperience.get(assignment.experienceId)?.push(toQuestionSnapshot(question, assignment));
-    }
+  const askedIds = new Set(experiences.filter((e) => asking.has(e.brandId)).map((e) => e.id));
+  for (const { question, assignment } of rows) {
+    if (askedIds.has(assignment.experienceId)) byExperience.get(assignment.experienceId)?.push(toQuestionSnapshot(question, assignment));
   }
   return experiences.map((e) => byExperience.get(e.id) ?? []);
 }

@@ -1,4 +1,4 @@
-import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { getTableColumns, sql, type AnyColumn, type SQL, type Table } from 'drizzle-orm';
 
 /**
  * A text column compared and sorted byte by byte (`COLLATE "C"`), as SQLite's BINARY collation does,
@@ -28,3 +28,25 @@ export const isoText = (column: AnyColumn | SQL | string): SQL =>
 
 /** A FROM of one row, for a select made only of subqueries. */
 export const oneRow = sql`(VALUES (1)) AS one (x)`;
+
+/**
+ * The mapping of a table's row as `row_to_json` writes it (keys the column names) to the row Drizzle's
+ * select gives (keys the properties), made once per table: the column list is walked when it is made, not
+ * per row. Values come as JSON gives them (json columns already parsed, keys in their written order);
+ * instants, which JSON writes as `2026-01-15T10:00:00.123+00:00`, become ISO 8601 UTC as `instant` reads them.
+ */
+export function rowOfJson<T>(table: Table): (json: Record<string, unknown>) => T {
+  const columns = Object.entries(getTableColumns(table)).map(([key, column]) => ({
+    key,
+    name: column.name,
+    instant: column.getSQLType().startsWith('timestamp'),
+  }));
+  return (json) => {
+    const row: Record<string, unknown> = {};
+    for (const { key, name, instant } of columns) {
+      const value = json[name] ?? null;
+      row[key] = instant && value !== null ? new Date(value as string).toISOString() : value;
+    }
+    return row as T;
+  };
+}

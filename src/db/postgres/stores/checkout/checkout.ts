@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql, type Placeholder } from 'drizzle-orm';
 import type {
   AddOnRow,
   AnswerInsert,
@@ -6,6 +6,8 @@ import type {
   CartHolder,
   CartHolds,
   CheckoutExperience,
+  CheckoutReadRequest,
+  CheckoutReads,
   ClientHolds,
   CheckoutStore,
   CouponRow,
@@ -15,9 +17,15 @@ import type {
   ItemStart,
   ParticipantInsert,
 } from '../../../../domain/checkout/store.ts';
+import type { BrandRow, ExperienceRow } from '../../../../domain/catalog/store.ts';
+import type { SessionRow } from '../../../../domain/availability/store.ts';
+import type { ExperienceQuestionRow, QuestionRow } from '../../../../domain/questions/store.ts';
 import {
   answers,
   bookings,
+  brands,
+  experienceQuestions,
+  questions,
   carts,
   coupons,
   creditCodes,
@@ -29,19 +37,21 @@ import {
   waitlistEntries,
 } from '../../schema/index.ts';
 import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
-import { anyOfPlaceholder, inByteOrder, isoText, jsonRows, oneRow } from '../sql-parts.ts';
+import { anyOfPlaceholder, inByteOrder, isoText, jsonRows, oneRow, rowOfJson } from '../sql-parts.ts';
 import { priceTiersJson, taxesJson } from '../catalog/experiences.ts';
 
 // The experience's id spelled out in the subqueries, as in priceTiersJson.
+const addOnsJson = jsonRows<AddOnRow>(sql`
+  SELECT json_agg(json_build_object('id', a.id, 'experienceId', a.experience_id, 'name', a.name,
+    'priceMinor', a.price_minor, 'position', a.position) ORDER BY a.position, a.id COLLATE "C")
+  FROM add_ons a WHERE a.experience_id = "experiences"."id"`);
+
 const checkoutExperiences = preparedPerExecutor((db) =>
   db
     .select({
       experience: experiences,
       priceTiers: priceTiersJson,
-      addOns: jsonRows<AddOnRow>(sql`
-        SELECT json_agg(json_build_object('id', a.id, 'experienceId', a.experience_id, 'name', a.name,
-          'priceMinor', a.price_minor, 'position', a.position) ORDER BY a.position, a.id COLLATE "C")
-        FROM add_ons a WHERE a.experience_id = "experiences"."id"`),
+      addOns: addOnsJson,
       taxes: taxesJson,
     })
     .from(experiences)
@@ -56,14 +66,17 @@ export async function findCheckoutExperiences(db: PgExecutor, ids: readonly stri
   return checkoutExperiences(db).execute({ ids: [...new Set(ids)] });
 }
 
+/** The places lapsed holds keep on the session "sessions" (of the outer query) at `at`. */
+const lapsedPlacesOf = (at: Placeholder) => sql<number>`(
+  SELECT count(*)::integer FROM participants p JOIN bookings b ON b.id = p.booking_id
+  WHERE b.session_id = "sessions"."id" AND b.status = 'processing'
+    AND b.hold_expires_at <= ${at}::timestamptz AND p.cancelled_at IS NULL)`;
+
 const itemSessions = preparedPerExecutor((db) =>
   db
     .select({
       session: sessions,
-      lapsedPlaces: sql<number>`(
-        SELECT count(*)::integer FROM participants p JOIN bookings b ON b.id = p.booking_id
-        WHERE b.session_id = "sessions"."id" AND b.status = 'processing'
-          AND b.hold_expires_at <= ${sql.placeholder('at')}::timestamptz AND p.cancelled_at IS NULL)`,
+      lapsedPlaces: lapsedPlacesOf(sql.placeholder('at')),
     })
     .from(sessions)
     .where(
@@ -84,6 +97,68 @@ export async function findItemSessions(db: PgExecutor, starts: readonly ItemStar
   });
 }
 
+const brandOfJson = rowOfJson<BrandRow>(brands);
+const experienceOfJson = rowOfJson<ExperienceRow>(experiences);
+const sessionOfJson = rowOfJson<SessionRow>(sessions);
+const questionOfJson = rowOfJson<QuestionRow>(questions);
+const assignmentOfJson = rowOfJson<ExperienceQuestionRow>(experienceQuestions);
+
+type Json = Record<string, unknown>;
+
+/**
+ * The five reads of `readCheckout` as one select of subqueries, each giving JSON (rows by `row_to_json`,
+ * in the order their own statements give): one named statement, one round trip, one snapshot.
+ */
+const checkoutReads = preparedPerExecutor((db) => {
+  const ids = sql`${sql.placeholder('experienceIds')}::text[]`;
+  const at = sql.placeholder('at');
+  return db
+    .select({
+      brand: sql<Json | null>`(SELECT row_to_json(b) FROM brands b WHERE b.id = ${sql.placeholder('brandId')})`,
+      questions: jsonRows<{ question: Json; assignment: Json }>(sql`
+        SELECT json_agg(json_build_object('question', row_to_json(q), 'assignment', row_to_json(a))
+          ORDER BY a.experience_id COLLATE "C", a."order", a.id COLLATE "C")
+        FROM experience_questions a JOIN questions q ON q.id = a.question_id
+        WHERE a.experience_id = ANY(${ids}) AND a.is_active`),
+      ...cartHoldsJson(sql.placeholder('cartId'), sql.placeholder('brandId'), at),
+      experiences: jsonRows<{ experience: Json } & Omit<CheckoutExperience, 'experience'>>(sql`
+        SELECT json_agg(json_build_object('experience', row_to_json("experiences"), 'priceTiers', ${priceTiersJson},
+          'addOns', ${addOnsJson}, 'taxes', ${taxesJson}) ORDER BY "experiences"."id" COLLATE "C")
+        FROM experiences "experiences" WHERE "experiences"."id" = ANY(${ids})`),
+      sessions: jsonRows<{ session: Json; lapsedPlaces: number }>(sql`
+        SELECT json_agg(json_build_object('session', row_to_json("sessions"), 'lapsedPlaces', ${lapsedPlacesOf(at)})
+          ORDER BY "sessions"."experience_id" COLLATE "C", "sessions"."start_local")
+        FROM sessions "sessions"
+        WHERE ("sessions"."experience_id", "sessions"."start_local") IN (
+          SELECT * FROM unnest(${sql.placeholder('startExperienceIds')}::text[], ${sql.placeholder('startLocals')}::text[]))`),
+    })
+    .from(oneRow)
+    .prepare('checkout_reads');
+});
+
+/** One named statement for the five reads (each part as its own method answers it). */
+export async function readCheckout(db: PgExecutor, request: CheckoutReadRequest): Promise<CheckoutReads> {
+  const [row] = await checkoutReads(db).execute({
+    brandId: request.brandId,
+    cartId: request.cartId,
+    at: request.at,
+    experienceIds: [...new Set(request.experienceIds)],
+    startExperienceIds: request.starts.map((start) => start.experienceId),
+    startLocals: request.starts.map((start) => start.startLocal),
+  });
+  const read = row!;
+  return {
+    brand: read.brand ? brandOfJson(read.brand) : undefined,
+    questions: read.questions.map((found) => ({
+      question: questionOfJson(found.question),
+      assignment: assignmentOfJson(found.assignment),
+    })),
+    holds: { places: read.places, credits: read.credits },
+    experiences: read.experiences.map((found) => ({ ...found, experience: experienceOfJson(found.experience) })),
+    sessions: read.sessions.map((found) => ({ session: sessionOfJson(found.session), lapsedPlaces: found.lapsedPlaces })),
+  };
+}
+
 export async function findCoupon(db: PgExecutor, brandId: string, upperCode: string): Promise<CouponRow | undefined> {
   const [row] = await db
     .select()
@@ -102,25 +177,30 @@ export async function creditCodesByCode(db: PgExecutor, brandId: string, upperCo
     .orderBy(asc(inByteOrder(creditCodes.code)));
 }
 
-const cartHolds = preparedPerExecutor((db) => {
-  const held = sql`b.cart_id = ${sql.placeholder('cartId')} AND b.brand_id = ${sql.placeholder('brandId')} AND b.status = 'processing'`;
-  return db
-    .select({
-      places: jsonRows<CartHolds['places'][number]>(sql`
-        SELECT json_agg(json_build_object('sessionId', h.session_id, 'count', h.count) ORDER BY h.session_id COLLATE "C")
-        FROM (SELECT b.session_id, count(*) AS count FROM participants p JOIN bookings b ON b.id = p.booking_id
-          WHERE ${held} AND (b.hold_expires_at IS NULL OR b.hold_expires_at > ${sql.placeholder('at')}::timestamptz)
-            AND p.cancelled_at IS NULL
-          GROUP BY b.session_id) h`),
-      credits: jsonRows<CartHolds['credits'][number]>(sql`
-        SELECT json_agg(json_build_object('creditCodeId', c.credit_code_id, 'amountMinor', c.amount) ORDER BY c.credit_code_id COLLATE "C")
-        FROM (SELECT r.credit_code_id, sum(r.amount_minor) AS amount FROM credit_redemptions r JOIN bookings b ON b.id = r.booking_id
-          WHERE ${held}
-          GROUP BY r.credit_code_id) c`),
-    })
+/** The cart's holds as two JSON arrays (`holdsOfCart`), for a select of their own or beside other reads. */
+function cartHoldsJson(cartId: Placeholder, brandId: Placeholder, at: Placeholder) {
+  const held = sql`b.cart_id = ${cartId} AND b.brand_id = ${brandId} AND b.status = 'processing'`;
+  return {
+    places: jsonRows<CartHolds['places'][number]>(sql`
+      SELECT json_agg(json_build_object('sessionId', h.session_id, 'count', h.count) ORDER BY h.session_id COLLATE "C")
+      FROM (SELECT b.session_id, count(*) AS count FROM participants p JOIN bookings b ON b.id = p.booking_id
+        WHERE ${held} AND (b.hold_expires_at IS NULL OR b.hold_expires_at > ${at}::timestamptz)
+          AND p.cancelled_at IS NULL
+        GROUP BY b.session_id) h`),
+    credits: jsonRows<CartHolds['credits'][number]>(sql`
+      SELECT json_agg(json_build_object('creditCodeId', c.credit_code_id, 'amountMinor', c.amount) ORDER BY c.credit_code_id COLLATE "C")
+      FROM (SELECT r.credit_code_id, sum(r.amount_minor) AS amount FROM credit_redemptions r JOIN bookings b ON b.id = r.booking_id
+        WHERE ${held}
+        GROUP BY r.credit_code_id) c`),
+  };
+}
+
+const cartHolds = preparedPerExecutor((db) =>
+  db
+    .select(cartHoldsJson(sql.placeholder('cartId'), sql.placeholder('brandId'), sql.placeholder('at')))
     .from(oneRow)
-    .prepare('cart_holds');
-});
+    .prepare('cart_holds'),
+);
 
 /** One named statement, both lists aggregated in it; each ordered by its key, as SQLite's GROUP BY leaves it. */
 export async function holdsOfCart(db: PgExecutor, brandId: string, cartId: string, at: string): Promise<CartHolds> {
@@ -377,6 +457,7 @@ export async function redeemCredit(
 }
 
 export const checkoutStore = {
+  readCheckout,
   findCheckoutExperiences,
   findItemSessions,
   findCoupon,
