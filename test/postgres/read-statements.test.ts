@@ -9,7 +9,7 @@ import { expect, it } from 'vitest';
 import { startApp } from '../support/app.ts';
 import { freshPostgresDb } from '../support/db.ts';
 import { adminUrl, describePostgres } from '../support/postgres.ts';
-import { statementsSent } from '../support/statements.ts';
+import { statementsSent, untilDataVersionSteady } from '../support/statements.ts';
 import { demoIds } from '../../src/db/demo/ids.ts';
 import { seedDemoDataIfEmpty } from '../../src/db/demo/index.ts';
 import { experienceQuery, featuredListingsQuery } from '../../fixtures/graphql/documents.ts';
@@ -41,6 +41,8 @@ describePostgres('the bench uncached reads on PostgreSQL', () => {
     return startApp(db!, { now: () => now, http: { RESPONSE_CACHE_MAX_BYTES: 0 } });
   };
   const measure = async (name: string, send: () => Promise<{ status: number; body: any }>) => {
+    await send();
+    await untilDataVersionSteady(db!);
     const warm = await send();
     expect(warm.status).toBe(200);
     expect(warm.body.errors).toBeUndefined();
@@ -60,7 +62,7 @@ describePostgres('the bench uncached reads on PostgreSQL', () => {
     // The demo's sail has 6 reviews: the page asks for 20 and gets them all.
     expect(answer.data.experience.reviews.edges).toHaveLength(6);
     // 8 statements (8 transactions) before issue 38's read work.
-    expect(counts).toStrictEqual({ statements: 6, transactions: 6 });
+    expect(counts).toStrictEqual({ statements: 4, transactions: 4 });
   });
 
   it('T1u, the featured listings with every field, sends its statements', async () => {
@@ -68,6 +70,6 @@ describePostgres('the bench uncached reads on PostgreSQL', () => {
     const { counts, body: answer } = await measure('T1u', () => t.gql(featuredListingsQuery, {}, { key }));
     expect(answer.data.featuredListings.length).toBeGreaterThan(0);
     // 2 statements (2 transactions) before issue 38's read work.
-    expect(counts).toStrictEqual({ statements: 2, transactions: 2 });
+    expect(counts).toStrictEqual({ statements: 1, transactions: 1 });
   });
 });
