@@ -14,6 +14,29 @@ import { getFeaturedListings, type FeaturedListingsInput, type Listing } from '.
  * the authenticated caller's deps (throwing for a request without a valid key), for loads that need them.
  */
 export function createLoaders(deps: Deps, caller: () => CallerDeps) {
+  /**
+   * Experiences asked for at the root (aliases), a list's bookings' or reviews', or a router's references:
+   * read together, so what their fields load next (custom questions) is one batch too. Each key fails with
+   * its own error (an unknown brand, no key), as the field would on its own. One alone takes the single
+   * read, whose statements are prepared once (the experience page's hot path).
+   */
+  const experience: DataLoader<ExperienceInput, Experience | null> = new DataLoader(
+    async (inputs: readonly ExperienceInput[]) => {
+      const found =
+        inputs.length > 1
+          ? await findExperiences(caller(), inputs)
+          : [await findExperience(caller(), inputs[0]!).catch((error: unknown) => error as Error)];
+      // An experience found is the same answer with its brand named or not (its own brand, checked the
+      // same way): a review's experience on the page of that experience is not read again.
+      found.forEach((result, i) => {
+        if (!result || result instanceof Error) return;
+        const { language } = inputs[i]!;
+        for (const brandId of [null, result.brandId]) experience.prime({ brandId, experienceId: result.id, language }, result);
+      });
+      return found;
+    },
+    { cacheKeyFn: (input) => JSON.stringify([input.brandId ?? null, input.experienceId, input.language ?? null]) },
+  );
   const knownSessions = new Map<string, SessionOfExperience>();
   return {
     /**
@@ -23,19 +46,7 @@ export function createLoaders(deps: Deps, caller: () => CallerDeps) {
     knowSessions(sessions: readonly SessionOfExperience[]): void {
       for (const row of sessions) knownSessions.set(row.session.id, row);
     },
-    /**
-     * Experiences asked for at the root (aliases), a list's bookings' or reviews', or a router's references:
-     * read together, so what their fields load next (custom questions) is one batch too. Each key fails with
-     * its own error (an unknown brand, no key), as the field would on its own. One alone takes the single
-     * read, whose statements are prepared once (the experience page's hot path).
-     */
-    experience: new DataLoader(
-      async (inputs: readonly ExperienceInput[]) => {
-        if (inputs.length > 1) return findExperiences(caller(), inputs);
-        return [await findExperience(caller(), inputs[0]!).catch((error: unknown) => error as Error)];
-      },
-      { cacheKeyFn: (input) => JSON.stringify([input.brandId ?? null, input.experienceId, input.language ?? null]) },
-    ) as DataLoader<ExperienceInput, Experience | null>,
+    experience,
     /** Bookings by id (`node`, a router's references): one read for all of a request's; undefined for one the key may not see. */
     booking: new DataLoader(async (ids: readonly string[]) => {
       const found = await findBookings(caller(), ids);

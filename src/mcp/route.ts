@@ -16,6 +16,7 @@ import { readingEachBrandOnce } from '../domain/catalog/brands.ts';
 import type { Deps } from '../domain/shared/deps.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { withDeadline } from '../http/deadline.ts';
+import { dataVersionFor } from '../http/data-version.ts';
 import { humanCheckRequestOf } from '../http/human-check-request.ts';
 import type { RestApp } from '../rest/plugin.ts';
 import { mcpServer } from './server.ts';
@@ -38,7 +39,10 @@ export function mcpRoutes(deps: Deps, settings: McpSettings) {
     app.post(MCP_PATH, { schema: { hide: true } }, async (request, reply) => {
       const principal = requirePrincipal(await authenticateRequest(deps.db, request));
       const caller = {
-        ...readingEachBrandOnce({ ...deps, db: withDeadline(deps.db, request) }),
+        ...readingEachBrandOnce(
+          { ...deps, db: withDeadline(deps.db, request) },
+          { database: deps.db, version: dataVersionFor(deps.db, request) },
+        ),
         principal,
         clientAddress: clientAddress(request),
         humanCheckRequest: humanCheckRequestOf(request),

@@ -15,6 +15,7 @@ import type { CallerDeps, Deps } from '../domain/shared/deps.ts';
 import type { Principal } from '../domain/access/principal.ts';
 import type { WebhookSettings } from '../domain/webhooks/settings.ts';
 import { withDeadline } from '../http/deadline.ts';
+import { dataVersionFor } from '../http/data-version.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { humanCheckRequestOf } from '../http/human-check-request.ts';
 import { availabilityRoutes } from './routes/availability.ts';
@@ -80,7 +81,10 @@ export function restRoutes(deps: Deps, webhooks: WebhookSettings) {
     app.decorateRequest('caller', {
       getter(this: FastifyRequest): CallerDeps {
         this.restCaller ??= {
-          ...readingEachBrandOnce({ ...deps, db: withDeadline(deps.db, this) }),
+          ...readingEachBrandOnce(
+            { ...deps, db: withDeadline(deps.db, this) },
+            { database: deps.db, version: dataVersionFor(deps.db, this) },
+          ),
           principal: requirePrincipal(this.restPrincipal),
           clientAddress: clientAddress(this),
           humanCheckRequest: humanCheckRequestOf(this),

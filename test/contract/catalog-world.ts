@@ -382,6 +382,15 @@ export function catalogReads(on: () => { database: Database; w: CatalogWorld }):
       vibes: [],
     });
     expect(await database.experiences.findExperienceRecord('missing')).toBeUndefined();
+    // An experience page's read: the record and its review stats as reviewStatsOf gives them.
+    for (const id of ['exp-a', 'exp-B']) {
+      const stats = await database.reviewStats.reviewStatsOf([id]);
+      expect(await database.experiences.findExperiencePage(id)).toStrictEqual({
+        ...(await database.experiences.findExperienceRecord(id)),
+        reviewStats: stats[0] ?? null,
+      });
+    }
+    expect(await database.experiences.findExperiencePage('missing')).toBeUndefined();
     expect(await database.experiences.priceTiersOfExperience('exp-a')).toStrictEqual(record!.priceTiers);
     expect(await database.experiences.priceTiersOfExperience('missing')).toEqual([]);
   });

@@ -101,3 +101,14 @@ export async function statementsSent<T>(db: TestDb, fn: () => Promise<T>): Promi
     restore();
   }
 }
+
+/**
+ * Resolves once `db`'s data version is kept in memory (PostgreSQL: the gateway's listening connection is
+ * up; SQLite at once). Before that it is the server's snapshot, which any commit on the server moves, other
+ * test files' too: what the version validates (the API-key and brand caches) would be read again or not
+ * by chance, and a count of statements with it.
+ */
+export async function untilDataVersionSteady(db: TestDb): Promise<void> {
+  if (db.engine === 'sqlite') return;
+  while ((await db.database.dataVersion()).includes(':')) await new Promise((resolve) => setTimeout(resolve, 10));
+}

@@ -1,8 +1,9 @@
+import { LRUCache } from 'lru-cache';
 import { actingBrand } from '../access/principal.ts';
 import { type BrandRow, type CancellationPolicyRow, type ReschedulePolicyRow } from './store.ts';
 import type { DesignElement, PaymentMethodFlags, TemplateElement } from '../shared/json-types.ts';
 import type { CallerDeps, Deps } from '../shared/deps.ts';
-import type { Stores } from '../shared/database.ts';
+import type { Database, Stores } from '../shared/database.ts';
 import { notFound } from '../shared/errors.ts';
 
 export interface CancellationPolicy {
@@ -88,19 +89,44 @@ const toReschedulePolicy = (row: ReschedulePolicyRow): ReschedulePolicy => ({
   maxReschedules: row.maxReschedules,
 });
 
+/** Brands kept between requests per database; the least recently used beyond this are read again. */
+const MAX_BRANDS = 10_000;
+const keptBrands = new WeakMap<Database, LRUCache<string, { version: string; brand: BrandRow }>>();
+
+/** The request's data version, read before any of its brand reads, and the shared database it is of. */
+export interface BrandVersion {
+  database: Database;
+  version: Promise<string>;
+}
+
 /**
  * `deps` for one request, reading each brand once: a checkout reads its brand to check the caller, again to
  * ask its questions and again to show the cart. Only `updateBrandSettings` writes a brand, reading and
  * answering it through its unit of work, so the first read stands for the request. Units of work read
- * through their own stores, as before.
+ * through their own stores, as before. Given the request's data version (as the API-key lookup is,
+ * key-lookup.ts), a brand read under the same version by an earlier request serves too: any write moves
+ * the version, so a brand changed is read again from the next request on.
  */
-export function readingEachBrandOnce<D extends Deps>(deps: D): D {
+export function readingEachBrandOnce<D extends Deps>(deps: D, versioned?: BrandVersion): D {
   const { db } = deps;
   const read = new Map<string, Promise<BrandRow | undefined>>();
+  const readKept = async (id: string, { database, version: pending }: BrandVersion) => {
+    const version = await pending;
+    let kept = keptBrands.get(database);
+    if (!kept) {
+      kept = new LRUCache({ max: MAX_BRANDS });
+      keptBrands.set(database, kept);
+    }
+    const cached = kept.get(id);
+    if (cached?.version === version) return cached.brand;
+    const brand = await db.brands.findBrand(id);
+    if (brand) kept.set(id, { version, brand });
+    return brand;
+  };
   const findBrand = (id: string) => {
     let brand = read.get(id);
     if (!brand) {
-      brand = db.brands.findBrand(id);
+      brand = versioned ? readKept(id, versioned) : db.brands.findBrand(id);
       read.set(id, brand);
     }
     return brand;

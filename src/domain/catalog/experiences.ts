@@ -10,7 +10,7 @@ import { acceptedPaymentMethods } from '../payments/methods.ts';
 import type { PaymentMethod } from '../shared/values.ts';
 import { brandLocale, pickTranslation } from '../shared/locale.ts';
 import { toDecimal } from '../shared/money.ts';
-import { ratingsByExperience, type Ratings } from './ratings.ts';
+import { ratingsByExperience, toRatings, type Ratings } from './ratings.ts';
 import type { QuestionSnapshot } from '../questions/questions.ts';
 
 /** The spec's Experience resource. Optional fields are absent (not null) when they have no value. */
@@ -176,10 +176,12 @@ export interface ExperienceInput {
 export async function findExperience(deps: CallerDeps, input: ExperienceInput): Promise<Experience | null> {
   // A brand named is checked first: a key outside its scope learns nothing of the experience.
   const named = input.brandId ? await loadBrand(deps, input.brandId) : null;
-  const record = await deps.db.experiences.findExperienceRecord(input.experienceId);
-  if (!record) return null;
+  const found = await deps.db.experiences.findExperiencePage(input.experienceId);
+  if (!found) return null;
+  const { reviewStats, ...record } = found;
   const brand = named ?? (await loadBrand(deps, record.row.brandId));
-  return ofBrand(brand, record.row) ? toExperience(deps, brand, record, input.language ?? undefined) : null;
+  const ratings = new Map(reviewStats ? [[record.row.id, toRatings(reviewStats)]] : []);
+  return ofBrand(brand, record.row) ? toExperience(deps, brand, record, input.language ?? undefined, ratings) : null;
 }
 
 /**

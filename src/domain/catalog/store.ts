@@ -288,6 +288,11 @@ export interface ExperienceRecord {
   taxes: Array<{ name: string; rateBasisPoints: number }>;
 }
 
+/** An experience's record and its review stats (`reviewStatsOf`'s row, null without reviews). */
+export interface ExperiencePageRecord extends ExperienceRecord {
+  reviewStats: ReviewStatsRow | null;
+}
+
 export interface ExperiencesStore {
   findExperienceRow(id: string): Promise<ExperienceRow | undefined>;
   /** The experience with its parts, read at once (every experience page: a hot path). */
@@ -297,6 +302,12 @@ export interface ExperiencesStore {
    * ids are left out): a fixed number of statements however many ids (a router's batch of references).
    */
   findExperienceRecords(ids: readonly string[]): Promise<ExperienceRecord[]>;
+  /**
+   * The record as `findExperienceRecord` reads it, with its review stats as `reviewStatsOf` gives them
+   * (null without reviews): what an experience page shows, read together (one statement where an engine
+   * pays for each).
+   */
+  findExperiencePage(id: string): Promise<ExperiencePageRecord | undefined>;
   /** By position. */
   priceTiersOfExperience(experienceId: string): Promise<Array<{ name: string; priceMinor: number }>>;
   /**

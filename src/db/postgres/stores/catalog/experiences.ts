@@ -1,11 +1,13 @@
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type {
   ExperienceMediaRow,
+  ExperiencePageRecord,
   ExperienceRecord,
   ExperienceRow,
   ExperiencesStore,
   ExperienceTranslationRow,
   NamedRow,
+  ReviewStatsRow,
 } from '../../../../domain/catalog/store.ts';
 import { categories, experiences, hosts, priceTiers } from '../../schema/index.ts';
 import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
@@ -48,29 +50,32 @@ export const taxesJson = jsonRows<ExperienceRecord['taxes'][number]>(sql`
   SELECT json_agg(json_build_object('name', x.name, 'rateBasisPoints', x.rate_basis_points) ORDER BY x.position)
   FROM taxes x WHERE x.experience_id = "experiences"."id"`);
 
-/** The row joined to its category and host, and its parts as JSON arrays; the caller adds the WHERE. */
-const selectRecords = (db: PgExecutor) =>
-  db
-    .select({
-      row: experiences,
-      category: { id: categories.id, name: categories.name },
-      host: hosts,
-      translations: jsonRows<ExperienceTranslationRow>(sql`
+/** The row joined to its category and host, and its parts as JSON arrays. */
+const recordColumns = {
+  row: experiences,
+  category: { id: categories.id, name: categories.name },
+  host: hosts,
+  translations: jsonRows<ExperienceTranslationRow>(sql`
         SELECT json_agg(json_build_object('experienceId', t.experience_id, 'locale', t.locale, 'title', t.title,
           'headline', t.headline, 'description', t.description, 'healthAndSafety', t.health_and_safety)
           ORDER BY t.locale COLLATE "C")
         FROM experience_translations t WHERE t.experience_id = "experiences"."id"`),
-      // 'cover' sorts before 'picture'.
-      media: jsonRows<ExperienceMediaRow>(sql`
+  // 'cover' sorts before 'picture'.
+  media: jsonRows<ExperienceMediaRow>(sql`
         SELECT json_agg(json_build_object('id', m.id, 'role', em.role, 'altText', m.alt_text, 'renditions', m.renditions)
           ORDER BY em.role COLLATE "C", em.position)
         FROM experience_media em JOIN media m ON m.id = em.media_id WHERE em.experience_id = "experiences"."id"`),
-      vibes: jsonRows<NamedRow>(sql`
+  vibes: jsonRows<NamedRow>(sql`
         SELECT json_agg(json_build_object('id', v.id, 'name', v.name) ORDER BY ev.position)
         FROM experience_vibes ev JOIN vibes v ON v.id = ev.vibe_id WHERE ev.experience_id = "experiences"."id"`),
-      priceTiers: priceTiersJson,
-      taxes: taxesJson,
-    })
+  priceTiers: priceTiersJson,
+  taxes: taxesJson,
+};
+
+/** The records' select; the caller adds the WHERE. */
+const selectRecords = (db: PgExecutor) =>
+  db
+    .select(recordColumns)
     .from(experiences)
     .leftJoin(categories, eq(categories.id, experiences.categoryId))
     .leftJoin(hosts, eq(hosts.id, experiences.hostId));
@@ -83,6 +88,31 @@ const experienceRecord = preparedPerExecutor((db) => selectRecords(db).where(eq(
  */
 export async function findExperienceRecord(db: PgExecutor, id: string): Promise<ExperienceRecord | undefined> {
   const [record] = await experienceRecord(db).execute({ id });
+  return record;
+}
+
+const experiencePage = preparedPerExecutor((db) =>
+  db
+    .select({
+      ...recordColumns,
+      reviewStats: sql<ReviewStatsRow | null>`(
+        SELECT json_build_object('experienceId', r.experience_id, 'averageRating', avg(r.rating::double precision),
+          'averageRecommendability', avg(r.recommendability::double precision), 'total', count(*))
+        FROM reviews r WHERE r.experience_id = "experiences"."id" GROUP BY r.experience_id)`,
+    })
+    .from(experiences)
+    .leftJoin(categories, eq(categories.id, experiences.categoryId))
+    .leftJoin(hosts, eq(hosts.id, experiences.hostId))
+    .where(eq(experiences.id, idParam))
+    .prepare('experience_page'),
+);
+
+/**
+ * `experience_record` with the experience's review stats (averages in double precision, as SQLite's AVG
+ * takes them, as the featured listings read them) in the same named statement: an experience page's one read.
+ */
+export async function findExperiencePage(db: PgExecutor, id: string): Promise<ExperiencePageRecord | undefined> {
+  const [record] = await experiencePage(db).execute({ id });
   return record;
 }
 
@@ -107,6 +137,7 @@ export const experiencesStore = {
   findExperienceRow,
   findExperienceRecord,
   findExperienceRecords,
+  findExperiencePage,
   priceTiersOfExperience,
   listedExperienceIds,
 } satisfies PostgresStore<ExperiencesStore>;

@@ -12,8 +12,10 @@ import {
   taxes,
   vibes,
 } from '../../schema/index.ts';
+import { reviewStatsOf } from './review-stats.ts';
 import type {
   ExperienceMediaRow,
+  ExperiencePageRecord,
   ExperienceRecord,
   ExperienceRow,
   ExperienceTranslationRow,
@@ -131,6 +133,12 @@ export function findExperienceRecord(db: Db, id: string): ExperienceRecord | und
     priceTiers: priceTiersOfExperience(db, id),
     taxes: taxesOfExperience(db, id),
   };
+}
+
+/** The record and its review stats: each of its reads prepared once. */
+export function findExperiencePage(db: Db, id: string): ExperiencePageRecord | undefined {
+  const record = findExperienceRecord(db, id);
+  return record && { ...record, reviewStats: reviewStatsOf(db, [id])[0] ?? null };
 }
 
 // A batch of experiences (a router's references): each part read once for all of them, by experience.
@@ -256,6 +264,7 @@ export const experiencesStore = {
   findExperienceRow,
   findExperienceRecord,
   findExperienceRecords,
+  findExperiencePage,
   priceTiersOfExperience,
   listedExperienceIds,
 } satisfies SqliteStore<ExperiencesStore>;
