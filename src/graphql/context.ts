@@ -7,7 +7,7 @@ import type { WebhookSettings } from '../domain/webhooks/settings.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
 import { readingEachBrandOnce } from '../domain/catalog/brands.ts';
 import { withDeadline } from '../http/deadline.ts';
-import { dataVersionFor } from '../http/data-version.ts';
+import { keysVersionFor } from '../http/data-version.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { humanCheckRequestOf } from '../http/human-check-request.ts';
 
@@ -68,7 +68,7 @@ export function graphqlContextFactory(shared: Deps, webhooks: WebhookSettings) {
     // `in`, not the value: reading the deadline makes it (src/http/deadline.ts); the first unit of work does.
     const deps = readingEachBrandOnce(
       'deadline' in request ? { ...shared, db: withDeadline(shared.db, request as { deadline: AbortSignal }) } : shared,
-      { database: shared.db, version: dataVersionFor(shared.db, request) },
+      { database: shared.db, version: keysVersionFor(shared.db, request) },
     );
     let principal: Principal | null = null;
     let authError: DomainError | null = null;

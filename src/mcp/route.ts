@@ -16,7 +16,7 @@ import { readingEachBrandOnce } from '../domain/catalog/brands.ts';
 import type { Deps } from '../domain/shared/deps.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { withDeadline } from '../http/deadline.ts';
-import { dataVersionFor } from '../http/data-version.ts';
+import { keysVersionFor } from '../http/data-version.ts';
 import { humanCheckRequestOf } from '../http/human-check-request.ts';
 import type { RestApp } from '../rest/plugin.ts';
 import { mcpServer } from './server.ts';
@@ -41,7 +41,7 @@ export function mcpRoutes(deps: Deps, settings: McpSettings) {
       const caller = {
         ...readingEachBrandOnce(
           { ...deps, db: withDeadline(deps.db, request) },
-          { database: deps.db, version: dataVersionFor(deps.db, request) },
+          { database: deps.db, version: keysVersionFor(deps.db, request) },
         ),
         principal,
         clientAddress: clientAddress(request),

@@ -15,7 +15,7 @@ import type { CallerDeps, Deps } from '../domain/shared/deps.ts';
 import type { Principal } from '../domain/access/principal.ts';
 import type { WebhookSettings } from '../domain/webhooks/settings.ts';
 import { withDeadline } from '../http/deadline.ts';
-import { dataVersionFor } from '../http/data-version.ts';
+import { keysVersionFor } from '../http/data-version.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { humanCheckRequestOf } from '../http/human-check-request.ts';
 import { availabilityRoutes } from './routes/availability.ts';
@@ -83,7 +83,7 @@ export function restRoutes(deps: Deps, webhooks: WebhookSettings) {
         this.restCaller ??= {
           ...readingEachBrandOnce(
             { ...deps, db: withDeadline(deps.db, this) },
-            { database: deps.db, version: dataVersionFor(deps.db, this) },
+            { database: deps.db, version: keysVersionFor(deps.db, this) },
           ),
           principal: requirePrincipal(this.restPrincipal),
           clientAddress: clientAddress(this),

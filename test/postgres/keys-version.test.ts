@@ -6,6 +6,7 @@
  * once the notification arrives (normally a few milliseconds; the bound tested here is a second); a
  * brand added to an organization is seen by its key the same way.
  */
+import type { Database } from '../../src/domain/shared/database.ts';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
@@ -52,6 +53,27 @@ async function statementsOf<T>(fn: () => Promise<T>): Promise<{ sql: string[]; r
   }
 }
 const keyLookups = (sql: string[]) => sql.filter((statement) => statement.includes('from "api_keys"')).length;
+
+/**
+ * The key lookups of `request` after `write`, on the gateway whose database is `database`. On a loaded
+ * machine the gateway's liveness check can time out, and the version then moves because its listening
+ * connection starts again (a new epoch, or the snapshot meanwhile), not because of `write`: such a round is
+ * run again (at most five times), so only the write's own effect is judged.
+ */
+async function lookupsAfter(
+  database: Database,
+  write: () => Promise<unknown>,
+  request: () => Promise<{ status: number }>,
+): Promise<number> {
+  const epoch = async () => (await database.keysVersion()).split('.')[0];
+  for (let attempt = 1; ; attempt += 1) {
+    const before = await epoch();
+    await write();
+    const after = await statementsOf(request);
+    expect(after.result.status).toBe(200);
+    if ((await epoch()) === before || attempt === 5) return keyLookups(after.sql);
+  }
+}
 
 /** A brand with a session to book, a secret key, and `settings`: an authenticated read on `t`. */
 async function world(on: TestDb) {
@@ -102,14 +124,18 @@ describePostgres('the keys version on PostgreSQL', () => {
     await waitFor('the version in memory', async () => keyLookups((await statementsOf(() => settings(t))).sql) === 0, 3000);
 
     // A booking on this gateway, then one on another connection: neither moves the keys version.
-    await hold(t);
-    const afterOwn = await statementsOf(() => settings(t));
-    expect(afterOwn.result.status).toBe(200);
-    expect(keyLookups(afterOwn.sql)).toBe(0);
-    await other!.query(`UPDATE sessions SET reserved = reserved WHERE id IS NOT NULL`);
-    await sleep(100);
-    const afterOther = await statementsOf(() => settings(t));
-    expect(keyLookups(afterOther.sql)).toBe(0);
+    expect(
+      await lookupsAfter(
+        db!.database,
+        () => hold(t),
+        () => settings(t),
+      ),
+    ).toBe(0);
+    const otherWrite = async () => {
+      await other!.query(`UPDATE sessions SET reserved = reserved WHERE id IS NOT NULL`);
+      await sleep(100);
+    };
+    expect(await lookupsAfter(db!.database, otherWrite, () => settings(t))).toBe(0);
 
     // Revoked through this gateway's pool (as `tessera keys revoke` does): refused at once, looked up once.
     await revokeKey({ db: db!.database, now }, key.id);
@@ -126,11 +152,11 @@ describePostgres('the keys version on PostgreSQL', () => {
     await waitFor('the second gateway listening', async () => keyLookups((await statementsOf(() => settings(secondApp))).sql) === 0, 3000);
 
     // A booking on the first gateway leaves the second's key found.
-    await hold(first);
-    await sleep(100);
-    const afterBooking = await statementsOf(() => settings(secondApp));
-    expect(afterBooking.result.status).toBe(200);
-    expect(keyLookups(afterBooking.sql)).toBe(0);
+    const booking = async () => {
+      await hold(first);
+      await sleep(100);
+    };
+    expect(await lookupsAfter(second!.database, booking, () => settings(secondApp))).toBe(0);
 
     await revokeKey({ db: db!.database, now }, key.id);
     expect((await settings(first)).status).toBe(401);

@@ -93,7 +93,10 @@ const toReschedulePolicy = (row: ReschedulePolicyRow): ReschedulePolicy => ({
 const MAX_BRANDS = 10_000;
 const keptBrands = new WeakMap<Database, LRUCache<string, { version: string; brand: BrandRow }>>();
 
-/** The request's data version, read before any of its brand reads, and the shared database it is of. */
+/**
+ * The request's version of what a brand read reads (`Database.keysVersion`: it moves with every write to
+ * brands), read before any of its brand reads, and the shared database it is of.
+ */
 export interface BrandVersion {
   database: Database;
   version: Promise<string>;
@@ -103,9 +106,10 @@ export interface BrandVersion {
  * `deps` for one request, reading each brand once: a checkout reads its brand to check the caller, again to
  * ask its questions and again to show the cart. Only `updateBrandSettings` writes a brand, reading and
  * answering it through its unit of work, so the first read stands for the request. Units of work read
- * through their own stores, as before. Given the request's data version (as the API-key lookup is,
- * key-lookup.ts), a brand read under the same version by an earlier request serves too: any write moves
- * the version, so a brand changed is read again from the next request on.
+ * through their own stores, as before. Given the request's keys version (as the API-key lookup is,
+ * key-lookup.ts), a brand read under the same version by an earlier request serves too: a write to brands
+ * moves it, so a brand changed is read again from the next request on (on another PostgreSQL gateway, once
+ * its notification arrives); a booking leaves the brands read.
  */
 export function readingEachBrandOnce<D extends Deps>(deps: D, versioned?: BrandVersion): D {
   const { db } = deps;

@@ -152,7 +152,8 @@ export interface Database extends Stores {
    * `apiKeys.brandIdsOfOrganization`: the keys, brands and organizations): equal values at two moments mean
    * none of those was written in between; other writes may leave it as it was. It moves with every write
    * of this gateway to them before that write's answer, and with another gateway's within the staleness
-   * `dataVersion` allows. The API-key cache (key-lookup.ts) keeps what it found under one value.
+   * `dataVersion` allows. The API-key cache (key-lookup.ts) and the brands kept between requests
+   * (`readingEachBrandOnce`, a brand row being of the brands table alone) keep what they found under one value.
    */
   keysVersion(receivedAt?: number): Promise<string>;
   /**
