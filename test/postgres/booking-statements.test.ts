@@ -12,7 +12,7 @@ import { startApp } from '../support/app.ts';
 import { guest } from '../support/checkout.ts';
 import { freshPostgresDb } from '../support/db.ts';
 import { adminUrl, describePostgres } from '../support/postgres.ts';
-import { statementsSent } from '../support/statements.ts';
+import { statementsSent, tally } from '../support/statements.ts';
 import { createSession } from '../../fixtures/factories/bookings.ts';
 import { createApiKey, createBrand } from '../../fixtures/factories/brands.ts';
 import { createExperience } from '../../fixtures/factories/catalog.ts';
@@ -65,16 +65,7 @@ describePostgres('a T6 booking on PostgreSQL', () => {
     await booking(() => {});
     const perRequest: Record<string, { statements: number; transactions: number }> = {};
     await booking((name, sql) => {
-      let transactions = 0;
-      let open = false;
-      for (const statement of sql) {
-        if (/^begin\b/i.test(statement)) {
-          open = true;
-          transactions += 1;
-        } else if (/^(commit|rollback)\b/i.test(statement)) open = false;
-        else if (!open) transactions += 1;
-      }
-      perRequest[name] = { statements: sql.length, transactions };
+      perRequest[name] = tally(sql);
       if (process.env.PRINT_SQL) console.log('=== ' + name + '\n' + sql.map((q) => q.replace(/\s+/g, ' ').slice(0, 400)).join('\n'));
     });
     const total = Object.values(perRequest).reduce(

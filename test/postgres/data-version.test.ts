@@ -14,14 +14,14 @@ import { afterAll, expect, it } from 'vitest';
 import { admissionDefaults } from '../../src/db/admission.ts';
 import { openPostgres } from '../../src/db/postgres/client.ts';
 import { postgresEngine } from '../../src/db/postgres/database.ts';
-import { LISTEN_APPLICATION_NAME, LIVENESS_CHECK } from '../../src/db/postgres/listener.ts';
+import { LISTEN_APPLICATION_NAME } from '../../src/db/postgres/listener.ts';
 import * as schema from '../../src/db/postgres/schema/index.ts';
 import { createApiKey, createBrand } from '../../fixtures/factories/brands.ts';
 import { createHost } from '../../fixtures/factories/catalog.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 import { freshPostgresDb, testDbOf, type TestDb } from '../support/db.ts';
 import { adminUrl, describePostgres } from '../support/postgres.ts';
-import { recordStatements } from '../support/statements.ts';
+import { statementsBesidesLiveness } from '../support/statements.ts';
 import { waitFor } from '../support/webhook-receiver.ts';
 
 const db = adminUrl ? await freshPostgresDb() : undefined;
@@ -56,18 +56,7 @@ async function world(app?: TestApp, on: TestDb = db!) {
   return { t, key, path, read, writeInSql };
 }
 
-/** The statements `fn` sends to the database (the liveness check left out). */
-async function statementsOf<T>(fn: () => Promise<T>): Promise<{ sql: string[]; result: T }> {
-  const sql: string[] = [];
-  const restore = recordStatements(db!, (statement) => {
-    if (statement !== LIVENESS_CHECK) sql.push(statement);
-  });
-  try {
-    return { sql, result: await fn() };
-  } finally {
-    restore();
-  }
-}
+const statementsOf = <T>(fn: () => Promise<T>) => statementsBesidesLiveness(db!, fn);
 
 /** Reads until `read` answers `expected`, for `boundMs` at most; how long it took. */
 async function seenAfter(read: () => Promise<string>, expected: string, boundMs: number): Promise<number> {

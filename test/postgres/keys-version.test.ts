@@ -13,7 +13,7 @@ import { afterAll, expect, it } from 'vitest';
 import { admissionDefaults } from '../../src/db/admission.ts';
 import { openPostgres } from '../../src/db/postgres/client.ts';
 import { postgresEngine } from '../../src/db/postgres/database.ts';
-import { LIVENESS_CHECK } from '../../src/db/postgres/listener.ts';
+
 import { revokeKey } from '../../src/domain/access/api-keys.ts';
 import { createSession } from '../../fixtures/factories/bookings.ts';
 import { createApiKey, createBrand, createOrganization } from '../../fixtures/factories/brands.ts';
@@ -23,7 +23,7 @@ import { startApp, type TestApp } from '../support/app.ts';
 import { guest } from '../support/checkout.ts';
 import { freshPostgresDb, testDbOf, type TestDb } from '../support/db.ts';
 import { adminUrl, describePostgres } from '../support/postgres.ts';
-import { recordStatements } from '../support/statements.ts';
+import { statementsBesidesLiveness } from '../support/statements.ts';
 import { waitFor } from '../support/webhook-receiver.ts';
 
 const db = adminUrl ? await freshPostgresDb() : undefined;
@@ -40,18 +40,7 @@ afterAll(() => other?.end());
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const now = () => new Date('2026-11-25T12:00:00.000Z');
 
-/** The statements `fn` sends (from any gateway of this process), the liveness check left out. */
-async function statementsOf<T>(fn: () => Promise<T>): Promise<{ sql: string[]; result: T }> {
-  const sql: string[] = [];
-  const restore = recordStatements(db!, (statement) => {
-    if (statement !== LIVENESS_CHECK) sql.push(statement);
-  });
-  try {
-    return { sql, result: await fn() };
-  } finally {
-    restore();
-  }
-}
+const statementsOf = <T>(fn: () => Promise<T>) => statementsBesidesLiveness(db!, fn);
 const keyLookups = (sql: string[]) => sql.filter((statement) => statement.includes('from "api_keys"')).length;
 
 /**

@@ -9,7 +9,7 @@ import { expect, it } from 'vitest';
 import { startApp } from '../support/app.ts';
 import { freshPostgresDb } from '../support/db.ts';
 import { adminUrl, describePostgres } from '../support/postgres.ts';
-import { statementsSent, untilDataVersionSteady } from '../support/statements.ts';
+import { statementsSent, tally, untilDataVersionSteady } from '../support/statements.ts';
 import { demoIds } from '../../src/db/demo/ids.ts';
 import { seedDemoDataIfEmpty } from '../../src/db/demo/index.ts';
 import { experienceQuery, featuredListingsQuery } from '../../fixtures/graphql/documents.ts';
@@ -19,20 +19,6 @@ const key = 'sk_test_lisbon_demo';
 const brandId = demoIds.brands.lisbon;
 
 const db = adminUrl ? await freshPostgresDb() : undefined;
-
-/** Statements and transactions (each BEGIN ... COMMIT one, each statement outside one its own). */
-function tally(sql: string[]): { statements: number; transactions: number } {
-  let transactions = 0;
-  let open = false;
-  for (const statement of sql) {
-    if (/^begin\b/i.test(statement)) {
-      open = true;
-      transactions += 1;
-    } else if (/^(commit|rollback)\b/i.test(statement)) open = false;
-    else if (!open) transactions += 1;
-  }
-  return { statements: sql.length, transactions };
-}
 
 describePostgres('the bench uncached reads on PostgreSQL', () => {
   const now = new Date();

@@ -84,6 +84,33 @@ export function recordStatements(db: TestDb, seen: (sql: string, params: unknown
  * on PostgreSQL, before the gateway listens, a commit on any database of the server moves it;
  * test/postgres/keys-version.test.ts counts it).
  */
+/** The statements `fn` sends `db` (from any gateway of this process), the listening connection's liveness check left out. */
+export async function statementsBesidesLiveness<T>(db: TestDb, fn: () => Promise<T>): Promise<{ sql: string[]; result: T }> {
+  const sql: string[] = [];
+  const restore = recordStatements(db, (statement) => {
+    if (statement !== LIVENESS_CHECK) sql.push(statement);
+  });
+  try {
+    return { sql, result: await fn() };
+  } finally {
+    restore();
+  }
+}
+
+/** Statements and transactions (each BEGIN ... COMMIT one, each statement outside one its own). */
+export function tally(sql: readonly string[]): { statements: number; transactions: number } {
+  let transactions = 0;
+  let open = false;
+  for (const statement of sql) {
+    if (/^begin\b/i.test(statement)) {
+      open = true;
+      transactions += 1;
+    } else if (/^(commit|rollback)\b/i.test(statement)) open = false;
+    else if (!open) transactions += 1;
+  }
+  return { statements: sql.length, transactions };
+}
+
 export async function statementsSent<T>(db: TestDb, fn: () => Promise<T>): Promise<{ count: number; sql: string[]; result: T }> {
   const sql: string[] = [];
   const restore = recordStatements(db, (statement) => sql.push(statement));
