@@ -2,7 +2,8 @@
  * Every request's deadline: REQUEST_TIMEOUT_MS after it arrived, or the moment its client goes away,
  * whichever comes first. The domain's units of work for the request carry it (UnitOptions.signal), so a
  * write still queued or not yet committed when it passes is dropped and writes nothing: no hold is made
- * for a client that already gave up, and a burst does not leave a queue of work nobody waits for.
+ * for a client that already gave up, and a burst does not leave a queue of work nobody waits for. Units
+ * that finish what the request already committed carry none (`finishingUnit`).
  *
  * Made when first asked for (most requests, a cached answer among them, open no unit of work): the
  * timer then runs for what is left of REQUEST_TIMEOUT_MS since the request arrived, and a client that
@@ -28,11 +29,14 @@ function makeDeadline(reply: FastifyReply, timeoutMs: number): AbortSignal {
   const response = reply.raw;
   // Sent already: nothing is left to cut short. Closed unsent: the client left.
   if (response.writableFinished) return controller.signal;
-  if (response.destroyed || reply.request.raw.socket?.destroyed) {
+  const left = timeoutMs - reply.elapsedTime;
+  // The client left, or the time ran out before anything asked for the deadline (the request waited for
+  // reads): it has passed already, so no unit of work starts for the request.
+  if (left <= 0 || response.destroyed || reply.request.raw.socket?.destroyed) {
     controller.abort();
     return controller.signal;
   }
-  const timer = setTimeout(() => controller.abort(), Math.max(0, timeoutMs - reply.elapsedTime));
+  const timer = setTimeout(() => controller.abort(), left);
   // The response closes when it has been sent, or earlier when the connection does (the client left).
   response.once('close', () => {
     clearTimeout(timer);
@@ -60,7 +64,14 @@ export function installDeadlines(app: FastifyInstance, timeoutMs: number): void 
   });
 }
 
-/** `db` whose units of work carry the request's deadline, made when the first unit of work opens. */
+/**
+ * `db` whose units of work carry the request's deadline, made when the first unit of work opens; a unit
+ * whose options name its signal (`finishingUnit`: none) keeps it.
+ */
 export function withDeadline(db: Database, request: { readonly deadline: AbortSignal }): Database {
-  return { ...db, transaction: (work, options) => db.transaction(work, { signal: request.deadline, ...options }) };
+  return {
+    ...db,
+    transaction: (work, options) =>
+      db.transaction(work, options && 'signal' in options ? options : { ...options, signal: request.deadline }),
+  };
 }

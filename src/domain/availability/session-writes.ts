@@ -226,7 +226,7 @@ async function cancelBookingsOf(deps: CallerDeps, sessionId: string): Promise<{ 
   const bookings: Booking[] = [];
   const errors: CancelItemError[] = [];
   for (let start = 0; start < items.length; start += MAX_CANCEL_ITEMS) {
-    const result = await cancelBookings(deps, { bookings: items.slice(start, start + MAX_CANCEL_ITEMS) });
+    const result = await cancelBookings(deps, { bookings: items.slice(start, start + MAX_CANCEL_ITEMS) }, { begun: true });
     bookings.push(...result.items);
     errors.push(...result.errors.map((error) => ({ ...error, index: error.index + start })));
   }

@@ -10,6 +10,7 @@ import { applyEffect, readState, type AppliedEffect } from './effects.ts';
 import type { SessionOfExperience } from '../availability/store.ts';
 import { parseCancelItems, type CancelItem } from './input.ts';
 import { refusal, type BookingState, type CancelRequest, type Refusal } from './rules.ts';
+import { finishingUnit, type Stores } from '../shared/database.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { DomainError, notFound, type ErrorCode } from '../shared/errors.ts';
 import { fromDecimal } from '../shared/money.ts';
@@ -38,7 +39,16 @@ export interface CancelBookingsResult {
   sessions: SessionOfExperience[];
 }
 
-export async function cancelBookings(deps: CallerDeps, input: { bookings: unknown }): Promise<CancelBookingsResult> {
+/**
+ * `begun`: the caller's request has already committed a write (a session's cancellation cancelling its
+ * bookings), so every item's unit finishes whatever the request's deadline (see `finishingUnit`); so do
+ * the items after the first one that committed.
+ */
+export async function cancelBookings(
+  deps: CallerDeps,
+  input: { bookings: unknown },
+  { begun = false }: { begun?: boolean } = {},
+): Promise<CancelBookingsResult> {
   const parsed = parseCancelItems(input.bookings);
   const errors: CancelItemError[] = [];
   const report = (index: number, bookingId: string | undefined, error: DomainError) => {
@@ -62,10 +72,11 @@ export async function cancelBookings(deps: CallerDeps, input: { bookings: unknow
   const updated: Array<{ id: string; view: Booking | undefined }> = [];
   const sessions = new Map<string, SessionOfExperience>();
   let sessionsKnown = true;
+  const progress = { begun };
   // One item after the other: each is its own unit of work, and a request's processor calls never interleave.
   for (const [position, { index, item }] of items.entries()) {
     try {
-      const applied = await processItem(deps, item, `bookings.${index}`, refundIds[position]);
+      const applied = await processItem(deps, item, `bookings.${index}`, refundIds[position], progress);
       updated.push({ id: item.bookingId, view: applied?.view });
       if (applied?.session) sessions.set(applied.session.session.id, applied.session);
       else sessionsKnown = false;
@@ -106,8 +117,9 @@ async function processItem(
   item: CancelItem,
   field: string,
   refundId: string | undefined,
+  progress: { begun: boolean },
 ): Promise<AppliedEffect | undefined> {
-  const reserved = await deps.db.transaction(async (tx): Promise<ReservedRefund | 'succeeded' | { applied: AppliedEffect }> => {
+  const unit = async (tx: Stores): Promise<ReservedRefund | 'succeeded' | { applied: AppliedEffect }> => {
     // The booking first: a unit acting on it (a run of this same request among them) ends before this one reads on.
     const current = await readState(tx, item.bookingId);
     const { booking, state } = current;
@@ -140,7 +152,9 @@ async function processItem(
       { ...booking, intentReference: booking.intentReference! },
       { amountMinor: request.refundMinor, effect, at: deps.now().toISOString(), id: refundId },
     );
-  });
+  };
+  const reserved = await deps.db.transaction(unit, progress.begun ? finishingUnit : undefined);
+  progress.begun = true;
   if (reserved === 'succeeded') return undefined;
   // The unit had no refund to make: its effect is applied, and the view its events took is the answer.
   if ('applied' in reserved) return reserved.applied;

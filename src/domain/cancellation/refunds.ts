@@ -13,7 +13,7 @@
  * is finished by the reconciler (refund-reconciler.ts) through the same 2 and 3.
  */
 import { randomUUID } from 'node:crypto';
-import type { Stores } from '../shared/database.ts';
+import { finishingUnit, type Stores } from '../shared/database.ts';
 import type { RefundEffectJson } from '../shared/json-types.ts';
 import { type RefundRow, type RefundStatus } from './store.ts';
 import { applyEffect, readState, type AppliedEffect } from './effects.ts';
@@ -136,7 +136,8 @@ async function settleAnswerWithView(
     await deps.db.refunds.recordUnansweredAttempt(refund.refundId, { error: answer.error, nextAttemptAt, at });
     report('unknown');
   } else {
-    const settled = await deps.db.transaction(async (tx) => settle(tx, deps, refund, answer, at));
+    // The processor has answered: the settlement is recorded whatever the asker's deadline.
+    const settled = await deps.db.transaction(async (tx) => settle(tx, deps, refund, answer, at), finishingUnit);
     if (settled) {
       report(answer.kind === 'refunded' ? 'succeeded' : 'declined');
       return { status: answer.kind === 'refunded' ? 'succeeded' : 'failed', applied: settled === true ? undefined : settled };

@@ -66,11 +66,20 @@ export interface UnitOptions {
    * The deadline of the request the unit serves: once it is aborted (its client left, or the request
    * ran out of time) nobody waits for the unit's answer. A unit with a deadline waits a bounded time for
    * its turn, and is dropped, without writing anything, if the deadline passes before it commits; both
-   * reject with DatabaseOverloadedError. A unit without one (background work, finishing a request's
-   * answer) waits for its turn however long it takes.
+   * reject with DatabaseOverloadedError. A unit without one (background work, `finishingUnit`) waits for
+   * its turn however long it takes.
    */
   signal?: AbortSignal;
 }
+
+/**
+ * The options of a unit that finishes what a committed unit of the same request began (a refund's
+ * settlement once the processor has answered; the next item of a cancel request once an earlier item
+ * committed): no deadline. A request's deadline may drop its units only while it has written nothing:
+ * dropped later, the request would stay half done while its client is told (503 OVERLOADED) that nothing
+ * was written, and the client's retry would do again what was done (a second refund).
+ */
+export const finishingUnit: UnitOptions = Object.freeze({ signal: undefined });
 
 /** Every store, by area. Outside a transaction each call stands alone; inside one, all see and make its changes. */
 export interface Stores {
