@@ -13,7 +13,7 @@ import type { PaymentIntentStatus } from '../../../../domain/shared/values.ts';
 import { bookings, carts, experiences, participants, paymentIntents, sessions } from '../../schema/index.ts';
 import { namedSql } from '../../named-sql.ts';
 import { recordColumns } from '../bookings/bookings.ts';
-import { readOwned, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 import { takeCredit } from '../checkout/checkout.ts';
 import { cartCheckoutsColumns } from '../bookings/carts.ts';
 import { jsonRows, rowOfJson } from '../sql-parts.ts';
@@ -27,28 +27,64 @@ const intentColumns = {
   status: paymentIntents.status,
 };
 
+/** Whether `db` is a unit of work's transaction (not a type guard: the executor keeps its type). */
+const inUnit = (db: PgExecutor): boolean => db instanceof PgTransaction;
+
+const byReference = and(
+  eq(paymentIntents.processor, sql.placeholder('processor')),
+  eq(paymentIntents.processorReference, sql.placeholder('reference')),
+);
+
+/** The intent of a processor's reference, as named statements: locked (in a unit, readOwned) or not. */
+const intentByReference = {
+  locked: preparedPerExecutor((db) =>
+    db.select(intentColumns).from(paymentIntents).where(byReference).for('no key update').prepare('intent_by_reference_locked'),
+  ),
+  read: preparedPerExecutor((db) => db.select(intentColumns).from(paymentIntents).where(byReference).prepare('intent_by_reference')),
+};
+const intentBySecretHash = preparedPerExecutor((db) =>
+  db
+    .select(intentColumns)
+    .from(paymentIntents)
+    .where(eq(paymentIntents.secretHash, sql.placeholder('secretHash')))
+    .prepare('intent_by_secret'),
+);
+const intentById = preparedPerExecutor((db) =>
+  db
+    .select(intentColumns)
+    .from(paymentIntents)
+    .where(eq(paymentIntents.id, sql.placeholder('id')))
+    .prepare('intent_by_id'),
+);
+
+/** Locked until the unit ends when read in one (as readOwned locks). */
 export async function findIntentByReference(db: PgExecutor, processor: string, reference: string): Promise<IntentRow | undefined> {
-  const byReference = and(eq(paymentIntents.processor, processor), eq(paymentIntents.processorReference, reference))!;
-  const [row] = await readOwned(db, db.select(intentColumns).from(paymentIntents).where(byReference));
+  const [row] = await (inUnit(db) ? intentByReference.locked : intentByReference.read)(db).execute({ processor, reference });
   return row;
 }
 
 export async function findIntentBySecretHash(db: PgExecutor, secretHash: string): Promise<IntentRow | undefined> {
-  const [row] = await db.select(intentColumns).from(paymentIntents).where(eq(paymentIntents.secretHash, secretHash));
+  const [row] = await intentBySecretHash(db).execute({ secretHash });
   return row;
 }
 
 export async function findIntentById(db: PgExecutor, id: string): Promise<IntentRow | undefined> {
-  const [row] = await db.select(intentColumns).from(paymentIntents).where(eq(paymentIntents.id, id));
+  const [row] = await intentById(db).execute({ id });
   return row;
 }
+
+const intentStatus = namedSql(
+  'intent_status',
+  sql`UPDATE ${paymentIntents} SET status = ${sql.placeholder('status')}, updated_at = ${sql.placeholder('at')}, processor_check_at = NULL
+    WHERE id = ${sql.placeholder('id')}`,
+);
 
 /**
  * Sets the intent's status, whatever it was (as on SQLite): the domain decides on the status it read in
  * the same unit of work, where findIntentByReference locked the intent until the unit ends.
  */
 export async function setIntentStatus(db: PgExecutor, id: string, status: PaymentIntentStatus, at: string): Promise<void> {
-  await db.update(paymentIntents).set({ status, updatedAt: at, processorCheckAt: null }).where(eq(paymentIntents.id, id));
+  await intentStatus(db, { id, status, at });
 }
 
 const ph = (name: string) => sql.placeholder(name);
@@ -130,9 +166,6 @@ function toIntentBooking(json: BookingJson): IntentBookingRow {
     record: { booking: row, experienceTitle, timezone, startLocal, participants: people, answers },
   };
 }
-
-/** Whether `db` is a unit of work's transaction (not a type guard: the executor keeps its type). */
-const inUnit = (db: PgExecutor): boolean => db instanceof PgTransaction;
 
 const allFresh = (read: readonly BookingJson[]) => read.every((b) => b.fresh);
 
