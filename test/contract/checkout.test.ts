@@ -248,6 +248,15 @@ describe('store contract: checkout and holds', () => {
     expect(nothing).toStrictEqual({ brand: undefined, questions: [], holds: { places: [], credits: [] }, experiences: [], sessions: [] });
   });
 
+  it('reads no questions for a checkout of a brand without the customQuestions feature, which asks none', async () => {
+    const plain = await createBrand(db, { featuresActive: ['shoppingCart', 'creditCard'] });
+    const { experience: asking } = await createExperience(db, plain.id);
+    await assignQuestion(db, asking.id, (await createQuestion(db, plain.id)).id, { order: 1 });
+    expect(await database.questions.activeQuestionsOfExperiences([asking.id])).toHaveLength(1);
+    const read = await database.checkout.readCheckout({ brandId: plain.id, cartId: 'no-cart', experienceIds: [asking.id], starts: [], at });
+    expect([read.brand?.id, read.questions, read.experiences.map((e) => e.experience.id)]).toStrictEqual([plain.id, [], [asking.id]]);
+  });
+
   it('reads what a cart holds, lapsed holds and the places they keep on the sessions items ask for', async () => {
     expect(await database.checkout.holdsOfCart(brand.id, held.cart.id, '2026-11-25T11:00:00.000Z')).toStrictEqual({
       places: [

@@ -3,7 +3,9 @@
  * read that waits for another unit gets the booking as that unit left it but what it counts from other
  * rows (the active participants) as it was when the statement began: the store must see that the row is
  * newer than its snapshot and read again, now that it holds the lock. So must a payment's read of its
- * bookings with its cart's checkouts (paymentOfIntent), the same locking read.
+ * bookings with its cart's checkouts (paymentOfIntent), the same locking read, and a payment's settling of
+ * its intent with that read in the same statement (settleIntentWithPayment), which also sees that the
+ * intent it locked is newer than its snapshot and reads the payment again.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -38,6 +40,15 @@ describePostgres('locking reads of an intent’s bookings', () => {
     });
   };
 
+  type Intent = { id: string; cartId: string; processorReference: string };
+  const settle = (tx: Stores, intent: Intent) =>
+    tx.payments.settleIntentWithPayment(
+      { processor: 'sandbox', reference: intent.processorReference },
+      'succeeded',
+      ['requires_payment'],
+      '2026-11-25T12:00:00.000Z',
+    );
+
   it('reads the bookings with their active participants, their view’s record and no other field when nothing waits', async () => {
     const { booking, intent } = await booked();
     const rows = await db.database.transaction((tx) => tx.payments.bookingsOfIntent(intent.id));
@@ -61,8 +72,9 @@ describePostgres('locking reads of an intent’s bookings', () => {
 
   // bookingsOfIntent, and paymentOfIntent (the same locking read, with the cart's checkouts beside it).
   const readers = {
-    bookingsOfIntent: (tx: Stores, intent: { id: string; cartId: string }) => tx.payments.bookingsOfIntent(intent.id),
-    paymentOfIntent: async (tx: Stores, intent: { id: string; cartId: string }) => (await tx.payments.paymentOfIntent(intent)).bookings,
+    bookingsOfIntent: (tx: Stores, intent: Intent) => tx.payments.bookingsOfIntent(intent.id),
+    paymentOfIntent: async (tx: Stores, intent: Intent) => (await tx.payments.paymentOfIntent(intent)).bookings,
+    settleIntentWithPayment: async (tx: Stores, intent: Intent) => (await settle(tx, intent))!.payment!.bookings,
   };
 
   it.each(Object.keys(readers) as Array<keyof typeof readers>)(
@@ -87,4 +99,30 @@ describePostgres('locking reads of an intent’s bookings', () => {
       expect(rows.map((row) => [row.id, row.activeParticipants])).toStrictEqual([[booking.id, 1]]);
     },
   );
+
+  it('settleIntentWithPayment reads the cart’s checkouts again when a unit holding its intent added a checkout meanwhile', async () => {
+    const { booking, intent } = await booked();
+    await other.query('BEGIN');
+    await other.query('UPDATE payment_intents SET updated_at = $2 WHERE id = $1', [intent.id, '2026-11-25T11:00:00.000Z']);
+    await other.query(
+      `INSERT INTO payment_intents (id, brand_id, cart_id, attempt, processor, processor_reference, secret_hash, amount_minor,
+        currency, status, created_at, updated_at)
+       SELECT 'newer-' || id, brand_id, cart_id, 2, processor, 'pi_newer_' || id, 'newer-' || secret_hash, 0, currency,
+        'requires_payment', '2026-11-25T11:00:00.000Z', '2026-11-25T11:00:00.000Z' FROM payment_intents WHERE id = $1`,
+      [intent.id],
+    );
+    const reading = db.database.transaction((tx) => settle(tx, intent));
+    for (let waiting = false; !waiting;) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const { rows } = await other.query(
+        `SELECT count(*)::integer AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      );
+      waiting = rows[0].n > 0;
+    }
+    await other.query('COMMIT');
+    const settled = await reading;
+    expect(settled!.changed).toBe(true);
+    expect(settled!.payment!.checkouts.intents.map((i) => i.id)).toStrictEqual(['newer-' + intent.id, intent.id]);
+    expect(settled!.payment!.bookings.map((b) => b.id)).toStrictEqual([booking.id]);
+  });
 });

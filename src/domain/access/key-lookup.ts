@@ -1,6 +1,6 @@
-import { LRUCache } from 'lru-cache';
 import type { Database } from '../shared/database.ts';
 import { type KeyRecord } from './store.ts';
+import { keptPerVersion } from '../shared/kept-per-version.ts';
 
 export interface ActiveKey {
   record: KeyRecord;
@@ -11,7 +11,7 @@ export interface ActiveKey {
 /** Keys in use at once; the least recently used beyond this are looked up again. Unknown secrets are never kept. */
 const MAX_KEYS = 10_000;
 
-const caches = new WeakMap<Database, LRUCache<string, { generation: string; key: ActiveKey }>>();
+const keptKeys = keptPerVersion<Database, ActiveKey>(MAX_KEYS);
 
 async function read(db: Database, secretHash: string): Promise<ActiveKey | undefined> {
   const record = await db.apiKeys.findActiveKeyByHash(secretHash);
@@ -30,15 +30,5 @@ async function read(db: Database, secretHash: string): Promise<ActiveKey | undef
  */
 export async function findActiveKey(db: Database, secretHash: string, generation?: string): Promise<ActiveKey | undefined> {
   if (generation === undefined) return read(db, secretHash);
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new LRUCache({ max: MAX_KEYS });
-    caches.set(db, cache);
-  }
-  const cached = cache.get(secretHash);
-  if (cached?.generation === generation) return cached.key;
-  const key = await read(db, secretHash);
-  if (key) cache.set(secretHash, { generation, key });
-  else cache.delete(secretHash);
-  return key;
+  return keptKeys(db, secretHash, generation, () => read(db, secretHash));
 }

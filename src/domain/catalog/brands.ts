@@ -1,10 +1,10 @@
-import { LRUCache } from 'lru-cache';
 import { actingBrand } from '../access/principal.ts';
 import { type BrandRow, type CancellationPolicyRow, type ReschedulePolicyRow } from './store.ts';
 import type { DesignElement, PaymentMethodFlags, TemplateElement } from '../shared/json-types.ts';
 import type { CallerDeps, Deps } from '../shared/deps.ts';
 import type { Database, Stores } from '../shared/database.ts';
 import { notFound } from '../shared/errors.ts';
+import { keptPerVersion } from '../shared/kept-per-version.ts';
 
 export interface CancellationPolicy {
   id: string;
@@ -91,7 +91,7 @@ const toReschedulePolicy = (row: ReschedulePolicyRow): ReschedulePolicy => ({
 
 /** Brands kept between requests per database; the least recently used beyond this are read again. */
 const MAX_BRANDS = 10_000;
-const keptBrands = new WeakMap<Database, LRUCache<string, { version: string; brand: BrandRow }>>();
+const keptBrands = keptPerVersion<Database, BrandRow>(MAX_BRANDS);
 
 /**
  * The request's version of what a brand read reads (`Database.keysVersion`: it moves with every write to
@@ -114,19 +114,8 @@ export interface BrandVersion {
 export function readingEachBrandOnce<D extends Deps>(deps: D, versioned?: BrandVersion): D {
   const { db } = deps;
   const read = new Map<string, Promise<BrandRow | undefined>>();
-  const readKept = async (id: string, { database, version: pending }: BrandVersion) => {
-    const version = await pending;
-    let kept = keptBrands.get(database);
-    if (!kept) {
-      kept = new LRUCache({ max: MAX_BRANDS });
-      keptBrands.set(database, kept);
-    }
-    const cached = kept.get(id);
-    if (cached?.version === version) return cached.brand;
-    const brand = await db.brands.findBrand(id);
-    if (brand) kept.set(id, { version, brand });
-    return brand;
-  };
+  const readKept = async (id: string, { database, version }: BrandVersion) =>
+    keptBrands(database, id, await version, () => db.brands.findBrand(id));
   const findBrand = (id: string) => {
     let brand = read.get(id);
     if (!brand) {

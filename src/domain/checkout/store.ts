@@ -74,8 +74,8 @@ export interface CheckoutReadRequest {
 
 /**
  * Everything a checkout reads before its unit, each part exactly as its own method answers it: the brand
- * (`BrandsStore.findBrand`), the experiences' active questions whatever the brand's features
- * (`QuestionsStore.activeQuestionsOfExperiences`), the cart's holds (`holdsOfCart`), the experiences
+ * (`BrandsStore.findBrand`), the experiences' active questions (`QuestionsStore.activeQuestionsOfExperiences`)
+ * when the brand has the `customQuestions` feature (none without: it asks none), the cart's holds (`holdsOfCart`), the experiences
  * (`findCheckoutExperiences`) and the sessions of `starts` (`findItemSessions`).
  */
 export interface CheckoutReads {

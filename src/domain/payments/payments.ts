@@ -93,12 +93,11 @@ async function recordFailure(deps: Deps, selector: IntentSelector): Promise<Paym
 async function recordSuccess(deps: Deps, selector: IntentSelector): Promise<PaymentOutcome | null> {
   const recorded = await deps.db.transaction(async (tx) => {
     const at = deps.now().toISOString();
-    const settling = await tx.payments.settleIntentOf(selector, 'succeeded', successFrom, at);
+    // The intent settled, then (when it was) the cart's checkouts and its bookings (locked) read with it: one statement on PostgreSQL.
+    const settling = await tx.payments.settleIntentWithPayment(selector, 'succeeded', successFrom, at);
     if (!settling) return null;
-    const { intent } = settling;
-    if (!settling.changed) return { intent, refunds: [], changed: false };
-    // The cart's checkouts and the intent's bookings (locked) read together (one statement on PostgreSQL).
-    const payment = await tx.payments.paymentOfIntent(intent);
+    const { intent, payment } = settling;
+    if (!settling.changed || !payment) return { intent, refunds: [], changed: false };
     const current = paysCurrentCheckout(payment.checkouts, intent);
     const refunds: ReservedRefund[] = [];
     const statuses: BookingStatus[] = [];

@@ -74,6 +74,16 @@ export interface PaymentsStore {
     at: string,
   ): Promise<IntentSettling | undefined>;
   /**
+   * settleIntentOf, and when it set the status, the payment it settles (`payment`: paymentOfIntent of the
+   * intent read, its bookings locked after the intent): one statement where the engine can.
+   */
+  settleIntentWithPayment(
+    selector: IntentSelector,
+    status: PaymentIntentStatus,
+    from: readonly PaymentIntentStatus[],
+    at: string,
+  ): Promise<(IntentSettling & { payment?: IntentPayment }) | undefined>;
+  /**
    * bookingsOfIntent(intent.id) (locked in a unit, as it locks) and CartsStore.checkoutsOfCart(intent.cartId)
    * together: one statement where the engine can.
    */

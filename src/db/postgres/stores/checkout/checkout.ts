@@ -119,7 +119,9 @@ const checkoutReads = preparedPerExecutor((db) => {
         SELECT json_agg(json_build_object('question', row_to_json(q), 'assignment', row_to_json(a))
           ORDER BY a.experience_id COLLATE "C", a."order", a.id COLLATE "C")
         FROM experience_questions a JOIN questions q ON q.id = a.question_id
-        WHERE a.experience_id = ANY(${ids}) AND a.is_active`),
+        WHERE a.experience_id = ANY(${ids}) AND a.is_active
+          AND EXISTS (SELECT 1 FROM brands b WHERE b.id = ${sql.placeholder('brandId')}
+            AND b.features_active::jsonb ? 'customQuestions')`),
       ...cartHoldsJson(sql.placeholder('cartId'), sql.placeholder('brandId'), at),
       experiences: jsonRows<{ experience: Json } & Omit<CheckoutExperience, 'experience'>>(sql`
         SELECT json_agg(json_build_object('experience', row_to_json("experiences"), 'priceTiers', ${priceTiersJson},

@@ -1,12 +1,12 @@
-import { and, asc, eq, inArray, lte } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { paymentIntents } from '../../schema/index.ts';
 import type { IntentCheckRow } from '../../../../domain/payments/store.ts';
-import type { PgExecutor } from '../../store-binding.ts';
+import { preparedPerExecutor, type PgExecutor } from '../../store-binding.ts';
 import { inByteOrder } from '../sql-parts.ts';
 
-/** Background work (the intent reconciler), a few rows a pass. */
-export async function dueIntentChecks(db: PgExecutor, processor: string, now: string, limit: number): Promise<IntentCheckRow[]> {
-  return (await db
+// The intent reconciler's statements, named (prepared once per connection) as a payment's are.
+const dueChecks = preparedPerExecutor((db) =>
+  db
     .select({
       id: paymentIntents.id,
       processorReference: paymentIntents.processorReference,
@@ -16,25 +16,44 @@ export async function dueIntentChecks(db: PgExecutor, processor: string, now: st
     .from(paymentIntents)
     .where(
       and(
-        eq(paymentIntents.processor, processor),
-        lte(paymentIntents.processorCheckAt, now),
+        eq(paymentIntents.processor, sql.placeholder('processor')),
+        lte(paymentIntents.processorCheckAt, sql.placeholder('now')),
         inArray(paymentIntents.status, ['requires_payment', 'canceled']),
       ),
     )
     .orderBy(asc(paymentIntents.processorCheckAt), inByteOrder(paymentIntents.id))
-    .limit(limit)) as IntentCheckRow[];
+    .limit(sql.placeholder('limit'))
+    .prepare('due_intent_checks'),
+);
+
+const leaseCheck = preparedPerExecutor((db) =>
+  db
+    .update(paymentIntents)
+    .set({ processorCheckAt: sql`${sql.placeholder('until')}` })
+    .where(and(eq(paymentIntents.id, sql.placeholder('id')), eq(paymentIntents.processorCheckAt, sql.placeholder('seen'))))
+    .returning({ id: paymentIntents.id })
+    .prepare('lease_intent_check'),
+);
+
+const setCheck = preparedPerExecutor((db) =>
+  db
+    .update(paymentIntents)
+    .set({ processorCheckAt: sql`${sql.placeholder('at')}` })
+    .where(eq(paymentIntents.id, sql.placeholder('id')))
+    .prepare('set_intent_check'),
+);
+
+/** Background work (the intent reconciler), a few rows a pass. */
+export async function dueIntentChecks(db: PgExecutor, processor: string, now: string, limit: number): Promise<IntentCheckRow[]> {
+  return (await dueChecks(db).execute({ processor, now, limit })) as IntentCheckRow[];
 }
 
 /** One conditional UPDATE: of two gateways leasing the same check, the second finds it moved and takes nothing. */
 export async function leaseIntentCheck(db: PgExecutor, id: string, seen: string, until: string): Promise<boolean> {
-  const rows = await db
-    .update(paymentIntents)
-    .set({ processorCheckAt: until })
-    .where(and(eq(paymentIntents.id, id), eq(paymentIntents.processorCheckAt, seen)))
-    .returning({ id: paymentIntents.id });
+  const rows = await leaseCheck(db).execute({ id, seen, until });
   return rows.length === 1;
 }
 
 export async function setIntentCheck(db: PgExecutor, id: string, at: string | null): Promise<void> {
-  await db.update(paymentIntents).set({ processorCheckAt: at }).where(eq(paymentIntents.id, id));
+  await setCheck(db).execute({ id, at });
 }

@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
-import type { CartBookingRow, CartCheckouts, CartIntentRow } from '../../../../domain/bookings/store.ts';
+import type { AnswerRow, BookingRow, CartBookingRow, CartIntentRow, ParticipantRow } from '../../../../domain/bookings/store.ts';
 import type {
   IntentBookingRow,
   IntentPayment,
@@ -11,11 +11,12 @@ import type {
 } from '../../../../domain/payments/store.ts';
 import type { PaymentIntentStatus } from '../../../../domain/shared/values.ts';
 import { bookings, carts, experiences, participants, paymentIntents, sessions } from '../../schema/index.ts';
+import { namedSql } from '../../named-sql.ts';
 import { recordColumns } from '../bookings/bookings.ts';
-import { readOwned, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 import { takeCredit } from '../checkout/checkout.ts';
-import { checkoutsOfCart } from '../bookings/carts.ts';
-import { inByteOrder, isoText, jsonRows } from '../sql-parts.ts';
+import { cartCheckoutsColumns } from '../bookings/carts.ts';
+import { jsonRows, rowOfJson } from '../sql-parts.ts';
 import { dueIntentChecks, leaseIntentCheck, setIntentCheck } from './intent-checks.ts';
 
 const intentColumns = {
@@ -26,36 +27,214 @@ const intentColumns = {
   status: paymentIntents.status,
 };
 
+/** Whether `db` is a unit of work's transaction (not a type guard: the executor keeps its type). */
+const inUnit = (db: PgExecutor): boolean => db instanceof PgTransaction;
+
+const byReference = and(
+  eq(paymentIntents.processor, sql.placeholder('processor')),
+  eq(paymentIntents.processorReference, sql.placeholder('reference')),
+);
+
+/** The intent of a processor's reference, as named statements: locked (in a unit, readOwned) or not. */
+const intentByReference = {
+  locked: preparedPerExecutor((db) =>
+    db.select(intentColumns).from(paymentIntents).where(byReference).for('no key update').prepare('intent_by_reference_locked'),
+  ),
+  read: preparedPerExecutor((db) => db.select(intentColumns).from(paymentIntents).where(byReference).prepare('intent_by_reference')),
+};
+const intentBySecretHash = preparedPerExecutor((db) =>
+  db
+    .select(intentColumns)
+    .from(paymentIntents)
+    .where(eq(paymentIntents.secretHash, sql.placeholder('secretHash')))
+    .prepare('intent_by_secret'),
+);
+const intentById = preparedPerExecutor((db) =>
+  db
+    .select(intentColumns)
+    .from(paymentIntents)
+    .where(eq(paymentIntents.id, sql.placeholder('id')))
+    .prepare('intent_by_id'),
+);
+
+/** Locked until the unit ends when read in one (as readOwned locks). */
 export async function findIntentByReference(db: PgExecutor, processor: string, reference: string): Promise<IntentRow | undefined> {
-  const byReference = and(eq(paymentIntents.processor, processor), eq(paymentIntents.processorReference, reference))!;
-  const [row] = await readOwned(db, db.select(intentColumns).from(paymentIntents).where(byReference));
+  const [row] = await (inUnit(db) ? intentByReference.locked : intentByReference.read)(db).execute({ processor, reference });
   return row;
 }
 
 export async function findIntentBySecretHash(db: PgExecutor, secretHash: string): Promise<IntentRow | undefined> {
-  const [row] = await db.select(intentColumns).from(paymentIntents).where(eq(paymentIntents.secretHash, secretHash));
+  const [row] = await intentBySecretHash(db).execute({ secretHash });
   return row;
 }
 
 export async function findIntentById(db: PgExecutor, id: string): Promise<IntentRow | undefined> {
-  const [row] = await db.select(intentColumns).from(paymentIntents).where(eq(paymentIntents.id, id));
+  const [row] = await intentById(db).execute({ id });
   return row;
 }
+
+const intentStatus = namedSql(
+  'intent_status',
+  sql`UPDATE ${paymentIntents} SET status = ${sql.placeholder('status')}, updated_at = ${sql.placeholder('at')}, processor_check_at = NULL
+    WHERE id = ${sql.placeholder('id')}`,
+);
 
 /**
  * Sets the intent's status, whatever it was (as on SQLite): the domain decides on the status it read in
  * the same unit of work, where findIntentByReference locked the intent until the unit ends.
  */
 export async function setIntentStatus(db: PgExecutor, id: string, status: PaymentIntentStatus, at: string): Promise<void> {
-  await db.update(paymentIntents).set({ status, updatedAt: at, processorCheckAt: null }).where(eq(paymentIntents.id, id));
+  await intentStatus(db, { id, status, at });
 }
 
+const ph = (name: string) => sql.placeholder(name);
+
 /**
- * One statement: the intent read locked (FOR NO KEY UPDATE: a unit that settled it first is waited for and
- * its status seen, as findIntentByReference's locking read sees it) and, in a CTE joined to that read, its
- * status set when the status read is one of `from`. The read is the intent's newest version, so a second
- * outcome racing the first finds it settled and changes nothing.
+ * CTEs `target`, the intent the selector's kind names read locked (FOR NO KEY UPDATE: a unit that settled it
+ * first is waited for and its status seen, as findIntentByReference's locking read sees it; `fresh` false
+ * when the version locked is newer than the statement's snapshot), and `settled`, its status set when the
+ * status read is one of `from`. The read is the intent's newest version, so a second outcome racing the
+ * first finds it settled and changes nothing.
  */
+const settling = (by: 'reference' | 'secretHash') => sql`
+  target AS (
+    SELECT id, cart_id, processor, processor_reference, status,
+      xmin = (SELECT i.xmin FROM payment_intents i WHERE i.id = payment_intents.id) AS fresh
+    FROM ${paymentIntents}
+    WHERE processor = ${ph('processor')} AND ${sql.raw(by === 'reference' ? 'processor_reference' : 'secret_hash')} = ${ph('key')}
+    FOR NO KEY UPDATE
+  ), settled AS (
+    UPDATE ${paymentIntents} p SET status = ${ph('status')}, updated_at = ${ph('at')}, processor_check_at = NULL
+    FROM target WHERE p.id = target.id AND target.status = ANY(${ph('from')}::text[])
+    RETURNING p.id
+  )`;
+
+const intentOfTarget = sql`target.id, target.cart_id AS "cartId", target.processor,
+  target.processor_reference AS "processorReference", target.status, EXISTS (SELECT 1 FROM settled) AS changed`;
+
+/**
+ * CTE `locked`: the ids of the bookings an intent pays for, locked as they are read when `lock` (in the ids'
+ * byte order, as every unit locking several bookings does), each with `fresh`: whether the version read is
+ * the statement snapshot's. A locking read that had to wait for another unit returns each booking as that
+ * unit left it, but its participants and answers as they were when the statement began: every unit that
+ * changes a booking's participants also writes the booking, so a booking whose row is newer than the
+ * snapshot tells the caller to read again, now that it holds the lock.
+ */
+const lockedBookings = (intentId: SQL, lock: boolean, when: SQL = sql`true`) => sql`
+  locked AS (
+    SELECT bookings.id, bookings.xmin = (SELECT b.xmin FROM bookings b WHERE b.id = bookings.id) AS fresh
+    FROM ${bookings} WHERE bookings.payment_intent_id = ${intentId} AND ${when}
+    ORDER BY bookings.id COLLATE "C"${lock ? sql` FOR NO KEY UPDATE` : sql``}
+  )`;
+
+/** The bookings of `locked` as one JSON array, in cart item order, each with its view's record (as findBookingRecords reads it). */
+const bookingsOfLocked = jsonRows<BookingJson>(sql`
+  SELECT json_agg(json_build_object('row', row_to_json(${bookings}), 'experienceTitle', ${recordColumns.experienceTitle},
+    'timezone', ${recordColumns.timezone}, 'startLocal', ${recordColumns.startLocal},
+    'participants', ${recordColumns.participants}, 'answers', ${recordColumns.answers}, 'fresh', locked.fresh)
+    ORDER BY ${bookings.cartPosition}, ${bookings.id} COLLATE "C")
+  FROM locked JOIN ${bookings} ON ${bookings.id} = locked.id
+    JOIN ${experiences} ON ${experiences.id} = ${bookings.experienceId} JOIN ${sessions} ON ${sessions.id} = ${bookings.sessionId}`);
+
+interface BookingJson {
+  row: Record<string, unknown>;
+  experienceTitle: string;
+  timezone: string;
+  startLocal: string;
+  participants: ParticipantRow[];
+  answers: AnswerRow[];
+  fresh: boolean;
+}
+
+const bookingOfJson = rowOfJson<BookingRow>(bookings);
+
+/** The row as the port gives it: its active participants counted, and its view's record beside it. */
+function toIntentBooking(json: BookingJson): IntentBookingRow {
+  const row = bookingOfJson(json.row);
+  const { experienceTitle, timezone, startLocal, participants: people, answers } = json;
+  return {
+    id: row.id,
+    brandId: row.brandId,
+    sessionId: row.sessionId,
+    status: row.status,
+    publishableHold: row.publishableHold,
+    currency: row.currency,
+    amountMinor: row.amountMinor,
+    amountRefundedMinor: row.amountRefundedMinor,
+    pricing: row.pricing,
+    activeParticipants: people.filter((p) => p.cancelledAt === null).length,
+    record: { booking: row, experienceTitle, timezone, startLocal, participants: people, answers },
+  };
+}
+
+const allFresh = (read: readonly BookingJson[]) => read.every((b) => b.fresh);
+
+/** Statements by kind: locking (in a unit) or not; the intent named by reference or by secret. */
+const intentBookings = {
+  locked: namedSql<{ bookings: BookingJson[] }>(
+    'intent_bookings_locked',
+    sql`WITH ${lockedBookings(sql`${ph('intentId')}`, true)} SELECT ${bookingsOfLocked} AS bookings`,
+  ),
+  read: namedSql<{ bookings: BookingJson[] }>(
+    'intent_bookings',
+    sql`WITH ${lockedBookings(sql`${ph('intentId')}`, false)} SELECT ${bookingsOfLocked} AS bookings`,
+  ),
+};
+
+type PaymentJson = { bookings: BookingJson[]; cartIntents: CartIntentRow[]; cartBookings: CartBookingRow[] };
+
+const paymentOf = (lock: boolean) => {
+  const checkouts = cartCheckoutsColumns(sql`${ph('cartId')}`);
+  return namedSql<PaymentJson>(
+    lock ? 'intent_payment_locked' : 'intent_payment',
+    sql`WITH ${lockedBookings(sql`${ph('intentId')}`, lock)}
+      SELECT ${bookingsOfLocked} AS bookings, ${checkouts.intents} AS "cartIntents", ${checkouts.bookings} AS "cartBookings"`,
+  );
+};
+const intentPayment = { locked: paymentOf(true), read: paymentOf(false) };
+
+type SettlingRow = IntentRow & { changed: boolean };
+const settleIntent = (by: 'reference' | 'secretHash') =>
+  namedSql<SettlingRow>(
+    `settle_intent_by_${by === 'reference' ? 'reference' : 'secret'}`,
+    sql`WITH ${settling(by)} SELECT ${intentOfTarget} FROM target`,
+  );
+const settleIntentBy = { reference: settleIntent('reference'), secretHash: settleIntent('secretHash') };
+
+const settlePaymentOfIntent = (by: 'reference' | 'secretHash') => {
+  const checkouts = cartCheckoutsColumns(sql`target.cart_id`);
+  const changed = sql`EXISTS (SELECT 1 FROM settled)`;
+  return namedSql<SettlingRow & { fresh: boolean } & PaymentJson>(
+    `settle_payment_by_${by === 'reference' ? 'reference' : 'secret'}`,
+    sql`WITH ${settling(by)}, ${lockedBookings(sql`(SELECT id FROM target)`, true, changed)}
+      SELECT ${intentOfTarget}, target.fresh, ${bookingsOfLocked} AS bookings,
+        CASE WHEN ${changed} THEN ${checkouts.intents} ELSE '[]'::json END AS "cartIntents",
+        CASE WHEN ${changed} THEN ${checkouts.bookings} ELSE '[]'::json END AS "cartBookings"
+      FROM target`,
+  );
+};
+const settlePaymentBy = { reference: settlePaymentOfIntent('reference'), secretHash: settlePaymentOfIntent('secretHash') };
+
+const selectorValues = (selector: IntentSelector, status: PaymentIntentStatus, from: readonly PaymentIntentStatus[], at: string) => ({
+  processor: selector.processor,
+  key: 'reference' in selector ? selector.reference : selector.secretHash,
+  status,
+  from: [...from],
+  at,
+});
+
+const settlingOf = ({ changed, ...intent }: SettlingRow): IntentSettling => ({
+  intent: {
+    id: intent.id,
+    cartId: intent.cartId,
+    processor: intent.processor,
+    processorReference: intent.processorReference,
+    status: intent.status,
+  },
+  changed,
+});
+
+/** One named statement: the intent read locked and its status set (CTEs `target` and `settled`). */
 export async function settleIntentOf(
   db: PgExecutor,
   selector: IntentSelector,
@@ -63,136 +242,58 @@ export async function settleIntentOf(
   from: readonly PaymentIntentStatus[],
   at: string,
 ): Promise<IntentSettling | undefined> {
-  const named = 'reference' in selector ? sql`processor_reference = ${selector.reference}` : sql`secret_hash = ${selector.secretHash}`;
-  const settles =
-    from.length > 0
-      ? sql`target.status IN (${sql.join(
-          from.map((s) => sql`${s}`),
-          sql`, `,
-        )})`
-      : sql`false`;
-  const { rows } = await db.execute<Record<string, unknown>>(sql`
-    WITH target AS (
-      SELECT id, cart_id, processor, processor_reference, status FROM ${paymentIntents}
-      WHERE processor = ${selector.processor} AND ${named}
-      FOR NO KEY UPDATE
-    ), settled AS (
-      UPDATE ${paymentIntents} p SET status = ${status}, updated_at = ${at}, processor_check_at = NULL
-      FROM target WHERE p.id = target.id AND ${settles}
-      RETURNING p.id
-    )
-    SELECT target.id, target.cart_id AS "cartId", target.processor, target.processor_reference AS "processorReference",
-      target.status, EXISTS (SELECT 1 FROM settled) AS changed
-    FROM target`);
-  const [row] = rows as unknown as Array<IntentRow & { changed: boolean }>;
+  const statement = 'reference' in selector ? settleIntentBy.reference : settleIntentBy.secretHash;
+  const [row] = await statement(db, selectorValues(selector, status, from, at));
+  return row && settlingOf(row);
+}
+
+/**
+ * One named statement: settleIntentOf's, then (CTE `locked`, only when the status was set) the intent's
+ * bookings locked as paymentOfIntent reads them, and its cart's checkouts, all with the statement's
+ * snapshot. The intent is locked before its bookings, as when they are read apart. When the intent locked
+ * or a booking is newer than the snapshot (a unit that held its lock committed meanwhile), what the
+ * statement read of the rest may be older than it: the payment is read again (paymentOfIntent), now locked.
+ */
+export async function settleIntentWithPayment(
+  db: PgExecutor,
+  selector: IntentSelector,
+  status: PaymentIntentStatus,
+  from: readonly PaymentIntentStatus[],
+  at: string,
+): Promise<(IntentSettling & { payment?: IntentPayment }) | undefined> {
+  const statement = 'reference' in selector ? settlePaymentBy.reference : settlePaymentBy.secretHash;
+  const [row] = await statement(db, selectorValues(selector, status, from, at));
   if (!row) return undefined;
-  const { changed, ...intent } = row;
-  return { intent, changed };
+  const settled = settlingOf(row);
+  if (!settled.changed) return settled;
+  if (!row.fresh || !allFresh(row.bookings)) return { ...settled, payment: await paymentOfIntent(db, settled.intent) };
+  return { ...settled, payment: paymentOfJson(row) };
 }
 
-const intentBookingColumns = {
-  id: bookings.id,
-  brandId: bookings.brandId,
-  sessionId: bookings.sessionId,
-  status: bookings.status,
-  publishableHold: bookings.publishableHold,
-  currency: bookings.currency,
-  amountMinor: bookings.amountMinor,
-  amountRefundedMinor: bookings.amountRefundedMinor,
-  pricing: bookings.pricing,
-  cartPosition: bookings.cartPosition,
-  row: bookings,
-  ...recordColumns,
-};
-
-/** Cart item order, then the ids' byte order. */
-const byCartPosition = (a: { cartPosition: number; id: string }, b: { cartPosition: number; id: string }) =>
-  a.cartPosition - b.cartPosition || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
-/** The row as the port gives it: its active participants counted, and its view's record beside it. */
-function toIntentBooking(read: Awaited<ReturnType<typeof selectIntentBookings>>[number]): IntentBookingRow {
-  const { row, experienceTitle, timezone, startLocal, participants: people, answers, cartPosition: _, ...booking } = read;
-  return {
-    ...booking,
-    activeParticipants: people.filter((p) => p.cancelledAt === null).length,
-    record: { booking: row, experienceTitle, timezone, startLocal, participants: people, answers },
-  };
-}
-
-/** Over `bookings` joined to each one's experience and session, as a booking record is read. */
-const selectIntentBookings = (db: PgExecutor, intentId: string) =>
-  db
-    .select(intentBookingColumns)
-    .from(bookings)
-    .innerJoin(experiences, eq(experiences.id, bookings.experienceId))
-    .innerJoin(sessions, eq(sessions.id, bookings.sessionId))
-    .where(eq(bookings.paymentIntentId, intentId));
+const paymentOfJson = (row: PaymentJson): IntentPayment => ({
+  bookings: row.bookings.map(toIntentBooking),
+  checkouts: { intents: row.cartIntents, bookings: row.cartBookings },
+});
 
 /**
  * The bookings an intent pays for, in cart item order, each with its active participants counted and its
- * view's record. In a unit of work, locked as they are read (in the ids' byte order, as every unit locking
- * several bookings does), one statement where lockInUnit and a read are two. A locking read that had to
- * wait for another unit returns each booking as that unit left it, but its participants and answers as
- * they were when the statement began: every unit that changes a booking's participants also writes the
- * booking, so each row tells whether it is newer than the statement's snapshot (its xmin against the
- * snapshot's own), and only then are the bookings, now locked, read again.
+ * view's record: one named statement. In a unit of work, locked as they are read (`locked`), and read again
+ * once when one is newer than the statement's snapshot.
  */
 export async function bookingsOfIntent(db: PgExecutor, intentId: string): Promise<IntentBookingRow[]> {
-  const read = async () =>
-    (await selectIntentBookings(db, intentId).orderBy(asc(bookings.cartPosition), asc(inByteOrder(bookings.id)))).map(toIntentBooking);
-  if (!(db instanceof PgTransaction)) return read();
-  const locked = await db
-    .select({
-      ...intentBookingColumns,
-      asSnapshot: sql<boolean>`"bookings".xmin = (SELECT b.xmin FROM bookings b WHERE b.id = "bookings"."id")`,
-    })
-    .from(bookings)
-    .innerJoin(experiences, eq(experiences.id, bookings.experienceId))
-    .innerJoin(sessions, eq(sessions.id, bookings.sessionId))
-    .where(eq(bookings.paymentIntentId, intentId))
-    .orderBy(inByteOrder(bookings.id))
-    .for('no key update', { of: bookings });
-  if (locked.length === 0) return [];
-  if (locked.some((row) => !row.asSnapshot)) return read();
-  return locked.sort(byCartPosition).map(({ asSnapshot: _, ...row }) => toIntentBooking(row));
+  if (!inUnit(db)) return (await intentBookings.read(db, { intentId }))[0]!.bookings.map(toIntentBooking);
+  let [row] = await intentBookings.locked(db, { intentId });
+  if (!allFresh(row!.bookings)) [row] = await intentBookings.locked(db, { intentId });
+  return row!.bookings.map(toIntentBooking);
 }
 
-/**
- * bookingsOfIntent's locking read with the cart's checkouts (as checkoutsOfCart aggregates them) beside
- * each row: one statement. The checkouts are read apart only when the intent has no booking, the bookings
- * again only when bookingsOfIntent would (a booking newer than the statement's snapshot).
- */
+/** bookingsOfIntent's statement with the cart's checkouts (as checkoutsOfCart aggregates them) beside: one named statement. */
 export async function paymentOfIntent(db: PgExecutor, intent: { id: string; cartId: string }): Promise<IntentPayment> {
-  const apart = async (): Promise<CartCheckouts> => checkoutsOfCart(db, intent.cartId);
-  const bookingsAgain = async (): Promise<IntentBookingRow[]> => bookingsOfIntent(db, intent.id);
-  if (!(db instanceof PgTransaction)) return { checkouts: await apart(), bookings: await bookingsAgain() };
-  const locked = await db
-    .select({
-      ...intentBookingColumns,
-      asSnapshot: sql<boolean>`"bookings".xmin = (SELECT b.xmin FROM bookings b WHERE b.id = "bookings"."id")`,
-      cartIntents: jsonRows<CartIntentRow>(sql`
-        SELECT json_agg(json_build_object('id', i.id, 'status', i.status, 'createdAt', ${isoText('i.created_at')})
-          ORDER BY i.attempt DESC)
-        FROM payment_intents i WHERE i.cart_id = ${intent.cartId}`),
-      cartBookings: jsonRows<CartBookingRow>(sql`
-        SELECT json_agg(json_build_object('id', b.id, 'paymentIntentId', b.payment_intent_id, 'amountMinor', b.amount_minor)
-          ORDER BY b.created_at, b.cart_position)
-        FROM bookings b WHERE b.cart_id = ${intent.cartId}`),
-    })
-    .from(bookings)
-    .innerJoin(experiences, eq(experiences.id, bookings.experienceId))
-    .innerJoin(sessions, eq(sessions.id, bookings.sessionId))
-    .where(eq(bookings.paymentIntentId, intent.id))
-    .orderBy(inByteOrder(bookings.id))
-    .for('no key update', { of: bookings });
-  const [first] = locked;
-  if (!first) return { checkouts: await apart(), bookings: [] };
-  const checkouts: CartCheckouts = { intents: first.cartIntents, bookings: first.cartBookings };
-  if (locked.some((row) => !row.asSnapshot)) return { checkouts, bookings: await bookingsAgain() };
-  return {
-    checkouts,
-    bookings: locked.sort(byCartPosition).map(({ asSnapshot: _, cartIntents: _i, cartBookings: _b, ...row }) => toIntentBooking(row)),
-  };
+  const values = { intentId: intent.id, cartId: intent.cartId };
+  if (!inUnit(db)) return paymentOfJson((await intentPayment.read(db, values))[0]!);
+  let [row] = await intentPayment.locked(db, values);
+  if (!allFresh(row!.bookings)) [row] = await intentPayment.locked(db, values);
+  return paymentOfJson(row!);
 }
 
 export async function cancelActiveParticipants(db: PgExecutor, bookingId: string, at: string): Promise<void> {
@@ -202,30 +303,28 @@ export async function cancelActiveParticipants(db: PgExecutor, bookingId: string
     .where(and(eq(participants.bookingId, bookingId), isNull(participants.cancelledAt)));
 }
 
+const cartPaid = namedSql('cart_paid', sql`UPDATE ${carts} SET status = 'paid', updated_at = ${ph('at')} WHERE id = ${ph('cartId')}`);
+
 export async function markCartPaid(db: PgExecutor, cartId: string, at: string): Promise<void> {
-  await db.update(carts).set({ status: 'paid', updatedAt: at }).where(eq(carts.id, cartId));
+  await cartPaid(db, { cartId, at });
 }
 
-/** One statement: the bookings' UPDATE is a CTE of the cart's (run whether or not the cart's finds a row). */
+const confirmBookings = sql`UPDATE ${bookings} SET status = 'confirmed', updated_at = ${ph('at')}, hold_expires_at = NULL
+  WHERE id = ANY(${ph('ids')}::text[])`;
+const bookingsConfirmed = namedSql('bookings_confirmed', confirmBookings);
+const bookingsConfirmedCartPaid = namedSql(
+  'bookings_confirmed_cart_paid',
+  sql`WITH confirmed AS (${confirmBookings}) UPDATE ${carts} SET status = 'paid', updated_at = ${ph('at')} WHERE id = ${ph('cartId')}`,
+);
+
+/** One named statement: the bookings' UPDATE is a CTE of the cart's (run whether or not the cart's finds a row). */
 export async function settlePayment(db: PgExecutor, confirmIds: readonly string[], paidCartId: string | null, at: string): Promise<void> {
   if (paidCartId === null) {
-    if (confirmIds.length > 0)
-      await db
-        .update(bookings)
-        .set({ status: 'confirmed', updatedAt: at, holdExpiresAt: null })
-        .where(inArray(bookings.id, [...confirmIds]));
+    if (confirmIds.length > 0) await bookingsConfirmed(db, { ids: [...confirmIds], at });
     return;
   }
   if (confirmIds.length === 0) return markCartPaid(db, paidCartId, at);
-  await db.execute(sql`
-    WITH confirmed AS (
-      UPDATE ${bookings} SET status = 'confirmed', updated_at = ${at}, hold_expires_at = NULL
-      WHERE id IN (${sql.join(
-        confirmIds.map((id) => sql`${id}`),
-        sql`, `,
-      )})
-    )
-    UPDATE ${carts} SET status = 'paid', updated_at = ${at} WHERE id = ${paidCartId}`);
+  await bookingsConfirmedCartPaid(db, { ids: [...confirmIds], cartId: paidCartId, at });
 }
 
 /** The code is found, its balance checked and taken, and the redemption recorded in one statement. */
@@ -245,6 +344,7 @@ export const paymentsStore = {
   findIntentById,
   setIntentStatus,
   settleIntentOf,
+  settleIntentWithPayment,
   paymentOfIntent,
   bookingsOfIntent,
   cancelActiveParticipants,

@@ -37,6 +37,7 @@ import { findExperienceRow, priceTiersOfExperience, taxesOfExperience } from '..
 import { findSessionAt } from '../availability/sessions.ts';
 import { findBrand } from '../catalog/brands.ts';
 import { activeQuestionsOfExperiences } from '../questions/questions.ts';
+import { hasFeature } from '../../../../domain/catalog/features.ts';
 
 // What the prepared inserts below bind: every column, nullable ones as null (never left out).
 // Every quote and checkout runs the reads from here to holdsOfCart, per item or per cart: each is
@@ -95,9 +96,10 @@ export function findItemSessions(db: Db, starts: readonly ItemStart[], at: strin
 
 /** The five reads one after the other: in process, each answers in microseconds, all in one snapshot (no await between them). */
 export function readCheckout(db: Db, request: CheckoutReadRequest): CheckoutReads {
+  const brand = findBrand(db, request.brandId);
   return {
-    brand: findBrand(db, request.brandId),
-    questions: activeQuestionsOfExperiences(db, [...new Set(request.experienceIds)]),
+    brand,
+    questions: brand && hasFeature(brand, 'customQuestions') ? activeQuestionsOfExperiences(db, [...new Set(request.experienceIds)]) : [],
     holds: holdsOfCart(db, request.brandId, request.cartId, request.at),
     experiences: findCheckoutExperiences(db, request.experienceIds),
     sessions: findItemSessions(db, request.starts, request.at),

@@ -98,6 +98,18 @@ export function settleIntentOf(
   return { intent, changed: true };
 }
 
+/** settleIntentOf, then paymentOfIntent when it set the status: the statements each sends alone. */
+export function settleIntentWithPayment(
+  db: Db,
+  selector: IntentSelector,
+  status: IntentStatus,
+  from: readonly IntentStatus[],
+  at: string,
+): (IntentSettling & { payment?: IntentPayment }) | undefined {
+  const settled = settleIntentOf(db, selector, status, from, at);
+  return settled?.changed ? { ...settled, payment: paymentOfIntent(db, settled.intent) } : settled;
+}
+
 /** The cart's checkouts, then the intent's bookings: the statements each reads alone. */
 export function paymentOfIntent(db: Db, intent: { id: string; cartId: string }): IntentPayment {
   const checkouts = checkoutsOfCart(db, intent.cartId);
@@ -195,6 +207,7 @@ export const paymentsStore = {
   findIntentById,
   setIntentStatus,
   settleIntentOf,
+  settleIntentWithPayment,
   paymentOfIntent,
   bookingsOfIntent,
   cancelActiveParticipants,
