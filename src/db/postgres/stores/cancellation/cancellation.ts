@@ -1,7 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { BookingStatus } from '../../../../domain/shared/values.ts';
 import type { BookingToCancel, CancellableBooking, CancellationStore } from '../../../../domain/cancellation/store.ts';
-import { bookings, experiences, participants, paymentIntents, sessions, waitlists } from '../../schema/index.ts';
+import type { RefundEffectJson } from '../../../../domain/shared/json-types.ts';
+import { bookings, experiences, participants, paymentIntents, refunds, sessions, waitlists } from '../../schema/index.ts';
 import { recordColumns } from '../bookings/bookings.ts';
 import { lockInUnit, preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 
@@ -114,6 +115,63 @@ export async function reserveRefundAmount(db: PgExecutor, bookingId: string, amo
   return result.rowCount === 1;
 }
 
+/**
+ * reserveRefundAmount's guarded UPDATE as a data-modifying CTE, the refund's INSERT reading the row it
+ * returned: one named statement, inserting only when the UPDATE matched (the guard passed).
+ */
+const reserveWithRefund = preparedPerExecutor((db) => {
+  const reserved = db.$with('reserved').as(
+    db
+      .update(bookings)
+      .set({
+        amountRefundedMinor: sql`${bookings.amountRefundedMinor} + ${sql.placeholder('amount')}::integer`,
+        updatedAt: sql`${sql.placeholder('at')}::timestamptz`,
+      })
+      .where(
+        and(
+          eq(bookings.id, sql.placeholder('bookingId')),
+          sql`${bookings.amountRefundedMinor} + ${sql.placeholder('amount')}::integer <= ${bookings.amountMinor}`,
+        ),
+      )
+      .returning({ bookingId: bookings.id }),
+  );
+  return db
+    .with(reserved)
+    .insert(refunds)
+    .select(
+      db
+        .select({
+          id: sql`${sql.placeholder('id')}::text`.as('id'),
+          bookingId: reserved.bookingId,
+          amountMinor: sql`${sql.placeholder('amount')}::integer`.as('amount_minor'),
+          status: sql`'pending'`.as('status'),
+          processorReference: sql`NULL::text`.as('processor_reference'),
+          effect: sql`${sql.placeholder('effect')}::json`.as('effect'),
+          attempts: sql`0`.as('attempts'),
+          nextAttemptAt: sql`${sql.placeholder('at')}::timestamptz`.as('next_attempt_at'),
+          lastError: sql`NULL::text`.as('last_error'),
+          createdAt: sql`${sql.placeholder('at')}::timestamptz`.as('created_at'),
+          updatedAt: sql`${sql.placeholder('at')}::timestamptz`.as('updated_at'),
+        })
+        .from(reserved),
+    )
+    .prepare('reserve_pending_refund');
+});
+
+export async function reservePendingRefund(
+  db: PgExecutor,
+  refund: { id: string; bookingId: string; amountMinor: number; effect: RefundEffectJson; at: string },
+): Promise<boolean> {
+  const result = await reserveWithRefund(db).execute({
+    id: refund.id,
+    bookingId: refund.bookingId,
+    amount: refund.amountMinor,
+    effect: JSON.stringify(refund.effect),
+    at: refund.at,
+  });
+  return result.rowCount === 1;
+}
+
 export async function releaseRefundAmount(db: PgExecutor, bookingId: string, amountMinor: number, at: string): Promise<void> {
   await db
     .update(bookings)
@@ -127,5 +185,6 @@ export const cancellationStore = {
   cancelParticipants,
   setBookingStatus,
   reserveRefundAmount,
+  reservePendingRefund,
   releaseRefundAmount,
 } satisfies PostgresStore<CancellationStore>;
