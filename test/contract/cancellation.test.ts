@@ -229,6 +229,41 @@ describe('store contract: cancellation', () => {
     expect((await database.cancellation.findBookingToCancel(paid.booking.id))!.pendingRefunds).toBe(4);
     expect((await database.cancellation.findBookingToCancel(free.booking.id))!.pendingRefunds).toBe(0);
   });
+
+  it('reserves a refund with its pending row only within the booking amount, nothing written otherwise', async () => {
+    const booked = await createBooking(db, { brandId: brand.id, session: laterSession, participants: [{}], amountMinor: 5000 });
+    const effect = { cancel: true, participantIds: null, also: null };
+    const refund = (id: string, amountMinor: number, at: string) =>
+      database.cancellation.reservePendingRefund({ id, bookingId: booked.booking.id, amountMinor, effect, at });
+    const amount = 5000;
+    expect(await refund('refund-r1', amount - 1, '2027-01-03T10:00:00.000Z')).toBe(true);
+    expect(await refund('refund-r2', 2, '2027-01-03T10:01:00.000Z')).toBe(false);
+    expect(await database.refunds.findRefund('refund-r2')).toBeUndefined();
+    expect(await bookingRow(booked.booking.id)).toMatchObject({ amountRefundedMinor: amount - 1, updatedAt: '2027-01-03T10:00:00.000Z' });
+    expect(await database.refunds.findRefund('refund-r1')).toMatchObject({
+      id: 'refund-r1',
+      bookingId: booked.booking.id,
+      amountMinor: amount - 1,
+      status: 'pending',
+      effect,
+      attempts: 0,
+      nextAttemptAt: '2027-01-03T10:00:00.000Z',
+      createdAt: '2027-01-03T10:00:00.000Z',
+    });
+    expect((await database.cancellation.findBookingToCancel(booked.booking.id))!.pendingRefunds).toBe(1);
+    expect(
+      await database.cancellation.reservePendingRefund({
+        id: 'refund-r3',
+        bookingId: 'no-such-booking',
+        amountMinor: 1,
+        effect,
+        at: '2027-01-03T10:02:00.000Z',
+      }),
+    ).toBe(false);
+    expect(await database.refunds.findRefund('refund-r3')).toBeUndefined();
+    // Settled, so the refunds' own contract below sees only its pending ones.
+    expect(await database.refunds.settleRefund('refund-r1', 'failed', null, '2027-01-03T10:03:00.000Z')).toBe(true);
+  });
 });
 
 describe('store contract: refunds', () => {

@@ -47,15 +47,14 @@ export async function reserveRefund(
   refund: { amountMinor: number; effect: RefundEffect; at: string; id?: string },
 ): Promise<ReservedRefund> {
   const refundId = refund.id ?? randomUUID();
-  if (!(await tx.cancellation.reserveRefundAmount(booking.id, refund.amountMinor, refund.at)))
-    throw new DomainError('REFUND_EXCEEDS_BALANCE', 'The refund exceeds the balance');
-  await tx.refunds.insertPendingRefund({
+  const reserved = await tx.cancellation.reservePendingRefund({
     id: refundId,
     bookingId: booking.id,
     amountMinor: refund.amountMinor,
     effect: refund.effect,
     at: refund.at,
   });
+  if (!reserved) throw new DomainError('REFUND_EXCEEDS_BALANCE', 'The refund exceeds the balance');
   return {
     refundId,
     bookingId: booking.id,

@@ -66,6 +66,18 @@ export interface CancellationStore {
    * changed) otherwise. A guard: racing reservations never refund more than the amount.
    */
   reserveRefundAmount(bookingId: string, amountMinor: number, at: string): Promise<boolean>;
+  /**
+   * reserveRefundAmount and, when it reserved, insertPendingRefund of `refund` (for that booking and
+   * amount): at once, one statement where the engine can. False (and nothing changed) when the amount
+   * would exceed the booking's.
+   */
+  reservePendingRefund(refund: {
+    id: string;
+    bookingId: string;
+    amountMinor: number;
+    effect: RefundEffectJson;
+    at: string;
+  }): Promise<boolean>;
   /** Gives back an amount reserved by a refund that failed. */
   releaseRefundAmount(bookingId: string, amountMinor: number, at: string): Promise<void>;
 }

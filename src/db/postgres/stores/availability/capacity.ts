@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { CapacityStore, SessionRow } from '../../../../domain/availability/store.ts';
 import { sessions } from '../../schema/index.ts';
-import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
+import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 
 /**
  * Takes `count` places of a session if it is not cancelled and that many remain on sale (capacity less reserved places and places
@@ -55,14 +55,19 @@ export async function takePublishablePlaces(
   return (row?.remaining ?? 0) >= count ? 'share-exhausted' : 'sold-out';
 }
 
-/** Gives `count` places back to a session; the UPDATE returns the row it wrote (and locked). */
+const placesReleased = preparedPerExecutor((db) =>
+  db
+    .update(sessions)
+    .set({ reserved: sql`${sessions.reserved} - ${sql.placeholder('count')}::integer` })
+    .where(eq(sessions.id, sql.placeholder('id')))
+    .returning()
+    .prepare('release_places'),
+);
+
+/** Gives `count` places back to a session; the UPDATE (one named statement) returns the row it wrote (and locked). */
 export async function releasePlaces(db: PgExecutor, sessionId: string, count: number): Promise<SessionRow | undefined> {
   if (count === 0) return undefined;
-  const [row] = await db
-    .update(sessions)
-    .set({ reserved: sql`${sessions.reserved} - ${count}` })
-    .where(eq(sessions.id, sessionId))
-    .returning();
+  const [row] = await placesReleased(db).execute({ id: sessionId, count });
   return row;
 }
 

@@ -2,7 +2,7 @@ import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { RefundEffectJson } from '../../../../domain/shared/json-types.ts';
 import type { RefundRow, RefundsStore, RefundStatus } from '../../../../domain/cancellation/store.ts';
 import { bookings, paymentIntents, refunds } from '../../schema/index.ts';
-import type { PgExecutor, PostgresStore } from '../../store-binding.ts';
+import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 import { claimRows } from '../claims.ts';
 
 const refundColumns = {
@@ -28,8 +28,14 @@ const withBooking = (db: PgExecutor) =>
 /** Ties between equal instants go by id in byte order, as SQLite compares text, whatever the database's collation. */
 const byIdBytes = asc(sql`${refunds.id} collate "C"`);
 
+const refundById = preparedPerExecutor((db) =>
+  withBooking(db)
+    .where(eq(refunds.id, sql.placeholder('id')))
+    .prepare('find_refund'),
+);
+
 export async function findRefund(db: PgExecutor, id: string): Promise<RefundRow | undefined> {
-  const [row] = await withBooking(db).where(eq(refunds.id, id));
+  const [row] = await refundById(db).execute({ id });
   return row;
 }
 
@@ -50,9 +56,36 @@ export async function insertPendingRefund(
 }
 
 /**
- * One conditional UPDATE: a racing settlement waits for this one's row lock, then finds the refund no longer
- * pending.
+ * One named statement: the conditional UPDATE of the refund (a racing settlement waits for its row lock,
+ * then finds the refund no longer pending) and, as the main statement, a write of its booking that
+ * changes no value. The booking's row then moves (a new xmin) with every refund settled, as it does with
+ * every refund reserved (reservePendingRefund): a unit's locking read of the booking, which counts its
+ * pending refunds (findBookingToCancel), sees from the row alone whether a settlement committed while it
+ * waited. And the booking is locked here, the refund first, as the settling unit locked them before.
  */
+const settle = preparedPerExecutor((db) => {
+  const settled = db.$with('settled').as(
+    db
+      .update(refunds)
+      .set({
+        status: sql`${sql.placeholder('status')}::text`,
+        processorReference: sql`${sql.placeholder('reference')}::text`,
+        nextAttemptAt: null,
+        attempts: sql`${refunds.attempts} + 1`,
+        updatedAt: sql`${sql.placeholder('at')}::timestamptz`,
+      })
+      .where(and(eq(refunds.id, sql.placeholder('id')), eq(refunds.status, 'pending')))
+      .returning({ bookingId: refunds.bookingId }),
+  );
+  return db
+    .with(settled)
+    .update(bookings)
+    .set({ updatedAt: sql`${bookings.updatedAt}` })
+    .from(settled)
+    .where(eq(bookings.id, settled.bookingId))
+    .prepare('settle_refund');
+});
+
 export async function settleRefund(
   db: PgExecutor,
   id: string,
@@ -60,10 +93,7 @@ export async function settleRefund(
   processorReference: string | null,
   at: string,
 ): Promise<boolean> {
-  const result = await db
-    .update(refunds)
-    .set({ status, processorReference, nextAttemptAt: null, attempts: sql`${refunds.attempts} + 1`, updatedAt: at })
-    .where(and(eq(refunds.id, id), eq(refunds.status, 'pending')));
+  const result = await settle(db).execute({ id, status, reference: processorReference, at });
   return result.rowCount === 1;
 }
 

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { SessionRow } from '../../../../domain/availability/store.ts';
 import type { EntryExtra, EntryWithContext, WaitlistEntryStatus, WaitlistRow, WaitlistsStore } from '../../../../domain/waitlists/store.ts';
 import { bookings, experiences, sessions, waitlistEntries, waitlists } from '../../schema/index.ts';
-import { lockInUnit, readOwned, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import { lockInUnit, preparedPerExecutor, readOwned, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 
 export async function findWaitlistRow(db: PgExecutor, id: string): Promise<WaitlistRow | undefined> {
   const [row] = await db
@@ -48,12 +48,18 @@ export async function entriesOfWaitlist(
     .orderBy(asc(sessions.startLocal), asc(waitlistEntries.position));
 }
 
-export async function waitingEntriesOfSession(db: PgExecutor, sessionId: string): Promise<Array<{ id: string; partySize: number }>> {
-  return db
+const waitingEntries = preparedPerExecutor((db) =>
+  db
     .select({ id: waitlistEntries.id, partySize: waitlistEntries.partySize })
     .from(waitlistEntries)
-    .where(and(eq(waitlistEntries.sessionId, sessionId), eq(waitlistEntries.status, 'waiting')))
-    .orderBy(asc(waitlistEntries.position));
+    .where(and(eq(waitlistEntries.sessionId, sql.placeholder('sessionId')), eq(waitlistEntries.status, 'waiting')))
+    .orderBy(asc(waitlistEntries.position))
+    .prepare('waiting_entries_of_session'),
+);
+
+/** One named statement: every release of places (a cancel among them) asks it. */
+export async function waitingEntriesOfSession(db: PgExecutor, sessionId: string): Promise<Array<{ id: string; partySize: number }>> {
+  return waitingEntries(db).execute({ sessionId });
 }
 
 /** The session is locked first (in a unit of work), so racing joiners take positions in turn. */

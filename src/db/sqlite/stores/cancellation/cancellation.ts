@@ -5,6 +5,8 @@ import { bookings, participants, paymentIntents, refunds, sessions, waitlists } 
 import type { BookingToCancel, CancellableBooking, CancellationStore } from '../../../../domain/cancellation/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 import { findBookingRecords } from '../bookings/bookings.ts';
+import type { RefundEffectJson } from '../../../../domain/shared/json-types.ts';
+import { insertPendingRefund } from './refunds.ts';
 
 // A cancel request runs these once per item, each in the item's own transaction: prepared once per
 // connection, so an item costs the statements' execution, not Drizzle's query building and SQLite's compilation.
@@ -135,6 +137,16 @@ export function reserveRefundAmount(db: Db, bookingId: string, amountMinor: numb
   return reserveAmount(db).run({ id: bookingId, amount: amountMinor, at }).changes === 1;
 }
 
+/** The two prepared statements in turn: the one writer makes them one step. */
+export function reservePendingRefund(
+  db: Db,
+  refund: { id: string; bookingId: string; amountMinor: number; effect: RefundEffectJson; at: string },
+): boolean {
+  if (!reserveRefundAmount(db, refund.bookingId, refund.amountMinor, refund.at)) return false;
+  insertPendingRefund(db, refund);
+  return true;
+}
+
 const releaseAmount = preparedPerDb((db) =>
   db
     .update(bookings)
@@ -161,5 +173,6 @@ export const cancellationStore = {
   cancelParticipants,
   setBookingStatus,
   reserveRefundAmount,
+  reservePendingRefund,
   releaseRefundAmount,
 } satisfies SqliteStore<CancellationStore>;
