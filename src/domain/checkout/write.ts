@@ -17,6 +17,7 @@ import { recordBookingEventsOf } from '../bookings/booking-events.ts';
 import { toBooking } from '../bookings/booking-view.ts';
 import type { Booking } from '../bookings/booking-view.ts';
 import type { Cart } from '../bookings/carts.ts';
+import type { SessionOfExperience } from '../availability/store.ts';
 import { toDecimal } from '../shared/money.ts';
 import type { PreparedItem } from './items.ts';
 import type { PreparedPurchaser } from './purchaser.ts';
@@ -173,13 +174,20 @@ function answerRows(
   );
 }
 
+/** What taking an item's places tells: whether they count in the publishable share, and the session as the take left it. */
+interface ItemPlaces {
+  publishableHold: boolean;
+  /** Undefined when the places came from a waitlist offer (the offer's statements changed the session). */
+  session: SessionOfExperience | undefined;
+}
+
 /**
  * From the item's waitlist offer when it names one; otherwise from places on sale, never from offers' holds.
  * Whether the places count in the session's publishable share: only places a publishable key leaves unpaid
  * count (a card hold until paid, a method the brand collects until cancelled); a free checkout keeps nothing
  * unpaid, and an offer's places were the entry's already.
  */
-async function takeItemPlaces(tx: Stores, plan: CheckoutPlan, item: PreparedItem, written: Written): Promise<boolean> {
+async function takeItemPlaces(tx: Stores, plan: CheckoutPlan, item: PreparedItem, written: Written): Promise<ItemPlaces> {
   const field = `data.${item.index}`;
   const count = item.participants.length;
   if (item.waitlistEntryId) {
@@ -193,14 +201,15 @@ async function takeItemPlaces(tx: Stores, plan: CheckoutPlan, item: PreparedItem
       field,
     };
     await takeOfferedPlaces(tx, claim, written.replaced, written.freed);
-    return false;
+    return { publishableHold: false, session: undefined };
   }
   const sharePercent = plan.publishableSharePercent;
-  const taken =
-    sharePercent === null
-      ? (await tx.capacity.takePlaces(item.session.id, count)) && 'taken'
-      : await tx.capacity.takePublishablePlaces(item.session.id, count, sharePercent);
-  if (taken === 'share-exhausted') {
+  const taken = await tx.capacity.takeItemPlaces(item.session.id, count, sharePercent);
+  if ('taken' in taken) {
+    const session = { ...taken.taken, brandId: plan.brand.id, timezoneId: item.experience.timezoneId };
+    return { publishableHold: sharePercent !== null, session };
+  }
+  if (taken.refused === 'share-exhausted') {
     throw new DomainError(
       'PUBLISHABLE_SHARE_EXHAUSTED',
       `Unpaid holds made through the public booking key may take at most ${sharePercent}% of the session at ${item.session.startLocal}, ` +
@@ -208,12 +217,9 @@ async function takeItemPlaces(tx: Stores, plan: CheckoutPlan, item: PreparedItem
       { field: `${field}.participants`, sharePercent },
     );
   }
-  if (!taken) {
-    throw new DomainError('CAPACITY_EXCEEDED', `Not enough places are left on the session at ${item.session.startLocal}`, {
-      field: `${field}.participants`,
-    });
-  }
-  return sharePercent !== null;
+  throw new DomainError('CAPACITY_EXCEEDED', `Not enough places are left on the session at ${item.session.startLocal}`, {
+    field: `${field}.participants`,
+  });
 }
 
 function holdExpiry(plan: CheckoutPlan): string {
@@ -239,10 +245,12 @@ interface WrittenItem {
   view: Booking;
   /** Its place in the cart (the item's index): the order findCart lists the cart's bookings in. */
   position: number;
+  /** Its session as its take left it (ItemPlaces). */
+  session: SessionOfExperience | undefined;
 }
 
 async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, written: Written): Promise<WrittenItem> {
-  const publishableHold = await takeItemPlaces(tx, plan, item, written);
+  const { publishableHold, session } = await takeItemPlaces(tx, plan, item, written);
   const id = randomUUID();
   // Without a processor intent (a free cart, or a method paid outside Tessera) nothing is pending: confirmed now.
   const settled = plan.intent === null;
@@ -322,7 +330,7 @@ async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, wri
   // A free booking is confirmed as it is created: both events, each showing it confirmed.
   await recordBookingEventsOf(tx, [view], settled ? ['booking.created', 'booking.confirmed'] : ['booking.created'], written.at);
   if (item.waitlistEntryId) await markConverted(tx, item.waitlistEntryId, id, written.at);
-  return { written: { id, confirmationCode, status }, view, position: item.index };
+  return { written: { id, confirmationCode, status }, view, position: item.index, session };
 }
 
 /**
@@ -347,11 +355,27 @@ function newHeldCart(plan: CheckoutPlan, confirmationCode: string, items: readon
   };
 }
 
-/** Writes the checkout in one transaction; returns the cart's code and the new bookings, in item order. */
-export async function writeCheckout(
-  db: Database,
-  plan: CheckoutPlan,
-): Promise<{ cartConfirmationCode: string; bookings: WrittenBooking[]; expiresAt?: string; heldCart?: Cart }> {
+/**
+ * The items' sessions as the unit left them (the last take's row for a session several items share), when it
+ * knows them all: not when a place came from a waitlist offer, nor when the unit offered freed places.
+ */
+function sessionsLeft(items: readonly WrittenItem[], replacement: Replacement): SessionOfExperience[] {
+  if (replacement.freed.size > 0 || items.some((item) => !item.session)) return [];
+  return [...new Map(items.map((item) => [item.session!.session.id, item.session!])).values()];
+}
+
+/** What writeCheckout wrote: the cart's code and the new bookings, in item order, and what a face shows of them. */
+export interface WrittenCheckout {
+  cartConfirmationCode: string;
+  bookings: WrittenBooking[];
+  expiresAt?: string;
+  heldCart?: Cart;
+  /** The items' sessions as the unit left them (`sessionsLeft`); empty when it does not know them. */
+  sessions: SessionOfExperience[];
+}
+
+/** Writes the checkout in one transaction. */
+export async function writeCheckout(db: Database, plan: CheckoutPlan): Promise<WrittenCheckout> {
   return db.transaction(async (tx) => {
     const at = plan.now.toISOString();
     // First lock of the unit: racing checkouts of one client count its holds one after the other.
@@ -396,6 +420,7 @@ export async function writeCheckout(
       bookings: items.map((item) => item.written),
       ...(expiresAt ? { expiresAt } : {}),
       ...(heldCart ? { heldCart } : {}),
+      sessions: sessionsLeft(items, replacement),
     };
   });
 }
