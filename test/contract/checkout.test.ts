@@ -392,6 +392,22 @@ describe('store contract: checkout and holds', () => {
     expect(await database.checkout.sweepDue('2999-01-01T00:00:00.000Z')).toBe(true);
   });
 
+  it("answers a checkout unit's first question: whether anything lapsed, and which of its codes are in use", async () => {
+    const codes = [held.cart.confirmationCode, 'REPOST-1', 'FREE-CODE'];
+    expect(await database.checkout.checkoutChecks({ at: '2000-01-01T00:00:00.000Z', brandId: brand.id, codes })).toStrictEqual({
+      sweepDue: false,
+      codesInUse: new Set([held.cart.confirmationCode, 'REPOST-1']),
+    });
+    expect(await database.checkout.checkoutChecks({ at: '2999-01-01T00:00:00.000Z', brandId: other.id, codes })).toStrictEqual({
+      sweepDue: true,
+      codesInUse: new Set(),
+    });
+    expect(await database.checkout.checkoutChecks({ at: '2000-01-01T00:00:00.000Z', brandId: brand.id, codes: [] })).toStrictEqual({
+      sweepDue: false,
+      codesInUse: new Set(),
+    });
+  });
+
   it('writes a checkout: cart, intents, bookings with people and answers, credit', async () => {
     const cart = {
       id: 'cart-written',

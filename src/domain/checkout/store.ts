@@ -178,6 +178,15 @@ export interface CheckoutStore {
    * `processing` booking's hold. One question, so a checkout with nothing to sweep asks only it.
    */
   sweepDue(at: string): Promise<boolean>;
+  /**
+   * What a checkout's unit asks first, in one question: `sweepDue(at)`, and `confirmationCodesInUse(brandId, codes)`
+   * for the codes it drew.
+   */
+  checkoutChecks(request: {
+    at: string;
+    brandId: string;
+    codes: readonly string[];
+  }): Promise<{ sweepDue: boolean; codesInUse: Set<string> }>;
   /** Which of `codes` a booking or a cart of the brand already has (one question for a checkout's codes). */
   confirmationCodesInUse(brandId: string, codes: readonly string[]): Promise<Set<string>>;
   /**

@@ -77,19 +77,30 @@ interface Written extends Replacement {
 const MAX_CODE_ATTEMPTS = 10;
 
 /**
- * Fresh confirmation codes for one checkout, drawn and checked together on first use: one question to
- * the store for the cart's code and every item's (a code found taken is drawn again and asked about
- * with the others found taken). `count` is the most the checkout can need; a code not used is simply
- * dropped. The unique indexes still decide a race (see confirmationCodeInUse's adapters).
+ * Fresh confirmation codes for one checkout, drawn and checked together: one question to the store for the
+ * cart's code and every item's, asked with the unit's first question (`first`, `answered`) or on first use
+ * (a code found taken is drawn again and asked about with the others found taken). `count` is the most the
+ * checkout can need; a code not used is simply dropped. The unique indexes still decide a race (see
+ * confirmationCodeInUse's adapters).
  */
 export class FreshCodes {
+  /** The codes drawn first, to be asked about with another question (`answered`), or by `next`. */
+  readonly first: string[];
+  private firstTaken: ReadonlySet<string> | undefined;
   private codes: string[] | undefined;
 
   constructor(
     private readonly tx: Stores,
     private readonly brandId: string,
     private readonly count: number,
-  ) {}
+  ) {
+    this.first = drawCodes(count, []);
+  }
+
+  /** Which of `first` a question asked with another (CheckoutStore.checkoutChecks) found in use. */
+  answered(taken: ReadonlySet<string>): void {
+    this.firstTaken = taken;
+  }
 
   async next(): Promise<string> {
     this.codes ??= await this.draw();
@@ -100,20 +111,26 @@ export class FreshCodes {
 
   private async draw(): Promise<string[]> {
     const free: string[] = [];
-    let missing = this.count;
-    for (let attempt = 0; attempt < MAX_CODE_ATTEMPTS && missing > 0; attempt++) {
-      const drawn = new Set<string>();
-      while (drawn.size < missing) {
-        const code = generateConfirmationCode();
-        if (!free.includes(code)) drawn.add(code);
-      }
-      const taken = await this.tx.checkout.confirmationCodesInUse(this.brandId, [...drawn]);
+    let drawn = this.first;
+    for (let attempt = 0; attempt < MAX_CODE_ATTEMPTS && drawn.length > 0; attempt++) {
+      const taken = attempt === 0 && this.firstTaken ? this.firstTaken : await this.tx.checkout.confirmationCodesInUse(this.brandId, drawn);
       for (const code of drawn) if (!taken.has(code)) free.push(code);
-      missing = this.count - free.length;
+      drawn = drawCodes(this.count - free.length, free);
     }
-    if (missing > 0) throw new Error(`No free confirmation code for brand ${this.brandId} after ${MAX_CODE_ATTEMPTS} attempts`);
+    if (free.length < this.count)
+      throw new Error(`No free confirmation code for brand ${this.brandId} after ${MAX_CODE_ATTEMPTS} attempts`);
     return free;
   }
+}
+
+/** `count` new codes, none of them in `free` (codes already found free). */
+function drawCodes(count: number, free: readonly string[]): string[] {
+  const drawn = new Set<string>();
+  while (drawn.size < count) {
+    const code = generateConfirmationCode();
+    if (!free.includes(code)) drawn.add(code);
+  }
+  return [...drawn];
 }
 
 /** The cart's confirmation code, once its previous unpaid checkout is replaced (or the cart created: `created`). */
@@ -380,14 +397,17 @@ export async function writeCheckout(db: Database, plan: CheckoutPlan): Promise<W
     const at = plan.now.toISOString();
     // First lock of the unit: racing checkouts of one client count its holds one after the other.
     if (plan.budget) await tx.checkout.lockHoldClient(plan.brand.id, plan.budget.client);
-    // Most checkouts find nothing lapsed: one question first, the sweeps only when it finds something.
-    if (await tx.checkout.sweepDue(at)) {
+    // The cart's code (when it is created) and the codes of the items without an intended one.
+    const codes = new FreshCodes(tx, plan.brand.id, 1 + plan.items.filter((item) => !item.intendedConfirmationCode).length);
+    // Most checkouts find nothing lapsed: one question first (asking about the codes too), the sweeps only
+    // when it finds something.
+    const checks = await tx.checkout.checkoutChecks({ at, brandId: plan.brand.id, codes: codes.first });
+    codes.answered(checks.codesInUse);
+    if (checks.sweepDue) {
       await expireDueOffers(tx, plan.now, plan.waitlistOfferTtlSeconds);
       await expireDueHolds(tx, plan.now, plan.waitlistOfferTtlSeconds);
     }
     const replacement: Replacement = { replaced: new Set(), freed: new Set() };
-    // The cart's code (when it is created) and the codes of the items without an intended one.
-    const codes = new FreshCodes(tx, plan.brand.id, 1 + plan.items.filter((item) => !item.intendedConfirmationCode).length);
     const { code: cartCode, created } = await openCart(tx, plan, at, replacement, codes);
     if (plan.budget) await plan.budget.check(tx, plan.now);
     let intentId: string | null = null;

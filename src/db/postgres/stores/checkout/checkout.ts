@@ -246,17 +246,19 @@ export async function confirmationCodeInUse(db: PgExecutor, brandId: string, cod
   return found.length > 0;
 }
 
-const dueSweep = preparedPerExecutor((db) =>
-  db
-    .select({
-      due: sql<boolean>`EXISTS (SELECT 1 FROM ${waitlistEntries} w WHERE w.status = 'offered'
-          AND w.offer_expires_at <= ${sql.placeholder('at')}::timestamptz)
-        OR EXISTS (SELECT 1 FROM ${bookings} b WHERE b.status = 'processing' AND b.hold_expires_at IS NOT NULL
-          AND b.hold_expires_at <= ${sql.placeholder('at')}::timestamptz)`,
-    })
-    .from(oneRow)
-    .prepare('checkout_sweep_due'),
-);
+const lapsedByAt = sql<boolean>`EXISTS (SELECT 1 FROM ${waitlistEntries} w WHERE w.status = 'offered'
+    AND w.offer_expires_at <= ${sql.placeholder('at')}::timestamptz)
+  OR EXISTS (SELECT 1 FROM ${bookings} b WHERE b.status = 'processing' AND b.hold_expires_at IS NOT NULL
+    AND b.hold_expires_at <= ${sql.placeholder('at')}::timestamptz)`;
+
+const codesTaken = sql<string[]>`ARRAY(
+  SELECT confirmation_code FROM ${bookings} WHERE brand_id = ${sql.placeholder('brandId')}
+    AND confirmation_code = ANY(${sql.placeholder('codes')}::text[])
+  UNION ALL
+  SELECT confirmation_code FROM ${carts} WHERE brand_id = ${sql.placeholder('brandId')}
+    AND confirmation_code = ANY(${sql.placeholder('codes')}::text[]))`;
+
+const dueSweep = preparedPerExecutor((db) => db.select({ due: lapsedByAt }).from(oneRow).prepare('checkout_sweep_due'));
 
 /**
  * One named statement, locking nothing: a lapsed hold or offer it misses was committed after it began
@@ -267,18 +269,24 @@ export async function sweepDue(db: PgExecutor, at: string): Promise<boolean> {
   return row?.due === true;
 }
 
-/** `confirmationCodeInUse` for several codes: one statement, whatever their number. */
+const codesInUse = preparedPerExecutor((db) => db.select({ taken: codesTaken }).from(oneRow).prepare('confirmation_codes_in_use'));
+
+/** `confirmationCodeInUse` for several codes: one named statement, whatever their number (one text[] parameter). */
 export async function confirmationCodesInUse(db: PgExecutor, brandId: string, codes: readonly string[]): Promise<Set<string>> {
   if (codes.length === 0) return new Set();
-  const list = sql.join(
-    codes.map((code) => sql`${code}`),
-    sql`, `,
-  );
-  const found = await db.execute<{ code: string }>(sql`
-    SELECT confirmation_code AS code FROM ${bookings} WHERE brand_id = ${brandId} AND confirmation_code IN (${list})
-    UNION ALL
-    SELECT confirmation_code AS code FROM ${carts} WHERE brand_id = ${brandId} AND confirmation_code IN (${list})`);
-  return new Set(found.rows.map((row) => row.code));
+  const [row] = await codesInUse(db).execute({ brandId, codes: [...codes] });
+  return new Set(row!.taken);
+}
+
+const checks = preparedPerExecutor((db) => db.select({ due: lapsedByAt, taken: codesTaken }).from(oneRow).prepare('checkout_checks'));
+
+/** `sweepDue` and `confirmationCodesInUse` as one named statement. */
+export async function checkoutChecks(
+  db: PgExecutor,
+  request: { at: string; brandId: string; codes: readonly string[] },
+): Promise<{ sweepDue: boolean; codesInUse: Set<string> }> {
+  const [row] = await checks(db).execute({ at: request.at, brandId: request.brandId, codes: [...request.codes] });
+  return { sweepDue: row!.due, codesInUse: new Set(row!.taken) };
 }
 
 export async function releaseCodeOfReplacedBooking(db: PgExecutor, cartId: string, code: string): Promise<void> {
@@ -468,6 +476,7 @@ export const checkoutStore = {
   confirmationCodeInUse,
   confirmationCodesInUse,
   sweepDue,
+  checkoutChecks,
   releaseCodeOfReplacedBooking,
   insertCart,
   holdCartFor,

@@ -256,6 +256,14 @@ export function confirmationCodesInUse(db: Db, brandId: string, codes: readonly 
   return new Set(codes.filter((code) => confirmationCodeInUse(db, brandId, code)));
 }
 
+/** The two questions in turn: statements cost SQLite no round trip. */
+export function checkoutChecks(
+  db: Db,
+  request: { at: string; brandId: string; codes: readonly string[] },
+): { sweepDue: boolean; codesInUse: Set<string> } {
+  return { sweepDue: sweepDue(db, request.at), codesInUse: confirmationCodesInUse(db, request.brandId, request.codes) };
+}
+
 const releaseCode = preparedPerDb((db) =>
   db
     .update(bookings)
@@ -485,6 +493,7 @@ export const checkoutStore = {
   confirmationCodeInUse,
   confirmationCodesInUse,
   sweepDue,
+  checkoutChecks,
   releaseCodeOfReplacedBooking,
   insertCart,
   holdCartFor,
