@@ -11,7 +11,7 @@ import type { BookingStatus } from '../shared/values.ts';
 import { hashSecret } from '../access/secrets.ts';
 import type { Database, Stores } from '../shared/database.ts';
 import type { BrandRow } from '../catalog/store.ts';
-import { type AnswerInsert, type BookingInsert, type CartHolder, type ParticipantInsert } from './store.ts';
+import { type AnswerInsert, type BookingInsert, type CartHolder, type IntentInsert, type ParticipantInsert } from './store.ts';
 import type { StoredAnswer } from '../questions/answers.ts';
 import { recordBookingEventsOf } from '../bookings/booking-events.ts';
 import { toBooking } from '../bookings/booking-view.ts';
@@ -133,21 +133,24 @@ function drawCodes(count: number, free: readonly string[]): string[] {
   return [...drawn];
 }
 
-/** The cart's confirmation code, once its previous unpaid checkout is replaced (or the cart created: `created`). */
+/**
+ * The cart's confirmation code, once the cart is created with `intent` (`created`), or its previous unpaid
+ * checkout replaced. Creating it is tried first (most checkouts are a new cart's); only a cart that exists is
+ * then taken and read.
+ */
 async function openCart(
   tx: Stores,
   plan: CheckoutPlan,
   at: string,
   replacement: Replacement,
   codes: FreshCodes,
+  intent: IntentInsert | undefined,
 ): Promise<{ code: string; created: boolean }> {
+  const confirmationCode = await codes.next();
+  const newCart = { id: plan.cartId, brandId: plan.brand.id, confirmationCode, at, holder: plan.holder };
+  if (await tx.checkout.insertCart(newCart, intent)) return { code: confirmationCode, created: true };
   const cart = await tx.carts.findCartRow(plan.cartId);
-  if (cart && cart.brandId !== plan.brand.id) throw notFound('Cart', plan.cartId);
-  if (!cart) {
-    const confirmationCode = await codes.next();
-    await tx.checkout.insertCart({ id: plan.cartId, brandId: plan.brand.id, confirmationCode, at, holder: plan.holder });
-    return { code: confirmationCode, created: true };
-  }
+  if (!cart || cart.brandId !== plan.brand.id) throw notFound('Cart', plan.cartId);
   if (cart.status === 'paid') {
     throw new DomainError('CART_ALREADY_PAID', `Cart ${cart.id} is already paid; use a new cart id for a new checkout`, {
       field: 'cartId',
@@ -408,26 +411,28 @@ export async function writeCheckout(db: Database, plan: CheckoutPlan): Promise<W
       await expireDueHolds(tx, plan.now, plan.waitlistOfferTtlSeconds);
     }
     const replacement: Replacement = { replaced: new Set(), freed: new Set() };
-    const { code: cartCode, created } = await openCart(tx, plan, at, replacement, codes);
+    const intent: IntentInsert | undefined = plan.intent
+      ? {
+          id: plan.intent.id,
+          brandId: plan.brand.id,
+          cartId: plan.cartId,
+          processor: plan.intent.processor,
+          processorReference: plan.intent.reference,
+          secretHash: hashSecret(plan.intent.clientSecret),
+          amountMinor: plan.totalMinor,
+          currency: plan.brand.currency,
+          status: 'requires_payment',
+          createdAt: at,
+          updatedAt: at,
+          processorCheckAt: processorCheckAt(plan, plan.intent.checkAfterSeconds),
+        }
+      : undefined;
+    // A new cart is written with its intent; the budget's check counts the client's other carts only, so
+    // it may come after (a refusal undoes the unit).
+    const { code: cartCode, created } = await openCart(tx, plan, at, replacement, codes, intent);
     if (plan.budget) await plan.budget.check(tx, plan.now);
-    let intentId: string | null = null;
-    if (plan.intent) {
-      intentId = plan.intent.id;
-      await tx.checkout.insertPaymentIntent({
-        id: intentId,
-        brandId: plan.brand.id,
-        cartId: plan.cartId,
-        processor: plan.intent.processor,
-        processorReference: plan.intent.reference,
-        secretHash: hashSecret(plan.intent.clientSecret),
-        amountMinor: plan.totalMinor,
-        currency: plan.brand.currency,
-        status: 'requires_payment',
-        createdAt: at,
-        updatedAt: at,
-        processorCheckAt: processorCheckAt(plan, plan.intent.checkAfterSeconds),
-      });
-    }
+    if (intent && !created) await tx.checkout.insertPaymentIntent(intent);
+    const intentId = intent?.id ?? null;
     const items: WrittenItem[] = [];
     for (const item of plan.items) items.push(await writeItem(tx, plan, item, { at, cartCode, intentId, codes, ...replacement }));
     if (!plan.intent) await tx.payments.markCartPaid(plan.cartId, at);

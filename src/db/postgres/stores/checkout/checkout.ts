@@ -296,20 +296,76 @@ export async function releaseCodeOfReplacedBooking(db: PgExecutor, cartId: strin
     .where(and(eq(bookings.cartId, cartId), eq(bookings.confirmationCode, code), eq(bookings.status, 'failed')));
 }
 
+const ph = sql.placeholder;
+const newCart = {
+  id: ph('id'),
+  brandId: ph('brandId'),
+  confirmationCode: ph('confirmationCode'),
+  status: 'open' as const,
+  createdAt: ph('at'),
+  updatedAt: ph('at'),
+  holdKeyKind: ph('keyKind'),
+  holdClient: ph('client'),
+};
+
+const cartCreate = preparedPerExecutor((db) =>
+  db.insert(carts).values(newCart).onConflictDoNothing({ target: carts.id }).prepare('create_cart'),
+);
+
+// The intent is selected from the cart the CTE inserted: none when the cart existed. Its foreign key to the
+// cart is checked at the end of the statement, when the cart is there.
+const cartWithIntentCreate = preparedPerExecutor((db) => {
+  const created = db
+    .$with('created')
+    .as(db.insert(carts).values(newCart).onConflictDoNothing({ target: carts.id }).returning({ id: carts.id }));
+  const typed = (name: string, type: string, column: string) => sql`${ph(name)}::${sql.raw(type)}`.as(column);
+  return db
+    .with(created)
+    .insert(paymentIntents)
+    .select(
+      db
+        .select({
+          id: typed('intentId', 'text', 'id'),
+          brandId: typed('brandId', 'text', 'brand_id'),
+          cartId: created.id,
+          attempt: sql`1`.as('attempt'),
+          processor: typed('processor', 'text', 'processor'),
+          processorReference: typed('processorReference', 'text', 'processor_reference'),
+          secretHash: typed('secretHash', 'text', 'secret_hash'),
+          amountMinor: typed('amountMinor', 'integer', 'amount_minor'),
+          currency: typed('currency', 'text', 'currency'),
+          status: typed('status', 'text', 'status'),
+          createdAt: typed('createdAt', 'timestamptz', 'created_at'),
+          updatedAt: typed('updatedAt', 'timestamptz', 'updated_at'),
+          processorCheckAt: typed('processorCheckAt', 'timestamptz', 'processor_check_at'),
+        })
+        .from(created),
+    )
+    .prepare('create_cart_with_intent');
+});
+
+/** One named statement: the cart unless its id exists, and with `intent` its first attempt (a data-modifying CTE). */
 export async function insertCart(
   db: PgExecutor,
   row: { id: string; brandId: string; confirmationCode: string; at: string; holder: CartHolder },
-): Promise<void> {
-  await db.insert(carts).values({
-    id: row.id,
-    brandId: row.brandId,
-    confirmationCode: row.confirmationCode,
-    status: 'open',
-    createdAt: row.at,
-    updatedAt: row.at,
-    holdKeyKind: row.holder.keyKind,
-    holdClient: row.holder.client,
+  intent?: IntentInsert,
+): Promise<boolean> {
+  const cart = { id: row.id, brandId: row.brandId, confirmationCode: row.confirmationCode, at: row.at, ...row.holder };
+  if (!intent) return (await cartCreate(db).execute(cart)).rowCount === 1;
+  const written = await cartWithIntentCreate(db).execute({
+    ...cart,
+    intentId: intent.id,
+    processor: intent.processor,
+    processorReference: intent.processorReference,
+    secretHash: intent.secretHash,
+    amountMinor: intent.amountMinor,
+    currency: intent.currency,
+    status: intent.status,
+    createdAt: intent.createdAt,
+    updatedAt: intent.updatedAt,
+    processorCheckAt: intent.processorCheckAt ?? null,
   });
+  return written.rowCount === 1;
 }
 
 /** The unit took the cart (or created it): one UPDATE of a row it holds. */

@@ -295,11 +295,25 @@ const cartInsert = preparedPerDb((db) =>
       holdKeyKind: sql.placeholder('keyKind'),
       holdClient: sql.placeholder('client'),
     })
+    .onConflictDoNothing({ target: carts.id })
     .prepare(),
 );
 
-export function insertCart(db: Db, row: { id: string; brandId: string; confirmationCode: string; at: string; holder: CartHolder }): void {
-  cartInsert(db).run({ id: row.id, brandId: row.brandId, confirmationCode: row.confirmationCode, at: row.at, ...row.holder });
+export function insertCart(
+  db: Db,
+  row: { id: string; brandId: string; confirmationCode: string; at: string; holder: CartHolder },
+  intent?: IntentInsert,
+): boolean {
+  const { changes } = cartInsert(db).run({
+    id: row.id,
+    brandId: row.brandId,
+    confirmationCode: row.confirmationCode,
+    at: row.at,
+    ...row.holder,
+  });
+  if (changes === 0) return false;
+  if (intent) insertPaymentIntent(db, intent);
+  return true;
 }
 
 const holder = preparedPerDb((db) =>
