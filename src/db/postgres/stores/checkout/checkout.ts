@@ -1,4 +1,5 @@
-import { and, asc, eq, sql, type Placeholder } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, getTableName, sql, type Placeholder } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type {
   AddOnRow,
   AnswerInsert,
@@ -433,9 +434,43 @@ export async function insertPaymentIntent(db: PgExecutor, row: IntentInsert): Pr
 }
 
 /**
- * A booking with its participants and answers, written together in one statement (a multi-row INSERT for
- * participants and answers, the first two as data-modifying CTEs). Every booking column is given but `amountRefundedMinor` (0 for a new
- * booking); a null `metadata` is bound as SQL NULL, not as the JSON `null`.
+ * Rows of `table` as JSON objects keyed by column name (what `json_populate_record` reads), and the SELECT of
+ * the rows a JSON parameter holds, its columns named in the table's order: built once per table, so one
+ * statement text serves any number of rows.
+ */
+function rowsAsJson(table: PgTable, placeholder: string, many: boolean) {
+  const columns = Object.entries(getTableColumns(table)).map(([key, column]) => ({ key, name: column.name }));
+  const populate = sql.raw(many ? 'json_populate_recordset' : 'json_populate_record');
+  return {
+    json: (row: object): Record<string, unknown> => {
+      const out: Record<string, unknown> = {};
+      for (const { key, name } of columns) out[name] = (row as Record<string, unknown>)[key] ?? null;
+      return out;
+    },
+    select: sql`SELECT ${sql.join(
+      columns.map(({ name }) => sql.identifier(name)),
+      sql`, `,
+    )} FROM ${populate}(NULL::${sql.identifier(getTableName(table))}, ${sql.placeholder(placeholder)}::json)`,
+  };
+}
+
+const bookingJson = rowsAsJson(bookings, 'booking', false);
+const peopleJson = rowsAsJson(participants, 'people', true);
+const answersJson = rowsAsJson(answers, 'answers', true);
+
+// The booking and its participants as data-modifying CTEs (each runs once, to completion, whether or not the
+// rest reads it), the answers as the main insert; the foreign keys are checked at the end of the statement,
+// when the booking is there. A JSON null (metadata) becomes SQL NULL.
+const bookingInsert = preparedPerExecutor((db) => {
+  const booked = db.$with('booked').as(db.insert(bookings).select(bookingJson.select).returning({ id: bookings.id }));
+  const guests = db.$with('guests').as(db.insert(participants).select(peopleJson.select).returning({ id: participants.id }));
+  return db.with(booked, guests).insert(answers).select(answersJson.select).prepare('insert_booking');
+});
+
+/**
+ * A booking with its participants and answers, written together in one named statement, one text for any
+ * number of participants and answers (each table's rows one JSON parameter). Every booking column is given
+ * but `amountRefundedMinor` (0 for a new booking).
  */
 export async function insertBooking(
   db: PgExecutor,
@@ -443,36 +478,11 @@ export async function insertBooking(
   people: readonly ParticipantInsert[],
   answerRows: readonly AnswerInsert[],
 ): Promise<void> {
-  // One statement: the booking and its participants as data-modifying CTEs (each runs once, to completion,
-  // whether or not the rest reads it), the answers (or the participants) as the main insert. The foreign
-  // keys are checked at the end of the statement, when the booking is there.
-  const booked = db.$with('booked').as(db.insert(bookings).values(booking).returning({ id: bookings.id }));
-  if (answerRows.length === 0) {
-    if (people.length === 0) await db.insert(bookings).values(booking);
-    else
-      await db
-        .with(booked)
-        .insert(participants)
-        .values([...people]);
-    return;
-  }
-  if (people.length === 0) {
-    await db
-      .with(booked)
-      .insert(answers)
-      .values([...answerRows]);
-    return;
-  }
-  const guests = db.$with('guests').as(
-    db
-      .insert(participants)
-      .values([...people])
-      .returning({ id: participants.id }),
-  );
-  await db
-    .with(booked, guests)
-    .insert(answers)
-    .values([...answerRows]);
+  await bookingInsert(db).execute({
+    booking: JSON.stringify(bookingJson.json({ ...booking, amountRefundedMinor: 0 })),
+    people: JSON.stringify(people.map(peopleJson.json)),
+    answers: JSON.stringify(answerRows.map(answersJson.json)),
+  });
 }
 
 /** A credit code: by id, or by the brand's code (compared exactly). */
