@@ -401,6 +401,62 @@ describe('store contract: checkout and holds', () => {
     expect(await database.checkout.sweepDue('2999-01-01T00:00:00.000Z')).toBe(true);
   });
 
+  it("answers a checkout unit's first question: whether anything lapsed, and which of its codes are in use", async () => {
+    const codes = [held.cart.confirmationCode, 'REPOST-1', 'FREE-CODE'];
+    expect(await database.checkout.checkoutChecks({ at: '2000-01-01T00:00:00.000Z', brandId: brand.id, codes })).toStrictEqual({
+      sweepDue: false,
+      codesInUse: new Set([held.cart.confirmationCode, 'REPOST-1']),
+    });
+    expect(await database.checkout.checkoutChecks({ at: '2999-01-01T00:00:00.000Z', brandId: other.id, codes })).toStrictEqual({
+      sweepDue: true,
+      codesInUse: new Set(),
+    });
+    expect(await database.checkout.checkoutChecks({ at: '2000-01-01T00:00:00.000Z', brandId: brand.id, codes: [] })).toStrictEqual({
+      sweepDue: false,
+      codesInUse: new Set(),
+    });
+  });
+
+  it('creates a cart with its first intent in one step, and writes nothing for a cart id that exists', async () => {
+    const cart = {
+      id: 'cart-created',
+      brandId: brand.id,
+      confirmationCode: 'CREATED-1',
+      at: '2026-11-24T10:00:00.000Z',
+      holder: { keyKind: 'brand' as const, client: null },
+    };
+    const intent = {
+      id: 'pi-created-1',
+      brandId: brand.id,
+      cartId: cart.id,
+      processor: 'sandbox',
+      processorReference: 'ref-created-1',
+      secretHash: 'hash-created-1',
+      amountMinor: 4_500,
+      currency: 'EUR',
+      status: 'requires_payment' as const,
+      createdAt: cart.at,
+      updatedAt: cart.at,
+      processorCheckAt: '2026-11-24T10:15:00.000Z',
+    };
+    expect(await database.checkout.insertCart(cart, intent)).toBe(true);
+    expect(await database.carts.findCartRow(cart.id)).toMatchObject({
+      confirmationCode: 'CREATED-1',
+      status: 'open',
+      holdKeyKind: 'brand',
+    });
+    expect(await db.rows('paymentIntents', { cartId: cart.id })).toMatchObject([
+      { id: 'pi-created-1', attempt: 1, amountMinor: 4_500, secretHash: 'hash-created-1', processorCheckAt: '2026-11-24T10:15:00.000Z' },
+    ]);
+    // The same id again, with or without an intent: nothing written, the cart as it was.
+    expect(await database.checkout.insertCart({ ...cart, confirmationCode: 'CREATED-2' }, { ...intent, id: 'pi-created-2' })).toBe(false);
+    expect(await database.checkout.insertCart({ ...cart, confirmationCode: 'CREATED-3' })).toBe(false);
+    expect(await database.carts.findCartRow(cart.id)).toMatchObject({ confirmationCode: 'CREATED-1' });
+    expect(await db.count('paymentIntents', { cartId: cart.id })).toBe(1);
+    expect(await database.checkout.insertCart({ ...cart, id: 'cart-created-free', confirmationCode: 'CREATED-4' })).toBe(true);
+    expect(await db.count('paymentIntents', { cartId: 'cart-created-free' })).toBe(0);
+  });
+
   it('writes a checkout: cart, intents, bookings with people and answers, credit', async () => {
     const cart = {
       id: 'cart-written',

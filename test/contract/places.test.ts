@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { freshDb } from '../support/db.ts';
 import { contractFixtures, race } from './world.ts';
+import { createWaitlist } from '../../fixtures/factories/availability.ts';
 
 const db = await freshDb();
 const { database } = db;
@@ -29,6 +30,22 @@ describe('store contract: places', () => {
     expect(await database.capacity.takePlaces(session.id, 1)).toBe(true);
     await database.waitlists.releaseOfferHold(session.id, 3);
     expect(await race(database, 6, (tx) => tx.capacity.takePlaces(session.id, 1))).toBe(3);
+  });
+
+  it("takes a checkout item's places (within the share when given), answering with the session as the take left it and its waitlist", async () => {
+    const { experience, session } = await fixtures.sessionOf(8);
+    const waitlist = await createWaitlist(db, experience.id);
+    const asRead = async () => (await database.sessions.findSessionsByIds([session.id]))[0]!;
+    const taken = await race(database, 6, async (tx) => 'taken' in (await tx.capacity.takeItemPlaces(session.id, 1, 50)));
+    expect(taken).toBe(4);
+    const last = await database.capacity.takeItemPlaces(session.id, 3, null);
+    expect(last).toStrictEqual({ taken: { session: (await asRead()).session, waitlistId: waitlist.id } });
+    expect(last).toMatchObject({ taken: { session: { reserved: 7, publishableHeld: 4 } } });
+    expect(await database.capacity.takeItemPlaces(session.id, 2, null)).toStrictEqual({ refused: 'sold-out' });
+    expect(await database.capacity.takeItemPlaces(session.id, 1, 50)).toStrictEqual({ refused: 'share-exhausted' });
+    expect(await database.capacity.takeItemPlaces(session.id, 2, 100)).toStrictEqual({ refused: 'sold-out' });
+    const { session: noWaitlist } = await fixtures.sessionOf(2);
+    expect(await database.capacity.takeItemPlaces(noWaitlist.id, 2, null)).toMatchObject({ taken: { waitlistId: null } });
   });
 
   it('takes publishable holds only within the share: of 12 racing holds of 1 on 8 places at 50 %, exactly 4 pass', async () => {

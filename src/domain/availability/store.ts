@@ -50,6 +50,17 @@ export interface CapacityStore {
    */
   takePublishablePlaces(sessionId: string, count: number, sharePercent: number): Promise<'taken' | 'sold-out' | 'share-exhausted'>;
   /**
+   * A checkout item's take: `takePlaces`, or with a `sharePercent` `takePublishablePlaces`, in one guard as they are,
+   * answering with the session as the take left it and its experience's waitlist (as `findSessionsByIds` would
+   * read them in the unit now), so the checkout shows the session without reading it again; or which limit
+   * refused (nothing changed).
+   */
+  takeItemPlaces(
+    sessionId: string,
+    count: number,
+    sharePercent: number | null,
+  ): Promise<{ taken: SessionWithWaitlist } | { refused: 'sold-out' | 'share-exhausted' }>;
+  /**
    * Gives `count` places back to a session (every cancellation does: a hot path) and returns the session
    * as it then is (as `findSessionById` reads it in a unit of work: the row stays the unit's until it ends);
    * undefined for an unknown session or when `count` is 0.

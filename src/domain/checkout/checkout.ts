@@ -8,6 +8,7 @@
  * abandoned: its secret was never shown to anyone, so nobody can pay it.
  */
 import type { Cart } from '../bookings/carts.ts';
+import type { SessionOfExperience } from '../availability/store.ts';
 import { randomUUID } from 'node:crypto';
 import type { BrandRow } from '../catalog/store.ts';
 import { actingBrand } from '../access/principal.ts';
@@ -49,6 +50,11 @@ export interface PaymentIntentResult {
    * answering with the cart uses it instead of reading the cart again (not part of REST's answer).
    */
   heldCart?: Cart;
+  /**
+   * The items' sessions as the checkout's unit left them, when it knows them (a face showing them uses them
+   * instead of reading them again; not part of REST's answer).
+   */
+  sessions?: SessionOfExperience[];
 }
 
 /** What the checkout reads before its unit, at once, with the brand found (NOT_FOUND otherwise) and the item starts asked for. */

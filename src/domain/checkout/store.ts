@@ -178,6 +178,15 @@ export interface CheckoutStore {
    * `processing` booking's hold. One question, so a checkout with nothing to sweep asks only it.
    */
   sweepDue(at: string): Promise<boolean>;
+  /**
+   * What a checkout's unit asks first, in one question: `sweepDue(at)`, and `confirmationCodesInUse(brandId, codes)`
+   * for the codes it drew.
+   */
+  checkoutChecks(request: {
+    at: string;
+    brandId: string;
+    codes: readonly string[];
+  }): Promise<{ sweepDue: boolean; codesInUse: Set<string> }>;
   /** Which of `codes` a booking or a cart of the brand already has (one question for a checkout's codes). */
   confirmationCodesInUse(brandId: string, codes: readonly string[]): Promise<Set<string>>;
   /**
@@ -185,8 +194,15 @@ export interface CheckoutStore {
    * suffixing that booking's code with `~` and a part of its id: a re-post may reuse its intended code.
    */
   releaseCodeOfReplacedBooking(cartId: string, code: string): Promise<void>;
-  /** A new open cart, its places held by `holder` (holdCartFor). */
-  insertCart(row: { id: string; brandId: string; confirmationCode: string; at: string; holder: CartHolder }): Promise<void>;
+  /**
+   * A new open cart, its places held by `holder` (holdCartFor), and with `intent` its first checkout attempt
+   * (attempt 1), in one step; true. When a cart with its id exists (or one being inserted by another unit
+   * commits meanwhile), nothing is written: false, and a unit then takes that cart (`findCartRow`).
+   */
+  insertCart(
+    row: { id: string; brandId: string; confirmationCode: string; at: string; holder: CartHolder },
+    intent?: IntentInsert,
+  ): Promise<boolean>;
   /**
    * Records who holds the cart's places from this checkout on, and `at` as its last change. Call it in the
    * unit that took the cart (one that created it names its holder in insertCart).

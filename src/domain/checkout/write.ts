@@ -11,12 +11,13 @@ import type { BookingStatus } from '../shared/values.ts';
 import { hashSecret } from '../access/secrets.ts';
 import type { Database, Stores } from '../shared/database.ts';
 import type { BrandRow } from '../catalog/store.ts';
-import { type AnswerInsert, type BookingInsert, type CartHolder, type ParticipantInsert } from './store.ts';
+import { type AnswerInsert, type BookingInsert, type CartHolder, type IntentInsert, type ParticipantInsert } from './store.ts';
 import type { StoredAnswer } from '../questions/answers.ts';
 import { recordBookingEventsOf } from '../bookings/booking-events.ts';
 import { toBooking } from '../bookings/booking-view.ts';
 import type { Booking } from '../bookings/booking-view.ts';
 import type { Cart } from '../bookings/carts.ts';
+import type { SessionOfExperience } from '../availability/store.ts';
 import { toDecimal } from '../shared/money.ts';
 import type { PreparedItem } from './items.ts';
 import type { PreparedPurchaser } from './purchaser.ts';
@@ -76,19 +77,30 @@ interface Written extends Replacement {
 const MAX_CODE_ATTEMPTS = 10;
 
 /**
- * Fresh confirmation codes for one checkout, drawn and checked together on first use: one question to
- * the store for the cart's code and every item's (a code found taken is drawn again and asked about
- * with the others found taken). `count` is the most the checkout can need; a code not used is simply
- * dropped. The unique indexes still decide a race (see confirmationCodeInUse's adapters).
+ * Fresh confirmation codes for one checkout, drawn and checked together: one question to the store for the
+ * cart's code and every item's, asked with the unit's first question (`first`, `answered`) or on first use
+ * (a code found taken is drawn again and asked about with the others found taken). `count` is the most the
+ * checkout can need; a code not used is simply dropped. The unique indexes still decide a race (see
+ * confirmationCodeInUse's adapters).
  */
 export class FreshCodes {
+  /** The codes drawn first, to be asked about with another question (`answered`), or by `next`. */
+  readonly first: string[];
+  private firstTaken: ReadonlySet<string> | undefined;
   private codes: string[] | undefined;
 
   constructor(
     private readonly tx: Stores,
     private readonly brandId: string,
     private readonly count: number,
-  ) {}
+  ) {
+    this.first = drawCodes(count, []);
+  }
+
+  /** Which of `first` a question asked with another (CheckoutStore.checkoutChecks) found in use. */
+  answered(taken: ReadonlySet<string>): void {
+    this.firstTaken = taken;
+  }
 
   async next(): Promise<string> {
     this.codes ??= await this.draw();
@@ -99,37 +111,46 @@ export class FreshCodes {
 
   private async draw(): Promise<string[]> {
     const free: string[] = [];
-    let missing = this.count;
-    for (let attempt = 0; attempt < MAX_CODE_ATTEMPTS && missing > 0; attempt++) {
-      const drawn = new Set<string>();
-      while (drawn.size < missing) {
-        const code = generateConfirmationCode();
-        if (!free.includes(code)) drawn.add(code);
-      }
-      const taken = await this.tx.checkout.confirmationCodesInUse(this.brandId, [...drawn]);
+    let drawn = this.first;
+    for (let attempt = 0; attempt < MAX_CODE_ATTEMPTS && drawn.length > 0; attempt++) {
+      const taken = attempt === 0 && this.firstTaken ? this.firstTaken : await this.tx.checkout.confirmationCodesInUse(this.brandId, drawn);
       for (const code of drawn) if (!taken.has(code)) free.push(code);
-      missing = this.count - free.length;
+      drawn = drawCodes(this.count - free.length, free);
     }
-    if (missing > 0) throw new Error(`No free confirmation code for brand ${this.brandId} after ${MAX_CODE_ATTEMPTS} attempts`);
+    if (free.length < this.count)
+      throw new Error(`No free confirmation code for brand ${this.brandId} after ${MAX_CODE_ATTEMPTS} attempts`);
     return free;
   }
 }
 
-/** The cart's confirmation code, once its previous unpaid checkout is replaced (or the cart created: `created`). */
+/** `count` new codes, none of them in `free` (codes already found free). */
+function drawCodes(count: number, free: readonly string[]): string[] {
+  const drawn = new Set<string>();
+  while (drawn.size < count) {
+    const code = generateConfirmationCode();
+    if (!free.includes(code)) drawn.add(code);
+  }
+  return [...drawn];
+}
+
+/**
+ * The cart's confirmation code, once the cart is created with `intent` (`created`), or its previous unpaid
+ * checkout replaced. Creating it is tried first (most checkouts are a new cart's); only a cart that exists is
+ * then taken and read.
+ */
 async function openCart(
   tx: Stores,
   plan: CheckoutPlan,
   at: string,
   replacement: Replacement,
   codes: FreshCodes,
+  intent: IntentInsert | undefined,
 ): Promise<{ code: string; created: boolean }> {
+  const confirmationCode = await codes.next();
+  const newCart = { id: plan.cartId, brandId: plan.brand.id, confirmationCode, at, holder: plan.holder };
+  if (await tx.checkout.insertCart(newCart, intent)) return { code: confirmationCode, created: true };
   const cart = await tx.carts.findCartRow(plan.cartId);
-  if (cart && cart.brandId !== plan.brand.id) throw notFound('Cart', plan.cartId);
-  if (!cart) {
-    const confirmationCode = await codes.next();
-    await tx.checkout.insertCart({ id: plan.cartId, brandId: plan.brand.id, confirmationCode, at, holder: plan.holder });
-    return { code: confirmationCode, created: true };
-  }
+  if (!cart || cart.brandId !== plan.brand.id) throw notFound('Cart', plan.cartId);
   if (cart.status === 'paid') {
     throw new DomainError('CART_ALREADY_PAID', `Cart ${cart.id} is already paid; use a new cart id for a new checkout`, {
       field: 'cartId',
@@ -173,13 +194,20 @@ function answerRows(
   );
 }
 
+/** What taking an item's places tells: whether they count in the publishable share, and the session as the take left it. */
+interface ItemPlaces {
+  publishableHold: boolean;
+  /** Undefined when the places came from a waitlist offer (the offer's statements changed the session). */
+  session: SessionOfExperience | undefined;
+}
+
 /**
  * From the item's waitlist offer when it names one; otherwise from places on sale, never from offers' holds.
  * Whether the places count in the session's publishable share: only places a publishable key leaves unpaid
  * count (a card hold until paid, a method the brand collects until cancelled); a free checkout keeps nothing
  * unpaid, and an offer's places were the entry's already.
  */
-async function takeItemPlaces(tx: Stores, plan: CheckoutPlan, item: PreparedItem, written: Written): Promise<boolean> {
+async function takeItemPlaces(tx: Stores, plan: CheckoutPlan, item: PreparedItem, written: Written): Promise<ItemPlaces> {
   const field = `data.${item.index}`;
   const count = item.participants.length;
   if (item.waitlistEntryId) {
@@ -193,14 +221,15 @@ async function takeItemPlaces(tx: Stores, plan: CheckoutPlan, item: PreparedItem
       field,
     };
     await takeOfferedPlaces(tx, claim, written.replaced, written.freed);
-    return false;
+    return { publishableHold: false, session: undefined };
   }
   const sharePercent = plan.publishableSharePercent;
-  const taken =
-    sharePercent === null
-      ? (await tx.capacity.takePlaces(item.session.id, count)) && 'taken'
-      : await tx.capacity.takePublishablePlaces(item.session.id, count, sharePercent);
-  if (taken === 'share-exhausted') {
+  const taken = await tx.capacity.takeItemPlaces(item.session.id, count, sharePercent);
+  if ('taken' in taken) {
+    const session = { ...taken.taken, brandId: plan.brand.id, timezoneId: item.experience.timezoneId };
+    return { publishableHold: sharePercent !== null, session };
+  }
+  if (taken.refused === 'share-exhausted') {
     throw new DomainError(
       'PUBLISHABLE_SHARE_EXHAUSTED',
       `Unpaid holds made through the public booking key may take at most ${sharePercent}% of the session at ${item.session.startLocal}, ` +
@@ -208,12 +237,9 @@ async function takeItemPlaces(tx: Stores, plan: CheckoutPlan, item: PreparedItem
       { field: `${field}.participants`, sharePercent },
     );
   }
-  if (!taken) {
-    throw new DomainError('CAPACITY_EXCEEDED', `Not enough places are left on the session at ${item.session.startLocal}`, {
-      field: `${field}.participants`,
-    });
-  }
-  return sharePercent !== null;
+  throw new DomainError('CAPACITY_EXCEEDED', `Not enough places are left on the session at ${item.session.startLocal}`, {
+    field: `${field}.participants`,
+  });
 }
 
 function holdExpiry(plan: CheckoutPlan): string {
@@ -239,10 +265,12 @@ interface WrittenItem {
   view: Booking;
   /** Its place in the cart (the item's index): the order findCart lists the cart's bookings in. */
   position: number;
+  /** Its session as its take left it (ItemPlaces). */
+  session: SessionOfExperience | undefined;
 }
 
 async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, written: Written): Promise<WrittenItem> {
-  const publishableHold = await takeItemPlaces(tx, plan, item, written);
+  const { publishableHold, session } = await takeItemPlaces(tx, plan, item, written);
   const id = randomUUID();
   // Without a processor intent (a free cart, or a method paid outside Tessera) nothing is pending: confirmed now.
   const settled = plan.intent === null;
@@ -322,7 +350,7 @@ async function writeItem(tx: Stores, plan: CheckoutPlan, item: PreparedItem, wri
   // A free booking is confirmed as it is created: both events, each showing it confirmed.
   await recordBookingEventsOf(tx, [view], settled ? ['booking.created', 'booking.confirmed'] : ['booking.created'], written.at);
   if (item.waitlistEntryId) await markConverted(tx, item.waitlistEntryId, id, written.at);
-  return { written: { id, confirmationCode, status }, view, position: item.index };
+  return { written: { id, confirmationCode, status }, view, position: item.index, session };
 }
 
 /**
@@ -347,43 +375,64 @@ function newHeldCart(plan: CheckoutPlan, confirmationCode: string, items: readon
   };
 }
 
-/** Writes the checkout in one transaction; returns the cart's code and the new bookings, in item order. */
-export async function writeCheckout(
-  db: Database,
-  plan: CheckoutPlan,
-): Promise<{ cartConfirmationCode: string; bookings: WrittenBooking[]; expiresAt?: string; heldCart?: Cart }> {
+/**
+ * The items' sessions as the unit left them (the last take's row for a session several items share), when it
+ * knows them all: not when a place came from a waitlist offer, nor when the unit offered freed places.
+ */
+function sessionsLeft(items: readonly WrittenItem[], replacement: Replacement): SessionOfExperience[] {
+  if (replacement.freed.size > 0 || items.some((item) => !item.session)) return [];
+  return [...new Map(items.map((item) => [item.session!.session.id, item.session!])).values()];
+}
+
+/** What writeCheckout wrote: the cart's code and the new bookings, in item order, and what a face shows of them. */
+export interface WrittenCheckout {
+  cartConfirmationCode: string;
+  bookings: WrittenBooking[];
+  expiresAt?: string;
+  heldCart?: Cart;
+  /** The items' sessions as the unit left them (`sessionsLeft`); empty when it does not know them. */
+  sessions: SessionOfExperience[];
+}
+
+/** Writes the checkout in one transaction. */
+export async function writeCheckout(db: Database, plan: CheckoutPlan): Promise<WrittenCheckout> {
   return db.transaction(async (tx) => {
     const at = plan.now.toISOString();
     // First lock of the unit: racing checkouts of one client count its holds one after the other.
     if (plan.budget) await tx.checkout.lockHoldClient(plan.brand.id, plan.budget.client);
-    // Most checkouts find nothing lapsed: one question first, the sweeps only when it finds something.
-    if (await tx.checkout.sweepDue(at)) {
+    // The cart's code (when it is created) and the codes of the items without an intended one.
+    const codes = new FreshCodes(tx, plan.brand.id, 1 + plan.items.filter((item) => !item.intendedConfirmationCode).length);
+    // Most checkouts find nothing lapsed: one question first (asking about the codes too), the sweeps only
+    // when it finds something.
+    const checks = await tx.checkout.checkoutChecks({ at, brandId: plan.brand.id, codes: codes.first });
+    codes.answered(checks.codesInUse);
+    if (checks.sweepDue) {
       await expireDueOffers(tx, plan.now, plan.waitlistOfferTtlSeconds);
       await expireDueHolds(tx, plan.now, plan.waitlistOfferTtlSeconds);
     }
     const replacement: Replacement = { replaced: new Set(), freed: new Set() };
-    // The cart's code (when it is created) and the codes of the items without an intended one.
-    const codes = new FreshCodes(tx, plan.brand.id, 1 + plan.items.filter((item) => !item.intendedConfirmationCode).length);
-    const { code: cartCode, created } = await openCart(tx, plan, at, replacement, codes);
+    const intent: IntentInsert | undefined = plan.intent
+      ? {
+          id: plan.intent.id,
+          brandId: plan.brand.id,
+          cartId: plan.cartId,
+          processor: plan.intent.processor,
+          processorReference: plan.intent.reference,
+          secretHash: hashSecret(plan.intent.clientSecret),
+          amountMinor: plan.totalMinor,
+          currency: plan.brand.currency,
+          status: 'requires_payment',
+          createdAt: at,
+          updatedAt: at,
+          processorCheckAt: processorCheckAt(plan, plan.intent.checkAfterSeconds),
+        }
+      : undefined;
+    // A new cart is written with its intent; the budget's check counts the client's other carts only, so
+    // it may come after (a refusal undoes the unit).
+    const { code: cartCode, created } = await openCart(tx, plan, at, replacement, codes, intent);
     if (plan.budget) await plan.budget.check(tx, plan.now);
-    let intentId: string | null = null;
-    if (plan.intent) {
-      intentId = plan.intent.id;
-      await tx.checkout.insertPaymentIntent({
-        id: intentId,
-        brandId: plan.brand.id,
-        cartId: plan.cartId,
-        processor: plan.intent.processor,
-        processorReference: plan.intent.reference,
-        secretHash: hashSecret(plan.intent.clientSecret),
-        amountMinor: plan.totalMinor,
-        currency: plan.brand.currency,
-        status: 'requires_payment',
-        createdAt: at,
-        updatedAt: at,
-        processorCheckAt: processorCheckAt(plan, plan.intent.checkAfterSeconds),
-      });
-    }
+    if (intent && !created) await tx.checkout.insertPaymentIntent(intent);
+    const intentId = intent?.id ?? null;
     const items: WrittenItem[] = [];
     for (const item of plan.items) items.push(await writeItem(tx, plan, item, { at, cartCode, intentId, codes, ...replacement }));
     if (!plan.intent) await tx.payments.markCartPaid(plan.cartId, at);
@@ -396,6 +445,7 @@ export async function writeCheckout(
       bookings: items.map((item) => item.written),
       ...(expiresAt ? { expiresAt } : {}),
       ...(heldCart ? { heldCart } : {}),
+      sessions: sessionsLeft(items, replacement),
     };
   });
 }

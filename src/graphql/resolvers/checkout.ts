@@ -5,7 +5,11 @@ import type { Resolvers } from '../__generated__/resolvers-types.ts';
 export const checkoutResolvers: Resolvers = {
   Mutation: {
     // The GraphQL input mirrors the REST body field for field (absent fields arrive as null or undefined).
-    createPaymentIntent: (_, { brandId, cartId, input }, ctx) => createPaymentIntent(ctx.caller(), { brandId, cartId, ...input }),
+    createPaymentIntent: async (_, { brandId, cartId, input }, ctx) => {
+      const result = await createPaymentIntent(ctx.caller(), { brandId, cartId, ...input });
+      ctx.loaders.knowSessions(result.sessions ?? []);
+      return result;
+    },
   },
   CreatePaymentIntentPayload: {
     paymentIntentSecret: (payload) => payload.paymentIntentSecret ?? null,

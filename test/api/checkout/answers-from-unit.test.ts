@@ -9,7 +9,7 @@ import { startApp } from '../../support/app.ts';
 import { guest } from '../../support/checkout.ts';
 import { freshDb } from '../../support/db.ts';
 import { createSession } from '../../../fixtures/factories/bookings.ts';
-import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts';
+import { createApiKey, createBrand, createPublishableKey } from '../../../fixtures/factories/brands.ts';
 import { createExperience } from '../../../fixtures/factories/catalog.ts';
 import { createWaitlist } from '../../../fixtures/factories/availability.ts';
 import { createPaidBooking } from '../../../fixtures/factories/payments.ts';
@@ -133,5 +133,48 @@ describe("cancelBookings' session, taken from the units instead of read after th
     const sessions = res.body.data.cancelBookings.items.map((item: { session: unknown }) => item.session);
     expect(sessions.map((x: { remaining: number }) => x.remaining)).toStrictEqual([8, 8]);
     expect(sessions[0]).toStrictEqual(await sessionNow(sessions[0].id));
+  });
+});
+
+describe("createPaymentIntent's sessions, taken from its unit instead of read after it", () => {
+  const sessionFields = 'id uuid startDateTime timezone duration capacity remaining waitlistId status';
+  const sessionQuery = `query($id: ID!) { node(id: $id) { ... on Session { ${sessionFields} } } }`;
+  const holdSessions = `mutation($brandId: UUID!, $cartId: UUID!, $input: CreatePaymentIntentInput!) {
+    createPaymentIntent(brandId: $brandId, cartId: $cartId, input: $input) { cart { bookings { session { ${sessionFields} } } } } }`;
+  const sessionsHeld = async (input: unknown, as: { key: string; headers?: Record<string, string> }) => {
+    const res = await t.gql(holdSessions, { brandId: brand.id, cartId: randomUUID(), input }, as);
+    expect(res.body.errors).toBeUndefined();
+    return res.body.data.createPaymentIntent.cart.bookings.map((b: { session: unknown }) => b.session);
+  };
+  const sessionNow = async (id: string, as: { key: string; headers?: Record<string, string> } = { key }) =>
+    (await t.gql(sessionQuery, { id }, as)).body.data.node;
+  const at = (experienceId: string, startLocal: string, people: string[]) => ({
+    experienceId,
+    sessionTime: startLocal,
+    participants: people.map((name) => guest(name)),
+  });
+
+  it('is the session after the last item that took its places, with its waitlist, as a read right after shows it', async () => {
+    const { experience } = await createExperience(db, brand.id);
+    const waitlist = await createWaitlist(db, experience.id);
+    await createSession(db, experience, { startLocal: '2027-03-01T10:00:00', capacity: 10 });
+    const input = { data: [at(experience.id, '2027-03-01T10:00:00', ['Ana', 'Rui']), at(experience.id, '2027-03-01T10:00:00', ['Eva'])] };
+    const sessions = await sessionsHeld(input, { key });
+    expect(sessions.map((s: { remaining: number }) => s.remaining)).toStrictEqual([7, 7]);
+    expect(sessions[0].waitlistId).toBe(waitlist.id);
+    expect(sessions[0]).toStrictEqual(await sessionNow(sessions[0].id));
+    expect(sessions[1]).toStrictEqual(sessions[0]);
+  });
+
+  it("shows a publishable key what it may still hold of the brand's share, as a read right after shows it", async () => {
+    const shop = 'https://shop.example';
+    const publishable = { key: (await createPublishableKey(db, brand.id, [shop])).secret, headers: { origin: shop } };
+    const { experience } = await createExperience(db, brand.id);
+    await createSession(db, experience, { startLocal: '2027-03-02T10:00:00', capacity: 10 });
+    const [session] = await sessionsHeld({ data: [at(experience.id, '2027-03-02T10:00:00', ['Ana', 'Rui'])] }, publishable);
+    // Half of 10 places for unpaid publishable holds, 2 of them held: 3 left to this key, 8 on sale to a secret key.
+    expect(session.remaining).toBe(3);
+    expect(session).toStrictEqual(await sessionNow(session.id, publishable));
+    expect((await sessionNow(session.id)).remaining).toBe(8);
   });
 });

@@ -43,3 +43,13 @@ it('gives up after 10 draws that all find their codes taken', async () => {
   await expect(new FreshCodes(tx, 'brand-1', 1).next()).rejects.toThrow('No free confirmation code for brand brand-1 after 10 attempts');
   expect(asked).toHaveLength(10);
 });
+
+it('takes the answer about its first codes from a question asked with another, and asks only about codes drawn again', async () => {
+  drawn.queue = ['AAAA2222', 'TAKEN999', 'DDDD5555'];
+  const { tx, asked } = storeTaking(['TAKEN999']);
+  const codes = new FreshCodes(tx, 'brand-1', 2);
+  expect(codes.first).toStrictEqual(['AAAA2222', 'TAKEN999']);
+  codes.answered(new Set(['TAKEN999']));
+  expect([await codes.next(), await codes.next()]).toStrictEqual(['AAAA2222', 'DDDD5555']);
+  expect(asked).toStrictEqual([['DDDD5555']]);
+});

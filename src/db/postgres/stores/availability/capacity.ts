@@ -1,5 +1,5 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { CapacityStore, SessionRow } from '../../../../domain/availability/store.ts';
+import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
+import type { CapacityStore, SessionRow, SessionWithWaitlist } from '../../../../domain/availability/store.ts';
 import { sessions } from '../../schema/index.ts';
 import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 
@@ -25,9 +25,8 @@ export async function takePlaces(db: PgExecutor, sessionId: string, count: numbe
 }
 
 /**
- * The same conditional UPDATE with the publishable share as a second condition: racing holds wait for the row
- * lock and re-check both on the row as the earlier one left it. When it takes nothing, what is on sale (read
- * after it, a statement of its own) tells which limit refused.
+ * The same conditional UPDATE with the publishable share as a second condition (`takeItemPlaces`'s): racing
+ * holds wait for the row lock and re-check both on the row as the earlier one left it.
  */
 export async function takePublishablePlaces(
   db: PgExecutor,
@@ -36,23 +35,62 @@ export async function takePublishablePlaces(
   sharePercent: number,
 ): Promise<'taken' | 'sold-out' | 'share-exhausted'> {
   if (count === 0) return 'taken';
-  const result = await db
+  const result = await takeItemPlaces(db, sessionId, count, sharePercent);
+  return 'taken' in result ? 'taken' : result.refused;
+}
+
+const asked = sql.placeholder('count');
+const share = sql.placeholder('sharePercent');
+const itemTake = preparedPerExecutor((db) =>
+  db
     .update(sessions)
-    .set({ reserved: sql`${sessions.reserved} + ${count}`, publishableHeld: sql`${sessions.publishableHeld} + ${count}` })
+    .set({
+      reserved: sql`${sessions.reserved} + ${asked}::integer`,
+      publishableHeld: sql`${sessions.publishableHeld} + CASE WHEN ${share}::integer IS NULL THEN 0 ELSE ${asked}::integer END`,
+    })
     .where(
       and(
-        eq(sessions.id, sessionId),
+        eq(sessions.id, sql.placeholder('sessionId')),
         isNull(sessions.cancelledAt),
-        sql`${sessions.reserved} + ${sessions.heldForOffers} + ${count} <= ${sessions.capacity}`,
-        sql`(${sessions.publishableHeld} + ${count}) * 100 <= ${sessions.capacity} * ${sharePercent}`,
+        sql`${sessions.reserved} + ${sessions.heldForOffers} + ${asked}::integer <= ${sessions.capacity}`,
+        sql`(${share}::integer IS NULL OR (${sessions.publishableHeld} + ${asked}::integer) * 100 <= ${sessions.capacity} * ${share}::integer)`,
       ),
-    );
-  if (result.rowCount === 1) return 'taken';
-  const [row] = await db
+    )
+    // The session's own name: inside the subquery an unqualified experience_id would be the waitlist's.
+    .returning({
+      ...getTableColumns(sessions),
+      waitlistId: sql<string | null>`(SELECT w.id FROM waitlists w WHERE w.experience_id = "sessions"."experience_id")`,
+    })
+    .prepare('take_item_places'),
+);
+
+const onSale = preparedPerExecutor((db) =>
+  db
     .select({ remaining: sql<number>`${sessions.capacity} - ${sessions.reserved} - ${sessions.heldForOffers}` })
     .from(sessions)
-    .where(eq(sessions.id, sessionId));
-  return (row?.remaining ?? 0) >= count ? 'share-exhausted' : 'sold-out';
+    .where(eq(sessions.id, sql.placeholder('sessionId')))
+    .prepare('session_on_sale'),
+);
+
+/**
+ * One named conditional UPDATE for both guards (the share's condition void without a share), returning the
+ * row it wrote (and locked) with the experience's waitlist. When it takes nothing, what is on sale (read
+ * after it, a statement of its own) tells which limit refused.
+ */
+export async function takeItemPlaces(
+  db: PgExecutor,
+  sessionId: string,
+  count: number,
+  sharePercent: number | null,
+): Promise<{ taken: SessionWithWaitlist } | { refused: 'sold-out' | 'share-exhausted' }> {
+  const [row] = await itemTake(db).execute({ sessionId, count, sharePercent });
+  if (row) {
+    const { waitlistId, ...session } = row;
+    return { taken: { session, waitlistId } };
+  }
+  if (sharePercent === null) return { refused: 'sold-out' };
+  const [found] = await onSale(db).execute({ sessionId });
+  return { refused: (found?.remaining ?? 0) >= count ? 'share-exhausted' : 'sold-out' };
 }
 
 const placesReleased = preparedPerExecutor((db) =>
@@ -83,6 +121,7 @@ export async function leavePublishableShare(db: PgExecutor, sessionId: string, c
 export const capacityStore = {
   takePlaces,
   takePublishablePlaces,
+  takeItemPlaces,
   releasePlaces,
   leavePublishableShare,
 } satisfies PostgresStore<CapacityStore>;

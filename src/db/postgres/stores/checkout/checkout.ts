@@ -1,4 +1,5 @@
-import { and, asc, eq, sql, type Placeholder } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, getTableName, sql, type Placeholder } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type {
   AddOnRow,
   AnswerInsert,
@@ -248,17 +249,19 @@ export async function confirmationCodeInUse(db: PgExecutor, brandId: string, cod
   return found.length > 0;
 }
 
-const dueSweep = preparedPerExecutor((db) =>
-  db
-    .select({
-      due: sql<boolean>`EXISTS (SELECT 1 FROM ${waitlistEntries} w WHERE w.status = 'offered'
-          AND w.offer_expires_at <= ${sql.placeholder('at')}::timestamptz)
-        OR EXISTS (SELECT 1 FROM ${bookings} b WHERE b.status = 'processing' AND b.hold_expires_at IS NOT NULL
-          AND b.hold_expires_at <= ${sql.placeholder('at')}::timestamptz)`,
-    })
-    .from(oneRow)
-    .prepare('checkout_sweep_due'),
-);
+const lapsedByAt = sql<boolean>`EXISTS (SELECT 1 FROM ${waitlistEntries} w WHERE w.status = 'offered'
+    AND w.offer_expires_at <= ${sql.placeholder('at')}::timestamptz)
+  OR EXISTS (SELECT 1 FROM ${bookings} b WHERE b.status = 'processing' AND b.hold_expires_at IS NOT NULL
+    AND b.hold_expires_at <= ${sql.placeholder('at')}::timestamptz)`;
+
+const codesTaken = sql<string[]>`ARRAY(
+  SELECT confirmation_code FROM ${bookings} WHERE brand_id = ${sql.placeholder('brandId')}
+    AND confirmation_code = ANY(${sql.placeholder('codes')}::text[])
+  UNION ALL
+  SELECT confirmation_code FROM ${carts} WHERE brand_id = ${sql.placeholder('brandId')}
+    AND confirmation_code = ANY(${sql.placeholder('codes')}::text[]))`;
+
+const dueSweep = preparedPerExecutor((db) => db.select({ due: lapsedByAt }).from(oneRow).prepare('checkout_sweep_due'));
 
 /**
  * One named statement, locking nothing: a lapsed hold or offer it misses was committed after it began
@@ -269,18 +272,24 @@ export async function sweepDue(db: PgExecutor, at: string): Promise<boolean> {
   return row?.due === true;
 }
 
-/** `confirmationCodeInUse` for several codes: one statement, whatever their number. */
+const codesInUse = preparedPerExecutor((db) => db.select({ taken: codesTaken }).from(oneRow).prepare('confirmation_codes_in_use'));
+
+/** `confirmationCodeInUse` for several codes: one named statement, whatever their number (one text[] parameter). */
 export async function confirmationCodesInUse(db: PgExecutor, brandId: string, codes: readonly string[]): Promise<Set<string>> {
   if (codes.length === 0) return new Set();
-  const list = sql.join(
-    codes.map((code) => sql`${code}`),
-    sql`, `,
-  );
-  const found = await db.execute<{ code: string }>(sql`
-    SELECT confirmation_code AS code FROM ${bookings} WHERE brand_id = ${brandId} AND confirmation_code IN (${list})
-    UNION ALL
-    SELECT confirmation_code AS code FROM ${carts} WHERE brand_id = ${brandId} AND confirmation_code IN (${list})`);
-  return new Set(found.rows.map((row) => row.code));
+  const [row] = await codesInUse(db).execute({ brandId, codes: [...codes] });
+  return new Set(row!.taken);
+}
+
+const checks = preparedPerExecutor((db) => db.select({ due: lapsedByAt, taken: codesTaken }).from(oneRow).prepare('checkout_checks'));
+
+/** `sweepDue` and `confirmationCodesInUse` as one named statement. */
+export async function checkoutChecks(
+  db: PgExecutor,
+  request: { at: string; brandId: string; codes: readonly string[] },
+): Promise<{ sweepDue: boolean; codesInUse: Set<string> }> {
+  const [row] = await checks(db).execute({ at: request.at, brandId: request.brandId, codes: [...request.codes] });
+  return { sweepDue: row!.due, codesInUse: new Set(row!.taken) };
 }
 
 export async function releaseCodeOfReplacedBooking(db: PgExecutor, cartId: string, code: string): Promise<void> {
@@ -290,20 +299,76 @@ export async function releaseCodeOfReplacedBooking(db: PgExecutor, cartId: strin
     .where(and(eq(bookings.cartId, cartId), eq(bookings.confirmationCode, code), eq(bookings.status, 'failed')));
 }
 
+const ph = sql.placeholder;
+const newCart = {
+  id: ph('id'),
+  brandId: ph('brandId'),
+  confirmationCode: ph('confirmationCode'),
+  status: 'open' as const,
+  createdAt: ph('at'),
+  updatedAt: ph('at'),
+  holdKeyKind: ph('keyKind'),
+  holdClient: ph('client'),
+};
+
+const cartCreate = preparedPerExecutor((db) =>
+  db.insert(carts).values(newCart).onConflictDoNothing({ target: carts.id }).prepare('create_cart'),
+);
+
+// The intent is selected from the cart the CTE inserted: none when the cart existed. Its foreign key to the
+// cart is checked at the end of the statement, when the cart is there.
+const cartWithIntentCreate = preparedPerExecutor((db) => {
+  const created = db
+    .$with('created')
+    .as(db.insert(carts).values(newCart).onConflictDoNothing({ target: carts.id }).returning({ id: carts.id }));
+  const typed = (name: string, type: string, column: string) => sql`${ph(name)}::${sql.raw(type)}`.as(column);
+  return db
+    .with(created)
+    .insert(paymentIntents)
+    .select(
+      db
+        .select({
+          id: typed('intentId', 'text', 'id'),
+          brandId: typed('brandId', 'text', 'brand_id'),
+          cartId: created.id,
+          attempt: sql`1`.as('attempt'),
+          processor: typed('processor', 'text', 'processor'),
+          processorReference: typed('processorReference', 'text', 'processor_reference'),
+          secretHash: typed('secretHash', 'text', 'secret_hash'),
+          amountMinor: typed('amountMinor', 'integer', 'amount_minor'),
+          currency: typed('currency', 'text', 'currency'),
+          status: typed('status', 'text', 'status'),
+          createdAt: typed('createdAt', 'timestamptz', 'created_at'),
+          updatedAt: typed('updatedAt', 'timestamptz', 'updated_at'),
+          processorCheckAt: typed('processorCheckAt', 'timestamptz', 'processor_check_at'),
+        })
+        .from(created),
+    )
+    .prepare('create_cart_with_intent');
+});
+
+/** One named statement: the cart unless its id exists, and with `intent` its first attempt (a data-modifying CTE). */
 export async function insertCart(
   db: PgExecutor,
   row: { id: string; brandId: string; confirmationCode: string; at: string; holder: CartHolder },
-): Promise<void> {
-  await db.insert(carts).values({
-    id: row.id,
-    brandId: row.brandId,
-    confirmationCode: row.confirmationCode,
-    status: 'open',
-    createdAt: row.at,
-    updatedAt: row.at,
-    holdKeyKind: row.holder.keyKind,
-    holdClient: row.holder.client,
+  intent?: IntentInsert,
+): Promise<boolean> {
+  const cart = { id: row.id, brandId: row.brandId, confirmationCode: row.confirmationCode, at: row.at, ...row.holder };
+  if (!intent) return (await cartCreate(db).execute(cart)).rowCount === 1;
+  const written = await cartWithIntentCreate(db).execute({
+    ...cart,
+    intentId: intent.id,
+    processor: intent.processor,
+    processorReference: intent.processorReference,
+    secretHash: intent.secretHash,
+    amountMinor: intent.amountMinor,
+    currency: intent.currency,
+    status: intent.status,
+    createdAt: intent.createdAt,
+    updatedAt: intent.updatedAt,
+    processorCheckAt: intent.processorCheckAt ?? null,
   });
+  return written.rowCount === 1;
 }
 
 /** The unit took the cart (or created it): one UPDATE of a row it holds. */
@@ -371,9 +436,43 @@ export async function insertPaymentIntent(db: PgExecutor, row: IntentInsert): Pr
 }
 
 /**
- * A booking with its participants and answers, written together in one statement (a multi-row INSERT for
- * participants and answers, the first two as data-modifying CTEs). Every booking column is given but `amountRefundedMinor` (0 for a new
- * booking); a null `metadata` is bound as SQL NULL, not as the JSON `null`.
+ * Rows of `table` as JSON objects keyed by column name (what `json_populate_record` reads), and the SELECT of
+ * the rows a JSON parameter holds, its columns named in the table's order: built once per table, so one
+ * statement text serves any number of rows.
+ */
+function rowsAsJson(table: PgTable, placeholder: string, many: boolean) {
+  const columns = Object.entries(getTableColumns(table)).map(([key, column]) => ({ key, name: column.name }));
+  const populate = sql.raw(many ? 'json_populate_recordset' : 'json_populate_record');
+  return {
+    json: (row: object): Record<string, unknown> => {
+      const out: Record<string, unknown> = {};
+      for (const { key, name } of columns) out[name] = (row as Record<string, unknown>)[key] ?? null;
+      return out;
+    },
+    select: sql`SELECT ${sql.join(
+      columns.map(({ name }) => sql.identifier(name)),
+      sql`, `,
+    )} FROM ${populate}(NULL::${sql.identifier(getTableName(table))}, ${sql.placeholder(placeholder)}::json)`,
+  };
+}
+
+const bookingJson = rowsAsJson(bookings, 'booking', false);
+const peopleJson = rowsAsJson(participants, 'people', true);
+const answersJson = rowsAsJson(answers, 'answers', true);
+
+// The booking and its participants as data-modifying CTEs (each runs once, to completion, whether or not the
+// rest reads it), the answers as the main insert; the foreign keys are checked at the end of the statement,
+// when the booking is there. A JSON null (metadata) becomes SQL NULL.
+const bookingInsert = preparedPerExecutor((db) => {
+  const booked = db.$with('booked').as(db.insert(bookings).select(bookingJson.select).returning({ id: bookings.id }));
+  const guests = db.$with('guests').as(db.insert(participants).select(peopleJson.select).returning({ id: participants.id }));
+  return db.with(booked, guests).insert(answers).select(answersJson.select).prepare('insert_booking');
+});
+
+/**
+ * A booking with its participants and answers, written together in one named statement, one text for any
+ * number of participants and answers (each table's rows one JSON parameter). Every booking column is given
+ * but `amountRefundedMinor` (0 for a new booking).
  */
 export async function insertBooking(
   db: PgExecutor,
@@ -381,36 +480,11 @@ export async function insertBooking(
   people: readonly ParticipantInsert[],
   answerRows: readonly AnswerInsert[],
 ): Promise<void> {
-  // One statement: the booking and its participants as data-modifying CTEs (each runs once, to completion,
-  // whether or not the rest reads it), the answers (or the participants) as the main insert. The foreign
-  // keys are checked at the end of the statement, when the booking is there.
-  const booked = db.$with('booked').as(db.insert(bookings).values(booking).returning({ id: bookings.id }));
-  if (answerRows.length === 0) {
-    if (people.length === 0) await db.insert(bookings).values(booking);
-    else
-      await db
-        .with(booked)
-        .insert(participants)
-        .values([...people]);
-    return;
-  }
-  if (people.length === 0) {
-    await db
-      .with(booked)
-      .insert(answers)
-      .values([...answerRows]);
-    return;
-  }
-  const guests = db.$with('guests').as(
-    db
-      .insert(participants)
-      .values([...people])
-      .returning({ id: participants.id }),
-  );
-  await db
-    .with(booked, guests)
-    .insert(answers)
-    .values([...answerRows]);
+  await bookingInsert(db).execute({
+    booking: JSON.stringify(bookingJson.json({ ...booking, amountRefundedMinor: 0 })),
+    people: JSON.stringify(people.map(peopleJson.json)),
+    answers: JSON.stringify(answerRows.map(answersJson.json)),
+  });
 }
 
 /** A credit code: by id, or by the brand's code (compared exactly). */
@@ -470,6 +544,7 @@ export const checkoutStore = {
   confirmationCodeInUse,
   confirmationCodesInUse,
   sweepDue,
+  checkoutChecks,
   releaseCodeOfReplacedBooking,
   insertCart,
   holdCartFor,

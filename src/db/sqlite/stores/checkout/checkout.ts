@@ -258,6 +258,14 @@ export function confirmationCodesInUse(db: Db, brandId: string, codes: readonly 
   return new Set(codes.filter((code) => confirmationCodeInUse(db, brandId, code)));
 }
 
+/** The two questions in turn: statements cost SQLite no round trip. */
+export function checkoutChecks(
+  db: Db,
+  request: { at: string; brandId: string; codes: readonly string[] },
+): { sweepDue: boolean; codesInUse: Set<string> } {
+  return { sweepDue: sweepDue(db, request.at), codesInUse: confirmationCodesInUse(db, request.brandId, request.codes) };
+}
+
 const releaseCode = preparedPerDb((db) =>
   db
     .update(bookings)
@@ -289,11 +297,25 @@ const cartInsert = preparedPerDb((db) =>
       holdKeyKind: sql.placeholder('keyKind'),
       holdClient: sql.placeholder('client'),
     })
+    .onConflictDoNothing({ target: carts.id })
     .prepare(),
 );
 
-export function insertCart(db: Db, row: { id: string; brandId: string; confirmationCode: string; at: string; holder: CartHolder }): void {
-  cartInsert(db).run({ id: row.id, brandId: row.brandId, confirmationCode: row.confirmationCode, at: row.at, ...row.holder });
+export function insertCart(
+  db: Db,
+  row: { id: string; brandId: string; confirmationCode: string; at: string; holder: CartHolder },
+  intent?: IntentInsert,
+): boolean {
+  const { changes } = cartInsert(db).run({
+    id: row.id,
+    brandId: row.brandId,
+    confirmationCode: row.confirmationCode,
+    at: row.at,
+    ...row.holder,
+  });
+  if (changes === 0) return false;
+  if (intent) insertPaymentIntent(db, intent);
+  return true;
 }
 
 const holder = preparedPerDb((db) =>
@@ -487,6 +509,7 @@ export const checkoutStore = {
   confirmationCodeInUse,
   confirmationCodesInUse,
   sweepDue,
+  checkoutChecks,
   releaseCodeOfReplacedBooking,
   insertCart,
   holdCartFor,
