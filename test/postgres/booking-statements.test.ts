@@ -4,7 +4,8 @@
  * they make (each BEGIN ... COMMIT one, each statement outside one a transaction of its own). The API-key
  * lookup is left out (statementsSent): it runs when the data version moved, which other test files'
  * commits on the same server move too. A ceiling, so a change that adds a statement to the booking path
- * is seen; issue 38 aims at 30 statements in 12 transactions.
+ * is seen (issue 38 aimed at 30 statements in 12 transactions), and the name each statement is sent under:
+ * every one but BEGIN and COMMIT is named, prepared once per connection, one text per name.
  */
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
@@ -21,7 +22,7 @@ import { cancelMutation, holdMutation } from '../../fixtures/graphql/documents.t
 const db = adminUrl ? await freshPostgresDb() : undefined;
 
 describePostgres('a T6 booking on PostgreSQL', () => {
-  it('sends at most 29 statements in 6 transactions over its four requests', async () => {
+  it('sends 29 statements in 6 transactions over its four requests, each named but BEGIN and COMMIT', async () => {
     const brand = await createBrand(db!);
     const key = (await createApiKey(db!, { brandId: brand.id })).secret;
     const sail = (await createExperience(db!, brand.id)).experience;
@@ -29,8 +30,10 @@ describePostgres('a T6 booking on PostgreSQL', () => {
     const t = await startApp(db!, { now: () => new Date('2026-11-25T12:00:00.000Z') });
 
     const steps = {
-      hold: async (): Promise<{ secret: string; bookingId: string; guestId: string }> => {
-        const input = { data: [{ experienceId: sail.id, sessionTime: '2027-01-05T18:00:00', participants: [guest('Ana'), guest('Rui')] }] };
+      hold: async (guests: string[]): Promise<{ secret: string; bookingId: string; guestId: string }> => {
+        const input = {
+          data: [{ experienceId: sail.id, sessionTime: '2027-01-05T18:00:00', participants: guests.map((name) => guest(name)) }],
+        };
         const res = await t.gql(holdMutation, { brandId: brand.id, cartId: randomUUID(), input }, { key });
         const answer = res.body.data.createPaymentIntent;
         return {
@@ -51,23 +54,70 @@ describePostgres('a T6 booking on PostgreSQL', () => {
         return res.body.data.cancelBookings.items[0];
       },
     };
-    const booking = async (count: (name: string, sql: string[]) => void) => {
-      const hold = await statementsSent(db!, steps.hold);
-      count('hold', hold.sql);
+    type Sent = { sql: string[]; names: Array<string | undefined> };
+    // Every text sent under each name, over both bookings: a name keeps one text (PostgreSQL refuses another).
+    const texts = new Map<string, Set<string>>();
+    const booking = async (guests: string[], count: (name: string, sent: Sent) => void) => {
+      const seen = (name: string, sent: Sent) => {
+        sent.names.forEach((statement, i) => statement && texts.set(statement, (texts.get(statement) ?? new Set()).add(sent.sql[i]!)));
+        count(name, sent);
+      };
+      const hold = await statementsSent(db!, () => steps.hold(guests));
+      seen('hold', hold);
       const { secret, bookingId, guestId } = hold.result;
-      count('pay', (await statementsSent(db!, () => steps.pay(secret))).sql);
-      count('cancel a guest', (await statementsSent(db!, () => steps.cancel({ bookingId, participants: [guestId] }))).sql);
+      seen('pay', await statementsSent(db!, () => steps.pay(secret)));
+      seen('cancel a guest', await statementsSent(db!, () => steps.cancel({ bookingId, participants: [guestId] })));
       const refund = await statementsSent(db!, () => steps.cancel({ bookingId, refundAmount: 10 }));
       expect(refund.result.amountRefunded).toBe(10);
-      count('refund part', refund.sql);
+      seen('refund part', refund);
     };
-    // Warm: named statements prepared, caches filled.
-    await booking(() => {});
+    // Warm: named statements prepared, caches filled; three guests, so a statement whose text varies with
+    // the number of rows shows as two texts of one name.
+    await booking(['Ana', 'Rui', 'Eva'], () => {});
     const perRequest: Record<string, { statements: number; transactions: number }> = {};
-    await booking((name, sql) => {
+    const named: Record<string, string[]> = {};
+    await booking(['Ana', 'Rui'], (name, { sql, names }) => {
       perRequest[name] = tally(sql);
+      named[name] = names.map((n, i) => n ?? 'unnamed: ' + sql[i]!.trim().split(/\s+/)[0]!.toLowerCase());
       if (process.env.PRINT_SQL) console.log('=== ' + name + '\n' + sql.map((q) => q.replace(/\s+/g, ' ').slice(0, 400)).join('\n'));
     });
+    // Every statement named (parsed and planned once per connection), but the transactions' BEGIN and COMMIT.
+    const [begin, commit] = ['unnamed: begin', 'unnamed: commit'];
+    expect(named).toStrictEqual({
+      hold: [
+        'checkout_reads',
+        begin,
+        'checkout_checks',
+        'create_cart_with_intent',
+        'take_item_places',
+        'insert_booking',
+        'write_events',
+        commit,
+      ],
+      pay: [begin, 'settle_payment_by_secret', 'bookings_confirmed_cart_paid', 'write_events', commit],
+      'cancel a guest': [
+        begin,
+        'booking_to_cancel_locked',
+        'cancel_participants',
+        'release_places',
+        'waiting_entries_of_session',
+        'write_events',
+        commit,
+      ],
+      // Two units: the refund reserved, then (the processor called between them) settled.
+      'refund part': [
+        begin,
+        'booking_to_cancel_locked',
+        'reserve_pending_refund',
+        commit,
+        begin,
+        'settle_refund',
+        'booking_to_cancel_locked',
+        'write_events',
+        commit,
+      ],
+    });
+    expect([...texts].filter(([, shapes]) => shapes.size > 1).map(([name]) => name)).toStrictEqual([]);
     const total = Object.values(perRequest).reduce(
       (sum, r) => ({ statements: sum.statements + r.statements, transactions: sum.transactions + r.transactions }),
       {
@@ -100,7 +150,7 @@ describePostgres('a T6 booking on PostgreSQL', () => {
     // statement (CheckoutStore.readCheckout: subqueries giving JSON); 37 with a payment's bookings and cart's
     // checkouts read, locked, in the statement that locks and settles its intent (settleIntentWithPayment: the
     // payment read again when the intent or a booking is newer than the statement's snapshot), and every
-    // statement of the payment's unit but BEGIN, COMMIT and the outbox's named (test/postgres/payment-statements.test.ts);
+    // statement of the payment's unit but BEGIN, COMMIT and the outbox's named;
     // 36 with a refund's reservation on the booking and its pending row written in one named statement
     // (CancellationStore.reservePendingRefund: a data-modifying CTE, the INSERT only when the guarded UPDATE
     // matched); 33 with a cancel or refund unit's booking locked as it is read (findBookingToCancel, with the
@@ -110,7 +160,8 @@ describePostgres('a T6 booking on PostgreSQL', () => {
     // CapacityStore.takeItemPlaces) instead of read after COMMIT; 31 with a checkout unit's first question
     // (sweepDue) asking about its fresh confirmation codes too (CheckoutStore.checkoutChecks); 29 with a new cart
     // inserted first (ON CONFLICT (id) DO NOTHING, the lock and read of the cart only when it exists) with its
-    // payment intent in the same statement (a data-modifying CTE).
+    // payment intent in the same statement (a data-modifying CTE); still 29 with the outbox's statement named
+    // (its rows passed as arrays, unnested: one text whatever the number of events and deliveries).
     // Per request, statements/transactions: hold 8/2, pay 5/1, cancel a guest 7/1, refund part 9/2.
     // PRINT_SQL=1 prints each request's statements and these counts.
     expect(perRequest['hold']!.statements).toBeGreaterThan(0);

@@ -49,7 +49,7 @@ export async function compiledStatements<T>(db: Db, fn: () => T | Promise<T>): P
  * drivers themselves (better-sqlite3's statements run, node-postgres's client queries) for the engine of
  * `db`: what reaches the database, prepared once or not. Returns the undoing.
  */
-export function recordStatements(db: TestDb, seen: (sql: string, params: unknown[]) => void): () => void {
+export function recordStatements(db: TestDb, seen: (sql: string, params: unknown[], name?: string) => void): () => void {
   if (db.engine === 'sqlite') {
     const probe = new Database(':memory:');
     const prototype = probe.prepare('SELECT 1').constructor.prototype as Record<string, unknown>;
@@ -70,7 +70,8 @@ export function recordStatements(db: TestDb, seen: (sql: string, params: unknown
     // query(text, values) or query({ text, values? }, values?): Drizzle passes its values beside the config.
     const text = typeof config === 'string' ? config : (config as { text: string }).text;
     const values = (typeof config === 'object' && (config as { values?: unknown }).values) || rest[0];
-    seen(text, Array.isArray(values) ? values : []);
+    // A named statement: prepared once per connection.
+    seen(text, Array.isArray(values) ? values : [], typeof config === 'object' ? (config as { name?: string }).name : undefined);
     return (original as (...a: unknown[]) => unknown).call(this, config, ...rest);
   } as typeof original;
   return () => {
@@ -111,19 +112,22 @@ export function tally(sql: readonly string[]): { statements: number; transaction
   return { statements: sql.length, transactions };
 }
 
-export async function statementsSent<T>(db: TestDb, fn: () => Promise<T>): Promise<{ count: number; sql: string[]; result: T }> {
-  const sql: string[] = [];
-  const restore = recordStatements(db, (statement) => sql.push(statement));
+export async function statementsSent<T>(
+  db: TestDb,
+  fn: () => Promise<T>,
+): Promise<{ count: number; sql: string[]; names: Array<string | undefined>; result: T }> {
+  const sent: Array<{ sql: string; name: string | undefined }> = [];
+  const restore = recordStatements(db, (statement, _params, name) => sent.push({ sql: statement, name }));
   try {
     const result = await fn();
     // Nor is the listening connection's liveness check, which a timer sends whatever the requests do, nor
     // PostgreSQL's data-version snapshot: it is read only until the gateway's listening connection is up
     // (src/db/postgres/data-version.ts), so whether a request sends it depends on that moment, not on the
     // request (test/postgres/data-version.test.ts counts it).
-    const counted = sql.filter(
-      (statement) => !statement.includes('from "api_keys"') && statement !== LIVENESS_CHECK && !statement.includes('pg_current_snapshot()'),
+    const counted = sent.filter(
+      ({ sql }) => !sql.includes('from "api_keys"') && sql !== LIVENESS_CHECK && !sql.includes('pg_current_snapshot()'),
     );
-    return { count: counted.length, sql: counted, result };
+    return { count: counted.length, sql: counted.map((s) => s.sql), names: counted.map((s) => s.name), result };
   } finally {
     restore();
   }

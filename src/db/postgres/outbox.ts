@@ -17,6 +17,7 @@
 import { sql } from 'drizzle-orm';
 import type { EventInsert, PendingDeliveryInsert } from '../../domain/outbox/store.ts';
 import { events, webhookDeliveries, webhookEndpoints } from './schema/index.ts';
+import { namedSql } from './named-sql.ts';
 import type { PgExecutor } from './store-binding.ts';
 
 export interface Outbox {
@@ -52,72 +53,81 @@ export function keepInto(parent: Outbox, child: Outbox): void {
   parent.toSubscribers.push(...child.toSubscribers);
 }
 
-/** The deliveries as a VALUES list: (id, endpoint_id, event_id, resource_id, at). */
-function deliveryValues(deliveries: readonly PendingDeliveryInsert[]) {
-  return sql.join(
-    deliveries.map((d) => sql`(${d.id}, ${d.endpointId}, ${d.eventId}, ${d.resourceId}, ${d.at}::timestamptz)`),
-    sql`, `,
-  );
+/**
+ * The unit's events, in the order they were recorded, and their deliveries: one named statement of a fixed
+ * text (each column an array, unnested), prepared once per connection. The lock is a CTE the events' INSERT
+ * reads its rows through, so it is taken before the first number is drawn; the deliveries join the numbers
+ * the INSERT returns, those named by event id and those going to every endpoint subscribed to the event. A
+ * data-modifying CTE runs to completion whether or not the main query reads it.
+ */
+const writeEvents = namedSql(
+  'write_events',
+  sql`WITH events_lock AS MATERIALIZED (${EVENTS_LOCK}),
+    written AS (
+      INSERT INTO ${events} (id, brand_id, type, resource_id, payload, created_at)
+      SELECT e.id, e.brand_id, e.type, e.resource_id, e.payload, e.created_at
+      FROM events_lock,
+        unnest(${sql.placeholder('ids')}::text[], ${sql.placeholder('brandIds')}::text[], ${sql.placeholder('types')}::text[],
+          ${sql.placeholder('resourceIds')}::text[], ${sql.placeholder('payloads')}::json[], ${sql.placeholder('createdAt')}::timestamptz[])
+          WITH ORDINALITY AS e (id, brand_id, type, resource_id, payload, created_at, n)
+      ORDER BY e.n
+      RETURNING id, sequence, brand_id, type, resource_id, created_at
+    )
+    INSERT INTO ${webhookDeliveries} (id, endpoint_id, event_sequence, resource_id, next_attempt_at, status, attempts, created_at)
+    SELECT s.*, 'pending', 0, s.next_attempt_at FROM (
+      SELECT d.id, d.endpoint_id, w.sequence, d.resource_id, d.at
+      FROM ${deliveriesOf('d')}
+      JOIN written w ON w.id = d.event_id
+      UNION ALL
+      SELECT gen_random_uuid()::text, ep.id, w.sequence, w.resource_id, w.created_at
+      FROM written w
+      JOIN ${webhookEndpoints} ep ON ep.brand_id = w.brand_id AND ep.deleted_at IS NULL AND ep.event_types::jsonb ? w.type
+      WHERE w.id = ANY(${sql.placeholder('toSubscribers')}::text[])
+    ) AS s (id, endpoint_id, event_sequence, resource_id, next_attempt_at)`,
+);
+
+/** Deliveries of events committed before this unit: their numbers read from the table. */
+const writeDeliveries = namedSql(
+  'write_deliveries',
+  sql`INSERT INTO ${webhookDeliveries} (id, endpoint_id, event_sequence, resource_id, status, attempts, next_attempt_at, created_at)
+    SELECT d.id, d.endpoint_id, e.sequence, d.resource_id, 'pending', 0, d.at, d.at
+    FROM ${deliveriesOf('d')}
+    JOIN ${events} e ON e.id = d.event_id`,
+);
+
+/** The deliveries' placeholders unnested as rows `alias` (id, endpoint_id, event_id, resource_id, at). */
+function deliveriesOf(alias: string) {
+  return sql`unnest(${sql.placeholder('deliveryIds')}::text[], ${sql.placeholder('endpointIds')}::text[], ${sql.placeholder('eventIds')}::text[],
+    ${sql.placeholder('deliveryResourceIds')}::text[], ${sql.placeholder('deliveryAt')}::timestamptz[]) AS ${sql.raw(alias)} (id, endpoint_id, event_id, resource_id, at)`;
 }
+
+const deliveryValues = (deliveries: readonly PendingDeliveryInsert[]) => ({
+  deliveryIds: deliveries.map((d) => d.id),
+  endpointIds: deliveries.map((d) => d.endpointId),
+  eventIds: deliveries.map((d) => d.eventId),
+  deliveryResourceIds: deliveries.map((d) => d.resourceId),
+  deliveryAt: deliveries.map((d) => d.at),
+});
 
 /**
  * Writes what `outbox` holds, under the events lock, in the transaction about to commit (or, outside a
  * unit of work, in one of its own): the events in the order they were recorded, then their deliveries,
- * each naming its event by id or going to the endpoints subscribed to it. One statement: the lock is a CTE the events' INSERT reads its rows
- * through, so it is taken before the first number is drawn, and the deliveries join the numbers the
- * INSERT returns. A data-modifying CTE runs to completion whether or not the main query reads it.
+ * each naming its event by id or going to the endpoints subscribed to it (`writeEvents`).
  */
 export async function writeOutbox(tx: PgExecutor, outbox: Outbox): Promise<void> {
   const { events: recorded, deliveries } = outbox;
-  if (recorded.length === 0) {
-    if (deliveries.length > 0) await tx.execute(deliveriesOfRecordedEvents(deliveries));
-    return;
-  }
   const ids = new Set(recorded.map((e) => e.id));
   const ownDeliveries = deliveries.filter((d) => ids.has(d.eventId));
-  const rows = sql.join(
-    recorded.map(
-      (e, n) =>
-        sql`(${n}::integer, ${e.id}, ${e.brandId}, ${e.type}, ${e.resourceId}, ${JSON.stringify(e.payload)}::json, ${e.createdAt}::timestamptz)`,
-    ),
-    sql`, `,
-  );
-  const sources = [];
-  if (ownDeliveries.length > 0)
-    sources.push(sql`SELECT d.id, d.endpoint_id, w.sequence, d.resource_id, d.at
-    FROM (VALUES ${deliveryValues(ownDeliveries)}) AS d (id, endpoint_id, event_id, resource_id, at)
-    JOIN written w ON w.id = d.event_id`);
-  if (outbox.toSubscribers.length > 0)
-    sources.push(sql`SELECT gen_random_uuid()::text, ep.id, w.sequence, w.resource_id, w.created_at
-    FROM written w
-    JOIN ${webhookEndpoints} ep ON ep.brand_id = w.brand_id AND ep.deleted_at IS NULL AND ep.event_types::jsonb ? w.type
-    WHERE w.id IN (${sql.join(
-      outbox.toSubscribers.map((id) => sql`${id}`),
-      sql`, `,
-    )})`);
-  const deliver =
-    sources.length === 0
-      ? sql`SELECT 1`
-      : sql`INSERT INTO ${webhookDeliveries} (id, endpoint_id, event_sequence, resource_id, next_attempt_at, status, attempts, created_at)
-    SELECT s.*, 'pending', 0, s.next_attempt_at FROM (${sql.join(sources, sql` UNION ALL `)}) AS s (id, endpoint_id, event_sequence, resource_id, next_attempt_at)`;
-  await tx.execute(sql`
-    WITH events_lock AS MATERIALIZED (${EVENTS_LOCK}),
-    written AS (
-      INSERT INTO ${events} (id, brand_id, type, resource_id, payload, created_at)
-      SELECT e.id, e.brand_id, e.type, e.resource_id, e.payload, e.created_at
-      FROM events_lock, (VALUES ${rows}) AS e (n, id, brand_id, type, resource_id, payload, created_at)
-      ORDER BY e.n
-      RETURNING id, sequence, brand_id, type, resource_id, created_at
-    )
-    ${deliver}`);
-  if (ownDeliveries.length < deliveries.length) await tx.execute(deliveriesOfRecordedEvents(deliveries.filter((d) => !ids.has(d.eventId))));
-}
-
-/** Deliveries of events committed before this unit: their numbers read from the table. */
-function deliveriesOfRecordedEvents(deliveries: readonly PendingDeliveryInsert[]) {
-  return sql`
-    INSERT INTO ${webhookDeliveries} (id, endpoint_id, event_sequence, resource_id, status, attempts, next_attempt_at, created_at)
-    SELECT d.id, d.endpoint_id, e.sequence, d.resource_id, 'pending', 0, d.at, d.at
-    FROM (VALUES ${deliveryValues(deliveries)}) AS d (id, endpoint_id, event_id, resource_id, at)
-    JOIN ${events} e ON e.id = d.event_id`;
+  if (recorded.length > 0)
+    await writeEvents(tx, {
+      ids: recorded.map((e) => e.id),
+      brandIds: recorded.map((e) => e.brandId),
+      types: recorded.map((e) => e.type),
+      resourceIds: recorded.map((e) => e.resourceId),
+      payloads: recorded.map((e) => JSON.stringify(e.payload)),
+      createdAt: recorded.map((e) => e.createdAt),
+      ...deliveryValues(ownDeliveries),
+      toSubscribers: outbox.toSubscribers,
+    });
+  if (ownDeliveries.length < deliveries.length) await writeDeliveries(tx, deliveryValues(deliveries.filter((d) => !ids.has(d.eventId))));
 }
