@@ -13,7 +13,7 @@ import { createBrand } from '../../fixtures/factories/brands.ts';
 import { createExperience } from '../../fixtures/factories/catalog.ts';
 import { createPaidBooking } from '../../fixtures/factories/payments.ts';
 import { freshPostgresDb } from '../support/db.ts';
-import { describePostgres } from '../support/postgres.ts';
+import { describePostgres, untilSomeoneWaitsForALock } from '../support/postgres.ts';
 
 const AT = '2026-11-25T12:00:00.000Z';
 
@@ -40,16 +40,6 @@ describePostgres('a cancel or refund unit’s locking read of its booking', () =
     return paid.booking.id;
   };
 
-  const untilSomeoneWaitsForALock = async () => {
-    for (let waiting = false; !waiting;) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      const { rows } = await watcher.query(
-        `SELECT count(*)::integer AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-      );
-      waiting = rows[0].n > 0;
-    }
-  };
-
   it('reads the booking and its pending refunds as they are when nothing waits', async () => {
     const bookingId = await refunded();
     const found = await db.database.transaction((tx) => tx.cancellation.findBookingToCancel(bookingId));
@@ -69,7 +59,7 @@ describePostgres('a cancel or refund unit’s locking read of its booking', () =
     });
     while (settledUnitRead < 0) await new Promise((resolve) => setTimeout(resolve, 5));
     const reading = db.database.transaction((tx) => tx.cancellation.findBookingToCancel(bookingId));
-    await untilSomeoneWaitsForALock();
+    await untilSomeoneWaitsForALock(watcher);
     release();
     await settling;
     const found = await reading;

@@ -14,7 +14,7 @@ import { createBrand } from '../../fixtures/factories/brands.ts';
 import { createExperience } from '../../fixtures/factories/catalog.ts';
 import { createPaidBooking } from '../../fixtures/factories/payments.ts';
 import { freshPostgresDb } from '../support/db.ts';
-import { describePostgres } from '../support/postgres.ts';
+import { describePostgres, untilSomeoneWaitsForALock } from '../support/postgres.ts';
 import type { Stores } from '../../src/domain/shared/database.ts';
 
 describePostgres('locking reads of an intent’s bookings', () => {
@@ -87,13 +87,7 @@ describePostgres('locking reads of an intent’s bookings', () => {
       await other.query('UPDATE bookings SET updated_at = $2 WHERE id = $1', [booking.id, '2026-11-25T12:00:00.000Z']);
       const reading = db.database.transaction((tx) => readers[reader](tx, intent));
       // The read has begun (its snapshot taken) and waits for the other unit's lock.
-      for (let waiting = false; !waiting;) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-        const { rows } = await other.query(
-          `SELECT count(*)::integer AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-        );
-        waiting = rows[0].n > 0;
-      }
+      await untilSomeoneWaitsForALock(other);
       await other.query('COMMIT');
       const rows = await reading;
       expect(rows.map((row) => [row.id, row.activeParticipants])).toStrictEqual([[booking.id, 1]]);
@@ -112,13 +106,7 @@ describePostgres('locking reads of an intent’s bookings', () => {
       [intent.id],
     );
     const reading = db.database.transaction((tx) => settle(tx, intent));
-    for (let waiting = false; !waiting;) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      const { rows } = await other.query(
-        `SELECT count(*)::integer AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-      );
-      waiting = rows[0].n > 0;
-    }
+    await untilSomeoneWaitsForALock(other);
     await other.query('COMMIT');
     const settled = await reading;
     expect(settled!.changed).toBe(true);

@@ -58,3 +58,14 @@ export function freshPostgresDatabase(options = ''): { url: () => string } {
   afterAll(() => database?.drop());
   return { url: () => database!.url };
 }
+
+/** Resolves once a connection of `client`'s database waits for a lock (a locking read that began and now waits for another unit). */
+export async function untilSomeoneWaitsForALock(client: pg.Client): Promise<void> {
+  for (let waiting = false; !waiting;) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const { rows } = await client.query<{ n: number }>(
+      `SELECT count(*)::integer AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    );
+    waiting = rows[0]!.n > 0;
+  }
+}
