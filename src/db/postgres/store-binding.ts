@@ -6,6 +6,9 @@ import type * as schema from './schema/index.ts';
 /** What a PostgreSQL store runs its statements on: the pool, or one open transaction (or savepoint) of it. */
 export type PgExecutor = PgDatabase<NodePgQueryResultHKT, typeof schema>;
 
+/** Whether `db` is a unit of work's transaction (not a type guard: the executor keeps its type). */
+export const inUnit = (db: PgExecutor): boolean => (db as unknown) instanceof PgTransaction;
+
 /** A store as the PostgreSQL adapter writes it: the port's methods taking the executor first. */
 export type PostgresStore<S> = {
   [K in keyof S]: S[K] extends (...args: infer A) => Promise<infer R> ? (db: PgExecutor, ...args: A) => Promise<R> : never;
@@ -40,7 +43,7 @@ export function bindStores<S>(implementations: PostgresStores<S>, db: PgExecutor
  * committed since, which the unit does not hold); true outside a unit.
  */
 export async function lockInUnit(db: PgExecutor, table: PgTable, where: SQL, orderBy?: SQL): Promise<boolean> {
-  if (!(db instanceof PgTransaction)) return true;
+  if (!inUnit(db)) return true;
   const query = db
     .select({ locked: sql`1` })
     .from(table)
@@ -59,7 +62,7 @@ type Lockable<R> = PromiseLike<R> & { for(strength: 'no key update'): PromiseLik
  * query reads; a read joining other rows needs `lockInUnit` first.
  */
 export function readOwned<R>(db: PgExecutor, query: Lockable<R>): PromiseLike<R> {
-  return db instanceof PgTransaction ? query.for('no key update') : query;
+  return inUnit(db) ? query.for('no key update') : query;
 }
 
 /**

@@ -1,12 +1,11 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { BookingStatus } from '../../../../domain/shared/values.ts';
 import type { BookingToCancel, CancellableBooking, CancellationStore } from '../../../../domain/cancellation/store.ts';
 import type { RefundEffectJson } from '../../../../domain/shared/json-types.ts';
 import { bookings, experiences, participants, paymentIntents, refunds, sessions, waitlists } from '../../schema/index.ts';
 import { recordColumns } from '../bookings/bookings.ts';
 import { anyOfPlaceholder } from '../sql-parts.ts';
-import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import { inUnit, preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 
 /** What cancelling and refunding one booking needs: its row and the state of its payment. */
 const cancellableColumns = {
@@ -88,8 +87,7 @@ function toBookingToCancel(found: Awaited<ReturnType<ReturnType<typeof bookingTo
  * sign that another unit committed while this one waited: only then is the booking, now locked, read again.
  */
 export async function findBookingToCancel(db: PgExecutor, id: string): Promise<BookingToCancel | undefined> {
-  const inUnit = (db as unknown) instanceof PgTransaction;
-  if (!inUnit) {
+  if (!inUnit(db)) {
     const [found] = await bookingToCancel(db).execute({ id });
     return found && toBookingToCancel(found);
   }

@@ -1,5 +1,4 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { AnswerRow, BookingRow, CartBookingRow, CartIntentRow, ParticipantRow } from '../../../../domain/bookings/store.ts';
 import type {
   IntentBookingRow,
@@ -13,7 +12,7 @@ import type { PaymentIntentStatus } from '../../../../domain/shared/values.ts';
 import { bookings, carts, experiences, participants, paymentIntents, sessions } from '../../schema/index.ts';
 import { namedSql } from '../../named-sql.ts';
 import { recordColumns } from '../bookings/bookings.ts';
-import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
+import { inUnit, preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 import { takeCredit } from '../checkout/checkout.ts';
 import { cartCheckoutsColumns } from '../bookings/carts.ts';
 import { jsonRows, rowOfJson } from '../sql-parts.ts';
@@ -26,9 +25,6 @@ const intentColumns = {
   processorReference: paymentIntents.processorReference,
   status: paymentIntents.status,
 };
-
-/** Whether `db` is a unit of work's transaction (not a type guard: the executor keeps its type). */
-const inUnit = (db: PgExecutor): boolean => db instanceof PgTransaction;
 
 const byReference = and(
   eq(paymentIntents.processor, sql.placeholder('processor')),
