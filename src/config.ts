@@ -31,6 +31,13 @@ function isEncryptionKey(value: string): boolean {
   return /^[A-Za-z0-9+/]+={0,2}$/.test(value) && Buffer.from(value, 'base64').length === 32;
 }
 
+/**
+ * A PostgreSQL URL without a host (`postgres://user:password@/db?host=/var/run/postgresql`, libpq's form for a
+ * Unix socket, which node-postgres reads) is no WHATWG URL: checked with a stand-in host. The socket's folder
+ * may also be the host itself, percent-encoded (`postgres://user:password@%2Fvar%2Frun%2Fpostgresql/db`).
+ */
+const withSocketHost = (url: string) => url.replace(/^(postgres(?:ql)?:\/\/(?:[^@/]*@)?)\//i, '$1localhost/');
+
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -43,7 +50,7 @@ const schema = z.object({
     .min(1)
     .default('./data/tessera.sqlite')
     .refine(
-      (v) => !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(v) || (isPostgresUrl(v) && URL.canParse(v)),
+      (v) => !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(v) || (isPostgresUrl(v) && URL.canParse(withSocketHost(v))),
       'must be a SQLite file path, :memory:, or a PostgreSQL URL (postgres://user:password@host:5432/database)',
     ),
   /** Connections one gateway opens to PostgreSQL at most; every gateway shares the server's max_connections. */

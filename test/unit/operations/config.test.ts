@@ -116,6 +116,14 @@ describe('loadConfig', () => {
       'DATABASE_URL: must be a SQLite file path, :memory:, or a PostgreSQL URL (postgres://user:password@host:5432/database) (got "mysql://tessera:<redacted>@localhost/tessera")',
     );
     expect(() => loadConfig({ DATABASE_URL: 'postgres://tessera:s3cret@[bad' })).toThrow(/DATABASE_URL: must be a SQLite file path/);
+    // A Unix socket, in libpq's two forms: no host and the folder in `host`, or the folder percent-encoded as the host.
+    for (const socket of [
+      'postgres://tessera:s3cret@/tessera?host=/var/run/postgresql',
+      'postgresql:///tessera?host=/var/run/postgresql',
+      'postgres://tessera:s3cret@%2Fvar%2Frun%2Fpostgresql/tessera',
+    ]) {
+      expect(loadConfig({ DATABASE_URL: socket }).DATABASE_URL).toBe(socket);
+    }
     expect(loadConfig({ DATABASE_URL: './data/other.sqlite' }).DATABASE_URL).toBe('./data/other.sqlite');
   });
 
