@@ -5,6 +5,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { postgresDefaults } from './defaults.ts';
 import { noteOwnWrites, ownWritesClient } from './own-writes.ts';
+import { unitPipelining } from './unit-pipelining.ts';
 import { isoInstant } from './schema/columns.ts';
 import * as schema from './schema/index.ts';
 
@@ -47,7 +48,10 @@ export function openPostgres(url: string, options: PostgresOptions = {}): PgDb {
   // Connections that tell when a write of theirs becomes visible (the data version moves there).
   const { Client, writes } = ownWritesClient();
   const pool = new pg.Pool({
-    Client,
+    // Units of work send their BEGIN and COMMIT with their statements (unit-pipelining.ts), which needs
+    // node-postgres' pipeline mode: a query is sent without waiting for the answer to the one before.
+    Client: unitPipelining(Client),
+    pipeline: true,
     connectionString: url,
     max: options.poolSize ?? postgresDefaults.poolSize,
     application_name: 'tessera',

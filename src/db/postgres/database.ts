@@ -14,7 +14,6 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Semaphore } from 'async-mutex';
-import type { PoolClient } from 'pg';
 import type { UnitOptions } from '../../domain/shared/database.ts';
 import { admission, admissionDefaults, gone, type AdmissionSettings } from '../admission.ts';
 import type { Engine } from '../engine.ts';
@@ -23,7 +22,8 @@ import { postgresSeeder } from './seeder.ts';
 import { bindStores, type PgExecutor, type PostgresStores } from './store-binding.ts';
 import { postgresStores } from './stores/index.ts';
 import { EVENTS_CHANNEL, keepInto, openOutbox, writeOutbox, type Outbox } from './outbox.ts';
-import { executorOf } from './executors.ts';
+import { executorOf, unitTransaction } from './executors.ts';
+import type { PooledUnitConnection } from './unit-pipelining.ts';
 import { reportingUnavailable } from '../unavailable.ts';
 import { eventHints } from './event-hints.ts';
 import { DATA_CHANNEL, dataVersion, type DataVersion, KEYS_CHANNEL } from './data-version.ts';
@@ -55,6 +55,8 @@ const RETRYABLE = new Set(['40001', '40P01']);
 const UNIQUE_VIOLATION = '23505';
 /** Runs again after unique violations: a race of two needs one; a violation that persists is the unit's own. */
 const UNIQUE_RETRIES = 2;
+/** Each unit's transaction: READ COMMITTED named, whatever the role's default (see the header). */
+const BEGIN = 'BEGIN ISOLATION LEVEL READ COMMITTED';
 
 /** The SQLSTATE of a failed statement, through Drizzle's wrapping of the driver's error. */
 function sqlState(error: unknown): string | undefined {
@@ -66,7 +68,7 @@ function sqlState(error: unknown): string | undefined {
 }
 
 /** A unit of work's transaction, its Drizzle executor and its connection. */
-type UnitWork<S, T> = (tx: TransactionOf<S>, executor: PgExecutor, connection: PoolClient) => Promise<T>;
+type UnitWork<S, T> = (tx: TransactionOf<S>, executor: PgExecutor, connection: PooledUnitConnection) => Promise<T>;
 
 /**
  * How many units of work of this gateway hold a connection at once: the pool less a fifth of it (one at
@@ -96,23 +98,30 @@ function unitsOf<S>(
       }),
   });
 
+  // A unit's transaction: its BEGIN goes with its first statement and its COMMIT with its last
+  // (unit-pipelining.ts), so the transaction costs no round trip of its own.
   const attempt = async <T>(work: UnitWork<S, T>, signal: AbortSignal | undefined): Promise<T> => {
-    const connection = await db.$client.connect();
+    const connection = (await db.$client.connect()) as PooledUnitConnection;
+    let broken: Error | undefined;
     try {
       if (signal?.aborted) throw gone();
-      return await executorOf(connection).transaction(
-        async (tx) => {
-          const outbox = openOutbox(tx);
-          const result = await work(transactionOf(tx, outbox), tx, connection);
-          // Nobody waits for this unit's answer any more: it is rolled back rather than committed.
-          if (signal?.aborted) throw gone();
-          await writeOutbox(tx, outbox);
-          return result;
-        },
-        { isolationLevel: 'read committed' },
-      );
+      const tx = unitTransaction(executorOf(connection));
+      connection.beginWithNext(BEGIN);
+      try {
+        const outbox = openOutbox(tx);
+        const result = await work(transactionOf(tx, outbox), tx, connection);
+        // Nobody waits for this unit's answer any more: it is rolled back rather than committed.
+        if (signal?.aborted) throw gone();
+        await writeOutbox(tx, outbox, () => connection.commitWithNext());
+        await connection.commit();
+        return result;
+      } catch (error) {
+        // A connection whose ROLLBACK failed is not given back to the pool; the unit's own error goes on.
+        await connection.rollback().catch((rollback: Error) => (broken = rollback));
+        throw error;
+      }
     } finally {
-      connection.release();
+      connection.release(broken);
     }
   };
 

@@ -1,4 +1,5 @@
-import { drizzle } from 'drizzle-orm/node-postgres';
+import { drizzle, NodePgTransaction } from 'drizzle-orm/node-postgres';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { PoolClient } from 'pg';
 import * as schema from './schema/index.ts';
 import type { PgExecutor } from './store-binding.ts';
@@ -13,4 +14,17 @@ export function executorOf(client: PoolClient): PgExecutor {
     executors.set(client, executor);
   }
   return executor;
+}
+
+const dialect = new PgDialect();
+
+/**
+ * A unit of work's transaction on the connection of `executor`, as Drizzle's `transaction` makes it (its
+ * savepoints nest in it, `inUnit` sees it) but without sending BEGIN or COMMIT: the unit runner sends
+ * them with the unit's statements (database.ts). It shares the connection's session, so the statements
+ * prepared on the connection serve it.
+ */
+export function unitTransaction(executor: PgExecutor): PgExecutor {
+  const { session, schema: tables, fullSchema, tableNamesMap } = executor._;
+  return new NodePgTransaction(dialect, session, tables && { schema: tables, fullSchema, tableNamesMap }) as unknown as PgExecutor;
 }

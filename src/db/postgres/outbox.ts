@@ -110,15 +110,18 @@ const deliveryValues = (deliveries: readonly PendingDeliveryInsert[]) => ({
 });
 
 /**
- * Writes what `outbox` holds, under the events lock, in the transaction about to commit (or, outside a
- * unit of work, in one of its own): the events in the order they were recorded, then their deliveries,
- * each naming its event by id or going to the endpoints subscribed to it (`writeEvents`).
+ * Writes what `outbox` holds, under the events lock, in the transaction about to commit: the events in the
+ * order they were recorded, then their deliveries, each naming its event by id or going to the endpoints
+ * subscribed to it (`writeEvents`). `beforeLast` is called just before the last statement it sends (the unit
+ * runner sends its COMMIT behind that one), not at all if it sends none.
  */
-export async function writeOutbox(tx: PgExecutor, outbox: Outbox): Promise<void> {
+export async function writeOutbox(tx: PgExecutor, outbox: Outbox, beforeLast: () => void = () => {}): Promise<void> {
   const { events: recorded, deliveries } = outbox;
   const ids = new Set(recorded.map((e) => e.id));
   const ownDeliveries = deliveries.filter((d) => ids.has(d.eventId));
-  if (recorded.length > 0)
+  const otherDeliveries = ownDeliveries.length < deliveries.length ? deliveries.filter((d) => !ids.has(d.eventId)) : [];
+  if (recorded.length > 0) {
+    if (otherDeliveries.length === 0) beforeLast();
     await writeEvents(tx, {
       ids: recorded.map((e) => e.id),
       brandIds: recorded.map((e) => e.brandId),
@@ -129,5 +132,9 @@ export async function writeOutbox(tx: PgExecutor, outbox: Outbox): Promise<void>
       ...deliveryValues(ownDeliveries),
       toSubscribers: outbox.toSubscribers,
     });
-  if (ownDeliveries.length < deliveries.length) await writeDeliveries(tx, deliveryValues(deliveries.filter((d) => !ids.has(d.eventId))));
+  }
+  if (otherDeliveries.length > 0) {
+    beforeLast();
+    await writeDeliveries(tx, deliveryValues(otherDeliveries));
+  }
 }
