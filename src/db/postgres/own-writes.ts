@@ -55,7 +55,7 @@ export interface OwnWrites {
 
 type AnyQuery = (...args: unknown[]) => unknown;
 /** node-postgres' client with its overloaded `query` seen as one signature, which the subclass forwards. */
-type QueryingClient = new (config?: pg.ClientConfig | string) => { query(...args: unknown[]): unknown };
+export type QueryingClient = new (config?: pg.ClientConfig | string) => { query(...args: unknown[]): unknown };
 const BaseClient = pg.Client as unknown as QueryingClient;
 
 /** A connection class for a pool, and the writes its connections make visible. */

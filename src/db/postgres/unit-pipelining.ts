@@ -10,9 +10,7 @@
  * whose COMMIT was sent needs no ROLLBACK. A unit that sends no statement starts no transaction.
  */
 import type pg from 'pg';
-
-/** node-postgres' client with its overloaded `query` seen as one signature, which the subclass forwards. */
-type QueryingClient = new (config?: pg.ClientConfig | string) => { query(...args: unknown[]): unknown };
+import type { QueryingClient } from './own-writes.ts';
 
 /** The unit runner's side of a pooled connection of `unitPipelining`'s class. */
 export interface UnitConnection {
