@@ -110,9 +110,9 @@ const deliveryValues = (deliveries: readonly PendingDeliveryInsert[]) => ({
 });
 
 /**
- * Writes what `outbox` holds, under the events lock, in the transaction about to commit: the events in the
- * order they were recorded, then their deliveries, each naming its event by id or going to the endpoints
- * subscribed to it (`writeEvents`). `beforeLast` is called just before the last statement it sends (the unit
+ * Writes what `outbox` holds, under the events lock, in the transaction about to commit (or, outside a
+ * unit of work, in one of its own): the events in the order they were recorded, then their deliveries,
+ * each naming its event by id or going to the endpoints subscribed to it (`writeEvents`). `beforeLast` is called just before the last statement it sends (the unit
  * runner sends its COMMIT behind that one), not at all if it sends none.
  */
 export async function writeOutbox(tx: PgExecutor, outbox: Outbox, beforeLast: () => void = () => {}): Promise<void> {
