@@ -3,7 +3,8 @@
  * (src/db/postgres/unit-pipelining.ts): the order of what the gateway sends and what it hears back shows
  * neither waits for an answer. And what that changes when a statement fails: a unit whose last statement
  * fails leaves nothing (the COMMIT behind it ends the transaction as a rollback) and no connection in a
- * failed transaction; a unit that sends nothing starts no transaction.
+ * failed transaction; a unit that sends nothing starts no transaction; a connection whose BEGIN failed
+ * goes back to the pool only once everything sent behind it has been answered.
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
@@ -14,6 +15,7 @@ import { createExperience } from '../../fixtures/factories/catalog.ts';
 import { freshPostgresDb } from '../support/db.ts';
 import { adminUrl, describePostgres } from '../support/postgres.ts';
 import { LIVENESS_CHECK } from '../../src/db/postgres/listener.ts';
+import type { PooledUnitConnection } from '../../src/db/postgres/unit-pipelining.ts';
 
 const db = adminUrl ? await freshPostgresDb() : undefined;
 
@@ -104,5 +106,21 @@ describePostgres('a unit of work on PostgreSQL, pipelined', () => {
     record();
     expect(await db!.database.transaction(async () => 'nothing to do')).toBe('nothing to do');
     expect(timeline).toStrictEqual([]);
+  });
+
+  it('hears the answers to everything sent behind a failed BEGIN before the unit ends', async () => {
+    record();
+    const connection = (await db!.pg.$client.connect()) as unknown as PooledUnitConnection;
+    try {
+      connection.beginWithNext('BEGIN ISOLATION LEVEL NONE');
+      connection.commitWithNext();
+      // Runs on (outside any transaction, the BEGIN having failed) and answers well after the BEGIN's error.
+      const slow = connection.query('SELECT pg_sleep(0.2)');
+      await expect(connection.commit()).rejects.toThrow(/syntax error/);
+      expect(timeline).toStrictEqual(['send BEGIN', 'send SELECT', 'send COMMIT', 'answer', 'answer', 'answer']);
+      await slow;
+    } finally {
+      connection.release();
+    }
   });
 });

@@ -16,7 +16,8 @@ export function executorOf(client: PoolClient): PgExecutor {
   return executor;
 }
 
-const dialect = new PgDialect();
+/** Drizzle's PostgreSQL dialect, stateless: one for every unit's transaction and named statement. */
+export const dialect = new PgDialect();
 
 /**
  * A unit of work's transaction on the connection of `executor`, as Drizzle's `transaction` makes it (its

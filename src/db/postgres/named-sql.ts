@@ -1,8 +1,6 @@
 import type { SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { dialect } from './executors.ts';
 import { preparedPerExecutor, type PgExecutor } from './store-binding.ts';
-
-const dialect = new PgDialect();
 
 /**
  * A statement written in SQL (data-modifying CTEs, which Drizzle's builders do not write), sent as a named

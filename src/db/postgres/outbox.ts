@@ -118,8 +118,9 @@ const deliveryValues = (deliveries: readonly PendingDeliveryInsert[]) => ({
 export async function writeOutbox(tx: PgExecutor, outbox: Outbox, beforeLast: () => void = () => {}): Promise<void> {
   const { events: recorded, deliveries } = outbox;
   const ids = new Set(recorded.map((e) => e.id));
-  const ownDeliveries = deliveries.filter((d) => ids.has(d.eventId));
-  const otherDeliveries = ownDeliveries.length < deliveries.length ? deliveries.filter((d) => !ids.has(d.eventId)) : [];
+  const ownDeliveries: PendingDeliveryInsert[] = [];
+  const otherDeliveries: PendingDeliveryInsert[] = [];
+  for (const delivery of deliveries) (ids.has(delivery.eventId) ? ownDeliveries : otherDeliveries).push(delivery);
   if (recorded.length > 0) {
     if (otherDeliveries.length === 0) beforeLast();
     await writeEvents(tx, {

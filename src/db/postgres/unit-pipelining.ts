@@ -76,9 +76,14 @@ export function unitPipelining(Base: typeof pg.Client): typeof pg.Client {
 
     async commit(): Promise<void> {
       const ended = this.#end();
-      if (ended.state === 'open' || ended.state === 'ending') {
+      if (ended.state === 'ending') {
+        // Both answered before the connection goes back to the pool, even when the BEGIN failed.
+        const [begun, committed] = await Promise.allSettled([ended.begun, ended.committed]);
+        if (begun.status === 'rejected') throw begun.reason;
+        if (committed.status === 'rejected') throw committed.reason;
+      } else if (ended.state === 'open') {
         await ended.begun;
-        await (ended.committed ?? super.query('COMMIT'));
+        await super.query('COMMIT');
       }
     }
 
