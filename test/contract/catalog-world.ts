@@ -572,21 +572,23 @@ export function reviewReads(on: () => { database: Database; w: CatalogWorld }): 
     expect(await database.reviewStats.reviewStatsOf([])).toEqual([]);
   });
 
-  it('counts an experience’s reviews with its header', async () => {
+  it('reads a review page with its experience and review count, a page past the end or of no review too', async () => {
     const { database, w } = on();
-    expect(await database.reviews.findReviewedExperience('exp-a')).toStrictEqual({
-      id: 'exp-a',
-      title: 'Sunset Sail',
-      brandId: w.brand.id,
-      total: 26,
+    const sailing = { id: 'exp-a', title: 'Sunset Sail', brandId: w.brand.id, total: 26 };
+    expect((await database.reviews.findReviewsByRank('exp-a', 0, 2))!.experience).toStrictEqual(sailing);
+    expect((await database.reviews.findReviewsAfterKey('exp-a', null, 2))!.experience).toStrictEqual(sailing);
+    // Past the last review: nothing to carry the experience, read all the same.
+    expect(await database.reviews.findReviewsByRank('exp-a', 26, 4)).toStrictEqual({ experience: sailing, reviews: [] });
+    const newest = byRank(w)[25]!;
+    expect(await database.reviews.findReviewsAfterKey('exp-a', { reviewedAt: newest.reviewedAt, id: newest.id }, 4)).toStrictEqual({
+      experience: sailing,
+      reviews: [],
     });
-    expect(await database.reviews.findReviewedExperience('exp-B')).toStrictEqual({
-      id: 'exp-B',
-      title: 'Walk',
-      brandId: w.brand.id,
-      total: 0,
-    });
-    expect(await database.reviews.findReviewedExperience('missing')).toBeUndefined();
+    const walk = { id: 'exp-B', title: 'Walk', brandId: w.brand.id, total: 0 };
+    expect(await database.reviews.findReviewsByRank('exp-B', 0, 4)).toStrictEqual({ experience: walk, reviews: [] });
+    expect(await database.reviews.findReviewsAfterKey('exp-B', null, 4)).toStrictEqual({ experience: walk, reviews: [] });
+    expect(await database.reviews.findReviewsByRank('missing', 0, 4)).toBeUndefined();
+    expect(await database.reviews.findReviewsAfterKey('missing', null, 4)).toBeUndefined();
   });
 
   it('pages reviews by rank, newest first, equal instants by id, descending', async () => {
@@ -595,15 +597,15 @@ export function reviewReads(on: () => { database: Database; w: CatalogWorld }): 
     expect(all.slice(12, 16).map((r) => r.id)).toEqual(['tie-a', 'tie-C', 'tie-B', w.sailingReviews[15]!.id]);
     expect(w.sailingReviews[15]!.reviewedAt).toBe(minute(10));
     for (let afterRank = 0; afterRank < 30; afterRank += 4) {
-      expect(await database.reviews.findReviewsByRank('exp-a', afterRank, 4)).toStrictEqual(all.slice(afterRank, afterRank + 4));
+      expect((await database.reviews.findReviewsByRank('exp-a', afterRank, 4))!.reviews).toStrictEqual(all.slice(afterRank, afterRank + 4));
     }
-    const [first] = await database.reviews.findReviewsByRank('exp-a', 0, 1);
+    const [first] = (await database.reviews.findReviewsByRank('exp-a', 0, 1))!.reviews;
     expect(first).toMatchObject({ rank: 1, text: 'Review 23', reviewedAt: minute(22), experiencedDate: '2026-02-28T18:00:00.000Z' });
     expect(first!.reviewer).toMatchObject({ firstName: 'Guest23', lastName: 'Reviewer' });
     expect(first!.host.id).toBe('host-1');
-    expect(await database.reviews.findReviewsByRank('exp-a', 26, 4)).toEqual([]);
-    expect(await database.reviews.findReviewsByRank('exp-B', 0, 4)).toEqual([]);
-    expect(await database.reviews.findReviewsByRank('exp-c', 0, 10)).toStrictEqual(
+    expect((await database.reviews.findReviewsByRank('exp-a', 26, 4))!.reviews).toEqual([]);
+    expect((await database.reviews.findReviewsByRank('exp-B', 0, 4))!.reviews).toEqual([]);
+    expect((await database.reviews.findReviewsByRank('exp-c', 0, 10))!.reviews).toStrictEqual(
       [...w.tastingReviews].sort(newestFirst).map((review, i) => pageRow(w, review, i + 1)),
     );
   });
@@ -612,7 +614,7 @@ export function reviewReads(on: () => { database: Database; w: CatalogWorld }): 
     const { database, w } = on();
     const all = byRank(w);
     const [newest, tenth] = [all[0]!, all[9]!];
-    const tasting = (await database.reviews.findReviewsByRank('exp-c', 0, 1))[0]!;
+    const tasting = (await database.reviews.findReviewsByRank('exp-c', 0, 1))!.reviews[0]!;
     const read = await database.reviews.findReviewsByIds([tenth.id, 'missing', newest.id, tasting.id]);
     const sailing = { id: 'exp-a', title: w.sailing.experience.title, brandId: w.sailing.experience.brandId };
     const byId = new Map(read.map((row) => [row.id, row]));
@@ -630,7 +632,7 @@ export function reviewReads(on: () => { database: Database; w: CatalogWorld }): 
     let after: ReviewKey | null = null;
     for (;;) {
       const key: ReviewKey | null = after;
-      const page: ReviewPageRow[] = await database.reviews.findReviewsAfterKey('exp-a', key, 3);
+      const page: ReviewPageRow[] = (await database.reviews.findReviewsAfterKey('exp-a', key, 3))!.reviews;
       expect(page).toStrictEqual(all.slice(seen.length, seen.length + 3));
       if (page.length === 0) break;
       seen.push(...page);
@@ -652,11 +654,14 @@ export function reviewReads(on: () => { database: Database; w: CatalogWorld }): 
     ];
     for (const [key, skipped] of keys) {
       expect(all.findIndex(olderThan(key))).toBe(skipped === 26 ? -1 : skipped);
-      expect(await database.reviews.findReviewsAfterKey('exp-a', key, 30)).toStrictEqual(all.slice(skipped));
+      expect((await database.reviews.findReviewsAfterKey('exp-a', key, 30))!.reviews).toStrictEqual(all.slice(skipped));
     }
-    expect((await database.reviews.findReviewsAfterKey('exp-a', keys[0]![0], 2)).map((r) => r.id)).toEqual([all[14]!.id, all[15]!.id]);
+    expect((await database.reviews.findReviewsAfterKey('exp-a', keys[0]![0], 2))!.reviews.map((r) => r.id)).toEqual([
+      all[14]!.id,
+      all[15]!.id,
+    ]);
     expect(all[14]!.id).toBe('tie-B');
-    expect(await database.reviews.findReviewsAfterKey('exp-B', null, 3)).toEqual([]);
+    expect((await database.reviews.findReviewsAfterKey('exp-B', null, 3))!.reviews).toEqual([]);
   });
 }
 
@@ -698,13 +703,13 @@ export function reviewTies(on: () => { database: Database; w: CatalogWorld }): v
     await database.reviews.insertReviews(rows);
     const expected = [...rows.sort(newestFirst), ...[...w.tastingReviews].sort(newestFirst)].map((review, i) => pageRow(w, review, i + 1));
     expect(expected.slice(0, 4).map((r) => r.id)).toEqual(['x-a', 'x-C', 'x-B', 'X-d']);
-    expect(await database.reviews.findReviewsByRank('exp-c', 0, 10)).toStrictEqual(expected);
-    expect(await database.reviews.findReviewsAfterKey('exp-c', null, 10)).toStrictEqual(expected);
-    expect(await database.reviews.findReviewsAfterKey('exp-c', { reviewedAt: '2026-06-01T00:00:00.000Z', id: 'x-C' }, 10)).toStrictEqual(
-      expected.slice(2),
-    );
-    expect(await database.reviews.findReviewsAfterKey('exp-c', { reviewedAt: '2026-06-01T00:00:00.000Z', id: 'x-D' }, 2)).toStrictEqual(
-      expected.slice(1, 3),
-    );
+    expect((await database.reviews.findReviewsByRank('exp-c', 0, 10))!.reviews).toStrictEqual(expected);
+    expect((await database.reviews.findReviewsAfterKey('exp-c', null, 10))!.reviews).toStrictEqual(expected);
+    expect(
+      (await database.reviews.findReviewsAfterKey('exp-c', { reviewedAt: '2026-06-01T00:00:00.000Z', id: 'x-C' }, 10))!.reviews,
+    ).toStrictEqual(expected.slice(2));
+    expect(
+      (await database.reviews.findReviewsAfterKey('exp-c', { reviewedAt: '2026-06-01T00:00:00.000Z', id: 'x-D' }, 2))!.reviews,
+    ).toStrictEqual(expected.slice(1, 3));
   });
 }

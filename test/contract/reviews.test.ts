@@ -42,24 +42,25 @@ describe('store contract: reviews', () => {
       review('exp-written', 'W-07', 7),
     ];
     await database.reviews.insertReviews(rows);
-    expect(await database.reviews.findReviewedExperience('exp-written')).toStrictEqual({
+    const page = (await database.reviews.findReviewsByRank('exp-written', 0, 50))!;
+    expect(page.experience).toStrictEqual({
       id: 'exp-written',
       title: 'Sunset Sail',
       brandId: w.brand.id,
       total: 3,
     });
-    expect((await database.reviews.findReviewedExperience('exp-a'))!.total).toBe(27);
-    const written = await database.reviews.findReviewsByRank('exp-written', 0, 50);
+    expect((await database.reviews.findReviewsByRank('exp-a', 0, 1))!.experience.total).toBe(27);
+    const written = page.reviews;
     expect(written.map((r) => [r.rank, r.id, r.reviewedAt, r.rating, r.reviewer.id, r.host.id])).toEqual([
       [1, 'w-07', '2026-03-07T10:00:00.000Z', 2, 'writer-3', 'host-1'],
       [2, 'W-07', '2026-03-07T10:00:00.000Z', 5, 'writer-0', 'host-1'],
       [3, 'w-05', '2026-03-05T10:00:00.000Z', 5, 'writer-1', 'host-1'],
     ]);
-    expect(await database.reviews.findReviewsAfterKey('exp-written', null, 50)).toStrictEqual(written);
-    const sailing = await database.reviews.findReviewsByRank('exp-a', 0, 50);
+    expect(await database.reviews.findReviewsAfterKey('exp-written', null, 50)).toStrictEqual(page);
+    const sailing = (await database.reviews.findReviewsByRank('exp-a', 0, 50))!.reviews;
     expect(sailing.map((r) => r.id)).toEqual(['w-a', ...w.sailingReviews.map((r) => r.id)]);
     expect(sailing.map((r) => r.rank)).toEqual(Array.from({ length: 27 }, (_, i) => i + 1));
-    expect(await database.reviews.findReviewsAfterKey('exp-a', null, 50)).toStrictEqual(sailing);
+    expect((await database.reviews.findReviewsAfterKey('exp-a', null, 50))!.reviews).toStrictEqual(sailing);
     const sailingRatings = [...w.sailingReviews.map((r) => r.rating), 5];
     expect(await database.reviewStats.reviewStatsOf(['exp-written', 'exp-a'])).toStrictEqual([
       { experienceId: 'exp-a', averageRating: sailingRatings.reduce((a, b) => a + b) / 27, averageRecommendability: 9, total: 27 },
@@ -103,7 +104,8 @@ describe('store contract: reviews', () => {
         [7, 'c-1000'],
         [8, 'c-0930'],
       ]);
-      const [stored] = await database.reviews.findReviewsAfterKey(b, { reviewedAt: '2026-03-01T10:00:00.000Z', id: 'c-1000' }, 1);
+      const [stored] = (await database.reviews.findReviewsAfterKey(b, { reviewedAt: '2026-03-01T10:00:00.000Z', id: 'c-1000' }, 1))!
+        .reviews;
       expect(stored).toMatchObject({ id: 'c-0930', reviewedAt: '2026-03-01T09:30:00.000Z' });
       expect(await db.value('SELECT reviewed_at FROM reviews WHERE id = ?', 'c-1000')).toBe('2026-03-01T10:00:00.000Z');
     });
@@ -150,6 +152,6 @@ describe('store contract: reviews', () => {
     await Promise.all(batches.map((rows, i) => gateways[i % 2]!.reviews.insertReviews(rows)));
     const expected = batches.flat().sort(newestFirst);
     expect(await ranked('exp-race')).toEqual(dense(expected.map((r) => r.id)));
-    expect((await second.database.reviews.findReviewedExperience('exp-race'))!.total).toBe(24);
+    expect((await second.database.reviews.findReviewsByRank('exp-race', 0, 1))!.experience.total).toBe(24);
   });
 });

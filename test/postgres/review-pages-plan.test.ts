@@ -50,6 +50,6 @@ describePostgres('PostgreSQL review pages', () => {
     expect(plan).toMatch(/Incremental Sort/);
     expect(plan).not.toMatch(/->\s+Sort\b/);
     const page = await database.reviews.findReviewsAfterKey('exp-many', { reviewedAt: minute(5500), id: 'many-1500' }, 4);
-    expect(page.map((r) => r.id)).toEqual(['many-499', 'many-2499', 'many-1499', 'many-498']);
+    expect(page!.reviews.map((r) => r.id)).toEqual(['many-499', 'many-2499', 'many-1499', 'many-498']);
   });
 });

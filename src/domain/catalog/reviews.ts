@@ -1,7 +1,7 @@
 import { canSee, type Principal } from '../access/principal.ts';
 import { lastInitial, mayReadContacts } from '../access/personal-data.ts';
 import type { ImageRef } from '../shared/json-types.ts';
-import { type PersonRow, type ReviewKey, type ReviewPageRow, type ReviewedExperienceRow } from './store.ts';
+import { type PersonRow, type ReviewKey, type ReviewPageRead, type ReviewPageRow, type ReviewedExperienceRow } from './store.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { notFound, invalid } from '../shared/errors.ts';
 import { hasFeature, requireFeature } from './features.ts';
@@ -80,15 +80,15 @@ const toReview = (row: ReviewPageRow, experience: Pick<ReviewedExperienceRow, 'i
 });
 
 /**
- * The experience, when the caller may see it (another brand's experience is NOT_FOUND, never FORBIDDEN)
- * and its brand shows reviews (the `reviews` feature).
+ * The page, read with its experience, when the caller may see that experience (another brand's is
+ * NOT_FOUND, never FORBIDDEN) and its brand shows reviews (the `reviews` feature); what was read of a
+ * page the caller may not see goes nowhere.
  */
-async function visibleExperience(deps: CallerDeps, experienceId: string): Promise<ReviewedExperienceRow> {
-  const experience = await deps.db.reviews.findReviewedExperience(experienceId);
-  if (!experience || !canSee(deps.principal, experience.brandId)) throw notFound('Experience', experienceId);
-  const brand = await deps.db.brands.findBrand(experience.brandId);
+async function visiblePage(deps: CallerDeps, experienceId: string, page: ReviewPageRead | undefined): Promise<ReviewPageRead> {
+  if (!page || !canSee(deps.principal, page.experience.brandId)) throw notFound('Experience', experienceId);
+  const brand = await deps.db.brands.findBrand(page.experience.brandId);
   if (brand) requireFeature(brand, 'reviews', 'Reviews');
-  return experience;
+  return page;
 }
 
 /**
@@ -117,9 +117,11 @@ export async function listExperienceReviews(
 ): Promise<ReviewPage> {
   const page = pageNumber(input.page, 'page');
   const limit = pageSize(input.limit, 'limit');
-  const experience = await visibleExperience(deps, input.experienceId);
-  const skipped = (page - 1) * limit;
-  const rows = skipped < experience.total ? await deps.db.reviews.findReviewsByRank(experience.id, skipped, limit) : [];
+  const { experience, reviews: rows } = await visiblePage(
+    deps,
+    input.experienceId,
+    await deps.db.reviews.findReviewsByRank(input.experienceId, (page - 1) * limit, limit),
+  );
   return {
     items: rows.map((row) => toReview(row, experience, deps.principal)),
     limit,
@@ -145,8 +147,11 @@ export async function experienceReviewConnection(
 ): Promise<ReviewConnection> {
   const first = pageSize(input.first, 'first');
   const after = input.after == null ? null : reviewKey(input.after, 'after');
-  const experience = await visibleExperience(deps, input.experienceId);
-  const rows = await deps.db.reviews.findReviewsAfterKey(experience.id, after, first);
+  const { experience, reviews: rows } = await visiblePage(
+    deps,
+    input.experienceId,
+    await deps.db.reviews.findReviewsAfterKey(input.experienceId, after, first),
+  );
   const head = rows[0];
   const tail = rows[rows.length - 1];
   const edges = rows.map((row) => ({ cursor: reviewCursor(row), node: toReview(row, experience, deps.principal) }));

@@ -244,6 +244,12 @@ export interface ReviewPageRow {
   host: PersonRow;
 }
 
+/** A page of an experience's reviews, with the experience. */
+export interface ReviewPageRead {
+  experience: ReviewedExperienceRow;
+  reviews: ReviewPageRow[];
+}
+
 /** A review read by its id, with the experience it reviews. */
 export interface ReviewOfExperienceRow extends ReviewPageRow {
   experience: Omit<ReviewedExperienceRow, 'total'>;
@@ -416,19 +422,19 @@ export interface ReviewsStore {
    */
   insertReviews(rows: readonly ReviewInsert[]): Promise<void>;
   /**
-   * The experience a review page belongs to, with its review count. Review pages are read with every
-   * experience page (a hot path, as are the page reads).
+   * Up to `limit` reviews of the experience ranked after `afterRank`, by rank (newest first), with the
+   * experience and its review count; undefined when there is no such experience. Review pages are read
+   * with every experience page (a hot path): a page that is not empty costs one statement.
    */
-  findReviewedExperience(experienceId: string): Promise<ReviewedExperienceRow | undefined>;
-  /** Up to `limit` reviews of the experience ranked after `afterRank`, by rank (newest first). */
-  findReviewsByRank(experienceId: string, afterRank: number, limit: number): Promise<ReviewPageRow[]>;
+  findReviewsByRank(experienceId: string, afterRank: number, limit: number): Promise<ReviewPageRead | undefined>;
   /**
    * Up to `limit` reviews of the experience after `after` in newest-first order (the order of the ranks),
-   * from the newest when it is null: those whose (`reviewedAt`, `id`) is below the key's, compared as
-   * text, stored instants in their canonical ISO 8601 form. So a key of another shape (no milliseconds,
-   * an offset, no real date) is compared as its text, never refused.
+   * from the newest when it is null, with the experience and its review count as `findReviewsByRank`
+   * reads them: those whose (`reviewedAt`, `id`) is below the key's, compared as text, stored instants in
+   * their canonical ISO 8601 form. So a key of another shape (no milliseconds, an offset, no real date) is
+   * compared as its text, never refused.
    */
-  findReviewsAfterKey(experienceId: string, after: ReviewKey | null, limit: number): Promise<ReviewPageRow[]>;
+  findReviewsAfterKey(experienceId: string, after: ReviewKey | null, limit: number): Promise<ReviewPageRead | undefined>;
   /** The reviews with these ids (unknown ones left out), in no particular order: one statement. */
   findReviewsByIds(ids: readonly string[]): Promise<ReviewOfExperienceRow[]>;
 }

@@ -13,7 +13,7 @@ await createReviews(db, { brandId: brand.id, experienceId: experience.id, hostId
 
 describe('review page queries', () => {
   it('returns the ranks asked for, newest first', async () => {
-    const ranks = (await db.database.reviews.findReviewsByRank(experience.id, 20, 10)).map((row) => row.rank);
+    const ranks = (await db.database.reviews.findReviewsByRank(experience.id, 20, 10))!.reviews.map((row) => row.rank);
     expect(ranks).toEqual([21, 22, 23, 24, 25, 26, 27, 28, 29, 30]);
   });
 });

@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { insertReviews } from './reviews-write.ts';
 import type {
   ReviewedExperienceRow,
   ReviewKey,
   ReviewOfExperienceRow,
+  ReviewPageRead,
   ReviewPageRow,
   ReviewsStore,
 } from '../../../../domain/catalog/store.ts';
@@ -13,7 +14,8 @@ import { inByteOrder, isoText } from '../sql-parts.ts';
 
 /**
  * The experience a review page belongs to, with its review count, in one statement. Ranks are dense,
- * so MAX(rank) is the count, read with one seek on (experience_id, rank).
+ * so MAX(rank) is the count, read with one seek on (experience_id, rank). Read on its own only when
+ * the page is empty; otherwise the page's own statement carries it (`experienceOfPage`).
  */
 const reviewedExperience = preparedPerExecutor((db) => {
   const id = sql.placeholder('id');
@@ -29,9 +31,34 @@ const reviewedExperience = preparedPerExecutor((db) => {
     .prepare('reviewed_experience');
 });
 
-export async function findReviewedExperience(db: PgExecutor, experienceId: string): Promise<ReviewedExperienceRow | undefined> {
-  const [row] = await reviewedExperience(db).execute({ id: experienceId });
-  return row;
+/** A value bound when the query is built, or a placeholder bound on each run of a named statement. */
+type Param<T> = T | Placeholder;
+
+/**
+ * The page's experience and review count, as columns of each page row: subqueries on the experience's
+ * id alone, which PostgreSQL runs once per statement (InitPlans), not once per row.
+ */
+const experienceOfPage = (experienceId: Param<string>) => ({
+  title: sql<string>`(SELECT ${experiences.title} FROM ${experiences} WHERE ${experiences.id} = ${experienceId})`,
+  brandId: sql<string>`(SELECT ${experiences.brandId} FROM ${experiences} WHERE ${experiences.id} = ${experienceId})`,
+  total: sql<number>`(SELECT max(${reviews.rank}) FROM ${reviews} WHERE ${reviews.experienceId} = ${experienceId})`.mapWith(Number),
+});
+
+/** A page read with its experience: from its first row, or, for an empty page, read on its own. */
+async function pageRead(
+  db: PgExecutor,
+  experienceId: string,
+  rows: Array<ReviewPageRow & { experience: Omit<ReviewedExperienceRow, 'id'> }>,
+): Promise<ReviewPageRead | undefined> {
+  const [first] = rows;
+  if (!first) {
+    const [experience] = await reviewedExperience(db).execute({ id: experienceId });
+    return experience && { experience, reviews: [] };
+  }
+  return {
+    experience: { id: experienceId, ...first.experience },
+    reviews: rows.map(({ experience: _experience, ...row }) => row),
+  };
 }
 
 /** A review's columns with its reviewer and host, as pages and reads by id select them. */
@@ -61,10 +88,10 @@ const selectedPage = {
   },
 };
 
-/** Reviews with their reviewer and host joined in: a page costs one statement. */
-function selectPage(db: PgExecutor) {
+/** An experience's reviews with their reviewer and host joined in, and the experience: a page costs one statement. */
+function selectPage(db: PgExecutor, experienceId: Param<string>) {
   return db
-    .select(selectedPage)
+    .select({ ...selectedPage, experience: experienceOfPage(experienceId) })
     .from(reviews)
     .innerJoin(reviewers, eq(reviewers.id, reviews.reviewerId))
     .innerJoin(hosts, eq(hosts.id, reviews.hostId));
@@ -75,14 +102,19 @@ function selectPage(db: PgExecutor) {
  * 500 costs what page 1 costs (no OFFSET). Returned unexecuted so tests can EXPLAIN it.
  */
 export function reviewsByRankQuery(db: PgExecutor, experienceId: string, afterRank: number, limit: number) {
-  return selectPage(db)
+  return selectPage(db, experienceId)
     .where(and(eq(reviews.experienceId, experienceId), gt(reviews.rank, afterRank)))
     .orderBy(asc(reviews.rank))
     .limit(limit);
 }
 
-export async function findReviewsByRank(db: PgExecutor, experienceId: string, afterRank: number, limit: number): Promise<ReviewPageRow[]> {
-  return reviewsByRankQuery(db, experienceId, afterRank, limit);
+export async function findReviewsByRank(
+  db: PgExecutor,
+  experienceId: string,
+  afterRank: number,
+  limit: number,
+): Promise<ReviewPageRead | undefined> {
+  return pageRead(db, experienceId, await reviewsByRankQuery(db, experienceId, afterRank, limit));
 }
 
 /** The form SQLite stores instants in (`toISOString()`), which its text comparison of keys relies on. */
@@ -112,7 +144,7 @@ function olderThan(after: ReviewKey): SQL {
  * Returned unexecuted for EXPLAIN.
  */
 export function reviewsAfterKeyQuery(db: PgExecutor, experienceId: string, after: ReviewKey | null, limit: number) {
-  return selectPage(db)
+  return selectPage(db, experienceId)
     .where(and(eq(reviews.experienceId, experienceId), after ? olderThan(after) : undefined))
     .orderBy(desc(reviews.reviewedAt), desc(inByteOrder(reviews.id)))
     .limit(limit);
@@ -120,7 +152,7 @@ export function reviewsAfterKeyQuery(db: PgExecutor, experienceId: string, after
 
 /** The first page, which every experience page shows: a named statement. */
 const newestReviews = preparedPerExecutor((db) =>
-  selectPage(db)
+  selectPage(db, sql.placeholder('experienceId'))
     .where(eq(reviews.experienceId, sql.placeholder('experienceId')))
     .orderBy(desc(reviews.reviewedAt), desc(inByteOrder(reviews.id)))
     .limit(sql.placeholder('limit'))
@@ -132,9 +164,10 @@ export async function findReviewsAfterKey(
   experienceId: string,
   after: ReviewKey | null,
   limit: number,
-): Promise<ReviewPageRow[]> {
-  if (after === null) return newestReviews(db).execute({ experienceId, limit });
-  return reviewsAfterKeyQuery(db, experienceId, after, limit);
+): Promise<ReviewPageRead | undefined> {
+  const rows =
+    after === null ? await newestReviews(db).execute({ experienceId, limit }) : await reviewsAfterKeyQuery(db, experienceId, after, limit);
+  return pageRead(db, experienceId, rows);
 }
 
 /** Reviews by id with their experience (a router's batch of references): one statement for any number. */
@@ -151,7 +184,6 @@ export async function findReviewsByIds(db: PgExecutor, ids: readonly string[]): 
 
 export const reviewsStore = {
   insertReviews,
-  findReviewedExperience,
   findReviewsByRank,
   findReviewsAfterKey,
   findReviewsByIds,

@@ -6,6 +6,7 @@ import { experiences, hosts, reviewers, reviews } from '../../schema/index.ts';
 import type {
   ReviewKey,
   ReviewOfExperienceRow,
+  ReviewPageRead,
   ReviewPageRow,
   ReviewedExperienceRow,
   ReviewsStore,
@@ -25,8 +26,10 @@ const reviewedExperience = preparedPerDb((db) =>
     .prepare(),
 );
 
-export function findReviewedExperience(db: Db, experienceId: string): ReviewedExperienceRow | undefined {
-  return reviewedExperience(db).get({ id: experienceId });
+/** The page with its experience, undefined when there is none: `read` is given the review count. */
+function pageRead(db: Db, experienceId: string, read: (total: number) => ReviewPageRow[]): ReviewPageRead | undefined {
+  const experience: ReviewedExperienceRow | undefined = reviewedExperience(db).get({ id: experienceId });
+  return experience && { experience, reviews: read(experience.total) };
 }
 
 /** A review's columns with its reviewer and host, as pages and reads by id select them. */
@@ -84,8 +87,9 @@ const reviewsByRank = preparedPerDb((db) =>
   reviewsByRankQuery(db, sql.placeholder('experienceId'), sql.placeholder('afterRank'), sql.placeholder('limit')).prepare(),
 );
 
-export function findReviewsByRank(db: Db, experienceId: string, afterRank: number, limit: number): ReviewPageRow[] {
-  return reviewsByRank(db).all({ experienceId, afterRank, limit });
+export function findReviewsByRank(db: Db, experienceId: string, afterRank: number, limit: number): ReviewPageRead | undefined {
+  // Past the last rank the page is empty: not read.
+  return pageRead(db, experienceId, (total) => (afterRank < total ? reviewsByRank(db).all({ experienceId, afterRank, limit }) : []));
 }
 
 /**
@@ -118,10 +122,14 @@ const reviewsAfterKey = preparedPerDb((db) =>
   ).prepare(),
 );
 
-export function findReviewsAfterKey(db: Db, experienceId: string, after: ReviewKey | null, limit: number): ReviewPageRow[] {
-  return after
-    ? reviewsAfterKey(db).all({ experienceId, reviewedAt: after.reviewedAt, id: after.id, limit })
-    : reviewsFromNewest(db).all({ experienceId, limit });
+export function findReviewsAfterKey(db: Db, experienceId: string, after: ReviewKey | null, limit: number): ReviewPageRead | undefined {
+  return pageRead(db, experienceId, (total) =>
+    total === 0
+      ? []
+      : after
+        ? reviewsAfterKey(db).all({ experienceId, reviewedAt: after.reviewedAt, id: after.id, limit })
+        : reviewsFromNewest(db).all({ experienceId, limit }),
+  );
 }
 
 /** Reviews by id with their experience (a router's batch of references): one statement for any number. */
@@ -143,7 +151,6 @@ export function findReviewsByIds(db: Db, ids: readonly string[]): ReviewOfExperi
 
 export const reviewsStore = {
   insertReviews,
-  findReviewedExperience,
   findReviewsByRank,
   findReviewsAfterKey,
   findReviewsByIds,
