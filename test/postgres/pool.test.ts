@@ -27,13 +27,16 @@ describePostgres('the PostgreSQL pool', () => {
     expect(db.$client.options.max).toBe(3);
 
     let running = true;
-    const sleepers = Promise.all(Array.from({ length: 8 }, () => db.$client.query('SELECT pg_sleep(0.4)'))).finally(() => {
+    // Not a read (a read may share a connection with others: read-lanes.ts), so each takes a connection.
+    const sleep = 'DO $$ BEGIN PERFORM pg_sleep(0.4); END $$';
+    const sleepers = Promise.all(Array.from({ length: 8 }, () => db.$client.query(sleep))).finally(() => {
       running = false;
     });
     const seen: number[] = [];
     while (running) {
       const active = await observer.$client.query<{ n: string }>(
-        `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND query = 'SELECT pg_sleep(0.4)' AND state = 'active'`,
+        `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND query = $1 AND state = 'active'`,
+        [sleep],
       );
       seen.push(Number(active.rows[0]!.n));
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -3,8 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { postgresDefaults } from './defaults.ts';
+import { postgresDefaults, readConnections } from './defaults.ts';
 import { noteOwnWrites, ownWritesClient } from './own-writes.ts';
+import { LanePool } from './read-lanes.ts';
 import { unitPipelining } from './unit-pipelining.ts';
 import { isoInstant } from './schema/columns.ts';
 import * as schema from './schema/index.ts';
@@ -47,13 +48,17 @@ const types = {
 export function openPostgres(url: string, options: PostgresOptions = {}): PgDb {
   // Connections that tell when a write of theirs becomes visible (the data version moves there).
   const { Client, writes } = ownWritesClient();
-  const pool = new pg.Pool({
-    // Units of work send their BEGIN and COMMIT with their statements (unit-pipelining.ts), which needs
-    // node-postgres' pipeline mode: a query is sent without waiting for the answer to the one before.
+  const max = options.poolSize ?? postgresDefaults.poolSize;
+  const pool = new LanePool({
+    // Units of work send their BEGIN and COMMIT with their statements (unit-pipelining.ts), and reads outside
+    // them share lanes (read-lanes.ts), which needs node-postgres' pipeline mode: a query is sent without
+    // waiting for the answer to the one before.
     Client: unitPipelining(Client),
     pipeline: true,
+    // As many lanes as the reads' share of the pool: units of work keep theirs.
+    lanes: readConnections(max),
     connectionString: url,
-    max: options.poolSize ?? postgresDefaults.poolSize,
+    max,
     application_name: 'tessera',
     statement_timeout: options.statementTimeoutMs ?? postgresDefaults.statementTimeoutMs,
     // One stuck holder must not stop everyone: a statement waiting for a row lock gives up after

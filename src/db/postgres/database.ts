@@ -18,6 +18,7 @@ import type { UnitOptions } from '../../domain/shared/database.ts';
 import { admission, admissionDefaults, gone, type AdmissionSettings } from '../admission.ts';
 import type { Engine } from '../engine.ts';
 import { closePostgres, type PgDb } from './client.ts';
+import { readConnections } from './defaults.ts';
 import { postgresSeeder } from './seeder.ts';
 import { bindStores, type PgExecutor, type PostgresStores } from './store-binding.ts';
 import { postgresStores } from './stores/index.ts';
@@ -71,12 +72,12 @@ function sqlState(error: unknown): string | undefined {
 type UnitWork<S, T> = (tx: TransactionOf<S>, executor: PgExecutor, connection: PooledUnitConnection) => Promise<T>;
 
 /**
- * How many units of work of this gateway hold a connection at once: the pool less a fifth of it (one at
- * least) when it has two connections or more, so reads outside units always find a connection while
- * writes queue (they would otherwise wait in the pool's queue behind every unit).
+ * How many units of work of this gateway hold a connection at once: the pool less its reads' share
+ * (`readConnections`, a fifth, one at least) when it has two connections or more, so reads outside units
+ * always find a connection while writes queue (they would otherwise wait in the pool's queue behind every unit).
  */
 export function unitSlots(poolSize: number): number {
-  return poolSize < 2 ? 1 : poolSize - Math.max(1, Math.floor(poolSize / 5));
+  return poolSize < 2 ? 1 : poolSize - readConnections(poolSize);
 }
 
 function unitsOf<S>(

@@ -11,3 +11,10 @@ export const postgresDefaults = {
   /** TCP keepalive probes start after this long without traffic on a connection. */
   keepAliveInitialDelayMs: 10_000,
 } as const;
+
+/**
+ * The connections of a pool of `poolSize` kept for reads outside units of work: a fifth (one at least) when
+ * it has two or more, none of one. Units of work take the rest (database.ts `unitSlots`), and reads share
+ * this many lanes at most (read-lanes.ts), so neither starves the other.
+ */
+export const readConnections = (poolSize: number): number => (poolSize < 2 ? 0 : Math.max(1, Math.floor(poolSize / 5)));

@@ -1,0 +1,149 @@
+/**
+ * Reads outside units of work share a few pooled connections ("lanes") instead of taking one each: the
+ * pool's connections run in node-postgres' pipeline mode (unit-pipelining.ts), so a lane takes a read
+ * without waiting for the answers to the reads before it, and everything the gateway sends a lane in one
+ * turn of the event loop leaves in one write. On the same host, what a statement costs the gateway is
+ * mostly that write (the `writev` that wakes the backend reading it, about 60 µs here): reads of many
+ * requests in one write, answered by a backend that does not go to sleep between them, cost less on both
+ * sides. Each read keeps its own Sync, so its own answer or error, as on a connection of its own.
+ *
+ * Only statements that read (own-writes.ts `statementKind`, conservative) take a lane: a write may wait for a
+ * row lock, and a lane runs what it was sent in order, so the reads behind it would wait too. A lane takes at
+ * most LANE_DEPTH reads at a time; past that on every lane, a read takes a pooled connection of its own, as
+ * before, and waits for one as long as the pool lets it (DATABASE_CONNECT_TIMEOUT_MS, then a 503). A lane is
+ * a pooled connection, counted in DATABASE_POOL_SIZE: it goes back to the pool once its last read has been
+ * answered, and is dropped rather than given back when its connection failed.
+ */
+import pg from 'pg';
+import { statementKind } from './own-writes.ts';
+
+/** Reads a lane has in flight at most. */
+export const LANE_DEPTH = 32;
+/**
+ * A lane that has answered nothing for this long while it has reads in flight is running a slow one: it
+ * takes no more reads (they would wait behind it), which go to another lane or a connection of their own.
+ */
+export const LANE_STALL_MS = 20;
+
+type Stream = { cork(): void; uncork(): void };
+
+interface Lane {
+  /** The connection, once the pool has given it. */
+  client: pg.PoolClient | undefined;
+  connecting: Promise<pg.PoolClient>;
+  inFlight: number;
+  /** When it last answered a read, or took its first (performance.now()). */
+  progressAt: number;
+  /** Its writes are held until the end of this turn of the event loop. */
+  corked: boolean;
+  /** Its connection failed: it takes no more reads and goes back to the pool dropped. */
+  broken: Error | undefined;
+  onError: (error: Error) => void;
+}
+
+/** Whether a read's failure leaves its connection usable: an error the server answered for that read alone. */
+const readAlone = (error: unknown): boolean => error instanceof pg.DatabaseError && !/^(08|57P)/.test(error.code ?? '');
+
+/** The text of a query as node-postgres takes it (a string or a config object). */
+function textOf(config: unknown): string | undefined {
+  if (typeof config === 'string') return config;
+  const text = (config as { text?: unknown } | null)?.text;
+  return typeof text === 'string' ? text : undefined;
+}
+
+/** A pool whose reads outside units of work share lanes (`lanes` at most), the rest as pg.Pool does. */
+export class LanePool extends pg.Pool {
+  readonly #lanes: Lane[] = [];
+  readonly #maxLanes: number;
+
+  constructor(config: pg.PoolConfig & { lanes: number }) {
+    super(config);
+    this.#maxLanes = config.lanes;
+  }
+
+  override query(...args: unknown[]): never {
+    const [config, values] = args;
+    const callback = args.some((arg) => typeof arg === 'function');
+    if (callback || this.#maxLanes === 0 || statementKind(textOf(config)) !== 'read') {
+      return (super.query as (...a: unknown[]) => never)(...args);
+    }
+    const lane = this.#laneWithRoom();
+    if (!lane) return (super.query as (...a: unknown[]) => never)(...args);
+    return this.#read(lane, config, values) as never;
+  }
+
+  /**
+   * The least busy lane that takes another read (not broken, not full, not stalled), or a new one while
+   * there are fewer than the most: a lane per read until then, so their backends read in parallel.
+   */
+  #laneWithRoom(): Lane | undefined {
+    const now = performance.now();
+    if (this.#lanes.length < this.#maxLanes) return this.#openLane(now);
+    let best: Lane | undefined;
+    for (const lane of this.#lanes) {
+      if (lane.broken || lane.inFlight >= LANE_DEPTH || now - lane.progressAt > LANE_STALL_MS) continue;
+      if (!best || lane.inFlight < best.inFlight) best = lane;
+    }
+    return best;
+  }
+
+  #openLane(now: number): Lane {
+    const lane: Lane = {
+      client: undefined,
+      connecting: this.connect(),
+      inFlight: 0,
+      progressAt: now,
+      corked: false,
+      broken: undefined,
+      onError: (error) => (lane.broken ??= error),
+    };
+    lane.connecting.then(
+      (client) => {
+        lane.client = client;
+        // The pool's connections have an 'error' listener of their own (client.ts); this one marks the lane.
+        client.on('error', lane.onError);
+      },
+      (error: Error) => (lane.broken = error),
+    );
+    this.#lanes.push(lane);
+    return lane;
+  }
+
+  async #read(lane: Lane, config: unknown, values: unknown): Promise<unknown> {
+    lane.inFlight += 1;
+    try {
+      const client = lane.client ?? (await lane.connecting);
+      if (!lane.corked) {
+        // Everything sent on this lane in this turn goes in one write, at the turn's end.
+        const stream = (client as unknown as { connection: { stream: Stream } }).connection.stream;
+        stream.cork();
+        lane.corked = true;
+        setImmediate(() => {
+          lane.corked = false;
+          stream.uncork();
+        });
+      }
+      const answer = await (client.query as (c: unknown, v: unknown) => Promise<unknown>)(config, values);
+      lane.progressAt = performance.now();
+      return answer;
+    } catch (error) {
+      lane.progressAt = performance.now();
+      if (!readAlone(error)) lane.broken ??= error as Error;
+      throw error;
+    } finally {
+      lane.inFlight -= 1;
+      if (lane.inFlight === 0) this.#retire(lane);
+    }
+  }
+
+  /** Gives the lane's connection back (dropped if it failed) once it has nothing in flight. */
+  #retire(lane: Lane): void {
+    const at = this.#lanes.indexOf(lane);
+    if (at >= 0) this.#lanes.splice(at, 1);
+    const client = lane.client;
+    if (!client) return;
+    lane.client = undefined;
+    client.off('error', lane.onError);
+    client.release(lane.broken);
+  }
+}

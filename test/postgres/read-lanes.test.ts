@@ -1,0 +1,80 @@
+/**
+ * Reads outside units of work share lanes (src/db/postgres/read-lanes.ts): reads sent together go to one
+ * connection, a lane running a slow read takes no more, a read that fails on its own leaves its lane
+ * working, and a lane whose connection the server ends fails its reads as the database being unavailable.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { closePostgres, openPostgres, type PgDb } from '../../src/db/postgres/client.ts';
+import { postgresUnavailable } from '../../src/db/postgres/database.ts';
+import { describePostgres, freshPostgresDatabase } from '../support/postgres.ts';
+
+describePostgres('reads sharing lanes on PostgreSQL', () => {
+  const database = freshPostgresDatabase();
+  const open: PgDb[] = [];
+  // DATABASE_POOL_SIZE 5: one lane.
+  const connect = () => {
+    const db = openPostgres(database.url(), { poolSize: 5 });
+    open.push(db);
+    return db;
+  };
+  let observer: PgDb;
+  beforeAll(() => {
+    observer = connect();
+  });
+  afterAll(() => Promise.all(open.map(closePostgres)));
+
+  const backend = async (db: PgDb, text = 'SELECT pg_backend_pid() AS pid') => (await db.$client.query<{ pid: number }>(text)).rows[0]!.pid;
+
+  it('sends the reads of one turn on one connection, and gives it back once they are answered', async () => {
+    const db = connect();
+    const pids = await Promise.all(Array.from({ length: 6 }, () => backend(db)));
+    expect(new Set(pids).size).toBe(1);
+    expect(db.$client.totalCount).toBe(1);
+    expect(db.$client.idleCount).toBe(1);
+  });
+
+  it('sends no more reads to a lane that has answered nothing for a while: they do not wait behind a slow one', async () => {
+    const db = connect();
+    const started = Date.now();
+    const slow = backend(db, 'SELECT pg_sleep(0.6), pg_backend_pid() AS pid');
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    const quick = await backend(db);
+    expect(Date.now() - started).toBeLessThan(450);
+    expect(quick).not.toBe(await slow);
+  });
+
+  it('keeps a lane working after a read that failed on its own', async () => {
+    const db = connect();
+    const [failed, ...pids] = await Promise.allSettled([db.$client.query('SELECT 1 / 0'), backend(db), backend(db)]);
+    expect(failed).toMatchObject({ status: 'rejected', reason: { code: '22012' } });
+    expect(pids).toStrictEqual([
+      { status: 'fulfilled', value: expect.any(Number) },
+      { status: 'fulfilled', value: (pids[0] as PromiseFulfilledResult<number>).value },
+    ]);
+    // Given back to the pool, not dropped.
+    expect(db.$client.totalCount).toBe(1);
+    expect(await backend(db)).toBe((pids[0] as PromiseFulfilledResult<number>).value);
+  });
+
+  it('fails the reads of a lane whose connection the server ended as unavailable; the next read connects again', async () => {
+    const db = connect();
+    const sleep = 'SELECT pg_sleep(5) AS ended';
+    const reads = Promise.allSettled([db.$client.query(sleep), db.$client.query('SELECT 2 AS behind')]);
+    let pid: number | undefined;
+    for (let i = 0; i < 50 && pid === undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const found = await observer.$client.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = $1 AND state = 'active'`,
+        [sleep],
+      );
+      pid = found.rows[0]?.pid;
+    }
+    await observer.$client.query('SELECT pg_terminate_backend($1)', [pid]);
+    const [ended, behind] = await reads;
+    for (const settled of [ended, behind]) {
+      expect(settled.status).toBe('rejected');
+      expect(postgresUnavailable((settled as PromiseRejectedResult).reason as object)).toBe(true);
+    }
+    expect(await backend(db)).not.toBe(pid);
+  });
+});
