@@ -195,7 +195,9 @@ describe('a refund the processor did not answer', () => {
     const racing = [pass(), pass()];
     await vi.waitFor(() => expect(processor.refundCalls).toHaveLength(1));
     processor.release();
-    expect(await Promise.all(racing)).toEqual([{ ...nothing, succeeded: 1 }, nothing]);
+    // Either pass may win the lease; the other finds nothing left to do.
+    const outcomes = await Promise.all(racing);
+    expect([...outcomes].sort((a, b) => b.succeeded - a.succeeded)).toEqual([{ ...nothing, succeeded: 1 }, nothing]);
     expect(processor.refundCalls).toHaveLength(1);
     expect(await state.booking(booking.id)).toMatchObject({ refundedMinor: 1000 });
   });
