@@ -95,7 +95,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const deps: Deps = {
     db: options.db,
     now,
-    payments: options.payments ?? paymentProcessor(options.config, now),
+    payments: options.payments ?? (await paymentProcessor(options.config, now)),
     holdTtlSeconds: options.config.HOLD_TTL_SECONDS,
     waitlistOfferTtlSeconds: options.config.WAITLIST_OFFER_TTL_SECONDS,
     intentCheckAfterSeconds: (options.intentReconciler ?? intentCheckDefaults).checkAfterSeconds,

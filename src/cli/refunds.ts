@@ -43,7 +43,7 @@ export async function runRefundsCli(argv: string[], out: (line: string) => void,
   const deps = {
     db,
     now,
-    payments: paymentProcessor(config, now),
+    payments: await paymentProcessor(config, now),
     holdTtlSeconds: config.HOLD_TTL_SECONDS,
     waitlistOfferTtlSeconds: config.WAITLIST_OFFER_TTL_SECONDS,
   };

@@ -9,17 +9,17 @@ const stripe = { STRIPE_SECRET_KEY: 'sk_test_51abcDEF', STRIPE_WEBHOOK_SECRET: '
 const now = () => new Date('2026-11-25T12:00:00.000Z');
 
 describe('Stripe settings', () => {
-  it('take cards through Stripe when STRIPE_SECRET_KEY is set, through the sandbox otherwise', () => {
+  it('take cards through Stripe when STRIPE_SECRET_KEY is set, through the sandbox otherwise', async () => {
     const config = loadConfig({ ...stripe, STRIPE_API_BASE: 'http://127.0.0.1:12111', STRIPE_PUBLISHABLE_KEY: 'pk_test_51abc' });
     expect(config).toMatchObject({
       PAYMENT_PROCESSOR: 'stripe',
       STRIPE_API_BASE: 'http://127.0.0.1:12111',
       STRIPE_PUBLISHABLE_KEY: 'pk_test_51abc',
     });
-    expect(paymentProcessor(config, now)).toMatchObject({ name: 'stripe', browserSettings: { stripePublishableKey: 'pk_test_51abc' } });
+    expect(await paymentProcessor(config, now)).toMatchObject({ name: 'stripe', browserSettings: { stripePublishableKey: 'pk_test_51abc' } });
     const sandbox = loadConfig({});
     expect(sandbox.PAYMENT_PROCESSOR).toBe('sandbox');
-    expect(paymentProcessor(sandbox, now).name).toBe('sandbox');
+    expect((await paymentProcessor(sandbox, now)).name).toBe('sandbox');
   });
 
   it('are enough in production without PAYMENT_PROCESSOR', () => {
