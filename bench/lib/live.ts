@@ -149,6 +149,7 @@ async function timedHold(server: Server, world: WriteMixWorld, sessionTime: stri
   return last;
 }
 
+const closeAll = (subscribers: Subscriber[]) => Promise.all(subscribers.map(async (s) => s.client.dispose()));
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 
@@ -168,7 +169,7 @@ export async function measureLive(server: Server, world: WriteMixWorld, seconds:
     await timedHold(server, world, sessionTime, subscribers, failures);
     await settle();
     const rssWithIdleMb = rssMb(server.pid);
-    await Promise.all(subscribers.splice(FAN_OUT).map(async (s) => s.client.dispose()));
+    await closeAll(subscribers.splice(FAN_OUT));
     // The closes handled before the holds are timed; the first hold, untimed, on FAN_OUT alone.
     await settle();
     await timedHold(server, world, sessionTime, subscribers, failures);
@@ -180,7 +181,7 @@ export async function measureLive(server: Server, world: WriteMixWorld, seconds:
     log(`  T1 with ${FAN_OUT} subscribers connected, then with none...`);
     await measure('T1 (warm-up)', server.url, requests.featuredGraphql, expected, 2);
     const httpWith = await measure(`T1, ${FAN_OUT} subscribers`, server.url, requests.featuredGraphql, expected, seconds);
-    await Promise.all(subscribers.splice(0).map(async (s) => s.client.dispose()));
+    await closeAll(subscribers.splice(0));
     await settle();
     const httpWithout = await measure('T1, no subscriber', server.url, requests.featuredGraphql, expected, seconds);
     return {
@@ -196,7 +197,7 @@ export async function measureLive(server: Server, world: WriteMixWorld, seconds:
       kbPerIdleSubscriber: ((rssWithIdleMb - rssBeforeMb) * 1024) / IDLE,
     };
   } finally {
-    await Promise.all(subscribers.map(async (s) => s.client.dispose()));
+    await closeAll(subscribers);
   }
 }
 
