@@ -20,7 +20,7 @@ import type { Engine } from '../engine.ts';
 import { closePostgres, type PgDb } from './client.ts';
 import { readConnections } from './defaults.ts';
 import { postgresSeeder } from './seeder.ts';
-import { bindStores, type PgExecutor, type PostgresStores } from './store-binding.ts';
+import { bindStores, unitStoresOf, type PgExecutor, type PostgresStores } from './store-binding.ts';
 import { postgresStores } from './stores/index.ts';
 import { EVENTS_CHANNEL, keepInto, openOutbox, writeOutbox, type Outbox } from './outbox.ts';
 import { executorOf, unitTransaction } from './executors.ts';
@@ -88,16 +88,17 @@ function unitsOf<S>(
 ): { database: DatabaseOf<S>; runUnit: <T>(work: UnitWork<S, T>, signal?: AbortSignal) => Promise<T> } {
   // The stores of a transaction (or savepoint) whose events wait in `outbox`; a savepoint that is kept
   // hands what it recorded to its parent's.
-  const transactionOf = (executor: PgExecutor, outbox: Outbox): TransactionOf<S> => ({
-    ...bindStores(implementations, executor),
-    savepoint: (work) =>
-      executor.transaction(async (inner) => {
-        const recorded = openOutbox(inner);
-        const result = await work(transactionOf(inner, recorded));
-        keepInto(outbox, recorded);
-        return result;
-      }),
-  });
+  const unitStores = unitStoresOf(implementations);
+  const transactionOf = (executor: PgExecutor, outbox: Outbox): TransactionOf<S> =>
+    Object.assign(unitStores(executor), {
+      savepoint: <T>(work: (tx: TransactionOf<S>) => Promise<T>) =>
+        executor.transaction(async (inner) => {
+          const recorded = openOutbox(inner);
+          const result = await work(transactionOf(inner, recorded));
+          keepInto(outbox, recorded);
+          return result;
+        }),
+    }) as TransactionOf<S>;
 
   // A unit's transaction: its BEGIN goes with its first statement and its COMMIT with its last
   // (unit-pipelining.ts), so the transaction costs no round trip of its own.
