@@ -16,7 +16,10 @@ describe('Stripe settings', () => {
       STRIPE_API_BASE: 'http://127.0.0.1:12111',
       STRIPE_PUBLISHABLE_KEY: 'pk_test_51abc',
     });
-    expect(await paymentProcessor(config, now)).toMatchObject({ name: 'stripe', browserSettings: { stripePublishableKey: 'pk_test_51abc' } });
+    expect(await paymentProcessor(config, now)).toMatchObject({
+      name: 'stripe',
+      browserSettings: { stripePublishableKey: 'pk_test_51abc' },
+    });
     const sandbox = loadConfig({});
     expect(sandbox.PAYMENT_PROCESSOR).toBe('sandbox');
     expect((await paymentProcessor(sandbox, now)).name).toBe('sandbox');
