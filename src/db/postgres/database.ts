@@ -20,7 +20,7 @@ import type { Engine } from '../engine.ts';
 import { closePostgres, type PgDb } from './client.ts';
 import { readConnections } from './defaults.ts';
 import { postgresSeeder } from './seeder.ts';
-import { bindStores, unitStoresOf, type PgExecutor, type PostgresStores } from './store-binding.ts';
+import { postgresStoreBinding, type PgExecutor, type PostgresStores } from './store-binding.ts';
 import { postgresStores } from './stores/index.ts';
 import { EVENTS_CHANNEL, keepInto, openOutbox, writeOutbox, type Outbox } from './outbox.ts';
 import { executorOf, unitTransaction } from './executors.ts';
@@ -88,9 +88,9 @@ function unitsOf<S>(
 ): { database: DatabaseOf<S>; runUnit: <T>(work: UnitWork<S, T>, signal?: AbortSignal) => Promise<T> } {
   // The stores of a transaction (or savepoint) whose events wait in `outbox`; a savepoint that is kept
   // hands what it recorded to its parent's.
-  const unitStores = unitStoresOf(implementations);
+  const stores = postgresStoreBinding(implementations);
   const transactionOf = (executor: PgExecutor, outbox: Outbox): TransactionOf<S> =>
-    Object.assign(unitStores(executor), {
+    Object.assign(stores.unit(executor), {
       savepoint: <T>(work: (tx: TransactionOf<S>) => Promise<T>) =>
         executor.transaction(async (inner) => {
           const recorded = openOutbox(inner);
@@ -178,7 +178,7 @@ function unitsOf<S>(
     listenerOptions,
   );
   const database = {
-    ...bindStores(implementations, db),
+    ...stores.all(db),
     transaction: (work, options) => runUnit((tx) => work(tx), options?.signal),
     /** See data-version.ts: in memory while the gateway listens, the server's snapshot otherwise. */
     dataVersion: () => version.current(),

@@ -1,7 +1,7 @@
 import type { NodePgQueryResultHKT } from 'drizzle-orm/node-postgres';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgTransaction, type PgDatabase, type PgTable } from 'drizzle-orm/pg-core';
-import { lazyStoreBinder } from '../store-binding.ts';
+import { storeBinding } from '../store-binding.ts';
 import type * as schema from './schema/index.ts';
 
 /** What a PostgreSQL store runs its statements on: the pool, or one open transaction (or savepoint) of it. */
@@ -17,29 +17,17 @@ export type PostgresStore<S> = {
 
 export type PostgresStores<S> = { [K in keyof S]: PostgresStore<S[K]> };
 
-type BoundStore = Record<string, (...args: unknown[]) => Promise<unknown>>;
-
-/** One store of an implementation with its statements run on `db`. */
-function bindStore(implementation: Record<string, (db: PgExecutor, ...args: unknown[]) => Promise<unknown>>, db: PgExecutor): BoundStore {
-  const bound: BoundStore = {};
-  for (const [name, fn] of Object.entries(implementation)) bound[name] = (...args) => fn(db, ...args);
-  return bound;
-}
-
-type Implementations = Record<string, Record<string, (db: PgExecutor, ...args: unknown[]) => Promise<unknown>>>;
-
-/** The stores of `implementations` with their statements run on `db`. */
-export function bindStores<S>(implementations: PostgresStores<S>, db: PgExecutor): S {
-  const stores: Record<string, BoundStore> = {};
-  for (const [key, implementation] of Object.entries(implementations as Implementations)) stores[key] = bindStore(implementation, db);
-  return stores as S;
-}
-
-/** The same for units of work and savepoints: each store bound on first use (../store-binding.ts). */
-export function unitStoresOf<S extends object>(implementations: PostgresStores<S>): (db: PgExecutor) => S {
-  const all = implementations as Implementations;
-  const binder = lazyStoreBinder<S>(Object.keys(all));
-  return (db) => binder((name) => bindStore(all[name]!, db));
+/**
+ * The stores of `implementations`, each method running its statements on the executor it is bound to:
+ * `all(db)` for the pool, `unit(tx)` for a unit of work or savepoint (each store bound on first use).
+ */
+export function postgresStoreBinding<S extends object>(implementations: PostgresStores<S>) {
+  return storeBinding<PgExecutor, S, (db: PgExecutor, ...args: unknown[]) => Promise<unknown>>(
+    implementations as Record<string, Record<string, (db: PgExecutor, ...args: unknown[]) => Promise<unknown>>>,
+    (fn, db) =>
+      (...args) =>
+        fn(db, ...args),
+  );
 }
 
 /**

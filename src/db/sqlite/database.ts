@@ -15,7 +15,7 @@ import type { Engine } from '../engine.ts';
 import { sqliteSeeder } from './seeder.ts';
 import { closeDatabase, openDatabase, type Db } from './client.ts';
 import { dataGeneration } from './generation.ts';
-import { bindStores, settled, unitStoresOf, type CallRunner, type SqliteStores } from './store-binding.ts';
+import { settled, sqliteStoreBinding, type CallRunner, type SqliteStores } from './store-binding.ts';
 import { sqliteStores } from './stores/index.ts';
 import { reportingUnavailable } from '../unavailable.ts';
 
@@ -148,14 +148,14 @@ function sqliteDatabaseOver(db: Db, settings: AdmissionSettings): { database: Da
       return announced();
     }, 1);
   };
-  const root = bindStores(stores, db, outside);
-  const unitStores = unitStoresOf(stores);
+  const binding = sqliteStoreBinding(stores);
+  const root = binding.all({ db, run: outside });
 
   function openTransaction(): { tx: Transaction; end: () => void } {
     let open = true;
     let savepoints = 0;
     const inside: CallRunner = (call) => (open ? settled(call) : Promise.reject(new TransactionEnded()));
-    const tx: Transaction = Object.assign(unitStores(db, inside), {
+    const tx: Transaction = Object.assign(binding.unit({ db, run: inside }), {
       async savepoint<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
         if (!open) throw new TransactionEnded();
         const name = `sp${++savepoints}`;

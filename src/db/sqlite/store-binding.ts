@@ -1,5 +1,5 @@
 import type { Stores } from '../../domain/shared/database.ts';
-import { lazyStoreBinder } from '../store-binding.ts';
+import { storeBinding } from '../store-binding.ts';
 import type { Db } from './client.ts';
 
 /**
@@ -24,26 +24,15 @@ export function settled<R>(call: () => R): Promise<R> {
   }
 }
 
-type BoundStore = Record<string, (...args: unknown[]) => Promise<unknown>>;
-type Implementation = Record<string, (db: Db, ...args: unknown[]) => unknown>;
-
-/** One store over `db`, each call going through `run`. */
-function bindStore(implementation: Implementation, db: Db, run: CallRunner): BoundStore {
-  const bound: BoundStore = {};
-  for (const [name, fn] of Object.entries(implementation)) bound[name] = (...args) => run(() => fn(db, ...args));
-  return bound;
-}
-
-/** The port's stores over `db`, each call going through `run`. */
-export function bindStores(implementations: SqliteStores, db: Db, run: CallRunner): Stores {
-  const stores: Record<string, BoundStore> = {};
-  for (const [key, implementation] of Object.entries(implementations)) stores[key] = bindStore(implementation as Implementation, db, run);
-  return stores as unknown as Stores;
-}
-
-/** The same for transactions: each store bound on first use (../store-binding.ts). */
-export function unitStoresOf(implementations: SqliteStores): (db: Db, run: CallRunner) => Stores {
-  const all = implementations as unknown as Record<string, Implementation>;
-  const binder = lazyStoreBinder<Stores>(Object.keys(all));
-  return (db, run) => binder((name) => bindStore(all[name]!, db, run));
+/**
+ * The port's stores over `db`, each call going through the `run` it is bound with: `all` for the
+ * connection outside transactions, `unit` for a transaction (each store bound on first use).
+ */
+export function sqliteStoreBinding(implementations: SqliteStores) {
+  return storeBinding<{ db: Db; run: CallRunner }, Stores, (db: Db, ...args: unknown[]) => unknown>(
+    implementations as unknown as Record<string, Record<string, (db: Db, ...args: unknown[]) => unknown>>,
+    (fn, { db, run }) =>
+      (...args) =>
+        run(() => fn(db, ...args)),
+  );
 }
