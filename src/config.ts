@@ -189,6 +189,12 @@ const schema = z.object({
   WRITE_QUEUE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(httpDefaults.writeQueueLimit),
   /** Bytes of memory for cached catalogue answers, invalidated by every write; 0 turns the cache off. */
   RESPONSE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).max(1_073_741_824).default(httpDefaults.responseCacheMaxBytes),
+  /**
+   * How far the JavaScript heap may grow past what the last full collection kept before the next, in
+   * percent (src/heap.ts); 0 leaves V8's own rule, which lets it grow up to 300 % on a host with 2 GB or
+   * more for the heap. A flag on node's command line (`--heap-growing-percent`) wins.
+   */
+  HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(300).default(50),
   /** Seconds browsers and CDNs may keep a public catalogue answer to GET /graphql (publishable key); 0: every answer no-store. */
   GRAPHQL_PUBLIC_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(httpDefaults.graphqlPublicMaxAgeSeconds),
   /** Live updates (src/graphql/live): subscriptions one connection may hold open; the next is refused TOO_MANY_SUBSCRIPTIONS. */

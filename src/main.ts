@@ -5,10 +5,12 @@ import { connect } from './db/connect.ts';
 import { DatabaseUnavailableError } from './domain/shared/database.ts';
 import { redactDatabaseUrl } from './db/engine.ts';
 import { demoKeys } from './db/demo/index.ts';
+import { governHeapGrowth } from './heap.ts';
 import { exitOnSignals } from './shutdown.ts';
 
 async function main() {
   const config = loadConfig();
+  governHeapGrowth(config.HEAP_GROWING_PERCENT);
   const { database: db, loadDemoDataIfEmpty } = await connect(config.DATABASE_URL, {
     poolSize: config.DATABASE_POOL_SIZE,
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
