@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { parseOrigin } from './domain/access/publishable.ts';
 import { graphqlDefaults } from './graphql/protections/defaults.ts';
@@ -32,6 +33,21 @@ function isEncryptionKey(value: string): boolean {
 }
 
 /**
+ * The path a `file:` URL names, as SQLite tools and ORMs write one (`file:./dev.db`, `file:/srv/tessera.db`,
+ * `file:///srv/tessera.db`, `file://localhost/srv/tessera.db`); undefined for anything else, and for a URL
+ * with a query (SQLite's `?mode=ro` and the like), another host or a broken escape, which is refused
+ * rather than opened without what it asks.
+ */
+function sqliteFileUrlPath(url: string): string | undefined {
+  if (!/^file:./i.test(url) || /[?#]/.test(url)) return undefined;
+  try {
+    return /^file:\/\//i.test(url) ? fileURLToPath(url) : decodeURIComponent(url.slice('file:'.length));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * A PostgreSQL URL without a host (`postgres://user:password@/db?host=/var/run/postgresql`, libpq's form for a
  * Unix socket, which node-postgres reads) is no WHATWG URL: checked with a stand-in host. The socket's folder
  * may also be the host itself, percent-encoded (`postgres://user:password@%2Fvar%2Frun%2Fpostgresql/db`).
@@ -42,17 +58,22 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
   /**
-   * The database: a SQLite file path or `:memory:` (embedded), or a `postgres://` / `postgresql://` URL
-   * (PostgreSQL 15 or newer). Any other URL is refused rather than taken for a file name.
+   * The database: a SQLite file path, `file:` URL (read as its path) or `:memory:` (embedded), or a
+   * `postgres://` / `postgresql://` URL (PostgreSQL 15 or newer). Any other URL is refused rather than taken
+   * for a file name.
    */
   DATABASE_URL: z
     .string()
     .min(1)
     .default('./data/tessera.sqlite')
     .refine(
-      (v) => !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(v) || (isPostgresUrl(v) && URL.canParse(withSocketHost(v))),
-      'must be a SQLite file path, :memory:, or a PostgreSQL URL (postgres://user:password@host:5432/database)',
-    ),
+      (v) =>
+        sqliteFileUrlPath(v) !== undefined ||
+        (!/^file:/i.test(v) && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(v)) ||
+        (isPostgresUrl(v) && URL.canParse(withSocketHost(v))),
+      'must be a SQLite file path or file: URL, :memory:, or a PostgreSQL URL (postgres://user:password@host:5432/database)',
+    )
+    .transform((v) => sqliteFileUrlPath(v) ?? v),
   /** Connections one gateway opens to PostgreSQL at most; every gateway shares the server's max_connections. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(postgresDefaults.poolSize),
   /** Connecting to PostgreSQL, or waiting for a pooled connection while all are busy, at most; past it the request is 503. */

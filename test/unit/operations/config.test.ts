@@ -114,7 +114,7 @@ describe('loadConfig', () => {
       'postgresql://db.internal/tessera?sslmode=verify-full',
     );
     expect(() => loadConfig({ DATABASE_URL: 'mysql://tessera:s3cret@localhost/tessera' })).toThrow(
-      'DATABASE_URL: must be a SQLite file path, :memory:, or a PostgreSQL URL (postgres://user:password@host:5432/database) (got "mysql://tessera:<redacted>@localhost/tessera")',
+      'DATABASE_URL: must be a SQLite file path or file: URL, :memory:, or a PostgreSQL URL (postgres://user:password@host:5432/database) (got "mysql://tessera:<redacted>@localhost/tessera")',
     );
     expect(() => loadConfig({ DATABASE_URL: 'postgres://tessera:s3cret@[bad' })).toThrow(/DATABASE_URL: must be a SQLite file path/);
     // A Unix socket, in libpq's two forms: no host and the folder in `host`, or the folder percent-encoded as the host.
@@ -126,6 +126,29 @@ describe('loadConfig', () => {
       expect(loadConfig({ DATABASE_URL: socket }).DATABASE_URL).toBe(socket);
     }
     expect(loadConfig({ DATABASE_URL: './data/other.sqlite' }).DATABASE_URL).toBe('./data/other.sqlite');
+  });
+
+  it('takes a SQLite file: URL as the path it names, and refuses one it could not honour', () => {
+    for (const [url, path] of [
+      ['file:./data/dev.sqlite', './data/dev.sqlite'],
+      ['file:dev.sqlite', 'dev.sqlite'],
+      ['file:/srv/tessera/main.sqlite', '/srv/tessera/main.sqlite'],
+      ['file:///srv/tessera/main.sqlite', '/srv/tessera/main.sqlite'],
+      ['FILE://localhost/srv/my%20data.sqlite', '/srv/my data.sqlite'],
+    ]) {
+      expect(loadConfig({ DATABASE_URL: url }).DATABASE_URL).toBe(path);
+    }
+    // SQLite's options (read-only, shared cache) would be silently dropped; another host is not this machine; a broken escape is no path.
+    for (const url of [
+      'file:./dev.sqlite?mode=ro',
+      'file:///srv/main.sqlite#x',
+      'file://db.internal/srv/main.sqlite',
+      'file:%zz.sqlite',
+      'file:///srv/a%2Fb.sqlite',
+      'file:',
+    ]) {
+      expect(() => loadConfig({ DATABASE_URL: url })).toThrow(/DATABASE_URL: must be a SQLite file path or file: URL/);
+    }
   });
 
   it('reads DATABASE_POOL_SIZE, a whole number of connections from 1 to 100', () => {
