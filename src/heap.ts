@@ -19,9 +19,8 @@ export function heapGrowingFlag(percent: number, execArgv: readonly string[] = p
   return `--heap-growing-percent=${percent}`;
 }
 
-/** Applies HEAP_GROWING_PERCENT to this process; returns the flag set, if any. */
-export function governHeapGrowth(percent: number): string | undefined {
+/** Applies HEAP_GROWING_PERCENT to this process. */
+export function governHeapGrowth(percent: number): void {
   const flag = heapGrowingFlag(percent);
   if (flag) setFlagsFromString(flag);
-  return flag;
 }
