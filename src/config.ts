@@ -54,6 +54,16 @@ function sqliteFileUrlPath(url: string): string | undefined {
  */
 const withSocketHost = (url: string) => url.replace(/^(postgres(?:ql)?:\/\/(?:[^@/]*@)?)\//i, '$1localhost/');
 
+/**
+ * DATABASE_URL as the gateway opens it: a SQLite path (a `file:` URL read as the path it names) or a
+ * PostgreSQL URL; undefined for anything else, which is refused rather than taken for a file name.
+ */
+function databaseUrl(value: string): string | undefined {
+  if (/^file:/i.test(value)) return sqliteFileUrlPath(value);
+  if (isPostgresUrl(value)) return URL.canParse(withSocketHost(value)) ? value : undefined;
+  return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value) ? undefined : value;
+}
+
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -66,14 +76,16 @@ const schema = z.object({
     .string()
     .min(1)
     .default('./data/tessera.sqlite')
-    .refine(
-      (v) =>
-        sqliteFileUrlPath(v) !== undefined ||
-        (!/^file:/i.test(v) && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(v)) ||
-        (isPostgresUrl(v) && URL.canParse(withSocketHost(v))),
-      'must be a SQLite file path or file: URL, :memory:, or a PostgreSQL URL (postgres://user:password@host:5432/database)',
-    )
-    .transform((v) => sqliteFileUrlPath(v) ?? v),
+    .transform((v, ctx) => {
+      const url = databaseUrl(v);
+      if (url !== undefined) return url;
+      ctx.issues.push({
+        code: 'custom',
+        input: v,
+        message: 'must be a SQLite file path or file: URL, :memory:, or a PostgreSQL URL (postgres://user:password@host:5432/database)',
+      });
+      return z.NEVER;
+    }),
   /** Connections one gateway opens to PostgreSQL at most; every gateway shares the server's max_connections. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(postgresDefaults.poolSize),
   /** Connecting to PostgreSQL, or waiting for a pooled connection while all are busy, at most; past it the request is 503. */
