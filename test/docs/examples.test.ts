@@ -119,6 +119,10 @@ function expectationsOf(code: string): { calls: number; expectations: Expectatio
 /** A `curl` for the examples: the real one, recording each call's status and body for the checks. */
 const curlRecorder = `
 set -euo pipefail
+# Each command as it starts, into a file of its own (not stderr): the failure names the one that hung.
+exec {trace}>"$EXAMPLE_LOG/trace"
+BASH_XTRACEFD=$trace
+set -x
 curl() {
   local n=$(( $(cat "$EXAMPLE_LOG/count") + 1 ))
   echo "$n" > "$EXAMPLE_LOG/count"
@@ -182,7 +186,18 @@ describe.each(pages.filter((page) => blocks.some((block) => block.page === page 
           if (!before.has(entry) && block.code.includes(entry) && statSync(join(root, entry)).isFile()) rmSync(join(root, entry));
         }
       }
-      expect({ status: result.status, stderr: result.status === 0 ? '' : result.stderr }).toEqual({ status: 0, stderr: '' });
+      // On failure, what a reader would see: the signal that ended it (a timeout is SIGTERM with ETIMEDOUT), its output's
+      // tail and the last commands it started.
+      const ended =
+        result.status === 0
+          ? {}
+          : {
+              signal: result.signal,
+              error: result.error?.message,
+              stdout: result.stdout.slice(-2000),
+              commands: readFileSync(join(log, 'trace'), 'utf8').slice(-2000),
+            };
+      expect({ status: result.status, stderr: result.status === 0 ? '' : result.stderr, ...ended }).toEqual({ status: 0, stderr: '' });
       const made = Number(readFileSync(join(log, 'count'), 'utf8'));
       expect(made, 'curl calls made, as the block spells them').toBe(calls);
       const answers = Array.from({ length: made }, (_, i) => {
