@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../../src/domain/access/secrets.ts';
 import { startApp, type TestApp } from '../../support/app.ts';
@@ -15,7 +16,7 @@ import { freshDb, itOnSqlite } from '../../support/db.ts';
 import { createSession } from '../../../fixtures/factories/bookings.ts';
 import { createApiKey, createBrand } from '../../../fixtures/factories/brands.ts';
 import { createExperience } from '../../../fixtures/factories/catalog.ts';
-import { recordStatements } from '../../support/statements.ts';
+import { recordStatements, untilDataVersionSteady } from '../../support/statements.ts';
 
 const db = await freshDb();
 const brand = await createBrand(db);
@@ -32,6 +33,7 @@ const record = () => recordStatements(db, (sql, params) => executed.push({ sql, 
 let stopRecording = () => {};
 beforeAll(async () => {
   t = await startApp(db, { now: () => new Date('2026-11-25T12:00:00.000Z') });
+  await untilDataVersionSteady(db);
   stopRecording = record();
 });
 afterAll(() => stopRecording());
@@ -41,23 +43,30 @@ const bound = () => executed.flatMap((e) => e.params).filter((p): p is string =>
 describe('secret comparison', () => {
   it('sends the database the SHA-256 of an API key, never the key, for a right key, a near miss and the legacy header', async () => {
     // The right key's third request is answered from the key cache (src/domain/access/key-lookup.ts), keyed by
-    // the hash too, while the data version holds. On PostgreSQL that version moves when a notification of a
-    // write arrives (the key's own creation's, late), or is the server's snapshot until the gateway listens,
-    // which a commit anywhere on the server moves; the key is then looked up again: the three requests are
-    // sent until the version held through them, each round with a key of its own that no cache knows yet. On
-    // SQLite nothing else writes: the first round is that one.
+    // the hash too, while the keys version holds (the version that cache is judged by). On PostgreSQL it is the
+    // server's snapshot until the gateway listens, which a commit anywhere on the server moves (beforeAll waits
+    // for the listening), then moves with each notification of a write to the keys; the key is then looked up
+    // again. So the three requests are sent until the version held through them, each round after the first
+    // with a key of its own that no cache knows yet. A key's creation moves the version twice, as it commits
+    // (this gateway's own write) and as its notification arrives: a round starts once both have (without that
+    // wait, each round's notification arrived during its first request and no round ever held). On SQLite
+    // nothing else writes: the first round is that one.
     let right = key;
     let nearMiss = '';
     for (let round = 1; ; round++) {
-      if (round > 1) right = (await createApiKey(db, { brandId: brand.id })).secret;
+      if (round > 1) {
+        right = (await createApiKey(db, { brandId: brand.id })).secret;
+        const written = await db.database.keysVersion();
+        for (let wait = 0; wait < 100 && (await db.database.keysVersion()) === written; wait++) await sleep(10);
+      }
       nearMiss = `${right.slice(0, -1)}${right.endsWith('0') ? '1' : '0'}`;
-      const version = await db.database.dataVersion();
+      const version = await db.database.keysVersion();
       executed.length = 0;
       expect((await t.rest('GET', `/v1/brands/${brand.id}/settings`, { key: right })).status).toBe(200);
       expect((await t.rest('GET', `/v1/brands/${brand.id}/settings`, { key: nearMiss })).status).toBe(401);
       const legacy = { 'tessera-brand-id': brand.id, 'tessera-secret-key': right };
       expect((await t.rest('GET', `/v1/brands/${brand.id}/settings`, { headers: legacy })).status).toBe(200);
-      if ((await db.database.dataVersion()) === version || round === 20) break;
+      if ((await db.database.keysVersion()) === version || round === 20) break;
     }
 
     const lookups = executed.filter((e) => /from "api_keys"/i.test(e.sql));
