@@ -22,7 +22,8 @@ import {
   type GraphQLSchema,
   type ValidationRule,
 } from 'graphql';
-import { mapAsyncIterator } from 'graphql/execution/mapAsyncIterator.js';
+import { isPromise } from 'graphql/jsutils/isPromise.js';
+import type { PromiseOrValue } from 'graphql/jsutils/PromiseOrValue.js';
 import { LRUCache } from 'lru-cache';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { withFreshLoaders, type GraphQLContext } from '../context.ts';
@@ -65,38 +66,71 @@ function persistedHash(extensions: unknown): string | undefined {
   return typeof hash === 'string' ? hash : undefined;
 }
 
+const ENDED: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
+
 /**
- * The stream's results, and when its watch fails (a slow consumer's SLOW_CONSUMER, the database gone), one
- * last result with that error before it ends: both protocols then deliver it as the operation's errors
- * and complete, where a thrown error would be masked (graphql-ws) or cut the event stream (graphql-sse).
+ * A subscription's results: each event of its watch run by `run` (graphql-js `execute`). When the watch
+ * fails (a slow consumer's SLOW_CONSUMER, the database gone) or an event cannot run, one last result with
+ * that error before it ends: both protocols then deliver it as the operation's errors and complete, where
+ * a thrown error would be masked (graphql-ws) or cut the event stream (graphql-sse).
+ *
+ * A class on promise chains, where graphql-js's `mapAsyncIterator` and an async wrapper made closures for
+ * each iterator and left an async function suspended in each `next()`: an idle subscriber waits in
+ * `next()` for as long as it stays connected, and thousands of them each kept those.
  */
-function endingWithErrors(results: AsyncGenerator<ExecutionResult>): AsyncGenerator<ExecutionResult> {
-  let ended = false;
-  const stream: AsyncGenerator<ExecutionResult> = {
-    async next() {
-      if (ended) return { value: undefined, done: true };
-      try {
-        const result = await results.next();
-        if (result.done) ended = true;
-        return result;
-      } catch (error) {
-        ended = true;
-        return { value: { errors: [new GraphQLError((error as Error).message, { originalError: error as Error })] }, done: false };
-      }
-    },
-    async return(value) {
-      ended = true;
-      return results.return(value);
-    },
-    async throw(error) {
-      ended = true;
-      return results.throw(error);
-    },
-    [Symbol.asyncIterator]() {
-      return stream;
-    },
-  };
-  return stream;
+class LiveResults<T> implements AsyncGenerator<ExecutionResult> {
+  private ended = false;
+
+  constructor(
+    private readonly events: AsyncIterator<T>,
+    private readonly run: (event: T) => PromiseOrValue<ExecutionResult>,
+  ) {}
+
+  next(): Promise<IteratorResult<ExecutionResult>> {
+    if (this.ended) return Promise.resolve(ENDED);
+    return this.events.next().then(
+      (event) => this.ran(event),
+      (error: unknown) => this.failed(error),
+    );
+  }
+
+  return(): Promise<IteratorResult<ExecutionResult>> {
+    this.ended = true;
+    return Promise.resolve(this.events.return?.()).then(() => ENDED);
+  }
+
+  async throw(error?: unknown): Promise<IteratorResult<ExecutionResult>> {
+    await this.return();
+    throw error;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  private ran(event: IteratorResult<T>): PromiseOrValue<IteratorResult<ExecutionResult>> {
+    if (event.done) {
+      this.ended = true;
+      return ENDED;
+    }
+    try {
+      const result = this.run(event.value);
+      if (!isPromise(result)) return { value: result, done: false };
+      return result.then(
+        (value) => ({ value, done: false }),
+        (error: unknown) => this.failed(error),
+      );
+    } catch (error) {
+      return this.failed(error);
+    }
+  }
+
+  /** The error as the last result; the watch is ended (its listeners removed) if it was not already. */
+  private failed(error: unknown): IteratorResult<ExecutionResult> {
+    this.ended = true;
+    this.events.return?.().catch(() => {});
+    return { value: { errors: [new GraphQLError((error as Error).message, { originalError: error as Error })] }, done: false };
+  }
 }
 
 export interface LiveOperations {
@@ -190,10 +224,9 @@ export function liveOperations(schema: GraphQLSchema, p: GraphQLProtections, log
     const stream = await createSourceEventStream(args);
     if (!(Symbol.asyncIterator in stream)) return stream;
     const context = args.contextValue as GraphQLContext;
-    const results = mapAsyncIterator(stream, (payload: unknown) =>
+    return new LiveResults(stream[Symbol.asyncIterator](), (payload: unknown) =>
       execute({ ...args, rootValue: payload, contextValue: withFreshLoaders(context) }),
     );
-    return endingWithErrors(results);
   };
 
   const format = (errors: readonly GraphQLError[], requestId: string): GraphQLFormattedError[] =>

@@ -11,11 +11,11 @@
  * the database cannot check the key now (reconnect later), 1012 the gateway is restarting (reconnect,
  * possibly elsewhere), 4500 an unexpected failure.
  */
-import fastifyWebsocket from '@fastify/websocket';
+import type { ServerResponse } from 'node:http';
+import fastifyWebsocket, { type WebSocket } from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type GraphQLError, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
-import { makeHandler, type Extra } from 'graphql-ws/use/@fastify/websocket';
-import type { Context } from 'graphql-ws';
+import { handleProtocols, makeServer, type Context } from 'graphql-ws';
 import type { Principal } from '../../domain/access/principal.ts';
 import { DatabaseUnavailableError } from '../../domain/shared/database.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
@@ -61,6 +61,7 @@ export interface LiveServices {
 }
 
 interface Connection {
+  /** The upgrade's request, with the key of `connection_init`. */
   request: LiveRequestLike;
   release(): void;
   untrack(): void;
@@ -68,18 +69,41 @@ interface Connection {
   running: Map<string, () => void>;
 }
 
-type LiveExtra = { connection?: Connection };
-type LiveContext = Context<Record<string, unknown>, Extra & Partial<LiveExtra>>;
+/**
+ * What graphql-ws keeps of a connection beside its socket: the upgrade request until `connection_init` is
+ * handled, then the connection. Fastify's request, its reply and Node's objects under them are not kept:
+ * thousands of idle subscribers would each hold them for as long as they stay connected.
+ */
+interface LiveExtra {
+  socket: WebSocket;
+  upgrade: LiveRequestLike | null;
+  connection?: Connection;
+}
+type LiveContext = Context<Record<string, unknown>, LiveExtra>;
 
-/** The headers of the upgrade, with the key of `connection_init` in place of any it carried. */
-function connectionRequest(request: FastifyRequest, params: Readonly<Record<string, unknown>> | undefined): LiveRequestLike {
+const graphqlRoute = { url: '/graphql' } as const;
+
+/** The handshake's own headers, which nothing after the upgrade reads. */
+const handshakeHeaders = new Set([
+  'connection',
+  'upgrade',
+  'sec-websocket-key',
+  'sec-websocket-version',
+  'sec-websocket-extensions',
+  'sec-websocket-protocol',
+]);
+
+/** The upgrade as live operations read it: its id, address and headers (less the handshake's). */
+function upgradeRequest(request: FastifyRequest): LiveRequestLike {
+  const headers: LiveRequestLike['headers'] = {};
+  for (const [name, value] of Object.entries(request.headers)) if (!handshakeHeaders.has(name)) headers[name] = value;
+  return { id: String(request.id), headers, ip: request.ip, routeOptions: graphqlRoute };
+}
+
+/** The upgrade with the key of `connection_init` in place of any header it carried. */
+function connectionRequest(upgrade: LiveRequestLike, params: Readonly<Record<string, unknown>> | undefined): LiveRequestLike {
   const authorization = params?.authorization ?? params?.Authorization;
-  return {
-    id: String(request.id),
-    headers: { ...request.headers, ...(typeof authorization === 'string' ? { authorization } : {}) },
-    ip: request.ip,
-    routeOptions: { url: '/graphql' },
-  };
+  return typeof authorization === 'string' ? { ...upgrade, headers: { ...upgrade.headers, authorization } } : upgrade;
 }
 
 /** Why a key was refused, as a close code and reason. */
@@ -102,12 +126,14 @@ const tooMany = (max: number) =>
     },
   );
 
-function handler(app: FastifyInstance, live: LiveServices) {
+/** graphql-ws with Tessera's keys, limits and error shapes: `open` serves it on a socket just upgraded. */
+function liveServer(app: FastifyInstance, live: LiveServices) {
   const { operations, settings, connections } = live;
   const closeWith = (ctx: LiveContext, code: number, reason: string) => ctx.extra.socket.close(code, closeReason(reason));
 
   const onConnect = async (ctx: LiveContext): Promise<boolean> => {
-    const request = connectionRequest(ctx.extra.request, ctx.connectionParams);
+    const request = connectionRequest(ctx.extra.upgrade!, ctx.connectionParams);
+    ctx.extra.upgrade = null;
     try {
       const principal = await live.authenticate(request);
       if (!principal) {
@@ -129,7 +155,7 @@ function handler(app: FastifyInstance, live: LiveServices) {
         return false;
       }
       const untrack = connections.track((code, reason) => closeWith(ctx, code, reason));
-      (ctx.extra as LiveExtra).connection = { request, release, untrack, running: new Map() };
+      ctx.extra.connection = { request, release, untrack, running: new Map() };
       return true;
     } catch (error) {
       const [code, reason] = refusalClose(error) ?? [LIVE_CLOSE.internal, 'Internal server error'];
@@ -161,50 +187,111 @@ function handler(app: FastifyInstance, live: LiveServices) {
     return result.errors ? { ...result, errors: operations.format(result.errors, requestId) } : result;
   };
 
-  return makeHandler<Record<string, unknown>, LiveExtra>(
-    {
-      schema: live.schema,
-      isProd: true,
-      onConnect,
-      onSubscribe: (ctx, id, payload) => onSubscribe(ctx, id, payload),
-      subscribe: (args) => operations.subscribe(args),
-      onOperation: (ctx, id, _payload, _args, result) => {
-        if (Symbol.asyncIterator in result) ctx.extra.connection?.running.set(id, connections.subscriptionStarted());
-      },
-      onComplete: (ctx, id) => {
-        ctx.extra.connection?.running.get(id)?.();
-        ctx.extra.connection?.running.delete(id);
-      },
-      onNext: (ctx, id, _payload, _args, result) => {
-        const socket = ctx.extra.socket;
-        // A client that does not read: drop it (it reconnects and resumes) rather than queue without bound.
-        if (socket.bufferedAmount > settings.maxBufferedBytes) {
-          closeWith(ctx, LIVE_CLOSE.tryAgainLater, 'The client reads updates too slowly; reconnect and resume.');
-        }
-        return formatted(ctx, id, result as ExecutionResult);
-      },
-      onError: (ctx, id, _payload, errors) => operations.format(errors, `${ctx.extra.connection?.request.id}:${id}`),
-      onClose: (ctx) => {
-        for (const end of ctx.extra.connection?.running.values() ?? []) end();
-        ctx.extra.connection?.release();
-        ctx.extra.connection?.untrack();
-      },
+  const server = makeServer<Record<string, unknown>, LiveExtra>({
+    schema: live.schema,
+    onConnect,
+    onSubscribe: (ctx, id, payload) => onSubscribe(ctx, id, payload),
+    subscribe: (args) => operations.subscribe(args),
+    onOperation: (ctx, id, _payload, _args, result) => {
+      if (Symbol.asyncIterator in result) ctx.extra.connection?.running.set(id, connections.subscriptionStarted());
     },
-    settings.keepAliveMs,
-  );
+    onComplete: (ctx, id) => {
+      ctx.extra.connection?.running.get(id)?.();
+      ctx.extra.connection?.running.delete(id);
+    },
+    onNext: (ctx, id, _payload, _args, result) => {
+      const socket = ctx.extra.socket;
+      // A client that does not read: drop it (it reconnects and resumes) rather than queue without bound.
+      if (socket.bufferedAmount > settings.maxBufferedBytes) {
+        closeWith(ctx, LIVE_CLOSE.tryAgainLater, 'The client reads updates too slowly; reconnect and resume.');
+      }
+      return formatted(ctx, id, result as ExecutionResult);
+    },
+    onError: (ctx, id, _payload, errors) => operations.format(errors, `${ctx.extra.connection?.request.id}:${id}`),
+    onClose: (ctx) => {
+      for (const end of ctx.extra.connection?.running.values() ?? []) end();
+      ctx.extra.connection?.release();
+      ctx.extra.connection?.untrack();
+    },
+  });
+
+  return function open(socket: WebSocket, upgrade: LiveRequestLike): void {
+    // What the closures below keep: the id alone (graphql-ws drops the upgrade once the connection is made).
+    const requestId = upgrade.id;
+    // ws emits 'error' for a client breaking the protocol (a frame too large, bad UTF-8) and closes the
+    // connection itself with the matching code.
+    socket.on('error', (error) => app.log.info({ err: error, reqId: requestId }, 'live connection broke the WebSocket protocol'));
+    const closed = server.opened(
+      {
+        protocol: socket.protocol,
+        send: (data) =>
+          new Promise<void>((resolve, reject) => {
+            if (socket.readyState !== socket.OPEN) return resolve();
+            socket.send(data, (error) => (error ? reject(error) : resolve()));
+          }),
+        close: (code, reason) => socket.close(code, reason),
+        onMessage: (received) =>
+          socket.on('message', (data) => {
+            received(String(data)).catch((error: unknown) => {
+              app.log.error({ err: error, reqId: requestId }, 'live message failed');
+              socket.close(LIVE_CLOSE.internal, 'Internal server error');
+            });
+          }),
+      },
+      { socket, upgrade },
+    );
+    socket.once('close', (code, reason) => {
+      closed(code, String(reason)).catch((error: unknown) =>
+        app.log.error({ err: error, reqId: requestId }, 'live connection failed to close'),
+      );
+    });
+  };
+}
+
+/**
+ * Pings every open socket of `server` each `intervalMs`, from one timer rather than one per connection; a
+ * socket that has not answered the last ping by the next is cut off (graphql-ws's rule: a pong within the
+ * interval). `watch` each socket as it opens; the answer stops the timer.
+ */
+function keepAlive(server: FastifyInstance['websocketServer'], intervalMs: number) {
+  const unanswered = new WeakSet<WebSocket>();
+  function answered(this: WebSocket) {
+    unanswered.delete(this);
+  }
+  const timer =
+    intervalMs > 0 && Number.isFinite(intervalMs)
+      ? setInterval(() => {
+          for (const socket of server.clients) {
+            if (socket.readyState !== socket.OPEN) continue;
+            if (unanswered.has(socket)) socket.terminate();
+            else {
+              unanswered.add(socket);
+              socket.ping();
+            }
+          }
+        }, intervalMs).unref()
+      : null;
+  return {
+    watch: (socket: WebSocket) => socket.on('pong', answered),
+    stop: () => clearInterval(timer ?? undefined),
+  };
 }
 
 /**
  * Registers @fastify/websocket and GET /graphql: Apollo's handler for HTTP GETs, graphql-ws for upgrades.
- * Call before Apollo's own route is registered (which then takes POST only).
+ * The upgrade passes Fastify's hooks as any request does (draining, the rate limit by address); the
+ * connection is then graphql-ws's, on the socket alone. Call before Apollo's own route is registered
+ * (which then takes POST only).
  */
 export async function installLiveWebSocket(app: FastifyInstance, live: LiveServices, httpGet: ApolloGetHandler): Promise<void> {
   const connections = live.connections;
+  let stopKeepAlive = () => {};
   await app.register(fastifyWebsocket, {
     // A subscribe message is a document and its variables: POST /graphql's body limit.
-    options: { maxPayload: 1024 * 1024 },
+    options: { maxPayload: 1024 * 1024, handleProtocols },
     preClose(done) {
       const server = this.websocketServer;
+      stopKeepAlive();
       connections.closeAll(LIVE_CLOSE.serviceRestart, 'The gateway is restarting: reconnect.');
       // A client that does not answer the close is cut off rather than holding the drain up (ws waits 30 s).
       const cutoff = setTimeout(() => {
@@ -216,10 +303,28 @@ export async function installLiveWebSocket(app: FastifyInstance, live: LiveServi
       });
     },
   });
+  const open = liveServer(app, live);
+  const alive = keepAlive(app.websocketServer, live.settings.keepAliveMs);
+  stopKeepAlive = alive.stop;
+  // The response @fastify/websocket made for each upgrade, which Node keeps on the socket until released.
+  const upgradeResponses = new WeakMap<FastifyRequest, ServerResponse>();
   app.route({
     method: 'GET',
     url: '/graphql',
+    onRequest: (request, reply, done) => {
+      if (request.ws) upgradeResponses.set(request, reply.raw);
+      done();
+    },
     handler: (request, reply) => httpGet(request, reply),
-    wsHandler: handler(app, live),
+    wsHandler: (socket, request) => {
+      // Nothing of the upgrade's HTTP objects stays with the connection: the response is released from the
+      // socket, and @fastify/websocket's error listener, which closes over Fastify's request and reply, gives
+      // way to the one `open` adds.
+      const response = upgradeResponses.get(request);
+      if (response?.socket) response.detachSocket(response.socket);
+      socket.removeAllListeners('error');
+      alive.watch(socket);
+      open(socket, upgradeRequest(request));
+    },
   });
 }
