@@ -6,9 +6,12 @@ import { DomainError } from '../../../src/domain/shared/errors.ts';
 import { liveOperations } from '../../../src/graphql/live/operation.ts';
 import { graphqlProtections } from '../../../src/graphql/protections/settings.ts';
 
-/** A watch that sends one value, then fails as a slow consumer's does. */
+/** `counts`: the watches of the schema's other field, ended (their cleanup run) so far. */
+const watches = { ended: 0 };
+
+/** `ticks`: a watch that sends one value, then fails as a slow consumer's does; `counts` counts until ended. */
 const schema = makeExecutableSchema({
-  typeDefs: 'type Query { ok: Int } type Subscription { ticks: Int }',
+  typeDefs: 'type Query { ok: Int } type Subscription { ticks: Int counts: Int }',
   resolvers: {
     Subscription: {
       ticks: {
@@ -17,6 +20,16 @@ const schema = makeExecutableSchema({
           throw new DomainError('SLOW_CONSUMER', 'More events waited unread than this stream keeps: subscribe again from the last cursor.');
         },
         resolve: (tick: number) => tick,
+      },
+      counts: {
+        subscribe: async function* () {
+          try {
+            for (let n = 1; ; n++) yield n;
+          } finally {
+            watches.ended += 1;
+          }
+        },
+        resolve: (n: number) => n,
       },
     },
   },
@@ -37,5 +50,22 @@ describe('a live stream whose watch fails', () => {
       },
     ]);
     expect(results).toHaveLength(2);
+  });
+});
+
+describe('a live stream its subscriber leaves', () => {
+  it('ends its watch at once and answers nothing more', async () => {
+    const context = { caller: () => ({}) };
+    const stream = (await operations.subscribe({
+      schema,
+      document: parse('subscription { counts }'),
+      contextValue: context,
+    })) as AsyncGenerator<ExecutionResult>;
+    expect(await stream.next()).toEqual({ value: { data: { counts: 1 } }, done: false });
+    expect(await stream.next()).toEqual({ value: { data: { counts: 2 } }, done: false });
+    expect(watches.ended).toBe(0);
+    expect(await stream.return(undefined)).toEqual({ value: undefined, done: true });
+    expect(watches.ended).toBe(1);
+    expect(await stream.next()).toEqual({ value: undefined, done: true });
   });
 });
