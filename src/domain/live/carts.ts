@@ -11,6 +11,27 @@ import { LiveStream } from './stream.ts';
 
 const ofCart = (event: EventRow, cartId: string) => event.type.startsWith('booking.') && event.payload.cartId === cartId;
 
+/** Reads of a cart to find one state (`settledCart`) before the last read is taken as it is. */
+const MAX_READS = 3;
+
+/**
+ * The cart in one state, as its JSON: `findCart` reads the cart, its checkouts and its bookings in separate
+ * statements, so a read across a commit can mix the states before and after it (the cart still open, its
+ * booking already confirmed by the payment). A state counts once a second read agrees with it; under
+ * writes that never pause, the last of MAX_READS reads.
+ */
+async function settledCart(deps: CallerDeps, input: { brandId: string; cartId: string }): Promise<[Cart | null, string]> {
+  let cart = await findCart(deps, input);
+  let json = JSON.stringify(cart);
+  for (let reads = 1; reads < MAX_READS; reads += 1) {
+    const again = await findCart(deps, input);
+    const againJson = JSON.stringify(again);
+    if (againJson === json) break;
+    [cart, json] = [again, againJson];
+  }
+  return [cart, json];
+}
+
 /**
  * The cart after each change of its bookings from now on, read again once per batch of events (a
  * consumer reading late gets the latest). A secret key is checked as the `cart` query checks it:
@@ -35,8 +56,7 @@ export async function watchCart(
     reading = reading.then(async () => {
       if (stream.closed) return;
       try {
-        const now = await findCart(deps, input);
-        const seen = JSON.stringify(now);
+        const [now, seen] = await settledCart(deps, input);
         if (!now || seen === last || (only && !only(now))) return;
         last = seen;
         stream.offer(() => now);

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../../support/app.ts';
-import { freshDb } from '../../support/db.ts';
+import { freshDb, type TestDb } from '../../support/db.ts';
 import { sample, scrape } from '../../support/metrics.ts';
 import { createSession } from '../../../fixtures/factories/bookings.ts';
 import { createApiKey, createBrand, createPublishableKey } from '../../../fixtures/factories/brands.ts';
@@ -21,10 +21,36 @@ const secret = (await createApiKey(db, { brandId: brand.id })).secret;
 const publishable = (await createPublishableKey(db, brand.id, ['https://shop.example'])).secret;
 const { experience } = await createExperience(db, brand.id, {}, { priceTiers: [{ name: 'Adult', priceMinor: 5000 }], taxes: [] });
 
+/**
+ * Holds one read of a cart's row, once it has read the row, until released: the second read of `cartId`
+ * (a cart watch reads it once to check the caller, then once more as it starts watching).
+ */
+const cartRowGate: { cartId: string | null; reads: number; reached: () => void; released: Promise<void> } = {
+  cartId: null,
+  reads: 0,
+  reached: () => {},
+  released: Promise.resolve(),
+};
+const carts = db.database.carts;
+const database = {
+  ...db.database,
+  carts: {
+    ...carts,
+    findCartRow: async (id: string) => {
+      const row = await carts.findCartRow(id);
+      if (id === cartRowGate.cartId && ++cartRowGate.reads === 2) {
+        cartRowGate.reached();
+        await cartRowGate.released;
+      }
+      return row;
+    },
+  },
+};
+
 let t: TestApp;
 let at: Listening;
 beforeAll(async () => {
-  t = await startApp(db, { now: () => NOW });
+  t = await startApp({ ...db, database } as TestDb, { now: () => NOW });
   at = await listen(t.app);
 });
 
@@ -142,6 +168,31 @@ describe('cartUpdated', () => {
         },
       },
     });
+  });
+
+  it('never sends a state mixed from before and after a payment that commits while the cart is read', async () => {
+    const { session } = await newSession(10);
+    const { cartId, paymentIntentSecret } = await checkout(session.startLocal, 2);
+    let release = () => {};
+    const reached = new Promise<void>((resolve) => {
+      Object.assign(cartRowGate, { cartId, reads: 0, reached: resolve, released: new Promise<void>((done) => (release = done)) });
+    });
+    const live = subscribe(
+      wsClient(at.ws, { key: secret }),
+      'subscription($b: UUID!, $c: UUID!) { cartUpdated(brandId: $b, cartId: $c) { uuid status paymentIntentStatus bookings { status } } }',
+      { b: brand.id, c: cartId },
+    );
+    // The watch has read the cart's row (still open); the payment commits before it reads the rest.
+    await reached;
+    const paid = await t.rest('POST', '/v1/sandbox/payment_intents/confirm', { body: { paymentIntentSecret, outcome: 'succeeded' } });
+    expect(paid.status).toBe(200);
+    release();
+    expect(await live.next(1_000)).toEqual({
+      data: { cartUpdated: { uuid: cartId, status: 'PAID', paymentIntentStatus: 'SUCCEEDED', bookings: [{ status: 'CONFIRMED' }] } },
+    });
+    // Nothing else follows: the payment's own event finds the state already sent.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(live.pending).toBe(0);
   });
 
   it("reaches the booking page's publishable key that passes its payment intent's client secret: CONFIRMED once paid", async () => {
