@@ -16,6 +16,37 @@ export const anyOf = (column: AnyColumn | SQL, values: readonly string[]): SQL =
 /** `anyOf` in a named statement: the values are the text[] placeholder `name`. */
 export const anyOfPlaceholder = (column: AnyColumn | SQL, name: string): SQL => sql`${column} = any(${sql.placeholder(name)}::text[])`;
 
+/**
+ * The lengths a statement's lists are sent at when its plan depends on how long they are. PostgreSQL plans
+ * an array parameter (`$1::text[]`) as ten elements long: a statement whose cost grows with its lists gets
+ * a generic plan dearer than its custom ones, so it is planned again on every call. A list written as
+ * `ARRAY[$1, $2]` has its length in the text, so the generic plan costs what a custom one does and is kept
+ * after PostgreSQL's five custom plans (test/postgres/checkout-reads-plan.test.ts). One statement per
+ * length, named after it; a list longer than the last is sent as an array parameter, planned at each call.
+ */
+export const LIST_LENGTHS = [1, 2, 4, 8] as const;
+
+/** The length to send a list of `count` values at (the smallest that holds them), or undefined past the last. */
+export const listLength = (count: number): number | undefined => LIST_LENGTHS.find((length) => length >= count);
+
+/** The list `name` of `type` in a statement of lists `length` long: `ARRAY[$name0, ...]`, or the array parameter `name`. */
+export function listOf(name: string, type: string, length: number | undefined): SQL {
+  if (length === undefined) return sql`${sql.placeholder(name)}::${sql.raw(type)}[]`;
+  const elements = Array.from({ length }, (_, i) => sql`${sql.placeholder(`${name}${i}`)}::${sql.raw(type)}`);
+  return sql`ARRAY[${sql.join(elements, sql`, `)}]`;
+}
+
+/**
+ * The values of a `listOf(name, type, length)`: `length` of them, the last repeated (null when there is
+ * none: it matches nothing), which `= ANY` and `IN` read as the list itself.
+ */
+export function listParams(name: string, values: readonly unknown[], length: number | undefined): Record<string, unknown> {
+  if (length === undefined) return { [name]: [...values] };
+  const params: Record<string, unknown> = {};
+  for (let i = 0; i < length; i += 1) params[`${name}${i}`] = values[Math.min(i, values.length - 1)] ?? null;
+  return params;
+}
+
 /** A JSON array of the rows `select` gives (`[]` for none), built by `json_agg` in the order it names. */
 export const jsonRows = <T>(select: SQL) => sql<T[]>`coalesce((${select}), '[]'::json)`;
 

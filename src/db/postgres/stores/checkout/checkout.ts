@@ -38,7 +38,18 @@ import {
   waitlistEntries,
 } from '../../schema/index.ts';
 import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
-import { anyOfPlaceholder, inByteOrder, isoText, jsonRows, oneRow, rowOfJson } from '../sql-parts.ts';
+import {
+  anyOfPlaceholder,
+  inByteOrder,
+  isoText,
+  jsonRows,
+  listLength,
+  listOf,
+  listParams,
+  LIST_LENGTHS,
+  oneRow,
+  rowOfJson,
+} from '../sql-parts.ts';
 import { priceTiersJson, taxesJson } from '../catalog/experiences.ts';
 
 // The experience's id spelled out in the subqueries, as in priceTiersJson.
@@ -108,46 +119,64 @@ type Json = Record<string, unknown>;
 
 /**
  * The five reads of `readCheckout` as one select of subqueries, each giving JSON (rows by `row_to_json`,
- * in the order their own statements give): one named statement, one round trip, one snapshot.
+ * in the order their own statements give): one named statement, one round trip, one snapshot. Its lists
+ * (the experiences, the starts) are `length` long (`listOf`): planned once per connection, where with array
+ * parameters its planning cost twice its execution on every call.
  */
-const checkoutReads = preparedPerExecutor((db) => {
-  const ids = sql`${sql.placeholder('experienceIds')}::text[]`;
-  const at = sql.placeholder('at');
-  return db
-    .select({
-      brand: sql<Json | null>`(SELECT row_to_json(b) FROM brands b WHERE b.id = ${sql.placeholder('brandId')})`,
-      questions: jsonRows<{ question: Json; assignment: Json }>(sql`
+function checkoutReadsOfLength(length: number | undefined) {
+  return preparedPerExecutor((db) => {
+    const ids = listOf('experienceIds', 'text', length);
+    const at = sql.placeholder('at');
+    return db
+      .select({
+        brand: sql<Json | null>`(SELECT row_to_json(b) FROM brands b WHERE b.id = ${sql.placeholder('brandId')})`,
+        questions: jsonRows<{ question: Json; assignment: Json }>(sql`
         SELECT json_agg(json_build_object('question', row_to_json(q), 'assignment', row_to_json(a))
           ORDER BY a.experience_id COLLATE "C", a."order", a.id COLLATE "C")
         FROM experience_questions a JOIN questions q ON q.id = a.question_id
         WHERE a.experience_id = ANY(${ids}) AND a.is_active
           AND EXISTS (SELECT 1 FROM brands b WHERE b.id = ${sql.placeholder('brandId')}
             AND b.features_active::jsonb ? 'customQuestions')`),
-      ...cartHoldsJson(sql.placeholder('cartId'), sql.placeholder('brandId'), at),
-      experiences: jsonRows<{ experience: Json } & Omit<CheckoutExperience, 'experience'>>(sql`
+        ...cartHoldsJson(sql.placeholder('cartId'), sql.placeholder('brandId'), at),
+        experiences: jsonRows<{ experience: Json } & Omit<CheckoutExperience, 'experience'>>(sql`
         SELECT json_agg(json_build_object('experience', row_to_json("experiences"), 'priceTiers', ${priceTiersJson},
           'addOns', ${addOnsJson}, 'taxes', ${taxesJson}) ORDER BY "experiences"."id" COLLATE "C")
         FROM experiences "experiences" WHERE "experiences"."id" = ANY(${ids})`),
-      sessions: jsonRows<{ session: Json; lapsedPlaces: number }>(sql`
+        sessions: jsonRows<{ session: Json; lapsedPlaces: number }>(sql`
         SELECT json_agg(json_build_object('session', row_to_json("sessions"), 'lapsedPlaces', ${lapsedPlacesOf(at)})
           ORDER BY "sessions"."experience_id" COLLATE "C", "sessions"."start_local")
         FROM sessions "sessions"
         WHERE ("sessions"."experience_id", "sessions"."start_local") IN (
-          SELECT * FROM unnest(${sql.placeholder('startExperienceIds')}::text[], ${sql.placeholder('startLocals')}::text[]))`),
-    })
-    .from(oneRow)
-    .prepare('checkout_reads');
-});
+          SELECT * FROM unnest(${listOf('startExperienceIds', 'text', length)}, ${listOf('startLocals', 'text', length)}))`),
+      })
+      .from(oneRow)
+      .prepare(length === undefined ? 'checkout_reads' : `checkout_reads_${length}`);
+  });
+}
+
+const checkoutReads = new Map<number | undefined, ReturnType<typeof checkoutReadsOfLength>>(
+  [...LIST_LENGTHS, undefined].map((length) => [length, checkoutReadsOfLength(length)]),
+);
 
 /** One named statement for the five reads (each part as its own method answers it). */
 export async function readCheckout(db: PgExecutor, request: CheckoutReadRequest): Promise<CheckoutReads> {
-  const [row] = await checkoutReads(db).execute({
+  const experienceIds = [...new Set(request.experienceIds)];
+  const length = listLength(Math.max(experienceIds.length, request.starts.length));
+  const [row] = await checkoutReads.get(length)!(db).execute({
     brandId: request.brandId,
     cartId: request.cartId,
     at: request.at,
-    experienceIds: [...new Set(request.experienceIds)],
-    startExperienceIds: request.starts.map((start) => start.experienceId),
-    startLocals: request.starts.map((start) => start.startLocal),
+    ...listParams('experienceIds', experienceIds, length),
+    ...listParams(
+      'startExperienceIds',
+      request.starts.map((start) => start.experienceId),
+      length,
+    ),
+    ...listParams(
+      'startLocals',
+      request.starts.map((start) => start.startLocal),
+      length,
+    ),
   });
   const read = row!;
   return {
