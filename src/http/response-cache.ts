@@ -165,9 +165,11 @@ export function installResponseCache(app: FastifyInstance, hooks: ResponseCacheH
     const cacheControl = reply.getHeader('cache-control');
     const contentLanguage = reply.getHeader('content-language');
     const etag = reply.getHeader('etag');
+    // The bytes kept are the bytes sent: one copy of a string answer, not a second when Node writes it.
+    const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
     try {
       await cache.set(lookup.key, lookup.generation, {
-        body: Buffer.isBuffer(payload) ? payload : Buffer.from(payload),
+        body,
         contentType,
         cacheControl: typeof cacheControl === 'string' ? cacheControl : undefined,
         contentLanguage: typeof contentLanguage === 'string' ? contentLanguage : undefined,
@@ -178,6 +180,6 @@ export function installResponseCache(app: FastifyInstance, hooks: ResponseCacheH
       // Keeping the answer needs the data version; without it the answer is simply not kept, never changed.
       request.log.warn({ err: error }, 'response cache: answer not kept (the data version could not be read)');
     }
-    return payload;
+    return body;
   });
 }
