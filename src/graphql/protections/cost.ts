@@ -152,6 +152,46 @@ class CostWalk {
   }
 }
 
+/**
+ * A cost already walked for a parsed operation (Apollo reuses one per query text), with the values of the
+ * variables the walk read. The walk decides only from what it reads, so any request whose values agree on
+ * those variables has that cost: a page of reviews by `$first` is walked once per page size, and an
+ * operation whose cost reads no variable (`experience(id: $id)`) once for every id.
+ */
+interface WalkedCost {
+  reads: readonly string[];
+  values: string;
+  cost: number;
+}
+
+/** Walks kept per operation: a client varying a page size cannot grow them past this. */
+const MAX_WALKS_KEPT = 16;
+const walkedCosts = new WeakMap<OperationDefinitionNode, { schema: GraphQLSchema; walks: WalkedCost[] }>();
+
+/**
+ * The values of `names` in `variables`, as one comparable text: `[1, value]` for each given, `[0]` for each
+ * absent (which an argument's default replaces, where a null does not); undefined when one cannot be written.
+ */
+function valuesOf(names: readonly string[], variables: Variables): string | undefined {
+  try {
+    return JSON.stringify(names.map((name) => (Object.hasOwn(variables, name) ? [1, variables[name]] : [0])));
+  } catch {
+    return undefined;
+  }
+}
+
+/** `variables` noting each name read from it, as graphql-js reads them (indexing, and `hasOwnProperty`). */
+function noting(variables: Variables, reads: Set<string>): Variables {
+  const note = (name: string | symbol) => {
+    if (typeof name === 'string') reads.add(name);
+  };
+  return new Proxy(variables, {
+    get: (target, name) => (note(name), Reflect.get(target, name)),
+    has: (target, name) => (note(name), Reflect.has(target, name)),
+    getOwnPropertyDescriptor: (target, name) => (note(name), Reflect.getOwnPropertyDescriptor(target, name)),
+  });
+}
+
 /** The operation's cost with these variables; null when the variables do not fit (execution refuses them). */
 export function operationCost(
   schema: GraphQLSchema,
@@ -159,24 +199,24 @@ export function operationCost(
   operation: OperationDefinitionNode,
   inputs: Variables = {},
 ): number | null {
-  // Without variables the cost is the parsed document's own (Apollo reuses one per query text): walked once.
-  if (!operation.variableDefinitions?.length) {
-    const known = costsWithoutVariables.get(operation);
-    if (known?.schema === schema) return known.cost;
-    const cost = costWith(schema, document, operation, inputs);
-    costsWithoutVariables.set(operation, { schema, cost });
-    return cost;
-  }
-  return costWith(schema, document, operation, inputs);
-}
-
-const costsWithoutVariables = new WeakMap<OperationDefinitionNode, { schema: GraphQLSchema; cost: number | null }>();
-
-function costWith(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, inputs: Variables): number | null {
-  const variables = getVariableValues(schema, operation.variableDefinitions ?? [], inputs, { maxErrors: 1 });
   const root = schema.getRootType(operation.operation);
-  if (variables.errors || !root) return null;
-  return new CostWalk(schema, document, variables.coerced).selectionSet(operation.selectionSet, root, null);
+  if (!root) return null;
+  const definitions = operation.variableDefinitions ?? [];
+  let variables: Variables = {};
+  if (definitions.length > 0) {
+    const coerced = getVariableValues(schema, definitions, inputs, { maxErrors: 1 });
+    if (coerced.errors) return null;
+    variables = coerced.coerced;
+  }
+  let known = walkedCosts.get(operation);
+  if (known?.schema !== schema) walkedCosts.set(operation, (known = { schema, walks: [] }));
+  for (const walk of known.walks) if (valuesOf(walk.reads, variables) === walk.values) return walk.cost;
+  const reads = new Set<string>();
+  const cost = new CostWalk(schema, document, noting(variables, reads)).selectionSet(operation.selectionSet, root, null);
+  const names = [...reads];
+  const values = valuesOf(names, variables);
+  if (values !== undefined && known.walks.length < MAX_WALKS_KEPT) known.walks.push({ reads: names, values, cost });
+  return cost;
 }
 
 /**

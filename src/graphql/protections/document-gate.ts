@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { Lexer, Source, TokenKind } from 'graphql';
+import { LRUCache } from 'lru-cache';
 import { NUL_MESSAGE, nulCharacterPath } from '../../http/nul-character.ts';
 import { NOT_TRUSTED, refusalExtensions, type RefusalExtensions } from './refusals.ts';
 import { isRouter, ROUTER_TOKEN_HEADER } from './router.ts';
@@ -48,14 +49,25 @@ function requestedOperations(request: FastifyRequest): RequestedOperation[] {
   });
 }
 
+/**
+ * Token counts of documents counted whole, by text: clients send the same few documents again and again,
+ * and lexing one is most of what this gate costs them (a token object for each). Bounded by the texts'
+ * length, so documents that are all different only push each other out.
+ */
+const tokenCounts = new LRUCache<string, number>({ maxSize: 1 << 20, sizeCalculation: (_count, query) => query.length + 64 });
+
 /** Whether the document has more than `max` tokens; a lexical error is left for Apollo to report. */
 function exceedsTokens(query: string, max: number): boolean {
+  const known = tokenCounts.get(query);
+  if (known !== undefined) return known > max;
   const lexer = new Lexer(new Source(query));
+  let count = 0;
   try {
-    for (let count = 1; lexer.advance().kind !== TokenKind.EOF; count++) if (count > max) return true;
+    while (lexer.advance().kind !== TokenKind.EOF) if (++count > max) return true;
   } catch {
     return false;
   }
+  tokenCounts.set(query, count);
   return false;
 }
 

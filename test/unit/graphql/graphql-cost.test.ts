@@ -9,6 +9,7 @@ import {
   parse,
   type GraphQLType,
 } from 'graphql';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { operationCost } from '../../../src/graphql/protections/cost.ts';
 import { listSizes, MAX_SESSIONS_PER_DAY } from '../../../src/graphql/protections/list-sizes.ts';
@@ -138,5 +139,48 @@ describe('operation cost of a parsed document reused across requests', () => {
     const week = operationCost(schema, sized, sizedOperation, { to: '2027-03-07' });
     expect(operationCost(schema, sized, sizedOperation, { to: '2027-03-01' })).toBeLessThan(week!);
     expect(operationCost(schema, sized, sizedOperation, { to: '2027-03-07' })).toBe(week);
+  });
+});
+
+describe('operation cost kept for a parsed operation', () => {
+  const query = `query($first: Int, $skip: Boolean!, $ids: [ID!]!, $to: LocalDate!, $id: ID!) {
+    experienceReviews(experienceId: $id, first: $first) @skip(if: $skip) { edges { node { id } } }
+    nodes(ids: $ids) { ... on Experience { sessions(from: "2027-03-01", to: $to) { remaining } } }
+    experience(brandId: ${id}, id: $id) { reviews(first: 3) { edges { cursor } } }
+  }`;
+  const variables = fc.record(
+    {
+      first: fc.oneof(fc.constant(null), fc.integer({ min: -5, max: 300 })),
+      skip: fc.boolean(),
+      ids: fc.array(fc.constantFrom('a', 'b', 'c'), { maxLength: 120 }),
+      to: fc.constantFrom('2027-03-01', '2027-03-07', '2027-02-01', 'soon'),
+      id: fc.constantFrom('x', 'y'),
+    },
+    { requiredKeys: ['skip', 'ids', 'to', 'id'] },
+  );
+
+  it('is, for any variables, the cost a fresh walk gives', () => {
+    const kept = parse(query);
+    const operation = getOperationAST(kept)!;
+    fc.assert(
+      fc.property(variables, (given) => {
+        expect(operationCost(schema, kept, operation, given)).toBe(cost(query, given));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('is kept per value of the variables the walk read: a page size, a @skip; not an id', () => {
+    const kept = parse(query);
+    const operation = getOperationAST(kept)!;
+    const base = { skip: false, ids: [], to: '2027-03-01', id: 'x' };
+    // experienceReviews: 1 + first x (edge + node); experience: 1 + its reviews, 1 + 3 edges.
+    expect(operationCost(schema, kept, operation, { ...base, first: 50 })).toBe(101 + 5);
+    expect(operationCost(schema, kept, operation, base)).toBe(41 + 5);
+    expect(operationCost(schema, kept, operation, { ...base, first: null })).toBe(41 + 5);
+    expect(operationCost(schema, kept, operation, { ...base, first: 50, skip: true })).toBe(5);
+    expect(operationCost(schema, kept, operation, { ...base, first: 50, id: 'y' })).toBe(101 + 5);
+    expect(operationCost(schema, kept, operation, { ...base, first: 50, ids: ['a', 'b'] })).toBe(101 + 5 + 2 * (1 + 24));
+    expect(operationCost(schema, kept, operation, { ...base, first: 'ten' })).toBeNull();
   });
 });
