@@ -162,20 +162,28 @@ export function assertNotStarted(session: Pick<SessionRow, 'startLocal' | 'start
   }
 }
 
-function parseLocalDate(value: string, field: string): DateTime {
-  const date = LOCAL_DATE.test(value) ? DateTime.fromISO(value, { zone: 'UTC' }) : null;
-  if (!date?.isValid) throw invalid(field, `${field} must be a date YYYY-MM-DD`);
-  return date;
+/** A local date `YYYY-MM-DD` as the instant its day starts at in UTC (ms); VALIDATION_FAILED on `field` for anything else. */
+function localDateStart(value: string, field: string): number {
+  if (LOCAL_DATE.test(value)) {
+    const [year, month, day] = [Number(value.slice(0, 4)), Number(value.slice(5, 7)), Number(value.slice(8, 10))];
+    // setUTCFullYear, not Date.UTC, which reads years 0 to 99 as 1900 to 1999; a day the month does not have rolls over.
+    const date = new Date(0);
+    date.setUTCFullYear(year, month - 1, day);
+    if (date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day) return date.getTime();
+  }
+  throw invalid(field, `${field} must be a date YYYY-MM-DD`);
 }
+
+const DAY_MS = 86_400_000;
 
 /** `from`..`to` (local dates, inclusive) as the half-open range of local starts [from, day after to). */
 export function availabilityRange(from: string, to: string): { fromLocal: string; beforeLocal: string } {
-  const start = parseLocalDate(from, 'from');
-  const end = parseLocalDate(to, 'to');
+  const start = localDateStart(from, 'from');
+  const end = localDateStart(to, 'to');
   if (end < start) throw invalid('to', 'to must be on or after from');
-  const days = end.diff(start, 'days').days + 1;
+  const days = (end - start) / DAY_MS + 1;
   if (days > MAX_AVAILABILITY_DAYS) throw invalid('to', `A range covers at most ${MAX_AVAILABILITY_DAYS} days; ask again for the rest`);
-  return { fromLocal: from, beforeLocal: end.plus({ days: 1 }).toISODate()! };
+  return { fromLocal: from, beforeLocal: new Date(end + DAY_MS).toISOString().slice(0, 10) };
 }
 
 /** Places on sale: capacity less places taken and places held for waitlist offers. */

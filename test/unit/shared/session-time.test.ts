@@ -80,6 +80,8 @@ describe('availabilityRange', () => {
     ['across a year end', '2026-12-30', '2027-01-02', '2027-01-03'],
     ['92 days, both included', '2026-01-01', '2026-04-02', '2026-04-03'],
     ['over the DST change', '2026-03-28', '2026-03-30', '2026-03-31'],
+    ['a leap day', '2028-02-28', '2028-02-29', '2028-03-01'],
+    ['a year below 100 (not 1900 and after)', '0050-12-31', '0051-01-01', '0051-01-02'],
   ])('%s: %s..%s covers local starts before %s', (_, from, to, before) => {
     expect(availabilityRange(from, to)).toEqual({ fromLocal: from, beforeLocal: before });
   });
@@ -88,6 +90,8 @@ describe('availabilityRange', () => {
     ['from', 'not a date', '2026-11-22', 'from'],
     ['from', '2026-02-30', '2026-03-01', 'from'],
     ['to', '2026-11-22', '2026-11-31', 'to'],
+    ['to', '2027-02-01', '2027-02-29', 'to (no leap day in 2027)'],
+    ['to', '2026-11-22', '2026-13-01', 'to (month 13)'],
     ['to', '2026-11-22', '22/11/2026', 'to'],
     ['to', '2026-11-22', '2026-11-21', 'to (before from)'],
     ['to', '2026-01-01', '2026-04-03', 'to (93 days)'],
