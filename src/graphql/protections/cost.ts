@@ -39,6 +39,7 @@ import {
   type OperationDefinitionNode,
   type SelectionNode,
   type SelectionSetNode,
+  type VariableDefinitionNode,
 } from 'graphql';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/shared/pagination.ts';
 import { listSizes } from './list-sizes.ts';
@@ -166,7 +167,8 @@ interface WalkedCost {
 
 /** Walks kept per operation: a client varying a page size cannot grow them past this. */
 const MAX_WALKS_KEPT = 16;
-const walkedCosts = new WeakMap<OperationDefinitionNode, { schema: GraphQLSchema; walks: WalkedCost[] }>();
+/** Per parsed operation: its kept walks, and every variable they read. */
+const walkedCosts = new WeakMap<OperationDefinitionNode, { schema: GraphQLSchema; walks: WalkedCost[]; reads: Set<string> }>();
 
 /**
  * The values of `names` in `variables`, as one comparable text: `[1, value]` for each given, `[0]` for each
@@ -201,22 +203,35 @@ export function operationCost(
 ): number | null {
   const root = schema.getRootType(operation.operation);
   if (!root) return null;
-  const definitions = operation.variableDefinitions ?? [];
-  let variables: Variables = {};
-  if (definitions.length > 0) {
-    const coerced = getVariableValues(schema, definitions, inputs, { maxErrors: 1 });
-    if (coerced.errors) return null;
-    variables = coerced.coerced;
-  }
   let known = walkedCosts.get(operation);
-  if (known?.schema !== schema) walkedCosts.set(operation, (known = { schema, walks: [] }));
-  for (const walk of known.walks) if (valuesOf(walk.reads, variables) === walk.values) return walk.cost;
+  if (known?.schema !== schema) walkedCosts.set(operation, (known = { schema, walks: [], reads: new Set() }));
+  const definitions = operation.variableDefinitions ?? [];
+  // Only the variables the kept walks read are coerced to find one: a checkout's `$input`, which no walk
+  // reads, is coerced by execution alone, not twice. Execution refuses variables that do not fit.
+  if (known.walks.length > 0) {
+    const read = known.reads;
+    const variables = coerce(schema, read.size > 0 ? definitions.filter((d) => read.has(d.variable.name.value)) : [], inputs);
+    if (!variables) return null;
+    for (const walk of known.walks) if (valuesOf(walk.reads, variables) === walk.values) return walk.cost;
+  }
+  const variables = coerce(schema, definitions, inputs);
+  if (!variables) return null;
   const reads = new Set<string>();
   const cost = new CostWalk(schema, document, noting(variables, reads)).selectionSet(operation.selectionSet, root, null);
   const names = [...reads];
   const values = valuesOf(names, variables);
-  if (values !== undefined && known.walks.length < MAX_WALKS_KEPT) known.walks.push({ reads: names, values, cost });
+  if (values !== undefined && known.walks.length < MAX_WALKS_KEPT) {
+    known.walks.push({ reads: names, values, cost });
+    for (const name of names) known.reads.add(name);
+  }
   return cost;
+}
+
+/** The variables of `definitions` coerced from `inputs`; undefined when one does not fit. */
+function coerce(schema: GraphQLSchema, definitions: readonly VariableDefinitionNode[], inputs: Variables): Variables | undefined {
+  if (definitions.length === 0) return {};
+  const coerced = getVariableValues(schema, definitions, inputs, { maxErrors: 1 });
+  return coerced.errors ? undefined : coerced.coerced;
 }
 
 /**

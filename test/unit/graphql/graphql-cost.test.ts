@@ -182,5 +182,11 @@ describe('operation cost kept for a parsed operation', () => {
     expect(operationCost(schema, kept, operation, { ...base, first: 50, id: 'y' })).toBe(101 + 5);
     expect(operationCost(schema, kept, operation, { ...base, first: 50, ids: ['a', 'b'] })).toBe(101 + 5 + 2 * (1 + 24));
     expect(operationCost(schema, kept, operation, { ...base, first: 'ten' })).toBeNull();
+    // A variable no walk reads is not coerced again here: execution refuses it, before anything runs.
+    const byId = `query($id: ID!) { experience(brandId: ${id}, id: $id) { id } }`;
+    const keptById = parse(byId);
+    expect(operationCost(schema, keptById, getOperationAST(keptById)!, { id: 'x' })).toBe(1);
+    expect(operationCost(schema, keptById, getOperationAST(keptById)!, { id: { not: 'an id' } })).toBe(1);
+    expect(cost(byId, { id: { not: 'an id' } })).toBeNull();
   });
 });
