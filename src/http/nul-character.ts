@@ -14,22 +14,36 @@ const unstorable = (text: string) => text.includes('\0') || !text.isWellFormed()
  * overflow the stack here.
  */
 export function nulCharacterPath(value: unknown): string | null {
-  const pending: Array<{ value: unknown; path: string }> = [{ value, path: '' }];
+  // Each pending value with its key and its parent's entry: the path is spelled only for the one found.
+  const pending: Visit[] = [{ value, key: '', parent: null }];
   for (let next = pending.pop(); next; next = pending.pop()) {
     if (typeof next.value === 'string') {
-      if (unstorable(next.value)) return next.path;
+      if (unstorable(next.value)) return pathOf(next);
       continue;
     }
     if (typeof next.value !== 'object' || next.value === null) continue;
-    const entries = Object.entries(next.value);
-    for (let i = entries.length - 1; i >= 0; i -= 1) {
-      const [key, item] = entries[i]!;
-      const path = next.path ? `${next.path}.${key}` : key;
-      if (unstorable(key)) return path;
-      pending.push({ value: item, path });
+    const object = next.value as Record<string, unknown>;
+    const keys = Object.keys(object);
+    for (let i = keys.length - 1; i >= 0; i -= 1) {
+      const key = keys[i]!;
+      const visit = { value: object[key], key, parent: next };
+      if (unstorable(key)) return pathOf(visit);
+      pending.push(visit);
     }
   }
   return null;
+}
+
+interface Visit {
+  value: unknown;
+  key: string;
+  parent: Visit | null;
+}
+
+function pathOf(visit: Visit): string {
+  const keys: string[] = [];
+  for (let at: Visit | null = visit; at?.parent; at = at.parent) keys.push(at.key);
+  return keys.reverse().join('.');
 }
 
 export const NUL_MESSAGE = 'must be Unicode text without the NUL character (U+0000) or unpaired surrogates';
