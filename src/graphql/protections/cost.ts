@@ -1,7 +1,8 @@
 /**
- * The cost budget, computed for every request because it depends on the variables (page sizes), which
- * Apollo's cache of validated documents knows nothing about. The rule, in the spirit of Shopify's and
- * GitHub's public APIs:
+ * The cost budget, judged for every request because it depends on the variables (page sizes), which
+ * Apollo's cache of validated documents knows nothing about; each parsed operation keeps its walks by the
+ * values of the variables they read (`operationCost`). The rule, in the spirit of Shopify's and GitHub's
+ * public APIs:
  * - each object a field returns costs 1; scalars and enums cost nothing (objects are what resolvers load);
  * - a field with a page size (`first` or `limit`, from literals, variables or the schema's default, capped
  *   at the domain's MAX_PAGE_SIZE since larger pages are refused anyway) multiplies the cost of what each
