@@ -13,7 +13,7 @@
 import * as rruleModule from 'rrule';
 import { DateTime } from 'luxon';
 import { DomainError, invalid } from '../shared/errors.ts';
-import { localToUtc } from '../shared/local-time.ts';
+import { localDateStart, localToUtc } from '../shared/local-time.ts';
 import { normalizeSessionTime } from './sessions.ts';
 
 // rrule ships CommonJS: under Node's ESM loader its named exports sit on the default export.
@@ -35,7 +35,6 @@ export interface PlannedSession {
   capacity: number;
 }
 
-const LOCAL_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const LOCAL_TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
 const SESSION_FIELDS = new Set(['startDateTime', 'capacity', 'duration']);
 const SCHEDULE_FIELDS = new Set(['rrule', 'from', 'until', 'startTimes', 'exceptions']);
@@ -61,9 +60,7 @@ function integerIn(value: unknown, min: number, max: number, field: string): num
 }
 
 function localDate(value: unknown, field: string): DateTime {
-  const date = typeof value === 'string' && LOCAL_DATE.test(value) ? DateTime.fromISO(value, { zone: 'UTC' }) : null;
-  if (!date?.isValid) throw invalid(field, `${field} must be a date YYYY-MM-DD`);
-  return date;
+  return DateTime.fromMillis(localDateStart(value, field), { zone: 'UTC' });
 }
 
 function tooMany(count: number, field: string): DomainError {

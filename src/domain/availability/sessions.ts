@@ -10,6 +10,7 @@ import { loadBrand } from '../catalog/brands.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { canSee } from '../access/principal.ts';
 import { DomainError, invalid, notFound } from '../shared/errors.ts';
+import { DAY_MS, dayAfter, localDateStart } from '../shared/local-time.ts';
 import { loadExperienceOfBrand } from '../catalog/experiences.ts';
 
 /** One session of an experience, as both faces show it. */
@@ -41,7 +42,6 @@ export const MAX_AVAILABILITY_DAYS = 92;
 const LOCAL_FORMAT = "yyyy-MM-dd'T'HH:mm:ss";
 const SESSION_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?(Z|[+-]\d{2}:\d{2})?$/;
 const OFFSET = /^([+-])(\d{2}):(\d{2})$/;
-const LOCAL_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Luxon's zone name for `Z` or `+HH:MM`; null for offsets no place on Earth uses (beyond ±14:00). */
 function offsetZone(offset: string): string | null {
@@ -162,20 +162,6 @@ export function assertNotStarted(session: Pick<SessionRow, 'startLocal' | 'start
   }
 }
 
-/** A local date `YYYY-MM-DD` as the instant its day starts at in UTC (ms); VALIDATION_FAILED on `field` for anything else. */
-function localDateStart(value: string, field: string): number {
-  if (LOCAL_DATE.test(value)) {
-    const [year, month, day] = [Number(value.slice(0, 4)), Number(value.slice(5, 7)), Number(value.slice(8, 10))];
-    // setUTCFullYear, not Date.UTC, which reads years 0 to 99 as 1900 to 1999; a day the month does not have rolls over.
-    const date = new Date(0);
-    date.setUTCFullYear(year, month - 1, day);
-    if (date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day) return date.getTime();
-  }
-  throw invalid(field, `${field} must be a date YYYY-MM-DD`);
-}
-
-const DAY_MS = 86_400_000;
-
 /** `from`..`to` (local dates, inclusive) as the half-open range of local starts [from, day after to). */
 export function availabilityRange(from: string, to: string): { fromLocal: string; beforeLocal: string } {
   const start = localDateStart(from, 'from');
@@ -183,7 +169,7 @@ export function availabilityRange(from: string, to: string): { fromLocal: string
   if (end < start) throw invalid('to', 'to must be on or after from');
   const days = (end - start) / DAY_MS + 1;
   if (days > MAX_AVAILABILITY_DAYS) throw invalid('to', `A range covers at most ${MAX_AVAILABILITY_DAYS} days; ask again for the rest`);
-  return { fromLocal: from, beforeLocal: new Date(end + DAY_MS).toISOString().slice(0, 10) };
+  return { fromLocal: from, beforeLocal: dayAfter(end) };
 }
 
 /** Places on sale: capacity less places taken and places held for waitlist offers. */

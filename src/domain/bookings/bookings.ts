@@ -1,13 +1,13 @@
 /**
  * Reading bookings: one by id (REST and GraphQL) and the back office's paginated list (GraphQL).
  */
-import { DateTime } from 'luxon';
 import { canSee } from '../access/principal.ts';
 import { type BookingFilter, type BookingKey } from './store.ts';
 import { loadBrand } from '../catalog/brands.ts';
 import { bookingViews, type Booking, type BookingStatus } from './booking-view.ts';
 import type { CallerDeps } from '../shared/deps.ts';
 import { invalid, notFound } from '../shared/errors.ts';
+import { dayAfter, localDateStart } from '../shared/local-time.ts';
 import { connection, decodeCursor, encodeCursor, isCursorInstant, pageSize, type Edge, type PageInfo } from '../shared/pagination.ts';
 
 export interface BookingConnection {
@@ -45,23 +45,17 @@ function bookingKey(cursor: string, field: string): BookingKey {
   return { createdAt, id };
 }
 
-function localDate(value: string, field: string): DateTime {
-  const date = DateTime.fromISO(value, { zone: 'utc' });
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || !date.isValid) throw invalid(field, `${field} must be a date YYYY-MM-DD`);
-  return date;
-}
-
 /**
  * The session-start range of `from`..`to`, both inclusive local dates: sessions starting from `from`
  * at 00:00 up to (excluding) the day after `to` at 00:00, compared with the stored local start.
  */
 export function sessionStartRange(from?: string | null, to?: string | null): Pick<BookingFilter, 'startFrom' | 'startBefore'> {
-  const start = from == null ? null : localDate(from, 'from');
-  const end = to == null ? null : localDate(to, 'to');
-  if (start && end && end < start) throw invalid('to', 'to must be on or after from');
+  const start = from == null ? null : localDateStart(from, 'from');
+  const end = to == null ? null : localDateStart(to, 'to');
+  if (start !== null && end !== null && end < start) throw invalid('to', 'to must be on or after from');
   return {
-    startFrom: start ? `${start.toISODate()}T00:00:00` : null,
-    startBefore: end ? `${end.plus({ days: 1 }).toISODate()}T00:00:00` : null,
+    startFrom: start !== null ? `${from}T00:00:00` : null,
+    startBefore: end !== null ? `${dayAfter(end)}T00:00:00` : null,
   };
 }
 
