@@ -2,8 +2,9 @@
  * Two gateway processes (`src/main.ts`, as `npm start` runs it) on one database (one SQLite file, or one
  * PostgreSQL database), each with its own connections, caches and background jobs, taking requests at the same time: the last places, a booking's
  * refunds and one Idempotency-Key split between them have the effect they have on one process; every
- * event reaches a webhook endpoint once; a write on one is read at once on the other, cached answers
- * included; and a hold taken on a gateway that is then killed is released by the survivor.
+ * event reaches a webhook endpoint once; a write on one (a booking, a key revoked) is read on the other,
+ * cached answers included (at once on SQLite, once the database's notification arrives on PostgreSQL);
+ * and a hold taken on a gateway that is then killed is released by the survivor.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -127,7 +128,20 @@ describe('two gateways on one database', () => {
     expect(await reservedAt(session(2))).toBe(1);
   });
 
-  it("reads one gateway's write on the other at once, cached answers included", async () => {
+  /**
+   * What `ask` answers once it is `settled`. A gateway sees another's write (or the keys command's) on SQLite
+   * from its next request; on PostgreSQL once the database's notification of it arrives, which may come
+   * a few milliseconds after the writer's answer (5 ms after the keys command returned, once in 8 runs
+   * here): so on PostgreSQL it is asked again until then, a second at most (docs/operations.md).
+   */
+  const seen = async <T>(ask: () => Promise<T>, settled: (answer: T) => boolean): Promise<T> => {
+    const deadline = performance.now() + 1000;
+    let answer = await ask();
+    while (db.engine === 'postgresql' && !settled(answer) && performance.now() < deadline) answer = await ask();
+    return answer;
+  };
+
+  it("reads one gateway's write on the other, cached answers included: at once on SQLite, within a second on PostgreSQL", async () => {
     const day = session(3).slice(0, 10);
     const url = `/v1/brands/${shop.brandId}/experiences/${shop.experienceId}/availability?from=${day}&to=${day}`;
     const remaining = async (s: Send) => {
@@ -140,11 +154,15 @@ describe('two gateways on one database', () => {
     // Twice, so the second gateway's response cache holds the answer.
     expect([await remaining(send[1]), await remaining(send[1])]).toEqual([4, 4]);
     expect((await checkout(send[0], shop, session(3), 3)).status).toBe(201);
-    expect(await remaining(send[1])).toBe(1);
+    const left = await seen(
+      () => remaining(send[1]),
+      (places) => places === 1,
+    );
+    expect(left).toBe(1);
     expect(await remaining(send[0])).toBe(1);
   });
 
-  it('refuses a key revoked with the keys command on both gateways at once, though they had it cached', async () => {
+  it('refuses a key revoked with the keys command on both gateways, from the next request on SQLite and within a second on PostgreSQL, though they had it cached', async () => {
     const url = `/v1/brands/${shop.brandId}/settings`;
     for (const s of send) expect((await s('GET', url, { key: other.secret })).status).toBe(200);
     const saved = process.env.DATABASE_URL;
@@ -158,8 +176,13 @@ describe('two gateways on one database', () => {
     }
     expect(lines).toEqual([`Revoked key ${other.id}`]);
     for (const s of send) {
-      const answer = await s('GET', url, { key: other.secret });
-      expect([answer.status, answer.body.error.code]).toEqual([401, 'UNAUTHENTICATED']);
+      const answer = await seen(
+        () => s('GET', url, { key: other.secret }),
+        (refused) => refused.status !== 200,
+      );
+      expect([answer.status, answer.body.error?.code]).toEqual([401, 'UNAUTHENTICATED']);
+      // Once refused, refused from then on.
+      expect((await s('GET', url, { key: other.secret })).status).toBe(401);
     }
   });
 
