@@ -1,11 +1,12 @@
 /**
  * Reads outside units of work share lanes (src/db/postgres/read-lanes.ts): reads sent together go to one
- * connection, a lane running a slow read takes no more, a read that fails on its own leaves its lane
+ * connection, up to LANE_DEPTH a lane, a lane running a slow read takes no more, a read that fails on its own leaves its lane
  * working, and a lane whose connection the server ends fails its reads as the database being unavailable.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { closePostgres, openPostgres, type PgDb } from '../../src/db/postgres/client.ts';
 import { postgresUnavailable } from '../../src/db/postgres/database.ts';
+import { LANE_DEPTH } from '../../src/db/postgres/read-lanes.ts';
 import { describePostgres, freshPostgresDatabase } from '../support/postgres.ts';
 
 describePostgres('reads sharing lanes on PostgreSQL', () => {
@@ -31,6 +32,17 @@ describePostgres('reads sharing lanes on PostgreSQL', () => {
     expect(new Set(pids).size).toBe(1);
     expect(db.$client.totalCount).toBe(1);
     expect(db.$client.idleCount).toBe(1);
+  });
+
+  it("takes 128 reads sent together on a default pool's two lanes (64 requests reading two things at once), and the one past them on a connection of its own", async () => {
+    const db = openPostgres(database.url(), { poolSize: 10 });
+    open.push(db);
+    const pids = await Promise.all(Array.from({ length: 2 * LANE_DEPTH + 1 }, () => backend(db)));
+    const readsOf = new Map<number, number>();
+    for (const pid of pids) readsOf.set(pid, (readsOf.get(pid) ?? 0) + 1);
+    const perConnection = [...readsOf.values()].sort((a, b) => b - a);
+    expect(LANE_DEPTH).toBe(64);
+    expect(perConnection).toStrictEqual([64, 64, 1]);
   });
 
   it('sends no more reads to a lane that has answered nothing for a while: they do not wait behind a slow one', async () => {
