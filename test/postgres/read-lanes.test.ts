@@ -1,12 +1,12 @@
 /**
  * Reads outside units of work share lanes (src/db/postgres/read-lanes.ts): reads sent together go to one
- * connection, up to LANE_DEPTH a lane, a lane running a slow read takes no more, a read that fails on its own leaves its lane
+ * connection, up to LANE_DEPTH a lane (LANE_MOST when the pool has no connection free), a lane running a slow read takes no more, a read that fails on its own leaves its lane
  * working, and a lane whose connection the server ends fails its reads as the database being unavailable.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { closePostgres, openPostgres, type PgDb } from '../../src/db/postgres/client.ts';
 import { postgresUnavailable } from '../../src/db/postgres/database.ts';
-import { LANE_DEPTH } from '../../src/db/postgres/read-lanes.ts';
+import { LANE_DEPTH, LANE_MOST } from '../../src/db/postgres/read-lanes.ts';
 import { describePostgres, freshPostgresDatabase } from '../support/postgres.ts';
 
 describePostgres('reads sharing lanes on PostgreSQL', () => {
@@ -43,6 +43,25 @@ describePostgres('reads sharing lanes on PostgreSQL', () => {
     const perConnection = [...readsOf.values()].sort((a, b) => b - a);
     expect(LANE_DEPTH).toBe(64);
     expect(perConnection).toStrictEqual([64, 64, 1]);
+  });
+
+  it("puts the reads past a full lane on it still when the pool has no connection free, up to LANE_MOST: only the one past waits in the pool's queue", async () => {
+    const db = connect();
+    // The pool's other four connections, held as units of work would hold them.
+    const held = await Promise.all(Array.from({ length: 4 }, () => db.$client.connect()));
+    try {
+      const heldPids = await Promise.all(
+        held.map(async (client) => (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid),
+      );
+      const reads = Promise.all(Array.from({ length: LANE_MOST + 1 }, () => backend(db)));
+      // Sent: only the one past LANE_MOST waits for a connection (the lane's, once it has answered the rest).
+      expect(db.$client.waitingCount).toBe(1);
+      const pids = new Set(await reads);
+      expect(pids.size).toBe(1);
+      expect(heldPids).not.toContain([...pids][0]);
+    } finally {
+      for (const client of held) client.release();
+    }
   });
 
   it('sends no more reads to a lane that has answered nothing for a while: they do not wait behind a slow one', async () => {

@@ -9,8 +9,10 @@
  *
  * Only statements that read (own-writes.ts `statementKind`, conservative) take a lane: a write may wait for a
  * row lock, and a lane runs what it was sent in order, so the reads behind it would wait too. A lane takes at
- * most LANE_DEPTH reads at a time; past that on every lane, a read takes a pooled connection of its own, as
- * before, and waits for one as long as the pool lets it (DATABASE_CONNECT_TIMEOUT_MS, then a 503). A lane is
+ * most LANE_DEPTH reads at a time; past that on every lane, a read takes a pooled connection of its own when
+ * the pool has one free, and otherwise goes to the least busy lane anyway, up to LANE_MOST. A read that finds
+ * no lane to take it (each broken, stalled or at LANE_MOST) takes a pooled connection of its own, as before,
+ * and waits for one as long as the pool lets it (DATABASE_CONNECT_TIMEOUT_MS, then a 503). A lane is
  * a pooled connection, counted in DATABASE_POOL_SIZE: it goes back to the pool once its last read has been
  * answered, and is dropped rather than given back when its connection failed.
  */
@@ -26,6 +28,8 @@ import { statementKind } from './own-writes.ts';
  * fast ones (a lane that answers nothing for LANE_STALL_MS takes no more).
  */
 export const LANE_DEPTH = 64;
+/** Reads a lane has in flight at most while the pool has no connection free (see `#laneWithRoom`). */
+export const LANE_MOST = 4 * LANE_DEPTH;
 /**
  * A lane that has answered nothing for this long while it has reads in flight is running a slow one: it
  * takes no more reads (they would wait behind it), which go to another lane or a connection of their own.
@@ -80,18 +84,24 @@ export class LanePool extends pg.Pool {
   }
 
   /**
-   * The least busy lane that takes another read (not broken, not full, not stalled), or a new one while
-   * there are fewer than the most: a lane per read until then, so their backends read in parallel.
+   * The least busy lane that takes another read (not broken, not stalled, below LANE_DEPTH, or below
+   * LANE_MOST while the pool has no connection free), or a new one while there are fewer than the most: a
+   * lane per read until then, so their backends read in parallel.
    */
   #laneWithRoom(): Lane | undefined {
     const now = performance.now();
     if (this.#lanes.length < this.#maxLanes) return this.#openLane(now);
     let best: Lane | undefined;
     for (const lane of this.#lanes) {
-      if (lane.broken || lane.inFlight >= LANE_DEPTH || now - lane.progressAt > LANE_STALL_MS) continue;
+      if (lane.broken || now - lane.progressAt > LANE_STALL_MS) continue;
       if (!best || lane.inFlight < best.inFlight) best = lane;
     }
-    return best;
+    if (!best || best.inFlight < LANE_DEPTH) return best;
+    // Every working lane has LANE_DEPTH. A connection of its own when the pool has one free now; else the
+    // least busy lane still, which answers sooner than the pool's queue would give a connection, up to
+    // LANE_MOST: past that the read waits in the pool's queue, whose timeout turns an overload into 503s.
+    const poolFree = this.idleCount > 0 || this.totalCount < this.options.max!;
+    return poolFree || best.inFlight >= LANE_MOST ? undefined : best;
   }
 
   #openLane(now: number): Lane {
