@@ -20,12 +20,12 @@ import pg from 'pg';
 import { statementKind } from './own-writes.ts';
 
 /**
- * Reads a lane has in flight at most. A read past them takes a pooled connection of its own, which the pool
- * may not have: then it waits in the pool's queue, and reads one at a time on the connections units of work
- * leave. 64, so a default pool's two lanes take the reads of 64 requests that each read two things at
- * once (an experience's questions and its reviews page): at 32, T3u on PostgreSQL did x1.27 fewer
- * requests a second, in each of six alternating rounds (2026-11-30). A read waits behind at most 63 others,
- * fast ones (a lane that answers nothing for LANE_STALL_MS takes no more).
+ * Reads a lane takes in flight before a read goes to a connection of its own instead, when the pool has one
+ * free (`#laneWithRoom`). 64, so a default pool's two lanes take the reads of 64 requests that each read two
+ * things at once (an experience's questions and its reviews page): at 32, the reads past them each took a
+ * connection of their own or waited in the pool's queue for one, and T3u on PostgreSQL did x1.27 fewer
+ * requests a second (six alternating rounds, 2026-11-30). A read waits behind at most 63 others, fast ones (a
+ * lane that answers nothing for LANE_STALL_MS takes no more), or behind LANE_MOST - 1 while the pool has none.
  */
 export const LANE_DEPTH = 64;
 /** Reads a lane has in flight at most while the pool has no connection free (see `#laneWithRoom`). */
