@@ -1,7 +1,8 @@
 /**
  * Reads outside units of work share lanes (src/db/postgres/read-lanes.ts): reads sent together go to one
- * connection, up to LANE_DEPTH a lane (LANE_MOST when the pool has no connection free), a lane running a slow read takes no more, a read that fails on its own leaves its lane
- * working, and a lane whose connection the server ends fails its reads as the database being unavailable.
+ * connection, up to LANE_DEPTH a lane (LANE_MOST when the pool has no connection free), a lane running a
+ * slow read takes no more, a read that fails on its own leaves its lane working, and a lane whose connection
+ * the server ends fails its reads as the database being unavailable.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { closePostgres, openPostgres, type PgDb } from '../../src/db/postgres/client.ts';
@@ -12,9 +13,9 @@ import { describePostgres, freshPostgresDatabase } from '../support/postgres.ts'
 describePostgres('reads sharing lanes on PostgreSQL', () => {
   const database = freshPostgresDatabase();
   const open: PgDb[] = [];
-  // DATABASE_POOL_SIZE 5: one lane.
-  const connect = () => {
-    const db = openPostgres(database.url(), { poolSize: 5 });
+  // DATABASE_POOL_SIZE 5 unless told: one lane.
+  const connect = (poolSize = 5) => {
+    const db = openPostgres(database.url(), { poolSize });
     open.push(db);
     return db;
   };
@@ -35,8 +36,7 @@ describePostgres('reads sharing lanes on PostgreSQL', () => {
   });
 
   it("takes 128 reads sent together on a default pool's two lanes (64 requests reading two things at once), and the one past them on a connection of its own", async () => {
-    const db = openPostgres(database.url(), { poolSize: 10 });
-    open.push(db);
+    const db = connect(10);
     const pids = await Promise.all(Array.from({ length: 2 * LANE_DEPTH + 1 }, () => backend(db)));
     const readsOf = new Map<number, number>();
     for (const pid of pids) readsOf.set(pid, (readsOf.get(pid) ?? 0) + 1);
