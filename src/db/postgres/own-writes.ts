@@ -27,14 +27,34 @@ const SEVERAL = /;\s*\S/;
  */
 const KEY_TABLES = /\b(?:api_keys|brands|organizations)\b/i;
 
-/** Whether a statement that writes may write what a key lookup reads: conservative (an unknown text may). Exported for its unit test. */
-export function writesKeys(text: string | undefined): boolean {
-  return text === undefined || KEY_TABLES.test(text);
+/**
+ * `decide` remembered per statement text: the texts of prepared statements are few and come back on every
+ * call, and their regular expressions cost a few µs a statement on texts of kilobytes. At most
+ * TEXTS_REMEMBERED texts, past which each further text is decided on every call.
+ */
+const TEXTS_REMEMBERED = 4096;
+function rememberedPerText<T>(decide: (text: string) => T): (text: string | undefined, fallback: T) => T {
+  const decided = new Map<string, T>();
+  return (text, fallback) => {
+    if (text === undefined) return fallback;
+    let answer = decided.get(text);
+    if (answer === undefined) {
+      answer = decide(text);
+      if (decided.size < TEXTS_REMEMBERED) decided.set(text, answer);
+    }
+    return answer;
+  };
 }
 
-/** What a statement does to the data, as far as its text tells. Exported for its unit test. */
-export function statementKind(text: string | undefined): Kind {
-  if (text === undefined || SEVERAL.test(text)) return 'write';
+const keyTablesNamed = rememberedPerText((text) => KEY_TABLES.test(text));
+
+/** Whether a statement that writes may write what a key lookup reads: conservative (an unknown text may). Exported for its unit test. */
+export function writesKeys(text: string | undefined): boolean {
+  return keyTablesNamed(text, true);
+}
+
+const kindOfText = rememberedPerText((text): Kind => {
+  if (SEVERAL.test(text)) return 'write';
   const match = FIRST_WORD.exec(text);
   const word = match?.[1]?.toLowerCase();
   if (word === undefined) return 'write';
@@ -43,7 +63,10 @@ export function statementKind(text: string | undefined): Kind {
   if (word === 'rollback' || word === 'abort') return match![2] === undefined ? 'rollback' : 'read';
   if (QUIET.has(word)) return 'read';
   return READING.has(word) && !WRITING.test(text) ? 'read' : 'write';
-}
+});
+
+/** What a statement does to the data, as far as its text tells. Exported for its unit test. */
+export const statementKind = (text: string | undefined): Kind => kindOfText(text, 'write');
 
 export interface OwnWrites {
   /**
