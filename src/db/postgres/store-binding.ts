@@ -2,6 +2,7 @@ import type { NodePgQueryResultHKT } from 'drizzle-orm/node-postgres';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgTransaction, type PgDatabase, type PgTable } from 'drizzle-orm/pg-core';
 import { storeBinding } from '../store-binding.ts';
+import { withCompiledExecution } from './prepared-execution.ts';
 import type * as schema from './schema/index.ts';
 
 /** What a PostgreSQL store runs its statements on: the pool, or one open transaction (or savepoint) of it. */
@@ -70,7 +71,8 @@ export function readOwned<R>(db: PgExecutor, query: Lockable<R>): PromiseLike<R>
  * A statement built once per Drizzle session and sent as a named statement: each pooled connection parses
  * it once, and after a few calls PostgreSQL plans it once for all parameters (a generic plan), instead of
  * Drizzle building it and PostgreSQL parsing and planning it on every call. For hot statements with a
- * fixed shape (their values as `sql.placeholder`s). A session is the pool's, or one pooled connection's:
+ * fixed shape (their values as `sql.placeholder`s); its rows are mapped by a function compiled once
+ * (prepared-execution.ts). A session is the pool's, or one pooled connection's:
  * every unit of work on a connection runs on that connection's session (executors.ts), so a statement is
  * built once per connection for all the units it runs, not once per unit.
  */
@@ -80,7 +82,7 @@ export function preparedPerExecutor<Q>(build: (db: PgExecutor) => Q): (db: PgExe
     const session = db._.session;
     let query = built.get(session);
     if (!query) {
-      query = build(db);
+      query = withCompiledExecution(build(db));
       built.set(session, query);
     }
     return query;

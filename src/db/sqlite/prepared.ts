@@ -2,7 +2,7 @@ import { fillPlaceholders, is, sql, type AnyColumn, type Placeholder, type SQL }
 import { PreparedQuery } from 'drizzle-orm/better-sqlite3';
 import type Database from 'better-sqlite3';
 import type { Db } from './client.ts';
-import { compileRowMapper } from './row-mapper.ts';
+import { compileRowMapper } from '../row-mapper.ts';
 
 /**
  * The connection a query runs on. `inTransaction` hands out the database itself, but a Drizzle

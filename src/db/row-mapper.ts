@@ -10,7 +10,10 @@ interface Decoder {
   mapFromDriverValue(value: unknown): unknown;
 }
 
-/** The rows of a select as better-sqlite3 returns them in raw mode: one array of column values per row. */
+/**
+ * A row of a select as the driver returns it in array mode (better-sqlite3's raw mode, node-postgres' rowMode
+ * 'array'): one array of column values.
+ */
 export type RowMapper = (row: unknown[]) => unknown;
 
 /** Drizzle keeps an `sql` fragment's decoder (`mapWith`) on a property its types leave out. */
