@@ -23,9 +23,10 @@ export const dialect = new PgDialect();
  * A unit of work's transaction on the connection of `executor`, as Drizzle's `transaction` makes it (its
  * savepoints nest in it, `inUnit` sees it) but without sending BEGIN or COMMIT: the unit runner sends
  * them with the unit's statements (database.ts). It shares the connection's session, so the statements
- * prepared on the connection serve it.
+ * prepared on the connection serve it. Its relational query builders (`tx.query`) are the connection's own,
+ * on the same session: Drizzle would build one for every table of the schema for every unit.
  */
 export function unitTransaction(executor: PgExecutor): PgExecutor {
-  const { session, schema: tables, fullSchema, tableNamesMap } = executor._;
-  return new NodePgTransaction(dialect, session, tables && { schema: tables, fullSchema, tableNamesMap }) as unknown as PgExecutor;
+  const tx = new NodePgTransaction(dialect, executor._.session, undefined) as unknown as PgExecutor;
+  return Object.assign(tx, { _: executor._, query: executor.query });
 }
