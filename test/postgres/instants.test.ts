@@ -1,7 +1,9 @@
 /** Instants come back from PostgreSQL as the SQLite side stores them: ISO 8601 UTC with milliseconds and a Z. */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closePostgres, migratePostgres, openPostgres, type PgDb } from '../../src/db/postgres/client.ts';
+import { isoInstant } from '../../src/db/postgres/schema/columns.ts';
 import { organizations } from '../../src/db/postgres/schema/index.ts';
 import { describePostgres, freshPostgresDatabase } from '../support/postgres.ts';
 
@@ -44,5 +46,25 @@ describePostgres('timestamptz columns', () => {
       `SELECT created_at = date_trunc('milliseconds', created_at) AS whole FROM organizations WHERE id = 'org-default'`,
     );
     expect(stored.rows[0].whole).toBe(true);
+  });
+});
+
+describe('isoInstant', () => {
+  const parsed = (text: string) => pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ)(text).toISOString();
+
+  it.each([
+    ['2026-03-29 00:59:59+00', '2026-03-29T00:59:59.000Z'],
+    ['2026-03-29 00:59:59.1+00', '2026-03-29T00:59:59.100Z'],
+    ['2026-03-29 00:59:59.12+00', '2026-03-29T00:59:59.120Z'],
+    ['2026-03-29 00:59:59.123+00', '2026-03-29T00:59:59.123Z'],
+    ['1970-01-01 00:00:00+00', '1970-01-01T00:00:00.000Z'],
+    ['2024-02-29 23:59:59.999+00', '2024-02-29T23:59:59.999Z'],
+    // Not a UTC session's form to the millisecond: node-postgres' parser answers.
+    ['2026-03-29 06:29:59.123+05:30', '2026-03-29T00:59:59.123Z'],
+    ['2026-03-28 20:59:59.5-04', '2026-03-29T00:59:59.500Z'],
+    ['2026-03-29 00:59:59.123456+00', '2026-03-29T00:59:59.123Z'],
+  ])('writes %j as %j, as parsing it to a Date does', (text, iso) => {
+    expect(isoInstant(text)).toBe(iso);
+    expect(isoInstant(text)).toBe(parsed(text));
   });
 });
