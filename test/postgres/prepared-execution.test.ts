@@ -144,7 +144,7 @@ describePostgres('compiled execution of prepared statements', () => {
         .where(eq(categories.brandId, sql.placeholder('brandId')))
         .prepare('test_rename'),
     )(pgDb);
-    const [{ total }] = await pgDb.select({ total: count() }).from(categories).where(eq(categories.brandId, world.brandId));
+    const [{ total } = { total: 0 }] = await pgDb.select({ total: count() }).from(categories).where(eq(categories.brandId, world.brandId));
     expect(total).toBeGreaterThan(0);
     expect(await rename.execute({ name: 'Sailing', brandId: world.brandId })).toMatchObject({
       command: 'UPDATE',
