@@ -18,42 +18,39 @@ import { preparedPerExecutor, type PgExecutor } from '../../src/db/postgres/stor
 import { freshPostgresDb } from '../support/db.ts';
 import { describePostgres } from '../support/postgres.ts';
 
-describePostgres('compiled execution of prepared statements', () => {
-  let db: Awaited<ReturnType<typeof freshPostgresDb>>;
-  let pgDb: PgExecutor;
-  const world = {} as {
-    brandId: string;
-    experienceId: string;
-    withEverything: string;
-    bare: string;
-    hostPicture: unknown;
-    picture: { id: string };
+/** Two listings of one brand, one with everything joined and one with nothing; an experience with 3 reviews. */
+async function buildWorld(db: Awaited<ReturnType<typeof freshPostgresDb>>) {
+  const brand = await createBrand(db);
+  const host = await createHost(db, brand.id, { firstName: 'Ana' });
+  const category = await createCategory(db, brand.id, 'Sailing');
+  const { experience } = await createExperience(db, brand.id, { hostId: host.id, categoryId: category.id });
+  const withEverything = await createListing(db, brand.id, {
+    experienceId: experience.id,
+    hostId: host.id,
+    categoryId: category.id,
+    displayOrder: 1,
+  });
+  const bare = await createListing(db, brand.id, { displayOrder: 2, isExclusive: true });
+  const picture = await createMedia(db, brand.id);
+  await attachMedia(db, withEverything.listing.id, picture.id, 0);
+  await createReviews(db, { brandId: brand.id, experienceId: experience.id, hostId: host.id }, 3);
+  return {
+    brandId: brand.id,
+    experienceId: experience.id,
+    withEverything: withEverything.listing.id,
+    bare: bare.listing.id,
+    hostPicture: host.profilePicture,
+    picture,
   };
+}
+
+describePostgres('compiled execution of prepared statements', () => {
+  let pgDb: PgExecutor;
+  let world: Awaited<ReturnType<typeof buildWorld>>;
   beforeAll(async () => {
-    db = await freshPostgresDb();
-    pgDb = db.pg as unknown as PgExecutor;
-    const brand = await createBrand(db);
-    const host = await createHost(db, brand.id, { firstName: 'Ana' });
-    const category = await createCategory(db, brand.id, 'Sailing');
-    const { experience } = await createExperience(db, brand.id, { hostId: host.id, categoryId: category.id });
-    const withEverything = await createListing(db, brand.id, {
-      experienceId: experience.id,
-      hostId: host.id,
-      categoryId: category.id,
-      displayOrder: 1,
-    });
-    const bare = await createListing(db, brand.id, { displayOrder: 2, isExclusive: true });
-    const picture = await createMedia(db, brand.id);
-    await attachMedia(db, withEverything.listing.id, picture.id, 0);
-    await createReviews(db, { brandId: brand.id, experienceId: experience.id, hostId: host.id }, 3);
-    Object.assign(world, {
-      brandId: brand.id,
-      experienceId: experience.id,
-      withEverything: withEverything.listing.id,
-      bare: bare.listing.id,
-      hostPicture: host.profilePicture,
-      picture,
-    });
+    const db = await freshPostgresDb();
+    pgDb = db.pg;
+    world = await buildWorld(db);
   });
 
   const listingHost = alias(hosts, 'listing_host');
