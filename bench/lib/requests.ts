@@ -1,4 +1,5 @@
 /** One HTTP request as the bench describes it, and a single call of it outside any load. */
+import http from 'node:http';
 
 export interface RequestSpec {
   method: 'GET' | 'POST';
@@ -44,14 +45,34 @@ export function hasGraphqlErrors(json: unknown): boolean {
   return Array.isArray(errors) && errors.length > 0;
 }
 
-export async function send(baseUrl: string, spec: RequestSpec): Promise<Answer> {
-  const response = await fetch(baseUrl + spec.path, { method: spec.method, headers: spec.headers, body: spec.body });
-  return {
-    status: response.status,
-    contentType: response.headers.get('content-type') ?? '',
-    body: Buffer.from(await response.arrayBuffer()),
-    retryAfter: response.headers.get('retry-after'),
-  };
+/**
+ * Connections kept open between calls, as a partner's HTTP client keeps them (closed before the server's
+ * announced keep-alive timeout, Node's agent reading its `Keep-Alive` hint). node:http rather than
+ * `fetch`: the write mix (T6) sends its requests through here from the bench's own process, which shares
+ * the machine's two cores with the gateway and PostgreSQL, and `fetch` cost that process 1.1 to 2.6 ms of
+ * CPU a booking against node:http's 0.3 to 1.1 (docs/performance.md, "Results").
+ */
+const agent = new http.Agent({ keepAlive: true });
+
+export function send(baseUrl: string, spec: RequestSpec): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(baseUrl + spec.path, { method: spec.method, headers: spec.headers, agent }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        const retryAfter = response.headers['retry-after'];
+        resolve({
+          status: response.statusCode ?? 0,
+          contentType: response.headers['content-type'] ?? '',
+          body: Buffer.concat(chunks),
+          retryAfter: retryAfter ?? null,
+        });
+      });
+    });
+    request.on('error', reject);
+    request.end(spec.body);
+  });
 }
 
 /** The JSON body of a call that must succeed (2xx and, for GraphQL, no errors); throws otherwise. */
