@@ -35,6 +35,12 @@ describe('statementKind', () => {
     ['select 1; update "hosts" set "id" = "id"', 'write'],
     ['BEGIN; COMMIT', 'write'],
     ['', 'write'],
+    // The readiness heartbeat's row, which no answer reads, as recordHeartbeat sends it and as psql might.
+    ['insert into "readiness_heartbeat" ("id", "written_at") values ($1, $2) on conflict ("id") do update set "written_at" = $3', 'unread'],
+    ['INSERT INTO readiness_heartbeat (id, written_at) VALUES (1, now())', 'unread'],
+    ['insert into "readiness_heartbeat_log" ("id") values ($1)', 'write'],
+    ['update "readiness_heartbeat" set "written_at" = $1', 'write'],
+    ['insert into "readiness_heartbeat" ("id") values (1); delete from "bookings"', 'write'],
   ] as const)('%j is a %s', (text, kind) => {
     expect(statementKind(text)).toBe(kind);
   });

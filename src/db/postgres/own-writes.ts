@@ -9,7 +9,8 @@
  */
 import pg from 'pg';
 
-type Kind = 'begin' | 'commit' | 'rollback' | 'read' | 'write';
+/** `unread`: a write of what no answer reads (UNREAD_WRITE), which moves no data version. */
+type Kind = 'begin' | 'commit' | 'rollback' | 'read' | 'write' | 'unread';
 
 const FIRST_WORD = /^\s*(?:(?:--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)\s*)*([a-z]+)(\s+to\b)?/i;
 /** Words that make a statement reading rows write them (data-modifying CTEs, locking reads counted too). */
@@ -20,6 +21,12 @@ const READING = new Set(['select', 'with', 'values', 'table', 'show']);
 const QUIET = new Set(['savepoint', 'release', 'set', 'reset', 'listen', 'unlisten', 'notify', 'discard', 'deallocate']);
 /** More than one statement in one text (simple query protocol). */
 const SEVERAL = /;\s*\S/;
+/**
+ * A write of the readiness heartbeat's one row (stores/operations: recordHeartbeat), the only table no
+ * answer reads: an INSERT writes only its target (ON CONFLICT DO UPDATE included), and the table has no
+ * trigger writing or notifying elsewhere (migration 0013). So a readiness probe moves no data version.
+ */
+const UNREAD_WRITE = /^\s*insert\s+into\s+"?readiness_heartbeat"?\s/i;
 /**
  * The tables an API key's lookup reads (stores/access/api-keys.ts: findActiveKeyByHash, brandIdsOfOrganization),
  * as a statement's text names them, quoted or not. No foreign key cascades into them and no trigger writes
@@ -62,6 +69,7 @@ const kindOfText = rememberedPerText((text): Kind => {
   if (word === 'commit' || word === 'end') return 'commit';
   if (word === 'rollback' || word === 'abort') return match![2] === undefined ? 'rollback' : 'read';
   if (QUIET.has(word)) return 'read';
+  if (UNREAD_WRITE.test(text)) return 'unread';
   return READING.has(word) && !WRITING.test(text) ? 'read' : 'write';
 });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../../../src/db/connect.ts';
+import { readiness } from '../../../src/domain/operations/operations.ts';
 import { ResponseCache } from '../../../src/http/response-cache.ts';
 import { startApp, type TestApp } from '../../support/app.ts';
 import { freshSharedDb } from '../../support/db.ts';
@@ -131,6 +132,33 @@ describe('REST catalogue reads', () => {
     expect(await heardWithin(featured, (seen) => seen[0] === 'Renamed elsewhere')).toEqual(['Renamed elsewhere']);
     await renameElsewhere('Sunset sail');
     expect(await heardWithin(featured, (seen) => seen[0] === 'Sunset sail')).toEqual(['Sunset sail']);
+  });
+
+  it('keep their answers through readiness checks, which write only a heartbeat no answer reads', async () => {
+    const featured = () => t.rest('GET', '/v3/listings/featured', { key: harborKey.secret });
+    const heartbeat = async () => String(await db.value('SELECT written_at FROM readiness_heartbeat WHERE id = 1'));
+    /** The next answer, and whether the cache gave it; after a pause on PostgreSQL, for any notification sent to arrive. */
+    const answered = async () => {
+      if (db.engine === 'postgresql') await new Promise((resolve) => setTimeout(resolve, 200));
+      const before = await hits('rest');
+      const run = await countStatements(featured);
+      return { body: run.result.body, cached: run.count === cachedStatements && (await hits('rest')) === before + 1 };
+    };
+    const cached = await untilCached(featured);
+    expect(cached.count).toBe(cachedStatements);
+
+    // This gateway's check: a committed write of the heartbeat's row (READINESS_CACHE_MS apart).
+    const beat = await heartbeat();
+    expect((await t.rest('GET', '/readyz')).body).toEqual({ status: 'ready' });
+    expect(await heartbeat()).not.toBe(beat);
+    expect(await answered()).toEqual({ body: cached.result.body, cached: true });
+
+    // Another gateway's: PostgreSQL notifies nothing for it (migration 0013). On SQLite, another connection's
+    // commit moves the file's data_version whatever it wrote, so there it costs one miss (src/db/sqlite/generation.ts).
+    const other = await heartbeat();
+    expect(await readiness(elsewhere.database, new Date())).toEqual({ ready: true });
+    expect(await heartbeat()).not.toBe(other);
+    expect(await answered()).toEqual({ body: cached.result.body, cached: db.engine === 'postgresql' });
   });
 
   it('never answer from before a write, with reads racing writes of both gateways', async () => {
