@@ -22,9 +22,9 @@ const QUIET = new Set(['savepoint', 'release', 'set', 'reset', 'listen', 'unlist
 /** More than one statement in one text (simple query protocol). */
 const SEVERAL = /;\s*\S/;
 /**
- * A write of the readiness heartbeat's one row (stores/operations: recordHeartbeat), the only table no
- * answer reads: an INSERT writes only its target (ON CONFLICT DO UPDATE included), and the table has no
- * trigger writing or notifying elsewhere (migration 0013). So a readiness probe moves no data version.
+ * A write of the readiness heartbeat's one row (stores/operations: recordHeartbeat), which no answer
+ * reads: an INSERT writes only its target (ON CONFLICT DO UPDATE included), and that table has no trigger
+ * writing or notifying elsewhere (migration 0013). So a readiness probe moves no data version.
  */
 const UNREAD_WRITE = /^\s*insert\s+into\s+"?readiness_heartbeat"?\s/i;
 /**
