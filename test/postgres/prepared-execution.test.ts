@@ -8,49 +8,20 @@ import { avg, count, DrizzleQueryError, eq, sql } from 'drizzle-orm';
 import { NodePgPreparedQuery } from 'drizzle-orm/node-postgres';
 import { alias } from 'drizzle-orm/pg-core';
 import { beforeAll, expect, it } from 'vitest';
-import { createBrand } from '../../fixtures/factories/brands.ts';
-import { createCategory, createExperience, createHost, createMedia } from '../../fixtures/factories/catalog.ts';
-import { attachMedia, createListing } from '../../fixtures/factories/listings.ts';
-import { createReviews } from '../../fixtures/factories/reviews.ts';
 import { namedSql } from '../../src/db/postgres/named-sql.ts';
 import { categories, experiences, hosts, listingMedia, listings, media, reviews } from '../../src/db/postgres/schema/index.ts';
 import { preparedPerExecutor, type PgExecutor } from '../../src/db/postgres/store-binding.ts';
 import { freshPostgresDb } from '../support/db.ts';
+import { buildMappingWorld } from '../support/mapping-world.ts';
 import { describePostgres } from '../support/postgres.ts';
-
-/** Two listings of one brand, one with everything joined and one with nothing; an experience with 3 reviews. */
-async function buildWorld(db: Awaited<ReturnType<typeof freshPostgresDb>>) {
-  const brand = await createBrand(db);
-  const host = await createHost(db, brand.id, { firstName: 'Ana' });
-  const category = await createCategory(db, brand.id, 'Sailing');
-  const { experience } = await createExperience(db, brand.id, { hostId: host.id, categoryId: category.id });
-  const withEverything = await createListing(db, brand.id, {
-    experienceId: experience.id,
-    hostId: host.id,
-    categoryId: category.id,
-    displayOrder: 1,
-  });
-  const bare = await createListing(db, brand.id, { displayOrder: 2, isExclusive: true });
-  const picture = await createMedia(db, brand.id);
-  await attachMedia(db, withEverything.listing.id, picture.id, 0);
-  await createReviews(db, { brandId: brand.id, experienceId: experience.id, hostId: host.id }, 3);
-  return {
-    brandId: brand.id,
-    experienceId: experience.id,
-    withEverything: withEverything.listing.id,
-    bare: bare.listing.id,
-    hostPicture: host.profilePicture,
-    picture,
-  };
-}
 
 describePostgres('compiled execution of prepared statements', () => {
   let pgDb: PgExecutor;
-  let world: Awaited<ReturnType<typeof buildWorld>>;
+  let world: Awaited<ReturnType<typeof buildMappingWorld>>;
   beforeAll(async () => {
     const db = await freshPostgresDb();
     pgDb = db.pg;
-    world = await buildWorld(db);
+    world = await buildMappingWorld(db);
   });
 
   const listingHost = alias(hosts, 'listing_host');

@@ -1,32 +1,16 @@
 import { avg, count, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
-import { createBrand } from '../../fixtures/factories/brands.ts';
-import { createCategory, createExperience, createHost, createMedia } from '../../fixtures/factories/catalog.ts';
-import { attachMedia, createListing } from '../../fixtures/factories/listings.ts';
-import { createReviews } from '../../fixtures/factories/reviews.ts';
 import { preparedPerDb } from '../../src/db/sqlite/prepared.ts';
 import { categories, experiences, hosts, listingMedia, listings, media, reviews } from '../../src/db/sqlite/schema/index.ts';
 import { freshSqliteDb } from '../support/db.ts';
+import { buildMappingWorld } from '../support/mapping-world.ts';
 
 // Statements prepared with preparedPerDb map rows with a compiled mapper; the same query run once by
 // Drizzle maps them with its own mapResultRow. Both must give the same objects, null joins included.
 
 const db = freshSqliteDb();
-const brand = await createBrand(db);
-const host = await createHost(db, brand.id, { firstName: 'Ana' });
-const category = await createCategory(db, brand.id, 'Sailing');
-const { experience } = await createExperience(db, brand.id, { hostId: host.id, categoryId: category.id });
-const withEverything = await createListing(db, brand.id, {
-  experienceId: experience.id,
-  hostId: host.id,
-  categoryId: category.id,
-  displayOrder: 1,
-});
-const bare = await createListing(db, brand.id, { displayOrder: 2, isExclusive: true });
-const picture = await createMedia(db, brand.id);
-await attachMedia(db, withEverything.listing.id, picture.id, 0);
-await createReviews(db, { brandId: brand.id, experienceId: experience.id, hostId: host.id }, 3);
+const world = await buildMappingWorld(db);
 
 const listingHost = alias(hosts, 'listing_host');
 const experienceHost = alias(hosts, 'experience_host');
@@ -54,8 +38,8 @@ const joined = () =>
 describe('compiled row mapping', () => {
   it('builds what Drizzle builds: nested objects, left joins that found nothing as null, decoded booleans and JSON', () => {
     const prepared = preparedPerDb(() => joined().prepare())(db.connection);
-    const compiled = prepared.all({ brandId: brand.id });
-    expect(compiled).toEqual(joined().prepare().all({ brandId: brand.id }));
+    const compiled = prepared.all({ brandId: world.brandId });
+    expect(compiled).toEqual(joined().prepare().all({ brandId: world.brandId }));
     expect(compiled.map((row) => [row.category?.name ?? null, row.listingHost?.firstName ?? null, row.mixed.hostName, row.places])).toEqual(
       [
         ['Sailing', 'Ana', 'Ana', 1],
@@ -65,7 +49,7 @@ describe('compiled row mapping', () => {
     expect(compiled[1]!.listing.isExclusive).toBe(true);
     expect(compiled[1]!.experienceHost).toBeNull();
     expect(compiled[1]!.nested).toEqual({ experienceId: null, bookable: null, order: 2 });
-    expect(compiled[0]!.listingHost!.profilePicture).toEqual(host.profilePicture);
+    expect(compiled[0]!.listingHost!.profilePicture).toEqual(world.hostPicture);
   });
 
   it('maps one row for get, and answers undefined when there is none', () => {
@@ -77,8 +61,8 @@ describe('compiled row mapping', () => {
         .where(eq(listingMedia.listingId, sql.placeholder('id')))
         .prepare(),
     )(db.connection);
-    expect(one.get({ id: withEverything.listing.id })).toEqual({ listingId: withEverything.listing.id, media: { ...picture } });
-    expect(one.get({ id: bare.listing.id })).toBeUndefined();
+    expect(one.get({ id: world.withEverything })).toEqual({ listingId: world.withEverything, media: { ...world.picture } });
+    expect(one.get({ id: world.bare })).toBeUndefined();
   });
 
   it('keeps the decoders of aggregates (mapWith) and plain counts', () => {
@@ -88,8 +72,8 @@ describe('compiled row mapping', () => {
         .from(reviews)
         .where(eq(reviews.experienceId, sql.placeholder('id')))
         .groupBy(reviews.experienceId);
-    const compiled = preparedPerDb(() => stats().prepare())(db.connection).all({ id: experience.id });
-    expect(compiled).toEqual(stats().prepare().all({ id: experience.id }));
-    expect(compiled).toEqual([{ experienceId: experience.id, average: expect.any(Number), total: 3 }]);
+    const compiled = preparedPerDb(() => stats().prepare())(db.connection).all({ id: world.experienceId });
+    expect(compiled).toEqual(stats().prepare().all({ id: world.experienceId }));
+    expect(compiled).toEqual([{ experienceId: world.experienceId, average: expect.any(Number), total: 3 }]);
   });
 });
