@@ -27,23 +27,6 @@ describe('store contract: units of work', () => {
     expect((await database.events.findEventPage(brandId, 0, null, 10)).map((e) => e.id)).toEqual([id]);
   });
 
-  it('numbers events in the order their transactions commit', async () => {
-    const { id: brandId } = await fixtures.brand();
-    const committed: string[] = [];
-    await Promise.all(
-      Array.from({ length: 5 }, async (_, i) => {
-        const id = randomUUID();
-        await database.transaction((tx) =>
-          tx.events.insertEvent({ id, brandId, type: 'booking.created', resourceId: `r${i}`, payload: {}, createdAt: AT }),
-        );
-        committed.push(id);
-      }),
-    );
-    const page = await database.events.findEventPage(brandId, 0, null, 10);
-    expect(page.map((e) => e.id)).toEqual(committed);
-    expect(new Set(page.map((e) => e.sequence)).size).toBe(5);
-  });
-
   it('undoes only a failed savepoint’s writes', async () => {
     const session = await fixtures.session(5);
     await database.transaction(async (tx) => {
