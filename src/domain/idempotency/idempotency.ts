@@ -13,7 +13,7 @@
  * (the handler's time is not capped), so a slow one overtaken runs alongside the re-run: the same
  * guarantees make that safe too, and the first answer stored is the one replayed.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { type IdempotencyRecord } from './store.ts';
 import type { Principal } from '../access/principal.ts';
 import { defaultPublishableHolds, holderOf } from '../checkout/hold-budget.ts';
@@ -38,7 +38,7 @@ export function checkIdempotencyKey(value: string | string[]): string {
 
 /** SHA-256 of method, URL (path and query) and raw body: what makes two requests "the same request". */
 export function requestFingerprint(method: string, url: string, rawBody: string): string {
-  return createHash('sha256').update(`${method.toUpperCase()}\n${url}\n${rawBody}`).digest('hex');
+  return hash('sha256', `${method.toUpperCase()}\n${url}\n${rawBody}`, 'hex');
 }
 
 export interface IdempotentRequest {
@@ -83,10 +83,10 @@ export type IdempotencyStart =
  * of it: what the domain names its money movements with (CallerDeps.requestIds). UUID-shaped (version 8).
  */
 export function runIds(input: IdempotentRequest & { requestHash: string }): () => string {
-  const seed = createHash('sha256').update(`${input.apiKeyId}\n${input.key}\n${input.requestHash}`).digest('hex');
+  const seed = hash('sha256', `${input.apiKeyId}\n${input.key}\n${input.requestHash}`, 'hex');
   let n = 0;
   return () => {
-    const hex = createHash('sha256').update(`${seed}\n${n++}`).digest('hex');
+    const hex = hash('sha256', `${seed}\n${n++}`, 'hex');
     const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
   };
