@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../../support/app.ts';
 import { checkoutRows, guest } from '../../support/checkout.ts';
+import { CHECKOUT_NOW } from '../../support/clock.ts';
 import { freshDb } from '../../support/db.ts';
 import { createSession } from '../../../fixtures/factories/bookings.ts';
 import { createBrand, createPublishableKey } from '../../../fixtures/factories/brands.ts';
@@ -36,8 +37,9 @@ let chained: TestApp;
 beforeAll(async () => {
   // Two proxies: one on this host, and an inner one at 10.0.0.5 that writes its own address with a port.
   chained = await startApp(db, { http: { TRUST_PROXY: ['127.0.0.1', '10.0.0.0/8'], RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE: 2 } });
-  // Behind a proxy on this host (inject's own address): X-Forwarded-For names the client.
-  proxied = await startApp(db, { http: { TRUST_PROXY: ['127.0.0.1'] } });
+  // Behind a proxy on this host (inject's own address): X-Forwarded-For names the client. Its checkouts run
+  // at CHECKOUT_NOW, before the December 2026 session they book, whatever day the suite runs.
+  proxied = await startApp(db, { now: () => new Date(CHECKOUT_NOW), http: { TRUST_PROXY: ['127.0.0.1'] } });
   limited = await startApp(db, {
     http: { TRUST_PROXY: ['127.0.0.1'], RATE_LIMIT_PUBLISHABLE_CLIENT_PER_MINUTE: 4, RATE_LIMIT_ANONYMOUS_PER_MINUTE: 4 },
   });

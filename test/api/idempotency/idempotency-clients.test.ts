@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../../support/app.ts';
 import { checkoutRows, guest } from '../../support/checkout.ts';
+import { CHECKOUT_NOW } from '../../support/clock.ts';
 import { freshDb } from '../../support/db.ts';
 import { createSession } from '../../../fixtures/factories/bookings.ts';
 import { createApiKey, createBrand, createPublishableKey } from '../../../fixtures/factories/brands.ts';
@@ -25,8 +26,9 @@ const secret = (await createApiKey(db, { brandId: brand.id })).secret;
 const { experience } = await createExperience(db, brand.id);
 let t: TestApp;
 beforeAll(async () => {
-  // Behind a proxy on this host (inject's own address): X-Forwarded-For names the client.
-  t = await startApp(db, { http: { TRUST_PROXY: ['127.0.0.1'] } });
+  // Behind a proxy on this host (inject's own address): X-Forwarded-For names the client. Checkouts run at
+  // CHECKOUT_NOW, before the December 2026 sessions they book, whatever day the suite runs.
+  t = await startApp(db, { now: () => new Date(CHECKOUT_NOW), http: { TRUST_PROXY: ['127.0.0.1'] } });
 });
 
 let hour = 0;
