@@ -4,10 +4,12 @@
  * GraphQL — while everything in front of the route still runs: request id, rate limit, authentication,
  * validation, the access line and the metrics.
  *
- * Correct under writes: every entry belongs to a data generation (src/db/sqlite/generation.ts) that changes
- * with any committed write to the database, by this process or another on the same file, and is served
- * only to requests that start from that same generation; an answer computed while a write landed is not
- * kept, since it may predate the write. So a cached answer is always the answer the route would give.
+ * Correct under writes: every entry belongs to a data version (`Database.dataVersion`) that changes with any
+ * committed write to a table these answers may read, by this gateway or another on the same database, and
+ * is served only to requests that start from that same version; an answer computed while a write landed is
+ * not kept, since it may predate the write. So a cached answer is always the answer the route would give.
+ * Bookings and what they write leave the version as it was (src/db/unversioned-tables.ts; no answer kept
+ * here reads them, test/api/http/cached-answers-read.test.ts), so the cache keeps its answers through them.
  *
  * Keyed by the API key and brand header (answers depend on the caller's scope) and by the request
  * itself: the URL for REST, the raw JSON body and Accept header for GraphQL. Only 200 answers are kept.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createPaidBooking } from '../../fixtures/factories/payments.ts';
 import { freshDb } from '../support/db.ts';
+import { untilDataVersionSteady } from '../support/statements.ts';
 import { AT, contractFixtures, race } from './world.ts';
 
 const db = await freshDb();
@@ -42,12 +43,29 @@ describe('store contract: units of work', () => {
     expect(await database.capacity.takePlaces(session.id, 3)).toBe(true);
   });
 
-  it('changes the data version when something is committed, and only then', async () => {
+  it('changes the data version when what cached answers read is committed, and only then', async () => {
+    // Kept in memory on PostgreSQL once the gateway listens; before, the server's snapshot moves with any commit.
+    await untilDataVersionSteady(db);
     const before = await database.dataVersion();
     expect(await database.dataVersion()).toBe(before);
-    const session = await fixtures.session(2);
+    const { brand, session } = await fixtures.sessionOf(2);
     const afterSetup = await database.dataVersion();
+    expect(afterSetup).not.toBe(before);
+    // Places taken and events recorded: no cached answer reads them (src/db/unversioned-tables.ts).
     await database.capacity.takePlaces(session.id, 1);
+    await database.transaction(async (tx) => {
+      await tx.capacity.takePlaces(session.id, 1);
+      await tx.events.insertEvent({
+        id: randomUUID(),
+        brandId: brand.id,
+        type: 'booking.created',
+        resourceId: 'r',
+        payload: {},
+        createdAt: AT,
+      });
+    });
+    expect(await database.dataVersion()).toBe(afterSetup);
+    await fixtures.brand();
     expect(await database.dataVersion()).not.toBe(afterSetup);
   });
 

@@ -58,10 +58,11 @@ describe('POST /v1/bookings/cancel cost', () => {
       expect(result.body.items.map((b: { status: string }) => b.status)).toEqual(result.body.items.map(() => 'cancelled'));
     }
     expect(ten.result.body.items).toHaveLength(10);
-    // Per request: the cache check and the key (the views answered are the items' own, taken for their
-    // events; each item's unit checks visibility with its locked read: no read of every item before the loop).
-    expect(one.count).toBe(2 + PER_ITEM);
-    expect(ten.count).toBe(2 + 10 * PER_ITEM);
+    // Per request: the data version, under which the key found by the request before still stands (a booking
+    // moves it not: src/db/unversioned-tables.ts); the views answered are the items' own, taken for their
+    // events; each item's unit checks visibility with its locked read: no read of every item before the loop.
+    expect(one.count).toBe(1 + PER_ITEM);
+    expect(ten.count).toBe(1 + 10 * PER_ITEM);
     expect(ten.sql.filter((s) => s.startsWith('select "bookings"."id", "bookings"."brand_id", "bookings"."session_id"'))).toHaveLength(10);
     // Once a first request has run, nothing is built or compiled again, whatever the number of items.
     expect(one.prepared).toBe(0);
@@ -71,7 +72,7 @@ describe('POST /v1/bookings/cancel cost', () => {
   it('answers 100 items with the same per-item cost', async () => {
     const hundred = await cancelOf(await fresh(100));
     expect(hundred.result.body.items).toHaveLength(100);
-    expect(hundred.count).toBe(2 + 100 * PER_ITEM);
+    expect(hundred.count).toBe(1 + 100 * PER_ITEM);
     expect(hundred.prepared).toBe(0);
   });
 });

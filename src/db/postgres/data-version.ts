@@ -1,12 +1,13 @@
 /**
  * `Database.dataVersion` on PostgreSQL, without a statement: a value kept in memory, `<epoch>.<count>`.
  * The epoch is new each time the listening connection (listener.ts) starts listening; the count moves
- * - on every notification on DATA_CHANNEL: every write to a table of the schema, by any gateway, psql or
- *   a migration, queues one (a statement-level trigger, drizzle/postgres/migrations/0011), which the
- *   server delivers once the writing transaction is visible;
- * - as each write of this gateway's own connections becomes visible (own-writes.ts: its COMMIT, or an
- *   autocommitted statement), before whoever sent it goes on: a request that starts after a write's
- *   answer never sees what was cached before it.
+ * - on every notification on DATA_CHANNEL: every write to a table a cached answer may read, by any gateway,
+ *   psql or a migration, queues one (a statement-level trigger, drizzle/postgres/migrations/0011; none on
+ *   the tables no cached answer reads, 0013 and 0014: src/db/unversioned-tables.ts), which the server
+ *   delivers once the writing transaction is visible;
+ * - as each write of this gateway's own connections to such a table becomes visible (own-writes.ts: its
+ *   COMMIT, or an autocommitted statement), before whoever sent it goes on: a request that starts after a
+ *   write's answer never sees what was cached before it.
  * So equal values mean no write became visible in between, except for a write of another gateway (or
  * psql) whose notification has not arrived yet: that is the staleness this allows, normally a
  * millisecond or two, at most the listener's check interval and timeout when its connection is cut

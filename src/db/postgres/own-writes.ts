@@ -1,6 +1,7 @@
 /**
  * Tells when this gateway's own writes have become visible: the pool's connections are of a class that
- * notes, from each statement's text, whether it may write, and calls `written` as the statement that makes
+ * notes, from each statement's text, whether it may write a table cached answers may read (writes of only
+ * UNVERSIONED_TABLES, and locking reads, do not count), and calls `written` as the statement that makes
  * such a write visible completes (a COMMIT, or an autocommitted statement), before whoever sent it goes on.
  * The data version (data-version.ts) moves there, so a request that starts after a write's answer never
  * sees an answer cached before it, without waiting for the server's notification. Conservative by design:
@@ -8,8 +9,9 @@
  * write missed would serve stale answers until its notification arrives).
  */
 import pg from 'pg';
+import { UNVERSIONED_TABLES } from '../unversioned-tables.ts';
 
-/** `unread`: a write of what no answer reads (UNREAD_WRITE), which moves no data version. */
+/** `unread`: a write of what no cached answer reads (writesOnlyUnversioned), or a locking read: it moves no data version. */
 type Kind = 'begin' | 'commit' | 'rollback' | 'read' | 'write' | 'unread';
 
 const FIRST_WORD = /^\s*(?:(?:--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)\s*)*([a-z]+)(\s+to\b)?/i;
@@ -22,11 +24,28 @@ const QUIET = new Set(['savepoint', 'release', 'set', 'reset', 'listen', 'unlist
 /** More than one statement in one text (simple query protocol). */
 const SEVERAL = /;\s*\S/;
 /**
- * A write of the readiness heartbeat's one row (stores/operations: recordHeartbeat), which no answer
- * reads: an INSERT writes only its target (ON CONFLICT DO UPDATE included), and that table has no trigger
- * writing or notifying elsewhere (migration 0013). So a readiness probe moves no data version.
+ * The tables a statement writes, as its text names them: INSERT INTO, UPDATE (not a locking read's FOR
+ * [NO KEY] UPDATE, nor ON CONFLICT's DO UPDATE), DELETE FROM, MERGE INTO; in a data-modifying CTE too.
+ * TRUNCATE, which may name several tables, is left a write. No foreign key cascades and no trigger writes
+ * elsewhere (the schema's only triggers notify), so these are all a statement writes.
  */
-const UNREAD_WRITE = /^\s*insert\s+into\s+"?readiness_heartbeat"?\s/i;
+const WRITE_TARGET = /\b(?:insert\s+into|(?<!\b(?:for|key|do)\s+)update|delete\s+from|merge\s+into)\s+(?:only\s+)?"?([a-z_][a-z0-9_]*)"?/gi;
+
+/**
+ * Whether a statement that may write writes only tables no cached answer reads (UNVERSIONED_TABLES: their
+ * triggers notify nobody, migration 0014), so its commit moves no data version. A statement naming no
+ * target is a locking read (`SELECT ... FOR UPDATE`), which writes no row; anything else naming none is
+ * judged a write.
+ */
+function writesOnlyUnversioned(text: string, word: string): boolean {
+  let targets = 0;
+  for (const [, table] of text.matchAll(WRITE_TARGET)) {
+    if (!UNVERSIONED_TABLES.has(table!.toLowerCase())) return false;
+    targets += 1;
+  }
+  return targets > 0 || READING.has(word);
+}
+
 /**
  * The tables an API key's lookup reads (stores/access/api-keys.ts: findActiveKeyByHash, brandIdsOfOrganization),
  * as a statement's text names them, quoted or not. No foreign key cascades into them and no trigger writes
@@ -69,8 +88,8 @@ const kindOfText = rememberedPerText((text): Kind => {
   if (word === 'commit' || word === 'end') return 'commit';
   if (word === 'rollback' || word === 'abort') return match![2] === undefined ? 'rollback' : 'read';
   if (QUIET.has(word)) return 'read';
-  if (UNREAD_WRITE.test(text)) return 'unread';
-  return READING.has(word) && !WRITING.test(text) ? 'read' : 'write';
+  if (READING.has(word) && !WRITING.test(text)) return 'read';
+  return writesOnlyUnversioned(text, word) ? 'unread' : 'write';
 });
 
 /** What a statement does to the data, as far as its text tells. Exported for its unit test. */

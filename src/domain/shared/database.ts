@@ -149,8 +149,11 @@ export interface Database extends Stores {
    */
   transaction<T>(work: (tx: Transaction) => Promise<T>, options?: UnitOptions): Promise<T>;
   /**
-   * A value that changes whenever the data may have changed, by this process or any other: equal values at
-   * two moments mean nothing was written in between. Caches keep what they computed under one value.
+   * A value that changes whenever the data cached answers may read may have changed, by this process or any
+   * other: equal values at two moments mean none of it was written in between. Bookings and what they write
+   * (places, carts, payments, refunds, events, idempotency records, webhook bookkeeping, the readiness
+   * heartbeat: src/db/unversioned-tables.ts), which no cached answer reads, leave it as it was. Caches keep
+   * what they computed under one value.
    * `receivedAt` (a `performance.now()` instant), for a request: when it arrived; an engine may then answer
    * with a version it read after that instant instead of reading again (any write the request could know
    * of had committed before it arrived).
