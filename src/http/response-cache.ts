@@ -153,15 +153,21 @@ export function installResponseCache(app: FastifyInstance, hooks: ResponseCacheH
       if (answer.operation) hooks.replayedOperation(request, answer.operation, reply.elapsedTime / 1000);
       return replay(reply, answer);
     }
-    hooks.countLookup(api, 'miss');
+    // A GraphQL request is known to be a cacheable read only once it has run (cacheable.ts): a mutation or a
+    // query beyond the catalogue is no miss, and is counted in onSend if it turns out to be one.
+    if (api === 'rest') hooks.countLookup(api, 'miss');
     lookups.set(request, { key, generation, api });
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
     const lookup = lookups.get(request);
-    if (!lookup || reply.statusCode !== 200) return payload;
+    if (!lookup) return payload;
     const operation = lookup.api === 'graphql' ? cacheableOperations.get(request) : undefined;
-    if (lookup.api === 'graphql' && !operation) return payload;
+    if (lookup.api === 'graphql') {
+      if (!operation) return payload;
+      hooks.countLookup('graphql', 'miss');
+    }
+    if (reply.statusCode !== 200) return payload;
     const contentType = reply.getHeader('content-type');
     if (typeof contentType !== 'string' || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
     const cacheControl = reply.getHeader('cache-control');

@@ -97,6 +97,7 @@ const renameElsewhere = async (title: string) => {
 };
 
 const hits = async (api: 'rest' | 'graphql') => sample(await scrape(t), 'response_cache_lookups_total', { api, outcome: 'hit' }) ?? 0;
+const misses = async (api: 'rest' | 'graphql') => sample(await scrape(t), 'response_cache_lookups_total', { api, outcome: 'miss' }) ?? 0;
 
 let t: TestApp;
 let logs: Array<Record<string, any>> = [];
@@ -281,6 +282,7 @@ describe('GraphQL catalogue queries', () => {
 
   it('keep no answer with errors, of mutations, or of a query reaching beyond the catalogue', async () => {
     const hitsBefore = await hits('graphql');
+    const missesBefore = await misses('graphql');
     const twice = async (query: string, variables: Record<string, unknown> = {}) => {
       const first = await t.gql(query, variables, { key: orgKey });
       expect((await t.gql(query, variables, { key: orgKey })).body).toEqual(first.body);
@@ -305,6 +307,14 @@ describe('GraphQL catalogue queries', () => {
     await t.gql(mutation, {}, { key: orgKey });
     await t.gql(mutation, {}, { key: orgKey });
     expect(await hits('graphql')).toBe(hitsBefore + 1);
+    // None of them but the catalogue query's first ask (and its re-asks) was a miss: errors, queries beyond
+    // the catalogue and mutations are not reads the cache could answer, and a hit ratio must not count them.
+    const quoteMisses = (await misses('graphql')) - missesBefore;
+    expect(quoteMisses).toBeGreaterThanOrEqual(1);
+    const mutationsAfter = await misses('graphql');
+    await t.gql(mutation, {}, { key: orgKey });
+    await twice(mixed, { brandId: harbor.id, id: experience.id });
+    expect(await misses('graphql')).toBe(mutationsAfter);
   });
 });
 
