@@ -8,7 +8,8 @@
  * and so does a table added later until it is named here.
  *
  * Kept in step with SQLite's triggers (drizzle/sqlite/migrations/0018) and PostgreSQL's
- * (drizzle/postgres/migrations/0014): test/contract/data-version.test.ts compares them.
+ * (drizzle/postgres/migrations/0014): test/sqlite/data-generation.test.ts and
+ * test/postgres/data-version.test.ts compare them.
  */
 export const UNVERSIONED_TABLES: ReadonlySet<string> = new Set([
   'answers',
