@@ -23,6 +23,7 @@ import { gatewayConfig } from '../../../examples/hive-gateway/gateway.config.ts'
 import { createSession } from '../../../fixtures/factories/bookings.ts';
 import { createExperience } from '../../../fixtures/factories/catalog.ts';
 import { startApp, type TestApp } from '../../support/app.ts';
+import { CHECKOUT_NOW } from '../../support/clock.ts';
 import { freshDb } from '../../support/db.ts';
 import { connected, subscribe, subscriptionsRunning, wsClient, type Subscription } from '../../support/live.ts';
 import {
@@ -98,7 +99,8 @@ beforeAll(async () => {
   // The token the configuration sends Tessera (GRAPHQL_ROUTER_TOKEN), from the gateway's environment.
   process.env.TESSERA_ROUTER_TOKEN = ROUTER_TOKEN;
   stops.push(async () => delete process.env.TESSERA_ROUTER_TOKEN);
-  tessera = await startApp(db, { graphql: { routerToken: ROUTER_TOKEN } });
+  // At CHECKOUT_NOW: the sessions it books (March 2027) are ahead whatever day the suite runs.
+  tessera = await startApp(db, { now: () => new Date(CHECKOUT_NOW), graphql: { routerToken: ROUTER_TOKEN } });
   const tesseraUrl = `${await tessera.app.listen({ port: 0, host: '127.0.0.1' })}/graphql`;
   tessera.app.server.on('upgrade', (request: IncomingMessage) => upgradeOrigins.push(request.headers.origin));
   const partner = await startPartnerSubgraph();

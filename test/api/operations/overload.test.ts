@@ -14,6 +14,7 @@ import { createExperience } from '../../../fixtures/factories/catalog.ts';
 import { SandboxProcessor } from '../../../src/adapters/sandbox-processor.ts';
 import { startApp } from '../../support/app.ts';
 import { CREATE_PAYMENT_INTENT, guest } from '../../support/checkout.ts';
+import { CHECKOUT_NOW } from '../../support/clock.ts';
 import { freshDb, testEngine } from '../../support/db.ts';
 import { invariantViolations } from '../../support/invariants.ts';
 import { holdEveryTurn } from '../../support/turns.ts';
@@ -51,9 +52,16 @@ class HeldProcessor extends SandboxProcessor {
   }
 }
 
-const payments = new HeldProcessor({ now: () => new Date() });
+// At CHECKOUT_NOW: the sessions it books (March 2027) are ahead whatever day the suite runs.
+const now = () => new Date(CHECKOUT_NOW);
+const payments = new HeldProcessor({ now });
 const lines: Array<Record<string, any>> = [];
-const t = await startApp(db, { payments, http: { WRITE_QUEUE_LIMIT: 2 }, logStream: { write: (line) => lines.push(JSON.parse(line)) } });
+const t = await startApp(db, {
+  now,
+  payments,
+  http: { WRITE_QUEUE_LIMIT: 2 },
+  logStream: { write: (line) => lines.push(JSON.parse(line)) },
+});
 
 let day = 0;
 const session = () => {
