@@ -12,7 +12,8 @@
  * here reads them, test/api/http/cached-answers-read.test.ts), so the cache keeps its answers through them.
  *
  * Keyed by the API key and brand header (answers depend on the caller's scope) and by the request
- * itself: the URL for REST, the raw JSON body and Accept header for GraphQL. Only 200 answers are kept.
+ * itself: the URL for REST, the raw JSON body and Accept header for GraphQL. Only 200 answers are kept, and
+ * only from a request's second answer on (ResponseCache's doorkeeper).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
@@ -41,8 +42,21 @@ interface CachedAnswer {
 /** Larger GraphQL bodies are not worth keying on (the document limit is 32 KiB by default). */
 const MAX_KEYED_BODY = 64 * 1024;
 
+/**
+ * Requests seen once and not kept are remembered (their keys only) in up to this share of the budget:
+ * an answer is kept the second time it is computed within that window, never the first.
+ */
+const SEEN_SHARE = 8;
+
 export class ResponseCache {
   readonly #entries: LRUCache<string, CachedAnswer & { generation: string }>;
+  /**
+   * Keys asked once, not kept yet (a doorkeeper, as TinyLFU's): a request never repeated — a variable
+   * changed on every call, by a client or by someone flushing the cache with a public key — never enters
+   * the cache, so it neither evicts the answers asked again and again nor fills the budget with answers
+   * nobody asks twice. A repeated request is kept at its second answer.
+   */
+  readonly #seen: LRUCache<string, true>;
   readonly #currentGeneration: () => Promise<string>;
   #latest = '';
 
@@ -52,6 +66,12 @@ export class ResponseCache {
       maxSize: maxBytes,
       maxEntrySize: Math.max(1, Math.floor(maxBytes / 16)),
       sizeCalculation: (answer, key) => answer.body.length + key.length * 2 + 200,
+    });
+    const seenBytes = Math.max(1, Math.floor(maxBytes / SEEN_SHARE));
+    this.#seen = new LRUCache({
+      maxSize: seenBytes,
+      maxEntrySize: seenBytes,
+      sizeCalculation: (_, key) => key.length * 2 + 100,
     });
   }
 
@@ -68,8 +88,14 @@ export class ResponseCache {
   async set(key: string, generation: string, answer: CachedAnswer): Promise<void> {
     if ((await this.#currentGeneration()) !== generation) return;
     if (generation !== this.#latest) {
+      // The answers kept were asked more than once: after a write they are kept again at their next answer.
+      for (const kept of this.#entries.keys()) this.#seen.set(kept, true);
       this.#entries.clear();
       this.#latest = generation;
+    }
+    if (!this.#seen.delete(key) && !this.#entries.has(key)) {
+      this.#seen.set(key, true);
+      return;
     }
     this.#entries.set(key, { ...answer, generation });
   }

@@ -319,38 +319,55 @@ describe('GraphQL catalogue queries', () => {
 });
 
 describe('the cache itself', () => {
+  const answer = {
+    body: Buffer.from('{"data":1}'),
+    contentType: 'application/json',
+    cacheControl: undefined,
+    contentLanguage: undefined,
+    operation: undefined,
+  };
+
   it('keeps nothing computed while a write landed, and serves an answer only to requests of its generation', async () => {
     let generation = 'g1';
     const cache = new ResponseCache(async () => generation, 1024 * 1024);
-    const answer = {
-      body: Buffer.from('{"data":1}'),
-      contentType: 'application/json',
-      cacheControl: undefined,
-      contentLanguage: undefined,
-      operation: undefined,
-    };
     generation = 'g2';
     await cache.set('k', 'g1', answer);
+    await cache.set('k', 'g1', answer);
     expect(cache.size).toBe(0);
+    await cache.set('k', 'g2', answer);
+    expect(cache.get('k', 'g2')).toBeUndefined();
     await cache.set('k', 'g2', answer);
     expect(cache.get('k', 'g2')?.body.toString()).toBe('{"data":1}');
     expect(cache.get('k', 'g1')).toBeUndefined();
     generation = 'g3';
     await cache.set('other', 'g3', answer);
+    await cache.set('other', 'g3', answer);
     expect(cache.size).toBe(1);
     expect(cache.get('k', 'g3')).toBeUndefined();
+    // What was kept before the write is kept again at its first answer after it.
+    await cache.set('k', 'g3', answer);
+    expect(cache.get('k', 'g3')?.body.toString()).toBe('{"data":1}');
+  });
+
+  it('keeps an answer the second time it is computed, never a request asked once: a flood of distinct requests evicts nothing', async () => {
+    const cache = new ResponseCache(async () => 'g', 64 * 1024);
+    await cache.set('hot', 'g', answer);
+    expect(cache.get('hot', 'g')).toBeUndefined();
+    await cache.set('hot', 'g', answer);
+    expect(cache.get('hot', 'g')?.body.toString()).toBe('{"data":1}');
+    for (let i = 0; i < 10_000; i++) await cache.set(`flood-${i}`, 'g', { ...answer, body: Buffer.alloc(2000) });
+    expect(cache.size).toBe(1);
+    expect(cache.get('hot', 'g')?.body.toString()).toBe('{"data":1}');
+    // A flooding request asked again soon after is kept, as any repeated one.
+    await cache.set('flood-9999', 'g', answer);
+    expect(cache.get('flood-9999', 'g')).toBeDefined();
   });
 
   it('stays within its memory budget', async () => {
     const cache = new ResponseCache(async () => 'g', 64 * 1024);
-    for (let i = 0; i < 100; i++)
-      await cache.set(`key-${i}`, 'g', {
-        body: Buffer.alloc(2000),
-        contentType: 'application/json',
-        cacheControl: undefined,
-        contentLanguage: undefined,
-        operation: undefined,
-      });
+    for (let i = 0; i < 100; i++) {
+      for (let ask = 0; ask < 2; ask++) await cache.set(`key-${i}`, 'g', { ...answer, body: Buffer.alloc(2000) });
+    }
     expect(cache.size).toBeLessThan(100);
     expect(cache.size * 2000).toBeLessThanOrEqual(64 * 1024);
     expect(cache.get('key-99', 'g')).toBeDefined();
