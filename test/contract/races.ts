@@ -517,7 +517,9 @@ export function webhookRaces(on: Racing<Awaited<ReturnType<typeof webhookRaceWor
     // The leases of the race above have run out: every delivery is due again, none in flight.
     const AFTER = '2026-03-05T00:00:00.000Z';
     const earliest = ['race-d-0-ep-R1', 'race-d-0-ep-R2', 'race-d-1-ep-R1', 'race-d-1-ep-R2'];
-    expect((await db.database.webhookDispatch.findDueDeliveries(AFTER, 1000, 2)).map((d) => d.id)).toStrictEqual(earliest);
+    // Event by event; within one, by due time, which the race above set in whichever order its claims took them.
+    const due = (await db.database.webhookDispatch.findDueDeliveries(AFTER, 1000, 2)).map((d) => d.id);
+    expect([due.slice(0, 2).sort(), due.slice(2).sort()]).toStrictEqual([earliest.slice(0, 2), earliest.slice(2)]);
     const claims = await across(gateways, 10, (gateway) =>
       gateway.webhookDispatch.claimDueDeliveries(AFTER, 10, '2026-03-05T00:00:15.000Z', 2),
     );
