@@ -96,8 +96,10 @@ const renameElsewhere = async (title: string) => {
   await elsewhere.seeder.update('listingContents', { id: content!.id }, { title });
 };
 
-const hits = async (api: 'rest' | 'graphql') => sample(await scrape(t), 'response_cache_lookups_total', { api, outcome: 'hit' }) ?? 0;
-const misses = async (api: 'rest' | 'graphql') => sample(await scrape(t), 'response_cache_lookups_total', { api, outcome: 'miss' }) ?? 0;
+const lookups = (outcome: 'hit' | 'miss') => async (api: 'rest' | 'graphql') =>
+  sample(await scrape(t), 'response_cache_lookups_total', { api, outcome }) ?? 0;
+const hits = lookups('hit');
+const misses = lookups('miss');
 
 let t: TestApp;
 let logs: Array<Record<string, any>> = [];
