@@ -158,6 +158,24 @@ describe('the examples not run are the ones named', () => {
   });
 });
 
+/**
+ * The runnable examples schedule and book on the test server's real clock: a date of theirs that has
+ * passed fails its page. This names them half a year before, with what to do.
+ */
+const DATES_AHEAD_DAYS = 180;
+
+describe('the runnable examples are dated ahead', () => {
+  it(`dates every runnable sh example at least ${DATES_AHEAD_DAYS} days after today`, () => {
+    const soon = new Date(Date.now() + DATES_AHEAD_DAYS * 86_400_000).toISOString().slice(0, 10);
+    const tooSoon = blocks
+      .filter((block) => block.lang === 'sh' && !block.notRun)
+      .flatMap((block) => [...block.code.matchAll(/\b20\d\d-\d\d-\d\d\b/g)].map((match) => ({ block, date: match[0] })))
+      .filter(({ date }) => date < soon)
+      .map(({ block, date }) => `${name(block)}: ${date}`);
+    expect(tooSoon, "move these examples' dates (and the answers shown) a few years ahead").toEqual([]);
+  });
+});
+
 describe.each(pages.filter((page) => blocks.some((block) => block.page === page && !block.notRun)))('%s', (page) => {
   const runnable = blocks.filter((block) => block.page === page && !block.notRun);
   const schema = buildTesseraSchema();
