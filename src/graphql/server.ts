@@ -1,4 +1,5 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { requestPluginsInOne } from './request-plugins.ts';
 import { compiledGateway } from './compiled-executor.ts';
 import { unwrapResolverError } from '@apollo/server/errors';
 import {
@@ -164,12 +165,15 @@ export function createGraphQLServer(options: GraphQLServerOptions): ApolloServer
       ApolloServerPluginCacheControlDisabled(),
       // Apollo turns it on for a subgraph schema: per-field timings for a router that asks, at the cost of wrapping every field.
       ApolloServerPluginInlineTraceDisabled(),
-      cacheControl(options.publicMaxAgeSeconds ?? 0),
-      errorReporting(options.log),
-      subscriptionsOverLiveOnly<GraphQLContext>(),
-      ...protectionPlugins,
+      // Ours, one listener a request (request-plugins.ts); the landing page's is a server hook, Apollo's to find.
+      requestPluginsInOne<GraphQLContext>([
+        cacheControl(options.publicMaxAgeSeconds ?? 0),
+        errorReporting(options.log),
+        subscriptionsOverLiveOnly<GraphQLContext>(),
+        ...protectionPlugins,
+        ...(options.plugins ?? []),
+      ]),
       options.production ? ApolloServerPluginLandingPageDisabled() : landingPageWithOfflineLinks<GraphQLContext>(),
-      ...(options.plugins ?? []),
     ],
   });
 }
