@@ -4,10 +4,10 @@
  * the hook) and, for `responseForOperation`, an `await` on every listener in turn whether it has the hook or
  * not. With a plugin per concern (the cost rule, write admission, metrics, the error log, cache headers, ...)
  * that was a dozen listeners at each of eight events, allocated for the garbage collector only. Run as one
- * plugin, a `{ __typename }` request allocates 80 KB instead of 87 (V8's sampling heap profiler, 2026-12-01),
- * Apollo sees one listener, and each event calls only the listeners that have its hook, as Apollo would: all of them
- * started in the order given, the event failing with the first that fails; `responseForOperation` asked in
- * turn until one answers; the end hooks of a `...DidStart` run in reverse order, as Apollo runs them.
+ * plugin, Apollo sees one listener, and each event calls only the listeners that have its hook, as Apollo
+ * would: all of them started in the order given, the event failing with the first that fails;
+ * `responseForOperation` asked in turn until one answers; the end hooks of a `...DidStart` run in reverse
+ * order. A `{ __typename }` request allocates 80 KB instead of 87 (V8's sampling heap profiler, 2026-12-01).
  *
  * Only plugins made of `requestDidStart` are merged: a plugin with a server hook (the landing page's
  * `serverWillStart`) or one of Apollo's own (marked `__internal_plugin_id__`) is refused here, so it stays in
