@@ -50,7 +50,7 @@ function firstAnswer(listeners: Listener[], hook: string) {
   return async (...args: unknown[]) => {
     for (const listener of listeners) {
       const answer = await listener[hook]!(...args);
-      if (answer !== undefined && answer !== null) return answer;
+      if (defined(answer)) return answer;
     }
     return null;
   };
