@@ -6,7 +6,6 @@
  * once the notification arrives (normally a few milliseconds; the bound tested here is a second); a
  * brand added to an organization is seen by its key the same way.
  */
-import type { Database } from '../../src/domain/shared/database.ts';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
@@ -44,24 +43,22 @@ const statementsOf = <T>(fn: () => Promise<T>) => statementsBesidesLiveness(db!,
 const keyLookups = (sql: string[]) => sql.filter((statement) => statement.includes('from "api_keys"')).length;
 
 /**
- * The key lookups of `request` after `write`, on the gateway whose database is `database`. On a loaded
- * machine the gateway's liveness check can time out, and the version then moves because its listening
- * connection starts again (a new epoch, or the snapshot meanwhile), not because of `write`: such a round is
- * run again (at most five times), so only the write's own effect is judged.
+ * The key lookups of `request` after `write`, on the gateway whose database is `database`: the fewest of
+ * up to five rounds, stopping at the first without one. A round can see a lookup that `write` did not
+ * cause: on a loaded machine a notification of the set-up's own writes (the brand, its key) can reach the
+ * listening connection only now, or the liveness check times out and the listening connection starts
+ * again (a new epoch). Neither happens in every round, while a write that moves the keys version does: so
+ * only the write's own effect is judged.
  */
-async function lookupsAfter(
-  database: Database,
-  write: () => Promise<unknown>,
-  request: () => Promise<{ status: number }>,
-): Promise<number> {
-  const epoch = async () => (await database.keysVersion()).split('.')[0];
-  for (let attempt = 1; ; attempt += 1) {
-    const before = await epoch();
+async function lookupsAfter(write: () => Promise<unknown>, request: () => Promise<{ status: number }>): Promise<number> {
+  let fewest = Infinity;
+  for (let round = 1; round <= 5 && fewest > 0; round += 1) {
     await write();
     const after = await statementsOf(request);
     expect(after.result.status).toBe(200);
-    if ((await epoch()) === before || attempt === 5) return keyLookups(after.sql);
+    fewest = Math.min(fewest, keyLookups(after.sql));
   }
+  return fewest;
 }
 
 /** A brand with a session to book, a secret key, and `settings`: an authenticated read on `t`. */
@@ -115,7 +112,6 @@ describePostgres('the keys version on PostgreSQL', () => {
     // A booking on this gateway, then one on another connection: neither moves the keys version.
     expect(
       await lookupsAfter(
-        db!.database,
         () => hold(t),
         () => settings(t),
       ),
@@ -124,7 +120,7 @@ describePostgres('the keys version on PostgreSQL', () => {
       await other!.query(`UPDATE sessions SET reserved = reserved WHERE id IS NOT NULL`);
       await sleep(100);
     };
-    expect(await lookupsAfter(db!.database, otherWrite, () => settings(t))).toBe(0);
+    expect(await lookupsAfter(otherWrite, () => settings(t))).toBe(0);
 
     // Revoked through this gateway's pool (as `tessera keys revoke` does): refused at once, looked up once.
     await revokeKey({ db: db!.database, now }, key.id);
@@ -145,7 +141,7 @@ describePostgres('the keys version on PostgreSQL', () => {
       await hold(first);
       await sleep(100);
     };
-    expect(await lookupsAfter(second!.database, booking, () => settings(secondApp))).toBe(0);
+    expect(await lookupsAfter(booking, () => settings(secondApp))).toBe(0);
 
     await revokeKey({ db: db!.database, now }, key.id);
     expect((await settings(first)).status).toBe(401);
