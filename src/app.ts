@@ -25,7 +25,7 @@ import { installLive } from './graphql/live/index.ts';
 import type { ApolloGetHandler } from './graphql/live/websocket.ts';
 import { liveSettings, type LiveConfig } from './graphql/live/settings.ts';
 import { registerGraphiQL } from './graphql/explorer/graphiql.ts';
-import { loggerOptions, type LogDestination } from './http/logging.ts';
+import { loggerOptions, standardOutput, type LogDestination } from './http/logging.ts';
 import { trackAllowedMethods } from './http/allowed-methods.ts';
 import { dataVersionFor, markArrival } from './http/data-version.ts';
 import { installDeadlines } from './http/deadline.ts';
@@ -105,7 +105,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
   const http = httpSettings(options.config);
   const app = Fastify({
-    logger: loggerOptions(options.config.LOG_LEVEL, options.logStream),
+    logger: loggerOptions(options.config.LOG_LEVEL, options.logStream ?? standardOutput()),
     ...serverOptions(http),
     // Each request's id, and the moment it arrived (what its data version may be judged by: data-version.ts).
     genReqId: (raw) => {

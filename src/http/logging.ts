@@ -5,6 +5,7 @@
  * message quoting input, a URL with a key in its query string).
  */
 import type { FastifyServerOptions } from 'fastify';
+import pino from 'pino';
 
 export const REDACTED = '[Redacted]';
 
@@ -66,11 +67,25 @@ export interface LogDestination {
   write(line: string): void;
 }
 
-export function loggerOptions(level: string, stream?: LogDestination): FastifyServerOptions['logger'] {
+/**
+ * Standard output, as pino's own destination writes it (sonic-boom: asynchronous writes, flushed on exit,
+ * quiet on a closed pipe), with each line handed over as bytes. Handed text (pino's default), sonic-boom
+ * appends each line to the text waiting behind the write in flight and takes that text's byte length on
+ * every line, which flattens it: with 64 requests in flight that was 7.4 KB allocated a request, a fifth
+ * of what a cached answer allocates. Handed bytes, it keeps the lines in a list with their lengths.
+ */
+export function standardOutput(): LogDestination {
+  const destination = pino.destination({ dest: 1, contentMode: 'buffer' });
+  // In buffer mode sonic-boom's write takes bytes; its types name text only.
+  const writeBytes = destination.write.bind(destination) as unknown as (bytes: Buffer) => boolean;
+  return { write: (line) => writeBytes(Buffer.from(line)) };
+}
+
+export function loggerOptions(level: string, stream: LogDestination): FastifyServerOptions['logger'] {
   return {
     level,
     redact: { paths: [...REDACT_PATHS], censor: REDACTED },
     hooks: { streamWrite: scrubSecrets },
-    ...(stream ? { stream } : {}),
+    stream,
   };
 }

@@ -4,7 +4,8 @@ import { loggerOptions, scrubSecrets } from '../../../src/http/logging.ts';
 
 function capture() {
   const lines: string[] = [];
-  const log = pino(loggerOptions('info') as LoggerOptions, { write: (line: string) => lines.push(line) });
+  const stream = { write: (line: string) => lines.push(line) };
+  const log = pino(loggerOptions('info', stream) as LoggerOptions, stream);
   return { log, text: () => lines.join('') };
 }
 
