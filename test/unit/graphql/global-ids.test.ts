@@ -54,6 +54,23 @@ describe('global ids in the schema', () => {
     expect(fromGlobalId(`${id}=`)).toBeNull();
   });
 
+  it('encodes keys outside ASCII and keys of any length as their UTF-8 bytes, each id on its own', () => {
+    const keys = [
+      'Vibe:pôr-do-sol',
+      'Category:東京',
+      `Media:${'é'.repeat(300)}`,
+      `Media:${'é'.repeat(340)}`,
+      `Media:${'x'.repeat(1100)}`,
+      'Purchaser:😀',
+    ];
+    const ids = keys.map((typed) => {
+      const [type, key] = [typed.slice(0, typed.indexOf(':')), typed.slice(typed.indexOf(':') + 1)];
+      return [toGlobalId(type, key), Buffer.from(typed).toString('base64url')];
+    });
+    for (const [id, expected] of ids) expect(id).toBe(expected);
+    expect(toGlobalId('Vibe', 'pôr-do-sol')).toBe('VmliZTpww7RyLWRvLXNvbA');
+  });
+
   it('reads keys only in the grammar of their type: known languages, listing versions that exist', () => {
     const brand = '6f1c0a52-3d4e-4c1a-9b7e-0b0000000001';
     const experience = '18be18fe-251f-5b2a-8c23-ac204fcc8c79';
