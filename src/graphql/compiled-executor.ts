@@ -1,33 +1,26 @@
 /**
  * A compiled executor for Apollo Server (graphql-jit), plugged in through Apollo's gateway interface,
- * the one place Apollo Server 5 takes an executor. Each query (and mutation of one root field) is compiled
- * once, on its first run, into a function that resolves and serializes it without graphql-js's per-field
- * interpretation; compiled operations are kept per parsed document (Apollo keeps parsed documents per
- * query text), so repeated ones compile nothing. Its answers are graphql-js's, field for field, but for the
- * one difference stated below (test/unit/graphql and test/api/graphql compare the two on a corpus of
- * documents); what graphql-jit 0.8 does not do as
+ * the one place Apollo Server 5 takes an executor. Each query is compiled once, on its first run, into a
+ * function that resolves and serializes it without graphql-js's per-field interpretation; compiled
+ * queries are kept per parsed document (Apollo keeps parsed documents per query text), so repeated
+ * queries compile nothing. Its answers are graphql-js's, field for field (test/unit/graphql and
+ * test/api/graphql compare the two on a corpus of documents); what graphql-jit 0.8 does not do as
  * graphql-js does runs on graphql-js, or is set right before it reaches the compiled function:
  *
  * - The operation is the one the request names (`request.operationName`), as graphql-js picks it. Apollo's
  *   `operationName` is the one it found, null when the document has none of that name: a document of one
  *   operation would then run that operation, and Apollo, seeing an answer for an operation it did not
  *   resolve, would fail the request with a 500. graphql-js answers "Unknown operation named" (a 400).
- * - A mutation of several root fields runs on graphql-js. graphql-jit queues every root field of a mutation
- *   and runs them all even after one failed on a non-null payload (every payload of the schema is
- *   non-null): the answer is then `data: null`, and what the later fields did (an endpoint created, its
- *   signing secret shown once) is lost. graphql-js stops at the failed field, as a client reading
- *   `data: null` must be able to assume. A mutation of one root field (what clients send: a checkout's
- *   hold, a payment, a cancellation) has no later field to run, and runs compiled.
+ * - Mutations run on graphql-js. graphql-jit queues every root field of a mutation and runs them all even
+ *   after one failed on a non-null payload (every payload of the schema is non-null): the answer is then
+ *   `data: null`, and what the later fields did (an endpoint created, its signing secret shown once) is
+ *   lost. graphql-js stops at the failed field, as a client reading `data: null` must be able to assume.
+ *   Mutations are not the hot path.
  * - A list field whose resolver returns promises (`_entities`, one per representation) is answered with
  *   those promises settled: graphql-jit appends a rejected item's null at the end of the list instead of
  *   its own index, so `_entities` came back longer than the representations and out of order. Each item
  *   that fails becomes its Error (graphql-js and graphql-jit both answer an Error value as that item's
  *   error, at its index).
- *
- * One difference is left, stated and tested (test/unit/graphql/compiled-executor.test.ts): where a non-null
- * field fails and nulls its object, graphql-js stops running that object's fields and reports the one
- * error; graphql-jit has run the siblings and reports each field error raised, at paths the answer does not
- * hold. The data is the same.
  *
  * Variables are coerced by graphql-js first, so bad input gets graphql-js's own messages and Apollo
  * turns them into BAD_USER_INPUT exactly as without this executor; only valid variables reach the
@@ -44,10 +37,7 @@ import {
   getOperationAST,
   GraphQLError,
   isListType,
-  Kind,
-  OperationTypeNode,
   type DocumentNode,
-  type OperationDefinitionNode,
   type ExecutionResult,
   type GraphQLFieldResolver,
   type GraphQLSchema,
@@ -109,19 +99,7 @@ function withSettledListItems(schema: GraphQLSchema): GraphQLSchema {
   });
 }
 
-/**
- * Whether graphql-jit runs `operation`: a query, or a mutation of exactly one root field (a field, not a
- * fragment, under no @skip or @include), which runs as graphql-js runs it (above). Subscriptions run on
- * graphql-js.
- */
-export function compilable(operation: OperationDefinitionNode): boolean {
-  if (operation.operation === OperationTypeNode.QUERY) return true;
-  if (operation.operation !== OperationTypeNode.MUTATION) return false;
-  const [only, ...others] = operation.selectionSet.selections;
-  return others.length === 0 && only?.kind === Kind.FIELD && !only.directives?.length;
-}
-
-/** The executor: compiled functions per document and operation name for queries and one-field mutations, graphql-js for the rest. */
+/** The executor: compiled functions per document and operation name for queries, graphql-js for the rest. */
 export function compiledExecutor(schema: GraphQLSchema): GatewayExecutor {
   const compiledSchema = withSettledListItems(schema);
   const compiled = new WeakMap<DocumentNode, Map<string, Compiled>>();
@@ -145,7 +123,7 @@ export function compiledExecutor(schema: GraphQLSchema): GatewayExecutor {
     const variables = request.variables ?? {};
     const operation = getOperationAST(document, operationName);
     // No such operation, or several and no name: graphql-js says so, and Apollo answers it as a 400.
-    if (!operation || !compilable(operation)) {
+    if (!operation || operation.operation !== 'query') {
       return execute({ schema, document, contextValue: context, variableValues: variables, operationName });
     }
     const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: 50 });
