@@ -5,8 +5,8 @@
  * queries are kept per parsed document (Apollo keeps parsed documents per query text), so repeated
  * queries compile nothing. Its answers are graphql-js's, field for field, but for the one difference
  * stated below (test/unit/graphql and test/api/graphql compare the two on a corpus of documents); what
- * graphql-jit 0.8 does not do as
- * graphql-js does runs on graphql-js, or is set right before it reaches the compiled function:
+ * graphql-jit 0.8 does not do as graphql-js does runs on graphql-js, or is set right before it reaches the
+ * compiled function:
  *
  * - The operation is the one the request names (`request.operationName`), as graphql-js picks it. Apollo's
  *   `operationName` is the one it found, null when the document has none of that name: a document of one

@@ -43,11 +43,10 @@ const statementsOf = <T>(fn: () => Promise<T>) => statementsBesidesLiveness(db!,
 const keyLookups = (sql: string[]) => sql.filter((statement) => statement.includes('from "api_keys"')).length;
 
 /**
- * The key lookups of `request` after `write`, on the gateway whose database is `database`: the fewest of
- * up to five rounds, stopping at the first without one. A round can see a lookup that `write` did not
- * cause: on a loaded machine a notification of the set-up's own writes (the brand, its key) can reach the
- * listening connection only now, or the liveness check times out and the listening connection starts
- * again (a new epoch). Neither happens in every round, while a write that moves the keys version does: so
+ * The key lookups of `request` after `write`: the fewest of up to five rounds, stopping at the first
+ * without one. A round can see a lookup that `write` did not cause: on a loaded machine a notification of
+ * the set-up's own writes (the brand, its key) can reach the listening connection only now, or the
+ * liveness check times out and the listening connection starts again (a new epoch). Neither happens in every round, while a write that moves the keys version does: so
  * only the write's own effect is judged.
  */
 async function lookupsAfter(write: () => Promise<unknown>, request: () => Promise<{ status: number }>): Promise<number> {

@@ -17,8 +17,7 @@ it('writes every line, multibyte text included, in order, and flushes them when 
     process.exit(0);
   `;
   const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
-  expect(child.stderr).toBe('');
-  expect(child.status).toBe(0);
+  expect(child.status, child.stderr).toBe(0);
   const lines = child.stdout.split('\n');
   expect(lines.pop()).toBe('');
   expect(lines).toHaveLength(2000);
