@@ -50,11 +50,26 @@ const transactions = new WeakMap<Database.Database, Database.Transaction<(fn: ()
  * transaction takes to run. Called inside a transaction, it runs in a savepoint of it.
  */
 export function inTransaction<T>(db: Db, fn: (tx: Db) => T): T {
+  return transactionOf(db.$client).immediate(() => fn(db)) as T;
+}
+
+/**
+ * Runs `read`, statements that only read, in one read transaction (BEGIN DEFERRED ... COMMIT) when the
+ * connection has none open: they see one snapshot of the file, so that a commit by another process cannot
+ * land between them, and SQLite takes and drops its read locks once instead of around each statement (about
+ * 6 µs a statement outside a transaction; a checkout's reads are 16 statements). `read` is synchronous.
+ * Inside an open transaction (a unit of work's group) it runs as it is, in that transaction.
+ */
+export function readTogether<T>(db: Db, read: () => T): T {
   const client = db.$client;
+  return client.inTransaction ? read() : (transactionOf(client).deferred(read) as T);
+}
+
+function transactionOf(client: Database.Database): Database.Transaction<(fn: () => unknown) => unknown> {
   let transaction = transactions.get(client);
   if (!transaction) {
     transaction = client.transaction((body: () => unknown) => body());
     transactions.set(client, transaction);
   }
-  return transaction.immediate(() => fn(db)) as T;
+  return transaction;
 }

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
-import type { Db } from '../../client.ts';
+import { readTogether, type Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
 import {
   categories,
@@ -119,26 +119,30 @@ export function taxesOfExperience(db: Db, experienceId: string): Array<{ name: s
   return taxesOf(db).all({ experienceId });
 }
 
-/** The row, then seven prepared reads of its parts (SQLite answers each in microseconds, in process). */
+/** The row, then seven prepared reads of its parts (SQLite answers each in microseconds, in process), in one snapshot. */
 export function findExperienceRecord(db: Db, id: string): ExperienceRecord | undefined {
-  const row = findExperienceRow(db, id);
-  if (!row) return undefined;
-  return {
-    row,
-    translations: translationsOfExperience(db, id),
-    media: mediaOfExperience(db, id),
-    category: findCategory(db, row.categoryId) ?? null,
-    host: findHostsByIds(db, [row.hostId])[0] ?? null,
-    vibes: vibesOfExperience(db, id),
-    priceTiers: priceTiersOfExperience(db, id),
-    taxes: taxesOfExperience(db, id),
-  };
+  return readTogether(db, () => {
+    const row = findExperienceRow(db, id);
+    if (!row) return undefined;
+    return {
+      row,
+      translations: translationsOfExperience(db, id),
+      media: mediaOfExperience(db, id),
+      category: findCategory(db, row.categoryId) ?? null,
+      host: findHostsByIds(db, [row.hostId])[0] ?? null,
+      vibes: vibesOfExperience(db, id),
+      priceTiers: priceTiersOfExperience(db, id),
+      taxes: taxesOfExperience(db, id),
+    };
+  });
 }
 
-/** The record and its review stats: each of its reads prepared once. */
+/** The record and its review stats: each of its reads prepared once, all in one snapshot. */
 export function findExperiencePage(db: Db, id: string): ExperiencePageRecord | undefined {
-  const record = findExperienceRecord(db, id);
-  return record && { ...record, reviewStats: reviewStatsOf(db, [id])[0] ?? null };
+  return readTogether(db, () => {
+    const record = findExperienceRecord(db, id);
+    return record && { ...record, reviewStats: reviewStatsOf(db, [id])[0] ?? null };
+  });
 }
 
 // A batch of experiences (a router's references): each part read once for all of them, by experience.
@@ -206,9 +210,12 @@ function byExperience<T extends { experienceId: string }>(rows: T[]): Map<string
   return groups;
 }
 
-/** Eight statements for any number of experiences: the rows, then each part of all of them at once. */
+/** Eight statements for any number of experiences: the rows, then each part of all of them at once, in one snapshot. */
 export function findExperienceRecords(db: Db, ids: readonly string[]): ExperienceRecord[] {
-  if (ids.length === 0) return [];
+  return ids.length === 0 ? [] : readTogether(db, () => experienceRecords(db, ids));
+}
+
+function experienceRecords(db: Db, ids: readonly string[]): ExperienceRecord[] {
   const rows = experiencesWithIds(db).all({ ids: idList(ids) });
   if (rows.length === 0) return [];
   const found = idList(rows.map((row) => row.id));

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
-import type { Db } from '../../client.ts';
+import { readTogether, type Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
 import {
   categories,
@@ -141,7 +141,7 @@ function findListingVibes(db: Db, listingIds: readonly string[]): ListingVibeRow
 
 /**
  * The featured listings, then the contents, translations, media, vibes and review stats of all of them,
- * each a batched statement prepared once, grouped by listing here.
+ * each a batched statement prepared once, grouped by listing here; all read from one snapshot.
  */
 export function findFeaturedListingPage(
   db: Db,
@@ -150,7 +150,7 @@ export function findFeaturedListingPage(
   versions: ReadonlyArray<ListingContentRow['version']>,
   locales: readonly string[],
 ): FeaturedListingPageRow[] {
-  return withListingParts(db, findFeaturedListings(db, brandId, unlisted), versions, locales);
+  return readTogether(db, () => withListingParts(db, findFeaturedListings(db, brandId, unlisted), versions, locales));
 }
 
 /** Each listing with the contents of `versions`, their translations in `locales`, its media, vibes and review stats. */

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, sql, type Placeholder } from 'drizzle-orm';
 import { insertReviews } from './reviews-write.ts';
-import type { Db } from '../../client.ts';
+import { readTogether, type Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
 import { experiences, hosts, reviewers, reviews } from '../../schema/index.ts';
 import type {
@@ -26,10 +26,12 @@ const reviewedExperience = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** The page with its experience, undefined when there is none: `read` is given the review count. */
+/** The page with its experience, undefined when there is none, in one snapshot: `read` is given the review count. */
 function pageRead(db: Db, experienceId: string, read: (total: number) => ReviewPageRow[]): ReviewPageRead | undefined {
-  const experience: ReviewedExperienceRow | undefined = reviewedExperience(db).get({ id: experienceId });
-  return experience && { experience, reviews: read(experience.total) };
+  return readTogether(db, () => {
+    const experience: ReviewedExperienceRow | undefined = reviewedExperience(db).get({ id: experienceId });
+    return experience && { experience, reviews: read(experience.total) };
+  });
 }
 
 /** A review's columns with its reviewer and host, as pages and reads by id select them. */

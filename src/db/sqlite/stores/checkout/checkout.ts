@@ -1,5 +1,5 @@
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
-import type { Db } from '../../client.ts';
+import { readTogether, type Db } from '../../client.ts';
 import { idList, placeholders, preparedPerDb, setTo } from '../../prepared.ts';
 import {
   addOns,
@@ -56,12 +56,14 @@ const inByteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buf
 
 /** Four prepared reads per experience (SQLite answers each in microseconds, in process). */
 export function findCheckoutExperiences(db: Db, ids: readonly string[]): CheckoutExperience[] {
-  return [...new Set(ids)].sort(inByteOrder).flatMap((id) => {
-    const experience = findExperienceRow(db, id);
-    if (!experience) return [];
-    const addOnRows: AddOnRow[] = addOnsOf(db).all({ experienceId: id });
-    return [{ experience, priceTiers: priceTiersOfExperience(db, id), addOns: addOnRows, taxes: taxesOfExperience(db, id) }];
-  });
+  return readTogether(db, () =>
+    [...new Set(ids)].sort(inByteOrder).flatMap((id) => {
+      const experience = findExperienceRow(db, id);
+      if (!experience) return [];
+      const addOnRows: AddOnRow[] = addOnsOf(db).all({ experienceId: id });
+      return [{ experience, priceTiers: priceTiersOfExperience(db, id), addOns: addOnRows, taxes: taxesOfExperience(db, id) }];
+    }),
+  );
 }
 
 const lapsedPlacesOf = preparedPerDb((db) =>
@@ -83,27 +85,31 @@ const lapsedPlacesOf = preparedPerDb((db) =>
 /** Two prepared reads per start: the session, then its lapsed places (an aggregate over the hold index). */
 export function findItemSessions(db: Db, starts: readonly ItemStart[], at: string): ItemSession[] {
   const found = new Map<string, ItemSession>();
-  for (const { experienceId, startLocal } of starts) {
-    const session = findSessionAt(db, experienceId, startLocal);
-    if (session && !found.has(session.id)) {
-      found.set(session.id, { session, lapsedPlaces: lapsedPlacesOf(db).get({ sessionId: session.id, at })?.places ?? 0 });
+  readTogether(db, () => {
+    for (const { experienceId, startLocal } of starts) {
+      const session = findSessionAt(db, experienceId, startLocal);
+      if (session && !found.has(session.id)) {
+        found.set(session.id, { session, lapsedPlaces: lapsedPlacesOf(db).get({ sessionId: session.id, at })?.places ?? 0 });
+      }
     }
-  }
+  });
   return [...found.values()].sort(
     (a, b) => inByteOrder(a.session.experienceId, b.session.experienceId) || inByteOrder(a.session.startLocal, b.session.startLocal),
   );
 }
 
-/** The five reads one after the other: in process, each answers in microseconds, all in one snapshot (no await between them). */
+/** The five reads one after the other, in one read transaction: in process, each answers in microseconds. */
 export function readCheckout(db: Db, request: CheckoutReadRequest): CheckoutReads {
-  const brand = findBrand(db, request.brandId);
-  return {
-    brand,
-    questions: brand && hasFeature(brand, 'customQuestions') ? activeQuestionsOfExperiences(db, [...new Set(request.experienceIds)]) : [],
-    holds: holdsOfCart(db, request.brandId, request.cartId, request.at),
-    experiences: findCheckoutExperiences(db, request.experienceIds),
-    sessions: findItemSessions(db, request.starts, request.at),
-  };
+  return readTogether(db, () => {
+    const brand = findBrand(db, request.brandId);
+    return {
+      brand,
+      questions: brand && hasFeature(brand, 'customQuestions') ? activeQuestionsOfExperiences(db, [...new Set(request.experienceIds)]) : [],
+      holds: holdsOfCart(db, request.brandId, request.cartId, request.at),
+      experiences: findCheckoutExperiences(db, request.experienceIds),
+      sessions: findItemSessions(db, request.starts, request.at),
+    };
+  });
 }
 
 const couponByCode = preparedPerDb((db) =>
