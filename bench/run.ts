@@ -72,7 +72,8 @@ async function main() {
   await Promise.all(Object.values(servers).map((s) => s.stop()));
 
   log(`Scaling: ${SCALING_REVIEWS} reviews, cancel requests of ${CANCEL_SIZES.join(' and ')} items...`);
-  const scalingServer = await startTessera('Tessera (scaling)', scalingDb);
+  // Without the response cache: from the second request on, it would answer the same page or experience itself.
+  const scalingServer = await startTessera('Tessera (scaling)', scalingDb, { RESPONSE_CACHE_MAX_BYTES: '0' });
   const scaling = await measureScaling(scalingServer, scalingWorld).finally(() => scalingServer.stop());
 
   log(`Live: ${FAN_OUT} subscribers of one session, then ${IDLE} idle, on a Tessera of their own...`);

@@ -35,8 +35,12 @@ export interface WriteMixWorld {
 
 export interface ScalingWorld {
   key: string;
+  brandId: string;
+  /** The experience with `reviews` reviews. */
   experienceId: string;
   reviews: number;
+  /** An experience of the same brand with one review. */
+  oneReviewExperienceId: string;
   /** One list of fresh confirmed bookings per cancel request the scaling check will send. */
   bookingBatches: string[][];
 }
@@ -121,8 +125,8 @@ async function bookingBatches(
 }
 
 /**
- * A brand of its own with an experience holding `reviews` reviews, and `batches` lists of fresh
- * confirmed one-guest bookings, `batchSizes[i % batchSizes.length]` in list i.
+ * A brand of its own with an experience holding `reviews` reviews and another holding one, and `batches`
+ * lists of fresh confirmed one-guest bookings, `batchSizes[i % batchSizes.length]` in list i.
  */
 export async function buildScalingDatabase(file: string, reviews: number, batchSizes: number[], batches: number): Promise<ScalingWorld> {
   const engine = openSqliteDatabase(file);
@@ -132,11 +136,15 @@ export async function buildScalingDatabase(file: string, reviews: number, batchS
       const { secret: key } = await createApiKey(seed, { brandId: brand.id });
       const { experience, host } = await createExperience(seed, brand.id);
       await manyReviews(seed, tx, { brandId: brand.id, experienceId: experience.id, hostId: host.id }, reviews);
+      const other = await createExperience(seed, brand.id, { title: 'Harbour Walk' }, { host });
+      await manyReviews(seed, tx, { brandId: brand.id, experienceId: other.experience.id, hostId: host.id }, 1);
       const session = await createSession(seed, experience, { startLocal: ahead(new Date(), 30, 10), capacity: 100_000 });
       return {
         key,
+        brandId: brand.id,
         experienceId: experience.id,
         reviews,
+        oneReviewExperienceId: other.experience.id,
         bookingBatches: await bookingBatches(seed, brand.id, session, batchSizes, batches),
       };
     });

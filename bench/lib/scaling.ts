@@ -1,8 +1,10 @@
 /**
  * "Cost does not grow with data", measured over HTTP against a Tessera of its own (production
- * settings, the scaling database): one request at a time, so each time is one request's cost.
+ * settings, the scaling database, the response cache off so that every answer is computed): one request
+ * at a time, so each time is one request's cost.
  *   - REST reviews (the face that pages by number): page 1 vs the last page of 100 reviews each,
  *     with 100k reviews on the experience;
+ *   - the REST experience, its ratings included: the one with 100k reviews vs one with a single review;
  *   - POST /v1/bookings/cancel: 100 items vs 1 item, on fresh confirmed bookings each time.
  */
 import type { ScalingWorld } from './data.ts';
@@ -24,6 +26,7 @@ export interface ScalingResult {
   reviews: number;
   lastPage: number;
   pages: Comparison;
+  experiences: Comparison;
   cancel: Comparison & { repetitions: number };
 }
 
@@ -67,6 +70,27 @@ async function reviewPages(server: Server, world: ScalingWorld, lastPage: number
   return compare(first, last);
 }
 
+/** The experience with every review against the one with a single review, alternating; each answer's ratings checked. */
+async function experiencePages(server: Server, world: ScalingWorld): Promise<Comparison> {
+  const experience = (id: string): RequestSpec => ({
+    method: 'GET',
+    path: `/v1/brands/${world.brandId}/experiences/${id}`,
+    headers: bearer(world.key),
+  });
+  const totalIs = (total: number) => (body: { ratings?: { total: number } }) => body.ratings?.total === total;
+  const one: number[] = [];
+  const all: number[] = [];
+  for (let i = 0; i < WARM_UP + PAGE_REPETITIONS; i += 1) {
+    const a = await timed(server.url, experience(world.oneReviewExperienceId), 'experience with 1 review', totalIs(1));
+    const b = await timed(server.url, experience(world.experienceId), `experience with ${world.reviews} reviews`, totalIs(world.reviews));
+    if (i >= WARM_UP) {
+      one.push(a);
+      all.push(b);
+    }
+  }
+  return compare(one, all);
+}
+
 /** Batches alternate 1 and 100 bookings (see CANCEL_SIZES); the first pair warms up. */
 async function cancellations(server: Server, world: ScalingWorld): Promise<Comparison & { repetitions: number }> {
   const times = new Map<number, number[]>(CANCEL_SIZES.map((size) => [size, []]));
@@ -92,6 +116,7 @@ export async function measureScaling(server: Server, world: ScalingWorld): Promi
     reviews: world.reviews,
     lastPage,
     pages: await reviewPages(server, world, lastPage),
+    experiences: await experiencePages(server, world),
     cancel: await cancellations(server, world),
   };
 }

@@ -19,7 +19,7 @@ describe('the data generation on SQLite', () => {
     );
     expect(tables.filter((table) => UNVERSIONED_TABLES.has(table))).toStrictEqual([...UNVERSIONED_TABLES].sort());
     const versioned = tables.filter((table) => !UNVERSIONED_TABLES.has(table));
-    expect(versioned.length).toBe(25);
+    expect(versioned.length).toBe(26);
     const triggers = connection.$client
       .prepare("SELECT tbl_name AS 'table', name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
       .all() as Array<{ table: string; name: string; sql: string }>;

@@ -280,3 +280,32 @@ describe('GraphQL experienceReviews', () => {
     expect(later.count).toBe(first.count);
   });
 });
+
+describe("an experience's ratings", () => {
+  const ratingsOf = async (experienceId: string) => {
+    const res = await t.rest('GET', `/v1/brands/${brand.id}/experiences/${experienceId}`, { key: brandKey });
+    expect(res.status).toBe(200);
+    return res.body.ratings;
+  };
+
+  it('average every review written, batch after batch, whatever experiences a batch holds', async () => {
+    const tide = await createExperience(db, brand.id, { title: 'Tide Pools' });
+    const cliff = await createExperience(db, brand.id, { title: 'Cliff Walk' });
+    const of = (e: typeof tide) => ({ brandId: brand.id, experienceId: e.experience.id, hostId: e.host.id });
+    await createReviews(db, of(tide), [
+      { rating: 5, recommendability: 10 },
+      { rating: 4, recommendability: 7 },
+    ]);
+    expect(await ratingsOf(tide.experience.id)).toEqual({ rating: 4.5, recommendability: 8.5, total: 2 });
+    const reviewer = await createReviewer(db, brand.id);
+    await db.database.reviews.insertReviews([
+      reviewRow({ ...of(tide), reviewerId: reviewer.id, rating: 1, recommendability: 2 }),
+      reviewRow({ ...of(cliff), reviewerId: reviewer.id, rating: 3, recommendability: 6 }),
+    ]);
+    // (5 + 4 + 1) / 3 and (10 + 7 + 2) / 3, to one decimal.
+    expect(await ratingsOf(tide.experience.id)).toEqual({ rating: 3.3, recommendability: 6.3, total: 3 });
+    expect(await ratingsOf(cliff.experience.id)).toEqual({ rating: 3, recommendability: 6, total: 1 });
+    // 47 reviews rated 1 to 5 in turn: (9 * 15 + 1 + 2) / 47.
+    expect(await ratingsOf(sail.experience.id)).toEqual({ rating: 2.9, recommendability: 9, total: 47 });
+  });
+});

@@ -7,11 +7,11 @@ import type {
   ExperiencesStore,
   ExperienceTranslationRow,
   NamedRow,
-  ReviewStatsRow,
 } from '../../../../domain/catalog/store.ts';
 import { categories, experiences, hosts, priceTiers } from '../../schema/index.ts';
 import { preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 import { inByteOrder, jsonRows } from '../sql-parts.ts';
+import { reviewStatsJson } from './review-stats.ts';
 
 // The experience page, waitlists and checkout read these: named statements (preparedPerExecutor).
 const idParam = sql.placeholder('id');
@@ -95,10 +95,7 @@ const experiencePage = preparedPerExecutor((db) =>
   db
     .select({
       ...recordColumns,
-      reviewStats: sql<ReviewStatsRow | null>`(
-        SELECT json_build_object('experienceId', r.experience_id, 'averageRating', avg(r.rating::double precision),
-          'averageRecommendability', avg(r.recommendability::double precision), 'total', count(*))
-        FROM reviews r WHERE r.experience_id = "experiences"."id" GROUP BY r.experience_id)`,
+      reviewStats: reviewStatsJson(experiences.id),
     })
     .from(experiences)
     .leftJoin(categories, eq(categories.id, experiences.categoryId))

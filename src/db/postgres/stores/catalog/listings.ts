@@ -7,11 +7,11 @@ import type {
   ListingMediaRow,
   ListingsStore,
   ListingVibeRow,
-  ReviewStatsRow,
 } from '../../../../domain/catalog/store.ts';
 import { categories, experiences, hosts, listings } from '../../schema/index.ts';
 import { lockInUnit, preparedPerExecutor, type PgExecutor, type PostgresStore } from '../../store-binding.ts';
 import { inByteOrder, jsonRows } from '../sql-parts.ts';
+import { reviewStatsJson } from './review-stats.ts';
 
 const listingCategory = alias(categories, 'listing_category');
 const experienceCategory = alias(categories, 'experience_category');
@@ -46,10 +46,7 @@ function listingPageSelect(db: PgExecutor) {
       vibes: jsonRows<ListingVibeRow>(sql`
         SELECT json_agg(json_build_object('listingId', lv.listing_id, 'id', v.id, 'name', v.name) ORDER BY lv.position)
         FROM listing_vibes lv JOIN vibes v ON v.id = lv.vibe_id WHERE lv.listing_id = ${listings.id}`),
-      reviewStats: sql<ReviewStatsRow | null>`(
-        SELECT json_build_object('experienceId', r.experience_id, 'averageRating', avg(r.rating::double precision),
-          'averageRecommendability', avg(r.recommendability::double precision), 'total', count(*))
-        FROM reviews r WHERE r.experience_id = ${listings.experienceId} GROUP BY r.experience_id)`,
+      reviewStats: reviewStatsJson(listings.experienceId),
     })
     .from(listings)
     .leftJoin(experiences, eq(experiences.id, listings.experienceId))

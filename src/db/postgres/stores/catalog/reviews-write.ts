@@ -1,5 +1,5 @@
 import { asc, sql } from 'drizzle-orm';
-import { experiences, reviews } from '../../schema/index.ts';
+import { experiences, reviews, reviewTotals } from '../../schema/index.ts';
 import type { ReviewInsert } from '../../../../domain/catalog/store.ts';
 import type { PgExecutor } from '../../store-binding.ts';
 import { anyOf, inByteOrder } from '../sql-parts.ts';
@@ -8,9 +8,10 @@ import { anyOf, inByteOrder } from '../sql-parts.ts';
 const BATCH = 1000;
 
 /**
- * Inserts reviews and renumbers `rank` (1 = newest; equal instants by id, descending, byte order) for the
- * experiences touched, in one transaction (a savepoint when `db` is already one), so every page of
- * reviews stays one indexed seek. Every review write must go through here.
+ * Inserts reviews, renumbers `rank` (1 = newest; equal instants by id, descending, byte order) and counts
+ * the totals (review_totals) of the experiences touched, in one transaction (a savepoint when `db` is already
+ * one), so every page of reviews stays one indexed seek and an experience's ratings one row. Every review
+ * write must go through here.
  *
  * Instants are checked and written in one canonical form (`toISOString()`), as on SQLite: a value that is
  * no date-time is refused here, not read by PostgreSQL's own parser (which takes words like 'yesterday').
@@ -36,6 +37,7 @@ export async function insertReviews(db: PgExecutor, rows: readonly ReviewInsert[
       await tx.insert(reviews).values(written.slice(start, start + BATCH).map((row, i) => ({ ...row, rank: -(start + i + 1) })));
     }
     await renumber(tx, experienceIds);
+    await countTotals(tx, experienceIds);
   });
 }
 
@@ -66,4 +68,14 @@ async function renumber(db: PgExecutor, experienceIds: readonly string[]): Promi
       FROM ${reviews} WHERE ${anyOf(reviews.experienceId, experienceIds)}
     ) AS ordered
     WHERE ${reviews.id} = ordered.id`);
+}
+
+/** The experiences' review totals counted again from their reviews: what insertReviews just wrote included. */
+async function countTotals(db: PgExecutor, experienceIds: readonly string[]): Promise<void> {
+  await db.execute(sql`
+    INSERT INTO ${reviewTotals} (experience_id, reviews, rating_sum, recommendability_sum)
+    SELECT experience_id, count(*), sum(rating), sum(recommendability)
+    FROM ${reviews} WHERE ${anyOf(reviews.experienceId, experienceIds)} GROUP BY experience_id
+    ON CONFLICT (experience_id) DO UPDATE SET
+      reviews = excluded.reviews, rating_sum = excluded.rating_sum, recommendability_sum = excluded.recommendability_sum`);
 }

@@ -1,22 +1,26 @@
-import { asc, avg, count } from 'drizzle-orm';
+import { asc, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { idList, inIdList, preparedPerDb } from '../../prepared.ts';
-import { reviews } from '../../schema/index.ts';
+import { reviewTotals } from '../../schema/index.ts';
 import type { ReviewStatsRow, ReviewStatsStore } from '../../../../domain/catalog/store.ts';
 import type { SqliteStore } from '../../store-binding.ts';
 
+/**
+ * Review averages and counts of several experiences, one row of review_totals each (kept by insertReviews);
+ * experiences without reviews are absent. Each average is the sum divided by the count in double precision,
+ * which is what SQLite's AVG of integers computes.
+ */
 const reviewStats = preparedPerDb((db) =>
   db
     .select({
-      experienceId: reviews.experienceId,
-      averageRating: avg(reviews.rating).mapWith(Number),
-      averageRecommendability: avg(reviews.recommendability).mapWith(Number),
-      total: count(),
+      experienceId: reviewTotals.experienceId,
+      averageRating: sql<number>`${reviewTotals.ratingSum} * 1.0 / ${reviewTotals.reviews}`,
+      averageRecommendability: sql<number>`${reviewTotals.recommendabilitySum} * 1.0 / ${reviewTotals.reviews}`,
+      total: reviewTotals.reviews,
     })
-    .from(reviews)
-    .where(inIdList(reviews.experienceId, 'ids'))
-    .groupBy(reviews.experienceId)
-    .orderBy(asc(reviews.experienceId))
+    .from(reviewTotals)
+    .where(inIdList(reviewTotals.experienceId, 'ids'))
+    .orderBy(asc(reviewTotals.experienceId))
     .prepare(),
 );
 

@@ -1,11 +1,12 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
-import { reviews } from '../../schema/index.ts';
+import { reviews, reviewTotals } from '../../schema/index.ts';
 import type { ReviewInsert } from '../../../../domain/catalog/store.ts';
 
 /**
- * Inserts reviews and renumbers `rank` (1 = newest) for the experiences touched, in one transaction,
- * so every page of reviews stays one indexed seek. Every review write must go through here.
+ * Inserts reviews, renumbers `rank` (1 = newest) and counts the totals (review_totals) of the experiences
+ * touched, in one transaction, so every page of reviews stays one indexed seek and an experience's ratings one
+ * row. Every review write must go through here.
  *
  * Instants are stored in one canonical form (`toISOString()`): ranks and keyset cursors order them
  * as text, which is only chronological when every value has the same shape.
@@ -25,6 +26,7 @@ export function insertReviews(db: Db, rows: readonly ReviewInsert[]): void {
           .run(),
       );
       renumber(tx as unknown as Db, experienceIds);
+      countTotals(tx as unknown as Db, experienceIds);
     },
     { behavior: 'immediate' },
   );
@@ -58,4 +60,14 @@ function renumber(db: Db, experienceIds: readonly string[]): void {
       FROM reviews WHERE experience_id IN ${ids}
     ) AS ordered
     WHERE reviews.id = ordered.id`);
+}
+
+/** The experiences' review totals counted again from their reviews: what insertReviews just wrote included. */
+function countTotals(db: Db, experienceIds: readonly string[]): void {
+  db.run(sql`
+    INSERT INTO ${reviewTotals} (experience_id, reviews, rating_sum, recommendability_sum)
+    SELECT experience_id, count(*), sum(rating), sum(recommendability)
+    FROM ${reviews} WHERE experience_id IN ${[...experienceIds]} GROUP BY experience_id
+    ON CONFLICT (experience_id) DO UPDATE SET
+      reviews = excluded.reviews, rating_sum = excluded.rating_sum, recommendability_sum = excluded.recommendability_sum`);
 }
