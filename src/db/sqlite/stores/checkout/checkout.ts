@@ -54,7 +54,7 @@ const addOnsOf = preparedPerDb((db) =>
 
 const inByteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
-/** Four prepared reads per experience (SQLite answers each in microseconds, in process). */
+/** Four prepared reads per experience (SQLite answers each in microseconds, in process), in one snapshot. */
 export function findCheckoutExperiences(db: Db, ids: readonly string[]): CheckoutExperience[] {
   return readTogether(db, () =>
     [...new Set(ids)].sort(inByteOrder).flatMap((id) => {
@@ -82,7 +82,7 @@ const lapsedPlacesOf = preparedPerDb((db) =>
     .prepare(),
 );
 
-/** Two prepared reads per start: the session, then its lapsed places (an aggregate over the hold index). */
+/** Two prepared reads per start: the session, then its lapsed places (an aggregate over the hold index); in one snapshot. */
 export function findItemSessions(db: Db, starts: readonly ItemStart[], at: string): ItemSession[] {
   const found = new Map<string, ItemSession>();
   readTogether(db, () => {
