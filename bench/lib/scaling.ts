@@ -50,6 +50,21 @@ function compare(small: number[], large: number[]): Comparison {
   return { smallMs, largeMs, ratio: largeMs / smallMs };
 }
 
+/** The small request then the large one, WARM_UP + PAGE_REPETITIONS times; the medians of the rounds after the warm-up. */
+async function alternating(small: () => Promise<number>, large: () => Promise<number>): Promise<Comparison> {
+  const smalls: number[] = [];
+  const larges: number[] = [];
+  for (let i = 0; i < WARM_UP + PAGE_REPETITIONS; i += 1) {
+    const a = await small();
+    const b = await large();
+    if (i >= WARM_UP) {
+      smalls.push(a);
+      larges.push(b);
+    }
+  }
+  return compare(smalls, larges);
+}
+
 async function reviewPages(server: Server, world: ScalingWorld, lastPage: number): Promise<Comparison> {
   const page = (n: number): RequestSpec => ({
     method: 'GET',
@@ -57,17 +72,10 @@ async function reviewPages(server: Server, world: ScalingWorld, lastPage: number
     headers: bearer(world.key),
   });
   const full = (body: Array<{ items: unknown[] }>) => body[0]?.items.length === PAGE_SIZE;
-  const first: number[] = [];
-  const last: number[] = [];
-  for (let i = 0; i < WARM_UP + PAGE_REPETITIONS; i += 1) {
-    const a = await timed(server.url, page(1), 'reviews page 1', full);
-    const b = await timed(server.url, page(lastPage), `reviews page ${lastPage}`, full);
-    if (i >= WARM_UP) {
-      first.push(a);
-      last.push(b);
-    }
-  }
-  return compare(first, last);
+  return alternating(
+    () => timed(server.url, page(1), 'reviews page 1', full),
+    () => timed(server.url, page(lastPage), `reviews page ${lastPage}`, full),
+  );
 }
 
 /** The experience with every review against the one with a single review, alternating; each answer's ratings checked. */
@@ -78,17 +86,10 @@ async function experiencePages(server: Server, world: ScalingWorld): Promise<Com
     headers: bearer(world.key),
   });
   const totalIs = (total: number) => (body: { ratings?: { total: number } }) => body.ratings?.total === total;
-  const one: number[] = [];
-  const all: number[] = [];
-  for (let i = 0; i < WARM_UP + PAGE_REPETITIONS; i += 1) {
-    const a = await timed(server.url, experience(world.oneReviewExperienceId), 'experience with 1 review', totalIs(1));
-    const b = await timed(server.url, experience(world.experienceId), `experience with ${world.reviews} reviews`, totalIs(world.reviews));
-    if (i >= WARM_UP) {
-      one.push(a);
-      all.push(b);
-    }
-  }
-  return compare(one, all);
+  return alternating(
+    () => timed(server.url, experience(world.oneReviewExperienceId), 'experience with 1 review', totalIs(1)),
+    () => timed(server.url, experience(world.experienceId), `experience with ${world.reviews} reviews`, totalIs(world.reviews)),
+  );
 }
 
 /** Batches alternate 1 and 100 bookings (see CANCEL_SIZES); the first pair warms up. */

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCheckout } from '../../src/db/sqlite/stores/checkout/checkout.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 import { freshSqliteDb } from '../support/db.ts';
+import { recordStatements } from '../support/statements.ts';
 import { createApiKey, createBrand } from '../../fixtures/factories/brands.ts';
 import { createExperience } from '../../fixtures/factories/catalog.ts';
 import { createListing } from '../../fixtures/factories/listings.ts';
@@ -35,22 +36,16 @@ afterAll(() => {
  * process whose text matches `before` runs; returns what `fn` returned and whether the write happened.
  */
 async function committingBetween<T>(before: RegExp, write: string, fn: () => Promise<T> | T): Promise<{ result: T; wrote: boolean }> {
-  const prototype = db.connection.$client.prepare('SELECT 1').constructor.prototype as Record<string, (...args: unknown[]) => unknown>;
-  const originals = { all: prototype.all!, get: prototype.get! };
   let wrote = false;
-  for (const name of ['all', 'get'] as const) {
-    prototype[name] = function (this: { database: unknown; source: string }, ...args: unknown[]) {
-      if (!wrote && this.database === db.connection.$client && before.test(this.source)) {
-        wrote = true;
-        other.prepare(write).run();
-      }
-      return originals[name].apply(this, args);
-    };
-  }
+  const restore = recordStatements(db, (sql) => {
+    if (wrote || !before.test(sql)) return;
+    wrote = true;
+    other.prepare(write).run();
+  });
   try {
     return { result: await fn(), wrote };
   } finally {
-    Object.assign(prototype, originals);
+    restore();
   }
 }
 
